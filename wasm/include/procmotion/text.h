@@ -1,0 +1,65 @@
+/*
+ * procmotion/text.h -- UTF-8 <-> Shift-JIS as MMD files use it.
+ *
+ * MMD's VMD and PMD files store names as Shift-JIS in fixed-width, NUL-padded fields. The
+ * encoding is Windows-31J (CP932), exactly as the WHATWG Encoding Standard's "Shift_JIS"
+ * decoder defines it (which is what `new TextDecoder('shift_jis')` does in browsers and Node):
+ * ASCII, half-width katakana 0xA1-0xDF, and the double-byte JIS X 0208 table with the NEC and
+ * IBM extensions. The tables in src/text/sjis_table.c are generated from that decoder by
+ * build-scripts/gen-sjis-table.mjs and committed.
+ *
+ * DECODING (bytes -> UTF-8) never fails:
+ *   - a byte or pair with no mapping, and a lead byte cut off by the end of the input, each become
+ *     U+FFFD (the WHATWG rule: a bad trail byte that is ASCII is re-read as ASCII);
+ *   - NUL bytes are decoded like any other byte; callers that read fixed fields pass the length
+ *     up to the first NUL (see pm_sjis_field_length).
+ *
+ * ENCODING (UTF-8 -> bytes):
+ *   - a code point with several CP932 encodings gets the one the WHATWG encoder picks (the
+ *     JIS X 0208 / NEC row 13 form, never the IBM-extension duplicate in rows 89-92);
+ *   - invalid UTF-8, or a code point that Shift-JIS cannot encode, fails with PM_ERR_ENCODING and
+ *     a message naming the character (U+XXXX) and its position;
+ *   - when the encoded text does not fit the output field, it is cut at the last whole character
+ *     that fits: a double-byte character is never split.
+ */
+#ifndef PROCMOTION_TEXT_H
+#define PROCMOTION_TEXT_H
+
+#include "procmotion/common.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Length of a NUL-padded field: the bytes before the first NUL, or `size` if there is none. */
+size_t pm_sjis_field_length(const uint8_t *field, size_t size);
+
+/*
+ * Decode `size` bytes of Shift-JIS to UTF-8.
+ * Writes at most `out_cap` bytes into `out` and always NUL-terminates when out_cap > 0 (the text is
+ * cut at a whole UTF-8 character when it does not fit). Returns the UTF-8 length of the whole
+ * decoded text (without the NUL): call with out = NULL, out_cap = 0 to size the buffer.
+ * The UTF-8 output is at most 3 * size bytes.
+ */
+size_t pm_sjis_to_utf8(const uint8_t *data, size_t size, char *out, size_t out_cap);
+
+/*
+ * Encode `len` bytes of UTF-8 to Shift-JIS into `out` (capacity `out_cap`, not NUL-terminated).
+ * On success *out_len is the number of bytes written and *truncated (if not NULL) tells whether
+ * characters were dropped to fit. On failure nothing useful is in `out` and err names the
+ * offending character.
+ */
+pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out_cap, size_t *out_len,
+                          bool *truncated, pm_error *err);
+
+/* Decode one UTF-8 code point at s[0..len). Returns its byte length (1..4) and stores the code point,
+ * or returns 0 for an invalid or cut-off sequence (overlong forms and surrogates are invalid). */
+size_t pm_utf8_decode(const char *s, size_t len, uint32_t *codepoint);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

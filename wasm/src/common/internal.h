@@ -1,0 +1,91 @@
+/* Internal helpers shared by the core modules: failures, allocation, bounded reading.
+ * Not installed; public code includes only procmotion/*.h. */
+#ifndef PROCMOTION_INTERNAL_H
+#define PROCMOTION_INTERNAL_H
+
+#include "procmotion/common.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PMI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PMI_PRINTF(a, b)
+#endif
+
+/* Every failure goes through here: a good place for a breakpoint. Returns `type`. */
+pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type, const char *fmt, ...)
+    PMI_PRINTF(5, 6);
+#define pmi_fail(err, type, ...) pmi_fail_at((err), __FILE__, __LINE__, (type), __VA_ARGS__)
+
+/* ---- allocation --------------------------------------------------------------------------- */
+
+void *pmi_alloc(const pm_allocator *a, size_t size);
+void pmi_free(const pm_allocator *a, void *ptr);
+/* Zeroed array of count * elem bytes; fails (NULL + err) on overflow, on memory_limit or when the
+ * allocator fails. count == 0 returns a valid 1-byte allocation so callers need no special case. */
+void *pmi_alloc_array(const pm_allocator *a, size_t count, size_t elem, pm_error *err, const char *what);
+
+/* ---- bounded little-endian reading -------------------------------------------------------- */
+
+typedef struct pmi_cursor {
+    const uint8_t *start;
+    const uint8_t *p;
+    const uint8_t *end;
+} pmi_cursor;
+
+static inline pmi_cursor pmi_cursor_make(const uint8_t *data, size_t size) {
+    pmi_cursor c = {data, data, data + size};
+    return c;
+}
+static inline size_t pmi_left(const pmi_cursor *c) { return (size_t)(c->end - c->p); }
+static inline size_t pmi_offset(const pmi_cursor *c) { return (size_t)(c->p - c->start); }
+
+static inline uint32_t pmi_le32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint16_t pmi_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline float pmi_lef32(const uint8_t *p) {
+    uint32_t u = pmi_le32(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline void pmi_put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+static inline void pmi_putf32(uint8_t *p, float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    pmi_put32(p, u);
+}
+
+/* Take n bytes: returns a pointer to them and advances, or NULL when fewer than n are left. */
+static inline const uint8_t *pmi_take(pmi_cursor *c, size_t n) {
+    if (pmi_left(c) < n) return NULL;
+    const uint8_t *p = c->p;
+    c->p += n;
+    return p;
+}
+
+/* ---- growable byte buffer (writers) ------------------------------------------------------- */
+
+typedef struct pmi_buf {
+    const pm_allocator *allocator;
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+    bool failed;
+} pmi_buf;
+
+/* Reserve n more bytes and return a pointer to them (zeroed), or NULL after an allocation failure
+ * (buf->failed stays set; later calls keep returning NULL). */
+uint8_t *pmi_buf_grow(pmi_buf *buf, size_t n);
+void pmi_buf_release(pmi_buf *buf);
+
+#endif
