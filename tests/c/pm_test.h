@@ -1,0 +1,124 @@
+/* pm_test.h -- the minimal harness for procmotion's C unit tests (one executable per file).
+ *
+ *   #include "pm_test.h"
+ *   PM_TEST(bezier_linear_is_identity) { PM_CHECK_NEAR(pm_bezier_eval(20,20,107,107,0.3f), 0.3, 1e-6); }
+ *   int main(void) { return pm_test_run_all(); }
+ *
+ * Tests register themselves through a constructor; a failed check prints file:line and the values
+ * and marks the test failed (the test goes on). pm_test_fixture() resolves a path under
+ * ../shared/fixtures (or $PM_FIXTURES) and returns NULL, after printing "SKIP", when it is absent.
+ */
+#ifndef PM_TEST_H
+#define PM_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*pm_test_fn)(void);
+typedef struct pm_test_entry {
+    const char *name;
+    pm_test_fn fn;
+} pm_test_entry;
+
+static pm_test_entry pm_test_entries[512];
+static int pm_test_count;
+static int pm_test_failed_checks;
+static int pm_test_current_failed;
+static int pm_test_skipped;
+
+#define PM_TEST(name)                                                                                    \
+    static void pm_test_##name(void);                                                                    \
+    __attribute__((constructor)) static void pm_test_register_##name(void) {                           \
+        pm_test_entries[pm_test_count].name = #name;                                                     \
+        pm_test_entries[pm_test_count++].fn = pm_test_##name;                                            \
+    }                                                                                                    \
+    static void pm_test_##name(void)
+
+#define PM_FAIL_AT(...)                                                                                  \
+    do {                                                                                                 \
+        fprintf(stderr, "  %s:%d: ", __FILE__, __LINE__);                                               \
+        fprintf(stderr, __VA_ARGS__);                                                                    \
+        fprintf(stderr, "\n");                                                                           \
+        pm_test_failed_checks++;                                                                         \
+        pm_test_current_failed = 1;                                                                      \
+    } while (0)
+
+#define PM_CHECK(cond)                                                                                   \
+    do {                                                                                                 \
+        if (!(cond)) PM_FAIL_AT("check failed: %s", #cond);                                             \
+    } while (0)
+
+#define PM_CHECK_MSG(cond, ...)                                                                          \
+    do {                                                                                                 \
+        if (!(cond)) PM_FAIL_AT(__VA_ARGS__);                                                            \
+    } while (0)
+
+#define PM_CHECK_EQ_INT(a, b)                                                                            \
+    do {                                                                                                 \
+        long long pm_a_ = (long long)(a), pm_b_ = (long long)(b);                                        \
+        if (pm_a_ != pm_b_) PM_FAIL_AT("%s == %s failed: %lld != %lld", #a, #b, pm_a_, pm_b_);         \
+    } while (0)
+
+#define PM_CHECK_NEAR(a, b, tol)                                                                         \
+    do {                                                                                                 \
+        double pm_a_ = (double)(a), pm_b_ = (double)(b);                                                 \
+        if (!(fabs(pm_a_ - pm_b_) <= (tol)))                                                             \
+            PM_FAIL_AT("%s ~= %s failed: %.9g vs %.9g (tol %g)", #a, #b, pm_a_, pm_b_, (double)(tol));  \
+    } while (0)
+
+#define PM_CHECK_STR(a, b)                                                                               \
+    do {                                                                                                 \
+        const char *pm_a_ = (a), *pm_b_ = (b);                                                           \
+        if (!pm_a_ || !pm_b_ || strcmp(pm_a_, pm_b_) != 0)                                               \
+            PM_FAIL_AT("%s == %s failed: \"%s\" vs \"%s\"", #a, #b, pm_a_ ? pm_a_ : "(null)",            \
+                       pm_b_ ? pm_b_ : "(null)");                                                        \
+    } while (0)
+
+/* Check a pm_result is PM_OK; print the error message otherwise. */
+#define PM_CHECK_OK(expr, errp)                                                                          \
+    do {                                                                                                 \
+        int pm_r_ = (int)(expr);                                                                         \
+        if (pm_r_ != 0) PM_FAIL_AT("%s failed with %d: %s", #expr, pm_r_, (errp)->message);              \
+    } while (0)
+
+static inline const char *pm_test_fixture_dir(void) {
+    const char *env = getenv("PM_FIXTURES");
+    return env && *env ? env : "../../shared/fixtures";
+}
+
+/* Read a whole fixture file (relative to the fixtures dir). Returns NULL and prints SKIP if absent.
+ * Caller frees. */
+static inline unsigned char *pm_test_read_fixture(const char *rel, size_t *size) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", pm_test_fixture_dir(), rel);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "  SKIP: fixture %s not found (is ../shared beside the repo?)\n", path);
+        pm_test_skipped++;
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    *size = got;
+    return buf;
+}
+
+static inline int pm_test_run_all(void) {
+    int failed_tests = 0;
+    for (int i = 0; i < pm_test_count; i++) {
+        pm_test_current_failed = 0;
+        pm_test_entries[i].fn();
+        printf("%s %s\n", pm_test_current_failed ? "FAIL" : "ok  ", pm_test_entries[i].name);
+        failed_tests += pm_test_current_failed;
+    }
+    printf("%d tests, %d failed, %d fixtures skipped\n", pm_test_count, failed_tests, pm_test_skipped);
+    return failed_tests ? 1 : 0;
+}
+
+#endif
