@@ -70,10 +70,13 @@ static void read_floats(const uint8_t *p, float *out, int n) {
     for (int i = 0; i < n; i++) out[i] = pmi_lef32(p + 4 * i);
 }
 
-#define ALLOC(ptr, n, elem, what)                                                                                     \
-    do {                                                                                                              \
-        (ptr) = pmi_alloc_array(&v->allocator, (n), (elem), r->err, what);                                            \
-        if (!(ptr)) {                                                                                     \
+#define ALLOC(ptr, n, elem, what)                                                                          \
+    do {                                                                                                   \
+        (ptr) = pmi_alloc_array(&v->allocator, (n), (elem), r->err, what);                                 \
+        if (!(ptr)) {                                                                                      \
+            r->status = PM_ERR_OUT_OF_MEMORY;                                                              \
+            return false;                                                                                  \
+        }                                                                                                  \
     } while (0)
 
 static bool read_bones(reader *r, uint32_t n) {
