@@ -90,7 +90,7 @@ size_t pm_sjis_to_utf8(const uint8_t *data, size_t size, char *out, size_t out_c
         } else {
             full = true; /* nothing after a character that did not fit */
         }
-        total += n;
+        total = n > SIZE_MAX - total ? SIZE_MAX : total + n; /* saturates (32-bit wasm, > 1.4 GB) */
     }
     if (out_cap) out[written] = '\0';
     return total;
