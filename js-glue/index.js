@@ -78,6 +78,11 @@ export class ProcMotion {
     return this.mod.HEAPU8.buffer.byteLength;
   }
 
+  /** Bytes currently allocated inside the module (for leak checks). */
+  get heapInUse() {
+    return this.mod._pm_abi_heap_in_use();
+  }
+
   /** Library version string. */
   get version() {
     const v = this.mod._pm_abi_version();
@@ -298,7 +303,7 @@ export class ProcMotion {
           d[D.PROP_IK_ENABLED] = s.put(need(p.ikEnabled, nik, 'properties.ikEnabled'), Uint8Array);
         }
       }
-      const dPtr = s.put(d);
+      const dPtr = s.put(d, Uint32Array);
       const outPtr = s.alloc(8);
       const errPtr = s.alloc(ERROR_SIZE);
       const r = this.mod._pm_abi_vmd_write(dPtr, outPtr, outPtr + 4, errPtr);
@@ -329,7 +334,46 @@ export class ProcMotion {
     offsets[list.length] = o;
     offsets[list.length + 1] = s.put(blob);
     d[slot] = list.length;
-    d[slot + 1] = s.put(offsets);
+    d[slot + 1] = s.put(offsets, Uint32Array);
+  }
+
+  // ---- Shift-JIS -------------------------------------------------------------------------------
+
+  /**
+   * Encode a string as Shift-JIS (Windows-31J, WHATWG choices). With `maxBytes` the result is cut at a
+   * whole character (never splitting a double-byte one). Throws ProcMotionError naming a character
+   * Shift-JIS cannot encode.
+   */
+  encodeShiftJis(text, maxBytes) {
+    const utf8 = utf8Encoder.encode(String(text));
+    const cap = maxBytes ?? utf8.byteLength * 2 + 1;
+    const s = this._scratch();
+    try {
+      const inPtr = s.put(utf8);
+      const outPtr = s.alloc(cap);
+      const lenPtr = s.alloc(4);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const r = this.mod._pm_abi_sjis_encode(inPtr, utf8.byteLength, outPtr, cap, lenPtr, errPtr);
+      if (r !== 0) this._throw(s, errPtr, 'text');
+      return this._copy(Uint8Array, outPtr, this.mod.HEAPU32[lenPtr >> 2]);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Decode Shift-JIS bytes (invalid sequences become U+FFFD, as WHATWG's decoder does). */
+  decodeShiftJis(bytes) {
+    const data = toBytes(bytes, 'decodeShiftJis');
+    const s = this._scratch();
+    try {
+      const inPtr = s.put(data);
+      const cap = data.byteLength * 3 + 1;
+      const outPtr = s.alloc(cap);
+      const n = this.mod._pm_abi_sjis_decode(inPtr, data.byteLength, outPtr, cap);
+      return this._utf8(outPtr, n);
+    } finally {
+      s.free();
+    }
   }
 
   /** A single bone key of a readVmd result as a plain object (a convenience, not for hot loops). */
