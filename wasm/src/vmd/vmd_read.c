@@ -274,7 +274,9 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
     static const char v1[] = "Vocaloid Motion Data file";
     const uint8_t *head = pmi_take(&r.c, 30);
     if (!head) {
-        if (size >= 25 && memcmp(data, v2, 25) != 0 && memcmp(data, v1, 25) != 0)
+        size_t n = size < 25 ? size : 25;
+        if (n == 0) return pmi_fail(err, PM_ERR_TRUNCATED, "vmd: the data is empty");
+        if (memcmp(data, v2, n) != 0 && memcmp(data, v1, n) != 0)
             return pmi_fail(err, PM_ERR_BAD_FORMAT, "vmd: not a VMD file (no \"Vocaloid Motion Data\" header)");
         return pmi_fail(err, PM_ERR_TRUNCATED, "vmd: header is truncated (%zu of 30 bytes)", size);
     }
