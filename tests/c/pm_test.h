@@ -28,13 +28,13 @@ static int pm_test_failed_checks;
 static int pm_test_current_failed;
 static int pm_test_skipped;
 
-#define PM_TEST(name)                                                                                    \
-    static void pm_test_##name(void);                                                                    \
-    __attribute__((constructor)) static void pm_test_register_##name(void) {                           \
-        pm_test_entries[pm_test_count].name = #name;                                                     \
-        pm_test_entries[pm_test_count++].fn = pm_test_##name;                                            \
+#define PM_TEST(tname)                                                                                   \
+    static void pm_test_##tname(void);                                                                   \
+    __attribute__((constructor)) static void pm_test_register_##tname(void) {                          \
+        pm_test_entries[pm_test_count].name = #tname;                                                    \
+        pm_test_entries[pm_test_count++].fn = pm_test_##tname;                                           \
     }                                                                                                    \
-    static void pm_test_##name(void)
+    static void pm_test_##tname(void)
 
 #define PM_FAIL_AT(...)                                                                                  \
     do {                                                                                                 \

@@ -1,7 +1,6 @@
 /* Results, failures, allocation and the growable buffer shared by every module. */
 #include "internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 const char *pm_result_name(pm_result result) {
@@ -26,7 +25,7 @@ pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type,
         err->line = line;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        pmi_vformat(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
     }
     return type;

@@ -1,5 +1,5 @@
 /* Internal helpers shared by the core modules: failures, allocation, bounded reading.
- * Not installed; public code includes only procmotion/*.h. */
+ * Not installed; public code includes only the procmotion headers. */
 #ifndef PROCMOTION_INTERNAL_H
 #define PROCMOTION_INTERNAL_H
 
@@ -14,6 +14,12 @@
 #else
 #define PMI_PRINTF(a, b)
 #endif
+
+/* printf-style formatting without stdio (format.c): %% %c %s %d %i %u %x %X %f %e %g with flags,
+ * width, precision and h/l/ll/z modifiers. Always NUL-terminates when cap > 0; returns the length the
+ * full text needs. */
+size_t pmi_vformat(char *buf, size_t cap, const char *fmt, va_list ap);
+size_t pmi_format(char *buf, size_t cap, const char *fmt, ...) PMI_PRINTF(3, 4);
 
 /* Every failure goes through here: a good place for a breakpoint. Returns `type`. */
 pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type, const char *fmt, ...)

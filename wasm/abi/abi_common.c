@@ -1,0 +1,15 @@
+/* Memory management and version exports shared by every module of the ABI. */
+#include "pm_abi.h"
+
+#include "procmotion/common.h"
+
+#include <stdlib.h>
+
+/* Allocate `size` bytes in the module's memory (NULL when out of memory; never aborts). */
+PM_EXPORT void *pm_abi_alloc(uint32_t size) { return malloc(size ? size : 1); }
+
+/* Free memory from pm_abi_alloc or from any pm_abi_* call documented as host-freed. NULL is fine. */
+PM_EXPORT void pm_abi_free(void *ptr) { free(ptr); }
+
+/* Library version as MAJOR * 10000 + MINOR * 100 + PATCH. */
+PM_EXPORT uint32_t pm_abi_version(void) { return PM_VERSION_MAJOR * 10000 + PM_VERSION_MINOR * 100 + PM_VERSION_PATCH; }

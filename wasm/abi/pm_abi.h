@@ -1,0 +1,21 @@
+/* The flat C ABI exported from the wasm builds (see docs/abi.md). Pointers are wasm32 offsets into
+ * the module's memory; every buffer the host passes in was allocated with pm_abi_alloc and is freed by
+ * the host with pm_abi_free. Errors are written as NUL-terminated UTF-8 into a host-provided
+ * PM_ABI_ERROR_SIZE-byte buffer. */
+#ifndef PROCMOTION_ABI_H
+#define PROCMOTION_ABI_H
+
+#include <stdint.h>
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#define PM_EXPORT EMSCRIPTEN_KEEPALIVE
+#elif defined(__wasm__)
+#define PM_EXPORT __attribute__((visibility("default"), used))
+#else
+#define PM_EXPORT
+#endif
+
+#define PM_ABI_ERROR_SIZE 256
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * procmotion/skeleton.h -- the bone hierarchy every motion module works on.
+ *
+ * A pm_skeleton is what the PMX/PMD readers (pmx.h), the built-in mannequin and the JS glue
+ * (from a babylon-mmd model) produce, and what pose evaluation, IK, catwalk, groove, tracing and
+ * keypoints consume. It carries the rest pose and the MMD bone semantics needed to evaluate a VMD
+ * the way babylon-mmd does: parent, transform order, append (inherit) rotation/translation, and
+ * IK chains with per-link angle limits.
+ *
+ * COORDINATES
+ *   MMD units (1 unit = 8 cm), Y up, left-handed, the model faces -Z; +X is the model's left.
+ *   Bone positions are world-space rest positions, as stored in PMX.
+ *
+ * OWNERSHIP
+ *   A skeleton made by a reader or by pm_skeleton_create owns all its arrays and strings; free it
+ *   with pm_skeleton_free (NULL is fine).
+ *
+ * VALIDATION (always run by pm_skeleton_validate, which every producer calls)
+ *   every index (parent, append parent, IK target, IK link) is < bone_count or PM_NO_INDEX; parent
+ *   chains have no cycles; an IK chain does not name its own IK bone as target or link; positions and
+ *   limits are finite. A reference that fails these checks is an error naming the bone.
+ */
+#ifndef PROCMOTION_SKELETON_H
+#define PROCMOTION_SKELETON_H
+
+#include "procmotion/common.h"
+#include "procmotion/math.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bone flags (PMX 2.0 bit values). */
+enum {
+    PM_BONE_TAIL_IS_BONE = 0x0001,
+    PM_BONE_ROTATABLE = 0x0002,
+    PM_BONE_TRANSLATABLE = 0x0004,
+    PM_BONE_VISIBLE = 0x0008,
+    PM_BONE_ENABLED = 0x0010,
+    PM_BONE_IK = 0x0020,
+    PM_BONE_LOCAL_APPEND = 0x0080,
+    PM_BONE_APPEND_ROTATE = 0x0100,
+    PM_BONE_APPEND_TRANSLATE = 0x0200,
+    PM_BONE_FIXED_AXIS = 0x0400,
+    PM_BONE_LOCAL_AXES = 0x0800,
+    PM_BONE_AFTER_PHYSICS = 0x1000,
+    PM_BONE_EXTERNAL_PARENT = 0x2000
+};
+
+typedef struct pm_ik_link {
+    uint32_t bone;          /* index of the link bone */
+    bool has_limit;         /* angle limits present */
+    pm_vec3 limit_min;      /* radians, Euler X Y Z, as stored in PMX (MMD's coordinate system) */
+    pm_vec3 limit_max;
+} pm_ik_link;
+
+typedef struct pm_ik {
+    uint32_t target;        /* the bone that should reach the IK bone (e.g. 足首 for 足ＩＫ) */
+    uint32_t loop_count;    /* iterations */
+    float limit_angle;      /* radians per iteration step */
+    uint32_t link_count;
+    pm_ik_link *links;      /* from the bone nearest the target up the chain (e.g. ひざ, 足) */
+} pm_ik;
+
+typedef struct pm_bone {
+    pm_string name;         /* Japanese name (UTF-8) */
+    pm_string name_en;      /* English name, may be empty */
+    pm_vec3 position;       /* world rest position */
+    uint32_t parent;        /* PM_NO_INDEX for a root */
+    int32_t transform_order; /* PMX "deform layer"; bones evaluate by (after_physics, order, index) */
+    uint32_t flags;         /* PM_BONE_* */
+    pm_vec3 tail_offset;    /* when !(flags & PM_BONE_TAIL_IS_BONE) */
+    uint32_t tail_bone;     /* when flags & PM_BONE_TAIL_IS_BONE, else PM_NO_INDEX */
+    uint32_t append_parent; /* PM_NO_INDEX unless APPEND_ROTATE or APPEND_TRANSLATE */
+    float append_ratio;
+    pm_vec3 fixed_axis;     /* when PM_BONE_FIXED_AXIS */
+    pm_vec3 local_x, local_z; /* when PM_BONE_LOCAL_AXES */
+    int32_t external_parent_key;
+    bool has_ik;            /* flags & PM_BONE_IK, with `ik` filled */
+    pm_ik ik;
+} pm_bone;
+
+typedef struct pm_skeleton {
+    uint32_t magic;         /* internal */
+    uint32_t bone_count;
+    pm_bone *bones;
+    uint32_t morph_count;   /* morph names only (for generators that key blinks and mouths) */
+    pm_string *morph_names;
+    pm_string model_name;
+    pm_string model_name_en;
+    pm_allocator allocator;
+    void *internal;         /* internal: string arena */
+} pm_skeleton;
+
+/* Build a skeleton from bone descriptions supplied by the caller (for example the glue passing a
+ * babylon-mmd model's bones). Names are copied; the result validates as described above. */
+typedef struct pm_bone_desc {
+    const char *name;       /* UTF-8, required */
+    const char *name_en;    /* may be NULL */
+    pm_vec3 position;
+    uint32_t parent;        /* PM_NO_INDEX for a root */
+    uint32_t flags;         /* 0 means ROTATABLE | VISIBLE | ENABLED */
+    int32_t transform_order;
+    uint32_t append_parent; /* PM_NO_INDEX or 0 with append_ratio 0 for none */
+    float append_ratio;
+    bool has_ik;
+    pm_ik ik;               /* links are copied */
+} pm_bone_desc;
+
+pm_result pm_skeleton_create(const pm_bone_desc *bones, uint32_t bone_count, const char *const *morph_names,
+                             uint32_t morph_count, const pm_allocator *allocator, pm_skeleton **out,
+                             pm_error *err);
+void pm_skeleton_free(pm_skeleton *skeleton);
+
+/* Check the invariants listed above. */
+pm_result pm_skeleton_validate(const pm_skeleton *skeleton, pm_error *err);
+
+/* Index of the bone with this exact UTF-8 name, or PM_NO_INDEX. */
+uint32_t pm_skeleton_find(const pm_skeleton *skeleton, const char *name);
+
+/*
+ * Find a bone by MMD name with normalisation: full-width and half-width ASCII are treated alike
+ * (so 左足ＩＫ and 左足IK match), as are the 全角 digits. Returns PM_NO_INDEX when absent.
+ */
+uint32_t pm_skeleton_find_mmd(const pm_skeleton *skeleton, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
