@@ -45,6 +45,7 @@ if [ "$DO_BUILD" -eq 1 ]; then
   if ! bash build-scripts/setup.sh; then
     echo "test: setup FAILED"
     FAILED=1
+    TOTAL_FAIL=$((TOTAL_FAIL + 1))
     record "setup FAIL"
   fi
   BUILD_STATUS=()
@@ -57,6 +58,7 @@ if [ "$DO_BUILD" -eq 1 ]; then
       tail -n 60 "$LOGS/build-$target.log"
       echo "test: build $target FAILED (full log: test-results/logs/build-$target.log)"
       FAILED=1
+      TOTAL_FAIL=$((TOTAL_FAIL + 1))
       BUILD_STATUS+=("$target FAIL")
       [ "$target" = native ] && NATIVE_OK=0
     fi
@@ -73,6 +75,7 @@ if [ "$NATIVE_OK" -eq 0 ] || [ ! -f build/native/CTestTestfile.cmake ]; then
   echo "test: ctest not run: the native build failed or is missing"
   record "ctest FAIL (not built)"
   FAILED=1
+  TOTAL_FAIL=$((TOTAL_FAIL + 1))
 else
   (cd build/native && ctest --output-on-failure -j "$(nproc)") 2>&1 | tee "$LOGS/ctest.log"
   rc=${PIPESTATUS[0]}
