@@ -24,6 +24,11 @@ if has_command catwalk; then
 else
   echo "demo: the CLI has no 'catwalk' command yet (see issue 'catwalk'); nothing generated."
   echo "demo: build is in build/ (CLI: build/native/procmotion, wasm: js-glue/dist/procmotion.mjs)."
+  sample="${PM_FIXTURES:-$ROOT/../shared/fixtures}/vmd/mei_wait.vmd"
+  if has_command inspect && [ -f "$sample" ]; then
+    echo "demo: meanwhile, the CLI reading a real VMD: procmotion inspect $sample"
+    "$CLI" inspect "$sample"
+  fi
   exit 0
 fi
 
