@@ -1,18 +1,9 @@
 /* PMD reader: a hand-made model in the PMD layout (Shift-JIS names), converted the way babylon-mmd
- * converts PMD bones; knee limits; every truncation. Needs the text module (Shift-JIS decoding):
- * until wasm/src/text/sjis.c exists this test only prints SKIP. */
+ * converts PMD bones; knee limits; every truncation. */
 #include "pm_test.h"
 #include "pmx_builder.h"
 
 #include "procmotion/pmx.h"
-
-#if defined(__has_include)
-#if __has_include("text/sjis.c")
-#define PM_HAVE_TEXT 1
-#endif
-#endif
-
-#ifdef PM_HAVE_TEXT
 
 /* Shift-JIS names */
 #define SJ_CENTER "\x83\x5a\x83\x93\x83\x5e\x81\x5b" /* センター */
@@ -229,15 +220,5 @@ PM_TEST(pmd_bad_references_are_rejected) {
     PM_CHECK_MSG(strstr(err.message, "pmd: skeleton: ") && strstr(err.message, "cycle"), "%s", err.message);
     free(b.d);
 }
-
-#else
-
-PM_TEST(pmd_reader_pending) {
-    printf("  SKIP: the PMD reader needs the text module (wasm/src/text/sjis.c is not on this branch yet)\n");
-    pm_test_skipped++;
-    PM_CHECK(1); /* keeps the harness's counters in use */
-}
-
-#endif
 
 int main(void) { return pm_test_run_all(); }

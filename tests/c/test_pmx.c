@@ -5,13 +5,6 @@
 
 #include "procmotion/pmx.h"
 
-/* pm_model_read lives with the PMD reader, which needs the text module (Shift-JIS). */
-#if defined(__has_include)
-#if __has_include("text/sjis.c")
-#define PM_HAVE_TEXT 1
-#endif
-#endif
-
 static const char *const fixtures[2] = {"pmx/yw_test_model/yw_test_model.pmx", "pmx/mmt_test_model.pmx"};
 
 /* An allocator that records the largest request and can fail the Nth allocation. */
@@ -408,16 +401,12 @@ PM_TEST(header_checks) {
     pm_skeleton *s = NULL;
     pm_error err = {0};
     PM_CHECK_EQ_INT(pm_pmx_read(b.d, b.n, NULL, &s, &err), PM_ERR_BAD_FORMAT);
-#ifdef PM_HAVE_TEXT
     PM_CHECK_EQ_INT(pm_model_read((const uint8_t *)"Vocaloid Motion Data 0002", 25, NULL, &s, &err), PM_ERR_BAD_FORMAT);
     PM_CHECK_EQ_INT(pm_model_read(b.d, 2, NULL, &s, &err), PM_ERR_BAD_FORMAT);
     memcpy(&v, (float[]){2.0f}, 4);
     memcpy(b.d + 4, &v, 4);
     PM_CHECK_OK(pm_model_read(b.d, b.n, NULL, &s, &err), &err);
     pm_skeleton_free(s);
-#else
-    printf("  SKIP: pm_model_read needs the text module (wasm/src/text/sjis.c)\n");
-#endif
     free(b.d);
 }
 
