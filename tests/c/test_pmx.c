@@ -401,6 +401,11 @@ PM_TEST(header_checks) {
     pm_skeleton *s = NULL;
     pm_error err = {0};
     PM_CHECK_EQ_INT(pm_pmx_read(b.d, b.n, NULL, &s, &err), PM_ERR_BAD_FORMAT);
+    PM_CHECK_EQ_INT(pm_pmx_read(NULL, 0, NULL, &s, &err), PM_ERR_TRUNCATED);
+    PM_CHECK_EQ_INT(pm_pmd_read(NULL, 0, NULL, &s, &err), PM_ERR_TRUNCATED);
+    PM_CHECK_EQ_INT(pm_model_read(NULL, 0, NULL, &s, &err), PM_ERR_BAD_FORMAT);
+    PM_CHECK_EQ_INT(pm_pmx_read(NULL, 10, NULL, &s, &err), PM_ERR_INVALID_ARGUMENT);
+    PM_CHECK_EQ_INT(pm_pmx_read(b.d, b.n, NULL, NULL, &err), PM_ERR_INVALID_ARGUMENT);
     PM_CHECK_EQ_INT(pm_model_read((const uint8_t *)"Vocaloid Motion Data 0002", 25, NULL, &s, &err), PM_ERR_BAD_FORMAT);
     PM_CHECK_EQ_INT(pm_model_read(b.d, 2, NULL, &s, &err), PM_ERR_BAD_FORMAT);
     memcpy(&v, (float[]){2.0f}, 4);

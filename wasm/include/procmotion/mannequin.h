@@ -11,7 +11,7 @@
  *       pm_mannequin_skeleton(NULL, &sk, &err);                // the same skeleton, no file
  *
  * WHAT IT IS (figures in docs/mannequin.md)
- *   A ~19-unit-tall figure (1 unit = 8 cm: about 1.55 m) standing in MMD's rest pose (A-stance
+ *   A ~19-unit-tall figure (1 unit = 8 cm: about 1.5 m) standing in MMD's rest pose (A-stance
  *   arms), facing -Z, with the semi-standard bone set at the positions of NOTES.md's Animasa Miku
  *   table: 全ての親, センター, グルーブ, 腰, 上半身, 上半身2, 首, 頭, 下半身, 左右の 肩, 腕, ひじ,
  *   手首, 足, ひざ, 足首, つま先, 足ＩＫ and つま先ＩＫ, plus 両目 with 左目 / 右目 following it
