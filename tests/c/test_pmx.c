@@ -168,6 +168,43 @@ PM_TEST(every_truncation_fails_cleanly) {
     }
 }
 
+/* Patch 1-4 random bytes (fixed seed; 1500 files, PM_PATCH_ITERATIONS for more) in the header, the bone and morph sections or anywhere, and
+ * read: never a crash or a sanitizer report; either an error that starts "pmx: " or a skeleton
+ * that validates. */
+PM_TEST(random_byte_patches_never_crash) {
+    size_t n;
+    unsigned char *d = pm_test_read_fixture(fixtures[0], &n);
+    if (!d) return;
+    size_t bones = bone_section_offset(d, n);
+    unsigned char *copy = malloc(n);
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    int ok = 0, failed = 0, iterations = getenv("PM_PATCH_ITERATIONS") ? atoi(getenv("PM_PATCH_ITERATIONS")) : 1500;
+    for (int it = 0; it < iterations; it++) {
+        memcpy(copy, d, n);
+        int patches = 1 + (int)((seed >> 60) & 3);
+        for (int k = 0; k < patches; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            size_t region = (seed >> 33) % 4;
+            size_t at = region == 0 ? (seed >> 40) % 120 : region == 3 ? (seed >> 20) % n : bones + (seed >> 20) % (n - bones);
+            copy[at] = (uint8_t)(seed >> 12);
+        }
+        pm_skeleton *s = NULL;
+        pm_error err = {0};
+        pm_result r = pm_pmx_read(copy, n, NULL, &s, &err);
+        if (r == PM_OK) {
+            ok++;
+            PM_CHECK_OK(pm_skeleton_validate(s, &err), &err);
+            pm_skeleton_free(s);
+        } else {
+            failed++;
+            PM_CHECK_MSG(strncmp(err.message, "pmx: ", 5) == 0 && s == NULL, "patched read: %s", err.message);
+        }
+    }
+    printf("  %d patched files (PM_PATCH_ITERATIONS): %d read, %d refused\n", iterations, ok, failed);
+    free(copy);
+    free(d);
+}
+
 PM_TEST(truncation_messages_name_the_section_and_element) {
     size_t n;
     unsigned char *d = pm_test_read_fixture(fixtures[0], &n);
