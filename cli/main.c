@@ -1,2 +1,47 @@
+/* procmotion: command-line front end of the motion core. */
+#include "cli.h"
+
 #include <stdio.h>
-int main(void) { puts("procmotion"); return 0; }
+#include <string.h>
+
+int cmd_inspect(int argc, char **argv);
+extern const char cmd_inspect_usage[];
+
+const cli_command cli_commands[] = {
+    {"inspect", "print a JSON summary of a VMD (or PMX/PMD) file", cmd_inspect_usage, cmd_inspect},
+};
+const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
+
+static void usage(FILE *out) {
+    fprintf(out, "procmotion %s: procedural motion for MMD models\n\nusage: procmotion COMMAND [options]\n\ncommands:\n",
+            PM_VERSION_STRING);
+    for (size_t i = 0; i < cli_command_count; i++) fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
+    fprintf(out, "\n`procmotion COMMAND --help` describes a command. Exit status: 0 on success, 1 on bad input,\n"
+                 "2 on a usage error.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("procmotion %s\n", PM_VERSION_STRING);
+        return 0;
+    }
+    for (size_t i = 0; i < cli_command_count; i++) {
+        if (strcmp(argv[1], cli_commands[i].name) != 0) continue;
+        for (int a = 2; a < argc; a++)
+            if (cli_is_help(argv[a])) {
+                fputs(cli_commands[i].usage, stdout);
+                return 0;
+            }
+        return cli_commands[i].run(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "procmotion: unknown command '%s' (see procmotion --help)\n", argv[1]);
+    return 2;
+}

@@ -109,6 +109,28 @@ static inline unsigned char *pm_test_read_fixture(const char *rel, size_t *size)
     return buf;
 }
 
+/* Truncation sweeps: make only the first `cut` bytes of a `size`-byte heap buffer addressable, so that
+ * ASan reports any read past the cut (no copy per cut). pm_test_uncut() restores the whole buffer. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PM_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PM_TEST_ASAN 1
+#endif
+#endif
+#ifdef PM_TEST_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+static inline void pm_test_cut(const unsigned char *buf, size_t size, size_t cut) {
+    __asan_unpoison_memory_region(buf, size);
+    if (cut < size) __asan_poison_memory_region(buf + cut, size - cut);
+}
+static inline void pm_test_uncut(const unsigned char *buf, size_t size) { __asan_unpoison_memory_region(buf, size); }
+#else
+static inline void pm_test_cut(const unsigned char *buf, size_t size, size_t cut) { (void)buf, (void)size, (void)cut; }
+static inline void pm_test_uncut(const unsigned char *buf, size_t size) { (void)buf, (void)size; }
+#endif
+
 static inline int pm_test_run_all(void) {
     int failed_tests = 0;
     for (int i = 0; i < pm_test_count; i++) {

@@ -9,18 +9,31 @@
  * build-scripts/gen-sjis-table.mjs and committed.
  *
  * DECODING (bytes -> UTF-8) never fails:
+ *   - 0x00-0x80 decode as U+0000-U+0080, 0xA1-0xDF as half-width katakana U+FF61-U+FF9F, the
+ *     double-byte pairs through the table, the user-defined pairs 0xF040-0xF9FC as U+E000-U+E757;
  *   - a byte or pair with no mapping, and a lead byte cut off by the end of the input, each become
- *     U+FFFD (the WHATWG rule: a bad trail byte that is ASCII is re-read as ASCII);
+ *     U+FFFD (the WHATWG rule: when a pair has no mapping and its second byte is ASCII, that byte
+ *     is read again as a character of its own; otherwise the pair is one U+FFFD);
  *   - NUL bytes are decoded like any other byte; callers that read fixed fields pass the length
  *     up to the first NUL (see pm_sjis_field_length).
  *
  * ENCODING (UTF-8 -> bytes):
- *   - a code point with several CP932 encodings gets the one the WHATWG encoder picks (the
- *     JIS X 0208 / NEC row 13 form, never the IBM-extension duplicate in rows 89-92);
+ *   - a code point with several CP932 encodings gets the one the WHATWG encoder picks (JIS X 0208
+ *     first, then NEC row 13, then the IBM extensions 0xFA-0xFC; never the NEC-selected IBM
+ *     duplicates 0xED-0xEE);
+ *   - as the WHATWG encoder does, U+00A5 YEN SIGN -> 0x5C, U+203E OVERLINE -> 0x7E and U+2212 MINUS
+ *     SIGN -> 0x817C; these three are one-way (the bytes decode to backslash, tilde and U+FF0D);
+ *   - beyond WHATWG (whose encoder rejects them), U+E000-U+E757 encode to the user-defined pairs
+ *     0xF040-0xF9FC as in Windows' CP932, so a decoded name that uses them encodes back to them;
  *   - invalid UTF-8, or a code point that Shift-JIS cannot encode, fails with PM_ERR_ENCODING and
- *     a message naming the character (U+XXXX) and its position;
- *   - when the encoded text does not fit the output field, it is cut at the last whole character
- *     that fits: a double-byte character is never split.
+ *     a message naming the character (U+XXXX) and its byte offset in the input; the whole input is
+ *     checked, also the part a cut would drop;
+ *   - when the encoded text does not fit the output field, it is cut after the last whole character
+ *     that fits: a double-byte character is never split, and nothing after it is written.
+ *
+ * Node's own TextDecoder('shift_jis') (ICU) differs from WHATWG and from browsers on four single
+ * bytes (0x1A, 0x1C, 0x7F, 0x80) and on how many U+FFFD an invalid pair gives; the double-byte table
+ * is the same. docs/text.md has the details and the provenance of the tables.
  */
 #ifndef PROCMOTION_TEXT_H
 #define PROCMOTION_TEXT_H
@@ -33,7 +46,8 @@
 extern "C" {
 #endif
 
-/* Length of a NUL-padded field: the bytes before the first NUL, or `size` if there is none. */
+/* Length of a NUL-padded field: the bytes before the first NUL, or `size` if there is none
+ * (0 for field == NULL). */
 size_t pm_sjis_field_length(const uint8_t *field, size_t size);
 
 /*
@@ -41,15 +55,17 @@ size_t pm_sjis_field_length(const uint8_t *field, size_t size);
  * Writes at most `out_cap` bytes into `out` and always NUL-terminates when out_cap > 0 (the text is
  * cut at a whole UTF-8 character when it does not fit). Returns the UTF-8 length of the whole
  * decoded text (without the NUL): call with out = NULL, out_cap = 0 to size the buffer.
- * The UTF-8 output is at most 3 * size bytes.
+ * The UTF-8 output is at most 3 * size bytes. data == NULL is empty input; out == NULL counts as
+ * out_cap == 0.
  */
 size_t pm_sjis_to_utf8(const uint8_t *data, size_t size, char *out, size_t out_cap);
 
 /*
  * Encode `len` bytes of UTF-8 to Shift-JIS into `out` (capacity `out_cap`, not NUL-terminated).
- * On success *out_len is the number of bytes written and *truncated (if not NULL) tells whether
- * characters were dropped to fit. On failure nothing useful is in `out` and err names the
- * offending character.
+ * On success *out_len (if not NULL) is the number of bytes written and *truncated (if not NULL)
+ * tells whether characters were dropped to fit. On failure *out_len is 0, *truncated false, nothing
+ * useful is in `out` and err names the offending character and its byte offset.
+ * utf8 may be NULL only with len == 0 and out only with out_cap == 0 (else PM_ERR_INVALID_ARGUMENT).
  */
 pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out_cap, size_t *out_len,
                           bool *truncated, pm_error *err);

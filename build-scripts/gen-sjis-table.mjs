@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+// gen-sjis-table.mjs -- generate wasm/src/text/sjis_table.c, procmotion's Shift-JIS tables, from
+// Node's `new TextDecoder('shift_jis', { fatal: true })` (the WHATWG Encoding Standard's Shift_JIS,
+// i.e. Windows-31J / CP932).
+//
+//   node build-scripts/gen-sjis-table.mjs           write wasm/src/text/sjis_table.c
+//   node build-scripts/gen-sjis-table.mjs --check   exit 1 if the committed file differs
+//
+// What it does:
+//   1. Decodes every double-byte pair (lead 0x81-0x9F, 0xE0-0xFC; trail 0x40-0x7E, 0x80-0xFC) with a
+//      fatal decoder. A pair that decodes is a mapping; one that throws is unmapped (0 in the table).
+//      The decode table is indexed by the WHATWG "pointer" of the pair (60 leads x 188 trails).
+//   2. Builds the encode table, sorted by code point, choosing for a code point with several pairs
+//      the one the WHATWG encoder picks ("index Shift_JIS pointer"): the lowest pointer outside
+//      8272..8835 (the NEC-selected IBM extensions, lead 0xED-0xEE). The user-defined area
+//      (pointers 8836..10715, lead 0xF0-0xF9 <-> U+E000..U+E757) is left out of the encode table:
+//      sjis.c encodes it arithmetically (see docs/text.md).
+//   3. Decodes every single byte and checks it against the WHATWG rules that sjis.c implements in
+//      code (ASCII and 0x80 as themselves, 0xA1-0xDF half-width katakana, the rest invalid). Node's
+//      decoder is ICU's ibm-943_P15A-2003, which differs on exactly four bytes (0x1A, 0x1C, 0x7F
+//      rotated as IBM control codes, 0x80 rejected); those are listed below and procmotion follows
+//      WHATWG there. Any other difference stops the script.
+// The output depends only on the decoder's answers, so it is deterministic; the generated file
+// must not be edited by hand.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'wasm/src/text/sjis_table.c');
+
+const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+const LEADS = [...range(0x81, 0x9f), ...range(0xe0, 0xfc)];
+const TRAILS = [...range(0x40, 0x7e), ...range(0x80, 0xfc)];
+const POINTER_COUNT = LEADS.length * TRAILS.length; // 11280
+const EXCLUDED_FIRST = 8272; // WHATWG "index Shift_JIS pointer" skips 8272..8835
+const EXCLUDED_LAST = 8835;
+const EUDC_FIRST = 8836; // WHATWG decoder: pointers 8836..10715 -> U+E000..U+E757
+const EUDC_LAST = 10715;
+
+// Known single-byte differences between Node's ICU decoder and the WHATWG decoder.
+// Value: what Node returns (null = error). procmotion follows WHATWG for these.
+const NODE_SINGLE_BYTE_DEVIATIONS = new Map([
+    [0x1a, 0x1c],
+    [0x1c, 0x7f],
+    [0x7f, 0x1a],
+    [0x80, null],
+]);
+
+function fail(message) {
+    console.error(`gen-sjis-table: ${message}`);
+    process.exit(1);
+}
+
+const hex = (v, w = 2) => '0x' + v.toString(16).toUpperCase().padStart(w, '0');
+
+// The WHATWG pointer of a double-byte pair (Encoding Standard, Shift_JIS decoder).
+function pointerOf(lead, trail) {
+    const leadOffset = lead < 0xa0 ? 0x81 : 0xc1;
+    const offset = trail < 0x7f ? 0x40 : 0x41;
+    return (lead - leadOffset) * 188 + trail - offset;
+}
+
+function whatwgSingleByte(b) {
+    if (b <= 0x80) return b;
+    if (b >= 0xa1 && b <= 0xdf) return 0xff61 - 0xa1 + b;
+    return null;
+}
+
+const decoder = new TextDecoder('shift_jis', { fatal: true });
+if (decoder.encoding !== 'shift_jis') fail(`TextDecoder gave encoding ${decoder.encoding}`);
+
+function decodeOrNull(bytes) {
+    let s;
+    try {
+        s = decoder.decode(Uint8Array.from(bytes));
+    } catch {
+        return null;
+    }
+    if (s.length !== 1) fail(`${bytes.map((b) => hex(b)).join(' ')} decoded to ${s.length} code units`);
+    return s.charCodeAt(0);
+}
+
+// ---- single bytes: check that the rules coded in sjis.c agree with the decoder -----------------
+for (let b = 0; b < 256; b++) {
+    const node = decodeOrNull([b]);
+    const want = whatwgSingleByte(b);
+    if (node === want) continue;
+    if (NODE_SINGLE_BYTE_DEVIATIONS.has(b) && NODE_SINGLE_BYTE_DEVIATIONS.get(b) === node) continue;
+    fail(`single byte ${hex(b)}: Node decodes ${node === null ? 'an error' : hex(node, 4)}, WHATWG ${want === null ? 'an error' : hex(want, 4)}`);
+}
+
+// ---- double bytes ------------------------------------------------------------------------------
+const decode = new Uint16Array(POINTER_COUNT);
+let mapped = 0;
+for (let li = 0; li < LEADS.length; li++) {
+    for (let ti = 0; ti < TRAILS.length; ti++) {
+        const lead = LEADS[li];
+        const trail = TRAILS[ti];
+        const pointer = pointerOf(lead, trail);
+        if (pointer !== li * TRAILS.length + ti) fail(`pointer formula disagrees at ${hex(lead)} ${hex(trail)}`);
+        const cu = decodeOrNull([lead, trail]);
+        if (cu === null) continue;
+        if (cu === 0 || cu === 0xfffd || (cu >= 0xd800 && cu <= 0xdfff)) fail(`${hex(lead)} ${hex(trail)} decodes to ${hex(cu, 4)}`);
+        if (cu < 0x81 || (cu >= 0xff61 && cu <= 0xff9f)) fail(`${hex(lead)} ${hex(trail)} duplicates a single byte (${hex(cu, 4)})`);
+        decode[pointer] = cu;
+        mapped++;
+    }
+}
+for (let p = EUDC_FIRST; p <= EUDC_LAST; p++) {
+    if (decode[p] !== 0xe000 + p - EUDC_FIRST) fail(`user-defined pointer ${p} decodes to ${hex(decode[p], 4)}, not U+E000 + ${p - EUDC_FIRST}`);
+}
+
+// ---- encode table: the WHATWG encoder's choice ---------------------------------------------------
+const encode = new Map(); // code point -> pointer
+const onlyExcluded = new Set();
+for (let p = 0; p < POINTER_COUNT; p++) {
+    const cu = decode[p];
+    if (!cu || (p >= EUDC_FIRST && p <= EUDC_LAST)) continue;
+    if (p >= EXCLUDED_FIRST && p <= EXCLUDED_LAST) {
+        onlyExcluded.add(cu);
+        continue;
+    }
+    if (!encode.has(cu)) encode.set(cu, p);
+}
+for (const cu of encode.keys()) onlyExcluded.delete(cu);
+if (onlyExcluded.size) fail(`code points only reachable through pointers 8272..8835: ${[...onlyExcluded].map((c) => hex(c, 4)).join(' ')}`);
+const encodeEntries = [...encode.entries()].sort((a, b) => a[0] - b[0]);
+const duplicates = mapped - (EUDC_LAST - EUDC_FIRST + 1) - encodeEntries.length;
+
+const bytesOf = (pointer) => {
+    const lead = LEADS[Math.floor(pointer / 188)];
+    const trail = TRAILS[pointer % 188];
+    return (lead << 8) | trail;
+};
+
+// ---- emit --------------------------------------------------------------------------------------
+const lines = [];
+lines.push(
+    '/* sjis_table.c -- GENERATED by build-scripts/gen-sjis-table.mjs. DO NOT EDIT: run',
+    ' *     node build-scripts/gen-sjis-table.mjs            (regenerate)',
+    ' *     node build-scripts/gen-sjis-table.mjs --check    (verify)',
+    ' *',
+    " * Source: Node's new TextDecoder('shift_jis', { fatal: true }), the WHATWG Encoding Standard's",
+    ' * Shift_JIS (Windows-31J / CP932), asked about every lead 0x81-0x9F, 0xE0-0xFC with every trail',
+    ' * 0x40-0x7E, 0x80-0xFC. Single bytes are coded in sjis.c (checked by the script).',
+    ` * Mapped pairs: ${mapped} (including ${EUDC_LAST - EUDC_FIRST + 1} user-defined pairs 0xF040-0xF9FC -> U+E000-U+E757).`,
+    ` * Encode entries: ${encodeEntries.length} code points; ${duplicates} pairs are duplicates that only decode`,
+    ' * (the encoder takes the lowest pointer outside 8272..8835, as the WHATWG encoder does).',
+    ' * See docs/text.md.',
+    ' */',
+    '#include "text/sjis_table.h"',
+    '',
+    '/* Code unit for each WHATWG pointer, 0 = unmapped.',
+    ' *   pointer = (lead - (lead < 0xA0 ? 0x81 : 0xC1)) * 188 + trail - (trail < 0x7F ? 0x40 : 0x41) */',
+    'const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT] = {',
+);
+for (let li = 0; li < LEADS.length; li++) {
+    lines.push(`    /* lead ${hex(LEADS[li])} */`);
+    for (let t = 0; t < 188; t += 12) {
+        const row = [];
+        for (let k = t; k < Math.min(t + 12, 188); k++) row.push(hex(decode[li * 188 + k], 4));
+        lines.push('    ' + row.join(', ') + ',');
+    }
+}
+lines.push('};', '');
+lines.push(
+    '/* Code point -> Shift-JIS bytes (lead << 8 | trail), sorted by code point for binary search. */',
+    `const pmi_sjis_pair pmi_sjis_encode_table[${encodeEntries.length}] = {`,
+);
+for (let i = 0; i < encodeEntries.length; i += 6) {
+    const row = encodeEntries.slice(i, i + 6).map(([cu, p]) => `{${hex(cu, 4)}, ${hex(bytesOf(p), 4)}}`);
+    lines.push('    ' + row.join(', ') + ',');
+}
+lines.push('};', '', `const size_t pmi_sjis_encode_count = ${encodeEntries.length};`, '');
+const text = lines.join('\n');
+
+if (process.argv.includes('--check')) {
+    let old = '';
+    try {
+        old = readFileSync(OUT, 'utf8');
+    } catch {
+        /* missing counts as different */
+    }
+    if (old !== text) fail(`${path.relative(ROOT, OUT)} is not what this script generates: regenerate it`);
+    console.log(`gen-sjis-table: ${path.relative(ROOT, OUT)} is up to date`);
+} else {
+    writeFileSync(OUT, text);
+    console.log(`gen-sjis-table: wrote ${path.relative(ROOT, OUT)}: ${mapped} mapped pairs, ${encodeEntries.length} encode entries, ${duplicates} duplicate pairs`);
+}

@@ -1,0 +1,37 @@
+/* procmotion CLI: shared helpers and the command table. Each command lives in cli/cmd_<name>.c. */
+#ifndef PROCMOTION_CLI_H
+#define PROCMOTION_CLI_H
+
+#include "procmotion/common.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* one line for `procmotion --help` */
+    const char *usage;   /* full help for `procmotion NAME --help` */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} cli_command;
+
+/* Read a whole file. Returns NULL (and prints "procmotion: cannot read PATH: reason") on failure. */
+uint8_t *cli_read_file(const char *path, size_t *size);
+/* Write bytes to a file ("-" = stdout). Returns false after printing an error. */
+bool cli_write_file(const char *path, const uint8_t *data, size_t size);
+/* Print "procmotion CMD: message" to stderr and return 1 (the exit status for bad input). */
+int cli_fail(const char *cmd, const char *fmt, ...);
+/* Print a pm_error as "procmotion CMD: message" and return 1. */
+int cli_fail_error(const char *cmd, const pm_error *err);
+/* Print JSON to stdout (pretty) and free it. */
+void cli_print_json(cJSON *json);
+/* True when argv[i] is -h or --help. */
+bool cli_is_help(const char *arg);
+/* Parse a finite double; false when the text is not a number. */
+bool cli_parse_double(const char *text, double *out);
+
+extern const cli_command cli_commands[];
+extern const size_t cli_command_count;
+
+#endif

@@ -1,0 +1,91 @@
+/* File, error and JSON helpers for the CLI commands. The CLI, unlike the core, may use stdio. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t *cli_read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "procmotion: cannot read %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            uint8_t *grown = realloc(buf, cap);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                fprintf(stderr, "procmotion: %s is too large to read\n", path);
+                return NULL;
+            }
+            buf = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        fprintf(stderr, "procmotion: cannot read %s\n", path);
+        return NULL;
+    }
+    *size = n;
+    return buf;
+}
+
+bool cli_write_file(const char *path, const uint8_t *data, size_t size) {
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "procmotion: cannot write %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    bool ok = fwrite(data, 1, size, f) == size;
+    if (!to_stdout) ok = (fclose(f) == 0) && ok;
+    else ok = fflush(f) == 0 && ok;
+    if (!ok) fprintf(stderr, "procmotion: cannot write %s\n", path);
+    return ok;
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...) {
+    fprintf(stderr, "procmotion %s: ", cmd);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+int cli_fail_error(const char *cmd, const pm_error *err) { return cli_fail(cmd, "%s", err->message); }
+
+void cli_print_json(cJSON *json) {
+    char *text = cJSON_Print(json);
+    if (text) {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        free(text);
+    }
+    cJSON_Delete(json);
+}
+
+bool cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
+
+bool cli_parse_double(const char *text, double *out) {
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE) return false;
+    *out = v;
+    return true;
+}

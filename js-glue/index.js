@@ -1,0 +1,397 @@
+// procmotion JS glue: a thin ES module over the WebAssembly core.
+//
+//   import { createProcMotion } from 'procmotion';
+//   const pm = await createProcMotion();
+//   const vmd = pm.readVmd(bytes);          // plain object of typed arrays, see index.d.ts
+//   const bytes2 = pm.writeVmd(vmd);        // Uint8Array
+//
+// Every buffer handed to the module is freed before the call returns; every array handed out is a
+// copy (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with
+// the core's message.
+import createProcMotionModule from './dist/procmotion.mjs';
+
+const ERROR_SIZE = 256;
+const utf8Decoder = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/** An error raised by the procmotion core; `message` is the core's sentence naming what was wrong. */
+export class ProcMotionError extends Error {
+  constructor(message, code) {
+    super(message);
+    this.name = 'ProcMotionError';
+    this.code = code;
+  }
+}
+
+// Descriptor slots of pm_abi_vmd_describe / pm_abi_vmd_write (wasm/abi/abi_vmd.c).
+const D = {
+  VERSION: 0, SECTIONS: 1, MODEL_NAME: 2, MODEL_NAME_LEN: 3,
+  BONE_NAMES: 4, MORPH_NAMES: 6, IK_NAMES: 8,
+  BONES: 10, BONE_NAME_INDEX: 11, BONE_FRAME: 12, BONE_POSITION: 13, BONE_ROTATION: 14, BONE_INTERP: 15,
+  MORPHS: 16, MORPH_NAME_INDEX: 17, MORPH_FRAME: 18, MORPH_WEIGHT: 19,
+  CAMERAS: 20, CAMERA_FRAME: 21, CAMERA_DISTANCE: 22, CAMERA_POSITION: 23, CAMERA_ROTATION: 24,
+  CAMERA_INTERP: 25, CAMERA_FOV: 26, CAMERA_PERSPECTIVE: 27,
+  LIGHTS: 28, LIGHT_FRAME: 29, LIGHT_COLOR: 30, LIGHT_DIRECTION: 31,
+  SHADOWS: 32, SHADOW_FRAME: 33, SHADOW_MODE: 34, SHADOW_DISTANCE: 35,
+  PROPS: 36, PROP_FRAME: 37, PROP_VISIBLE: 38, PROP_IK_START: 39, PROP_IK_COUNT: 40,
+  PROP_IK_NAME_INDEX: 41, PROP_IK_ENABLED: 42,
+};
+
+/** Load the WebAssembly module and return the API object. */
+export async function createProcMotion(options = {}) {
+  const mod = await createProcMotionModule(options.moduleOptions ?? {});
+  return new ProcMotion(mod);
+}
+
+/** Internal: allocations inside the module, all released by `free()`. */
+class Scratch {
+  constructor(mod) {
+    this.mod = mod;
+    this.ptrs = [];
+  }
+  alloc(size) {
+    const p = this.mod._pm_abi_alloc(size > 0 ? size : 1);
+    if (!p) throw new ProcMotionError(`out of wasm memory allocating ${size} bytes`, 'PM_ERR_OUT_OF_MEMORY');
+    this.ptrs.push(p);
+    return p;
+  }
+  /** Copy a typed array (or array-like, converted to `Type`) into the module; returns its address. */
+  put(data, Type = Uint8Array) {
+    const typed = data instanceof Type ? data : Type.from(data ?? []);
+    const p = this.alloc(typed.byteLength);
+    this.mod.HEAPU8.set(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength), p);
+    return p;
+  }
+  free() {
+    for (const p of this.ptrs) this.mod._pm_abi_free(p);
+    this.ptrs.length = 0;
+  }
+}
+
+export class ProcMotion {
+  constructor(mod) {
+    this.mod = mod;
+  }
+
+  /** Bytes of wasm memory currently reserved (grows, never shrinks). */
+  get heapSize() {
+    return this.mod.HEAPU8.buffer.byteLength;
+  }
+
+  /** Bytes currently allocated inside the module (for leak checks). */
+  get heapInUse() {
+    return this.mod._pm_abi_heap_in_use();
+  }
+
+  /** Library version string. */
+  get version() {
+    const v = this.mod._pm_abi_version();
+    return `${Math.floor(v / 10000)}.${Math.floor(v / 100) % 100}.${v % 100}`;
+  }
+
+  // ---- internal helpers ------------------------------------------------------------------------
+
+  _scratch() {
+    return new Scratch(this.mod);
+  }
+
+  _errorText(p) {
+    return this._string(p, ERROR_SIZE);
+  }
+
+  /** NUL-terminated UTF-8 at p (at most max bytes). */
+  _string(p, max) {
+    const heap = this.mod.HEAPU8;
+    let end = p;
+    while (end < p + max && heap[end] !== 0) end++;
+    return utf8Decoder.decode(heap.subarray(p, end));
+  }
+
+  _utf8(p, len) {
+    return utf8Decoder.decode(this.mod.HEAPU8.subarray(p, p + len));
+  }
+
+  /** Copy `count` elements of `Type` at address p out of the module. */
+  _copy(Type, p, count) {
+    if (!count || !p) return new Type(0);
+    return new Type(this.mod.HEAPU8.buffer, p, count).slice();
+  }
+
+  _names(count, itemsPtr) {
+    const u32 = this.mod.HEAPU32;
+    const out = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const base = (itemsPtr >> 2) + 2 * i;
+      out[i] = this._utf8(u32[base], u32[base + 1]);
+    }
+    return out;
+  }
+
+  /** Throw ProcMotionError from an error buffer. */
+  _throw(scratch, errPtr, code) {
+    const message = this._errorText(errPtr) || 'procmotion: unknown error';
+    scratch.free();
+    throw new ProcMotionError(message, code);
+  }
+
+  // ---- VMD -------------------------------------------------------------------------------------
+
+  /**
+   * Parse a VMD file. Returns per-section typed arrays plus a table of distinct names per section
+   * and a name index per key (see index.d.ts for the shape).
+   */
+  readVmd(bytes) {
+    const data = toBytes(bytes, 'readVmd');
+    const s = this._scratch();
+    try {
+      const dataPtr = s.put(data);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const vmd = this.mod._pm_abi_vmd_read(dataPtr, data.byteLength, errPtr);
+      if (!vmd) this._throw(s, errPtr, 'vmd');
+      try {
+        const slots = this.mod._pm_abi_vmd_descriptor_slots();
+        const dPtr = s.alloc(slots * 4);
+        this.mod._pm_abi_vmd_describe(vmd, dPtr);
+        const d = this._copy(Uint32Array, dPtr, slots);
+        return this._vmdFromDescriptor(d);
+      } finally {
+        this.mod._pm_abi_vmd_free(vmd);
+      }
+    } finally {
+      s.free();
+    }
+  }
+
+  _vmdFromDescriptor(d) {
+    const c = (Type, slot, n) => this._copy(Type, d[slot], n);
+    const nb = d[D.BONES], nm = d[D.MORPHS], nc = d[D.CAMERAS], nl = d[D.LIGHTS], ns = d[D.SHADOWS];
+    const np = d[D.PROPS];
+    return {
+      version: d[D.VERSION],
+      sections: d[D.SECTIONS],
+      modelName: this._utf8(d[D.MODEL_NAME], d[D.MODEL_NAME_LEN]),
+      bones: {
+        count: nb,
+        names: this._names(d[D.BONE_NAMES], d[D.BONE_NAMES + 1]),
+        nameIndex: c(Uint32Array, D.BONE_NAME_INDEX, nb),
+        frames: c(Uint32Array, D.BONE_FRAME, nb),
+        positions: c(Float32Array, D.BONE_POSITION, nb * 3),
+        rotations: c(Float32Array, D.BONE_ROTATION, nb * 4),
+        interpolations: c(Uint8Array, D.BONE_INTERP, nb * 64),
+      },
+      morphs: {
+        count: nm,
+        names: this._names(d[D.MORPH_NAMES], d[D.MORPH_NAMES + 1]),
+        nameIndex: c(Uint32Array, D.MORPH_NAME_INDEX, nm),
+        frames: c(Uint32Array, D.MORPH_FRAME, nm),
+        weights: c(Float32Array, D.MORPH_WEIGHT, nm),
+      },
+      cameras: {
+        count: nc,
+        frames: c(Uint32Array, D.CAMERA_FRAME, nc),
+        distances: c(Float32Array, D.CAMERA_DISTANCE, nc),
+        positions: c(Float32Array, D.CAMERA_POSITION, nc * 3),
+        rotations: c(Float32Array, D.CAMERA_ROTATION, nc * 3),
+        interpolations: c(Uint8Array, D.CAMERA_INTERP, nc * 24),
+        fovs: c(Uint32Array, D.CAMERA_FOV, nc),
+        perspectives: c(Uint8Array, D.CAMERA_PERSPECTIVE, nc),
+      },
+      lights: {
+        count: nl,
+        frames: c(Uint32Array, D.LIGHT_FRAME, nl),
+        colors: c(Float32Array, D.LIGHT_COLOR, nl * 3),
+        directions: c(Float32Array, D.LIGHT_DIRECTION, nl * 3),
+      },
+      shadows: {
+        count: ns,
+        frames: c(Uint32Array, D.SHADOW_FRAME, ns),
+        modes: c(Uint8Array, D.SHADOW_MODE, ns),
+        distances: c(Float32Array, D.SHADOW_DISTANCE, ns),
+      },
+      properties: {
+        count: np,
+        frames: c(Uint32Array, D.PROP_FRAME, np),
+        visible: c(Uint8Array, D.PROP_VISIBLE, np),
+        ikStart: np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]),
+        ikNames: this._names(d[D.IK_NAMES], d[D.IK_NAMES + 1]),
+        ikNameIndex: c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]),
+        ikEnabled: c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]),
+      },
+    };
+  }
+
+  /**
+   * Serialise a motion shaped like readVmd's result (missing sections are empty; plain arrays are
+   * accepted where typed arrays are documented). Returns the file as a Uint8Array.
+   */
+  writeVmd(vmd) {
+    if (!vmd || typeof vmd !== 'object') throw new ProcMotionError('writeVmd: expected a VMD object', 'PM_ERR_INVALID_ARGUMENT');
+    const s = this._scratch();
+    try {
+      const slots = this.mod._pm_abi_vmd_descriptor_slots();
+      const d = new Uint32Array(slots);
+      const modelName = utf8Encoder.encode(vmd.modelName ?? '');
+      d[D.MODEL_NAME] = s.put(modelName);
+      d[D.MODEL_NAME_LEN] = modelName.byteLength;
+      const b = vmd.bones ?? {}, m = vmd.morphs ?? {}, c = vmd.cameras ?? {}, l = vmd.lights ?? {};
+      const sh = vmd.shadows ?? {}, p = vmd.properties ?? {};
+      this._putNames(s, d, D.BONE_NAMES, b.names);
+      this._putNames(s, d, D.MORPH_NAMES, m.names);
+      this._putNames(s, d, D.IK_NAMES, p.ikNames);
+      const count = (sec, arr, per) => {
+        const n = sec.count ?? (arr ? Math.floor(arr.length / per) : 0);
+        return n;
+      };
+      const nb = count(b, b.frames, 1);
+      const need = (arr, n, what) => {
+        if (n && (!arr || arr.length < n)) {
+          throw new ProcMotionError(`writeVmd: ${what} has ${arr ? arr.length : 0} values, ${n} needed`, 'PM_ERR_INVALID_ARGUMENT');
+        }
+        return arr;
+      };
+      d[D.BONES] = nb;
+      if (nb) {
+        d[D.BONE_NAME_INDEX] = s.put(need(b.nameIndex, nb, 'bones.nameIndex'), Uint32Array);
+        d[D.BONE_FRAME] = s.put(need(b.frames, nb, 'bones.frames'), Uint32Array);
+        d[D.BONE_POSITION] = s.put(need(b.positions, nb * 3, 'bones.positions'), Float32Array);
+        d[D.BONE_ROTATION] = s.put(need(b.rotations, nb * 4, 'bones.rotations'), Float32Array);
+        d[D.BONE_INTERP] = s.put(need(b.interpolations, nb * 64, 'bones.interpolations'), Uint8Array);
+      }
+      const nm = count(m, m.frames, 1);
+      d[D.MORPHS] = nm;
+      if (nm) {
+        d[D.MORPH_NAME_INDEX] = s.put(need(m.nameIndex, nm, 'morphs.nameIndex'), Uint32Array);
+        d[D.MORPH_FRAME] = s.put(need(m.frames, nm, 'morphs.frames'), Uint32Array);
+        d[D.MORPH_WEIGHT] = s.put(need(m.weights, nm, 'morphs.weights'), Float32Array);
+      }
+      const nc = count(c, c.frames, 1);
+      d[D.CAMERAS] = nc;
+      if (nc) {
+        d[D.CAMERA_FRAME] = s.put(need(c.frames, nc, 'cameras.frames'), Uint32Array);
+        d[D.CAMERA_DISTANCE] = s.put(need(c.distances, nc, 'cameras.distances'), Float32Array);
+        d[D.CAMERA_POSITION] = s.put(need(c.positions, nc * 3, 'cameras.positions'), Float32Array);
+        d[D.CAMERA_ROTATION] = s.put(need(c.rotations, nc * 3, 'cameras.rotations'), Float32Array);
+        d[D.CAMERA_INTERP] = s.put(need(c.interpolations, nc * 24, 'cameras.interpolations'), Uint8Array);
+        d[D.CAMERA_FOV] = s.put(need(c.fovs, nc, 'cameras.fovs'), Uint32Array);
+        d[D.CAMERA_PERSPECTIVE] = s.put(need(c.perspectives, nc, 'cameras.perspectives'), Uint8Array);
+      }
+      const nl = count(l, l.frames, 1);
+      d[D.LIGHTS] = nl;
+      if (nl) {
+        d[D.LIGHT_FRAME] = s.put(need(l.frames, nl, 'lights.frames'), Uint32Array);
+        d[D.LIGHT_COLOR] = s.put(need(l.colors, nl * 3, 'lights.colors'), Float32Array);
+        d[D.LIGHT_DIRECTION] = s.put(need(l.directions, nl * 3, 'lights.directions'), Float32Array);
+      }
+      const ns = count(sh, sh.frames, 1);
+      d[D.SHADOWS] = ns;
+      if (ns) {
+        d[D.SHADOW_FRAME] = s.put(need(sh.frames, ns, 'shadows.frames'), Uint32Array);
+        d[D.SHADOW_MODE] = s.put(need(sh.modes, ns, 'shadows.modes'), Uint8Array);
+        d[D.SHADOW_DISTANCE] = s.put(need(sh.distances, ns, 'shadows.distances'), Float32Array);
+      }
+      const np = count(p, p.frames, 1);
+      d[D.PROPS] = np;
+      if (np) {
+        const ikStart = need(p.ikStart, np + 1, 'properties.ikStart');
+        const nik = ikStart[np];
+        d[D.PROP_FRAME] = s.put(need(p.frames, np, 'properties.frames'), Uint32Array);
+        d[D.PROP_VISIBLE] = s.put(need(p.visible, np, 'properties.visible'), Uint8Array);
+        d[D.PROP_IK_START] = s.put(ikStart, Uint32Array);
+        d[D.PROP_IK_COUNT] = nik;
+        if (nik) {
+          d[D.PROP_IK_NAME_INDEX] = s.put(need(p.ikNameIndex, nik, 'properties.ikNameIndex'), Uint32Array);
+          d[D.PROP_IK_ENABLED] = s.put(need(p.ikEnabled, nik, 'properties.ikEnabled'), Uint8Array);
+        }
+      }
+      const dPtr = s.put(d, Uint32Array);
+      const outPtr = s.alloc(8);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const r = this.mod._pm_abi_vmd_write(dPtr, outPtr, outPtr + 4, errPtr);
+      if (r !== 0) this._throw(s, errPtr, 'vmd');
+      const u32 = this.mod.HEAPU32;
+      const buf = u32[outPtr >> 2], size = u32[(outPtr >> 2) + 1];
+      const bytes = this._copy(Uint8Array, buf, size);
+      this.mod._pm_abi_free(buf);
+      return bytes;
+    } finally {
+      s.free();
+    }
+  }
+
+  _putNames(s, d, slot, names) {
+    const list = names ?? [];
+    if (!list.length) return;
+    const encoded = list.map((n) => utf8Encoder.encode(String(n)));
+    const total = encoded.reduce((a, e) => a + e.byteLength, 0);
+    const blob = new Uint8Array(total);
+    const offsets = new Uint32Array(list.length + 2);
+    let o = 0;
+    encoded.forEach((e, i) => {
+      offsets[i] = o;
+      blob.set(e, o);
+      o += e.byteLength;
+    });
+    offsets[list.length] = o;
+    offsets[list.length + 1] = s.put(blob);
+    d[slot] = list.length;
+    d[slot + 1] = s.put(offsets, Uint32Array);
+  }
+
+  // ---- Shift-JIS -------------------------------------------------------------------------------
+
+  /**
+   * Encode a string as Shift-JIS (Windows-31J, WHATWG choices). With `maxBytes` the result is cut at a
+   * whole character (never splitting a double-byte one). Throws ProcMotionError naming a character
+   * Shift-JIS cannot encode.
+   */
+  encodeShiftJis(text, maxBytes) {
+    const utf8 = utf8Encoder.encode(String(text));
+    const cap = maxBytes ?? utf8.byteLength * 2 + 1;
+    const s = this._scratch();
+    try {
+      const inPtr = s.put(utf8);
+      const outPtr = s.alloc(cap);
+      const lenPtr = s.alloc(4);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const r = this.mod._pm_abi_sjis_encode(inPtr, utf8.byteLength, outPtr, cap, lenPtr, errPtr);
+      if (r !== 0) this._throw(s, errPtr, 'text');
+      return this._copy(Uint8Array, outPtr, this.mod.HEAPU32[lenPtr >> 2]);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Decode Shift-JIS bytes (invalid sequences become U+FFFD, as WHATWG's decoder does). */
+  decodeShiftJis(bytes) {
+    const data = toBytes(bytes, 'decodeShiftJis');
+    const s = this._scratch();
+    try {
+      const inPtr = s.put(data);
+      const cap = data.byteLength * 3 + 1;
+      const outPtr = s.alloc(cap);
+      const n = this.mod._pm_abi_sjis_decode(inPtr, data.byteLength, outPtr, cap);
+      return this._utf8(outPtr, n);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** A single bone key of a readVmd result as a plain object (a convenience, not for hot loops). */
+  static boneKey(vmd, i) {
+    const b = vmd.bones;
+    return {
+      name: b.names[b.nameIndex[i]],
+      frame: b.frames[i],
+      position: Array.from(b.positions.subarray(3 * i, 3 * i + 3)),
+      rotation: Array.from(b.rotations.subarray(4 * i, 4 * i + 4)),
+      interpolation: b.interpolations.subarray(64 * i, 64 * i + 64),
+    };
+  }
+}
+
+function toBytes(bytes, what) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new ProcMotionError(`${what}: expected a Uint8Array or ArrayBuffer`, 'PM_ERR_INVALID_ARGUMENT');
+}

@@ -1,0 +1,28 @@
+/* Flat exports for the JS glue: Shift-JIS <-> UTF-8 (procmotion/text.h). Thin wrappers only. */
+#include "pm_abi.h"
+#include "procmotion/text.h"
+
+#include <string.h>
+
+_Static_assert(PM_ABI_ERROR_SIZE == PM_ERROR_MESSAGE_SIZE, "errbuf holds a whole pm_error message");
+
+/* Encode len bytes of UTF-8 into out (cap bytes), cut at a whole character when it does not fit.
+ * Returns a pm_result (0 = PM_OK). *out_len gets the bytes written (0 on failure). errbuf, when not
+ * NULL, must hold PM_ABI_ERROR_SIZE (256) bytes: it receives the error message, or "" on success. */
+PM_EXPORT int32_t pm_abi_sjis_encode(const char *utf8, uint32_t len, uint8_t *out, uint32_t cap, uint32_t *out_len,
+                                     char *errbuf) {
+    pm_error err = {0};
+    size_t written = 0;
+    pm_result r = pm_utf8_to_sjis(utf8, len, out, cap, &written, NULL, &err);
+    if (out_len) *out_len = (uint32_t)written;
+    if (errbuf) memcpy(errbuf, err.message, PM_ABI_ERROR_SIZE);
+    return (int32_t)r;
+}
+
+/* Decode len bytes of Shift-JIS into out as NUL-terminated UTF-8 (at most cap bytes including the NUL,
+ * cut at a whole character). Returns the full UTF-8 length without the NUL (at most 3 * len): when it
+ * is >= cap the output was cut. */
+PM_EXPORT uint32_t pm_abi_sjis_decode(const uint8_t *in, uint32_t len, char *out, uint32_t cap) {
+    size_t n = pm_sjis_to_utf8(in, len, out, cap);
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}

@@ -1,0 +1,178 @@
+/* VMD exports: read a file into a motion the host inspects through a descriptor of pointers and counts,
+ * and write a motion the host describes the same way (see docs/abi.md for the slot layout). */
+#include "pm_abi.h"
+
+#include "common/internal.h"
+#include "procmotion/vmd.h"
+
+#include <stdlib.h>
+
+/* Descriptor slots (uint32 each). Pointers are offsets into the module's memory. */
+enum {
+    D_VERSION, D_SECTIONS, D_MODEL_NAME, D_MODEL_NAME_LEN,
+    D_BONE_NAMES, D_BONE_NAMES_PTR, D_MORPH_NAMES, D_MORPH_NAMES_PTR, D_IK_NAMES, D_IK_NAMES_PTR,
+    D_BONES, D_BONE_NAME_INDEX, D_BONE_FRAME, D_BONE_POSITION, D_BONE_ROTATION, D_BONE_INTERP,
+    D_MORPHS, D_MORPH_NAME_INDEX, D_MORPH_FRAME, D_MORPH_WEIGHT,
+    D_CAMERAS, D_CAMERA_FRAME, D_CAMERA_DISTANCE, D_CAMERA_POSITION, D_CAMERA_ROTATION, D_CAMERA_INTERP,
+    D_CAMERA_FOV, D_CAMERA_PERSPECTIVE,
+    D_LIGHTS, D_LIGHT_FRAME, D_LIGHT_COLOR, D_LIGHT_DIRECTION,
+    D_SHADOWS, D_SHADOW_FRAME, D_SHADOW_MODE, D_SHADOW_DISTANCE,
+    D_PROPS, D_PROP_FRAME, D_PROP_VISIBLE, D_PROP_IK_START, D_PROP_IK_COUNT, D_PROP_IK_NAME_INDEX, D_PROP_IK_ENABLED,
+    D_COUNT
+};
+
+static void set_error(char *errbuf, const pm_error *err) {
+    if (!errbuf) return;
+    size_t n = strlen(err->message);
+    if (n >= PM_ABI_ERROR_SIZE) n = PM_ABI_ERROR_SIZE - 1;
+    memcpy(errbuf, err->message, n);
+    errbuf[n] = '\0';
+}
+
+static uint32_t ptr(const void *p) { return (uint32_t)(uintptr_t)p; }
+
+/* Number of descriptor slots the host must provide. */
+PM_EXPORT uint32_t pm_abi_vmd_descriptor_slots(void) { return D_COUNT; }
+
+/* Parse a VMD. Returns the motion (free with pm_abi_vmd_free) or NULL with a message in errbuf. */
+PM_EXPORT pm_vmd *pm_abi_vmd_read(const uint8_t *data, uint32_t size, char *errbuf) {
+    pm_error err = {0};
+    pm_vmd *vmd = NULL;
+    if (pm_vmd_read(data, size, NULL, &vmd, &err) != PM_OK) {
+        set_error(errbuf, &err);
+        return NULL;
+    }
+    return vmd;
+}
+
+PM_EXPORT void pm_abi_vmd_free(pm_vmd *vmd) { pm_vmd_free(vmd); }
+
+/* Fill `d` (pm_abi_vmd_descriptor_slots() uint32 slots) with the motion's counts and array offsets.
+ * Name tables are arrays of {uint32 utf8_offset, uint32 byte_length}. */
+PM_EXPORT void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
+    memset(d, 0, D_COUNT * sizeof *d);
+    if (!v) return;
+    d[D_VERSION] = v->version;
+    d[D_SECTIONS] = v->sections;
+    d[D_MODEL_NAME] = ptr(v->model_name.data);
+    d[D_MODEL_NAME_LEN] = v->model_name.length;
+    d[D_BONE_NAMES] = v->bone_names.count, d[D_BONE_NAMES_PTR] = ptr(v->bone_names.items);
+    d[D_MORPH_NAMES] = v->morph_names.count, d[D_MORPH_NAMES_PTR] = ptr(v->morph_names.items);
+    d[D_IK_NAMES] = v->ik_names.count, d[D_IK_NAMES_PTR] = ptr(v->ik_names.items);
+    const pm_vmd_bone_keys *b = &v->bones;
+    d[D_BONES] = b->count, d[D_BONE_NAME_INDEX] = ptr(b->name_index), d[D_BONE_FRAME] = ptr(b->frame);
+    d[D_BONE_POSITION] = ptr(b->position), d[D_BONE_ROTATION] = ptr(b->rotation), d[D_BONE_INTERP] = ptr(b->interpolation);
+    const pm_vmd_morph_keys *m = &v->morphs;
+    d[D_MORPHS] = m->count, d[D_MORPH_NAME_INDEX] = ptr(m->name_index), d[D_MORPH_FRAME] = ptr(m->frame);
+    d[D_MORPH_WEIGHT] = ptr(m->weight);
+    const pm_vmd_camera_keys *c = &v->cameras;
+    d[D_CAMERAS] = c->count, d[D_CAMERA_FRAME] = ptr(c->frame), d[D_CAMERA_DISTANCE] = ptr(c->distance);
+    d[D_CAMERA_POSITION] = ptr(c->position), d[D_CAMERA_ROTATION] = ptr(c->rotation);
+    d[D_CAMERA_INTERP] = ptr(c->interpolation), d[D_CAMERA_FOV] = ptr(c->fov), d[D_CAMERA_PERSPECTIVE] = ptr(c->perspective);
+    const pm_vmd_light_keys *l = &v->lights;
+    d[D_LIGHTS] = l->count, d[D_LIGHT_FRAME] = ptr(l->frame), d[D_LIGHT_COLOR] = ptr(l->color);
+    d[D_LIGHT_DIRECTION] = ptr(l->direction);
+    const pm_vmd_shadow_keys *s = &v->shadows;
+    d[D_SHADOWS] = s->count, d[D_SHADOW_FRAME] = ptr(s->frame), d[D_SHADOW_MODE] = ptr(s->mode);
+    d[D_SHADOW_DISTANCE] = ptr(s->distance);
+    const pm_vmd_property_keys *p = &v->properties;
+    d[D_PROPS] = p->count, d[D_PROP_FRAME] = ptr(p->frame), d[D_PROP_VISIBLE] = ptr(p->visible);
+    d[D_PROP_IK_START] = ptr(p->ik_start), d[D_PROP_IK_COUNT] = p->ik_count;
+    d[D_PROP_IK_NAME_INDEX] = ptr(p->ik_name_index), d[D_PROP_IK_ENABLED] = ptr(p->ik_enabled);
+}
+
+/* Name tables on the way in: a UTF-8 blob and count + 1 offsets into it. */
+static pm_result names_in(const uint32_t *d, int slot, pm_vmd_names *t, pm_error *err) {
+    uint32_t count = d[slot];
+    const uint32_t *offsets = (const uint32_t *)(uintptr_t)d[slot + 1];
+    t->count = count;
+    if (!count) return PM_OK;
+    const char *blob = (const char *)(uintptr_t)offsets[count + 1];
+    t->items = pmi_alloc_array(NULL, count, sizeof(pm_string), err, "abi: names");
+    if (!t->items) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < count; i++) {
+        if (offsets[i + 1] < offsets[i]) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: bad name offsets");
+        t->items[i].data = blob + offsets[i];
+        t->items[i].length = offsets[i + 1] - offsets[i];
+    }
+    return PM_OK;
+}
+
+/*
+ * Serialise a motion described by `d` (same slots as pm_abi_vmd_describe, except that each name slot
+ * pair is {count, offsets} where offsets holds count + 1 byte offsets followed by one more uint32: the
+ * address of the UTF-8 blob). On success returns 0, stores a malloc'd buffer in *out (host frees with
+ * pm_abi_free) and its size in *out_size; otherwise returns the pm_result and fills errbuf.
+ */
+PM_EXPORT int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *out_size, char *errbuf) {
+    pm_error err = {0};
+    pm_vmd v;
+    memset(&v, 0, sizeof v);
+    *out = NULL;
+    *out_size = 0;
+    v.version = 2;
+    v.sections = 6;
+    v.model_name.data = (const char *)(uintptr_t)d[D_MODEL_NAME];
+    v.model_name.length = d[D_MODEL_NAME_LEN];
+    if (!v.model_name.data) v.model_name.data = "", v.model_name.length = 0;
+    pm_result r;
+    uint8_t *buf = NULL;
+    size_t size = 0;
+    if ((r = names_in(d, D_BONE_NAMES, &v.bone_names, &err)) || (r = names_in(d, D_MORPH_NAMES, &v.morph_names, &err)) ||
+        (r = names_in(d, D_IK_NAMES, &v.ik_names, &err)))
+        goto done;
+#define P(type, slot) ((type *)(uintptr_t)d[slot])
+    v.bones = (pm_vmd_bone_keys){d[D_BONES], P(uint32_t, D_BONE_NAME_INDEX), P(uint32_t, D_BONE_FRAME),
+                                 P(float, D_BONE_POSITION), P(float, D_BONE_ROTATION), P(uint8_t, D_BONE_INTERP), 0};
+    v.morphs = (pm_vmd_morph_keys){d[D_MORPHS], P(uint32_t, D_MORPH_NAME_INDEX), P(uint32_t, D_MORPH_FRAME),
+                                   P(float, D_MORPH_WEIGHT), 0};
+    v.cameras = (pm_vmd_camera_keys){d[D_CAMERAS], P(uint32_t, D_CAMERA_FRAME), P(float, D_CAMERA_DISTANCE),
+                                     P(float, D_CAMERA_POSITION), P(float, D_CAMERA_ROTATION),
+                                     P(uint8_t, D_CAMERA_INTERP), P(uint32_t, D_CAMERA_FOV),
+                                     P(uint8_t, D_CAMERA_PERSPECTIVE), 0};
+    v.lights = (pm_vmd_light_keys){d[D_LIGHTS], P(uint32_t, D_LIGHT_FRAME), P(float, D_LIGHT_COLOR),
+                                   P(float, D_LIGHT_DIRECTION), 0};
+    v.shadows = (pm_vmd_shadow_keys){d[D_SHADOWS], P(uint32_t, D_SHADOW_FRAME), P(uint8_t, D_SHADOW_MODE),
+                                     P(float, D_SHADOW_DISTANCE), 0};
+    v.properties = (pm_vmd_property_keys){d[D_PROPS], P(uint32_t, D_PROP_FRAME), P(uint8_t, D_PROP_VISIBLE),
+                                          P(uint32_t, D_PROP_IK_START), d[D_PROP_IK_COUNT],
+                                          P(uint32_t, D_PROP_IK_NAME_INDEX), P(uint8_t, D_PROP_IK_ENABLED), 0, 0};
+#undef P
+    /* every array of a non-empty section must be there */
+    static const uint8_t groups[][9] = {
+        {D_BONES, D_BONE_NAME_INDEX, D_BONE_FRAME, D_BONE_POSITION, D_BONE_ROTATION, D_BONE_INTERP},
+        {D_MORPHS, D_MORPH_NAME_INDEX, D_MORPH_FRAME, D_MORPH_WEIGHT},
+        {D_CAMERAS, D_CAMERA_FRAME, D_CAMERA_DISTANCE, D_CAMERA_POSITION, D_CAMERA_ROTATION, D_CAMERA_INTERP,
+         D_CAMERA_FOV, D_CAMERA_PERSPECTIVE},
+        {D_LIGHTS, D_LIGHT_FRAME, D_LIGHT_COLOR, D_LIGHT_DIRECTION},
+        {D_SHADOWS, D_SHADOW_FRAME, D_SHADOW_MODE, D_SHADOW_DISTANCE},
+        {D_PROPS, D_PROP_FRAME, D_PROP_VISIBLE, D_PROP_IK_START},
+    };
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        for (int k = 1; k < 9 && groups[g][k]; k++)
+            if (d[groups[g][0]] && !d[groups[g][k]]) {
+                r = pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: a non-empty VMD section is missing an array");
+                goto done;
+            }
+    if (d[D_PROP_IK_COUNT] && (!d[D_PROP_IK_NAME_INDEX] || !d[D_PROP_IK_ENABLED])) {
+        r = pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: property IK states are missing an array");
+        goto done;
+    }
+    if ((r = pm_vmd_write(&v, NULL, 0, &size, &err))) goto done;
+    buf = malloc(size ? size : 1);
+    if (!buf) {
+        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory for a %zu-byte file", size);
+        goto done;
+    }
+    if ((r = pm_vmd_write(&v, buf, size, &size, &err))) goto done;
+    *out = buf;
+    *out_size = (uint32_t)size;
+    buf = NULL;
+done:
+    free(buf);
+    free(v.bone_names.items);
+    free(v.morph_names.items);
+    free(v.ik_names.items);
+    if (r) set_error(errbuf, &err);
+    return (int32_t)r;
+}

@@ -1,0 +1,37 @@
+/* Internal: a string arena and a hash map from strings to indices, used by every module that keeps a
+ * table of distinct names (VMD sections, skeletons). */
+#ifndef PROCMOTION_STRINGS_H
+#define PROCMOTION_STRINGS_H
+
+#include "internal.h"
+
+typedef struct pmi_arena_chunk pmi_arena_chunk;
+
+/* Bump allocator for NUL-terminated strings; everything is freed at once. Zero-initialise. */
+typedef struct pmi_arena {
+    const pm_allocator *allocator;
+    pmi_arena_chunk *chunks;
+} pmi_arena;
+
+/* Copy `len` bytes plus a NUL into the arena. Returns NULL when out of memory. */
+char *pmi_arena_strdup(pmi_arena *arena, const char *s, size_t len);
+void pmi_arena_release(pmi_arena *arena);
+
+/* Open-addressing map from byte strings to uint32 values. Keys are not copied: the caller keeps
+ * them alive (typically in an arena). Zero-initialise. */
+typedef struct pmi_strmap {
+    const pm_allocator *allocator;
+    uint32_t capacity; /* power of two, or 0 */
+    uint32_t count;
+    struct pmi_strmap_slot *slots;
+} pmi_strmap;
+
+/* Value for key, or PM_NO_INDEX. */
+uint32_t pmi_strmap_get(const pmi_strmap *map, const char *key, size_t len);
+/* Insert (the key must not be present). Returns false when out of memory. */
+bool pmi_strmap_put(pmi_strmap *map, const char *key, size_t len, uint32_t value);
+void pmi_strmap_release(pmi_strmap *map);
+
+uint32_t pmi_hash_bytes(const void *data, size_t len);
+
+#endif

@@ -1,0 +1,309 @@
+/* VMD motions in memory: creation, name interning, appending keys, freeing (see procmotion/vmd.h). */
+#include "vmd_internal.h"
+
+#include <math.h>
+
+#define PMI_VMD_MAGIC 0x31444d56u /* "VMD1" */
+
+pmi_vmd_internal *pmi_vmd_internal_of(pm_vmd *vmd) { return (pmi_vmd_internal *)vmd->internal; }
+
+pm_result pmi_vmd_new(const pm_allocator *allocator, pm_vmd **out, pm_error *err) {
+    *out = NULL;
+    pm_allocator a = allocator ? *allocator : (pm_allocator){0};
+    pm_vmd *vmd = pmi_alloc(&a, sizeof *vmd);
+    if (!vmd) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory");
+    memset(vmd, 0, sizeof *vmd);
+    vmd->allocator = a;
+    pmi_vmd_internal *in = pmi_alloc(&vmd->allocator, sizeof *in);
+    if (!in) {
+        pmi_free(&vmd->allocator, vmd);
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory");
+    }
+    memset(in, 0, sizeof *in);
+    in->arena.allocator = &vmd->allocator;
+    for (int i = 0; i < 3; i++) in->maps[i].allocator = &vmd->allocator;
+    vmd->internal = in;
+    vmd->magic = PMI_VMD_MAGIC;
+    vmd->version = 2;
+    vmd->model_name.data = "";
+    *out = vmd;
+    return PM_OK;
+}
+
+pm_result pm_vmd_create(const pm_allocator *allocator, pm_vmd **out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: out is NULL");
+    pm_result r = pmi_vmd_new(allocator, out, err);
+    if (r == PM_OK) (*out)->sections = 6;
+    return r;
+}
+
+static void free_arrays(pm_vmd *v) {
+    const pm_allocator *a = &v->allocator;
+    void *ptrs[] = {v->bone_names.items,   v->morph_names.items,     v->ik_names.items,
+                    v->bones.name_index,   v->bones.frame,           v->bones.position,
+                    v->bones.rotation,     v->bones.interpolation,   v->morphs.name_index,
+                    v->morphs.frame,       v->morphs.weight,         v->cameras.frame,
+                    v->cameras.distance,   v->cameras.position,      v->cameras.rotation,
+                    v->cameras.interpolation, v->cameras.fov,        v->cameras.perspective,
+                    v->lights.frame,       v->lights.color,          v->lights.direction,
+                    v->shadows.frame,      v->shadows.mode,          v->shadows.distance,
+                    v->properties.frame,   v->properties.visible,    v->properties.ik_start,
+                    v->properties.ik_name_index, v->properties.ik_enabled};
+    for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) pmi_free(a, ptrs[i]);
+}
+
+void pm_vmd_free(pm_vmd *vmd) {
+    if (!vmd || vmd->magic != PMI_VMD_MAGIC) return;
+    pm_allocator a = vmd->allocator;
+    free_arrays(vmd);
+    pmi_vmd_internal *in = pmi_vmd_internal_of(vmd);
+    if (in) {
+        pmi_arena_release(&in->arena);
+        for (int i = 0; i < 3; i++) pmi_strmap_release(&in->maps[i]);
+        pmi_free(&vmd->allocator, in);
+    }
+    vmd->magic = 0;
+    pmi_free(&a, vmd);
+}
+
+static int table_id(pm_vmd *vmd, pm_vmd_names *table) {
+    if (table == &vmd->bone_names) return 0;
+    if (table == &vmd->morph_names) return 1;
+    if (table == &vmd->ik_names) return 2;
+    return -1;
+}
+
+/* Grow one array to `cap` elements of `elem` bytes, keeping `count` of them. */
+static bool grow(const pm_allocator *a, void **p, uint32_t count, uint32_t cap, size_t elem) {
+    void *n = pmi_alloc(a, (size_t)cap * elem);
+    if (!n) return false;
+    if (*p && count) memcpy(n, *p, (size_t)count * elem);
+    pmi_free(a, *p);
+    *p = n;
+    return true;
+}
+
+static uint32_t next_cap(uint32_t cap) { return cap < 16 ? 16 : cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2; }
+
+pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size_t len, uint32_t *index,
+                        pm_error *err) {
+    int id = table_id(vmd, table);
+    if (id < 0) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: not a name table of this motion");
+    pmi_vmd_internal *in = pmi_vmd_internal_of(vmd);
+    uint32_t found = pmi_strmap_get(&in->maps[id], name, len);
+    if (found != PM_NO_INDEX) {
+        *index = found;
+        return PM_OK;
+    }
+    if (table->count == UINT32_MAX - 1) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many names");
+    if (table->count == table->capacity) {
+        uint32_t cap = next_cap(table->capacity);
+        if (!grow(&vmd->allocator, (void **)&table->items, table->count, cap, sizeof(pm_string)))
+            return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory growing a name table");
+        table->capacity = cap;
+    }
+    char *copy = pmi_arena_strdup(&in->arena, name, len);
+    if (!copy || !pmi_strmap_put(&in->maps[id], copy, len, table->count))
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
+    table->items[table->count].data = copy;
+    table->items[table->count].length = (uint32_t)len;
+    *index = table->count++;
+    return PM_OK;
+}
+
+pm_result pm_vmd_set_model_name(pm_vmd *vmd, const char *name, pm_error *err) {
+    if (!vmd || !name) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: model name is NULL");
+    size_t len = strlen(name);
+    char *copy = pmi_arena_strdup(&pmi_vmd_internal_of(vmd)->arena, name, len);
+    if (!copy) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing the model name");
+    vmd->model_name.data = copy;
+    vmd->model_name.length = (uint32_t)len;
+    return PM_OK;
+}
+
+static bool all_finite(const float *v, int n) {
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
+
+#define ENSURE(section, what, ...)                                                                                \
+    do {                                                                                                          \
+        if ((section)->count == (section)->capacity) {                                                            \
+            uint32_t cap_ = next_cap((section)->capacity);                                                        \
+            if ((section)->count == UINT32_MAX) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many " what);        \
+            struct {                                                                                              \
+                void **p;                                                                                         \
+                size_t elem;                                                                                      \
+            } arrays_[] = {__VA_ARGS__};                                                                          \
+            for (size_t i_ = 0; i_ < sizeof arrays_ / sizeof arrays_[0]; i_++)                                     \
+                if (!grow(&vmd->allocator, arrays_[i_].p, (section)->count, cap_, arrays_[i_].elem))               \
+                    return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory adding " what);                \
+            (section)->capacity = cap_;                                                                           \
+        }                                                                                                         \
+    } while (0)
+
+#define ARR(section, field, elem) {(void **)&(section)->field, (elem)}
+
+pm_result pm_vmd_add_bone_key(pm_vmd *vmd, const char *name, uint32_t frame, const float position[3],
+                              const float rotation[4], const uint8_t interpolation[64], pm_error *err) {
+    if (!vmd || !name || !position || !rotation)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: bone key with a NULL argument");
+    if (!all_finite(position, 3) || !all_finite(rotation, 4))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: bone key for \"%s\" at frame %u is not finite", name,
+                        frame);
+    pm_vmd_bone_keys *k = &vmd->bones;
+    ENSURE(k, "bone keys", ARR(k, name_index, 4), ARR(k, frame, 4), ARR(k, position, 12), ARR(k, rotation, 16),
+           ARR(k, interpolation, 64));
+    uint32_t idx;
+    pm_result r = pm_vmd_intern(vmd, &vmd->bone_names, name, strlen(name), &idx, err);
+    if (r) return r;
+    uint32_t i = k->count++;
+    k->name_index[i] = idx;
+    k->frame[i] = frame;
+    memcpy(k->position + 3 * (size_t)i, position, 12);
+    memcpy(k->rotation + 4 * (size_t)i, rotation, 16);
+    if (interpolation) memcpy(k->interpolation + 64 * (size_t)i, interpolation, 64);
+    else pm_vmd_interp_linear(k->interpolation + 64 * (size_t)i);
+    return PM_OK;
+}
+
+pm_result pm_vmd_add_morph_key(pm_vmd *vmd, const char *name, uint32_t frame, float weight, pm_error *err) {
+    if (!vmd || !name) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: morph key with a NULL argument");
+    if (!isfinite(weight))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: morph key for \"%s\" at frame %u is not finite", name,
+                        frame);
+    pm_vmd_morph_keys *k = &vmd->morphs;
+    ENSURE(k, "morph keys", ARR(k, name_index, 4), ARR(k, frame, 4), ARR(k, weight, 4));
+    uint32_t idx;
+    pm_result r = pm_vmd_intern(vmd, &vmd->morph_names, name, strlen(name), &idx, err);
+    if (r) return r;
+    uint32_t i = k->count++;
+    k->name_index[i] = idx;
+    k->frame[i] = frame;
+    k->weight[i] = weight;
+    return PM_OK;
+}
+
+pm_result pm_vmd_add_camera_key(pm_vmd *vmd, uint32_t frame, float distance, const float position[3],
+                                const float rotation[3], const uint8_t interpolation[24], uint32_t fov,
+                                uint8_t perspective, pm_error *err) {
+    if (!vmd || !position || !rotation)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: camera key with a NULL argument");
+    if (!isfinite(distance) || !all_finite(position, 3) || !all_finite(rotation, 3))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: camera key at frame %u is not finite", frame);
+    pm_vmd_camera_keys *k = &vmd->cameras;
+    ENSURE(k, "camera keys", ARR(k, frame, 4), ARR(k, distance, 4), ARR(k, position, 12), ARR(k, rotation, 12),
+           ARR(k, interpolation, 24), ARR(k, fov, 4), ARR(k, perspective, 1));
+    uint32_t i = k->count++;
+    k->frame[i] = frame;
+    k->distance[i] = distance;
+    memcpy(k->position + 3 * (size_t)i, position, 12);
+    memcpy(k->rotation + 3 * (size_t)i, rotation, 12);
+    if (interpolation) memcpy(k->interpolation + 24 * (size_t)i, interpolation, 24);
+    else
+        for (int a = 0; a < 6; a++) {
+            uint8_t *b = k->interpolation + 24 * (size_t)i + 4 * a;
+            b[0] = 20, b[1] = 107, b[2] = 20, b[3] = 107; /* x1 x2 y1 y2 per axis */
+        }
+    k->fov[i] = fov;
+    k->perspective[i] = perspective;
+    return PM_OK;
+}
+
+pm_result pm_vmd_add_light_key(pm_vmd *vmd, uint32_t frame, const float color[3], const float direction[3],
+                               pm_error *err) {
+    if (!vmd || !color || !direction)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: light key with a NULL argument");
+    if (!all_finite(color, 3) || !all_finite(direction, 3))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: light key at frame %u is not finite", frame);
+    pm_vmd_light_keys *k = &vmd->lights;
+    ENSURE(k, "light keys", ARR(k, frame, 4), ARR(k, color, 12), ARR(k, direction, 12));
+    uint32_t i = k->count++;
+    k->frame[i] = frame;
+    memcpy(k->color + 3 * (size_t)i, color, 12);
+    memcpy(k->direction + 3 * (size_t)i, direction, 12);
+    return PM_OK;
+}
+
+pm_result pm_vmd_add_shadow_key(pm_vmd *vmd, uint32_t frame, uint8_t mode, float distance, pm_error *err) {
+    if (!vmd) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: motion is NULL");
+    if (!isfinite(distance))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: self-shadow key at frame %u is not finite", frame);
+    pm_vmd_shadow_keys *k = &vmd->shadows;
+    ENSURE(k, "self-shadow keys", ARR(k, frame, 4), ARR(k, mode, 1), ARR(k, distance, 4));
+    uint32_t i = k->count++;
+    k->frame[i] = frame;
+    k->mode[i] = mode;
+    k->distance[i] = distance;
+    return PM_OK;
+}
+
+pm_result pm_vmd_add_property_key(pm_vmd *vmd, uint32_t frame, bool visible, uint32_t ik_count,
+                                  const char *const *ik_names, const bool *ik_enabled, pm_error *err) {
+    if (!vmd || (ik_count && (!ik_names || !ik_enabled)))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: property key with a NULL argument");
+    pm_vmd_property_keys *k = &vmd->properties;
+    /* ik_start has count + 1 entries */
+    if (k->count + 1 >= k->capacity) {
+        uint32_t cap = next_cap(k->capacity);
+        if (!grow(&vmd->allocator, (void **)&k->frame, k->count, cap, 4) ||
+            !grow(&vmd->allocator, (void **)&k->visible, k->count, cap, 1) ||
+            !grow(&vmd->allocator, (void **)&k->ik_start, k->count + 1, cap, 4))
+            return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory adding property keys");
+        if (k->count == 0) k->ik_start[0] = 0;
+        k->capacity = cap;
+    }
+    if (ik_count > UINT32_MAX - k->ik_count - 1) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many IK states");
+    if (k->ik_count + ik_count > k->ik_capacity) {
+        uint32_t cap = next_cap(k->ik_capacity);
+        while (cap < k->ik_count + ik_count) cap = next_cap(cap);
+        if (!grow(&vmd->allocator, (void **)&k->ik_name_index, k->ik_count, cap, 4) ||
+            !grow(&vmd->allocator, (void **)&k->ik_enabled, k->ik_count, cap, 1))
+            return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory adding IK states");
+        k->ik_capacity = cap;
+    }
+    for (uint32_t j = 0; j < ik_count; j++) {
+        if (!ik_names[j]) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: property key IK name %u is NULL", j);
+        uint32_t idx;
+        pm_result r = pm_vmd_intern(vmd, &vmd->ik_names, ik_names[j], strlen(ik_names[j]), &idx, err);
+        if (r) return r;
+        k->ik_name_index[k->ik_count + j] = idx;
+        k->ik_enabled[k->ik_count + j] = ik_enabled[j] ? 1 : 0;
+    }
+    uint32_t i = k->count++;
+    k->frame[i] = frame;
+    k->visible[i] = visible ? 1 : 0;
+    k->ik_count += ik_count;
+    k->ik_start[i + 1] = k->ik_count;
+    return PM_OK;
+}
+
+/* ---- interpolation --------------------------------------------------------------------------- */
+
+void pm_vmd_interp_pack(const uint8_t curves[4][4], uint8_t out[64]) {
+    uint8_t canon[16];
+    for (int a = 0; a < 4; a++) {
+        for (int c = 0; c < 4; c++) {
+            uint8_t v = curves[a][c] > 127 ? 127 : curves[a][c];
+            canon[c * 4 + a] = v; /* x1 row, y1 row, x2 row, y2 row; columns X Y Z R */
+        }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int j = 0; j < 16; j++) out[r * 16 + j] = j + r < 16 ? canon[j + r] : 0;
+    out[2] = 0; /* physics on (babylon-mmd's toggle bytes) */
+    out[3] = 0;
+}
+
+void pm_vmd_interp_unpack(const uint8_t in[64], int axis, uint8_t curve[4]) {
+    if (axis < 0 || axis > 3) axis = 0;
+    curve[0] = in[16 * axis];
+    curve[1] = in[16 * axis + 4];
+    curve[2] = in[16 * axis + 8];
+    curve[3] = in[16 * axis + 12];
+}
+
+void pm_vmd_interp_linear(uint8_t out[64]) {
+    static const uint8_t linear[4][4] = {{20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
+    pm_vmd_interp_pack(linear, out);
+}
