@@ -82,6 +82,28 @@ typedef struct pm_bone {
     pm_ik ik;
 } pm_bone;
 
+/* The file a skeleton was read from (pmx.h fills it; pm_skeleton_create leaves it zero). */
+typedef enum pm_model_format {
+    PM_MODEL_FORMAT_NONE = 0, /* built in memory (pm_skeleton_create, the mannequin) */
+    PM_MODEL_FORMAT_PMX,
+    PM_MODEL_FORMAT_PMD,
+    PM_MODEL_FORMAT_COUNT,
+    PM_MODEL_FORMAT_FORCE_U32 = 0x7fffffff
+} pm_model_format;
+
+typedef struct pm_model_info {
+    pm_model_format format;
+    float version;          /* 2.0 or 2.1 for PMX, the header float (1.0) for PMD */
+    uint8_t encoding;       /* PMX: 0 UTF-16LE, 1 UTF-8; PMD: 2 (Shift-JIS) */
+    uint8_t additional_uv;  /* PMX additional UV count 0..4 */
+    uint32_t vertex_count;
+    uint32_t face_count;    /* triangles (vertex indices / 3) */
+    uint32_t texture_count;
+    uint32_t material_count;
+    pm_string model_comment;    /* UTF-8 (PMX comment / PMD comment) */
+    pm_string model_comment_en;
+} pm_model_info;
+
 typedef struct pm_skeleton {
     uint32_t magic;         /* internal */
     uint32_t bone_count;
@@ -92,6 +114,10 @@ typedef struct pm_skeleton {
     pm_string model_name_en;
     pm_allocator allocator;
     void *internal;         /* internal: string arena */
+    /* -- additions (skeleton branch); zero for skeletons made by pm_skeleton_create -- */
+    uint8_t *morph_panel;   /* [morph_count] PMX panel (0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other)
+                               or NULL when unknown. PMD morphs get their category (1..4). */
+    pm_model_info source;   /* what the reader saw: format, version, encoding, element counts */
 } pm_skeleton;
 
 /* Build a skeleton from bone descriptions supplied by the caller (for example the glue passing a
