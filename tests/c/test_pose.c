@@ -37,9 +37,14 @@ static pm_vmd *new_vmd(void) {
 }
 
 static double vdist(pm_vec3 a, pm_vec3 b) { return pm_vec3_distance(a, b); }
+/* Angle of the rotation between two quaternions, accurate near zero (unlike acos of a dot). */
 static double qangle(pm_quat a, pm_quat b) {
-    double d = fabs(pm_quat_dot(pm_quat_normalize(a), pm_quat_normalize(b)));
-    return 2 * acos(d > 1 ? 1 : d);
+    a = pm_quat_normalize(a), b = pm_quat_normalize(b);
+    double w = (double)a.w * b.w + (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z;
+    double x = (double)a.w * b.x - (double)a.x * b.w - (double)a.y * b.z + (double)a.z * b.y;
+    double y = (double)a.w * b.y + (double)a.x * b.z - (double)a.y * b.w - (double)a.z * b.x;
+    double z = (double)a.w * b.z - (double)a.x * b.y + (double)a.y * b.x - (double)a.z * b.w;
+    return 2 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
 }
 static pm_quat rot_x(double deg) { return pm_quat_from_axis_angle(pm_vec3_make(1, 0, 0), (float)(deg * PM_PI / 180)); }
 static pm_quat rot_y(double deg) { return pm_quat_from_axis_angle(pm_vec3_make(0, 1, 0), (float)(deg * PM_PI / 180)); }
@@ -73,10 +78,12 @@ PM_TEST(keys_hold_before_the_first_and_after_the_last_frame) {
     PM_CHECK_OK(tb_key(v, "肩", 20, 0, 0, 0, rot_y(90), NULL), &(pm_error){0});
     ctx c;
     ctx_open(&c, &t.sk, v);
+    /* At a segment's first frame babylon-mmd's bisection leaves a Bezier weight of ~1e-5, not 0, so
+     * key A holds only to that precision (here 60 degrees * 1e-5). */
     ctx_eval(&c, -5);
-    PM_CHECK(qangle(c.pose->rotation[sh], rot_y(30)) < 1e-6);
+    PM_CHECK(qangle(c.pose->rotation[sh], rot_y(30)) < 2e-5);
     ctx_eval(&c, 10);
-    PM_CHECK(qangle(c.pose->rotation[sh], rot_y(30)) < 1e-6);
+    PM_CHECK(qangle(c.pose->rotation[sh], rot_y(30)) < 2e-5);
     ctx_eval(&c, 20);
     PM_CHECK(qangle(c.pose->rotation[sh], rot_y(90)) < 1e-6);
     ctx_eval(&c, 1000);
@@ -103,8 +110,8 @@ PM_TEST(slerp_between_keys_with_a_linear_curve_follows_the_fraction) {
     ctx_open(&c, &t.sk, v);
     for (double f = 0; f <= 30; f += 2.5) {
         ctx_eval(&c, f);
-        /* the default curve (20, 20, 107, 107) is linear: y = x */
-        PM_CHECK_NEAR(qangle(c.pose->rotation[sh], rot_y(0)) * 180 / PM_PI, 3 * f, 1e-3);
+        /* the default curve (20, 20, 107, 107) is linear: y = x, up to the bisection's 1e-5 */
+        PM_CHECK_NEAR(qangle(c.pose->rotation[sh], rot_y(0)) * 180 / PM_PI, 3 * f, 90 * 2e-5);
     }
     ctx_close(&c);
     pm_vmd_free(v);
@@ -346,18 +353,46 @@ static pm_vmd *leg_motion(float ikx, float iky, float ikz) {
     return v;
 }
 
-PM_TEST(leg_ik_reaches_a_reachable_target_within_1e4) {
+/* babylon-mmd's CCD skips a link when the angle it would turn is below 1e-4 rad (the squared length
+ * of the rotation axis below 1e-8), so it stops about 1e-4 * (link distance) short: within 1e-4 on a
+ * unit-scale chain, about 1e-3 on a 9-unit MMD leg (pose-oracle.test.mjs shows babylon-mmd stops at the
+ * very same points). */
+PM_TEST(ik_reaches_a_reachable_target_within_1e4_on_a_unit_chain) {
+    tb_skel t;
+    tb_init(&t);
+    uint32_t root = tb_bone(&t, "root", 0, 0, 0, PM_NO_INDEX);
+    uint32_t a = tb_bone(&t, "a", 0, 0.4f, 0, root);
+    uint32_t b = tb_bone(&t, "b", 0, 0.2f, 0.04f, a);
+    uint32_t e = tb_bone(&t, "e", 0, 0, 0, b);
+    uint32_t goal = tb_bone(&t, "goal", 0, 0, 0, root);
+    const pm_ik_link links[2] = {tb_link(b), tb_link(a)};
+    tb_ik(&t, goal, e, 64, 1.0f, links, 2);
+    const float targets[][3] = {{0.13f, 0.07f, 0.07f}, {-0.13f, 0.2f, 0.13f}, {0.07f, 0.4f, -0.2f}, {0.2f, 0.2f, 0.2f}};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        pm_vmd *v = new_vmd();
+        tb_key(v, "goal", 0, targets[i][0], targets[i][1], targets[i][2], pm_quat_identity(), NULL);
+        ctx c;
+        ctx_open(&c, &t.sk, v);
+        ctx_eval(&c, 0);
+        double d = vdist(pm_pose_world_position(c.pose, goal), pm_pose_world_position(c.pose, e));
+        PM_CHECK_MSG(d <= 1e-4, "target %zu: end %g from the goal", i, d);
+        ctx_close(&c);
+        pm_vmd_free(v);
+    }
+}
+
+PM_TEST(leg_ik_reaches_reachable_targets_with_the_knee_inside_its_limits) {
     tb_skel t;
     tb_init(&t);
     tb_leg_rig r = tb_leg(&t);
-    const float targets[][3] = {{0, 2, -1}, {0.5f, 3, -2}, {-0.3f, 1, 1}, {0, 0.5f, 0}, {0.2f, 4, -3}};
+    const float targets[][3] = {{0, 2, -1}, {0.5f, 3, -2}, {-0.3f, 1, 1}, {0.2f, 4, -3}};
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
         pm_vmd *v = leg_motion(targets[i][0], targets[i][1], targets[i][2]);
         ctx c;
         ctx_open(&c, &t.sk, v);
         ctx_eval(&c, 0);
         pm_vec3 goal = pm_pose_world_position(c.pose, r.leg_ik), ankle = pm_pose_world_position(c.pose, r.ankle);
-        PM_CHECK_MSG(vdist(goal, ankle) <= 1e-4, "target %zu: ankle %g from the IK bone", i, vdist(goal, ankle));
+        PM_CHECK_MSG(vdist(goal, ankle) <= 2e-3, "target %zu: ankle %g from the IK bone", i, vdist(goal, ankle));
         PM_CHECK(pm_pose_ik_enabled(c.ws, r.leg_ik));
         /* knee: only X rotation, within -180..-0.5 degrees (bends forward) */
         pm_quat k = c.pose->final_rotation[r.knee];
@@ -365,6 +400,9 @@ PM_TEST(leg_ik_reaches_a_reachable_target_within_1e4) {
         pm_quat_to_euler(k, PM_EULER_YXZ, &ey, &ex, &ez);
         PM_CHECK_MSG(fabs(ey) < 1e-4 && fabs(ez) < 1e-4, "knee twists: y %g z %g", ey, ez);
         PM_CHECK_MSG(ex <= -0.5 * PM_PI / 180 + 1e-5, "knee X %g degrees", ex * 180 / PM_PI);
+        /* the ankle bends forward: the knee is in front of (-Z of) the hip-ankle line */
+        pm_vec3 hip = pm_pose_world_position(c.pose, r.leg), knee = pm_pose_world_position(c.pose, r.knee);
+        PM_CHECK(knee.z < 0.5f * (hip.z + ankle.z));
         ctx_close(&c);
         pm_vmd_free(v);
     }
@@ -386,10 +424,13 @@ PM_TEST(unreachable_ik_targets_stay_finite_and_respect_the_knee_limit) {
         pm_quat_to_euler(c.pose->final_rotation[r.knee], PM_EULER_YXZ, &ey, &ex, &ez);
         PM_CHECK_MSG(ex <= -0.5 * PM_PI / 180 + 1e-4 && ex >= -PM_PI - 1e-4, "target %zu: knee X %g degrees", i,
                      ex * 180 / PM_PI);
-        /* the leg points at the target as far as it can: the ankle is nearer than at rest */
-        pm_vec3 goal = pm_pose_world_position(c.pose, r.leg_ik);
-        PM_CHECK(vdist(pm_pose_world_position(c.pose, r.ankle), goal) <=
-                 vdist(t.bones[r.ankle].position, goal) + 1e-4);
+        /* a far target: the leg points at it */
+        pm_vec3 goal = pm_pose_world_position(c.pose, r.leg_ik), hip = pm_pose_world_position(c.pose, r.leg);
+        pm_vec3 ankle = pm_pose_world_position(c.pose, r.ankle);
+        if (vdist(goal, hip) > 15) {
+            double cosang = pm_vec3_dot(pm_vec3_normalize(pm_vec3_sub(ankle, hip)), pm_vec3_normalize(pm_vec3_sub(goal, hip)));
+            PM_CHECK_MSG(cosang > cos(15 * PM_PI / 180), "target %zu: leg %g degrees off", i, acos(cosang) * 180 / PM_PI);
+        }
         ctx_close(&c);
         pm_vmd_free(v);
     }
@@ -414,14 +455,14 @@ PM_TEST(property_keys_toggle_ik_stepwise_and_overrides_win) {
         ctx_eval(&c, frames[i]);
         PM_CHECK_EQ_INT(pm_pose_ik_enabled(c.ws, r.leg_ik), expect_on[i]);
         pm_vec3 ankle = pm_pose_world_position(c.pose, r.ankle);
-        if (expect_on[i]) PM_CHECK(vdist(ankle, pm_pose_world_position(c.pose, r.leg_ik)) <= 1e-4);
+        if (expect_on[i]) PM_CHECK(vdist(ankle, pm_pose_world_position(c.pose, r.leg_ik)) <= 2e-3);
         else PM_CHECK(vdist(ankle, rest_ankle) < 1e-5);
     }
     /* a forced mode beats the property keys */
     PM_CHECK_OK(pm_pose_set_ik_mode(c.ws, r.leg_ik, PM_IK_FORCE_ON, &err), &err);
     ctx_eval(&c, 12);
     PM_CHECK(pm_pose_ik_enabled(c.ws, r.leg_ik));
-    PM_CHECK(vdist(pm_pose_world_position(c.pose, r.ankle), pm_pose_world_position(c.pose, r.leg_ik)) <= 1e-4);
+    PM_CHECK(vdist(pm_pose_world_position(c.pose, r.ankle), pm_pose_world_position(c.pose, r.leg_ik)) <= 2e-3);
     PM_CHECK_OK(pm_pose_set_ik_mode(c.ws, r.leg_ik, PM_IK_FORCE_OFF, &err), &err);
     ctx_eval(&c, 30);
     PM_CHECK(!pm_pose_ik_enabled(c.ws, r.leg_ik));
@@ -493,9 +534,14 @@ PM_TEST(solve_ik_runs_one_chain_on_demand) {
     PM_CHECK_OK(pm_pose_evaluate(c.anim, c.ws, 0, c.pose, &no_ik, &c.err), &c.err);
     PM_CHECK(vdist(pm_pose_world_position(c.pose, r.ankle), pm_pose_world_position(c.pose, r.leg_ik)) > 0.5);
     PM_CHECK_OK(pm_pose_solve_ik(c.ws, c.pose, r.leg_ik, NULL, &c.err), &c.err);
-    PM_CHECK(vdist(pm_pose_world_position(c.pose, r.ankle), pm_pose_world_position(c.pose, r.leg_ik)) <= 1e-4);
+    PM_CHECK(vdist(pm_pose_world_position(c.pose, r.ankle), pm_pose_world_position(c.pose, r.leg_ik)) <= 2e-3);
     ctx_close(&c);
     pm_vmd_free(v);
+}
+
+static double rnd(unsigned long long *s) {
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return (double)(*s >> 11) / 9007199254740992.0;
 }
 
 PM_TEST(random_motions_and_ik_targets_never_give_nan) {
@@ -511,18 +557,20 @@ PM_TEST(random_motions_and_ik_targets_never_give_nan) {
     ctx c;
     ctx_open(&c, &t.sk, NULL);
     unsigned long long s = 0x243F6A8885A308D3ull;
-#define RND() (s ^= s << 13, s ^= s >> 7, s ^= s << 17, (double)(s >> 11) / 9007199254740992.0)
     int bad = 0;
     for (int i = 0; i < 10000; i++) {
         PM_CHECK_OK(pm_pose_sample(NULL, c.ws, 0, c.pose, &c.err), &c.err);
         for (uint32_t b = 0; b < t.sk.bone_count; b++) {
-            pm_quat q = {(float)(RND() * 2 - 1), (float)(RND() * 2 - 1), (float)(RND() * 2 - 1), (float)(RND() * 2 - 1)};
-            c.pose->rotation[b] = RND() < 0.3 ? pm_quat_identity() : q; /* unnormalised on purpose */
+            pm_quat q;
+            q.x = (float)(rnd(&s) * 2 - 1), q.y = (float)(rnd(&s) * 2 - 1);
+            q.z = (float)(rnd(&s) * 2 - 1), q.w = (float)(rnd(&s) * 2 - 1);
+            c.pose->rotation[b] = rnd(&s) < 0.3 ? pm_quat_identity() : q; /* unnormalised on purpose */
         }
         float scale = i % 3 == 0 ? 40.0f : 8.0f;
-        c.pose->translation[r.leg_ik] =
-            pm_vec3_make((float)(RND() - 0.5) * scale, (float)(RND() - 0.5) * scale, (float)(RND() - 0.5) * scale);
-        c.pose->translation[ctrl] = pm_vec3_make((float)(RND() - 0.5) * scale, (float)(RND() * scale), 0);
+        pm_vec3 *ik = &c.pose->translation[r.leg_ik], *ct = &c.pose->translation[ctrl];
+        ik->x = (float)(rnd(&s) - 0.5) * scale, ik->y = (float)(rnd(&s) - 0.5) * scale;
+        ik->z = (float)(rnd(&s) - 0.5) * scale;
+        ct->x = (float)(rnd(&s) - 0.5) * scale, ct->y = (float)(rnd(&s) * scale), ct->z = 0;
         if (i % 1000 == 0) c.pose->translation[r.leg_ik] = pm_vec3_make(0, 0, 0); /* on the ankle */
         PM_CHECK_OK(pm_pose_evaluate_local(c.ws, c.pose, NULL, &c.err), &c.err);
         for (uint32_t b = 0; b < t.sk.bone_count; b++) {
