@@ -583,6 +583,53 @@ PM_TEST(random_motions_and_ik_targets_never_give_nan) {
     ctx_close(&c);
 }
 
+/* The CCD shortcuts (path-only updates in the loop, stopping at an exact fixed point) must give the
+ * very same bits as babylon-mmd's step-for-step order (PM_POSE_REFERENCE_IK), on a chain with a bone
+ * between its links, a knee limit, a twist bone under the chain and an append inside it (which turns
+ * the shortcuts off for that chain). */
+PM_TEST(ik_shortcuts_give_the_same_bits_as_the_reference_order) {
+    tb_skel t;
+    tb_init(&t);
+    tb_leg_rig r = tb_leg(&t);
+    uint32_t twist = tb_bone(&t, "左足捩", 0.74f, 8.4f, -0.45f, r.leg); /* between 足 and ひざ */
+    t.bones[r.knee].parent = twist;
+    uint32_t leaf = tb_bone(&t, "左ひざ飾り", 0.7f, 6, -1.2f, r.knee); /* a leaf under the chain... */
+    t.bones[leaf].transform_order = -1; /* ...evaluated before the IK, so only the IK's updates move it */
+    uint32_t arm = tb_bone(&t, "腕", 2, 15, 0, r.center);
+    uint32_t elbow = tb_bone(&t, "ひじ", 4, 13, 0.3f, arm);
+    uint32_t elbow_d = tb_bone(&t, "ひじD", 4, 13, 0.3f, arm);
+    tb_append(&t, elbow_d, elbow, 0.5f, PM_BONE_APPEND_ROTATE); /* an append inside the arm chain */
+    uint32_t wrist = tb_bone(&t, "手首", 5.5f, 11, 0.2f, elbow);
+    uint32_t hand_ik = tb_bone(&t, "手ＩＫ", 5.5f, 11, 0.2f, r.root);
+    const pm_ik_link arm_links[2] = {tb_link(elbow), tb_link(arm)};
+    tb_ik(&t, hand_ik, wrist, 30, 0.8f, arm_links, 2);
+    ctx a, b;
+    ctx_open(&a, &t.sk, NULL);
+    ctx_open(&b, &t.sk, NULL);
+    pm_pose_options ref = {PM_POSE_REFERENCE_IK, 0};
+    unsigned long long s = 0x0123456789ABCDEFull;
+    int differ = 0;
+    for (int i = 0; i < 300; i++) {
+        PM_CHECK_OK(pm_pose_sample(NULL, a.ws, 0, a.pose, &a.err), &a.err);
+        for (uint32_t k = 0; k < t.sk.bone_count; k++) {
+            a.pose->rotation[k] = pm_quat_normalize(pm_quat_from_euler((float)(rnd(&s) - 0.5), (float)(rnd(&s) - 0.5),
+                                                                       (float)(rnd(&s) - 0.5), PM_EULER_YXZ));
+        }
+        a.pose->translation[r.leg_ik] = pm_vec3_make((float)(rnd(&s) - 0.5) * 6, (float)(rnd(&s) * 8), (float)(rnd(&s) - 0.5) * 6);
+        a.pose->translation[hand_ik] = pm_vec3_make((float)(rnd(&s) - 0.5) * 6, (float)(rnd(&s) - 0.5) * 6, (float)(rnd(&s) - 0.5) * 6);
+        PM_CHECK_OK(pm_pose_sample(NULL, b.ws, 0, b.pose, &b.err), &b.err);
+        memcpy(b.pose->rotation, a.pose->rotation, t.sk.bone_count * sizeof(pm_quat));
+        memcpy(b.pose->translation, a.pose->translation, t.sk.bone_count * sizeof(pm_vec3));
+        PM_CHECK_OK(pm_pose_evaluate_local(a.ws, a.pose, NULL, &a.err), &a.err);
+        PM_CHECK_OK(pm_pose_evaluate_local(b.ws, b.pose, &ref, &b.err), &b.err);
+        differ += memcmp(a.pose->world, b.pose->world, t.sk.bone_count * sizeof(pm_mat4)) != 0;
+        differ += memcmp(a.pose->final_rotation, b.pose->final_rotation, t.sk.bone_count * sizeof(pm_quat)) != 0;
+    }
+    PM_CHECK_EQ_INT(differ, 0);
+    ctx_close(&a);
+    ctx_close(&b);
+}
+
 PM_TEST(bad_arguments_fail_with_messages) {
     tb_skel t;
     uint32_t sh, el, wr;

@@ -169,6 +169,9 @@ bool pm_pose_ik_enabled(const pm_pose_workspace *ws, uint32_t ik_bone);
 enum {
     PM_POSE_NO_IK = 1u << 0,     /* solve no IK at all */
     PM_POSE_NO_APPEND = 1u << 1, /* ignore append (付与) rotation and translation */
+    /* run babylon-mmd's IK step for step, without the shortcuts that give the same results faster
+     * (partial updates inside the CCD loop, stopping at an exact fixed point): for tests */
+    PM_POSE_REFERENCE_IK = 1u << 2,
 };
 
 /*

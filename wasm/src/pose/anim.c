@@ -19,18 +19,26 @@ static uint32_t find_bone(const pm_skeleton *sk, pm_string name, bool normalized
     return b;
 }
 
-/* Stable merge sort of key indices by frame (temp has the same size). */
-static void sort_by_frame(uint32_t *idx, uint32_t *tmp, uint32_t n, const uint32_t *frame) {
+void pmi_sort_indices(uint32_t *idx, uint32_t *tmp, uint32_t n, pmi_less_fn less, const void *ctx) {
     for (uint32_t width = 1; width < n; width *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * width) {
             uint32_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
             uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = frame[idx[j]] < frame[idx[i]] ? idx[j++] : idx[i++];
+            while (i < mid && j < hi) tmp[k++] = less(idx[j], idx[i], ctx) ? idx[j++] : idx[i++];
             while (i < mid) tmp[k++] = idx[i++];
             while (j < hi) tmp[k++] = idx[j++];
         }
         memcpy(idx, tmp, (size_t)n * sizeof *idx);
     }
+}
+
+static bool frame_less(uint32_t a, uint32_t b, const void *frames) {
+    return ((const uint32_t *)frames)[a] < ((const uint32_t *)frames)[b];
+}
+
+/* Stable sort of key indices by frame (JS's Array.prototype.sort is stable too). */
+static void sort_by_frame(uint32_t *idx, uint32_t *tmp, uint32_t n, const uint32_t *frame) {
+    pmi_sort_indices(idx, tmp, n, frame_less, frame);
 }
 
 void pm_anim_free(pm_anim *anim) {

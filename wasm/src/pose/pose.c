@@ -18,6 +18,9 @@ void pm_pose_workspace_free(pm_pose_workspace *ws) {
     pmi_free(a, ws->ik_on);
     pmi_free(a, ws->iks);
     pmi_free(a, ws->links);
+    pmi_free(a, ws->path);
+    pmi_free(a, ws->path_of_link);
+    pmi_free(a, ws->prev_ik_rot);
     ws->magic = 0;
     pm_allocator copy = *a;
     pmi_free(&copy, ws);
@@ -66,19 +69,8 @@ static pm_result check_skeleton(const pm_skeleton *sk, pm_error *err) {
     return PM_OK;
 }
 
-/* Stable sort of bone indices by transform order (babylon-mmd sorts with a stable Array.sort). */
-static void sort_by_layer(uint32_t *idx, uint32_t *tmp, uint32_t n, const pm_bone *bones) {
-    for (uint32_t width = 1; width < n; width *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
-            uint32_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = bones[idx[j]].transform_order < bones[idx[i]].transform_order ? idx[j++] : idx[i++];
-            while (i < mid) tmp[k++] = idx[i++];
-            while (j < hi) tmp[k++] = idx[j++];
-        }
-        memcpy(idx, tmp, (size_t)n * sizeof *idx);
-    }
+static bool layer_less(uint32_t a, uint32_t b, const void *bones) {
+    return ((const pm_bone *)bones)[a].transform_order < ((const pm_bone *)bones)[b].transform_order;
 }
 
 static void init_bones(pm_pose_workspace *ws) {
@@ -139,7 +131,8 @@ static void init_bones(pm_pose_workspace *ws) {
     }
     /* evaluation order */
     for (uint32_t i = 0; i < n; i++) ws->order[i] = i;
-    sort_by_layer(ws->order, ws->stack, n, sk->bones);
+    /* stable by transform order, as babylon-mmd sorts with Array.prototype.sort */
+    pmi_sort_indices(ws->order, ws->stack, n, layer_less, sk->bones);
     /* IK solvers and links */
     uint32_t li = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -197,8 +190,22 @@ pm_result pm_pose_workspace_create(const pm_skeleton *skeleton, const pm_allocat
     WS_ALLOC(ws->ik_on, n);
     WS_ALLOC(ws->iks, n);
     WS_ALLOC(ws->links, links);
-#undef WS_ALLOC
+    WS_ALLOC(ws->path_of_link, links);
+    WS_ALLOC(ws->prev_ik_rot, links);
     init_bones(ws);
+    {
+        /* plan the IK chains: count, allocate, fill */
+        uint8_t *mark = pmi_alloc_array(&al, (size_t)n + 1, 1, err, "pose: workspace");
+        if (!mark) goto fail;
+        uint32_t total = 0;
+        for (uint32_t i = 0; i < ws->ik_count; i++) total += pmi_ik_plan(ws, &ws->iks[i], NULL, 0, mark);
+        ws->path = pmi_alloc_array(&al, (size_t)total + 1, sizeof *ws->path, err, "pose: workspace");
+        if (ws->path)
+            for (uint32_t i = 0, at = 0; i < ws->ik_count; i++) at += pmi_ik_plan(ws, &ws->iks[i], ws->path, at, mark);
+        pmi_free(&al, mark);
+        if (!ws->path) goto fail;
+    }
+#undef WS_ALLOC
     for (uint32_t i = 0; i < n; i++) {
         ws->st[i].rot = ws->st[i].ik_rot = ws->st[i].local_rot = ws->st[i].app_rot = ws->st[i].fin_rot =
             pmi_dq_identity();
@@ -326,7 +333,11 @@ static void sample_track(const pm_anim *anim, const pmi_track *tr, double frame,
     const float *pb = anim->positions + (size_t)b * 3, *rb = anim->rotations + (size_t)b * 4;
     const uint8_t *cb = anim->curves + (size_t)b * 16;
     double g = (t - fr[ub - 1]) / ((double)fr[ub] - fr[ub - 1]);
-    double wx = bezier(cb, g), wy = bezier(cb + 4, g), wz = bezier(cb + 8, g), wr = bezier(cb + 12, g);
+    /* channels often share a curve: solve each distinct one once */
+    double wx = bezier(cb, g);
+    double wy = memcmp(cb + 4, cb, 4) == 0 ? wx : bezier(cb + 4, g);
+    double wz = memcmp(cb + 8, cb, 4) == 0 ? wx : memcmp(cb + 8, cb + 4, 4) == 0 ? wy : bezier(cb + 8, g);
+    double wr = memcmp(cb + 12, cb, 4) == 0 ? wx : bezier(cb + 12, g);
     st->off.x = pa[0] + ((double)pb[0] - pa[0]) * wx;
     st->off.y = pa[1] + ((double)pb[1] - pa[1]) * wy;
     st->off.z = pa[2] + ((double)pb[2] - pa[2]) * wz;
@@ -444,12 +455,8 @@ static void append_update(pm_pose_workspace *ws, uint32_t b, pmi_dq *rot, pmi_dv
 /* World matrix from a local rotation and offset and the parent's world matrix. */
 static void compose_world(pm_pose_workspace *ws, uint32_t b, pmi_dq rot, pmi_dv off) {
     const pmi_bone *bone = &ws->bones[b];
-    float *w = world_of(ws, b);
-    pmi_mat_from_dq(rot, w);
-    w[12] = (float)(bone->rest[0] + off.x);
-    w[13] = (float)(bone->rest[1] + off.y);
-    w[14] = (float)(bone->rest[2] + off.z);
-    if (bone->parent != PM_NO_INDEX) pmi_mat_mul(w, world_of(ws, bone->parent), w);
+    pmi_world_from_local(rot, bone->rest[0] + off.x, bone->rest[1] + off.y, bone->rest[2] + off.z,
+                         bone->parent != PM_NO_INDEX ? world_of(ws, bone->parent) : NULL, world_of(ws, b));
     ws->st[b].fin_rot = rot;
     ws->st[b].fin_pos = off;
 }

@@ -126,15 +126,43 @@ static inline void pmi_mat_from_dq(pmi_dq q, float *m) {
     m[15] = 1;
 }
 
-/* Matrix.multiplyToRef: out = a then b (Babylon's a.multiply(b)); out may alias a or b. */
-static inline void pmi_mat_mul(const float *a, const float *b, float *out) {
-    float r[16];
-    for (int row = 0; row < 4; row++) {
-        double a0 = a[row * 4], a1 = a[row * 4 + 1], a2 = a[row * 4 + 2], a3 = a[row * 4 + 3];
-        for (int c = 0; c < 4; c++)
-            r[row * 4 + c] = (float)(a0 * b[c] + a1 * b[4 + c] + a2 * b[8 + c] + a3 * b[12 + c]);
+/* A bone's world matrix as babylon-mmd computes it: Matrix.FromQuaternionToRef(rot) with the local
+ * translation (rest + offset) set, both stored as float, then Matrix.multiplyToRef(parent world)
+ * (parent NULL for a root). Babylon sums all four products of each element in double; the products
+ * left out here are exact zeros (both matrices are affine), so the sums and their float rounding are
+ * the same (the sign of an exact zero aside). Written straight into `out` (no aliasing with parent). */
+static inline void pmi_world_from_local(pmi_dq q, double tx, double ty, double tz, const float *parent, float *out) {
+    const double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, zw = q.z * q.w, zx = q.z * q.x,
+                 yw = q.y * q.w, yz = q.y * q.z, xw = q.x * q.w;
+    /* the local matrix, rounded to float like Babylon's Float32Array (row r = Babylon's row r) */
+    const float l00 = (float)(1.0 - 2.0 * (yy + zz)), l01 = (float)(2.0 * (xy + zw)), l02 = (float)(2.0 * (zx - yw));
+    const float l10 = (float)(2.0 * (xy - zw)), l11 = (float)(1.0 - 2.0 * (zz + xx)), l12 = (float)(2.0 * (yz + xw));
+    const float l20 = (float)(2.0 * (zx + yw)), l21 = (float)(2.0 * (yz - xw)), l22 = (float)(1.0 - 2.0 * (yy + xx));
+    const float l30 = (float)tx, l31 = (float)ty, l32 = (float)tz;
+    out[3] = out[7] = out[11] = 0;
+    out[15] = 1;
+    if (!parent) {
+        out[0] = l00, out[1] = l01, out[2] = l02;
+        out[4] = l10, out[5] = l11, out[6] = l12;
+        out[8] = l20, out[9] = l21, out[10] = l22;
+        out[12] = l30, out[13] = l31, out[14] = l32;
+        return;
     }
-    memcpy(out, r, sizeof r);
+    const double p00 = parent[0], p01 = parent[1], p02 = parent[2];
+    const double p10 = parent[4], p11 = parent[5], p12 = parent[6];
+    const double p20 = parent[8], p21 = parent[9], p22 = parent[10];
+    const double p30 = parent[12], p31 = parent[13], p32 = parent[14];
+#define PMI_ROW(r, a0, a1, a2)                                                                                         \
+    out[(r) * 4 + 0] = (float)((double)(a0) * p00 + (double)(a1) * p10 + (double)(a2) * p20);                        \
+    out[(r) * 4 + 1] = (float)((double)(a0) * p01 + (double)(a1) * p11 + (double)(a2) * p21);                        \
+    out[(r) * 4 + 2] = (float)((double)(a0) * p02 + (double)(a1) * p12 + (double)(a2) * p22)
+    PMI_ROW(0, l00, l01, l02);
+    PMI_ROW(1, l10, l11, l12);
+    PMI_ROW(2, l20, l21, l22);
+#undef PMI_ROW
+    out[12] = (float)((double)l30 * p00 + (double)l31 * p10 + (double)l32 * p20 + p30);
+    out[13] = (float)((double)l30 * p01 + (double)l31 * p11 + (double)l32 * p21 + p31);
+    out[14] = (float)((double)l30 * p02 + (double)l31 * p12 + (double)l32 * p22 + p32);
 }
 
 static inline void pmi_mat_identity(float *m) {
@@ -259,6 +287,12 @@ typedef struct pmi_ik {
     uint32_t iterations;
     double limit_angle;
     uint32_t link_first, link_count;
+    /* A "simple" chain: every link is an ancestor of the one before it and of the target, and no bone
+     * under the root-most link appends from another bone under it. Its iterations then update only
+     * the path from the changed link to the target and recompute the rest of the subtree once at the
+     * end, with the same results as babylon-mmd's recursive updates (see ik_ccd.c). */
+    bool simple;
+    uint32_t path_first; /* per link j: ws->path_of_link[link_first + j] = {first, count} into ws->path */
 } pmi_ik;
 
 struct pm_pose_workspace {
@@ -279,6 +313,9 @@ struct pm_pose_workspace {
     pmi_ik *iks;
     uint32_t link_count;
     pmi_ik_link *links;
+    uint32_t *path;          /* bones between consecutive links (and link 0 and the target), top-down */
+    uint32_t (*path_of_link)[2]; /* [link_count] {first, count} into path */
+    pmi_dq *prev_ik_rot;     /* [link_count] the links' IK rotations after the previous iteration */
     /* per call */
     float *world; /* pose->world as floats */
     uint32_t flags;
@@ -286,11 +323,15 @@ struct pm_pose_workspace {
     uint32_t ik_depth; /* nesting of IK solves (a target with IK of its own) */
 };
 
+/* anim.c: stable merge sort of indices (tmp has room for n); less(a, b) compares two indices. */
+typedef bool (*pmi_less_fn)(uint32_t a, uint32_t b, const void *ctx);
+void pmi_sort_indices(uint32_t *idx, uint32_t *tmp, uint32_t n, pmi_less_fn less, const void *ctx);
 /* pose.c */
 void pmi_pose_update_bone(pm_pose_workspace *ws, uint32_t b, bool compute_ik);
 void pmi_pose_update_children(pm_pose_workspace *ws, uint32_t b);
 /* ik_ccd.c */
 void pmi_ik_solve(pm_pose_workspace *ws, const pmi_ik *ik);
 void pmi_ik_link_init(pmi_ik_link *link, const pm_ik_link *src);
+uint32_t pmi_ik_plan(pm_pose_workspace *ws, pmi_ik *ik, uint32_t *path, uint32_t at, uint8_t *mark);
 
 #endif
