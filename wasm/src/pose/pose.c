@@ -40,7 +40,8 @@ static pm_result check_skeleton(const pm_skeleton *sk, pm_error *err) {
         if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX &&
             b->append_parent >= n)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u appends bone %u of %u", i, b->append_parent, n);
-        if (!finite3(b->position) || !isfinite(b->append_ratio) ||
+        const bool appends = (b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) != 0;
+        if (!finite3(b->position) || (appends && !isfinite(b->append_ratio)) ||
             ((b->flags & PM_BONE_FIXED_AXIS) && !finite3(b->fixed_axis)))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u has a non-finite position, ratio or axis", i);
         if (!b->has_ik) continue;
