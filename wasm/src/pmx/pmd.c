@@ -56,7 +56,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     float version = pmi_lef32(header + 3);
     if (!isfinite(version)) return fail(r, PM_ERR_BAD_FORMAT, "version is not a finite number");
 
-    uint32_t nv, ni, nm, nb, nik, nmorph;
+    uint32_t nv = 0, ni = 0, nm = 0, nb = 0, nik = 0, nmorph = 0;
     enter(r, "vertices", UINT32_MAX, 0);
     TRY(get_count(r, 4, 38, &nv, "vertex count"));
     uint32_t max_bone = 0, max_bone_vertex = PM_NO_INDEX;

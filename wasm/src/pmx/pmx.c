@@ -61,7 +61,8 @@ pm_result pmi_mr_run(const char *format, const uint8_t *data, size_t size, const
                         (unsigned)opts->pmd_knee_limit);
     memset(reader, 0, reader_size);
     pmi_model_reader *r = reader;
-    r->c = pmi_cursor_make(data, size);
+    static const uint8_t nothing[1] = {0};
+    r->c = pmi_cursor_make(data ? data : nothing, size); /* NULL + 0 is UB in pointer arithmetic */
     r->err = err;
     r->format = format;
     pm_result res = read(r, opts);

@@ -1,74 +1,21 @@
 /* UTF-8 / UTF-16LE conversion shared by the skeleton, PMX and humanoid modules (see utf.h). */
 #include "skeleton/utf.h"
 
+#include "procmotion/text.h"
+
 #include <string.h>
 
 uint32_t pmi_utf8_next(const char *str, size_t len, size_t *i) {
-    const uint8_t *s = (const uint8_t *)str + *i;
-    size_t left = len - *i;
-    uint8_t b0 = s[0];
-    uint32_t cp, min;
-    size_t n;
-    if (b0 < 0x80) {
-        *i += 1;
-        return b0;
-    } else if ((b0 & 0xE0) == 0xC0) {
-        n = 2, cp = b0 & 0x1Fu, min = 0x80;
-    } else if ((b0 & 0xF0) == 0xE0) {
-        n = 3, cp = b0 & 0x0Fu, min = 0x800;
-    } else if ((b0 & 0xF8) == 0xF0) {
-        n = 4, cp = b0 & 0x07u, min = 0x10000;
-    } else {
-        *i += 1;
-        return PMI_REPLACEMENT;
-    }
-    if (left < n) {
-        *i += 1;
-        return PMI_REPLACEMENT;
-    }
-    for (size_t k = 1; k < n; k++) {
-        if ((s[k] & 0xC0) != 0x80) {
-            *i += 1;
-            return PMI_REPLACEMENT;
-        }
-        cp = (cp << 6) | (s[k] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) {
-        *i += 1;
-        return PMI_REPLACEMENT;
-    }
-    *i += n;
-    return cp;
-}
-
-size_t pmi_utf8_put(uint32_t cp, char out[4]) {
-    if (cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) cp = PMI_REPLACEMENT;
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
+    uint32_t cp;
+    size_t n = pm_utf8_decode(str + *i, len - *i, &cp);
+    *i += n ? n : 1;
+    return n ? cp : PMI_REPLACEMENT;
 }
 
 /* Append one code point; once a character does not fit, nothing more is written. */
 static void emit(uint32_t cp, char *out, size_t out_cap, size_t *n, int *full) {
     char tmp[4];
-    size_t k = pmi_utf8_put(cp, tmp);
+    size_t k = pm_utf8_encode(cp, tmp);
     if (out && !*full) {
         if (*n + k <= out_cap) memcpy(out + *n, tmp, k);
         else *full = 1;
