@@ -4,9 +4,13 @@
  * The same executable is the native side of the babylon-mmd oracle (tests/node/pose-oracle.test.mjs):
  *   test_pose_fixtures --dump MODEL.pmx MOTION.vmd FIRST COUNT STEP
  * prints JSON: bone names, which bones IK moves, the motion's last frame, and per frame the world
- * position of every bone and the IK bones whose target stayed out of reach. */
+ * position of every bone and the IK bones whose target stayed out of reach.
+ *   test_pose_fixtures --mannequin DIR
+ * writes DIR/mannequin.pmx (the built-in model) and DIR/mannequin_motion.vmd (generated_motion()
+ * below) for the oracle's mannequin case. */
 #include "pm_test.h"
 
+#include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
 #include "procmotion/vmd.h"
@@ -190,7 +194,121 @@ PM_TEST(fixture_motions_bind_and_evaluate_finite_at_every_frame) {
     }
 }
 
+/* A generated motion for the mannequin: body and arm rotations, a bobbing centre, stepping feet
+ * (leg IK, mostly reachable, sometimes not), varied Bezier curves, and the right leg's IK switched off
+ * for frames 40..49 by property keys. */
+static pm_result generated_motion(pm_vmd **out, pm_error *err) {
+    pm_vmd *v = NULL;
+    pm_result r = pm_vmd_create(NULL, &v, err);
+    if (r != PM_OK) return r;
+    const uint8_t curves[3][4][4] = {
+        {{20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}},
+        {{64, 0, 64, 127}, {100, 10, 27, 117}, {10, 100, 117, 27}, {127, 0, 0, 127}},
+        {{0, 64, 127, 64}, {40, 0, 87, 127}, {64, 0, 64, 127}, {90, 30, 40, 100}},
+    };
+    for (uint32_t k = 0; k <= 6 && r == PM_OK; k++) {
+        const uint32_t f = k * 10;
+        const double ph = k * 0.9;
+        uint8_t ip[64];
+        pm_vmd_interp_pack(curves[k % 3], ip);
+        const float zero[3] = {0, 0, 0};
+        const float center[3] = {(float)(0.4 * sin(ph)), (float)(-0.6 + 0.5 * cos(2 * ph)), (float)(0.3 * sin(ph * 0.5))};
+        const float lfoot[3] = {(float)(0.3 * sin(ph)), (float)(1.2 + 1.2 * sin(ph)), (float)(-1.5 * cos(ph))};
+        const float rfoot[3] = {(float)(-0.2 * cos(ph)), (float)(k == 3 ? 9.0 : 1.0 + 1.0 * cos(ph)), (float)(1.5 * cos(ph))};
+        struct {
+            const char *name;
+            const float *pos;
+            pm_quat rot;
+        } keys[] = {
+            {"センター", center, pm_quat_from_euler(0, (float)(0.3 * sin(ph)), 0, PM_EULER_YXZ)},
+            {"上半身", zero, pm_quat_from_euler((float)(0.2 * sin(ph)), (float)(0.4 * cos(ph)), 0, PM_EULER_YXZ)},
+            {"頭", zero, pm_quat_from_euler((float)(-0.3 * cos(ph)), (float)(0.5 * sin(ph)), (float)(0.1 * k), PM_EULER_YXZ)},
+            {"左腕", zero, pm_quat_from_euler(0.2f, 0, (float)(0.7 * sin(ph)), PM_EULER_YXZ)},
+            {"右腕", zero, pm_quat_from_euler(-0.2f, 0.3f, (float)(-0.7 * cos(ph)), PM_EULER_YXZ)},
+            {"左ひじ", zero, pm_quat_from_euler(0, (float)(-1.2 * (1 + sin(ph)) / 2), 0, PM_EULER_YXZ)},
+            {"両目", zero, pm_quat_from_euler((float)(0.1 * sin(ph)), (float)(0.2 * cos(ph)), 0, PM_EULER_YXZ)},
+            {"左足ＩＫ", lfoot, pm_quat_from_euler((float)(0.3 * sin(ph)), 0, 0, PM_EULER_YXZ)},
+            {"右足ＩＫ", rfoot, pm_quat_identity()},
+        };
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0] && r == PM_OK; i++) {
+            const float rot[4] = {keys[i].rot.x, keys[i].rot.y, keys[i].rot.z, keys[i].rot.w};
+            r = pm_vmd_add_bone_key(v, keys[i].name, f, keys[i].pos, rot, ip, err);
+        }
+    }
+    const char *ik[2] = {"右足ＩＫ", "左足ＩＫ"};
+    const bool off[2] = {false, true}, on[2] = {true, true};
+    if (r == PM_OK) r = pm_vmd_add_property_key(v, 0, true, 2, ik, on, err);
+    if (r == PM_OK) r = pm_vmd_add_property_key(v, 40, true, 2, ik, off, err);
+    if (r == PM_OK) r = pm_vmd_add_property_key(v, 50, true, 2, ik, on, err);
+    if (r != PM_OK) {
+        pm_vmd_free(v);
+        return r;
+    }
+    *out = v;
+    return PM_OK;
+}
+
+static int write_file(const char *dir, const char *name, const uint8_t *data, size_t size) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return 0;
+    int ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+static int mannequin_files(const char *dir) {
+    pm_error err = {0};
+    size_t size = 0, vsize = 0;
+    pm_vmd *v = NULL;
+    uint8_t *pmx = NULL, *vmd = NULL;
+    int ok = pm_mannequin_pmx(NULL, NULL, 0, &size, &err) == PM_OK && (pmx = malloc(size)) != NULL &&
+             pm_mannequin_pmx(NULL, pmx, size, &size, &err) == PM_OK && generated_motion(&v, &err) == PM_OK &&
+             pm_vmd_write(v, NULL, 0, &vsize, &err) == PM_OK && (vmd = malloc(vsize)) != NULL &&
+             pm_vmd_write(v, vmd, vsize, &vsize, &err) == PM_OK && write_file(dir, "mannequin.pmx", pmx, size) &&
+             write_file(dir, "mannequin_motion.vmd", vmd, vsize);
+    if (!ok) fprintf(stderr, "mannequin: %s\n", err.message[0] ? err.message : "cannot write the files");
+    pm_vmd_free(v);
+    free(pmx);
+    free(vmd);
+    return ok ? 0 : 1;
+}
+
+PM_TEST(the_mannequin_with_a_generated_motion_reaches_its_feet_and_toggles_ik) {
+    pm_error err = {0};
+    pm_skeleton *sk = NULL;
+    pm_vmd *v = NULL;
+    pm_anim *anim = NULL;
+    pm_pose_workspace *ws = NULL;
+    pm_pose *pose = NULL;
+    PM_CHECK_OK(pm_mannequin_skeleton(NULL, &sk, &err), &err);
+    PM_CHECK_OK(generated_motion(&v, &err), &err);
+    PM_CHECK_OK(pm_anim_bind(sk, v, NULL, &anim, &err), &err);
+    PM_CHECK_OK(pm_pose_workspace_create(sk, NULL, &ws, &err), &err);
+    PM_CHECK_OK(pm_pose_create(sk, NULL, &pose, &err), &err);
+    if (pose) {
+        pm_anim_info info;
+        pm_anim_get_info(anim, &info);
+        PM_CHECK_EQ_INT(info.unmatched_bone_count, 0);
+        PM_CHECK_EQ_INT(info.unmatched_ik_count, 0);
+        uint32_t rik = pm_skeleton_find(sk, "右足ＩＫ"), lik = pm_skeleton_find(sk, "左足ＩＫ");
+        PM_CHECK_OK(pm_pose_evaluate(anim, ws, 45, pose, NULL, &err), &err);
+        PM_CHECK(!pm_pose_ik_enabled(ws, rik) && pm_pose_ik_enabled(ws, lik));
+        PM_CHECK_OK(pm_pose_evaluate(anim, ws, 20, pose, NULL, &err), &err);
+        PM_CHECK(pm_pose_ik_enabled(ws, rik));
+        double miss = pm_vec3_distance(pm_pose_world_position(pose, lik),
+                                       pm_pose_world_position(pose, sk->bones[lik].ik.target));
+        PM_CHECK_MSG(miss < 5e-3, "left foot %g from its IK bone at frame 20", miss);
+    }
+    pm_pose_free(pose);
+    pm_pose_workspace_free(ws);
+    pm_anim_free(anim);
+    pm_vmd_free(v);
+    pm_skeleton_free(sk);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--dump") == 0) return dump(argc, argv);
+    if (argc == 3 && strcmp(argv[1], "--mannequin") == 0) return mannequin_files(argv[2]);
     return pm_test_run_all();
 }

@@ -11,12 +11,14 @@
 // (tests/c/test_pose_fixtures.c) prints the world positions as JSON.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import {
-  createMmdScene, disposeMmdScene, evaluateWorldPositions, fixturePath, fixturesAvailable, readFixture,
+  createMmdScene, disposeMmdScene, evaluateWorldPositions, fixturePath, fixturesAvailable,
 } from './support/babylon.mjs';
 
 const DUMP = fileURLToPath(new URL('../../build/native/test_pose_fixtures', import.meta.url));
@@ -29,6 +31,9 @@ const CASES = [
   // beyond the issue's list: motions with more movement on the same model
   { model: YW, motion: 'vmd/mei_greeting.vmd', step: 0.5 },
   { model: YW, motion: 'vmd/gene_02_laugh.vmd', step: 0.5 },
+  // the built-in mannequin with a generated motion (FK, curves, leg IK, IK toggled by property keys),
+  // both written by the native helper (test_pose_fixtures --mannequin DIR)
+  { model: 'mannequin.pmx', motion: 'mannequin_motion.vmd', step: 0.25, generated: true },
 ];
 const FK_TOL = 1e-3;
 const IK_TOL = 1e-2;
@@ -39,7 +44,7 @@ const skip = !fixturesAvailable() ? 'SKIP: ../shared/fixtures not found'
   : false;
 
 function ours(model, motion, first, count, step) {
-  const r = spawnSync(DUMP, ['--dump', fixturePath(model), fixturePath(motion), String(first), String(count), String(step)],
+  const r = spawnSync(DUMP, ['--dump', model, motion, String(first), String(count), String(step)],
     { encoding: 'utf8', maxBuffer: 1 << 30 });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout);
@@ -47,19 +52,36 @@ function ours(model, motion, first, count, step) {
 
 for (const c of CASES) {
   test(`pose oracle: ${c.motion} on ${c.model} agrees with babylon-mmd`, { skip }, async () => {
-    // one frame first, to learn the motion's length
-    const probe = ours(c.model, c.motion, 0, 1, 1);
-    const first = -2;
-    const count = Math.round((probe.lastFrame + 4) / c.step) + 1;
-    const mine = ours(c.model, c.motion, first, count, c.step);
-    const ctx = await createMmdScene(readFixture(c.model));
-    let theirs;
-    try {
-      theirs = await evaluateWorldPositions(ctx, readFixture(c.motion), mine.frames.map((f) => f.f));
-    } finally {
-      disposeMmdScene(ctx);
+    let dir = null;
+    let model = c.model, motion = c.motion;
+    if (c.generated) {
+      dir = mkdtempSync(join(tmpdir(), 'pm-pose-oracle-'));
+      const g = spawnSync(DUMP, ['--mannequin', dir], { encoding: 'utf8' });
+      assert.equal(g.status, 0, g.stderr);
+      model = join(dir, c.model);
+      motion = join(dir, c.motion);
+    } else {
+      model = fixturePath(c.model);
+      motion = fixturePath(c.motion);
     }
-    assert.deepEqual(ctx.boneNames, mine.bones, 'the same bones in the same order');
+    const bytes = (path) => new Uint8Array(readFileSync(path));
+    let mine, theirs;
+    try {
+      // one frame first, to learn the motion's length
+      const probe = ours(model, motion, 0, 1, 1);
+      const first = -2;
+      const count = Math.round((probe.lastFrame + 4) / c.step) + 1;
+      mine = ours(model, motion, first, count, c.step);
+      const ctx = await createMmdScene(bytes(model));
+      try {
+        theirs = await evaluateWorldPositions(ctx, bytes(motion), mine.frames.map((f) => f.f));
+        assert.deepEqual(ctx.boneNames, mine.bones, 'the same bones in the same order');
+      } finally {
+        disposeMmdScene(ctx);
+      }
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
     const worst = { fk: [0], ik: [0], out: [0] };
     let outFrames = 0;
     mine.frames.forEach((fr, fi) => {
