@@ -195,3 +195,52 @@ export interface ProcMotion {
   /** The built-in mannequin as PMX 2.0 bytes. */
   mannequinPmx(): Uint8Array;
 }
+
+export interface PoseResult {
+  boneNames: string[];
+  /** 3 floats per bone: world position. */
+  positions: Float32Array;
+  /** 16 floats per bone: world matrix, column-major (translation at 12..14). */
+  world: Float32Array;
+  /** 4 floats per bone: final local rotation (after append and IK), x y z w. */
+  rotations: Float32Array;
+}
+
+export interface PoseOptions {
+  /** false: solve no IK. */
+  ik?: boolean;
+  /** false: ignore append (付与) transforms. */
+  append?: boolean;
+}
+
+/** A motion bound to a skeleton inside the module. Call free() when done. */
+export class PoseEvaluator {
+  readonly boneNames: string[];
+  readonly boneCount: number;
+  readonly info: { tracks: number; keys: number; unmatchedBones: number; unmatchedIk: number; propertyKeys: number; firstFrame: number; lastFrame: number };
+  readonly unmatchedBones: string[];
+  readonly unmatchedIk: string[];
+  evaluate(frame: number, options?: PoseOptions): PoseResult;
+  /** World positions for `count` frames from `first` by `step`, frame-major (count * bones * 3). */
+  positions(first: number, count: number, step?: number, options?: PoseOptions): Float32Array;
+  setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
+  free(): void;
+}
+
+export interface TwoBoneIkResult {
+  /** World-space delta rotation to pre-multiply onto the root joint's world rotation. */
+  rootRotation: [number, number, number, number];
+  midRotation: [number, number, number, number];
+  mid: [number, number, number];
+  end: [number, number, number];
+  miss: number;
+  reached: boolean;
+}
+
+type Vec3 = [number, number, number] | ArrayLike<number>;
+
+export interface ProcMotion {
+  createPoseEvaluator(vmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: Skeleton | Uint8Array | ArrayBuffer): PoseEvaluator;
+  evaluatePose(vmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: Skeleton | Uint8Array | ArrayBuffer, frame: number, options?: PoseOptions): PoseResult;
+  solveTwoBoneIk(root: Vec3, mid: Vec3, end: Vec3, target: Vec3, pole: Vec3): TwoBoneIkResult;
+}

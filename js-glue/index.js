@@ -470,6 +470,65 @@ export class ProcMotion {
     }
   }
 
+  // ---- pose evaluation and IK --------------------------------------------------------------------
+
+  /**
+   * Bind a motion to a skeleton for repeated evaluation (what a viewer or a test calls per frame).
+   * `vmd`: VMD bytes, a readVmd() result, or null for the rest pose; `skeleton`: a skeleton object
+   * (readPmx) or PMX/PMD bytes. Call `free()` when done (the module memory is not garbage-collected).
+   */
+  createPoseEvaluator(vmd, skeleton) {
+    return new PoseEvaluator(this, vmd, skeleton);
+  }
+
+  /**
+   * Evaluate a motion on a skeleton at a (fractional) frame, as babylon-mmd does (Bezier channels,
+   * slerp, append transforms, MMD CCD IK with limits, IK on/off property keys). Returns
+   * `{ boneNames, positions: Float32Array (3 per bone), world: Float32Array (16 per bone, column-major),
+   * rotations: Float32Array (4 per bone, local after IK and append) }`.
+   * For many frames use createPoseEvaluator (binds once).
+   */
+  evaluatePose(vmd, skeleton, frame, options = {}) {
+    const ev = this.createPoseEvaluator(vmd, skeleton);
+    try {
+      return ev.evaluate(frame, options);
+    } finally {
+      ev.free();
+    }
+  }
+
+  /**
+   * Analytic two-bone IK (law of cosines; the pole picks the bend plane; an unreachable target gives a
+   * straight limb pointing at it). Points are [x, y, z] in one space. Returns `{ rootRotation,
+   * midRotation }` (world-space delta quaternions [x, y, z, w] to pre-multiply onto the root's and the
+   * mid joint's world rotations), `mid`, `end` (the solved joint positions), `miss` (distance left to
+   * the target) and `reached`.
+   */
+  solveTwoBoneIk(root, mid, end, target, pole) {
+    const input = new Float32Array(15);
+    [root, mid, end, target, pole].forEach((v, i) => {
+      if (!v || v.length !== 3) throw new ProcMotionError('solveTwoBoneIk: every point must be [x, y, z]', 'PM_ERR_INVALID_ARGUMENT');
+      for (let k = 0; k < 3; k++) {
+        if (!Number.isFinite(v[k])) throw new ProcMotionError(`solveTwoBoneIk: ${['root', 'mid', 'end', 'target', 'pole'][i]} is not finite`, 'PM_ERR_INVALID_ARGUMENT');
+        input[3 * i + k] = v[k];
+      }
+    });
+    const s = this._scratch();
+    try {
+      const inPtr = s.put(input, Float32Array);
+      const outPtr = s.alloc(64);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_two_bone_ik(inPtr, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'ik');
+      const o = this._copy(Float32Array, outPtr, 16);
+      return {
+        rootRotation: [...o.subarray(0, 4)], midRotation: [...o.subarray(4, 8)],
+        mid: [...o.subarray(8, 11)], end: [...o.subarray(11, 14)], miss: o[14], reached: o[15] === 1,
+      };
+    } finally {
+      s.free();
+    }
+  }
+
   // ---- Shift-JIS -------------------------------------------------------------------------------
 
   /**
@@ -519,6 +578,139 @@ export class ProcMotion {
       rotation: Array.from(b.rotations.subarray(4 * i, 4 * i + 4)),
       interpolation: b.interpolations.subarray(64 * i, 64 * i + 64),
     };
+  }
+}
+
+/** Pose flags (procmotion/pose.h). */
+const POSE_NO_IK = 1, POSE_NO_APPEND = 2;
+const IK_MODES = { auto: 0, on: 1, off: 2 };
+
+/** A motion bound to a skeleton inside the module; see ProcMotion.createPoseEvaluator. */
+export class PoseEvaluator {
+  constructor(pm, vmd, skeleton) {
+    this.pm = pm;
+    const mod = pm.mod;
+    const s = pm._scratch();
+    let vmdHandle = 0;
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      // the skeleton handle lives as long as the evaluator
+      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
+        const data = toBytes(skeleton, 'skeleton');
+        this.skeleton = mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
+      } else if (skeleton && typeof skeleton === 'object') {
+        const json = utf8Encoder.encode(JSON.stringify(skeleton));
+        this.skeleton = mod._pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
+      } else {
+        throw new ProcMotionError('createPoseEvaluator: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
+      }
+      if (!this.skeleton) pm._throw(s, errPtr, 'skeleton');
+      if (vmd) {
+        const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, 'vmd') : pm.writeVmd(vmd);
+        vmdHandle = mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
+        if (!vmdHandle) {
+          mod._pm_abi_skeleton_free(this.skeleton);
+          pm._throw(s, errPtr, 'vmd');
+        }
+      }
+      this.handle = mod._pm_abi_pose_create(this.skeleton, vmdHandle, errPtr);
+      if (!this.handle) {
+        mod._pm_abi_skeleton_free(this.skeleton);
+        pm._throw(s, errPtr, 'pose');
+      }
+      this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
+      const info = s.alloc(28);
+      mod._pm_abi_pose_info(this.handle, info);
+      const i = pm._copy(Uint32Array, info, 7);
+      this.info = { tracks: i[0], keys: i[1], unmatchedBones: i[2], unmatchedIk: i[3], propertyKeys: i[4], firstFrame: i[5], lastFrame: i[6] };
+      const lenPtr = s.alloc(4);
+      const names = (kind, n) => Array.from({ length: n }, (_, k) => {
+        const p = mod._pm_abi_pose_unmatched(this.handle, kind, k, lenPtr);
+        return pm._utf8(p, mod.HEAPU32[lenPtr >> 2]);
+      });
+      this.unmatchedBones = names(0, i[2]);
+      this.unmatchedIk = names(1, i[3]);
+      this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } finally {
+      if (vmdHandle) mod._pm_abi_vmd_free(vmdHandle);
+      s.free();
+    }
+    this._boneNames = null;
+  }
+
+  /** Bone names in evaluation-output order (the skeleton's order). */
+  get boneNames() {
+    if (!this._boneNames) {
+      const pm = this.pm, s = pm._scratch();
+      try {
+        const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
+        if (pm.mod._pm_abi_skeleton_to_json(this.skeleton, out, out + 4, err) !== 0) pm._throw(s, err, 'skeleton');
+        this._boneNames = JSON.parse(pm._takeText(out)).bones.map((b) => b.name);
+      } finally {
+        s.free();
+      }
+    }
+    return this._boneNames;
+  }
+
+  _flags(options) {
+    return (options.ik === false ? POSE_NO_IK : 0) | (options.append === false ? POSE_NO_APPEND : 0);
+  }
+
+  _check() {
+    if (!this.handle) throw new ProcMotionError('PoseEvaluator: already freed', 'PM_ERR_INVALID_ARGUMENT');
+  }
+
+  /** Evaluate one (fractional) frame. options: { ik: false } to skip IK, { append: false }. */
+  evaluate(frame, options = {}) {
+    this._check();
+    if (!Number.isFinite(frame)) throw new ProcMotionError('evaluatePose: frame is not finite', 'PM_ERR_INVALID_ARGUMENT');
+    const mod = this.pm.mod;
+    if (mod._pm_abi_pose_evaluate(this.handle, frame, this._flags(options), this.errPtr) !== 0) {
+      throw new ProcMotionError(this.pm._errorText(this.errPtr), 'pose');
+    }
+    const n = this.boneCount;
+    const world = this.pm._copy(Float32Array, mod._pm_abi_pose_world(this.handle), 16 * n);
+    const positions = new Float32Array(3 * n);
+    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    const rotations = this.pm._copy(Float32Array, mod._pm_abi_pose_final_rotations(this.handle), 4 * n);
+    return { boneNames: this.boneNames, positions, world, rotations };
+  }
+
+  /** World positions of every bone for `count` frames from `first` by `step`: Float32Array, frame-major. */
+  positions(first, count, step = 1, options = {}) {
+    this._check();
+    const n = this.boneCount, floats = count * n * 3;
+    const pm = this.pm, s = pm._scratch();
+    try {
+      const out = s.alloc(floats * 4);
+      if (pm.mod._pm_abi_pose_positions(this.handle, first, step, count, this._flags(options), out, floats, this.errPtr) !== 0) {
+        throw new ProcMotionError(pm._errorText(this.errPtr), 'pose');
+      }
+      return pm._copy(Float32Array, out, floats);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Override an IK bone: 'auto' (property keys decide), 'on' or 'off'. */
+  setIkMode(boneName, mode) {
+    this._check();
+    const bone = this.boneNames.indexOf(boneName);
+    if (bone < 0) throw new ProcMotionError(`setIkMode: no bone named ${boneName}`, 'PM_ERR_NOT_FOUND');
+    if (!(mode in IK_MODES)) throw new ProcMotionError(`setIkMode: mode must be auto, on or off`, 'PM_ERR_INVALID_ARGUMENT');
+    if (this.pm.mod._pm_abi_pose_set_ik_mode(this.handle, bone, IK_MODES[mode], this.errPtr) !== 0) {
+      throw new ProcMotionError(this.pm._errorText(this.errPtr), 'pose');
+    }
+  }
+
+  /** Release the module memory. Safe to call twice. */
+  free() {
+    const mod = this.pm.mod;
+    if (this.handle) mod._pm_abi_pose_free(this.handle);
+    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
+    if (this.errPtr) mod._pm_abi_free(this.errPtr);
+    this.handle = this.skeleton = this.errPtr = 0;
   }
 }
 

@@ -41,3 +41,20 @@ test('procmotion mannequin writes a PMX that inspect reads back', { skip: exists
   assert.ok(j.bones.some((b) => b.name === '左足ＩＫ'));
   assert.equal(run('mannequin').status, 1);
 });
+
+test('procmotion pose prints world positions that match the glue', { skip }, async () => {
+  const model = `${FIXTURES}pmx/yw_test_model/yw_test_model.pmx`, motion = `${FIXTURES}vmd/mei_wait.vmd`;
+  const r = run('pose', '--model', model, '--vmd', motion, '--frames', '10:12:0.5');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.frames.length, 5);
+  assert.equal(j.frames[1].frame, 10.5);
+  assert.equal(j.bones.length, 114);
+  const { createProcMotion } = await import('../../js-glue/index.js');
+  const pm = await createProcMotion();
+  const g = pm.evaluatePose(readFileSync(motion), new Uint8Array(readFileSync(model)), 10.5);
+  const head = j.bones.indexOf('頭');
+  for (let k = 0; k < 3; k++) assert.ok(Math.abs(j.frames[1].positions[head][k] - g.positions[3 * head + k]) < 1e-4);
+  assert.equal(run('pose', '--model', model, '--frames', '5:1').status, 1);
+  assert.match(run('pose', '--model', model, '--frame', 'abc').stderr, /--frame must be a number/);
+});
