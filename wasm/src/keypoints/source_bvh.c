@@ -1,0 +1,69 @@
+/* BVH -> keypoints: the file's joints as a rig, FK per frame (or resampled to options.fps). */
+#include "kp_internal.h"
+#include "procmotion/bvh.h"
+
+#include <math.h>
+
+typedef struct bvh_ctx {
+    const pm_bvh *bvh;
+    bool resample;
+} bvh_ctx;
+
+static pm_result eval_bvh(void *ctx, uint32_t frame, double time, pm_mat4 *world, pm_error *err) {
+    const bvh_ctx *c = ctx;
+    if (c->resample) return pm_bvh_sample(c->bvh, time, world, err);
+    return pm_bvh_world_matrices(c->bvh, c->bvh->frame_count ? frame : 0, world, err);
+}
+
+pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
+    pm_bvh_read_options ro = {0};
+    if (opts) ro.allocator = opts->allocator;
+    pm_bvh *b = NULL;
+    pm_result r = pm_bvh_read(data, size, &ro, &b, err);
+    if (r) return r;
+    const pm_allocator *a = &b->allocator;
+    uint32_t n = b->joint_count;
+    pm_string *names = pmi_alloc_array(a, n, sizeof *names, err, "keypoints: joint names");
+    uint32_t *parent = pmi_alloc_array(a, n, sizeof *parent, err, "keypoints: joint parents");
+    pm_mat4 *rest = pmi_alloc_array(a, n, sizeof *rest, err, "keypoints: rest pose");
+    uint8_t *cand = pmi_alloc_array(a, n, 1, err, "keypoints: joints");
+    if (!names || !parent || !rest || !cand) {
+        r = PM_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        const pm_bvh_joint *jt = &b->joints[j];
+        names[j] = jt->name;
+        parent[j] = jt->parent;
+        cand[j] = !jt->end_site;
+        pm_mat4 local = pm_mat4_from_rotation_translation(pm_quat_identity(), jt->offset);
+        rest[j] = jt->parent == PM_NO_INDEX ? local : pm_mat4_mul(&rest[jt->parent], &local);
+    }
+    pmi_kp_rig rig = {.joint_count = n, .names = names, .parent = parent, .rest = rest, .candidate = cand};
+    double native = 1.0 / b->frame_time;
+    double fps = opts && opts->fps > 0 ? opts->fps : native;
+    if (opts && !(opts->fps >= 0 && isfinite(opts->fps))) {
+        r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: fps must be a finite number >= 0");
+        goto done;
+    }
+    bvh_ctx ctx = {b, fps != native};
+    uint32_t frames = b->frame_count ? b->frame_count : 1;
+    if (ctx.resample && b->frame_count > 1) {
+        double duration = (b->frame_count - 1) * b->frame_time;
+        double nf = floor(duration * fps + 1e-6) + 1;
+        if (nf > pmi_kp_max_frames(opts)) {
+            r = pmi_fail(err, PM_ERR_LIMIT, "keypoints: %.0f frames at %g fps exceed the limit of %u", nf, fps, pmi_kp_max_frames(opts));
+            goto done;
+        }
+        frames = (uint32_t)nf;
+    }
+    pm_kp_stats stats = {.format = PM_KP_FORMAT_BVH};
+    r = pmi_kp_run_rig(&rig, frames, fps, eval_bvh, &ctx, opts, &stats, out, err);
+done:
+    pmi_free(a, names);
+    pmi_free(a, parent);
+    pmi_free(a, rest);
+    pmi_free(a, cand);
+    pm_bvh_free(b);
+    return r;
+}
