@@ -5,18 +5,6 @@
 #include "common/internal.h"
 #include "procmotion/bvh.h"
 
-static unsigned char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
-    *size = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    return buf;
-}
-
 static pm_result parse(const char *text, pm_bvh **out, pm_error *err) {
     return pm_bvh_read((const uint8_t *)text, strlen(text), NULL, out, err);
 }
@@ -57,7 +45,7 @@ PM_TEST(number_parser_is_locale_free_and_rejects_non_finite) {
 
 PM_TEST(sample_bvh_parses_21_joints_66_channels_60_frames) {
     size_t size = 0;
-    unsigned char *data = read_file("data/sample-wave-squat.bvh", &size);
+    unsigned char *data = pm_test_read_file("data/sample-wave-squat.bvh", &size);
     PM_CHECK(data != NULL);
     if (!data) return;
     pm_bvh *b = NULL;
@@ -238,7 +226,7 @@ PM_TEST(hostile_values_and_counts_fail_with_clear_errors) {
 
 PM_TEST(truncation_sweep_never_reads_past_the_end) {
     size_t size = 0;
-    unsigned char *full = read_file("data/sample-wave-squat.bvh", &size);
+    unsigned char *full = pm_test_read_file("data/sample-wave-squat.bvh", &size);
     PM_CHECK(full != NULL);
     if (!full) return;
     /* keep the hierarchy and two frames so the sweep stays short */

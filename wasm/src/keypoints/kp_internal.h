@@ -42,13 +42,18 @@ enum {
  * by the plan) turns them into the keypoint world frame. */
 typedef struct pmi_kp_rig {
     uint32_t joint_count;
-    const pm_string *names;    /* [joint_count] or NULL when the slots are given */
-    const uint32_t *parent;    /* [joint_count], PM_NO_INDEX for roots */
-    const pm_mat4 *rest;       /* [joint_count] world rest matrices */
-    const uint8_t *candidate;  /* optional [joint_count]: 0 = not a joint for name matching */
+    pm_string *names;          /* [joint_count] (views of the source's strings) */
+    uint32_t *parent;          /* [joint_count], PM_NO_INDEX for roots */
+    pm_mat4 *rest;             /* [joint_count] world rest matrices */
+    uint8_t *candidate;        /* [joint_count]: 0 = not a joint for name matching (all 1 after alloc) */
     uint32_t slots[PMI_SLOT_COUNT]; /* joint per slot (PM_NO_INDEX = none) */
     const char *family;        /* set by pmi_kp_map_names, or by the source */
 } pmi_kp_rig;
+
+/* Allocate the four arrays of a rig of `joint_count` joints (candidate all 1, slots empty, family NULL);
+ * pmi_kp_rig_release frees them (safe on a partly allocated rig). */
+pm_result pmi_kp_rig_alloc(pmi_kp_rig *rig, const pm_allocator *allocator, uint32_t joint_count, pm_error *err);
+void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *allocator);
 
 /* Fill rig->slots and rig->family from the names (the family that maps most core joints). Fails with
  * PM_ERR_NOT_FOUND naming what is missing when no family finds both hips and both shoulders. */

@@ -328,7 +328,31 @@ pm_mat4 pmi_kp_mirror_z(const pm_mat4 *m) {
     return r;
 }
 
-/* ---- running a rig ----------------------------------------------------------------------------------- */
+/* ---- rigs and running them ----------------------------------------------------------------------------------- */
+
+pm_result pmi_kp_rig_alloc(pmi_kp_rig *rig, const pm_allocator *a, uint32_t n, pm_error *err) {
+    memset(rig, 0, sizeof *rig);
+    rig->joint_count = n;
+    for (int k = 0; k < PMI_SLOT_COUNT; k++) rig->slots[k] = PM_NO_INDEX;
+    rig->names = pmi_alloc_array(a, n, sizeof *rig->names, err, "keypoints: joint names");
+    rig->parent = pmi_alloc_array(a, n, sizeof *rig->parent, err, "keypoints: joint parents");
+    rig->rest = pmi_alloc_array(a, n, sizeof *rig->rest, err, "keypoints: rest pose");
+    rig->candidate = pmi_alloc_array(a, n, 1, err, "keypoints: joints");
+    if (!rig->names || !rig->parent || !rig->rest || !rig->candidate) {
+        pmi_kp_rig_release(rig, a);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    memset(rig->candidate, 1, n);
+    return PM_OK;
+}
+
+void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *a) {
+    pmi_free(a, rig->names);
+    pmi_free(a, rig->parent);
+    pmi_free(a, rig->rest);
+    pmi_free(a, rig->candidate);
+    rig->names = NULL, rig->parent = NULL, rig->rest = NULL, rig->candidate = NULL;
+}
 
 pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_kp_eval_fn eval, void *ctx,
                          const pm_kp_options *opts, pm_kp_stats *stats, pm_kp_sequence **out, pm_error *err) {

@@ -22,25 +22,19 @@ pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp_options 
     pm_result r = pm_bvh_read(data, size, &ro, &b, err);
     if (r) return r;
     const pm_allocator *a = &b->allocator;
-    uint32_t n = b->joint_count;
-    pm_string *names = pmi_alloc_array(a, n, sizeof *names, err, "keypoints: joint names");
-    uint32_t *parent = pmi_alloc_array(a, n, sizeof *parent, err, "keypoints: joint parents");
-    pm_mat4 *rest = pmi_alloc_array(a, n, sizeof *rest, err, "keypoints: rest pose");
-    uint8_t *cand = pmi_alloc_array(a, n, 1, err, "keypoints: joints");
-    if (!names || !parent || !rest || !cand) {
-        r = PM_ERR_OUT_OF_MEMORY;
-        goto done;
-    }
-    for (uint32_t j = 0; j < n; j++) {
+    pmi_kp_rig rig;
+    if ((r = pmi_kp_rig_alloc(&rig, a, b->joint_count, err))) goto done;
+    for (uint32_t j = 0; j < b->joint_count; j++) {
         const pm_bvh_joint *jt = &b->joints[j];
-        names[j] = jt->name;
-        parent[j] = jt->parent;
-        cand[j] = !jt->end_site;
+        rig.names[j] = jt->name;
+        rig.parent[j] = jt->parent;
+        rig.candidate[j] = !jt->end_site;
         pm_mat4 local = pm_mat4_from_rotation_translation(pm_quat_identity(), jt->offset);
-        rest[j] = jt->parent == PM_NO_INDEX ? local : pm_mat4_mul(&rest[jt->parent], &local);
+        rig.rest[j] = jt->parent == PM_NO_INDEX ? local : pm_mat4_mul(&rig.rest[jt->parent], &local);
     }
-    pmi_kp_rig rig = {.joint_count = n, .names = names, .parent = parent, .rest = rest, .candidate = cand};
+    /* files round the frame time (".0333333", ".0083333"): a rate within 0.01 % of a whole number is that number */
     double native = 1.0 / b->frame_time;
+    if (fabs(native - floor(native + 0.5)) < 1e-4 * native) native = floor(native + 0.5);
     double fps = opts && opts->fps > 0 ? opts->fps : native;
     if (opts && !(opts->fps >= 0 && isfinite(opts->fps))) {
         r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: fps must be a finite number >= 0");
@@ -60,10 +54,7 @@ pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp_options 
     pm_kp_stats stats = {.format = PM_KP_FORMAT_BVH};
     r = pmi_kp_run_rig(&rig, frames, fps, eval_bvh, &ctx, opts, &stats, out, err);
 done:
-    pmi_free(a, names);
-    pmi_free(a, parent);
-    pmi_free(a, rest);
-    pmi_free(a, cand);
+    pmi_kp_rig_release(&rig, a);
     pm_bvh_free(b);
     return r;
 }

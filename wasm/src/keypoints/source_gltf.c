@@ -23,22 +23,17 @@ pm_result pmi_kp_from_gltf(const uint8_t *data, size_t size, const pm_kp_options
     pm_result r = pm_gltf_read(data, size, &ro, &g, err);
     if (r) return r;
     const pm_allocator *a = &g->allocator;
-    uint32_t n = g->node_count;
-    pm_string *names = pmi_alloc_array(a, n, sizeof *names, err, "keypoints: node names");
-    uint32_t *parent = pmi_alloc_array(a, n, sizeof *parent, err, "keypoints: node parents");
-    pm_mat4 *rest = pmi_alloc_array(a, n, sizeof *rest, err, "keypoints: rest pose");
-    uint8_t *cand = pmi_alloc_array(a, n, 1, err, "keypoints: joints");
-    if (!names || !parent || !rest || !cand) {
-        r = PM_ERR_OUT_OF_MEMORY;
-        goto done;
+    pmi_kp_rig rig;
+    if ((r = pmi_kp_rig_alloc(&rig, a, g->node_count, err))) goto done;
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        rig.names[i] = g->nodes[i].name;
+        rig.parent[i] = g->nodes[i].parent;
+        rig.candidate[i] = g->skin_count == 0;
     }
-    for (uint32_t i = 0; i < n; i++) names[i] = g->nodes[i].name, parent[i] = g->nodes[i].parent, cand[i] = g->skin_count == 0;
     for (uint32_t s = 0; s < g->skin_count; s++)
-        for (uint32_t k = 0; k < g->skins[s].joint_count; k++) cand[g->skins[s].joints[k]] = 1;
-    if ((r = pm_gltf_world_matrices(g, PM_NO_INDEX, 0, rest, err))) goto done;
-    pmi_kp_rig rig = {.joint_count = n, .names = names, .parent = parent, .rest = rest, .candidate = cand};
+        for (uint32_t k = 0; k < g->skins[s].joint_count; k++) rig.candidate[g->skins[s].joints[k]] = 1;
+    if ((r = pm_gltf_world_matrices(g, PM_NO_INDEX, 0, rig.rest, err))) goto done;
     if (g->vrm_version) {
-        for (int k = 0; k < PMI_SLOT_COUNT; k++) rig.slots[k] = PM_NO_INDEX;
         for (uint32_t b = 0; b < g->human_bone_count; b++) {
             uint32_t slot = pmi_kp_name_slot("humanoid", g->human_bones[b].bone.data);
             if (slot != PM_NO_INDEX && rig.slots[slot] == PM_NO_INDEX) rig.slots[slot] = g->human_bones[b].node;
@@ -65,10 +60,7 @@ pm_result pmi_kp_from_gltf(const uint8_t *data, size_t size, const pm_kp_options
     pm_kp_stats stats = {.format = PM_KP_FORMAT_GLTF};
     r = pmi_kp_run_rig(&rig, frames, fps, eval_gltf, &ctx, opts, &stats, out, err);
 done:
-    pmi_free(a, names);
-    pmi_free(a, parent);
-    pmi_free(a, rest);
-    pmi_free(a, cand);
+    pmi_kp_rig_release(&rig, a);
     pm_gltf_free(g);
     return r;
 }
