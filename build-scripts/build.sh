@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# procmotion build: the C core three ways from the same sources (see CMakeLists.txt).
+#
+#   bash build-scripts/build.sh                 # native + wasm + wasi
+#   bash build-scripts/build.sh native wasm     # only the named targets
+#
+#   native  build/native  static libs, the `procmotion` CLI, ctest tests; ASan+UBSan (PM_SANITIZE=ON)
+#   wasm    build/wasm    Emscripten, Release: procmotion.mjs (one ES module, wasm inlined),
+#                         copied to js-glue/dist/procmotion.mjs
+#   wasi    build/wasi    clang wasm32-wasi reactor, Release: procmotion-wasi.wasm (zero imports)
+#
+# Needs build-scripts/setup.sh to have run (.deps/cjson for the wasm builds). Environment:
+#   JOBS (default nproc), CC for the native build, PM_NATIVE_BUILD_TYPE (default Debug).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+JOBS="${JOBS:-$(nproc)}"
+TARGETS=("$@")
+[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(native wasm wasi)
+for t in "${TARGETS[@]}"; do
+  case "$t" in
+    native|wasm|wasi) ;;
+    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "build: unknown target '$t' (native, wasm, wasi)" >&2; exit 2 ;;
+  esac
+done
+
+# Debian's emcc runs its JS tools with the system node and finds acorn etc. there.
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+# Debian keeps emcc's library cache in /usr/share/emscripten/cache; use a private one when that
+# is not writable (first use then builds libc once, a few minutes).
+if [ -z "${EM_CACHE:-}" ] && [ -d /usr/share/emscripten/cache ] && ! [ -w /usr/share/emscripten/cache ]; then
+  export EM_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/procmotion-emscripten"
+fi
+
+stage() {
+  local name="$1"; shift
+  local t0=$SECONDS
+  echo "build: == $name =="
+  "$@"
+  echo "build: $name done in $((SECONDS - t0)) s"
+}
+
+build_native() {
+  cmake -S . -B build/native -DPM_SANITIZE=ON -DPM_BUILD_TESTS=ON \
+        -DCMAKE_BUILD_TYPE="${PM_NATIVE_BUILD_TYPE:-Debug}" >/dev/null
+  cmake --build build/native -j "$JOBS"
+}
+
+build_wasm() {
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/wasm -j "$JOBS"
+  mkdir -p js-glue/dist
+  cp build/wasm/procmotion.mjs js-glue/dist/procmotion.mjs
+  echo "build: js-glue/dist/procmotion.mjs ($(stat -c %s js-glue/dist/procmotion.mjs) bytes)"
+}
+
+build_wasi() {
+  cmake -S . -B build/wasi -DCMAKE_TOOLCHAIN_FILE="$ROOT/build-scripts/wasi-toolchain.cmake" \
+        -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/wasi -j "$JOBS"
+  echo "build: build/wasi/procmotion-wasi.wasm ($(stat -c %s build/wasi/procmotion-wasi.wasm) bytes)"
+}
+
+for t in "${TARGETS[@]}"; do
+  stage "$t" "build_$t"
+done
