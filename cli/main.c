@@ -6,9 +6,13 @@
 
 int cmd_inspect(int argc, char **argv);
 extern const char cmd_inspect_usage[];
+int cmd_keypoints(int argc, char **argv);
+extern const char cmd_keypoints_usage[];
 
 const cli_command cli_commands[] = {
     {"inspect", "print a JSON summary of a VMD (or PMX/PMD) file", cmd_inspect_usage, cmd_inspect},
+    {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
+     cmd_keypoints},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -18,4 +18,9 @@
 
 #define PM_ABI_ERROR_SIZE 256
 
+#include "procmotion/common.h"
+
+/* Copy err->message into a host error buffer of PM_ABI_ERROR_SIZE bytes (NULL is fine). */
+void pmi_abi_set_error(char *errbuf, const pm_error *err);
+
 #endif

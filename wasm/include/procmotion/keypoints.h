@@ -188,6 +188,13 @@ pm_result pm_kp_from_data(const uint8_t *data, size_t size, pm_kp_format format,
                           pm_kp_sequence **out, pm_error *err);
 void pm_kp_free(pm_kp_sequence *seq);
 
+/* A sequence from caller arrays: timestamps [frames] (ms, non-decreasing), points [frames * 99] (x, y in
+ * [0, 1], z in [-1, 1]), visibility [frames * 33] ([0, 1]); values are copied and checked (a non-finite
+ * or out-of-range value is PM_ERR_INVALID_ARGUMENT naming the frame), angles computed, fps taken from
+ * evenly spaced timestamps. For encoding keypoints that came from elsewhere. `allocator` may be NULL. */
+pm_result pm_kp_from_arrays(uint32_t frames, const double *timestamp_ms, const float *points, const float *visibility,
+                            bool mirrored, const pm_allocator *allocator, pm_kp_sequence **out, pm_error *err);
+
 /* Count non-finite values and values outside x, y in [0, 1], z in [-1, 1], visibility and angles in their
  * ranges, and timestamps that go backwards (a check for tests and the CLI summary). */
 void pm_kp_check(const pm_kp_sequence *seq, uint32_t *nan_count, uint32_t *out_of_range);

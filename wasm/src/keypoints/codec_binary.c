@@ -126,6 +126,7 @@ pm_result pm_kp_read_binary(const uint8_t *data, size_t size, const pm_kp_option
     s->fps = pmi_kp_even_fps(s->timestamp_ms, s->frame_count);
     s->stats.format = PM_KP_FORMAT_BINARY;
     s->stats.family = "keypoints";
+    pmi_kp_count_tiers(s);
     *out = s;
     return PM_OK;
 }

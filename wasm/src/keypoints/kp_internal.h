@@ -96,6 +96,9 @@ void pmi_kp_raw_uniform_time(pmi_kp_raw *raw, double fps);
 /* Pelvis to origin, adaptive scale, projection, angles. Takes the arrays of `raw` (released either way). */
 pm_result pmi_kp_finish(pmi_kp_raw *raw, pm_kp_sequence **out, pm_error *err);
 
+/* stats.direct/inferred/missing_points from the first frame's visibility (>= 0.75, >= 0.25, below). */
+void pmi_kp_count_tiers(pm_kp_sequence *seq);
+
 /* A sequence with allocated arrays and nothing else set (codecs). */
 pm_result pmi_kp_sequence_new(const pm_allocator *allocator, uint32_t frame_count, pm_kp_sequence **out, pm_error *err);
 

@@ -40,8 +40,52 @@ void pm_kp_free(pm_kp_sequence *seq) {
     pmi_free(&a, seq);
 }
 
+pm_result pm_kp_from_arrays(uint32_t frames, const double *timestamp_ms, const float *points, const float *visibility,
+                            bool mirrored, const pm_allocator *allocator, pm_kp_sequence **out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: out is NULL");
+    *out = NULL;
+    if (frames && (!timestamp_ms || !points || !visibility))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: timestamps, points or visibility is NULL");
+    pm_kp_sequence *s = NULL;
+    pm_result r = pmi_kp_sequence_new(allocator, frames, &s, err);
+    if (r) return r;
+    s->mirrored = mirrored;
+    memcpy(s->timestamp_ms, timestamp_ms, (size_t)frames * sizeof(double));
+    memcpy(s->points, points, (size_t)frames * PM_KP_POINT_COUNT * 3 * sizeof(float));
+    memcpy(s->visibility, visibility, (size_t)frames * PM_KP_POINT_COUNT * sizeof(float));
+    for (uint32_t f = 0; f < frames; f++) {
+        pm_kp_angles(s->points + (size_t)f * PM_KP_POINT_COUNT * 3, s->angles + (size_t)f * PM_KP_ANGLE_COUNT);
+        pm_kp_sequence one = *s;
+        one.frame_count = 1;
+        one.timestamp_ms += f, one.points += (size_t)f * PM_KP_POINT_COUNT * 3;
+        one.visibility += (size_t)f * PM_KP_POINT_COUNT, one.angles += (size_t)f * PM_KP_ANGLE_COUNT;
+        uint32_t nan = 0, oor = 0;
+        pm_kp_check(&one, &nan, &oor);
+        if (nan || oor || (f && timestamp_ms[f] < timestamp_ms[f - 1]) || timestamp_ms[f] < 0) {
+            pm_kp_free(s);
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                            "keypoints: frame %u holds a non-finite or out-of-range value or a timestamp going back", f);
+        }
+    }
+    s->fps = pmi_kp_even_fps(s->timestamp_ms, frames);
+    s->stats.family = "keypoints";
+    pmi_kp_count_tiers(s);
+    *out = s;
+    return PM_OK;
+}
+
 uint32_t pmi_kp_max_frames(const pm_kp_options *opts) {
     return opts && opts->max_frames ? opts->max_frames : 1000000u;
+}
+
+void pmi_kp_count_tiers(pm_kp_sequence *s) {
+    s->stats.direct_points = s->stats.inferred_points = s->stats.missing_points = 0;
+    for (int i = 0; i < PM_KP_POINT_COUNT && s->frame_count; i++) {
+        float c = s->visibility[i];
+        if (c >= 0.75f) s->stats.direct_points++;
+        else if (c >= 0.25f) s->stats.inferred_points++;
+        else s->stats.missing_points++;
+    }
 }
 
 /* ---- raw world points ---------------------------------------------------------------------------- */
@@ -149,14 +193,7 @@ pm_result pmi_kp_finish(pmi_kp_raw *raw, pm_kp_sequence **out, pm_error *err) {
         }
         pm_kp_angles(p, s->angles + (size_t)f * PM_KP_ANGLE_COUNT);
     }
-    /* tiers as seen in the first frame */
-    s->stats.direct_points = s->stats.inferred_points = s->stats.missing_points = 0;
-    for (int i = 0; i < PM_KP_POINT_COUNT && s->frame_count; i++) {
-        float c = s->visibility[i];
-        if (c >= 0.75f) s->stats.direct_points++;
-        else if (c >= 0.25f) s->stats.inferred_points++;
-        else s->stats.missing_points++;
-    }
+    pmi_kp_count_tiers(s);
     *out = s;
     return PM_OK;
 }
@@ -384,7 +421,8 @@ pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_
     }
     raw.stats = *stats;
     raw.stats.family = rig->family;
-    raw.stats.source_joints = rig->joint_count;
+    raw.stats.source_joints = 0;
+    for (uint32_t j = 0; j < rig->joint_count; j++) raw.stats.source_joints += rig->candidate[j] != 0;
     return pmi_kp_finish(&raw, out, err);
 }
 
