@@ -148,7 +148,7 @@ static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, b
     uint32_t i = 0;
     pm_result r;
     for (const cJSON *b = bufs ? bufs->child : NULL; b; b = b->next, i++) {
-        uint64_t len;
+        uint64_t len = 0;
         if ((r = get_uint(rd, b, "byteLength", UINT64_MAX, &len, "buffer", i))) return r;
         if (len == UINT64_MAX) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: buffer %u has no byteLength", i);
         const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
@@ -182,7 +182,7 @@ static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, b
     i = 0;
     for (const cJSON *v = views ? views->child : NULL; v; v = v->next, i++) {
         view *w = &rd->views[i];
-        uint64_t stride;
+        uint64_t stride = 0;
         if ((r = get_index(rd, v, "buffer", rd->buffer_count, true, &w->buffer, "bufferView", i)) ||
             (r = get_uint(rd, v, "byteOffset", 0, &w->offset, "bufferView", i)) ||
             (r = get_uint(rd, v, "byteLength", UINT64_MAX, &w->length, "bufferView", i)) ||
@@ -215,7 +215,7 @@ static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow
         return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: accessor %u must be %s", index, types[comps]);
     if (cJSON_GetObjectItemCaseSensitive(acc, "sparse"))
         return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: accessor %u is sparse (not supported)", index);
-    uint64_t ctype, n, offset;
+    uint64_t ctype = 0, n = 0, offset = 0;
     uint32_t vi;
     pm_result r;
     if ((r = get_uint(rd, acc, "componentType", 0, &ctype, "accessor", index)) ||

@@ -163,7 +163,7 @@ pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_option
         if (!cJSON_IsObject(obj)) {
             r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: NDJSON line %u is not a JSON object", line);
         } else {
-            double t;
+            double t = 0;
             const cJSON *mir = cJSON_GetObjectItemCaseSensitive(obj, "mirrored");
             if (!number(cJSON_GetObjectItemCaseSensitive(obj, "timestamp"), &t) || t < 0)
                 r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: NDJSON line %u: \"timestamp\" is missing or not a number >= 0", line);
@@ -240,7 +240,7 @@ pm_result pmi_kp_from_json(const uint8_t *data, size_t size, const pm_kp_options
             r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: JSON frame %u is not an object", f);
             break;
         }
-        double t;
+        double t = 0;
         const cJSON *ts = cJSON_GetObjectItemCaseSensitive(fr, "timestamp");
         if (ts) {
             if (!number(ts, &t) || t < 0) r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: JSON frame %u: \"timestamp\" is not a number >= 0", f);

@@ -102,8 +102,10 @@ void pmi_kp_count_tiers(pm_kp_sequence *seq);
 /* A sequence with allocated arrays and nothing else set (codecs). */
 pm_result pmi_kp_sequence_new(const pm_allocator *allocator, uint32_t frame_count, pm_kp_sequence **out, pm_error *err);
 
-/* Evaluate world matrices of a rig at frame `frame` (time = frame / fps seconds). */
-typedef pm_result (*pmi_kp_eval_fn)(void *ctx, uint32_t frame, double time, pm_mat4 *world, pm_error *err);
+/* Evaluate world matrices of a rig at frame `frame` (time = frame / fps seconds). Only the joints with
+ * needed[j] != 0 are read afterwards (the same mask every frame); a source may skip the others. */
+typedef pm_result (*pmi_kp_eval_fn)(void *ctx, uint32_t frame, double time, const uint8_t *needed, pm_mat4 *world,
+                                    pm_error *err);
 
 /* Map names (unless the slots are set and rig->family is not NULL), plan, evaluate every frame, finish. */
 pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_kp_eval_fn eval, void *ctx,

@@ -401,20 +401,29 @@ pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_
         return pmi_fail(err, PM_ERR_LIMIT, "keypoints: %u frames exceed the limit of %u", frame_count, pmi_kp_max_frames(opts));
     const pm_allocator *a = opts ? &opts->allocator : NULL;
     pm_mat4 *world = pmi_alloc_array(a, rig->joint_count, sizeof *world, err, "keypoints: world matrices");
-    if (!world) return PM_ERR_OUT_OF_MEMORY;
+    uint8_t *needed = world ? pmi_alloc_array(a, rig->joint_count, 1, err, "keypoints: world matrices") : NULL;
+    if (!needed) {
+        pmi_free(a, world);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    memset(needed, 0, rig->joint_count);
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++)
+        if (plan.joint[i] != PM_NO_INDEX) needed[plan.joint[i]] = 1;
     pmi_kp_raw raw;
     if ((r = pmi_kp_raw_init(&raw, a, frame_count, err))) {
         pmi_free(a, world);
+        pmi_free(a, needed);
         return r;
     }
     pmi_kp_raw_uniform_time(&raw, fps);
     for (uint32_t f = 0; f < frame_count; f++) {
-        if ((r = eval(ctx, f, fps > 0 ? f / fps : 0.0, world, err))) break;
+        if ((r = eval(ctx, f, fps > 0 ? f / fps : 0.0, needed, world, err))) break;
         pmi_kp_plan_points(&plan, world, raw.pos + (size_t)f * PM_KP_POINT_COUNT * 3);
         memcpy(raw.conf + (size_t)f * PM_KP_POINT_COUNT, plan.conf, sizeof plan.conf);
         if (opts && opts->progress && ((f & 255) == 255 || f + 1 == frame_count)) opts->progress(opts->progress_user, f + 1, frame_count);
     }
     pmi_free(a, world);
+    pmi_free(a, needed);
     if (r) {
         pmi_kp_raw_release(&raw);
         return r;

@@ -9,7 +9,8 @@ typedef struct bvh_ctx {
     bool resample;
 } bvh_ctx;
 
-static pm_result eval_bvh(void *ctx, uint32_t frame, double time, pm_mat4 *world, pm_error *err) {
+static pm_result eval_bvh(void *ctx, uint32_t frame, double time, const uint8_t *needed, pm_mat4 *world, pm_error *err) {
+    (void)needed; /* FK needs every ancestor anyway */
     const bvh_ctx *c = ctx;
     if (c->resample) return pm_bvh_sample(c->bvh, time, world, err);
     return pm_bvh_world_matrices(c->bvh, c->bvh->frame_count ? frame : 0, world, err);

@@ -10,7 +10,8 @@ typedef struct gltf_ctx {
     uint32_t animation;
 } gltf_ctx;
 
-static pm_result eval_gltf(void *ctx, uint32_t frame, double time, pm_mat4 *world, pm_error *err) {
+static pm_result eval_gltf(void *ctx, uint32_t frame, double time, const uint8_t *needed, pm_mat4 *world, pm_error *err) {
+    (void)needed; /* FK needs every ancestor anyway */
     (void)frame;
     const gltf_ctx *c = ctx;
     return pm_gltf_world_matrices(c->g, c->animation, (float)time, world, err);
