@@ -8,9 +8,15 @@ int cmd_inspect(int argc, char **argv);
 extern const char cmd_inspect_usage[];
 int cmd_keypoints(int argc, char **argv);
 extern const char cmd_keypoints_usage[];
+int cmd_humanoid(int argc, char **argv);
+extern const char cmd_humanoid_usage[];
+int cmd_mannequin(int argc, char **argv);
+extern const char cmd_mannequin_usage[];
 
 const cli_command cli_commands[] = {
-    {"inspect", "print a JSON summary of a VMD (or PMX/PMD) file", cmd_inspect_usage, cmd_inspect},
+    {"inspect", "print a JSON summary of a VMD, or a PMX/PMD model's skeleton", cmd_inspect_usage, cmd_inspect},
+    {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},
+    {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
     {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
      cmd_keypoints},
 };

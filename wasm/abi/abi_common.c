@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pmi_abi_set_error(char *errbuf, const pm_error *err) {
-    if (!errbuf) return;
-    size_t n = strlen(err->message);
-    if (n >= PM_ABI_ERROR_SIZE) n = PM_ABI_ERROR_SIZE - 1;
+void pm_abi_set_error(char *errbuf, const pm_error *err) {
+    if (!errbuf || !err) return;
+    size_t n = 0;
+    while (n < PM_ABI_ERROR_SIZE - 1 && err->message[n]) n++;
     memcpy(errbuf, err->message, n);
     errbuf[n] = '\0';
 }

@@ -32,7 +32,7 @@ PM_EXPORT pm_kp_sequence *pm_abi_kp_from_data(const uint8_t *data, uint32_t size
     if (!isfinite(fps)) o.fps = NAN; /* reported by pm_kp_from_data */
     pm_kp_sequence *s = NULL;
     if (pm_kp_from_data(data, size, (pm_kp_format)format, &o, &s, &err) != PM_OK) {
-        pmi_abi_set_error(errbuf, &err);
+        pm_abi_set_error(errbuf, &err);
         return NULL;
     }
     return s;
@@ -44,7 +44,7 @@ PM_EXPORT pm_kp_sequence *pm_abi_kp_make(uint32_t frames, const double *timestam
     pm_error err = {0};
     pm_kp_sequence *s = NULL;
     if (pm_kp_from_arrays(frames, timestamps, points, visibility, mirrored != 0, NULL, &s, &err) != PM_OK) {
-        pmi_abi_set_error(errbuf, &err);
+        pm_abi_set_error(errbuf, &err);
         return NULL;
     }
     return s;
@@ -96,7 +96,7 @@ PM_EXPORT int32_t pm_abi_kp_encode(const pm_kp_sequence *s, uint32_t kind, uint8
     }
     if (r) {
         free(buf);
-        pmi_abi_set_error(errbuf, &err);
+        pm_abi_set_error(errbuf, &err);
         return (int32_t)r;
     }
     *out = buf;

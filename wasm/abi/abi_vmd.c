@@ -31,7 +31,7 @@ PM_EXPORT pm_vmd *pm_abi_vmd_read(const uint8_t *data, uint32_t size, char *errb
     pm_error err = {0};
     pm_vmd *vmd = NULL;
     if (pm_vmd_read(data, size, NULL, &vmd, &err) != PM_OK) {
-        pmi_abi_set_error(errbuf, &err);
+        pm_abi_set_error(errbuf, &err);
         return NULL;
     }
     return vmd;
@@ -165,6 +165,6 @@ done:
     free(v.bone_names.items);
     free(v.morph_names.items);
     free(v.ik_names.items);
-    if (r) pmi_abi_set_error(errbuf, &err);
+    if (r) pm_abi_set_error(errbuf, &err);
     return (int32_t)r;
 }

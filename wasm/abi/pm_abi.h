@@ -5,6 +5,8 @@
 #ifndef PROCMOTION_ABI_H
 #define PROCMOTION_ABI_H
 
+#include "procmotion/common.h"
+
 #include <stdint.h>
 
 #if defined(__EMSCRIPTEN__)
@@ -18,9 +20,7 @@
 
 #define PM_ABI_ERROR_SIZE 256
 
-#include "procmotion/common.h"
-
-/* Copy err->message into a host error buffer of PM_ABI_ERROR_SIZE bytes (NULL is fine). */
-void pmi_abi_set_error(char *errbuf, const pm_error *err);
+/* Copy an error's message into a host error buffer (PM_ABI_ERROR_SIZE bytes; NULL is ignored). */
+void pm_abi_set_error(char *errbuf, const pm_error *err);
 
 #endif
