@@ -27,7 +27,8 @@ const char cmd_keypoints_usage[] =
     "  --fps N          resample BVH/glTF to N frames per second (VMD is always 30)\n"
     "  --animation K    glTF: animation index (default 0)\n"
     "  --format F       bvh, vmd, gltf, json, ndjson or binary instead of detecting it\n"
-    "  --model M.pmx    VMD: evaluate on this model's skeleton (needs the pose evaluator; see below)\n"
+    "  --model M.pmx    VMD: evaluate on this PMX/PMD model's own skeleton and IK (default: the MMD\n"
+    "                   standard skeleton measured from the CC0 reference model)\n"
     "A progress bar is drawn on a terminal for long inputs; a summary (frames, NaN count, out-of-range\n"
     "count, ignored bones) goes to stderr. Exit status 0, 1 on bad input, 2 on a usage error.\n";
 
@@ -161,15 +162,17 @@ int cmd_keypoints(int argc, char **argv) {
             return 2;
         }
     }
-    if (model)
-        return cli_fail("keypoints",
-                        "--model %s: evaluating a VMD on a PMX model's own skeleton needs the PMX reader and the pose "
-                        "evaluator, which this build does not include yet; without --model the VMD is evaluated on the "
-                        "MMD standard skeleton",
-                        model);
+    size_t model_size = 0;
+    uint8_t *model_data = NULL;
+    if (model && !(model_data = cli_read_file(model, &model_size))) return 1;
+    o.model = model_data;
+    o.model_size = model_size;
     size_t size = 0;
     uint8_t *data = ends_with(in, ".fbx") || ends_with(in, ".dae") ? via_assimp(in, &size) : cli_read_file(in, &size);
-    if (!data) return 1;
+    if (!data) {
+        free(model_data);
+        return 1;
+    }
     if (ends_with(in, ".fbx") || ends_with(in, ".dae")) fmt = PM_KP_FORMAT_GLTF;
     progress prog = {isatty(STDERR_FILENO) != 0, -1};
     o.progress = draw;
@@ -178,6 +181,7 @@ int cmd_keypoints(int argc, char **argv) {
     pm_kp_sequence *seq = NULL;
     pm_result r = pm_kp_from_data(data, size, fmt, &o, &seq, &err);
     free(data);
+    free(model_data);
     if (r) return cli_fail("keypoints", "%s: %s", in, err.message);
     int rc = 0;
     size_t n = 0;

@@ -126,6 +126,8 @@ export interface KeypointOptions {
   animation?: number;
   /** Refuse longer inputs (default 1 000 000 frames). */
   maxFrames?: number;
+  /** VMD only: PMX/PMD bytes whose own skeleton and IK evaluate the motion (default: the MMD standard skeleton). */
+  model?: Uint8Array | ArrayBuffer | ArrayBufferView;
 }
 
 export interface KeypointStats {

@@ -535,7 +535,8 @@ export class ProcMotion {
   /**
    * Convert a motion to a MediaPipe Pose 33-point sequence. `bytes`: BVH, VMD, glTF/GLB, mediapipe33
    * JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `format`: 'auto' (default),
-   * 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'. `options`: { fps, animation, maxFrames }.
+   * 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'. `options`: { fps, animation, maxFrames,
+   * model } (model: PMX/PMD bytes whose own skeleton and IK evaluate a VMD).
    * Returns { frameCount, fps, mirrored, timestamps: Float64Array, points: Float32Array (x, y, z per
    * point, 99 per frame), visibility: Float32Array (33 per frame), angles: Float32Array (10 per frame),
    * pointNames, angleNames, stats }.
@@ -553,9 +554,11 @@ export class ProcMotion {
     const s = this._scratch();
     try {
       const dataPtr = s.put(data);
+      const model = options.model ? toBytes(options.model, 'toKeypoints: options.model') : null;
+      const modelPtr = model ? s.put(model) : 0;
       const errPtr = s.alloc(ERROR_SIZE);
       const seq = this.mod._pm_abi_kp_from_data(dataPtr, data.byteLength, code, fps, options.animation ?? 0,
-        options.maxFrames ?? 0, errPtr);
+        options.maxFrames ?? 0, modelPtr, model ? model.byteLength : 0, errPtr);
       if (!seq) this._throw(s, errPtr, 'keypoints');
       try {
         return this._kpFromHandle(seq, s);

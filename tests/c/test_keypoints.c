@@ -309,6 +309,50 @@ PM_TEST(vmd_unreachable_and_degenerate_ik_targets_never_give_nan) {
     pm_kp_free(s);
 }
 
+PM_TEST(vmd_on_the_reference_model_agrees_with_the_standard_skeleton) {
+    /* The standard skeleton is measured from yw_test_model.pmx: evaluating the same VMD on that model with
+     * the pose evaluator (babylon-mmd's append and CCD IK) must give the same keypoints, exactly for FK
+     * and within the IK solvers' difference (analytic two-bone vs limited CCD) for leg IK. */
+    size_t msize = 0;
+    unsigned char *model = pm_test_read_fixture("pmx/yw_test_model/yw_test_model.pmx", &msize);
+    if (!model) return;
+    static const struct {
+        const char *file;
+        double tol;
+    } cases[] = {{"vmd/mmt_test_model_test_motion.vmd", 1e-4}, {"vmd/mei_greeting.vmd", 0.015}, {"vmd/mei_wait.vmd", 0.015},
+                 {"vmd/gene_02_laugh.vmd", 0.015}, {"vmd/gene_stand.vmd", 0.015}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t size = 0;
+        unsigned char *data = pm_test_read_fixture(cases[c].file, &size);
+        if (!data) continue;
+        pm_kp_options o = {.model = model, .model_size = msize};
+        pm_kp_sequence *m = convert(data, size, &o), *s = convert(data, size, NULL);
+        if (m && s) {
+            check_clean(m, cases[c].file);
+            PM_CHECK_EQ_INT(m->stats.legs, s->stats.legs);
+            PM_CHECK_EQ_INT(m->frame_count, s->frame_count);
+            double worst = 0;
+            for (size_t i = 0; m->frame_count == s->frame_count && i < (size_t)m->frame_count * 99; i++)
+                worst = fmax(worst, fabs(m->points[i] - s->points[i]));
+            PM_CHECK_MSG(worst <= cases[c].tol, "%s: model vs standard skeleton differ by %g", cases[c].file, worst);
+        }
+        pm_kp_free(m);
+        pm_kp_free(s);
+        free(data);
+    }
+    /* a model with something other than a VMD is refused; a broken model names the problem */
+    pm_kp_options o = {.model = model, .model_size = msize};
+    pm_kp_sequence *x = NULL;
+    pm_error err = {0};
+    PM_CHECK_EQ_INT(pm_kp_from_data((const uint8_t *)"HIERARCHY", 9, PM_KP_FORMAT_AUTO, &o, &x, &err), PM_ERR_INVALID_ARGUMENT);
+    o.model_size = 100;
+    size_t size = 0;
+    unsigned char *data = pm_test_read_fixture("vmd/mei_wait.vmd", &size);
+    if (data) PM_CHECK(pm_kp_from_data(data, size, PM_KP_FORMAT_AUTO, &o, &x, &err) != PM_OK && x == NULL);
+    free(data);
+    free(model);
+}
+
 /* ---- joint names ---------------------------------------------------------------------------------------- */
 
 PM_TEST(joint_names_map_per_family) {

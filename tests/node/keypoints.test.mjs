@@ -64,6 +64,9 @@ test('every shared VMD, BVH, glTF and VRM fixture converts with 0 NaN and 0 out 
   for (const f of files) assertClean(pm.toKeypoints(fixture(f)), f);
   const glb = fixture('gltf/RobotExpressive.glb');
   for (let a = 0; a < 14; a++) assertClean(pm.toKeypoints(glb, 'glb', { animation: a }), `robot ${a}`);
+  const withModel = pm.toKeypoints(fixture('vmd/mei_greeting.vmd'), 'vmd', { model: fixture('pmx/yw_test_model/yw_test_model.pmx') });
+  assertClean(withModel, 'mei_greeting on yw_test_model.pmx');
+  assert.equal(withModel.stats.sourceJoints, 114);
   const vmd = pm.toKeypoints(fixture('vmd/mei_greeting.vmd'), 'vmd', { fps: 60 });
   assert.equal(vmd.fps, 30, 'VMD stays at 30 fps');
   assert.equal(vmd.stats.legs, 'ik');
@@ -145,9 +148,16 @@ test('procmotion keypoints writes NDJSON and binary and prints a summary', { ski
     const bad = spawnSync(CLI, ['keypoints', join(ROOT, 'README.md'), '-o', join(dir, 'x')], { encoding: 'utf8' });
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /unrecognised input/);
-    const model = spawnSync(CLI, ['keypoints', out, '--model', 'm.pmx', '-o', join(dir, 'y')], { encoding: 'utf8' });
+    const model = spawnSync(CLI, ['keypoints', out, '--model', join(ROOT, 'README.md'), '-o', join(dir, 'y')], { encoding: 'utf8' });
     assert.equal(model.status, 1);
-    assert.match(model.stderr, /pose evaluator/);
+    assert.match(model.stderr, /only used with a VMD/);
+    if (haveFixtures) {
+      const pmx = fileURLToPath(new URL('pmx/yw_test_model/yw_test_model.pmx', FIXTURES));
+      const vmd = fileURLToPath(new URL('vmd/mei_greeting.vmd', FIXTURES));
+      const m = spawnSync(CLI, ['keypoints', vmd, '--model', pmx, '-o', join(dir, 'm.ndjson')], { encoding: 'utf8' });
+      assert.equal(m.status, 0, m.stderr);
+      assert.match(m.stderr, /61 frames at 30 fps \(vmd, mmd naming, 114 joints.*legs by IK\)/);
+    }
     // .fbx without assimp on PATH: a readable error naming the package
     const noAssimp = spawnSync(CLI, ['keypoints', 'x.fbx', '-o', join(dir, 'z')], { encoding: 'utf8', env: { PATH: '/nonexistent' } });
     assert.equal(noAssimp.status, 1);

@@ -23,12 +23,14 @@ PM_EXPORT uint32_t pm_abi_kp_descriptor_slots(void) { return K_COUNT; }
 PM_EXPORT const char *pm_abi_kp_point_name(uint32_t i) { return pm_kp_point_name(i); }
 PM_EXPORT const char *pm_abi_kp_angle_name(uint32_t i) { return pm_kp_angle_name(i); }
 
-/* Convert `data` (format: pm_kp_format, 0 = detect). fps <= 0 = the source's rate. Returns the sequence
- * (free with pm_abi_kp_free) or NULL with a message in errbuf. */
+/* Convert `data` (format: pm_kp_format, 0 = detect). fps <= 0 = the source's rate; model (may be NULL) =
+ * a PMX/PMD for a VMD. Returns the sequence (free with pm_abi_kp_free) or NULL with a message in errbuf. */
 PM_EXPORT pm_kp_sequence *pm_abi_kp_from_data(const uint8_t *data, uint32_t size, uint32_t format, double fps,
-                                              uint32_t animation, uint32_t max_frames, char *errbuf) {
+                                              uint32_t animation, uint32_t max_frames, const uint8_t *model,
+                                              uint32_t model_size, char *errbuf) {
     pm_error err = {0};
-    pm_kp_options o = {.fps = fps > 0 ? fps : 0, .animation = animation, .max_frames = max_frames};
+    pm_kp_options o = {.fps = fps > 0 ? fps : 0, .animation = animation, .max_frames = max_frames, .model = model,
+                       .model_size = model_size};
     if (!isfinite(fps)) o.fps = NAN; /* reported by pm_kp_from_data */
     pm_kp_sequence *s = NULL;
     if (pm_kp_from_data(data, size, (pm_kp_format)format, &o, &s, &err) != PM_OK) {

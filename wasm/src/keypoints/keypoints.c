@@ -45,9 +45,13 @@ pm_result pm_kp_from_data(const uint8_t *data, size_t size, pm_kp_format format,
     if (opts && !(opts->fps >= 0 && opts->fps <= 1000))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: fps must be a number in 0..1000 (0 = the source's rate)");
     if (format == PM_KP_FORMAT_AUTO) format = pm_kp_detect_format(data, size);
+    if (opts && opts->model && format != PM_KP_FORMAT_VMD)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: a model is only used with a VMD (the input is %s)",
+                        pm_kp_format_name(format));
     switch (format) {
     case PM_KP_FORMAT_BVH: return pmi_kp_from_bvh(data, size, opts, out, err);
-    case PM_KP_FORMAT_VMD: return pmi_kp_from_vmd(data, size, opts, out, err);
+    case PM_KP_FORMAT_VMD:
+        return opts && opts->model ? pmi_kp_from_vmd_model(data, size, opts, out, err) : pmi_kp_from_vmd(data, size, opts, out, err);
     case PM_KP_FORMAT_GLTF: return pmi_kp_from_gltf(data, size, opts, out, err);
     case PM_KP_FORMAT_JSON: return pmi_kp_from_json(data, size, opts, out, err);
     case PM_KP_FORMAT_NDJSON: return pm_kp_read_ndjson(data, size, opts, out, err);

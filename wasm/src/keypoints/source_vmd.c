@@ -4,6 +4,8 @@
  * right-handed keypoint world frame. */
 #include "kp_internal.h"
 #include "mmd_standard.h"
+#include "procmotion/pmx.h"
+#include "procmotion/pose.h"
 #include "procmotion/vmd.h"
 
 #include <math.h>
@@ -318,6 +320,19 @@ static pm_result eval_vmd(void *ctx, uint32_t frame, double time, const uint8_t 
     return PM_OK;
 }
 
+/* Whether a 足ＩＫ (or 足IK) track has a key with a non-zero translation: the motion drives its legs by IK. */
+static bool moves_leg_ik(const pm_vmd *vmd) {
+    char got[96];
+    for (uint32_t i = 0; i < vmd->bones.count; i++) {
+        const float *p = vmd->bones.position + (size_t)i * 3;
+        if (p[0] == 0 && p[1] == 0 && p[2] == 0) continue;
+        const pm_string *nm = &vmd->bone_names.items[vmd->bones.name_index[i]];
+        fold(nm->data, nm->length, got, sizeof got);
+        if (strcmp(got, "左足IK") == 0 || strcmp(got, "右足IK") == 0) return true;
+    }
+    return false;
+}
+
 /* ---- setup ----------------------------------------------------------------------------------------- */
 
 static void release(vmd_ctx *c, const pm_allocator *a) {
@@ -413,11 +428,8 @@ pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options 
             fold(vmd->ik_names.items[i].data, vmd->ik_names.items[i].length, got, sizeof got);
             if (strcmp(want, got) == 0) l->ik_name = i;
         }
-        for (uint32_t k = c.track_start[l->ik]; k < c.track_start[l->ik + 1]; k++) {
-            const float *p = vmd->bones.position + (size_t)c.keys[k] * 3;
-            if (p[0] != 0 || p[1] != 0 || p[2] != 0) c.leg_ik = true;
-        }
     }
+    c.leg_ik = moves_leg_ik(vmd);
     if (c.leg_ik) stats.legs = PM_KP_LEGS_IK;
     /* the rig: table names, parents, rest positions mirrored to the keypoint world frame */
     for (uint32_t i = 0; i < n; i++) {
@@ -434,5 +446,72 @@ done:
     pmi_free(a, folded);
     pmi_kp_rig_release(&rig, a);
     pm_vmd_free(vmd);
+    return r;
+}
+
+/* ---- a VMD on a model's own skeleton (pose.h) -------------------------------------------------------- */
+
+typedef struct model_ctx {
+    const pm_anim *anim;
+    pm_pose_workspace *ws;
+    pm_pose *pose;
+} model_ctx;
+
+static pm_result eval_model(void *ctx, uint32_t frame, double time, const uint8_t *needed, pm_mat4 *world, pm_error *err) {
+    (void)time;
+    model_ctx *m = ctx;
+    pm_result r = pm_pose_evaluate(m->anim, m->ws, frame, m->pose, NULL, err);
+    if (r) return r;
+    for (uint32_t i = 0; i < m->pose->bone_count; i++)
+        if (needed[i]) world[i] = pmi_kp_mirror_z(&m->pose->world[i]);
+    return PM_OK;
+}
+
+pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out,
+                                pm_error *err) {
+    const pm_allocator *a = &opts->allocator;
+    pm_model_read_options mo = {.allocator = opts->allocator};
+    pm_vmd_read_options vo = {.allocator = opts->allocator};
+    pm_skeleton *sk = NULL;
+    pm_vmd *vmd = NULL;
+    pm_anim *anim = NULL;
+    model_ctx m = {0};
+    pmi_kp_rig rig;
+    memset(&rig, 0, sizeof rig);
+    pm_result r = pm_model_read(opts->model, opts->model_size, &mo, &sk, err);
+    if (r == PM_OK) r = pm_vmd_read(data, size, &vo, &vmd, err);
+    pm_anim_bind_options bo = {.allocator = opts->allocator, .normalized_names = true};
+    if (r == PM_OK) r = pm_anim_bind(sk, vmd, &bo, &anim, err);
+    if (r == PM_OK) r = pm_pose_workspace_create(sk, a, &m.ws, err);
+    if (r == PM_OK) r = pm_pose_create(sk, a, &m.pose, err);
+    if (r == PM_OK) r = pmi_kp_rig_alloc(&rig, a, sk->bone_count, err);
+    if (r) goto done;
+    m.anim = anim;
+    pm_anim_info info;
+    pm_anim_get_info(anim, &info);
+    pm_kp_stats stats = {.format = PM_KP_FORMAT_VMD, .legs = PM_KP_LEGS_FK, .ignored_bones = info.unmatched_bone_count};
+    if (moves_leg_ik(vmd)) stats.legs = PM_KP_LEGS_IK;
+    else {
+        /* an FK motion: the model's leg and toe IK would pin the feet to the IK bones' rest positions */
+        static const char *const legs_ik[4] = {"左足ＩＫ", "右足ＩＫ", "左つま先ＩＫ", "右つま先ＩＫ"};
+        for (int k = 0; k < 4; k++) {
+            uint32_t b = pm_skeleton_find_mmd(sk, legs_ik[k]);
+            if (b != PM_NO_INDEX && sk->bones[b].has_ik && (r = pm_pose_set_ik_mode(m.ws, b, PM_IK_FORCE_OFF, err))) goto done;
+        }
+    }
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        rig.names[i] = sk->bones[i].name;
+        rig.parent[i] = sk->bones[i].parent;
+        pm_mat4 t = pm_mat4_from_rotation_translation(pm_quat_identity(), sk->bones[i].position);
+        rig.rest[i] = pmi_kp_mirror_z(&t);
+    }
+    r = pmi_kp_run_rig(&rig, info.last_frame + 1, MMD_FPS, eval_model, &m, opts, &stats, out, err);
+done:
+    pmi_kp_rig_release(&rig, a);
+    pm_pose_free(m.pose);
+    pm_pose_workspace_free(m.ws);
+    pm_anim_free(anim);
+    pm_vmd_free(vmd);
+    pm_skeleton_free(sk);
     return r;
 }
