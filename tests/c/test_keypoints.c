@@ -200,6 +200,8 @@ PM_TEST(vrm_humanoid_table_maps_eyes_and_fingers_directly) {
 
 /* ---- VMD leg drive -------------------------------------------------------------------------------------- */
 
+static void compare(const pm_kp_sequence *a, const pm_kp_sequence *b, double tol_xyz, double tol_v, double tol_t, double tol_a);
+
 static unsigned char *build_vmd(void (*keys)(pm_vmd *), size_t *size) {
     pm_vmd *v = NULL;
     pm_error err = {0};
@@ -390,6 +392,48 @@ PM_TEST(joint_names_map_per_family) {
         uint32_t want = cases[i].slot < 0 ? PM_NO_INDEX : (uint32_t)cases[i].slot;
         PM_CHECK_MSG(s == want, "%s '%s' -> %d, want %d", cases[i].family, cases[i].name, (int)s, (int)want);
     }
+}
+
+PM_TEST(chinese_joint_names_go_through_the_humanoid_mapper) {
+    size_t size = 0;
+    unsigned char *data = pm_test_read_file("data/sample-wave-squat.bvh", &size);
+    PM_CHECK(data != NULL);
+    if (!data) return;
+    static const char *const rename[][2] = {
+        {"ROOT Hips\n", "ROOT 臀部\n"},           {"JOINT Spine\n", "JOINT 脊柱\n"},
+        {"JOINT Chest\n", "JOINT 胸部\n"},        {"JOINT Neck\n", "JOINT 脖子\n"},
+        {"JOINT Head\n", "JOINT 头\n"},           {"JOINT LeftCollar\n", "JOINT 左锁骨\n"},
+        {"JOINT LeftShoulder\n", "JOINT 左大臂\n"}, {"JOINT LeftElbow\n", "JOINT 左小臂\n"},
+        {"JOINT LeftWrist\n", "JOINT 左手\n"},      {"JOINT RightCollar\n", "JOINT 右锁骨\n"},
+        {"JOINT RightShoulder\n", "JOINT 右大臂\n"}, {"JOINT RightElbow\n", "JOINT 右小臂\n"},
+        {"JOINT RightWrist\n", "JOINT 右手\n"},     {"JOINT LeftHip\n", "JOINT 左大腿\n"},
+        {"JOINT LeftKnee\n", "JOINT 左小腿\n"},     {"JOINT LeftAnkle\n", "JOINT 左脚\n"},
+        {"JOINT LeftToe\n", "JOINT 左脚趾\n"},      {"JOINT RightHip\n", "JOINT 右大腿\n"},
+        {"JOINT RightKnee\n", "JOINT 右小腿\n"},    {"JOINT RightAnkle\n", "JOINT 右脚\n"},
+        {"JOINT RightToe\n", "JOINT 右脚趾\n"},
+    };
+    char *text = malloc(size * 2 + 1), *tmp = malloc(size * 2 + 1);
+    memcpy(text, data, size);
+    text[size] = 0;
+    for (size_t i = 0; i < sizeof rename / sizeof rename[0]; i++) {
+        char *at = strstr(text, rename[i][0]);
+        PM_CHECK(at != NULL);
+        if (!at) continue;
+        sprintf(tmp, "%.*s%s%s", (int)(at - text), text, rename[i][1], at + strlen(rename[i][0]));
+        strcpy(text, tmp);
+    }
+    pm_kp_sequence *c = convert((const unsigned char *)text, strlen(text), NULL), *ref = convert(data, size, NULL);
+    if (c && ref) {
+        PM_CHECK_STR(c->stats.family, "humanoid.h");
+        check_clean(c, "chinese names");
+        /* the same joints, so the same keypoints */
+        compare(c, ref, 1e-6, 0, 0, 1e-6);
+    }
+    pm_kp_free(c);
+    pm_kp_free(ref);
+    free(text);
+    free(tmp);
+    free(data);
 }
 
 PM_TEST(a_rig_without_hips_or_arms_is_a_clear_error) {

@@ -1,5 +1,6 @@
 /* Source joint names -> humanoid slots, per naming family (see "JOINT NAMES" in keypoints.h). */
 #include "kp_internal.h"
+#include "procmotion/humanoid.h"
 
 enum { CENTER = 0, SIDED = 1 };
 enum { SIDE_NONE = 0, SIDE_L, SIDE_R };
@@ -212,31 +213,78 @@ static int score(const uint32_t *slots) {
     return need * 100 + n;
 }
 
+/* The humanoid mapper (humanoid.h: VRoid, Mixamo, MMD, Chinese and Biped names for the 22 bones) as one
+ * more family; eyes and fingers, which it does not cover, come from the humanoid table. */
+static pm_result humanoid_mapper(const pmi_kp_rig *rig, uint32_t *slots, pm_error *err) {
+    static const struct {
+        pm_humanoid_bone bone;
+        int slot;
+    } to_slot[] = {
+        {PM_HUMANOID_HIPS, PMI_SLOT_HIPS},
+        {PM_HUMANOID_SPINE, PMI_SLOT_SPINE},
+        {PM_HUMANOID_CHEST, PMI_SLOT_CHEST},
+        {PM_HUMANOID_NECK, PMI_SLOT_NECK},
+        {PM_HUMANOID_HEAD, PMI_SLOT_HEAD},
+        {PM_HUMANOID_LEFT_SHOULDER, PMI_SLOT_LEFT(PMI_SIDE_SHOULDER)},
+        {PM_HUMANOID_LEFT_UPPER_ARM, PMI_SLOT_LEFT(PMI_SIDE_UPPER_ARM)},
+        {PM_HUMANOID_LEFT_LOWER_ARM, PMI_SLOT_LEFT(PMI_SIDE_LOWER_ARM)},
+        {PM_HUMANOID_LEFT_HAND, PMI_SLOT_LEFT(PMI_SIDE_HAND)},
+        {PM_HUMANOID_LEFT_UPPER_LEG, PMI_SLOT_LEFT(PMI_SIDE_UPPER_LEG)},
+        {PM_HUMANOID_LEFT_LOWER_LEG, PMI_SLOT_LEFT(PMI_SIDE_LOWER_LEG)},
+        {PM_HUMANOID_LEFT_FOOT, PMI_SLOT_LEFT(PMI_SIDE_FOOT)},
+        {PM_HUMANOID_LEFT_TOES, PMI_SLOT_LEFT(PMI_SIDE_TOES)},
+        {PM_HUMANOID_RIGHT_SHOULDER, PMI_SLOT_RIGHT(PMI_SIDE_SHOULDER)},
+        {PM_HUMANOID_RIGHT_UPPER_ARM, PMI_SLOT_RIGHT(PMI_SIDE_UPPER_ARM)},
+        {PM_HUMANOID_RIGHT_LOWER_ARM, PMI_SLOT_RIGHT(PMI_SIDE_LOWER_ARM)},
+        {PM_HUMANOID_RIGHT_HAND, PMI_SLOT_RIGHT(PMI_SIDE_HAND)},
+        {PM_HUMANOID_RIGHT_UPPER_LEG, PMI_SLOT_RIGHT(PMI_SIDE_UPPER_LEG)},
+        {PM_HUMANOID_RIGHT_LOWER_LEG, PMI_SLOT_RIGHT(PMI_SIDE_LOWER_LEG)},
+        {PM_HUMANOID_RIGHT_FOOT, PMI_SLOT_RIGHT(PMI_SIDE_FOOT)},
+        {PM_HUMANOID_RIGHT_TOES, PMI_SLOT_RIGHT(PMI_SIDE_TOES)},
+    };
+    const char **names = pmi_alloc_array(NULL, rig->joint_count, sizeof *names, err, "keypoints: joint names");
+    if (!names) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < rig->joint_count; j++) names[j] = rig->candidate && !rig->candidate[j] ? "" : rig->names[j].data;
+    pm_humanoid_map map;
+    pm_result r = pm_humanoid_map_names(names, rig->joint_count, &map, err);
+    pmi_free(NULL, names);
+    if (r) return r;
+    for (size_t k = 0; k < sizeof to_slot / sizeof to_slot[0]; k++) slots[to_slot[k].slot] = map.bone[to_slot[k].bone];
+    return PM_OK;
+}
+
 pm_result pmi_kp_map_names(pmi_kp_rig *rig, pm_error *err) {
     int best = -1;
-    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
+    const size_t nf = sizeof families / sizeof families[0];
+    for (size_t f = 0; f <= nf; f++) {
+        /* the families' own tables, then the humanoid mapper (with the humanoid table's eyes and fingers) */
+        const family *fam = &families[f < nf ? f : nf - 1];
         uint32_t slots[PMI_SLOT_COUNT];
         uint8_t ranks[PMI_SLOT_COUNT];
         for (int k = 0; k < PMI_SLOT_COUNT; k++) slots[k] = PM_NO_INDEX, ranks[k] = 255;
         for (uint32_t j = 0; j < rig->joint_count; j++) {
             if (rig->candidate && !rig->candidate[j]) continue;
             uint8_t rank = 255;
-            uint32_t s = match(&families[f], rig->names[j].data, rig->names[j].length, &rank);
+            uint32_t s = match(fam, rig->names[j].data, rig->names[j].length, &rank);
             if (s == PM_NO_INDEX || rank >= ranks[s]) continue;
             slots[s] = j;
             ranks[s] = rank;
+        }
+        if (f == nf) {
+            pm_result r = humanoid_mapper(rig, slots, err);
+            if (r) return r;
         }
         int sc = score(slots);
         if (sc > best) {
             best = sc;
             memcpy(rig->slots, slots, sizeof slots);
-            rig->family = families[f].name;
+            rig->family = f < nf ? fam->name : "humanoid.h";
         }
     }
     if (best < 400)
         return pmi_fail(err, PM_ERR_NOT_FOUND,
-                        "keypoints: no known joint naming (MMD, CMU, Mixamo, Daz, Biped, humanoid) finds both hips and both "
-                        "upper arms among the %u joints",
+                        "keypoints: no known joint naming (MMD, CMU, Mixamo, Daz, Biped, humanoid, the humanoid mapper's "
+                        "VRoid/Mixamo/MMD/Chinese/Biped tables) finds both hips and both upper arms among the %u joints",
                         rig->joint_count);
     return PM_OK;
 }
