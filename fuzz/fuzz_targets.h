@@ -1,0 +1,574 @@
+/* fuzz_targets.h -- the bodies of procmotion's fuzz targets, shared by the libFuzzer executables
+ * (fuzz_main.c, one per target) and the regression replay test (tests/c/test_fuzz_regressions.c).
+ *
+ * Each target parses its input, exercises the result a little (writes it back and reads that again,
+ * evaluates a few frames, converts to JSON and back) and frees everything. Besides what ASan and UBSan
+ * catch, PM_FUZZ_CHECK states the library's documented promises: a written file reads back to the same
+ * bytes, a validated skeleton round-trips through JSON, keypoint outputs hold no NaN and stay in range,
+ * and evaluation of bounded input stays finite. The fuzzer aborts on a failed check (a crash it saves);
+ * the regression test defines PM_FUZZ_CHECK to record a failure instead.
+ *
+ * No global mutable state reaches the library: the pose target keeps one mannequin skeleton, made once
+ * (the harness's state, not the core's).
+ */
+#ifndef PM_FUZZ_TARGETS_H
+#define PM_FUZZ_TARGETS_H
+
+#include "procmotion/bvh.h"
+#include "procmotion/gltf.h"
+#include "procmotion/humanoid.h"
+#include "procmotion/ik.h"
+#include "procmotion/keypoints.h"
+#include "procmotion/mannequin.h"
+#include "procmotion/pmx.h"
+#include "procmotion/pose.h"
+#include "procmotion/skeleton.h"
+#include "procmotion/text.h"
+#include "procmotion/vmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef PM_FUZZ_CHECK
+#define PM_FUZZ_CHECK(cond)                                                                              \
+    do {                                                                                                 \
+        if (!(cond)) {                                                                                   \
+            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__);               \
+            abort();                                                                                     \
+        }                                                                                                \
+    } while (0)
+#endif
+
+/* Values at most this large (in magnitude) must give finite evaluations. */
+#define PM_FUZZ_BOUND 1.0e4f
+
+static int pm_fuzz_all_finite(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+static int pm_fuzz_all_bounded(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!(fabsf(v[i]) <= PM_FUZZ_BOUND)) return 0;
+    return 1;
+}
+/* memmem without _GNU_SOURCE */
+static int pm_fuzz_contains(const void *hay, size_t n, const char *needle) {
+    size_t k = strlen(needle);
+    for (size_t i = 0; k <= n && i <= n - k; i++)
+        if (memcmp((const char *)hay + i, needle, k) == 0) return 1;
+    return 0;
+}
+static int pm_fuzz_valid_utf8(const char *s, size_t n) {
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t k = pm_utf8_decode(s + i, n - i, &cp);
+        if (!k || cp == 0) return 0;
+        i += k;
+    }
+    return 1;
+}
+
+/* ---- VMD --------------------------------------------------------------------------------------- */
+
+static int pm_fuzz_vmd_bounded(const pm_vmd *v) {
+    return pm_fuzz_all_bounded(v->bones.position, 3 * (size_t)v->bones.count) &&
+           pm_fuzz_all_bounded(v->bones.rotation, 4 * (size_t)v->bones.count);
+}
+
+/* Write a motion (size query, then the bytes); NULL when the writer refuses it (names Shift-JIS cannot
+ * encode, such as the U+FFFD of an undecodable name). */
+static uint8_t *pm_fuzz_vmd_write(const pm_vmd *v, size_t *size) {
+    pm_error err = {0};
+    if (pm_vmd_write(v, NULL, 0, size, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.type == PM_ERR_ENCODING && err.message[0]);
+        return NULL;
+    }
+    uint8_t *out = malloc(*size ? *size : 1);
+    size_t written = 0;
+    PM_FUZZ_CHECK(pm_vmd_write(v, out, *size, &written, &err) == PM_OK && written == *size);
+    return out;
+}
+
+static void pm_fuzz_vmd(const uint8_t *data, size_t size) {
+    pm_vmd *v = NULL;
+    pm_error err = {0};
+    if (pm_vmd_read(data, size, NULL, &v, &err) != PM_OK) {
+        PM_FUZZ_CHECK(v == NULL && err.type != PM_OK && err.message[0]);
+        return;
+    }
+    PM_FUZZ_CHECK(v->bones.count + v->morphs.count + v->cameras.count <= size);
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->bones.position, 3 * (size_t)v->bones.count));
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->bones.rotation, 4 * (size_t)v->bones.count));
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->morphs.weight, v->morphs.count));
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->cameras.position, 3 * (size_t)v->cameras.count));
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->lights.color, 3 * (size_t)v->lights.count));
+    for (uint32_t i = 0; i < v->bones.count; i++) PM_FUZZ_CHECK(v->bones.name_index[i] < v->bone_names.count);
+    for (uint32_t i = 0; i < v->properties.ik_count; i++)
+        PM_FUZZ_CHECK(v->properties.ik_name_index[i] < v->ik_names.count);
+    for (uint32_t i = 0; i < v->bone_names.count; i++)
+        PM_FUZZ_CHECK(v->bone_names.items[i].data[v->bone_names.items[i].length] == '\0');
+    /* write, read back, write again: the same bytes */
+    size_t n1 = 0;
+    uint8_t *w1 = pm_fuzz_vmd_write(v, &n1);
+    if (w1) {
+        pm_vmd *v2 = NULL;
+        PM_FUZZ_CHECK(pm_vmd_read(w1, n1, NULL, &v2, &err) == PM_OK);
+        if (v2) {
+            PM_FUZZ_CHECK(v2->bones.count == v->bones.count && v2->properties.count == v->properties.count);
+            size_t n2 = 0;
+            uint8_t *w2 = pm_fuzz_vmd_write(v2, &n2);
+            PM_FUZZ_CHECK(w2 && n2 == n1 && memcmp(w1, w2, n1) == 0);
+            free(w2);
+        }
+        pm_vmd_free(v2);
+    }
+    free(w1);
+    /* building on a read motion works too */
+    const float pos[3] = {0, 1, 0}, rot[4] = {0, 0, 0, 1};
+    PM_FUZZ_CHECK(pm_vmd_add_bone_key(v, "センター", 7, pos, rot, NULL, &err) == PM_OK);
+    pm_vmd_free(v);
+}
+
+/* ---- PMX / PMD and skeleton JSON ------------------------------------------------------------------- */
+
+static char *pm_fuzz_skeleton_json(const pm_skeleton *s, size_t *n) {
+    pm_error err = {0};
+    PM_FUZZ_CHECK(pm_skeleton_to_json(s, NULL, 0, n, &err) == PM_OK);
+    char *text = malloc(*n + 1);
+    text[0] = '\0';
+    size_t n2 = 0;
+    PM_FUZZ_CHECK(pm_skeleton_to_json(s, text, *n + 1, &n2, &err) == PM_OK && n2 == *n && text[*n] == '\0');
+    PM_FUZZ_CHECK(pm_fuzz_valid_utf8(text, *n));
+    return text;
+}
+
+/* A valid skeleton: lookups by its own names work, and JSON is a fixed point after one trip (the first
+ * trip drops what the JSON reader does not take: the "source" block, display tails, fixed and local axes;
+ * docs/skeleton-json.md), with the bone hierarchy kept. */
+static void pm_fuzz_check_skeleton(const pm_skeleton *s) {
+    pm_error err = {0};
+    PM_FUZZ_CHECK(pm_skeleton_validate(s, &err) == PM_OK);
+    for (uint32_t i = 0; i < s->bone_count && i < 64; i++) {
+        PM_FUZZ_CHECK(pm_fuzz_valid_utf8(s->bones[i].name.data, s->bones[i].name.length));
+        uint32_t found = pm_skeleton_find(s, s->bones[i].name.data);
+        PM_FUZZ_CHECK(found != PM_NO_INDEX && strcmp(s->bones[found].name.data, s->bones[i].name.data) == 0);
+        (void)pm_skeleton_find_mmd(s, s->bones[i].name.data);
+    }
+    size_t n1 = 0, n2 = 0, n3 = 0;
+    char *j1 = pm_fuzz_skeleton_json(s, &n1);
+    pm_skeleton *s2 = NULL, *s3 = NULL;
+    PM_FUZZ_CHECK(pm_skeleton_from_json(j1, n1, NULL, &s2, &err) == PM_OK);
+    if (s2) {
+        PM_FUZZ_CHECK(s2->bone_count == s->bone_count && s2->morph_count == s->morph_count);
+        for (uint32_t i = 0; i < s->bone_count && i < s2->bone_count; i++)
+            PM_FUZZ_CHECK(s2->bones[i].parent == s->bones[i].parent && s2->bones[i].has_ik == s->bones[i].has_ik);
+        char *j2 = pm_fuzz_skeleton_json(s2, &n2);
+        PM_FUZZ_CHECK(pm_skeleton_from_json(j2, n2, NULL, &s3, &err) == PM_OK);
+        if (s3) {
+            char *j3 = pm_fuzz_skeleton_json(s3, &n3);
+            PM_FUZZ_CHECK(n2 == n3 && strcmp(j2, j3) == 0);
+            free(j3);
+        }
+        free(j2);
+    }
+    pm_skeleton_free(s3);
+    pm_skeleton_free(s2);
+    free(j1);
+}
+
+/* Write a read skeleton as PMX (bones and morph names only) and read it back: the same bones. */
+static void pm_fuzz_pmx_roundtrip(const pm_skeleton *s) {
+    pm_pmx_model model = {.skeleton = s};
+    pm_error err = {0};
+    size_t need = 0;
+    if (pm_pmx_write(&model, NULL, NULL, 0, &need, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.message[0]);
+        return;
+    }
+    uint8_t *out = malloc(need);
+    size_t got = 0;
+    PM_FUZZ_CHECK(pm_pmx_write(&model, NULL, out, need, &got, &err) == PM_OK && got == need);
+    pm_skeleton *s2 = NULL;
+    PM_FUZZ_CHECK(pm_pmx_read(out, got, NULL, &s2, &err) == PM_OK);
+    if (s2) {
+        PM_FUZZ_CHECK(s2->bone_count == s->bone_count && s2->morph_count == s->morph_count);
+        size_t n1 = 0, n2 = 0;
+        char *j1 = pm_fuzz_skeleton_json(s, &n1), *j2 = pm_fuzz_skeleton_json(s2, &n2);
+        const char *b1 = strstr(j1, "\"bones\""), *b2 = strstr(j2, "\"bones\"");
+        PM_FUZZ_CHECK(b1 && b2 && strcmp(b1, b2) == 0);
+        free(j1);
+        free(j2);
+    }
+    pm_skeleton_free(s2);
+    free(out);
+}
+
+static void pm_fuzz_model(const uint8_t *data, size_t size, int pmd) {
+    pm_skeleton *s = NULL;
+    pm_error err = {0};
+    pm_result r = pmd ? pm_pmd_read(data, size, NULL, &s, &err) : pm_pmx_read(data, size, NULL, &s, &err);
+    if (r != PM_OK) {
+        PM_FUZZ_CHECK(s == NULL && err.type == r && err.message[0]);
+        return;
+    }
+    PM_FUZZ_CHECK(s->bone_count <= size);
+    pm_fuzz_check_skeleton(s);
+    pm_fuzz_pmx_roundtrip(s);
+    pm_skeleton_free(s);
+}
+static void pm_fuzz_pmx(const uint8_t *data, size_t size) { pm_fuzz_model(data, size, 0); }
+static void pm_fuzz_pmd(const uint8_t *data, size_t size) { pm_fuzz_model(data, size, 1); }
+
+static void pm_fuzz_skeleton_from_json(const uint8_t *data, size_t size) {
+    pm_skeleton *s = NULL;
+    pm_error err = {0};
+    if (pm_skeleton_from_json((const char *)data, size, NULL, &s, &err) != PM_OK) {
+        PM_FUZZ_CHECK(s == NULL && err.message[0]);
+        return;
+    }
+    pm_fuzz_check_skeleton(s);
+    pm_skeleton_free(s);
+}
+
+/* ---- BVH ------------------------------------------------------------------------------------------ */
+
+static void pm_fuzz_bvh(const uint8_t *data, size_t size) {
+    pm_bvh *b = NULL;
+    pm_error err = {0};
+    if (pm_bvh_read(data, size, NULL, &b, &err) != PM_OK) {
+        PM_FUZZ_CHECK(b == NULL && err.message[0]);
+        return;
+    }
+    PM_FUZZ_CHECK(b->joint_count >= 1 && b->frame_time > 0);
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(b->motion, (size_t)b->frame_count * b->channel_count));
+    int bounded = pm_fuzz_all_bounded(b->motion, (size_t)b->frame_count * b->channel_count);
+    for (uint32_t j = 0; j < b->joint_count; j++) {
+        const pm_bvh_joint *jt = &b->joints[j];
+        PM_FUZZ_CHECK(j == 0 ? jt->parent == PM_NO_INDEX : jt->parent < j);
+        PM_FUZZ_CHECK(jt->channel_count <= 6 && jt->first_channel + jt->channel_count <= b->channel_count);
+        bounded = bounded && pm_fuzz_all_bounded(&jt->offset.x, 3);
+    }
+    pm_mat4 *world = malloc(b->joint_count * sizeof *world);
+    uint32_t frames[3] = {0, b->frame_count / 2, b->frame_count ? b->frame_count - 1 : 0};
+    for (int k = 0; k < 3; k++) {
+        PM_FUZZ_CHECK(pm_bvh_world_matrices(b, frames[k], world, &err) == PM_OK);
+        if (bounded) PM_FUZZ_CHECK(pm_fuzz_all_finite(world[0].m, 16 * (size_t)b->joint_count));
+    }
+    const double times[3] = {-1.0, b->frame_time * 0.5, b->frame_time * (b->frame_count + 2.0)};
+    for (int k = 0; k < 3; k++) {
+        PM_FUZZ_CHECK(pm_bvh_sample(b, times[k], world, &err) == PM_OK);
+        if (bounded) PM_FUZZ_CHECK(pm_fuzz_all_finite(world[0].m, 16 * (size_t)b->joint_count));
+    }
+    PM_FUZZ_CHECK(pm_bvh_find(b, b->joints[0].name.data) == 0);
+    free(world);
+    pm_bvh_free(b);
+}
+
+/* ---- glTF / GLB / VRM ----------------------------------------------------------------------------- */
+
+static void pm_fuzz_gltf(const uint8_t *data, size_t size) {
+    pm_gltf *g = NULL;
+    pm_error err = {0};
+    if (pm_gltf_read(data, size, NULL, &g, &err) != PM_OK) {
+        PM_FUZZ_CHECK(g == NULL && err.message[0]);
+    } else {
+        int bounded = 1;
+        for (uint32_t i = 0; i < g->node_count; i++) {
+            const pm_gltf_node *n = &g->nodes[i];
+            PM_FUZZ_CHECK(n->parent == PM_NO_INDEX || n->parent < g->node_count);
+            bounded = bounded && pm_fuzz_all_bounded(n->matrix.m, 16) && pm_fuzz_all_bounded(&n->translation.x, 3) &&
+                      pm_fuzz_all_bounded(&n->scale.x, 3);
+        }
+        for (uint32_t i = 0; i < g->node_count; i++) PM_FUZZ_CHECK(g->order[i] < g->node_count);
+        for (uint32_t a = 0; a < g->animation_count; a++)
+            for (uint32_t c = 0; c < g->animations[a].channel_count; c++) {
+                const pm_gltf_channel *ch = &g->animations[a].channels[c];
+                size_t nv = (size_t)ch->key_count * ch->components * (ch->interpolation == PM_GLTF_CUBICSPLINE ? 3 : 1);
+                PM_FUZZ_CHECK(ch->node < g->node_count && ch->key_count >= 1);
+                PM_FUZZ_CHECK(pm_fuzz_all_finite(ch->times, ch->key_count) && pm_fuzz_all_finite(ch->values, nv));
+                bounded = bounded && pm_fuzz_all_bounded(ch->values, nv);
+            }
+        pm_mat4 *world = malloc((g->node_count ? g->node_count : 1) * sizeof *world);
+        uint32_t anims = g->animation_count < 3 ? g->animation_count : 3;
+        for (uint32_t a = 0; a <= anims; a++) {
+            uint32_t anim = a == anims ? PM_NO_INDEX : a;
+            float end = anim == PM_NO_INDEX ? 0 : g->animations[anim].duration;
+            const float times[4] = {-1.0f, 0.0f, end * 0.37f, end + 1.0f};
+            for (int k = 0; k < 4; k++) {
+                PM_FUZZ_CHECK(pm_gltf_world_matrices(g, anim, times[k], world, &err) == PM_OK);
+                if (bounded) PM_FUZZ_CHECK(pm_fuzz_all_finite(world[0].m, 16 * (size_t)g->node_count));
+            }
+        }
+        free(world);
+        pm_gltf_free(g);
+    }
+    /* the minimal node-name reader of humanoid.h agrees that a glTF is (or is not) there */
+    pm_name_list *names = NULL;
+    if (pm_gltf_node_names(data, size, NULL, &names, &err) == PM_OK) {
+        for (uint32_t i = 0; i < names->count; i++) PM_FUZZ_CHECK(names->names[i] != NULL);
+        pm_humanoid_map map;
+        (void)pm_humanoid_map_names(names->names, names->count, &map, &err);
+    } else {
+        PM_FUZZ_CHECK(names == NULL);
+    }
+    pm_name_list_free(names);
+}
+
+/* ---- keypoints: JSON, NDJSON, binary frames, and every source through pm_kp_from_data ------------ */
+
+static void pm_fuzz_check_kp(const pm_kp_sequence *seq) {
+    uint32_t nan = 0, oor = 0;
+    pm_kp_check(seq, &nan, &oor);
+    PM_FUZZ_CHECK(nan == 0 && oor == 0);
+}
+
+/* Same frames within the codecs' quantisation. */
+static void pm_fuzz_kp_same(const pm_kp_sequence *a, const pm_kp_sequence *b, float tol) {
+    PM_FUZZ_CHECK(a->frame_count == b->frame_count);
+    if (a->frame_count != b->frame_count) return;
+    for (size_t i = 0; i < (size_t)a->frame_count * PM_KP_POINT_COUNT * 3; i++)
+        PM_FUZZ_CHECK(fabsf(a->points[i] - b->points[i]) <= tol);
+    for (size_t i = 0; i < (size_t)a->frame_count * PM_KP_POINT_COUNT; i++)
+        PM_FUZZ_CHECK(fabsf(a->visibility[i] - b->visibility[i]) <= 1.0f / 255 + 1e-6f);
+    for (uint32_t f = 0; f < a->frame_count; f++) PM_FUZZ_CHECK(fabs(a->timestamp_ms[f] - b->timestamp_ms[f]) <= 1.0);
+}
+
+/* Features, then NDJSON and binary out and back in. */
+static void pm_fuzz_kp_exercise(const pm_kp_sequence *seq) {
+    pm_error err = {0};
+    pm_fuzz_check_kp(seq);
+    size_t nf = (size_t)seq->frame_count * PM_KP_FEATURE_SIZE;
+    float *features = malloc((nf ? nf : 1) * sizeof *features);
+    PM_FUZZ_CHECK(pm_kp_features(seq, features, nf, &err) == PM_OK);
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(features, nf));
+    free(features);
+    size_t n = 0;
+    if (pm_kp_write_ndjson(seq, NULL, 0, &n, &err) == PM_OK) {
+        char *text = malloc(n + 1);
+        PM_FUZZ_CHECK(pm_kp_write_ndjson(seq, text, n + 1, &n, &err) == PM_OK);
+        pm_kp_sequence *back = NULL;
+        PM_FUZZ_CHECK(pm_kp_read_ndjson((const uint8_t *)text, n, NULL, &back, &err) == PM_OK);
+        if (back) pm_fuzz_kp_same(seq, back, 1e-6f);
+        pm_kp_free(back);
+        free(text);
+    } else {
+        PM_FUZZ_CHECK(err.message[0]);
+    }
+    if (pm_kp_write_binary(seq, NULL, 0, &n, &err) == PM_OK) {
+        uint8_t *bin = malloc(n ? n : 1);
+        PM_FUZZ_CHECK(pm_kp_write_binary(seq, bin, n, &n, &err) == PM_OK && n == (size_t)seq->frame_count * PM_KP_FRAME_SIZE);
+        pm_kp_sequence *back = NULL;
+        if (seq->frame_count) {
+            PM_FUZZ_CHECK(pm_kp_read_binary(bin, n, NULL, &back, &err) == PM_OK);
+            if (back) pm_fuzz_kp_same(seq, back, 1.0f / 32767 + 1e-6f);
+        }
+        pm_kp_free(back);
+        free(bin);
+    } else {
+        PM_FUZZ_CHECK(err.message[0]);
+    }
+}
+
+static void pm_fuzz_kp_format(const uint8_t *data, size_t size, pm_kp_format format) {
+    pm_kp_options opts = {.max_frames = 600};
+    pm_kp_sequence *seq = NULL;
+    pm_error err = {0};
+    if (pm_kp_from_data(data, size, format, &opts, &seq, &err) != PM_OK) {
+        PM_FUZZ_CHECK(seq == NULL && err.message[0]);
+        return;
+    }
+    PM_FUZZ_CHECK(seq->frame_count <= 600);
+    pm_fuzz_kp_exercise(seq);
+    pm_kp_free(seq);
+}
+
+static void pm_fuzz_kp_json(const uint8_t *data, size_t size) { pm_fuzz_kp_format(data, size, PM_KP_FORMAT_JSON); }
+static void pm_fuzz_kp_ndjson(const uint8_t *data, size_t size) { pm_fuzz_kp_format(data, size, PM_KP_FORMAT_NDJSON); }
+/* Every source the keypoint converter detects (BVH, VMD, glTF/GLB, JSON, NDJSON, binary). */
+static void pm_fuzz_kp_auto(const uint8_t *data, size_t size) { pm_fuzz_kp_format(data, size, PM_KP_FORMAT_AUTO); }
+
+static void pm_fuzz_kp_frame(const uint8_t *data, size_t size) {
+    pm_kp_frame frame;
+    pm_error err = {0};
+    if (pm_kp_decode_frame(data, size, &frame, &err) == PM_OK) {
+        PM_FUZZ_CHECK(size == PM_KP_FRAME_SIZE);
+        PM_FUZZ_CHECK(pm_fuzz_all_finite(frame.points, PM_KP_POINT_COUNT * 3));
+        for (int i = 0; i < PM_KP_POINT_COUNT * 3; i++) PM_FUZZ_CHECK(fabsf(frame.points[i]) <= 1.0f);
+        for (int i = 0; i < PM_KP_POINT_COUNT; i++) PM_FUZZ_CHECK(frame.visibility[i] >= 0 && frame.visibility[i] <= 1);
+    } else {
+        PM_FUZZ_CHECK(err.message[0]);
+    }
+    /* the stream reader takes the same bytes (a multiple of 239) */
+    pm_kp_sequence *seq = NULL;
+    if (pm_kp_read_binary(data, size, NULL, &seq, &err) == PM_OK) {
+        PM_FUZZ_CHECK(seq->frame_count == size / PM_KP_FRAME_SIZE);
+        pm_fuzz_kp_exercise(seq);
+    } else {
+        PM_FUZZ_CHECK(seq == NULL && err.message[0]);
+    }
+    pm_kp_free(seq);
+}
+
+/* ---- Shift-JIS ------------------------------------------------------------------------------------ */
+
+static void pm_fuzz_sjis(const uint8_t *data, size_t size) {
+    /* decode: the size query, the whole text, and a cut buffer; always NUL-terminated valid UTF-8 */
+    size_t n = pm_sjis_to_utf8(data, size, NULL, 0);
+    PM_FUZZ_CHECK(n <= 3 * size);
+    char *text = malloc(n + 1);
+    PM_FUZZ_CHECK(pm_sjis_to_utf8(data, size, text, n + 1) == n && text[n] == '\0');
+    size_t cap = size % 13 + 1;
+    char *cut = malloc(cap);
+    PM_FUZZ_CHECK(pm_sjis_to_utf8(data, size, cut, cap) == n);
+    size_t cl = strlen(cut);
+    PM_FUZZ_CHECK(cl < cap && memcmp(cut, text, cl) == 0);
+    free(cut);
+    /* the decoded text encodes back to bytes that decode to it again (U+FFFD cannot be encoded) */
+    int has_nul = memchr(text, 0, n) != NULL;
+    if (!has_nul) PM_FUZZ_CHECK(pm_fuzz_valid_utf8(text, n));
+    uint8_t *back = malloc(2 * n + 1);
+    size_t bl = 0;
+    bool truncated = false;
+    pm_error err = {0};
+    if (pm_utf8_to_sjis(text, n, back, 2 * n + 1, &bl, &truncated, &err) == PM_OK) {
+        PM_FUZZ_CHECK(!truncated);
+        char *again = malloc(3 * bl + 1);
+        size_t n2 = pm_sjis_to_utf8(back, bl, again, 3 * bl + 1);
+        PM_FUZZ_CHECK(n2 == n && memcmp(again, text, n) == 0);
+        free(again);
+    } else {
+        PM_FUZZ_CHECK(err.type == PM_ERR_ENCODING && pm_fuzz_contains(text, n, "\xEF\xBF\xBD"));
+    }
+    free(back);
+    free(text);
+    /* the input taken as UTF-8: encode into a roomy and a tight buffer; a cut never splits a character */
+    uint8_t *enc = malloc(2 * size + 1);
+    size_t el = 0;
+    if (pm_utf8_to_sjis((const char *)data, size, enc, 2 * size + 1, &el, &truncated, &err) == PM_OK) {
+        PM_FUZZ_CHECK(!truncated && el <= 2 * size);
+        size_t tight = 0, tcap = el / 2;
+        bool cut_short = false;
+        uint8_t *short_out = malloc(tcap + 1);
+        PM_FUZZ_CHECK(pm_utf8_to_sjis((const char *)data, size, short_out, tcap, &tight, &cut_short, &err) == PM_OK);
+        PM_FUZZ_CHECK(tight <= tcap && (tight == el) == !cut_short && memcmp(enc, short_out, tight) == 0);
+        free(short_out);
+        /* decode(encode(s)) == s except for the three one-way characters (YEN, OVERLINE, MINUS) */
+        if (!pm_fuzz_contains(data, size, "\xC2\xA5") && !pm_fuzz_contains(data, size, "\xE2\x80\xBE") &&
+            !pm_fuzz_contains(data, size, "\xE2\x88\x92")) {
+            char *dec = malloc(3 * el + 1);
+            size_t dl = pm_sjis_to_utf8(enc, el, dec, 3 * el + 1);
+            PM_FUZZ_CHECK(dl == size && memcmp(dec, data, size) == 0);
+            free(dec);
+        }
+    } else {
+        PM_FUZZ_CHECK(err.type == PM_ERR_ENCODING && el == 0);
+    }
+    free(enc);
+}
+
+/* ---- pose evaluation: a fuzzed VMD on the mannequin ------------------------------------------------- */
+
+static const pm_skeleton *pm_fuzz_mannequin(void) {
+    static pm_skeleton *mannequin; /* the harness's own state, made once */
+    if (!mannequin) {
+        pm_error err = {0};
+        if (pm_mannequin_skeleton(NULL, &mannequin, &err) != PM_OK) abort();
+    }
+    return mannequin;
+}
+
+static void pm_fuzz_pose(const uint8_t *data, size_t size) {
+    pm_vmd *v = NULL;
+    pm_error err = {0};
+    if (pm_vmd_read(data, size, NULL, &v, &err) != PM_OK) return;
+    const pm_skeleton *sk = pm_fuzz_mannequin();
+    pm_anim_bind_options bopts = {.normalized_names = (size & 1) != 0};
+    pm_anim *anim = NULL;
+    pm_pose_workspace *ws = NULL;
+    pm_pose *pose = NULL;
+    PM_FUZZ_CHECK(pm_anim_bind(sk, v, &bopts, &anim, &err) == PM_OK);
+    PM_FUZZ_CHECK(pm_pose_workspace_create(sk, NULL, &ws, &err) == PM_OK);
+    PM_FUZZ_CHECK(pm_pose_create(sk, NULL, &pose, &err) == PM_OK);
+    if (anim && ws && pose) {
+        pm_anim_info info;
+        pm_anim_get_info(anim, &info);
+        PM_FUZZ_CHECK(info.first_frame <= info.last_frame);
+        int bounded = pm_fuzz_vmd_bounded(v);
+        const double frames[5] = {-3.0, info.first_frame, 0.5 * info.first_frame + 0.5 * info.last_frame + 0.25,
+                                  info.last_frame, info.last_frame + 10.0};
+        for (int k = 0; k < 5; k++) {
+            pm_pose_options popts = {.flags = k == 2 ? PM_POSE_NO_APPEND : 0, .max_ik_iterations = k == 3 ? 3 : 0};
+            PM_FUZZ_CHECK(pm_pose_evaluate(anim, ws, frames[k], pose, &popts, &err) == PM_OK);
+            if (bounded) {
+                PM_FUZZ_CHECK(pm_fuzz_all_finite(pose->world[0].m, 16 * (size_t)pose->bone_count));
+                PM_FUZZ_CHECK(pm_fuzz_all_finite(&pose->final_rotation[0].x, 4 * (size_t)pose->bone_count));
+            }
+        }
+        /* analytic leg IK on the evaluated pose toward a target taken from the motion */
+        uint32_t hip = pm_skeleton_find(sk, "左足"), knee = pm_skeleton_find(sk, "左ひざ");
+        uint32_t ankle = pm_skeleton_find(sk, "左足首");
+        pm_vec3 target = {1, 2, 0};
+        if (v->bones.count) target = (pm_vec3){v->bones.position[0], v->bones.position[1], v->bones.position[2]};
+        pm_two_bone_ik_result res;
+        pm_vec3 forward = {0, 0, 0};
+        if (pm_pose_leg_ik(ws, pose, hip, knee, ankle, target, forward, &res, &err) == PM_OK && bounded) {
+            PM_FUZZ_CHECK(pm_fuzz_all_finite(&res.mid.x, 3) && pm_fuzz_all_finite(&res.end.x, 3));
+            PM_FUZZ_CHECK(pm_fuzz_all_finite(pose->world[0].m, 16 * (size_t)pose->bone_count));
+        }
+    }
+    pm_pose_free(pose);
+    pm_pose_workspace_free(ws);
+    pm_anim_free(anim);
+    pm_vmd_free(v);
+}
+
+/* Two-bone IK on 15 floats from the input: finite input gives finite output. */
+static void pm_fuzz_ik(const uint8_t *data, size_t size) {
+    float f[15] = {0};
+    memcpy(f, data, size < sizeof f ? size : sizeof f);
+    pm_vec3 p[5];
+    for (int i = 0; i < 5; i++) p[i] = (pm_vec3){f[3 * i], f[3 * i + 1], f[3 * i + 2]};
+    pm_two_bone_ik_result res;
+    pm_error err = {0};
+    int finite = pm_fuzz_all_finite(f, 15), bounded = pm_fuzz_all_bounded(f, 15);
+    pm_result r = pm_two_bone_ik(p[0], p[1], p[2], p[3], p[4], &res, &err);
+    PM_FUZZ_CHECK(finite ? r == PM_OK : r == PM_ERR_INVALID_ARGUMENT);
+    if (r == PM_OK && bounded) {
+        PM_FUZZ_CHECK(pm_fuzz_all_finite(&res.root_delta.x, 4) && pm_fuzz_all_finite(&res.mid_delta.x, 4));
+        PM_FUZZ_CHECK(pm_fuzz_all_finite(&res.mid.x, 3) && pm_fuzz_all_finite(&res.end.x, 3) && isfinite(res.miss));
+    }
+    r = pm_leg_ik(p[0], p[1], p[2], p[3], p[4], &res, &err);
+    if (r == PM_OK && bounded) {
+        PM_FUZZ_CHECK(pm_fuzz_all_finite(&res.root_delta.x, 4) && pm_fuzz_all_finite(&res.mid_delta.x, 4));
+        PM_FUZZ_CHECK(pm_fuzz_all_finite(&res.end.x, 3));
+    }
+}
+
+/* ---- the table ------------------------------------------------------------------------------------- */
+
+typedef struct pm_fuzz_target {
+    const char *name;
+    void (*fn)(const uint8_t *data, size_t size);
+} pm_fuzz_target;
+
+static const pm_fuzz_target pm_fuzz_targets[] = {
+    {"vmd", pm_fuzz_vmd},
+    {"pmx", pm_fuzz_pmx},
+    {"pmd", pm_fuzz_pmd},
+    {"skeleton_json", pm_fuzz_skeleton_from_json},
+    {"bvh", pm_fuzz_bvh},
+    {"gltf", pm_fuzz_gltf},
+    {"kp_json", pm_fuzz_kp_json},
+    {"kp_ndjson", pm_fuzz_kp_ndjson},
+    {"kp_frame", pm_fuzz_kp_frame},
+    {"kp_auto", pm_fuzz_kp_auto},
+    {"sjis", pm_fuzz_sjis},
+    {"pose", pm_fuzz_pose},
+    {"ik", pm_fuzz_ik},
+};
+#define PM_FUZZ_TARGET_COUNT (sizeof pm_fuzz_targets / sizeof pm_fuzz_targets[0])
+
+#endif
