@@ -56,10 +56,13 @@ pm_result pmi_skeleton_string_buffer(pm_skeleton *s, pm_string *dst, size_t len,
     return PM_OK;
 }
 
+/* Names from callers (pm_skeleton_create, skeleton JSON) may hold invalid UTF-8: store it with U+FFFD
+ * for every invalid sequence, as the model readers do. */
 pm_result pmi_skeleton_set_string(pm_skeleton *s, pm_string *dst, const char *utf8, size_t len, pm_error *err) {
     char *p;
-    pm_result r = pmi_skeleton_string_buffer(s, dst, len, &p, err);
-    if (r == PM_OK && len) memcpy(p, utf8, len);
+    size_t n = pmi_utf8_sanitize((const uint8_t *)utf8, len, NULL, 0);
+    pm_result r = pmi_skeleton_string_buffer(s, dst, n, &p, err);
+    if (r == PM_OK && n) pmi_utf8_sanitize((const uint8_t *)utf8, len, p, n);
     return r;
 }
 

@@ -4,6 +4,7 @@
 #include "procmotion/skeleton.h"
 
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -135,7 +136,7 @@ static bool get_vec3(reader *r, const cJSON *obj, const char *key, pm_vec3 *out,
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3) goto bad;
     for (int i = 0; i < 3; i++) {
         const cJSON *e = cJSON_GetArrayItem(a, i);
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 1e30) goto bad;
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > FLT_MAX) goto bad;
         v[i] = (float)e->valuedouble;
     }
     *out = pm_vec3_make(v[0], v[1], v[2]);
@@ -209,9 +210,10 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         fail_at(&r, PM_ERR_BAD_FORMAT, "\"bones\" must be an array", -1);
         goto done;
     }
+    /* every skeleton the PMX/PMD readers make must come back: 0 to 65 536 bones (their max_bones) */
     int n = cJSON_GetArraySize(bones);
-    if (n <= 0 || n > 65535) {
-        fail_at(&r, PM_ERR_LIMIT, "\"bones\" must hold 1 to 65535 bones", -1);
+    if (n < 0 || n > 65536) {
+        fail_at(&r, PM_ERR_LIMIT, "\"bones\" must hold at most 65536 bones", -1);
         goto done;
     }
     r.bone_count = (uint32_t)n;
@@ -221,8 +223,8 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         const cJSON *l = ik ? cJSON_GetObjectItemCaseSensitive(ik, "links") : NULL;
         if (cJSON_IsArray(l)) total_links += (size_t)cJSON_GetArraySize(l);
     }
-    descs = pmi_alloc_array(NULL, (size_t)n, sizeof *descs, err, "skeleton JSON");
-    links = pmi_alloc_array(NULL, total_links, sizeof *links, err, "skeleton JSON");
+    descs = pmi_alloc_array(allocator, (size_t)n, sizeof *descs, err, "skeleton JSON");
+    links = pmi_alloc_array(allocator, total_links, sizeof *links, err, "skeleton JSON");
     if (!descs || !links) {
         r.status = PM_ERR_OUT_OF_MEMORY;
         goto done;
@@ -236,15 +238,15 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
             goto done;
         }
         d->name = get_string(b, "name");
-        if (!d->name || !d->name[0]) {
-            fail_at(&r, PM_ERR_BAD_FORMAT, "\"name\" must be a non-empty string", i);
+        if (!d->name) { /* PMX allows empty names, so JSON does too */
+            fail_at(&r, PM_ERR_BAD_FORMAT, "\"name\" must be a string", i);
             goto done;
         }
         d->name_en = get_string(b, "nameEn");
         double flags, order;
         if (!get_vec3(&r, b, "position", &d->position, true, i) || !get_index(&r, b, "parent", &d->parent, true, i) ||
             !get_number(&r, b, "flags", 0, 0xFFFF, 0, &flags, i) ||
-            !get_number(&r, b, "transformOrder", -1000, 1000, 0, &order, i))
+            !get_number(&r, b, "transformOrder", INT32_MIN, INT32_MAX, 0, &order, i))
             goto done;
         d->flags = (uint32_t)flags;
         d->transform_order = (int32_t)order;
@@ -253,7 +255,7 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         if (ap) {
             double ratio;
             if (!get_index(&r, ap, "parent", &d->append_parent, false, i) ||
-                !get_number(&r, ap, "ratio", -100, 100, 1, &ratio, i))
+                !get_number(&r, ap, "ratio", -FLT_MAX, FLT_MAX, 1, &ratio, i))
                 goto done;
             d->append_ratio = (float)ratio;
             if (!d->flags) d->flags = PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED;
@@ -265,8 +267,8 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         if (ik) {
             double loops, limit;
             if (!get_index(&r, ik, "target", &d->ik.target, false, i) ||
-                !get_number(&r, ik, "loopCount", 0, 1000000, 40, &loops, i) ||
-                !get_number(&r, ik, "limitAngle", -100, 100, 2, &limit, i))
+                !get_number(&r, ik, "loopCount", 0, INT32_MAX, 40, &loops, i) ||
+                !get_number(&r, ik, "limitAngle", -FLT_MAX, FLT_MAX, 2, &limit, i))
                 goto done;
             d->has_ik = true;
             d->ik.loop_count = (uint32_t)loops;
@@ -294,7 +296,7 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
     }
     const cJSON *mn = cJSON_GetObjectItemCaseSensitive(root, "morphNames");
     int morph_count = cJSON_IsArray(mn) ? cJSON_GetArraySize(mn) : 0;
-    morphs = pmi_alloc_array(NULL, (size_t)morph_count, sizeof *morphs, err, "skeleton JSON");
+    morphs = pmi_alloc_array(allocator, (size_t)morph_count, sizeof *morphs, err, "skeleton JSON");
     if (!morphs) {
         r.status = PM_ERR_OUT_OF_MEMORY;
         goto done;
@@ -309,9 +311,9 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
     }
     r.status = pm_skeleton_create(descs, (uint32_t)n, morphs, (uint32_t)morph_count, allocator, out, err);
 done:
-    free(descs);
-    free(links);
-    free(morphs);
+    pmi_free(allocator, descs);
+    pmi_free(allocator, links);
+    pmi_free(allocator, morphs);
     cJSON_Delete(root);
     return r.status;
 }
