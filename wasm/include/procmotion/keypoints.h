@@ -84,7 +84,9 @@
  *   NDJSON: one frame per line, {"timestamp":ms,"mirrored":false,"points":[[x,y,z,v] x 33],
  *   "angles":{"shoulder_L":c,...}} with 6 decimals. Both read back with pm_kp_read_binary /
  *   pm_kp_read_ndjson; NDJSON -> binary -> NDJSON agrees within the quantisation (1/32767, 1/255,
- *   1 ms).
+ *   1 ms). The readers keep the sequence ranges: a value outside x, y in [0, 1], z in [-1, 1],
+ *   visibility in [0, 1] (a binary x or y below 0, an edited NDJSON line) or a timestamp going back is
+ *   PM_ERR_BAD_FORMAT naming the frame and point.
  *
  * OWNERSHIP
  *   A sequence owns its arrays; pm_kp_free(NULL) is fine. Input bytes are only read during the call.

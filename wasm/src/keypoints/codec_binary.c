@@ -121,6 +121,10 @@ pm_result pm_kp_read_binary(const uint8_t *data, size_t size, const pm_kp_option
         s->timestamp_ms[f] = fr.timestamp_ms;
         memcpy(s->points + f * PM_KP_POINT_COUNT * 3, fr.points, sizeof fr.points);
         memcpy(s->visibility + f * PM_KP_POINT_COUNT, fr.visibility, sizeof fr.visibility);
+        if ((r = pmi_kp_check_decoded(s, (uint32_t)f, "binary frame", f, err))) { /* x, y < 0 fit in int16 */
+            pm_kp_free(s);
+            return r;
+        }
         pm_kp_angles(fr.points, s->angles + f * PM_KP_ANGLE_COUNT);
     }
     s->fps = pmi_kp_even_fps(s->timestamp_ms, s->frame_count);

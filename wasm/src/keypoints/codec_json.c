@@ -176,6 +176,9 @@ pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_option
                                 "NDJSON line", line, err);
             if (r == PM_OK) {
                 s->timestamp_ms[f] = t;
+                r = pmi_kp_check_decoded(s, f, "NDJSON line", line, err); /* read back as is: must be in range */
+            }
+            if (r == PM_OK) {
                 if (f == 0) s->mirrored = cJSON_IsTrue(mir);
                 float *a = s->angles + (size_t)f * PM_KP_ANGLE_COUNT;
                 pm_kp_angles(s->points + (size_t)f * PM_KP_POINT_COUNT * 3, a);

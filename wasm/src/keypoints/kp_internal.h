@@ -112,6 +112,10 @@ pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_
                          const pm_kp_options *opts, pm_kp_stats *stats, pm_kp_sequence **out, pm_error *err);
 
 uint32_t pmi_kp_max_frames(const pm_kp_options *opts);
+/* Decoders: frame f of a sequence they fill must hold what every sequence holds (x, y in [0, 1], z in
+ * [-1, 1], visibility in [0, 1], a timestamp >= 0 and >= the previous one); PM_ERR_BAD_FORMAT naming
+ * `where` `at` (e.g. "NDJSON line" 7) and the value otherwise. */
+pm_result pmi_kp_check_decoded(const pm_kp_sequence *s, uint32_t f, const char *where, size_t at, pm_error *err);
 /* Frames per second when the timestamps (ms) are evenly spaced within 1 ms, else 0. */
 double pmi_kp_even_fps(const double *timestamp_ms, uint32_t count);
 

@@ -74,6 +74,23 @@ pm_result pm_kp_from_arrays(uint32_t frames, const double *timestamp_ms, const f
     return PM_OK;
 }
 
+pm_result pmi_kp_check_decoded(const pm_kp_sequence *s, uint32_t f, const char *where, size_t at, pm_error *err) {
+    const float *p = s->points + (size_t)f * PM_KP_POINT_COUNT * 3, *v = s->visibility + (size_t)f * PM_KP_POINT_COUNT;
+    double t = s->timestamp_ms[f];
+    if (!(t >= 0) || (f && t < s->timestamp_ms[f - 1]))
+        return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %zu: timestamp %g goes back in time", where, at, t);
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++) {
+        for (int k = 0; k < 3; k++)
+            if (!(p[i * 3 + k] >= (k < 2 ? 0.0f : -1.0f) && p[i * 3 + k] <= 1.0f))
+                return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %zu point %d: %c = %g is outside %s", where, at, i,
+                                "xyz"[k], p[i * 3 + k], k < 2 ? "0..1" : "-1..1");
+        if (!(v[i] >= 0 && v[i] <= 1))
+            return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %zu point %d: visibility %g is outside 0..1", where, at, i,
+                            v[i]);
+    }
+    return PM_OK;
+}
+
 uint32_t pmi_kp_max_frames(const pm_kp_options *opts) {
     return opts && opts->max_frames ? opts->max_frames : 1000000u;
 }
