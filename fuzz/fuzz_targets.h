@@ -71,6 +71,12 @@ static int pm_fuzz_valid_utf8(const char *s, size_t n) {
     return 1;
 }
 
+/* Names a reader hands out: NUL-terminated at `length`, valid UTF-8 (U+FFFD for what was not), no NUL
+ * inside (C-string consumers and JSON must see the same name). */
+static int pm_fuzz_good_name(pm_string n) {
+    return n.data && n.data[n.length] == '\0' && strlen(n.data) == n.length && pm_fuzz_valid_utf8(n.data, n.length);
+}
+
 /* ---- VMD --------------------------------------------------------------------------------------- */
 
 static int pm_fuzz_vmd_bounded(const pm_vmd *v) {
@@ -108,8 +114,9 @@ static void pm_fuzz_vmd(const uint8_t *data, size_t size) {
     for (uint32_t i = 0; i < v->bones.count; i++) PM_FUZZ_CHECK(v->bones.name_index[i] < v->bone_names.count);
     for (uint32_t i = 0; i < v->properties.ik_count; i++)
         PM_FUZZ_CHECK(v->properties.ik_name_index[i] < v->ik_names.count);
-    for (uint32_t i = 0; i < v->bone_names.count; i++)
-        PM_FUZZ_CHECK(v->bone_names.items[i].data[v->bone_names.items[i].length] == '\0');
+    for (uint32_t i = 0; i < v->bone_names.count; i++) PM_FUZZ_CHECK(pm_fuzz_good_name(v->bone_names.items[i]));
+    for (uint32_t i = 0; i < v->morph_names.count; i++) PM_FUZZ_CHECK(pm_fuzz_good_name(v->morph_names.items[i]));
+    PM_FUZZ_CHECK(pm_fuzz_good_name(v->model_name));
     /* write, read back, write again: the same bytes */
     size_t n1 = 0;
     uint8_t *w1 = pm_fuzz_vmd_write(v, &n1);
@@ -151,8 +158,10 @@ static char *pm_fuzz_skeleton_json(const pm_skeleton *s, size_t *n) {
 static void pm_fuzz_check_skeleton(const pm_skeleton *s) {
     pm_error err = {0};
     PM_FUZZ_CHECK(pm_skeleton_validate(s, &err) == PM_OK);
+    PM_FUZZ_CHECK(pm_fuzz_good_name(s->model_name) && pm_fuzz_good_name(s->model_name_en));
+    for (uint32_t i = 0; i < s->morph_count; i++) PM_FUZZ_CHECK(pm_fuzz_good_name(s->morph_names[i]));
     for (uint32_t i = 0; i < s->bone_count && i < 64; i++) {
-        PM_FUZZ_CHECK(pm_fuzz_valid_utf8(s->bones[i].name.data, s->bones[i].name.length));
+        PM_FUZZ_CHECK(pm_fuzz_good_name(s->bones[i].name) && pm_fuzz_good_name(s->bones[i].name_en));
         uint32_t found = pm_skeleton_find(s, s->bones[i].name.data);
         PM_FUZZ_CHECK(found != PM_NO_INDEX && strcmp(s->bones[found].name.data, s->bones[i].name.data) == 0);
         (void)pm_skeleton_find_mmd(s, s->bones[i].name.data);
@@ -197,7 +206,7 @@ static void pm_fuzz_pmx_roundtrip(const pm_skeleton *s) {
         PM_FUZZ_CHECK(s2->bone_count == s->bone_count && s2->morph_count == s->morph_count);
         size_t n1 = 0, n2 = 0;
         char *j1 = pm_fuzz_skeleton_json(s, &n1), *j2 = pm_fuzz_skeleton_json(s2, &n2);
-        const char *b1 = strstr(j1, "\"bones\""), *b2 = strstr(j2, "\"bones\"");
+        const char *b1 = strstr(j1, "\"bones\":["), *b2 = strstr(j2, "\"bones\":[");
         PM_FUZZ_CHECK(b1 && b2 && strcmp(b1, b2) == 0);
         free(j1);
         free(j2);
@@ -248,6 +257,7 @@ static void pm_fuzz_bvh(const uint8_t *data, size_t size) {
     for (uint32_t j = 0; j < b->joint_count; j++) {
         const pm_bvh_joint *jt = &b->joints[j];
         PM_FUZZ_CHECK(j == 0 ? jt->parent == PM_NO_INDEX : jt->parent < j);
+        PM_FUZZ_CHECK(pm_fuzz_good_name(jt->name));
         PM_FUZZ_CHECK(jt->channel_count <= 6 && jt->first_channel + jt->channel_count <= b->channel_count);
         bounded = bounded && pm_fuzz_all_bounded(&jt->offset.x, 3);
     }
@@ -279,6 +289,7 @@ static void pm_fuzz_gltf(const uint8_t *data, size_t size) {
         for (uint32_t i = 0; i < g->node_count; i++) {
             const pm_gltf_node *n = &g->nodes[i];
             PM_FUZZ_CHECK(n->parent == PM_NO_INDEX || n->parent < g->node_count);
+            PM_FUZZ_CHECK(pm_fuzz_good_name(n->name));
             bounded = bounded && pm_fuzz_all_bounded(n->matrix.m, 16) && pm_fuzz_all_bounded(&n->translation.x, 3) &&
                       pm_fuzz_all_bounded(&n->scale.x, 3);
         }
@@ -308,7 +319,8 @@ static void pm_fuzz_gltf(const uint8_t *data, size_t size) {
     /* the minimal node-name reader of humanoid.h agrees that a glTF is (or is not) there */
     pm_name_list *names = NULL;
     if (pm_gltf_node_names(data, size, NULL, &names, &err) == PM_OK) {
-        for (uint32_t i = 0; i < names->count; i++) PM_FUZZ_CHECK(names->names[i] != NULL);
+        for (uint32_t i = 0; i < names->count; i++)
+            PM_FUZZ_CHECK(names->names[i] && pm_fuzz_valid_utf8(names->names[i], strlen(names->names[i])));
         pm_humanoid_map map;
         (void)pm_humanoid_map_names(names->names, names->count, &map, &err);
     } else {

@@ -36,7 +36,8 @@
  *   - the skeleton invariants of skeleton.h (pm_skeleton_validate): indices in range, no parent
  *     cycles, no IK chain naming its own bone, finite values;
  *   - text: UTF-16LE with an unpaired surrogate or an odd trailing byte, and invalid UTF-8, decode
- *     to U+FFFD (like TextDecoder); a text length larger than the bytes left is PM_ERR_TRUNCATED.
+ *     to U+FFFD (like TextDecoder); a text length larger than the bytes left is PM_ERR_TRUNCATED; a
+ *     NUL character ends the text (as in PMD and VMD's fixed fields), so names never hold one.
  *   Bytes after the morph section are not looked at.
  *
  * PMD (pm_pmd_read)

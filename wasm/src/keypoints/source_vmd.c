@@ -11,6 +11,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* A key at frame 4294967295 asks for 2^32 frames (found by fuzzing: the count wrapped to 0). */
+static pm_result too_many_frames(uint32_t last, pm_error *err) {
+    return pmi_fail(err, PM_ERR_LIMIT, "keypoints: a key at frame %u asks for more frames than any limit", last);
+}
+
 #define MMD_FPS 30.0
 
 typedef struct leg {
@@ -438,7 +443,8 @@ pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options 
         rig.parent[i] = b->parent >= 0 ? (uint32_t)b->parent : PM_NO_INDEX;
         mirrored_matrix(pm_quat_identity(), rest_of(i), &rig.rest[i]);
     }
-    r = pmi_kp_run_rig(&rig, last + 1, MMD_FPS, eval_vmd, &c, opts, &stats, out, err);
+    r = last == UINT32_MAX ? too_many_frames(last, err) /* last + 1 would wrap to 0 frames */
+                           : pmi_kp_run_rig(&rig, last + 1, MMD_FPS, eval_vmd, &c, opts, &stats, out, err);
 done:
     release(&c, a);
     pmi_free(a, refs);
@@ -505,7 +511,8 @@ pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const pm_kp_op
         pm_mat4 t = pm_mat4_from_rotation_translation(pm_quat_identity(), sk->bones[i].position);
         rig.rest[i] = pmi_kp_mirror_z(&t);
     }
-    r = pmi_kp_run_rig(&rig, info.last_frame + 1, MMD_FPS, eval_model, &m, opts, &stats, out, err);
+    r = info.last_frame == UINT32_MAX ? too_many_frames(info.last_frame, err)
+                                      : pmi_kp_run_rig(&rig, info.last_frame + 1, MMD_FPS, eval_model, &m, opts, &stats, out, err);
 done:
     pmi_kp_rig_release(&rig, a);
     pm_pose_free(m.pose);

@@ -173,6 +173,7 @@ static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) 
     TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
     if (r->encoding == 0) pmi_utf16le_to_utf8(p, n, buf, len);
     else pmi_utf8_sanitize(p, n, buf, len);
+    dst->length = (uint32_t)strlen(buf); /* a NUL ends the text (C strings, JSON and lookups agree) */
     return PM_OK;
 }
 
