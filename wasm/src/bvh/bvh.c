@@ -104,12 +104,13 @@ static pm_result add_joint(parser *ps, const char *name, size_t name_len, uint32
         b->joints = j;
         ps->in->joint_capacity = cap;
     }
-    char *copy = pmi_arena_strdup(&ps->in->arena, name, name_len);
+    size_t stored = 0; /* invalid UTF-8 -> U+FFFD, a NUL ends the name */
+    char *copy = pmi_arena_strdup_utf8(&ps->in->arena, name, name_len, &stored);
     if (!copy) return pmi_fail(ps->err, PM_ERR_OUT_OF_MEMORY, "bvh: out of memory for joint names");
     pm_bvh_joint *j = &b->joints[b->joint_count];
     memset(j, 0, sizeof *j);
     j->name.data = copy;
-    j->name.length = (uint32_t)name_len;
+    j->name.length = (uint32_t)stored;
     j->parent = parent;
     j->depth = depth;
     j->end_site = end_site;

@@ -1,6 +1,8 @@
 /* String arena and string -> index map (see strings.h). */
 #include "strings.h"
 
+#include "skeleton/utf.h"
+
 struct pmi_arena_chunk {
     pmi_arena_chunk *next;
     size_t used, size;
@@ -29,10 +31,20 @@ char *pmi_arena_strdup(pmi_arena *arena, const char *s, size_t len) {
         }
     }
     char *out = c->data + c->used;
-    if (len) memcpy(out, s, len);
+    if (len && s) memcpy(out, s, len); /* s NULL: reserve only (pmi_arena_strdup_utf8) */
     out[len] = '\0';
     c->used += need;
     return out;
+}
+
+char *pmi_arena_strdup_utf8(pmi_arena *arena, const char *s, size_t len, size_t *out_len) {
+    const char *nul = len ? memchr(s, 0, len) : NULL;
+    if (nul) len = (size_t)(nul - s);
+    size_t n = pmi_utf8_sanitize((const uint8_t *)s, len, NULL, 0);
+    char *c = pmi_arena_strdup(arena, n == len ? s : NULL, n); /* valid already: one copy */
+    if (c && n != len) pmi_utf8_sanitize((const uint8_t *)s, len, c, n);
+    if (c) *out_len = n;
+    return c;
 }
 
 void pmi_arena_release(pmi_arena *arena) {

@@ -4,7 +4,7 @@
 #include "common/internal.h"
 #include "common/strings.h"
 
-#include <cjson/cJSON.h>
+#include "common/json.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -87,15 +87,20 @@ static pm_result get_floats(reader *rd, const cJSON *obj, const char *key, int n
     return PM_OK;
 }
 
-static pm_string intern(reader *rd, const cJSON *obj, const char *key) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    const char *s = cJSON_IsString(it) ? it->valuestring : "";
-    size_t n = strlen(s);
+/* A name into the arena (invalid UTF-8 as U+FFFD, at most 4096 bytes of the file); running out of memory
+ * is an error (it used to leave the name empty). */
+static pm_result intern_text(reader *rd, const char *s, pm_string *out) {
+    size_t n = strlen(s), stored = 0;
     if (n > 4096) n = 4096;
     gltf_internal *in = rd->g->internal;
-    char *c = pmi_arena_strdup(&in->arena, s, n);
-    pm_string r = {c ? c : "", c ? (uint32_t)n : 0};
-    return r;
+    char *c = pmi_arena_strdup_utf8(&in->arena, s, n, &stored);
+    if (!c) return pmi_fail(rd->err, PM_ERR_OUT_OF_MEMORY, "gltf: out of memory for names");
+    *out = (pm_string){c, (uint32_t)stored};
+    return PM_OK;
+}
+static pm_result intern(reader *rd, const cJSON *obj, const char *key, pm_string *out) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return intern_text(rd, cJSON_IsString(it) ? it->valuestring : "", out);
 }
 
 /* ---- buffers ------------------------------------------------------------------------------------ */
@@ -301,7 +306,7 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(rd->root, "meshes");
     for (const cJSON *nd = nodes ? nodes->child : NULL; nd; nd = nd->next, i++) {
         pm_gltf_node *node = &g->nodes[i];
-        node->name = intern(rd, nd, "name");
+        if ((r = intern(rd, nd, "name", &node->name))) return r;
         node->translation = pm_vec3_make(0, 0, 0);
         node->rotation = pm_quat_identity();
         node->scale = pm_vec3_make(1, 1, 1);
@@ -354,7 +359,7 @@ static pm_result read_skins(reader *rd) {
     pm_result r;
     for (const cJSON *s = skins ? skins->child : NULL; s; s = s->next, i++) {
         pm_gltf_skin *sk = &g->skins[i];
-        sk->name = intern(rd, s, "name");
+        if ((r = intern(rd, s, "name", &sk->name))) return r;
         if ((r = get_index(rd, s, "skeleton", g->node_count, false, &sk->skeleton, "skin", i))) return r;
         const cJSON *joints = cJSON_GetObjectItemCaseSensitive(s, "joints");
         if (!cJSON_IsArray(joints)) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: skin %u has no joints array", i);
@@ -439,7 +444,7 @@ static pm_result read_animations(reader *rd) {
     pm_result r;
     for (const cJSON *a = anims ? anims->child : NULL; a; a = a->next, ai++) {
         pm_gltf_animation *an = &g->animations[ai];
-        an->name = intern(rd, a, "name");
+        if ((r = intern(rd, a, "name", &an->name))) return r;
         const cJSON *chs = cJSON_GetObjectItemCaseSensitive(a, "channels");
         uint32_t nc = array_size(chs);
         an->channels = pmi_alloc_array(&g->allocator, nc, sizeof *an->channels, rd->err, "gltf: channels");
@@ -482,15 +487,9 @@ static pm_result read_vrm(reader *rd) {
         pm_gltf_human_bone *hb = &g->human_bones[g->human_bone_count];
         uint32_t node;
         if ((r = get_index(rd, b, "node", g->node_count, true, &node, "VRM human bone", i))) return r;
-        if (g->vrm_version == 2) {
-            gltf_internal *in = g->internal;
-            const char *name = b->string ? b->string : "";
-            char *c = pmi_arena_strdup(&in->arena, name, strlen(name));
-            if (!c) return pmi_fail(rd->err, PM_ERR_OUT_OF_MEMORY, "gltf: out of memory");
-            hb->bone = (pm_string){c, (uint32_t)strlen(c)};
-        } else {
-            hb->bone = intern(rd, b, "bone");
-        }
+        if ((r = g->vrm_version == 2 ? intern_text(rd, b->string ? b->string : "", &hb->bone)
+                                     : intern(rd, b, "bone", &hb->bone)))
+            return r;
         hb->node = node;
         g->human_bone_count++;
     }
@@ -567,7 +566,9 @@ pm_result pm_gltf_read(const uint8_t *data, size_t size, const pm_gltf_read_opti
     pm_result r;
     if (glb && (r = split_glb(data, size, &json, &json_size, &bin, &bin_size, err))) return r;
     if (json_size == 0) return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: empty input");
-    cJSON *root = cJSON_ParseWithLength((const char *)json, json_size);
+    pm_result why;
+    cJSON *root = pmi_json_parse((const char *)json, json_size, &why);
+    if (why == PM_ERR_OUT_OF_MEMORY) return pmi_fail(err, why, "gltf: out of memory parsing the JSON");
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: the %s is not a JSON object", glb ? "GLB JSON chunk" : "file");

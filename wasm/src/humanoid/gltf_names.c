@@ -3,7 +3,8 @@
 
 #include "common/internal.h"
 
-#include <cjson/cJSON.h>
+#include "common/json.h"
+#include "skeleton/utf.h"
 
 #define PMI_NAME_LIST_MAGIC 0x4c4d414eu /* "NAML" */
 
@@ -41,7 +42,9 @@ pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocato
     size_t len = 0;
     pm_result r = json_of(data, size, &json, &len, err);
     if (r != PM_OK) return r;
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    pm_result why;
+    cJSON *root = pmi_json_parse(json, len, &why);
+    if (why == PM_ERR_OUT_OF_MEMORY) return pmi_fail(err, why, "gltf: out of memory parsing the JSON");
     if (!root || !cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: the JSON does not parse as an object");
@@ -55,7 +58,7 @@ pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocato
         if (!cJSON_IsObject(n)) r = pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: node %u is not an object", count);
         else if (name && !cJSON_IsString(name))
             r = pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: node %u has a name that is not a string", count);
-        else bytes += (name ? strlen(name->valuestring) : 0) + 1;
+        else bytes += (name ? pmi_utf8_sanitize((const uint8_t *)name->valuestring, strlen(name->valuestring), NULL, 0) : 0) + 1;
     }
     pm_allocator a = {0};
     if (allocator) a = *allocator;
@@ -76,11 +79,12 @@ pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocato
             uint32_t i = 0;
             for (const cJSON *n = nodes ? nodes->child : NULL; n; n = n->next, i++) {
                 const cJSON *name = cJSON_GetObjectItemCaseSensitive(n, "name");
-                const char *s = name ? name->valuestring : "";
-                size_t l = strlen(s) + 1;
-                memcpy(text, s, l);
+                const char *s = name ? name->valuestring : ""; /* invalid UTF-8 as U+FFFD, as the readers do */
+                size_t l = pmi_utf8_sanitize((const uint8_t *)s, strlen(s), NULL, 0);
+                pmi_utf8_sanitize((const uint8_t *)s, strlen(s), text, l);
+                text[l] = '\0';
                 list->names[i] = text;
-                text += l;
+                text += l + 1;
             }
         }
     }

@@ -1,7 +1,7 @@
 /* NDJSON keypoint frames (write by hand, read with cJSON) and mediapipe33@0.1.0 keypoint JSON input. */
 #include "kp_internal.h"
 
-#include <cjson/cJSON.h>
+#include "common/json.h"
 #include <math.h>
 
 /* ---- writing ------------------------------------------------------------------------------------ */
@@ -159,8 +159,11 @@ pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_option
         while (q < e && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
         p = nl ? nl + 1 : end;
         if (q == e) continue;
-        cJSON *obj = cJSON_ParseWithLength(q, (size_t)(e - q));
-        if (!cJSON_IsObject(obj)) {
+        pm_result why;
+        cJSON *obj = pmi_json_parse(q, (size_t)(e - q), &why);
+        if (why == PM_ERR_OUT_OF_MEMORY) {
+            r = pmi_fail(err, why, "keypoints: out of memory parsing NDJSON line %u", line);
+        } else if (!cJSON_IsObject(obj)) {
             r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: NDJSON line %u is not a JSON object", line);
         } else {
             double t = 0;
@@ -212,8 +215,11 @@ pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_option
 /* ---- mediapipe33@0.1.0 JSON ------------------------------------------------------------------------- */
 
 pm_result pmi_kp_from_json(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
-    cJSON *root = cJSON_ParseWithLength((const char *)data, size);
-    if (!root) return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: the keypoint JSON does not parse as JSON");
+    pm_result why;
+    cJSON *root = pmi_json_parse((const char *)data, size, &why);
+    if (!root)
+        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "keypoints: out of memory parsing the keypoint JSON"
+                                                              : "keypoints: the keypoint JSON does not parse as JSON");
     pm_result r = PM_OK;
     pmi_kp_raw raw;
     memset(&raw, 0, sizeof raw);

@@ -215,7 +215,7 @@ static int score(const uint32_t *slots) {
 
 /* The humanoid mapper (humanoid.h: VRoid, Mixamo, MMD, Chinese and Biped names for the 22 bones) as one
  * more family; eyes and fingers, which it does not cover, come from the humanoid table. */
-static pm_result humanoid_mapper(const pmi_kp_rig *rig, uint32_t *slots, pm_error *err) {
+static pm_result humanoid_mapper(const pmi_kp_rig *rig, const pm_allocator *allocator, uint32_t *slots, pm_error *err) {
     static const struct {
         pm_humanoid_bone bone;
         int slot;
@@ -242,18 +242,18 @@ static pm_result humanoid_mapper(const pmi_kp_rig *rig, uint32_t *slots, pm_erro
         {PM_HUMANOID_RIGHT_FOOT, PMI_SLOT_RIGHT(PMI_SIDE_FOOT)},
         {PM_HUMANOID_RIGHT_TOES, PMI_SLOT_RIGHT(PMI_SIDE_TOES)},
     };
-    const char **names = pmi_alloc_array(NULL, rig->joint_count, sizeof *names, err, "keypoints: joint names");
+    const char **names = pmi_alloc_array(allocator, rig->joint_count, sizeof *names, err, "keypoints: joint names");
     if (!names) return PM_ERR_OUT_OF_MEMORY;
     for (uint32_t j = 0; j < rig->joint_count; j++) names[j] = rig->candidate && !rig->candidate[j] ? "" : rig->names[j].data;
     pm_humanoid_map map;
     pm_result r = pm_humanoid_map_names(names, rig->joint_count, &map, err);
-    pmi_free(NULL, names);
+    pmi_free(allocator, names);
     if (r) return r;
     for (size_t k = 0; k < sizeof to_slot / sizeof to_slot[0]; k++) slots[to_slot[k].slot] = map.bone[to_slot[k].bone];
     return PM_OK;
 }
 
-pm_result pmi_kp_map_names(pmi_kp_rig *rig, pm_error *err) {
+pm_result pmi_kp_map_names(pmi_kp_rig *rig, const pm_allocator *allocator, pm_error *err) {
     int best = -1;
     const size_t nf = sizeof families / sizeof families[0];
     for (size_t f = 0; f <= nf; f++) {
@@ -271,7 +271,7 @@ pm_result pmi_kp_map_names(pmi_kp_rig *rig, pm_error *err) {
             ranks[s] = rank;
         }
         if (f == nf) {
-            pm_result r = humanoid_mapper(rig, slots, err);
+            pm_result r = humanoid_mapper(rig, allocator, slots, err);
             if (r) return r;
         }
         int sc = score(slots);

@@ -57,7 +57,7 @@ void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *allocator);
 
 /* Fill rig->slots and rig->family from the names (the family that maps most core joints). Fails with
  * PM_ERR_NOT_FOUND naming what is missing when no family finds both hips and both shoulders. */
-pm_result pmi_kp_map_names(pmi_kp_rig *rig, pm_error *err);
+pm_result pmi_kp_map_names(pmi_kp_rig *rig, const pm_allocator *allocator, pm_error *err);
 /* Which family a single name belongs to in a given family table (tests). */
 uint32_t pmi_kp_name_slot(const char *family, const char *name);
 

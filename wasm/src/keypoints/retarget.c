@@ -411,7 +411,7 @@ void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *a) {
 pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_kp_eval_fn eval, void *ctx,
                          const pm_kp_options *opts, pm_kp_stats *stats, pm_kp_sequence **out, pm_error *err) {
     pm_result r;
-    if (!rig->family && (r = pmi_kp_map_names(rig, err))) return r;
+    if (!rig->family && (r = pmi_kp_map_names(rig, opts ? &opts->allocator : NULL, err))) return r;
     pmi_kp_plan plan;
     if ((r = pmi_kp_make_plan(rig, &plan, err))) return r;
     if (frame_count > pmi_kp_max_frames(opts))

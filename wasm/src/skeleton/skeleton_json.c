@@ -1,6 +1,7 @@
 /* Skeletons as JSON (the interchange the JS glue, the CLI and `procmotion inspect` use); the schema
  * is documented in docs/skeleton-json.md. */
 #include "common/internal.h"
+#include "common/json.h"
 #include "procmotion/skeleton.h"
 
 #include <cjson/cJSON.h>
@@ -21,69 +22,83 @@ static const char *format_name(pm_model_format f) {
     }
 }
 
+/* Attach `item` to an object (key) or an array (key NULL). Any cJSON call can run out of memory: a NULL
+ * item or a failed attach clears *ok and frees the item, so the JSON is never silently incomplete. */
+static cJSON *add(cJSON *to, const char *key, cJSON *item, bool *ok) {
+    if (item && to && (key ? cJSON_AddItemToObject(to, key, item) : cJSON_AddItemToArray(to, item))) return item;
+    cJSON_Delete(item);
+    *ok = false;
+    return NULL;
+}
+static void add_string(cJSON *to, const char *key, const char *v, bool *ok) { add(to, key, cJSON_CreateString(v ? v : ""), ok); }
+static void add_number(cJSON *to, const char *key, double v, bool *ok) { add(to, key, cJSON_CreateNumber(v), ok); }
+static void add_bool(cJSON *to, const char *key, bool v, bool *ok) { add(to, key, cJSON_CreateBool(v), ok); }
+
 static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
+    bool ok = true;
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", format_name(s->source.format));
-    cJSON_AddStringToObject(root, "modelName", s->model_name.data ? s->model_name.data : "");
-    cJSON_AddStringToObject(root, "modelNameEn", s->model_name_en.data ? s->model_name_en.data : "");
+    add_string(root, "format", format_name(s->source.format), &ok);
+    add_string(root, "modelName", s->model_name.data, &ok);
+    add_string(root, "modelNameEn", s->model_name_en.data, &ok);
     if (s->source.format != PM_MODEL_FORMAT_NONE) {
-        cJSON *src = cJSON_AddObjectToObject(root, "source");
-        cJSON_AddNumberToObject(src, "version", s->source.version);
-        cJSON_AddNumberToObject(src, "vertices", s->source.vertex_count);
-        cJSON_AddNumberToObject(src, "faces", s->source.face_count);
-        cJSON_AddNumberToObject(src, "textures", s->source.texture_count);
-        cJSON_AddNumberToObject(src, "materials", s->source.material_count);
-        cJSON_AddStringToObject(src, "comment", s->source.model_comment.data ? s->source.model_comment.data : "");
+        cJSON *src = add(root, "source", cJSON_CreateObject(), &ok);
+        add_number(src, "version", s->source.version, &ok);
+        add_number(src, "vertices", s->source.vertex_count, &ok);
+        add_number(src, "faces", s->source.face_count, &ok);
+        add_number(src, "textures", s->source.texture_count, &ok);
+        add_number(src, "materials", s->source.material_count, &ok);
+        add_string(src, "comment", s->source.model_comment.data, &ok);
     }
-    cJSON *bones = cJSON_AddArrayToObject(root, "bones");
-    for (uint32_t i = 0; i < s->bone_count; i++) {
+    cJSON *bones = add(root, "bones", cJSON_CreateArray(), &ok);
+    for (uint32_t i = 0; i < s->bone_count && ok; i++) {
         const pm_bone *b = &s->bones[i];
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "name", b->name.data ? b->name.data : "");
-        cJSON_AddStringToObject(j, "nameEn", b->name_en.data ? b->name_en.data : "");
-        cJSON_AddItemToObject(j, "position", vec3_json(b->position));
-        cJSON_AddNumberToObject(j, "parent", b->parent == PM_NO_INDEX ? -1.0 : (double)b->parent);
-        cJSON_AddNumberToObject(j, "transformOrder", b->transform_order);
-        cJSON_AddNumberToObject(j, "flags", b->flags);
+        cJSON *j = add(bones, NULL, cJSON_CreateObject(), &ok);
+        add_string(j, "name", b->name.data, &ok);
+        add_string(j, "nameEn", b->name_en.data, &ok);
+        add(j, "position", vec3_json(b->position), &ok);
+        add_number(j, "parent", b->parent == PM_NO_INDEX ? -1.0 : (double)b->parent, &ok);
+        add_number(j, "transformOrder", b->transform_order, &ok);
+        add_number(j, "flags", b->flags, &ok);
         if (b->flags & PM_BONE_TAIL_IS_BONE)
-            cJSON_AddNumberToObject(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone);
-        else cJSON_AddItemToObject(j, "tail", vec3_json(b->tail_offset));
+            add_number(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone, &ok);
+        else add(j, "tail", vec3_json(b->tail_offset), &ok);
         if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX) {
-            cJSON *ap = cJSON_AddObjectToObject(j, "append");
-            cJSON_AddNumberToObject(ap, "parent", b->append_parent);
-            cJSON_AddNumberToObject(ap, "ratio", b->append_ratio);
-            cJSON_AddBoolToObject(ap, "rotate", (b->flags & PM_BONE_APPEND_ROTATE) != 0);
-            cJSON_AddBoolToObject(ap, "translate", (b->flags & PM_BONE_APPEND_TRANSLATE) != 0);
-            cJSON_AddBoolToObject(ap, "local", (b->flags & PM_BONE_LOCAL_APPEND) != 0);
+            cJSON *ap = add(j, "append", cJSON_CreateObject(), &ok);
+            add_number(ap, "parent", b->append_parent, &ok);
+            add_number(ap, "ratio", b->append_ratio, &ok);
+            add_bool(ap, "rotate", (b->flags & PM_BONE_APPEND_ROTATE) != 0, &ok);
+            add_bool(ap, "translate", (b->flags & PM_BONE_APPEND_TRANSLATE) != 0, &ok);
+            add_bool(ap, "local", (b->flags & PM_BONE_LOCAL_APPEND) != 0, &ok);
         }
-        if (b->flags & PM_BONE_FIXED_AXIS) cJSON_AddItemToObject(j, "fixedAxis", vec3_json(b->fixed_axis));
+        if (b->flags & PM_BONE_FIXED_AXIS) add(j, "fixedAxis", vec3_json(b->fixed_axis), &ok);
         if (b->flags & PM_BONE_LOCAL_AXES) {
-            cJSON *la = cJSON_AddObjectToObject(j, "localAxes");
-            cJSON_AddItemToObject(la, "x", vec3_json(b->local_x));
-            cJSON_AddItemToObject(la, "z", vec3_json(b->local_z));
+            cJSON *la = add(j, "localAxes", cJSON_CreateObject(), &ok);
+            add(la, "x", vec3_json(b->local_x), &ok);
+            add(la, "z", vec3_json(b->local_z), &ok);
         }
         if (b->has_ik) {
-            cJSON *ik = cJSON_AddObjectToObject(j, "ik");
-            cJSON_AddNumberToObject(ik, "target", b->ik.target);
-            cJSON_AddNumberToObject(ik, "loopCount", b->ik.loop_count);
-            cJSON_AddNumberToObject(ik, "limitAngle", b->ik.limit_angle);
-            cJSON *links = cJSON_AddArrayToObject(ik, "links");
-            for (uint32_t k = 0; k < b->ik.link_count; k++) {
+            cJSON *ik = add(j, "ik", cJSON_CreateObject(), &ok);
+            add_number(ik, "target", b->ik.target, &ok);
+            add_number(ik, "loopCount", b->ik.loop_count, &ok);
+            add_number(ik, "limitAngle", b->ik.limit_angle, &ok);
+            cJSON *links = add(ik, "links", cJSON_CreateArray(), &ok);
+            for (uint32_t k = 0; k < b->ik.link_count && ok; k++) {
                 const pm_ik_link *l = &b->ik.links[k];
-                cJSON *lj = cJSON_CreateObject();
-                cJSON_AddNumberToObject(lj, "bone", l->bone);
+                cJSON *lj = add(links, NULL, cJSON_CreateObject(), &ok);
+                add_number(lj, "bone", l->bone, &ok);
                 if (l->has_limit) {
-                    cJSON_AddItemToObject(lj, "limitMin", vec3_json(l->limit_min));
-                    cJSON_AddItemToObject(lj, "limitMax", vec3_json(l->limit_max));
+                    add(lj, "limitMin", vec3_json(l->limit_min), &ok);
+                    add(lj, "limitMax", vec3_json(l->limit_max), &ok);
                 }
-                cJSON_AddItemToArray(links, lj);
             }
         }
-        cJSON_AddItemToArray(bones, j);
     }
-    cJSON *morphs = cJSON_AddArrayToObject(root, "morphNames");
-    for (uint32_t i = 0; i < s->morph_count; i++)
-        cJSON_AddItemToArray(morphs, cJSON_CreateString(s->morph_names[i].data ? s->morph_names[i].data : ""));
+    cJSON *morphs = add(root, "morphNames", cJSON_CreateArray(), &ok);
+    for (uint32_t i = 0; i < s->morph_count && ok; i++) add_string(morphs, NULL, s->morph_names[i].data, &ok);
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
     return root;
 }
 
@@ -199,8 +214,10 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton JSON: out is NULL");
     *out = NULL;
     if (!json) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton JSON: no text");
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root) return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton JSON: not valid JSON");
+    pm_result why;
+    cJSON *root = pmi_json_parse(json, len, &why);
+    if (!root)
+        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "skeleton JSON: out of memory parsing the JSON" : "skeleton JSON: not valid JSON");
     reader r = {err, PM_OK, 0};
     pm_bone_desc *descs = NULL;
     pm_ik_link *links = NULL;
@@ -310,6 +327,15 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         morphs[m] = e->valuestring;
     }
     r.status = pm_skeleton_create(descs, (uint32_t)n, morphs, (uint32_t)morph_count, allocator, out, err);
+    /* "flags": 0 given explicitly (a PMX bone with no flags) stays 0; only an absent "flags" means the
+     * default, so a skeleton goes through JSON unchanged (found by fuzzing) */
+    i = 0;
+    for (const cJSON *b = bones->child; b && r.status == PM_OK; b = b->next, i++) {
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(b, "flags");
+        if (cJSON_IsNumber(f) && f->valuedouble == 0 && !descs[i].has_ik &&
+            !((*out)->bones[i].flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)))
+            (*out)->bones[i].flags = 0;
+    }
 done:
     pmi_free(allocator, descs);
     pmi_free(allocator, links);

@@ -1,0 +1,146 @@
+/* cJSON parsing with allocation failures told apart from syntax errors (see json.h). */
+#include "common/json.h"
+
+typedef struct jp {
+    const unsigned char *p, *end;
+} jp;
+
+#define PMI_JSON_NESTING_LIMIT 1000 /* cJSON's CJSON_NESTING_LIMIT */
+
+static void ws(jp *j) {
+    while (j->p < j->end && *j->p <= 32) j->p++;
+}
+
+static bool lit(jp *j, const char *word, size_t n) {
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0) return false;
+    j->p += n;
+    return true;
+}
+
+static int hex(unsigned char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* \uXXXX at p (p[0] == '\\', p[1] == 'u'): its code unit, or -1. */
+static long unit(const unsigned char *p, const unsigned char *end) {
+    if (end - p < 6) return -1;
+    long v = 0;
+    for (int i = 2; i < 6; i++) {
+        int h = hex(p[i]);
+        if (h < 0) return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+static bool string(jp *j) {
+    if (j->p >= j->end || *j->p != '"') return false;
+    const unsigned char *p = j->p + 1;
+    while (p < j->end && *p != '"') {
+        if (*p != '\\') {
+            p++;
+            continue;
+        }
+        if (j->end - p < 2) return false;
+        switch (p[1]) {
+        case 'b': case 'f': case 'n': case 'r': case 't': case '"': case '\\': case '/': p += 2; break;
+        case 'u': {
+            long u = unit(p, j->end);
+            if (u < 0 || (u >= 0xDC00 && u <= 0xDFFF)) return false;
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                if (j->end - p < 12 || p[6] != '\\' || p[7] != 'u') return false;
+                long lo = unit(p + 6, j->end);
+                if (lo < 0xDC00 || lo > 0xDFFF) return false;
+                p += 12;
+            } else {
+                p += 6;
+            }
+            break;
+        }
+        default: return false;
+        }
+    }
+    if (p >= j->end) return false;
+    j->p = p + 1;
+    return true;
+}
+
+static bool digits(jp *j) {
+    const unsigned char *s = j->p;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') j->p++;
+    return j->p > s;
+}
+
+static bool number(jp *j) {
+    const unsigned char *s = j->p;
+    if (j->p < j->end && *j->p == '-') j->p++;
+    if (j->p < j->end && *j->p == '0') j->p++;
+    else if (!digits(j)) return false;
+    if (j->p < j->end && *j->p == '.') {
+        j->p++;
+        if (!digits(j)) return false;
+    }
+    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+        j->p++;
+        if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
+        if (!digits(j)) return false;
+    }
+    return j->p - s <= 63; /* cJSON reads at most 63 characters of a number */
+}
+
+static bool value(jp *j, int depth) {
+    if (j->p >= j->end) return false;
+    switch (*j->p) {
+    case 'n': return lit(j, "null", 4);
+    case 'f': return lit(j, "false", 5);
+    case 't': return lit(j, "true", 4);
+    case '"': return string(j);
+    case '[':
+    case '{': {
+        bool object = *j->p == '{';
+        if (depth >= PMI_JSON_NESTING_LIMIT) return false;
+        j->p++;
+        ws(j);
+        if (j->p < j->end && *j->p == (object ? '}' : ']')) {
+            j->p++;
+            return true;
+        }
+        for (;;) {
+            ws(j);
+            if (object) {
+                if (!string(j)) return false;
+                ws(j);
+                if (j->p >= j->end || *j->p != ':') return false;
+                j->p++;
+                ws(j);
+            }
+            if (!value(j, depth + 1)) return false;
+            ws(j);
+            if (j->p < j->end && *j->p == ',') {
+                j->p++;
+                continue;
+            }
+            if (j->p < j->end && *j->p == (object ? '}' : ']')) {
+                j->p++;
+                return true;
+            }
+            return false;
+        }
+    }
+    default: return (*j->p == '-' || (*j->p >= '0' && *j->p <= '9')) && number(j);
+    }
+}
+
+bool pmi_json_syntax_ok(const char *text, size_t len) {
+    if (!text || !len) return false;
+    jp j = {(const unsigned char *)text, (const unsigned char *)text + len};
+    if (len >= 5 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) j.p += 3; /* cJSON skips a BOM when 5+ bytes */
+    ws(&j);
+    return value(&j, 0);
+}
+
+cJSON *pmi_json_parse(const char *text, size_t len, pm_result *why) {
+    cJSON *root = text && len ? cJSON_ParseWithLength(text, len) : NULL;
+    *why = root ? PM_OK : pmi_json_syntax_ok(text, len) ? PM_ERR_OUT_OF_MEMORY : PM_ERR_BAD_FORMAT;
+    return root;
+}
