@@ -35,8 +35,20 @@ typedef struct reader {
     uint32_t view_count;
     const cJSON *accessors;
     uint32_t accessor_count;
+    /* direct access to array elements: cJSON_GetArrayItem walks the list, and calling it per node, channel
+     * or accessor made reading quadratic (a 100 000-node chain took seconds; found by the hostile tests) */
+    const cJSON **accessor_items; /* [accessor_count] */
+    const cJSON **node_children;  /* [node_count]: each node's "children" */
+    const cJSON **sampler_items;  /* the current animation's samplers */
+    uint32_t sampler_count, sampler_capacity;
     pm_error *err;
 } reader;
+
+/* Fill items[0..n) with the elements of array `a` (n = its size). */
+static void list_items(const cJSON *a, const cJSON **items) {
+    uint32_t i = 0;
+    for (const cJSON *e = a ? a->child : NULL; e; e = e->next) items[i++] = e;
+}
 
 /* ---- small JSON helpers ---------------------------------------------------------------------------- */
 
@@ -206,6 +218,10 @@ static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, b
     }
     rd->accessors = cJSON_GetObjectItemCaseSensitive(rd->root, "accessors");
     rd->accessor_count = array_size(rd->accessors);
+    rd->accessor_items = pmi_alloc_array(&rd->g->allocator, rd->accessor_count, sizeof *rd->accessor_items, rd->err,
+                                         "gltf: accessors");
+    if (!rd->accessor_items) return PM_ERR_OUT_OF_MEMORY;
+    list_items(rd->accessors, rd->accessor_items);
     return PM_OK;
 }
 
@@ -213,7 +229,7 @@ static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, b
  * when normalized and `allow_int`. *count must be what the caller expects (0 = anything, set on return). */
 static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow_int, uint32_t *count, float **out) {
     *out = NULL;
-    const cJSON *acc = cJSON_GetArrayItem(rd->accessors, (int)index);
+    const cJSON *acc = index < rd->accessor_count ? rd->accessor_items[index] : NULL;
     static const char *const types[5] = {NULL, "SCALAR", NULL, "VEC3", "VEC4"};
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(acc, "type");
     if (!cJSON_IsString(type) || strcmp(type->valuestring, types[comps]) != 0)
@@ -297,7 +313,8 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     if (n > max_nodes) return pmi_fail(rd->err, PM_ERR_LIMIT, "gltf: %u nodes exceed the limit of %u", n, max_nodes);
     g->nodes = pmi_alloc_array(&g->allocator, n, sizeof *g->nodes, rd->err, "gltf: nodes");
     g->order = pmi_alloc_array(&g->allocator, n, sizeof *g->order, rd->err, "gltf: nodes");
-    if (!g->nodes || !g->order) return PM_ERR_OUT_OF_MEMORY;
+    rd->node_children = pmi_alloc_array(&g->allocator, n, sizeof *rd->node_children, rd->err, "gltf: nodes");
+    if (!g->nodes || !g->order || !rd->node_children) return PM_ERR_OUT_OF_MEMORY;
     g->node_count = n;
     for (uint32_t i = 0; i < n; i++) g->nodes[i].parent = PM_NO_INDEX;
     uint32_t i = 0;
@@ -324,6 +341,7 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
         }
         const cJSON *ch = cJSON_GetObjectItemCaseSensitive(nd, "children");
         if (ch && !cJSON_IsArray(ch)) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: node %u: children is not an array", i);
+        rd->node_children[i] = ch;
         for (const cJSON *c = ch ? ch->child : NULL; c; c = c->next) {
             double v = cJSON_IsNumber(c) ? c->valuedouble : -1;
             if (!(v >= 0) || v != floor(v) || v >= n)
@@ -341,7 +359,7 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
         if (g->nodes[k].parent == PM_NO_INDEX) g->order[tail++] = k;
     while (head < tail) {
         uint32_t p = g->order[head++];
-        const cJSON *ch = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, (int)p), "children");
+        const cJSON *ch = rd->node_children[p];
         for (const cJSON *c = ch ? ch->child : NULL; c; c = c->next) g->order[tail++] = (uint32_t)c->valuedouble;
     }
     if (tail != n) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: the node hierarchy has a cycle (%u of %u nodes reachable)", tail, n);
@@ -379,12 +397,12 @@ static pm_result read_skins(reader *rd) {
 
 static pm_result read_channel(reader *rd, const cJSON *anim, const cJSON *ch, uint32_t ai, uint32_t ci, pm_gltf_channel *out,
                               bool *skip) {
-    const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
+    (void)anim;
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(ch, "target");
     pm_result r;
     uint32_t si, node;
     *skip = false;
-    if ((r = get_index(rd, ch, "sampler", array_size(samplers), true, &si, "animation channel", ci)) ||
+    if ((r = get_index(rd, ch, "sampler", rd->sampler_count, true, &si, "animation channel", ci)) ||
         (r = get_index(rd, target, "node", rd->g->node_count, false, &node, "animation channel", ci)))
         return r;
     const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
@@ -398,7 +416,7 @@ static pm_result read_channel(reader *rd, const cJSON *anim, const cJSON *ch, ui
         *skip = true;
         return PM_OK;
     }
-    const cJSON *sm = cJSON_GetArrayItem(samplers, (int)si);
+    const cJSON *sm = rd->sampler_items[si];
     const cJSON *interp = cJSON_GetObjectItemCaseSensitive(sm, "interpolation");
     out->interpolation = PM_GLTF_LINEAR;
     if (interp) {
@@ -446,6 +464,17 @@ static pm_result read_animations(reader *rd) {
         pm_gltf_animation *an = &g->animations[ai];
         if ((r = intern(rd, a, "name", &an->name))) return r;
         const cJSON *chs = cJSON_GetObjectItemCaseSensitive(a, "channels");
+        const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(a, "samplers");
+        rd->sampler_count = array_size(samplers);
+        if (rd->sampler_count > rd->sampler_capacity) {
+            pmi_free(&g->allocator, rd->sampler_items);
+            rd->sampler_capacity = 0;
+            rd->sampler_items = pmi_alloc_array(&g->allocator, rd->sampler_count, sizeof *rd->sampler_items, rd->err,
+                                                "gltf: samplers");
+            if (!rd->sampler_items) return PM_ERR_OUT_OF_MEMORY;
+            rd->sampler_capacity = rd->sampler_count;
+        }
+        list_items(samplers, rd->sampler_items);
         uint32_t nc = array_size(chs);
         an->channels = pmi_alloc_array(&g->allocator, nc, sizeof *an->channels, rd->err, "gltf: channels");
         if (!an->channels) return PM_ERR_OUT_OF_MEMORY;
@@ -597,6 +626,9 @@ pm_result pm_gltf_read(const uint8_t *data, size_t size, const pm_gltf_read_opti
     for (uint32_t i = 0; rd.buffers && i < rd.buffer_count; i++) pmi_free(&g->allocator, rd.buffers[i].owned);
     pmi_free(&g->allocator, rd.buffers);
     pmi_free(&g->allocator, rd.views);
+    pmi_free(&g->allocator, rd.accessor_items);
+    pmi_free(&g->allocator, rd.node_children);
+    pmi_free(&g->allocator, rd.sampler_items);
     cJSON_Delete(root);
     if (r) {
         pm_gltf_free(g);

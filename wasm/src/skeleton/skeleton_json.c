@@ -78,7 +78,7 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
         }
         if (b->has_ik) {
             cJSON *ik = add(j, "ik", cJSON_CreateObject(), &ok);
-            add_number(ik, "target", b->ik.target, &ok);
+            add_number(ik, "target", b->ik.target == PM_NO_INDEX ? -1.0 : (double)b->ik.target, &ok);
             add_number(ik, "loopCount", b->ik.loop_count, &ok);
             add_number(ik, "limitAngle", b->ik.limit_angle, &ok);
             cJSON *links = add(ik, "links", cJSON_CreateArray(), &ok);
@@ -283,7 +283,12 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         const cJSON *ik = cJSON_GetObjectItemCaseSensitive(b, "ik");
         if (ik) {
             double loops, limit;
-            if (!get_index(&r, ik, "target", &d->ik.target, false, i) ||
+            /* -1: no target (PMX files with IK target -1 exist; the chain does nothing) */
+            if (!cJSON_GetObjectItemCaseSensitive(ik, "target")) {
+                fail_at(&r, PM_ERR_BAD_FORMAT, "\"ik.target\" is missing", i);
+                goto done;
+            }
+            if (!get_index(&r, ik, "target", &d->ik.target, true, i) ||
                 !get_number(&r, ik, "loopCount", 0, INT32_MAX, 40, &loops, i) ||
                 !get_number(&r, ik, "limitAngle", -FLT_MAX, FLT_MAX, 2, &limit, i))
                 goto done;
