@@ -26,6 +26,8 @@
 #include "procmotion/text.h"
 #include "procmotion/vmd.h"
 
+#include "common/json.h" /* internal: the JSON error classifier has its own target */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -559,6 +561,20 @@ static void pm_fuzz_ik(const uint8_t *data, size_t size) {
     }
 }
 
+/* ---- JSON: the syntax check that tells an allocation failure from bad JSON -------------------------- */
+
+/* pmi_json_syntax_ok may be stricter than cJSON, never more lenient: whatever it accepts, cJSON parses
+ * (otherwise a syntax error would be reported as running out of memory). */
+static void pm_fuzz_json(const uint8_t *data, size_t size) {
+    cJSON *root = cJSON_ParseWithLength((const char *)data, size);
+    if (pmi_json_syntax_ok((const char *)data, size)) PM_FUZZ_CHECK(root != NULL);
+    pm_result why;
+    cJSON *again = pmi_json_parse((const char *)data, size, &why);
+    PM_FUZZ_CHECK((again != NULL) == (root != NULL) && (again ? why == PM_OK : why != PM_OK));
+    cJSON_Delete(again);
+    cJSON_Delete(root);
+}
+
 /* ---- the table ------------------------------------------------------------------------------------- */
 
 typedef struct pm_fuzz_target {
@@ -580,6 +596,7 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"sjis", pm_fuzz_sjis},
     {"pose", pm_fuzz_pose},
     {"ik", pm_fuzz_ik},
+    {"json", pm_fuzz_json},
 };
 #define PM_FUZZ_TARGET_COUNT (sizeof pm_fuzz_targets / sizeof pm_fuzz_targets[0])
 

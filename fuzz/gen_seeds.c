@@ -32,7 +32,18 @@ static void die(const char *what, const pm_error *err) {
 }
 
 /* Write OUT/<target>/<name>. */
+static void seed_one(const char *target, const char *name, const void *data, size_t size);
+/* Write OUT/<target>/<name>; JSON seeds of any target also go to the JSON classifier's corpus. */
 static void seed(const char *target, const char *name, const void *data, size_t size) {
+    seed_one(target, name, data, size);
+    if (strcmp(target, "json") != 0 && size && ((const char *)data)[0] == '{' && size < 65536) {
+        char both[300];
+        snprintf(both, sizeof both, "%s-%s", target, name);
+        seed_one("json", both, data, size);
+    }
+}
+
+static void seed_one(const char *target, const char *name, const void *data, size_t size) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", g_out, target);
     mkdir(path, 0777);
@@ -271,28 +282,19 @@ static void kp_seeds(void) {
         free(t.d);
     }
     /* NDJSON and binary from the small BVH */
-    smp_text bvh = pm_sample_bvh(0, 4);
-    pm_kp_sequence *seq = NULL;
-    pm_error err = {0};
-    if (pm_kp_from_data((const uint8_t *)bvh.d, bvh.n, PM_KP_FORMAT_BVH, NULL, &seq, &err) != PM_OK) die("kp", &err);
+    smp_text bvh = pm_sample_bvh(0, 4), nd;
+    tb bin;
+    pm_sample_kp_streams(&bvh, &nd, &bin);
+    seed("kp_ndjson", "mixamo.ndjson", nd.d, nd.n);
+    seed("kp_auto", "mixamo.ndjson", nd.d, nd.n);
+    const char *line2 = strchr(nd.d, '\n');
+    if (line2) seed("kp_ndjson", "one-line.ndjson", nd.d, (size_t)(line2 - nd.d));
+    seed("kp_frame", "one-frame.kp", bin.d, PM_KP_FRAME_SIZE);
+    seed("kp_frame", "four-frames.kp", bin.d, bin.n);
+    seed("kp_auto", "four-frames.kp", bin.d, bin.n);
     free(bvh.d);
-    size_t n = 0;
-    pm_kp_write_ndjson(seq, NULL, 0, &n, &err);
-    char *nd = malloc(n + 1);
-    if (pm_kp_write_ndjson(seq, nd, n + 1, &n, &err) != PM_OK) die("ndjson", &err);
-    seed("kp_ndjson", "mixamo.ndjson", nd, n);
-    seed("kp_auto", "mixamo.ndjson", nd, n);
-    const char *line2 = strchr(nd, '\n');
-    if (line2) seed("kp_ndjson", "one-line.ndjson", nd, (size_t)(line2 - nd));
-    free(nd);
-    pm_kp_write_binary(seq, NULL, 0, &n, &err);
-    uint8_t *bin = malloc(n);
-    if (pm_kp_write_binary(seq, bin, n, &n, &err) != PM_OK) die("binary", &err);
-    seed("kp_frame", "one-frame.kp", bin, PM_KP_FRAME_SIZE);
-    seed("kp_frame", "four-frames.kp", bin, n);
-    seed("kp_auto", "four-frames.kp", bin, n);
-    free(bin);
-    pm_kp_free(seq);
+    free(nd.d);
+    free(bin.d);
 }
 
 /* ---- Shift-JIS names and UTF-8 text; IK limbs -------------------------------------------------------- */
@@ -331,6 +333,18 @@ static void ik_seeds(void) {
     }
 }
 
+static void json_seeds(void) {
+    static const char *texts[] = {
+        "[1,-0.5e+3,true,false,null,\"a\\u00e9\\ud83d\\ude00\\n\"]", "\xEF\xBB\xBF {\"a\":{}} trailing",
+        "[[[[[[[[[[]]]]]]]]]]", "{\"k\":\"\\ud800\"}", "[01, 1.]", "\"\\uZZZZ\"", "123456789012345678901234567890123456789012345678901234567890123456",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "tricky-%zu.json", i);
+        seed_one("json", name, texts[i], strlen(texts[i]));
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: pm_fuzz_seeds OUTDIR [FIXTURES]\n");
@@ -351,6 +365,7 @@ int main(int argc, char **argv) {
     kp_seeds();
     sjis_seeds();
     ik_seeds();
+    json_seeds();
     printf("pm_fuzz_seeds: %d files in %s%s\n", g_files, g_out, fixtures ? "" : " (no fixtures)");
     return 0;
 }

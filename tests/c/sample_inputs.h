@@ -16,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void smp_die(const char *what, const pm_error *err) {
+static inline void smp_die(const char *what, const pm_error *err) {
     fprintf(stderr, "sample_inputs: %s: %s\n", what, err ? err->message : "failed");
     abort();
 }
 
 /* ---- VMD ----------------------------------------------------------------------------------------- */
 
-static uint8_t *pm_sample_vmd_bytes(const pm_vmd *v, size_t *size) {
+static inline uint8_t *pm_sample_vmd_bytes(const pm_vmd *v, size_t *size) {
     pm_error err = {0};
     if (pm_vmd_write(v, NULL, 0, size, &err) != PM_OK) smp_die("vmd size", &err);
     uint8_t *out = malloc(*size);
@@ -33,7 +33,7 @@ static uint8_t *pm_sample_vmd_bytes(const pm_vmd *v, size_t *size) {
 
 /* A short dance on the MMD standard bones with every section: Bezier and linear keys, leg IK with
  * translation, morphs, a camera, a light, a self-shadow and IK on/off property keys. */
-static uint8_t *pm_sample_vmd(size_t *size) {
+static inline uint8_t *pm_sample_vmd(size_t *size) {
     pm_vmd *v = NULL;
     pm_error err = {0};
     if (pm_vmd_create(NULL, &v, &err) != PM_OK) smp_die("vmd create", &err);
@@ -74,7 +74,7 @@ static uint8_t *pm_sample_vmd(size_t *size) {
 /* A PMX 2.1 with 1-byte indices, one additional UV, a triangle, a texture, a material, bones with
  * every optional field (tail bone, append, fixed axis, local axes, external parent, IK with limits)
  * and one morph of every type the reader knows. */
-static void pm_sample_pmx21(tb *b) {
+static inline void pm_sample_pmx21(tb *b) {
     tb_pmx_sizes z = {2.1f, 1, 1, 1, 1, 1, 1, 1};
     tb_pmx_header(b, z);
     tb_i32(b, 3); /* vertices */
@@ -147,7 +147,7 @@ static void pm_sample_pmx21(tb *b) {
 #define SMP_SJ_ANKLE "\x8d\xb6\x91\xab\x8e\xf1"          /* 左足首 */
 #define SMP_SJ_LEG_IK "\x8d\xb6\x91\xab\x82\x68\x82\x6a" /* 左足ＩＫ */
 
-static void smp_pmd_bone(tb *b, const char *name, uint16_t parent, uint16_t tail, uint8_t type, uint16_t ik, float y) {
+static inline void smp_pmd_bone(tb *b, const char *name, uint16_t parent, uint16_t tail, uint8_t type, uint16_t ik, float y) {
     tb_field(b, name, strlen(name), 20);
     tb_u16(b, parent), tb_u16(b, tail), tb_u8(b, type), tb_u16(b, ik);
     tb_vec3(b, 0.5f, y, 0);
@@ -155,7 +155,7 @@ static void smp_pmd_bone(tb *b, const char *name, uint16_t parent, uint16_t tail
 
 /* A PMD with a triangle, a material, bones of types 0, 1, 2, 5 and 8, two IK chains on one bone
  * (babylon-mmd's "+" bone), morphs, display lists and English names. */
-static void pm_sample_pmd(tb *b) {
+static inline void pm_sample_pmd(tb *b) {
     tb_put(b, "Pmd", 3);
     tb_f32(b, 1.0f);
     tb_field(b, "seed", 4, 20);
@@ -216,8 +216,8 @@ typedef struct smp_text {
     size_t n, cap;
 } smp_text;
 
-static void smp_put(smp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void smp_put(smp_text *t, const char *fmt, ...) {
+static inline void smp_put(smp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void smp_put(smp_text *t, const char *fmt, ...) {
     va_list ap;
     for (;;) {
         va_start(ap, fmt);
@@ -234,7 +234,7 @@ static void smp_put(smp_text *t, const char *fmt, ...) {
 
 /* variant 0: ZXY rotations, 6 root channels; 1: mixed channel orders, a joint without channels, position
  * channels on a child, "Frames:" glued, CRLF line ends. */
-static void smp_emit_joint(smp_text *t, int j, int depth, int variant) {
+static inline void smp_emit_joint(smp_text *t, int j, int depth, int variant) {
     const smp_joint *s = &smp_rig[j];
     const char *nl = variant ? "\r\n" : "\n";
     smp_put(t, "%*s%s %s%s%*s{%s", 2 * depth, "", j == 0 ? "ROOT" : "JOINT", s->name, nl, 2 * depth, "", nl);
@@ -252,7 +252,7 @@ static void smp_emit_joint(smp_text *t, int j, int depth, int variant) {
     smp_put(t, "%*s}%s", 2 * depth, "", nl);
 }
 
-static smp_text pm_sample_bvh(int variant, int frames) {
+static inline smp_text pm_sample_bvh(int variant, int frames) {
     smp_text t = {0};
     smp_put(&t, "HIERARCHY%s", variant ? "\r\n" : "\n");
     smp_emit_joint(&t, 0, 0, variant);
@@ -288,11 +288,11 @@ static const smp_node smp_nodes[] = {
 };
 #define SMP_NODE_COUNT (int)(sizeof smp_nodes / sizeof smp_nodes[0])
 
-static void smp_f32s(tb *b, const float *v, int n) {
+static inline void smp_f32s(tb *b, const float *v, int n) {
     for (int i = 0; i < n; i++) tb_f32(b, v[i]);
 }
 
-static char *smp_base64(const uint8_t *d, size_t n) {
+static inline char *smp_base64(const uint8_t *d, size_t n) {
     static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char *out = malloc(4 * ((n + 2) / 3) + 1), *o = out;
     for (size_t i = 0; i < n; i += 3) {
@@ -308,7 +308,7 @@ static char *smp_base64(const uint8_t *d, size_t n) {
 
 /* The animation data: times, translation, rotation, CUBICSPLINE rotation (in, value, out per key), a
  * byte-strided scale and a normalized-short rotation. Returns the bufferViews/accessors JSON. */
-static void smp_gltf_buffer(tb *bin, smp_text *views) {
+static inline void smp_gltf_buffer(tb *bin, smp_text *views) {
     const float times[3] = {0, 0.5f, 1};
     const float tr[9] = {0, 1, 0, 0.1f, 1.02f, 0, 0.2f, 1, 0};
     const float rot[12] = {0, 0, 0, 1, 0.259f, 0, 0, 0.966f, 0, 0.383f, 0, 0.924f};
@@ -340,7 +340,7 @@ static void smp_gltf_buffer(tb *bin, smp_text *views) {
 }
 
 /* vrm: 0 none, 1 VRM 0.x, 2 VRMC_vrm 1.0. uri: the buffer as a data: URI (else the GLB BIN chunk). */
-static smp_text smp_gltf_json(const tb *bin, const char *views, int vrm, int uri) {
+static inline smp_text smp_gltf_json(const tb *bin, const char *views, int vrm, int uri) {
     smp_text t = {0};
     smp_put(&t, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"procmotion seeds\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],");
     smp_put(&t, "\"nodes\":[");
@@ -394,7 +394,7 @@ static smp_text smp_gltf_json(const tb *bin, const char *views, int vrm, int uri
     return t;
 }
 
-static tb smp_glb(const smp_text *json, const tb *bin) {
+static inline tb smp_glb(const smp_text *json, const tb *bin) {
     tb b = {0};
     size_t jn = (json->n + 3) & ~(size_t)3, bn = (bin->n + 3) & ~(size_t)3;
     tb_put(&b, "glTF", 4);
@@ -412,7 +412,7 @@ static tb smp_glb(const smp_text *json, const tb *bin) {
 }
 
 /* vrm: 0 plain glTF, 1 VRM 0.x, 2 VRM 1.0 (VRMC_vrm); binary: GLB (else .gltf JSON with a data: URI). */
-static tb pm_sample_gltf(int vrm, int binary) {
+static inline tb pm_sample_gltf(int vrm, int binary) {
     tb bin = {0}, out = {0};
     smp_text views = {0};
     smp_gltf_buffer(&bin, &views);
@@ -428,7 +428,7 @@ static tb pm_sample_gltf(int vrm, int binary) {
 /* ---- keypoint JSON (mediapipe33@0.1.0) ------------------------------------------------------------ */
 
 /* variant 0: timestamps, points as arrays; 1: fps only, mirrored, one frame as objects. */
-static smp_text pm_sample_kp_json(int variant) {
+static inline smp_text pm_sample_kp_json(int variant) {
     smp_text t = {0};
     smp_put(&t, "{\"format\":\"%s\",\"fps\":30,\"mirrored\":%s,\"frames\":[", PM_KP_JSON_FORMAT, variant ? "true" : "false");
     for (int f = 0; f < 3; f++) {
@@ -445,6 +445,21 @@ static smp_text pm_sample_kp_json(int variant) {
     }
     smp_put(&t, "]}");
     return t;
+}
+
+/* The keypoints of a BVH as this module's NDJSON text and 239-byte binary frames. */
+static inline void pm_sample_kp_streams(const smp_text *bvh, smp_text *ndjson, tb *binary) {
+    pm_kp_sequence *s = NULL;
+    pm_error err = {0};
+    if (pm_kp_from_data((const uint8_t *)bvh->d, bvh->n, PM_KP_FORMAT_BVH, NULL, &s, &err) != PM_OK) smp_die("kp", &err);
+    size_t n = 0;
+    pm_kp_write_ndjson(s, NULL, 0, &n, &err);
+    *ndjson = (smp_text){malloc(n + 1), n, n + 1};
+    if (pm_kp_write_ndjson(s, ndjson->d, n + 1, &n, &err) != PM_OK) smp_die("ndjson", &err);
+    pm_kp_write_binary(s, NULL, 0, &n, &err);
+    *binary = (tb){malloc(n), n, n};
+    if (pm_kp_write_binary(s, binary->d, n, &n, &err) != PM_OK) smp_die("binary", &err);
+    pm_kp_free(s);
 }
 
 #endif

@@ -390,23 +390,13 @@ PM_TEST(keypoint_conversions_and_codecs_fail_cleanly_at_every_allocation) {
     sweep("keypoints from VMD", run_keypoints, (run_ctx){.in = vmd, .n = vn});
     sweep("keypoints from VMD + PMX", run_keypoints, (run_ctx){.in = vmd, .n = vn, .in2 = mq, .n2 = mn});
     /* NDJSON and binary streams of the BVH's keypoints */
-    pm_kp_sequence *s = NULL;
-    pm_error err = {0};
-    PM_CHECK_OK(pm_kp_from_data((const uint8_t *)bvh.d, bvh.n, PM_KP_FORMAT_BVH, NULL, &s, &err), &err);
-    if (s) {
-        size_t n = 0;
-        pm_kp_write_ndjson(s, NULL, 0, &n, &err);
-        char *nd = malloc(n + 1);
-        pm_kp_write_ndjson(s, nd, n + 1, &n, &err);
-        sweep("keypoints from NDJSON", run_keypoints, (run_ctx){.in = (const uint8_t *)nd, .n = n});
-        pm_kp_write_binary(s, NULL, 0, &n, &err);
-        uint8_t *bin = malloc(n);
-        pm_kp_write_binary(s, bin, n, &n, &err);
-        sweep("keypoints from binary", run_keypoints, (run_ctx){.in = bin, .n = n});
-        free(nd);
-        free(bin);
-        pm_kp_free(s);
-    }
+    smp_text nd;
+    tb bin;
+    pm_sample_kp_streams(&bvh, &nd, &bin);
+    sweep("keypoints from NDJSON", run_keypoints, (run_ctx){.in = (const uint8_t *)nd.d, .n = nd.n});
+    sweep("keypoints from binary", run_keypoints, (run_ctx){.in = bin.d, .n = bin.n});
+    free(nd.d);
+    free(bin.d);
     free(bvh.d);
     free(json.d);
     free(glb.d);
