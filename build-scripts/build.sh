@@ -8,6 +8,8 @@
 #   wasm    build/wasm    Emscripten, Release: procmotion.mjs (one ES module, wasm inlined),
 #                         copied to js-glue/dist/procmotion.mjs
 #   wasi    build/wasi    clang wasm32-wasi reactor, Release: procmotion-wasi.wasm (zero imports)
+#   valgrind build/valgrind native tests without sanitizers (-O1 -g), for valgrind memcheck
+#                         (not built by default; test.sh's valgrind stage builds it)
 #
 # Needs build-scripts/setup.sh to have run (.deps/cjson for the wasm builds). Environment:
 #   JOBS (default nproc), CC for the native build, PM_NATIVE_BUILD_TYPE (default Debug).
@@ -21,9 +23,9 @@ TARGETS=("$@")
 [ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(native wasm wasi)
 for t in "${TARGETS[@]}"; do
   case "$t" in
-    native|wasm|wasi) ;;
-    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "build: unknown target '$t' (native, wasm, wasi)" >&2; exit 2 ;;
+    native|wasm|wasi|valgrind) ;;
+    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "build: unknown target '$t' (native, wasm, wasi, valgrind)" >&2; exit 2 ;;
   esac
 done
 
@@ -55,6 +57,12 @@ build_wasm() {
   mkdir -p js-glue/dist
   cp build/wasm/procmotion.mjs js-glue/dist/procmotion.mjs
   echo "build: js-glue/dist/procmotion.mjs ($(stat -c %s js-glue/dist/procmotion.mjs) bytes)"
+}
+
+build_valgrind() {
+  cmake -S . -B build/valgrind -DPM_SANITIZE=OFF -DPM_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=None \
+        -DCMAKE_C_FLAGS="-O1 -g" >/dev/null
+  cmake --build build/valgrind -j "$JOBS"
 }
 
 build_wasi() {

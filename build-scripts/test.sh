@@ -5,9 +5,10 @@
 #   bash build-scripts/test.sh --no-build   # reuse the current build/ (no setup, no build)
 #
 # Stages: setup.sh (quiet when nothing is missing), build.sh native/wasm/wasi, ctest in
-# build/native (ASan+UBSan), `node --test` on tests/node/**/*.test.mjs, `node --test` on
-# tests/browser/**/*.test.mjs (playwright-core + Debian chromium) when there are any, and
-# build-scripts/fuzz.sh when it exists. Every stage runs even when an earlier one failed; the
+# build/native (ASan+UBSan), the C tests under valgrind memcheck (build/valgrind, built by the stage),
+# `node --test` on tests/node/**/*.test.mjs, `node --test` on tests/browser/**/*.test.mjs
+# (playwright-core + Debian chromium) when there are any, and build-scripts/fuzz.sh when it exists
+# (PM_FUZZ_SECONDS per target, default 10). Every stage runs even when an earlier one failed; the
 # script ends with a summary line and exits non-zero when any stage failed.
 set -uo pipefail
 
@@ -18,7 +19,7 @@ DO_BUILD=1
 for arg in "$@"; do
   case "$arg" in
     --no-build) DO_BUILD=0 ;;
-    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test: unknown argument: $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -93,6 +94,55 @@ else
   fi
   TOTAL_PASS=$((TOTAL_PASS + total - nfail))
   TOTAL_FAIL=$((TOTAL_FAIL + nfail))
+fi
+
+# ---- valgrind -----------------------------------------------------------------------------------
+# The C tests once more without sanitizers (build/valgrind, -O1 -g) under valgrind memcheck, side by
+# side. PM_TEST_QUICK=1 makes the long sweeps take strides; PM_TEST_VALGRIND=1 skips the formatter
+# checks that need x87 long double (valgrind computes it at double precision).
+# PM_VALGRIND_TIMEOUT: seconds per test (default 900).
+banner "valgrind (build/valgrind, memcheck)"
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "test: valgrind is not installed"
+  record "valgrind SKIP (not installed)"
+elif ! bash build-scripts/build.sh valgrind >"$LOGS/build-valgrind.log" 2>&1; then
+  tail -n 40 "$LOGS/build-valgrind.log"
+  echo "test: build valgrind FAILED (full log: test-results/logs/build-valgrind.log)"
+  record "valgrind FAIL (not built)"
+  FAILED=1
+  TOTAL_FAIL=$((TOTAL_FAIL + 1))
+else
+  mapfile -t vg_tests < <(find build/valgrind -maxdepth 1 -name 'test_*' -type f -executable -printf '%f\n' | sort)
+  vg_one() {
+    local t="$1" rc=0
+    (cd tests && PM_TEST_QUICK=1 PM_TEST_VALGRIND=1 timeout "${PM_VALGRIND_TIMEOUT:-900}" \
+       valgrind -q --error-exitcode=1 --leak-check=full "../build/valgrind/$t") >"$LOGS/valgrind-$t.log" 2>&1 || rc=$?
+    echo "$t $rc"
+  }
+  export -f vg_one
+  export LOGS
+  t_vg=$SECONDS
+  vg_results="$(printf '%s\n' "${vg_tests[@]}" | xargs -P "$(nproc)" -I{} bash -c 'vg_one {}')"
+  vg_fail=0
+  while read -r t rc; do
+    [ -n "$t" ] || continue
+    if [ "$rc" -eq 0 ]; then
+      echo "valgrind: $t ok"
+    else
+      echo "valgrind: $t FAILED (exit $rc; log test-results/logs/valgrind-$t.log)"
+      grep -E '^==[0-9]+==|FAIL|failed' "$LOGS/valgrind-$t.log" | head -n 20
+      vg_fail=$((vg_fail + 1))
+    fi
+  done <<<"$vg_results"
+  echo "valgrind: ${#vg_tests[@]} tests in $((SECONDS - t_vg)) s"
+  if [ "$vg_fail" -eq 0 ] && [ "${#vg_tests[@]}" -gt 0 ]; then
+    record "valgrind PASS (${#vg_tests[@]})"
+  else
+    record "valgrind FAIL ($vg_fail of ${#vg_tests[@]})"
+    FAILED=1
+  fi
+  TOTAL_PASS=$((TOTAL_PASS + ${#vg_tests[@]} - vg_fail))
+  TOTAL_FAIL=$((TOTAL_FAIL + vg_fail))
 fi
 
 # ---- node --test -------------------------------------------------------------------------------

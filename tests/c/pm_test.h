@@ -137,6 +137,15 @@ static inline void pm_test_cut(const unsigned char *buf, size_t size, size_t cut
 static inline void pm_test_uncut(const unsigned char *buf, size_t size) { (void)buf, (void)size; }
 #endif
 
+/* PM_TEST_QUICK=1 (the valgrind stage of build-scripts/test.sh): sweeps take a stride instead of every
+ * step. PM_TEST_VALGRIND=1: running under valgrind, whose x87 emulation computes long double at double
+ * precision (tests that need 64-bit mantissas skip). */
+static inline int pm_test_env_flag(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && *v != '0';
+}
+static inline int pm_test_quick(void) { return pm_test_env_flag("PM_TEST_QUICK"); }
+
 static inline int pm_test_run_all(void) {
     int failed_tests = 0;
     for (int i = 0; i < pm_test_count; i++) {

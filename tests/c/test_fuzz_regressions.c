@@ -69,10 +69,9 @@ PM_TEST(every_fixture_passes_every_target) {
         "pmx/mmt_test_model.pmx", "pmx/yw_test_model/yw_test_model.pmx", "bvh/cmu_131_01.bvh",
         "gltf/RobotExpressive.glb", "vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm",
     };
-    const char *quick = getenv("PM_TEST_QUICK");
     int n = 0;
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
-        if (quick && *quick && i % 3) continue; /* valgrind: every third fixture */
+        if (pm_test_quick() && i % 3) continue; /* valgrind: every third fixture */
         size_t size = 0;
         unsigned char *data = pm_test_read_fixture(fixtures[i], &size);
         if (!data) continue;

@@ -39,11 +39,6 @@ typedef struct sweep_report {
     long plain;       /* mallocs around the allocator in the successful run (-1: not measured) */
 } sweep_report;
 
-static int quick(void) {
-    const char *q = getenv("PM_TEST_QUICK");
-    return q && *q && *q != '0';
-}
-
 static sweep_report sweep(const char *name, run_fn run, run_ctx x) {
     sweep_report rep = {0, -1};
     uint8_t *reference = NULL;
@@ -66,9 +61,9 @@ static sweep_report sweep(const char *name, run_fn run, run_ctx x) {
         if (r != PM_OK) return rep;
     }
     /* every allocation up to 256, then a stride that keeps a run at about 1500 failure runs (150 quick) */
-    long budget = quick() ? 150 : 1500, stride = rep.allocations > budget ? rep.allocations / budget : 1;
+    long budget = pm_test_quick() ? 150 : 1500, stride = rep.allocations > budget ? rep.allocations / budget : 1;
     long tried = 0;
-    for (long k = 1; k <= rep.allocations; k += k < 256 && !quick() ? 1 : stride) {
+    for (long k = 1; k <= rep.allocations; k += k < 256 && !pm_test_quick() ? 1 : stride) {
         counter c = {.fail_at = k};
         pm_error err = {0};
         x.c = &c;
@@ -353,7 +348,7 @@ PM_TEST(model_readers_and_writers_fail_cleanly_at_every_allocation) {
     sweep("pmx read (mannequin)", run_model_read, (run_ctx){.in = mq, .n = mn});
     sweep("mannequin pmx", run_mannequin_pmx, (run_ctx){0});
     sweep("pmx write", run_pmx_write, (run_ctx){0});
-    if (!quick()) sweep_fixture("pmx read (mmt fixture)", run_model_read, "pmx/mmt_test_model.pmx");
+    if (!pm_test_quick()) sweep_fixture("pmx read (mmt fixture)", run_model_read, "pmx/mmt_test_model.pmx");
     free(pmx.d);
     free(pmd.d);
     free(mq);

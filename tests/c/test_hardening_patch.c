@@ -14,11 +14,6 @@
 #define PATCH_RUNS 3000
 #define TRUNC_RUNS 800
 
-static int quick(void) {
-    const char *q = getenv("PM_TEST_QUICK");
-    return q && *q && *q != '0';
-}
-
 static void (*target_fn(const char *name))(const uint8_t *, size_t) {
     for (size_t t = 0; t < PM_FUZZ_TARGET_COUNT; t++)
         if (strcmp(pm_fuzz_targets[t].name, name) == 0) return pm_fuzz_targets[t].fn;
@@ -32,7 +27,7 @@ static void sweep(const char *what, const char *target, const void *in, size_t s
     if (!fn || !size) return;
     unsigned char *d = malloc(size);
     memcpy(d, in, size);
-    size_t patch_budget = quick() ? PATCH_RUNS / 10 : PATCH_RUNS, trunc_budget = quick() ? TRUNC_RUNS / 10 : TRUNC_RUNS;
+    size_t patch_budget = pm_test_quick() ? PATCH_RUNS / 10 : PATCH_RUNS, trunc_budget = pm_test_quick() ? TRUNC_RUNS / 10 : TRUNC_RUNS;
     size_t pstride = (3 * size + patch_budget - 1) / patch_budget, tstride = (size + trunc_budget - 1) / trunc_budget;
     int before = pm_test_failed_checks;
     size_t runs = 0;
@@ -111,7 +106,7 @@ PM_TEST(bvh_and_gltf_files_patched_at_every_byte_and_cut_at_every_length_fail_cl
     sweep("sample BVH (mixed channels)", "bvh", bvh.d, bvh.n);
     sweep("sample GLB (VRM 1.0)", "gltf", glb.d, glb.n);
     sweep("sample glTF (VRM 0.x, data URI)", "gltf", gltf.d, gltf.n);
-    if (!quick()) sweep_fixture("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm", "gltf");
+    if (!pm_test_quick()) sweep_fixture("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm", "gltf");
     free(bvh.d);
     free(glb.d);
     free(gltf.d);

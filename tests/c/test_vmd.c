@@ -184,7 +184,7 @@ PM_TEST(every_truncation_of_every_fixture_fails_cleanly_or_ends_at_a_section) {
         uint32_t full_sections = full ? full->sections : 0;
         pm_vmd_free(full);
         size_t accepted = 0;
-        for (size_t cut = 0; cut < size; cut++) {
+        for (size_t cut = 0; cut < size; cut += pm_test_quick() ? 7 : 1) {
             pm_test_cut(data, size, cut); /* ASan reports any read past the cut */
             pm_vmd *v = NULL;
             pm_error e = {0};
