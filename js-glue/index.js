@@ -55,6 +55,18 @@ export async function createProcMotion(options = {}) {
   return new ProcMotion(mod);
 }
 
+/**
+ * Internal: a count or size handed to the module must be an integer in 0..2^32-1. The wasm ABI takes
+ * uint32 and JS numbers wrap modulo 2^32 on the way in, so an unchecked 2^32 + 100 would allocate 100
+ * bytes for a call that then writes 4 GB (found by tests/node/hardening.test.mjs).
+ */
+function checkCount(n, what) {
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) {
+    throw new ProcMotionError(`${what} must be an integer in 0..4294967295, got ${n}`, 'PM_ERR_INVALID_ARGUMENT');
+  }
+  return n;
+}
+
 /** Internal: allocations inside the module, all released by `free()`. */
 class Scratch {
   constructor(mod) {
@@ -62,6 +74,8 @@ class Scratch {
     this.ptrs = [];
   }
   alloc(size) {
+    if (!Number.isInteger(size) || size < 0) throw new ProcMotionError(`cannot allocate ${size} bytes`, 'PM_ERR_INVALID_ARGUMENT');
+    if (size > 0xffffffff) throw new ProcMotionError(`out of wasm memory allocating ${size} bytes`, 'PM_ERR_OUT_OF_MEMORY');
     const p = this.mod._pm_abi_alloc(size > 0 ? size : 1);
     if (!p) throw new ProcMotionError(`out of wasm memory allocating ${size} bytes`, 'PM_ERR_OUT_OF_MEMORY');
     this.ptrs.push(p);
@@ -273,10 +287,7 @@ export class ProcMotion {
       this._putNames(s, d, D.BONE_NAMES, b.names);
       this._putNames(s, d, D.MORPH_NAMES, m.names);
       this._putNames(s, d, D.IK_NAMES, p.ikNames);
-      const count = (sec, arr, per) => {
-        const n = sec.count ?? (arr ? Math.floor(arr.length / per) : 0);
-        return n;
-      };
+      const count = (sec, arr, per) => checkCount(sec.count ?? (arr ? Math.floor(arr.length / per) : 0), 'writeVmd: a section count');
       const nb = count(b, b.frames, 1);
       const need = (arr, n, what) => {
         if (n && (!arr || arr.length < n)) {
@@ -328,7 +339,7 @@ export class ProcMotion {
       d[D.PROPS] = np;
       if (np) {
         const ikStart = need(p.ikStart, np + 1, 'properties.ikStart');
-        const nik = ikStart[np];
+        const nik = checkCount(ikStart[np], 'writeVmd: properties.ikStart[count]');
         d[D.PROP_FRAME] = s.put(need(p.frames, np, 'properties.frames'), Uint32Array);
         d[D.PROP_VISIBLE] = s.put(need(p.visible, np, 'properties.visible'), Uint8Array);
         d[D.PROP_IK_START] = s.put(ikStart, Uint32Array);
@@ -547,7 +558,7 @@ export class ProcMotion {
    */
   encodeShiftJis(text, maxBytes) {
     const utf8 = utf8Encoder.encode(String(text));
-    const cap = maxBytes ?? utf8.byteLength * 2 + 1;
+    const cap = checkCount(maxBytes ?? utf8.byteLength * 2 + 1, 'encodeShiftJis: maxBytes');
     const s = this._scratch();
     try {
       const inPtr = s.put(utf8);
@@ -616,8 +627,9 @@ export class ProcMotion {
       const model = options.model ? toBytes(options.model, 'toKeypoints: options.model') : null;
       const modelPtr = model ? s.put(model) : 0;
       const errPtr = s.alloc(ERROR_SIZE);
-      const seq = this.mod._pm_abi_kp_from_data(dataPtr, data.byteLength, code, fps, options.animation ?? 0,
-        options.maxFrames ?? 0, modelPtr, model ? model.byteLength : 0, errPtr);
+      const seq = this.mod._pm_abi_kp_from_data(dataPtr, data.byteLength, code, fps,
+        checkCount(options.animation ?? 0, 'toKeypoints: options.animation'),
+        checkCount(options.maxFrames ?? 0, 'toKeypoints: options.maxFrames'), modelPtr, model ? model.byteLength : 0, errPtr);
       if (!seq) this._throw(s, errPtr, 'keypoints');
       try {
         return this._kpFromHandle(seq, s);
@@ -664,7 +676,7 @@ export class ProcMotion {
   /** Build a core sequence from a toKeypoints-shaped object; `fn(handle, scratch)` runs with it. */
   _withKpSequence(seq, fn) {
     if (!seq || typeof seq !== 'object') throw new ProcMotionError('expected a keypoint sequence', 'PM_ERR_INVALID_ARGUMENT');
-    const n = seq.frameCount ?? (seq.timestamps ? seq.timestamps.length : 0);
+    const n = checkCount(seq.frameCount ?? (seq.timestamps ? seq.timestamps.length : 0), 'keypoints: frameCount');
     const need = (arr, len, what) => {
       if (!arr || arr.length < len) throw new ProcMotionError(`keypoints: ${what} has ${arr ? arr.length : 0} values, ${len} needed`, 'PM_ERR_INVALID_ARGUMENT');
       return arr;
@@ -823,7 +835,8 @@ export class PoseEvaluator {
   /** World positions of every bone for `count` frames from `first` by `step`: Float32Array, frame-major. */
   positions(first, count, step = 1, options = {}) {
     this._check();
-    const n = this.boneCount, floats = count * n * 3;
+    checkCount(count, 'positions: count');
+    const n = this.boneCount, floats = checkCount(count * n * 3, 'positions: count x bones x 3');
     const pm = this.pm, s = pm._scratch();
     try {
       const out = s.alloc(floats * 4);

@@ -65,7 +65,9 @@ test('IK can be forced off, and the rest pose evaluates without a motion', { ski
     ev.free();
   }
   assert.throws(() => pm.evaluatePose(null, model, NaN), /not finite/);
-  assert.throws(() => pm.createPoseEvaluator(null, { bones: [] }), ProcMotionError);
+  // (an empty skeleton is valid: PMX files without bones read to one, and JSON takes back what readPmx gives)
+  assert.throws(() => pm.createPoseEvaluator(null, { bones: [{ name: 'a', position: [0, 0, 0], parent: 1 }] }), ProcMotionError);
+  assert.equal(pm.evaluatePose(null, { bones: [] }, 0).positions.length, 0);
 });
 
 test('solveTwoBoneIk reaches reachable targets exactly and stays finite on degenerate input', () => {
