@@ -174,9 +174,18 @@ typedef struct dv {
 } dv;
 
 static const dq DQ_ID = {0, 0, 0, 1};
+/* Per-sample trigonometry runs in float: the VMD stores float32, and sinf/cosf are several times
+ * cheaper than their double versions (sampling is half of the generator's time). */
+static inline double fsin(double a) { return sinf((float)a); }
+static inline double fcos(double a) { return cosf((float)a); }
+
 static dq dq_axis(double ax, double ay, double az, double angle) {
-    double s = sin(0.5 * angle);
-    return (dq){ax * s, ay * s, az * s, cos(0.5 * angle)};
+    if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
+    /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
+     * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
+    angle = remainder(angle, 2 * PM_PI);
+    double s = fsin(0.5 * angle);
+    return (dq){ax * s, ay * s, az * s, fcos(0.5 * angle)};
 }
 static dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
 static dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
@@ -191,7 +200,7 @@ static dq dq_pow(dq q, double t) {
     if (q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
     double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
     if (s < 1e-12) return DQ_ID;
-    double angle = 2.0 * atan2(s, q.w);
+    double angle = 2.0 * atan2f((float)s, (float)q.w);
     return dq_axis(q.x / s, q.y / s, q.z / s, angle * t);
 }
 static dv dv_rot(dq q, dv v) {
@@ -207,6 +216,9 @@ static double dv_len(dv a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
 static dv dv_of(pm_vec3 v) { return (dv){v.x, v.y, v.z}; }
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+/* fmax/fmin without NaN handling, inlined (libm's are calls) */
+static inline double maxd(double a, double b) { return a > b ? a : b; }
+static inline double mind(double a, double b) { return a < b ? a : b; }
 static double smooth(double u) {
     u = clampd(u, 0, 1);
     return u * u * (3 - 2 * u);
@@ -229,6 +241,7 @@ enum { SIDE_L = 0, SIDE_R = 1 };
 typedef struct cw_step {
     dv foot;       /* leg IK world target with the foot flat on its foothold */
     double yaw;    /* foot heading (unwrapped) */
+    dq yaw_q;      /* the same as a rotation */
     double hs, to; /* heel strike toe-up angle, toe-off heel-raise angle (radians, >= 0) */
     int64_t f_strike, f_flat, f_heeloff, f_toeoff; /* event frames */
 } cw_step;
@@ -244,6 +257,7 @@ typedef struct cw {
     dv heel_rel, ball_rel; /* foot pivots relative to the leg IK target, foot frame, flat */
     double hip_half, arm_rest_angle[2];
     dv elbow_axis[2];
+    dq hang[2], posed_arm[2], posed_elbow[2], shoulder_rest[2]; /* constant parts of the arm poses */
     /* timing */
     double T;       /* true frames per step */
     uint32_t N, Lf; /* steps and frames per loop */
@@ -293,8 +307,8 @@ static double trap(const cw *c, double h) {
 }
 static double trap_int(const cw *c, double h) {
     h = clampd(h, 0, c->W);
-    double r = c->r, total = c->r * smooth_int(fmin(h, r) / r);
-    if (h > r) total += fmin(h, c->W - r) - r;
+    double r = c->r, total = c->r * smooth_int(mind(h, r) / r);
+    if (h > r) total += mind(h, c->W - r) - r;
     if (h > c->W - r) total += r * (0.5 - smooth_int((c->W - h) / r));
     return total;
 }
@@ -321,13 +335,14 @@ static cw_path path_at(const cw *c, double sigma) {
     return p;
 }
 
-static double intensity(const cw *c, double v) { return c->S > 1e-9 ? fmin(1.0, fabs(v) / c->S) : 0.0; }
+static double intensity(const cw *c, double v) { return c->S > 1e-9 ? mind(1.0, fabs(v) / c->S) : 0.0; }
 
 /* Ankle (leg IK target) offset from the flat-foot target for a foot pitch phi (+ toes up about the
  * heel, - heel up about the ball), in the foot's yawed frame. */
 static dv roll_offset(const cw *c, double phi) {
+    if (phi == 0) return (dv){0, 0, 0};
     dv piv = phi >= 0 ? c->heel_rel : c->ball_rel;
-    double s = sin(phi), co = cos(phi);
+    double s = fsin(phi), co = fcos(phi);
     double ry = piv.y * co - piv.z * s, rz = piv.y * s + piv.z * co;
     return (dv){0, piv.y - ry, piv.z - rz};
 }
@@ -340,7 +355,7 @@ typedef struct cw_foot {
 } cw_foot;
 
 static dv stance_target(const cw *c, const cw_step *st, double phi) {
-    return dv_add(st->foot, dv_rot(dq_y(st->yaw), roll_offset(c, phi)));
+    return dv_add(st->foot, dv_rot(st->yaw_q, roll_offset(c, phi)));
 }
 
 static double swing_bump(double s) {
@@ -389,7 +404,7 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
         return f;
     }
     f.target = stance_target(c, st, phi);
-    f.rot = dq_mul(dq_y(st->yaw), dq_x(phi));
+    f.rot = dq_mul(st->yaw_q, dq_x(phi));
     return f;
 }
 
@@ -410,14 +425,15 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     cw_path p = path_at(c, sigma);
     double in = c->traverse ? intensity(c, p.v) : (c->S > 1e-9 ? 1.0 : 0.0);
     dv moving = {0, 0, c->traverse ? 0 : -c->S * sigma}; /* the treadmill frame (in place) */
-    double ph = PM_PI * (sigma - 0.1);                     /* 0 at mid double support after a left strike */
-    double sw = sin(ph), cs = cos(ph);
+    double cycle = sigma - 2 * floor(0.5 * sigma);         /* sigma mod 2: trig sees the same angle every gait cycle */
+    double ph = PM_PI * (cycle - 0.1);                     /* 0 at mid double support after a left strike */
+    double sw = fsin(ph), cs = fcos(ph);
 
     /* body */
     dq rc = dq_y(p.psi);
-    double sway = c->sway * (sw + sin(3 * ph) / 6) / (5.0 / 6.0); /* flattened sine: the hip holds out */
+    double sway = c->sway * (sw + fsin(3 * ph) / 6) / (5.0 / 6.0); /* flattened sine: the hip holds out */
     /* lowest just after heel strike (early double support), highest at mid stance */
-    double bob = -c->bob * 0.5 * (1 + cos(2 * PM_PI * (sigma - 0.05)));
+    double bob = -c->bob * 0.5 * (1 + fcos(2 * PM_PI * (cycle - 0.05)));
     o->center = (dv){p.x - moving.x, bob, p.z - moving.z};
     o->center_rot = rc;
     o->groove_x = sway;
@@ -425,7 +441,7 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
 
     dq pelvis = dq_mul(dq_y(c->twist * in * cs), dq_z(c->drop * sw));
     o->pelvis = pelvis;
-    dq torso = dq_mul(dq_mul(dq_y(-c->torso_twist * in * cs), dq_z(c->torso_sway * atan2(sway, c->torso_h))),
+    dq torso = dq_mul(dq_mul(dq_y(-c->torso_twist * in * cs), dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h))),
                       dq_x(-c->lean));
     bool split = c->idx[CB_UPPER2] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX;
     dq half = split ? dq_pow(torso, 0.5) : torso;
@@ -441,17 +457,15 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     for (int s = 0; s < 2; s++) {
         double sgn = s == SIDE_L ? 1.0 : -1.0;
         if (c->p.arm_pose == PM_CATWALK_ARMS_POSED) {
-            double lower = c->p.pose_shoulder.value * DEG - c->arm_rest_angle[s];
-            o->arm[s] = dq_mul(dq_x(5 * DEG), dq_z(-sgn * lower));
-            o->elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, c->p.pose_elbow.value * DEG);
-            o->shoulder[s] = dq_z(-sgn * 3 * DEG);
+            o->arm[s] = c->posed_arm[s];
+            o->elbow[s] = c->posed_elbow[s];
+            o->shoulder[s] = c->shoulder_rest[s];
         } else {
-            double lower = 75 * DEG - c->arm_rest_angle[s];
             double swing = c->arm_swing * (0.4 + 0.6 * in) * (-sgn * cs) + 3 * DEG;
-            o->arm[s] = dq_mul(dq_x(swing), dq_z(-sgn * lower));
-            double bend = 10 * DEG + 0.5 * fmax(0, swing);
+            o->arm[s] = dq_mul(dq_x(swing), c->hang[s]);
+            double bend = 10 * DEG + 0.5 * maxd(0, swing);
             o->elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, bend);
-            o->shoulder[s] = dq_mul(dq_y(sgn * 0.1 * swing), dq_z(-sgn * 3 * DEG));
+            o->shoulder[s] = dq_mul(dq_y(sgn * 0.1 * swing), c->shoulder_rest[s]);
         }
     }
 
@@ -470,7 +484,7 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
         dv hip = dv_add(ppos, dv_rot(prot, dv_sub(c->pos[CG_HIP_L + s], c->pos[piv])));
         double dy = hip.y - f.target.y, dx = hip.x - f.target.x, dz = hip.z - f.target.z;
         double r2 = c->reach[s] * c->reach[s], h2 = dx * dx + dz * dz;
-        double room = fmax(r2 - h2, 0.09 * r2);
+        double room = maxd(r2 - h2, 0.09 * r2);
         double need = dy - sqrt(room);
         if (need > o->crouch_need) o->crouch_need = need;
     }
@@ -572,7 +586,7 @@ static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_al
         double al = dv_len(axis);
         c->elbow_axis[s] = al > 1e-9 ? dv_scale(axis, 1 / al) : (dv){1, 0, 0};
     }
-    c->torso_h = fmax(0.5, c->pos[CB_SHOULDER_L].y - c->pos[CB_UPPER].y);
+    c->torso_h = maxd(0.5, c->pos[CB_SHOULDER_L].y - c->pos[CB_UPPER].y);
     return PM_OK;
 }
 
@@ -604,7 +618,7 @@ static void choose_loop(cw *c, bool has_bpm, double *drift) {
     c->W = c->half - c->tau;
     if (c->traverse) {
         double walk = c->W - c->r;
-        c->D = want > 0 ? fmin(want, c->S_nom * walk) : c->S_nom * walk;
+        c->D = want > 0 ? mind(want, c->S_nom * walk) : c->S_nom * walk;
         c->S = walk > 0 ? c->D / walk : 0;
     } else {
         c->D = 0;
@@ -636,6 +650,7 @@ static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *err) {
         dv off = dv_rot(dq_y(p.psi), (dv){sgn * w, 0, rest_z});
         st->foot = (dv){p.x + off.x, iy, p.z + off.z};
         st->yaw = p.psi;
+        st->yaw_q = dq_y(p.psi);
         st->hs = toe_ik[side] ? c->heel_strike * fwd : 0;
         /* full roll walking forwards, a little stepping on the spot, none stepping backwards */
         st->to = toe_ik[side] ? c->toe_off * (fwd + 0.3 * (1 - in)) : 0;
@@ -685,25 +700,32 @@ static void put_q(double *q, uint32_t i, dq v) {
  * step. Replaces need[] with the profile and returns its maximum.
  */
 static double crouch_profile(double *need, double *tmp, uint32_t n, uint32_t radius, double cap) {
-    for (uint32_t i = 0; i < n; i++) need[i] = clampd(need[i], 0, cap);
     if (radius > n / 2) radius = n / 2;
-    for (uint32_t i = 0; i < n; i++) {
-        double m = need[i];
-        for (uint32_t d = 1; d <= radius; d++) m = fmax(m, fmax(need[(i + d) % n], need[(i + n - d) % n]));
-        tmp[i] = m;
+    /* sliding maximum over [i - radius, i + radius] (periodic) by doubling: after the loop cur[i] is
+     * the maximum over [i, i + w - 1], w the largest power of two <= 2 radius + 1, and two such
+     * windows cover the wanted one */
+    double *cur = need, *nxt = tmp, *swap;
+    for (uint32_t i = 0; i < n; i++) cur[i] = clampd(cur[i], 0, cap);
+    uint32_t w = 1;
+    for (; 2 * w <= 2 * radius + 1; w *= 2) {
+        for (uint32_t i = 0; i < n; i++) nxt[i] = maxd(cur[i], cur[(i + w) % n]);
+        swap = cur, cur = nxt, nxt = swap;
     }
+    for (uint32_t i = 0; i < n; i++) nxt[i] = maxd(cur[(i + n - radius) % n], cur[(i + radius + 1 - w + n) % n]);
+    swap = cur, cur = nxt, nxt = swap;
+    /* two box filters of half-width radius / 2 */
     uint32_t h = radius / 2;
     for (int pass = 0; pass < 2; pass++) {
-        double *src = pass == 0 ? tmp : need, *dst = pass == 0 ? need : tmp;
         double sum = 0;
-        for (uint32_t d = 0; d <= 2 * h; d++) sum += src[(n - h + d) % n];
+        for (uint32_t d = 0; d <= 2 * h; d++) sum += cur[(n - h + d) % n];
         for (uint32_t i = 0; i < n; i++) {
-            dst[i] = sum / (2 * h + 1);
-            sum += src[(i + h + 1) % n] - src[(i + n - h) % n];
+            nxt[i] = sum / (2 * h + 1);
+            sum += cur[(i + h + 1) % n] - cur[(i + n - h) % n];
         }
+        swap = cur, cur = nxt, nxt = swap;
     }
     double top = 0;
-    for (uint32_t i = 0; i < n; i++) need[i] = tmp[i], top = fmax(top, need[i]);
+    for (uint32_t i = 0; i < n; i++) need[i] = cur[i], top = maxd(top, cur[i]);
     need[n] = need[0];
     return top;
 }
@@ -802,6 +824,13 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     c.w_walk = c.hip_half * (1 - 2 * p->cross_step.value);
     c.w_stand = 0.5 * (c.pos[CB_LEG_IK_L].x - c.pos[CB_LEG_IK_R].x);
     c.clearance = 0.11 * L;
+    for (int s = 0; s < 2; s++) {
+        double sgn = s == SIDE_L ? 1.0 : -1.0;
+        c.hang[s] = dq_z(-sgn * (75 * DEG - c.arm_rest_angle[s]));
+        c.posed_arm[s] = dq_mul(dq_x(5 * DEG), dq_z(-sgn * (p->pose_shoulder.value * DEG - c.arm_rest_angle[s])));
+        c.posed_elbow[s] = dq_axis(c.elbow_axis[s].x, c.elbow_axis[s].y, c.elbow_axis[s].z, p->pose_elbow.value * DEG);
+        c.shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
+    }
     double drift = 0;
     choose_loop(&c, has_bpm, &drift);
     if ((r = build_steps(&c, a, err))) return r;
@@ -828,8 +857,9 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     double *pool = pmi_alloc_array(a, doubles + 1, sizeof(double), err, "catwalk: samples");
     uint8_t *forced = pool ? pmi_alloc_array(a, 2 * ((size_t)c.Lf + 1), 1, err, "catwalk: events") : NULL;
     pmi_keyfit_key *keys = forced ? pmi_alloc_array(a, (size_t)c.Lf + 1, sizeof(pmi_keyfit_key), err, "catwalk: keys") : NULL;
+    pmi_keyfit *fit = keys ? pmi_keyfit_create(a, c.Lf, per_frame, err) : NULL;
     pm_vmd *vmd = NULL;
-    if (!keys) {
+    if (!fit) {
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
@@ -913,12 +943,12 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     for (int k = 0; k < nt; k++) {
         cw_track *t = &tracks[k];
         pmi_keyfit_track kt = {c.Lf, per_frame, {t->p[0], t->p[1], t->p[2]}, t->q, NULL, p->position_tolerance,
-                               p->rotation_tolerance * DEG};
+                               p->rotation_tolerance * DEG, 2 * c.T};
         if (t->bone == CB_LEG_IK_L || t->bone == CB_LEG_IK_R) kt.forced = forced + (size_t)(t->bone - CB_LEG_IK_L) * (c.Lf + 1);
         pmi_keyfit_result fr;
-        if ((r = pmi_keyfit_track_fit(&kt, a, keys, &fr, err))) goto done;
-        max_pos = fmax(max_pos, fr.max_pos_error);
-        max_rot = fmax(max_rot, fr.max_rot_error);
+        if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &fr, err))) goto done;
+        max_pos = maxd(max_pos, fr.max_pos_error);
+        max_rot = maxd(max_rot, fr.max_rot_error);
         for (uint32_t j = 0; j < fr.count; j++) {
             uint8_t ip[64];
             pm_vmd_interp_pack(keys[j].curve, ip);
@@ -957,6 +987,7 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     vmd = NULL;
 done:
     pm_vmd_free(vmd);
+    pmi_keyfit_free(fit);
     pmi_free(a, keys);
     pmi_free(a, forced);
     pmi_free(a, pool);
