@@ -1,26 +1,27 @@
-/* bench.h -- the minimal benchmark harness: each bench/bench_*.c registers cases with PM_BENCH and
- * bench_main.c runs them all (or those whose name contains argv[1]) and prints one line per case:
- *
- *   PM_BENCH(catwalk_default) { ... one iteration ... }
- *
- * A case runs repeatedly for at least 0.5 s (after one warm-up call); the line gives the mean and the
- * fastest time per iteration. Build a Release tree for numbers worth quoting. */
-#ifndef PM_BENCH_H
-#define PM_BENCH_H
+/* Shared helpers for the native benchmark rows (bench/ C files). A module adds its rows in its own
+ * bench/bench_<module>.c and lists them in bench/bench_rows.c. */
+#ifndef PROCMOTION_BENCH_H
+#define PROCMOTION_BENCH_H
 
-typedef void (*pm_bench_fn)(void);
-typedef struct pm_bench_entry {
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bench_row {
     const char *name;
-    pm_bench_fn fn;
-} pm_bench_entry;
+    int (*run)(int argc, char **argv);
+} bench_row;
 
-void pm_bench_register(const char *name, pm_bench_fn fn);
+double bench_now_ms(void);
+/* Sorts v in place. */
+double bench_median(double *v, int n);
+long bench_max_rss_kb(void);
+/* One JSON line on stdout (see bench.c). */
+void bench_report(const char *row, const char *input, double median_ms, int runs, double items, const char *unit);
+/* Whole file or exit(1). Caller frees. */
+uint8_t *bench_read_file(const char *path, size_t *size);
 
-#define PM_BENCH(bname)                                                                                  \
-    static void pm_bench_##bname(void);                                                                  \
-    __attribute__((constructor)) static void pm_bench_register_##bname(void) {                         \
-        pm_bench_register(#bname, pm_bench_##bname);                                                     \
-    }                                                                                                    \
-    static void pm_bench_##bname(void)
+/* Rows defined outside bench.c (bench_rows.c). */
+extern const bench_row bench_extra_rows[];
+extern const size_t bench_extra_row_count;
 
 #endif

@@ -38,6 +38,16 @@ const D = {
   PROP_IK_NAME_INDEX: 41, PROP_IK_ENABLED: 42,
 };
 
+/** The 22 humanoid bones (VRM names) in the core's order (procmotion/humanoid.h). */
+export const HUMANOID_BONES = [
+  'hips', 'spine', 'chest', 'upperChest', 'neck', 'head',
+  'leftShoulder', 'leftUpperArm', 'leftLowerArm', 'leftHand',
+  'rightShoulder', 'rightUpperArm', 'rightLowerArm', 'rightHand',
+  'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
+  'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
+];
+const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped'];
+
 /** Load the WebAssembly module and return the API object. */
 export async function createProcMotion(options = {}) {
   const mod = await createProcMotionModule(options.moduleOptions ?? {});
@@ -118,13 +128,21 @@ export class ProcMotion {
     return new Type(this.mod.HEAPU8.buffer, p, count).slice();
   }
 
+  /** A table of pm_string {offset, length} as JS strings, decoded with one TextDecoder call. */
   _names(count, itemsPtr) {
-    const u32 = this.mod.HEAPU32;
-    const out = new Array(count);
+    if (!count) return [];
+    const u32 = this.mod.HEAPU32, heap = this.mod.HEAPU8;
+    let total = 0;
+    for (let i = 0; i < count; i++) total += u32[(itemsPtr >> 2) + 2 * i + 1] + 1;
+    const joined = new Uint8Array(total);
+    let o = 0;
     for (let i = 0; i < count; i++) {
       const base = (itemsPtr >> 2) + 2 * i;
-      out[i] = this._utf8(u32[base], u32[base + 1]);
+      const p = u32[base], n = u32[base + 1];
+      for (let k = 0; k < n; k++) joined[o + k] = heap[p + k];
+      o += n + 1; // NUL separator (names never contain NUL)
     }
+    const out = utf8Decoder.decode(joined.subarray(0, total - 1)).split('\0');
     return out;
   }
 
@@ -338,6 +356,180 @@ export class ProcMotion {
     d[slot + 1] = s.put(offsets, Uint32Array);
   }
 
+  // ---- models, skeletons, humanoid mapping -------------------------------------------------------
+
+  /** Read the JSON text the ABI returned through (outPtr -> char*, outPtr + 4 -> length), then free it. */
+  _takeText(outPtr) {
+    const u32 = this.mod.HEAPU32;
+    const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
+    const text = this._utf8(p, n);
+    this.mod._pm_abi_free(p);
+    return text;
+  }
+
+  /** Take bytes the ABI returned through (outPtr -> uint8*, outPtr + 4 -> size), then free them. */
+  _takeBytes(outPtr) {
+    const u32 = this.mod.HEAPU32;
+    const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
+    const bytes = this._copy(Uint8Array, p, n);
+    this.mod._pm_abi_free(p);
+    return bytes;
+  }
+
+  /**
+   * Read a PMX (2.0/2.1) or PMD model's skeleton: `{ format, modelName, modelNameEn, source, bones:
+   * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, ik? }],
+   * morphNames }` (schema in docs/skeleton-json.md). Vertices, faces and materials are skipped.
+   */
+  readPmx(bytes) {
+    const data = toBytes(bytes, 'readPmx');
+    const s = this._scratch();
+    try {
+      const dataPtr = s.put(data);
+      const outPtr = s.alloc(8);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_model_read_json(dataPtr, data.byteLength, outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'model');
+      return JSON.parse(this._takeText(outPtr));
+    } finally {
+      s.free();
+    }
+  }
+
+  /**
+   * Internal: run fn(handle) with a skeleton made in the module from `skeleton` (an object shaped like
+   * readPmx's result, or PMX/PMD bytes), freeing it afterwards.
+   */
+  _withSkeleton(skeleton, fn) {
+    const s = this._scratch();
+    let handle = 0;
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
+        const data = toBytes(skeleton, 'skeleton');
+        const p = s.put(data);
+        handle = this.mod._pm_abi_skeleton_from_model(p, data.byteLength, errPtr);
+      } else if (skeleton && typeof skeleton === 'object') {
+        const json = utf8Encoder.encode(JSON.stringify(skeleton));
+        const p = s.put(json);
+        handle = this.mod._pm_abi_skeleton_from_json(p, json.byteLength, errPtr);
+      } else {
+        throw new ProcMotionError('skeleton: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
+      }
+      if (!handle) this._throw(s, errPtr, 'skeleton');
+      return fn(handle);
+    } finally {
+      if (handle) this.mod._pm_abi_skeleton_free(handle);
+      s.free();
+    }
+  }
+
+  /**
+   * Map bone names (an array of strings, a skeleton object, or PMX/PMD bytes) to the 22 humanoid bones:
+   * `{ bones: { hips: name | null, ... }, naming: { hips: 'mmd' | 'vroid' | ... }, mapped, total,
+   * missingRequired: [...], drivable }`.
+   */
+  mapHumanoid(input) {
+    let names;
+    if (Array.isArray(input)) names = input.map(String);
+    else if (input instanceof Uint8Array || input instanceof ArrayBuffer) names = this.readPmx(input).bones.map((b) => b.name);
+    else if (input && Array.isArray(input.bones)) names = input.bones.map((b) => b.name);
+    else throw new ProcMotionError('mapHumanoid: expected an array of names, a skeleton or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
+    const s = this._scratch();
+    try {
+      const d = new Uint32Array(2);
+      this._putNames(s, d, 0, names);
+      const out = s.alloc(64 * 4);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
+      const u32 = () => this.mod.HEAPU32;
+      const blob = names.length ? u32()[(offsets >> 2) + names.length + 1] : 0;
+      if (this.mod._pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
+      const r = this._copy(Uint32Array, out, 64);
+      const bones = {}, naming = {};
+      HUMANOID_BONES.forEach((h, i) => {
+        bones[h] = r[i] === 0xffffffff ? null : names[r[i]];
+        naming[h] = HUMANOID_NAMINGS[r[22 + i]] ?? 'none';
+      });
+      const missingRequired = [];
+      for (let k = 0; k < r[46]; k++) missingRequired.push(HUMANOID_BONES[r[47 + k]]);
+      return { bones, naming, mapped: r[44], total: r[45], missingRequired, drivable: r[63] === 1 };
+    } finally {
+      s.free();
+    }
+  }
+
+  /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/mannequin.md). */
+  mannequinPmx() {
+    const s = this._scratch();
+    try {
+      const outPtr = s.alloc(8);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_mannequin_pmx(outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'mannequin');
+      return this._takeBytes(outPtr);
+    } finally {
+      s.free();
+    }
+  }
+
+  // ---- pose evaluation and IK --------------------------------------------------------------------
+
+  /**
+   * Bind a motion to a skeleton for repeated evaluation (what a viewer or a test calls per frame).
+   * `vmd`: VMD bytes, a readVmd() result, or null for the rest pose; `skeleton`: a skeleton object
+   * (readPmx) or PMX/PMD bytes. Call `free()` when done (the module memory is not garbage-collected).
+   */
+  createPoseEvaluator(vmd, skeleton) {
+    return new PoseEvaluator(this, vmd, skeleton);
+  }
+
+  /**
+   * Evaluate a motion on a skeleton at a (fractional) frame, as babylon-mmd does (Bezier channels,
+   * slerp, append transforms, MMD CCD IK with limits, IK on/off property keys). Returns
+   * `{ boneNames, positions: Float32Array (3 per bone), world: Float32Array (16 per bone, column-major),
+   * rotations: Float32Array (4 per bone, local after IK and append) }`.
+   * For many frames use createPoseEvaluator (binds once).
+   */
+  evaluatePose(vmd, skeleton, frame, options = {}) {
+    const ev = this.createPoseEvaluator(vmd, skeleton);
+    try {
+      return ev.evaluate(frame, options);
+    } finally {
+      ev.free();
+    }
+  }
+
+  /**
+   * Analytic two-bone IK (law of cosines; the pole picks the bend plane; an unreachable target gives a
+   * straight limb pointing at it). Points are [x, y, z] in one space. Returns `{ rootRotation,
+   * midRotation }` (world-space delta quaternions [x, y, z, w] to pre-multiply onto the root's and the
+   * mid joint's world rotations), `mid`, `end` (the solved joint positions), `miss` (distance left to
+   * the target) and `reached`.
+   */
+  solveTwoBoneIk(root, mid, end, target, pole) {
+    const input = new Float32Array(15);
+    [root, mid, end, target, pole].forEach((v, i) => {
+      if (!v || v.length !== 3) throw new ProcMotionError('solveTwoBoneIk: every point must be [x, y, z]', 'PM_ERR_INVALID_ARGUMENT');
+      for (let k = 0; k < 3; k++) {
+        if (!Number.isFinite(v[k])) throw new ProcMotionError(`solveTwoBoneIk: ${['root', 'mid', 'end', 'target', 'pole'][i]} is not finite`, 'PM_ERR_INVALID_ARGUMENT');
+        input[3 * i + k] = v[k];
+      }
+    });
+    const s = this._scratch();
+    try {
+      const inPtr = s.put(input, Float32Array);
+      const outPtr = s.alloc(64);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_two_bone_ik(inPtr, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'ik');
+      const o = this._copy(Float32Array, outPtr, 16);
+      return {
+        rootRotation: [...o.subarray(0, 4)], midRotation: [...o.subarray(4, 8)],
+        mid: [...o.subarray(8, 11)], end: [...o.subarray(11, 14)], miss: o[14], reached: o[15] === 1,
+      };
+    } finally {
+      s.free();
+    }
+  }
+
   // ---- catwalk ---------------------------------------------------------------------------------
 
   /**
@@ -377,11 +569,8 @@ export class ProcMotion {
       const errPtr = s.alloc(ERROR_SIZE);
       const r = this.mod._pm_abi_catwalk_generate(dPtr, oPtr, errPtr);
       if (r !== 0) this._throw(s, errPtr, 'catwalk');
-      const u32 = this.mod.HEAPU32, o = oPtr >> 2;
-      const vmd = this._copy(Uint8Array, u32[o], u32[o + 1]);
-      const info = JSON.parse(this._utf8(u32[o + 2], u32[o + 3]));
-      this.mod._pm_abi_free(u32[o]);
-      this.mod._pm_abi_free(u32[o + 2]);
+      const vmd = this._takeBytes(oPtr);
+      const info = JSON.parse(this._takeText(oPtr + 8));
       return { vmd, ...info };
     } finally {
       s.free();
@@ -437,6 +626,139 @@ export class ProcMotion {
       rotation: Array.from(b.rotations.subarray(4 * i, 4 * i + 4)),
       interpolation: b.interpolations.subarray(64 * i, 64 * i + 64),
     };
+  }
+}
+
+/** Pose flags (procmotion/pose.h). */
+const POSE_NO_IK = 1, POSE_NO_APPEND = 2;
+const IK_MODES = { auto: 0, on: 1, off: 2 };
+
+/** A motion bound to a skeleton inside the module; see ProcMotion.createPoseEvaluator. */
+export class PoseEvaluator {
+  constructor(pm, vmd, skeleton) {
+    this.pm = pm;
+    const mod = pm.mod;
+    const s = pm._scratch();
+    let vmdHandle = 0;
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      // the skeleton handle lives as long as the evaluator
+      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
+        const data = toBytes(skeleton, 'skeleton');
+        this.skeleton = mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
+      } else if (skeleton && typeof skeleton === 'object') {
+        const json = utf8Encoder.encode(JSON.stringify(skeleton));
+        this.skeleton = mod._pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
+      } else {
+        throw new ProcMotionError('createPoseEvaluator: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
+      }
+      if (!this.skeleton) pm._throw(s, errPtr, 'skeleton');
+      if (vmd) {
+        const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, 'vmd') : pm.writeVmd(vmd);
+        vmdHandle = mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
+        if (!vmdHandle) {
+          mod._pm_abi_skeleton_free(this.skeleton);
+          pm._throw(s, errPtr, 'vmd');
+        }
+      }
+      this.handle = mod._pm_abi_pose_create(this.skeleton, vmdHandle, errPtr);
+      if (!this.handle) {
+        mod._pm_abi_skeleton_free(this.skeleton);
+        pm._throw(s, errPtr, 'pose');
+      }
+      this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
+      const info = s.alloc(28);
+      mod._pm_abi_pose_info(this.handle, info);
+      const i = pm._copy(Uint32Array, info, 7);
+      this.info = { tracks: i[0], keys: i[1], unmatchedBones: i[2], unmatchedIk: i[3], propertyKeys: i[4], firstFrame: i[5], lastFrame: i[6] };
+      const lenPtr = s.alloc(4);
+      const names = (kind, n) => Array.from({ length: n }, (_, k) => {
+        const p = mod._pm_abi_pose_unmatched(this.handle, kind, k, lenPtr);
+        return pm._utf8(p, mod.HEAPU32[lenPtr >> 2]);
+      });
+      this.unmatchedBones = names(0, i[2]);
+      this.unmatchedIk = names(1, i[3]);
+      this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } finally {
+      if (vmdHandle) mod._pm_abi_vmd_free(vmdHandle);
+      s.free();
+    }
+    this._boneNames = null;
+  }
+
+  /** Bone names in evaluation-output order (the skeleton's order). */
+  get boneNames() {
+    if (!this._boneNames) {
+      const pm = this.pm, s = pm._scratch();
+      try {
+        const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
+        if (pm.mod._pm_abi_skeleton_to_json(this.skeleton, out, out + 4, err) !== 0) pm._throw(s, err, 'skeleton');
+        this._boneNames = JSON.parse(pm._takeText(out)).bones.map((b) => b.name);
+      } finally {
+        s.free();
+      }
+    }
+    return this._boneNames;
+  }
+
+  _flags(options) {
+    return (options.ik === false ? POSE_NO_IK : 0) | (options.append === false ? POSE_NO_APPEND : 0);
+  }
+
+  _check() {
+    if (!this.handle) throw new ProcMotionError('PoseEvaluator: already freed', 'PM_ERR_INVALID_ARGUMENT');
+  }
+
+  /** Evaluate one (fractional) frame. options: { ik: false } to skip IK, { append: false }. */
+  evaluate(frame, options = {}) {
+    this._check();
+    if (!Number.isFinite(frame)) throw new ProcMotionError('evaluatePose: frame is not finite', 'PM_ERR_INVALID_ARGUMENT');
+    const mod = this.pm.mod;
+    if (mod._pm_abi_pose_evaluate(this.handle, frame, this._flags(options), this.errPtr) !== 0) {
+      throw new ProcMotionError(this.pm._errorText(this.errPtr), 'pose');
+    }
+    const n = this.boneCount;
+    const world = this.pm._copy(Float32Array, mod._pm_abi_pose_world(this.handle), 16 * n);
+    const positions = new Float32Array(3 * n);
+    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    const rotations = this.pm._copy(Float32Array, mod._pm_abi_pose_final_rotations(this.handle), 4 * n);
+    return { boneNames: this.boneNames, positions, world, rotations };
+  }
+
+  /** World positions of every bone for `count` frames from `first` by `step`: Float32Array, frame-major. */
+  positions(first, count, step = 1, options = {}) {
+    this._check();
+    const n = this.boneCount, floats = count * n * 3;
+    const pm = this.pm, s = pm._scratch();
+    try {
+      const out = s.alloc(floats * 4);
+      if (pm.mod._pm_abi_pose_positions(this.handle, first, step, count, this._flags(options), out, floats, this.errPtr) !== 0) {
+        throw new ProcMotionError(pm._errorText(this.errPtr), 'pose');
+      }
+      return pm._copy(Float32Array, out, floats);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Override an IK bone: 'auto' (property keys decide), 'on' or 'off'. */
+  setIkMode(boneName, mode) {
+    this._check();
+    const bone = this.boneNames.indexOf(boneName);
+    if (bone < 0) throw new ProcMotionError(`setIkMode: no bone named ${boneName}`, 'PM_ERR_NOT_FOUND');
+    if (!(mode in IK_MODES)) throw new ProcMotionError(`setIkMode: mode must be auto, on or off`, 'PM_ERR_INVALID_ARGUMENT');
+    if (this.pm.mod._pm_abi_pose_set_ik_mode(this.handle, bone, IK_MODES[mode], this.errPtr) !== 0) {
+      throw new ProcMotionError(this.pm._errorText(this.errPtr), 'pose');
+    }
+  }
+
+  /** Release the module memory. Safe to call twice. */
+  free() {
+    const mod = this.pm.mod;
+    if (this.handle) mod._pm_abi_pose_free(this.handle);
+    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
+    if (this.errPtr) mod._pm_abi_free(this.errPtr);
+    this.handle = this.skeleton = this.errPtr = 0;
   }
 }
 

@@ -1,6 +1,6 @@
 /* Catwalk export: parameters as JSON, the model as name lists (and optional rest positions and
  * parents), out come the VMD bytes and an info JSON (see docs/abi.md and js-glue/index.js). */
-#include "abi_internal.h"
+#include "pm_abi.h"
 
 #include "catwalk/catwalk_internal.h"
 #include "procmotion/vmd.h"

@@ -1,6 +1,6 @@
 /* VMD exports: read a file into a motion the host inspects through a descriptor of pointers and counts,
  * and write a motion the host describes the same way (see docs/abi.md for the slot layout). */
-#include "abi_internal.h"
+#include "pm_abi.h"
 
 #include "common/internal.h"
 #include "procmotion/vmd.h"

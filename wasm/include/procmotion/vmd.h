@@ -44,7 +44,7 @@
  *   The 64-byte block is four 16-byte rows, row r being the canonical 16 bytes
  *   (X_x1 Y_x1 Z_x1 R_x1 X_y1 Y_y1 Z_y1 R_y1 X_x2 Y_x2 Z_x2 R_x2 X_y2 Y_y2 Z_y2 R_y2) shifted left
  *   by r bytes with zeros appended; bytes 2 and 3 of row 0 hold babylon-mmd's physics toggle
- *   (0x00 0x00 = physics on, 0x0F 0x63 = off). Readers take axis a's curve from the first column
+ *   (0x00 0x00 = physics on, 0x63 0x0F = off). Readers take axis a's curve from the first column
  *   of row a: x1 = b[16a], y1 = b[16a + 4], x2 = b[16a + 8], y2 = b[16a + 12].
  *   The curve of key B applies to the segment from the previous key A to B.
  */

@@ -1,0 +1,337 @@
+/* Internal state of pose evaluation (anim.c, pose.c, ik_ccd.c) and the Babylon.js math it replicates.
+ *
+ * babylon-mmd's JS runtime keeps quaternions and vectors in JS numbers (double) and matrices in
+ * Float32Array: every matrix element is computed in double and rounded to float when stored, and
+ * matrix products read float elements and sum in double. The helpers below follow Babylon.js's own
+ * formulas term by term (operation order included) so that our poses round like babylon-mmd's. */
+#ifndef PROCMOTION_POSE_INTERNAL_H
+#define PROCMOTION_POSE_INTERNAL_H
+
+#include "procmotion/pose.h"
+
+#include "common/internal.h"
+
+#include <math.h>
+
+#define PMI_ANIM_MAGIC 0x414e494du      /* "ANIM" */
+#define PMI_WORKSPACE_MAGIC 0x57535053u /* "WSPS" */
+
+typedef struct pmi_dv {
+    double x, y, z;
+} pmi_dv;
+typedef struct pmi_dq {
+    double x, y, z, w;
+} pmi_dq;
+
+/* ---- Babylon.js math ------------------------------------------------------------------------ */
+
+static inline pmi_dv pmi_dv_make(double x, double y, double z) {
+    pmi_dv v = {x, y, z};
+    return v;
+}
+static inline pmi_dq pmi_dq_identity(void) {
+    pmi_dq q = {0, 0, 0, 1};
+    return q;
+}
+static inline pmi_dv pmi_dv_sub(pmi_dv a, pmi_dv b) { return pmi_dv_make(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline double pmi_dv_dot(pmi_dv a, pmi_dv b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline double pmi_dv_len_sq(pmi_dv a) { return a.x * a.x + a.y * a.y + a.z * a.z; }
+/* Vector3.CrossToRef */
+static inline pmi_dv pmi_dv_cross(pmi_dv l, pmi_dv r) {
+    return pmi_dv_make(l.y * r.z - l.z * r.y, l.z * r.x - l.x * r.z, l.x * r.y - l.y * r.x);
+}
+/* Vector3.normalize: unchanged when the length is 0 or 1, else scaled by 1 / length. */
+static inline pmi_dv pmi_dv_normalize(pmi_dv v) {
+    double len = sqrt(pmi_dv_len_sq(v));
+    if (len == 0 || len == 1.0) return v;
+    double s = 1.0 / len;
+    return pmi_dv_make(v.x * s, v.y * s, v.z * s);
+}
+static inline pmi_dv pmi_dv_from_floats(const float *p) { return pmi_dv_make(p[0], p[1], p[2]); }
+
+/* Quaternion.multiplyToRef: the Hamilton product a * b. */
+static inline pmi_dq pmi_dq_mul(pmi_dq a, pmi_dq b) {
+    pmi_dq r;
+    r.x = a.x * b.w + a.y * b.z - a.z * b.y + a.w * b.x;
+    r.y = -a.x * b.z + a.y * b.w + a.z * b.x + a.w * b.y;
+    r.z = a.x * b.y - a.y * b.x + a.z * b.w + a.w * b.z;
+    r.w = -a.x * b.x - a.y * b.y - a.z * b.z + a.w * b.w;
+    return r;
+}
+/* Quaternion.InverseToRef (a conjugate, no normalisation). */
+static inline pmi_dq pmi_dq_conj(pmi_dq q) {
+    pmi_dq r = {-q.x, -q.y, -q.z, q.w};
+    return r;
+}
+/* Quaternion.RotationAxisToRef. A zero axis gives the identity (Babylon would give NaN). */
+static inline pmi_dq pmi_dq_axis_angle(pmi_dv axis, double angle) {
+    double len = sqrt(pmi_dv_len_sq(axis));
+    if (!(len > 0)) return pmi_dq_identity();
+    pmi_dq q;
+    q.w = cos(angle / 2);
+    double s = sin(angle / 2) / len;
+    q.x = axis.x * s;
+    q.y = axis.y * s;
+    q.z = axis.z * s;
+    return q;
+}
+/* Quaternion.SlerpToRef (no clamping of t, no normalisation). */
+static inline pmi_dq pmi_dq_slerp(pmi_dq a, pmi_dq b, double t) {
+    double num2, num3, num4 = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    int flag = 0;
+    if (num4 < 0) {
+        flag = 1;
+        num4 = -num4;
+    }
+    if (num4 > 0.999999) {
+        num3 = 1 - t;
+        num2 = flag ? -t : t;
+    } else {
+        double num5 = acos(num4);
+        double num6 = 1.0 / sin(num5);
+        num3 = sin((1.0 - t) * num5) * num6;
+        num2 = flag ? -sin(t * num5) * num6 : sin(t * num5) * num6;
+    }
+    pmi_dq r = {num3 * a.x + num2 * b.x, num3 * a.y + num2 * b.y, num3 * a.z + num2 * b.z, num3 * a.w + num2 * b.w};
+    return r;
+}
+static inline pmi_dq pmi_dq_from_quat(pm_quat q) {
+    pmi_dq r = {q.x, q.y, q.z, q.w};
+    return r;
+}
+static inline pm_quat pmi_dq_to_quat(pmi_dq q) {
+    pm_quat r = {(float)q.x, (float)q.y, (float)q.z, (float)q.w};
+    return r;
+}
+
+/* Matrix.FromQuaternionToRef (float storage, Babylon's row-vector layout = our column-major). */
+static inline void pmi_mat_from_dq(pmi_dq q, float *m) {
+    double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, zw = q.z * q.w, zx = q.z * q.x,
+           yw = q.y * q.w, yz = q.y * q.z, xw = q.x * q.w;
+    m[0] = (float)(1.0 - 2.0 * (yy + zz));
+    m[1] = (float)(2.0 * (xy + zw));
+    m[2] = (float)(2.0 * (zx - yw));
+    m[3] = 0;
+    m[4] = (float)(2.0 * (xy - zw));
+    m[5] = (float)(1.0 - 2.0 * (zz + xx));
+    m[6] = (float)(2.0 * (yz + xw));
+    m[7] = 0;
+    m[8] = (float)(2.0 * (zx + yw));
+    m[9] = (float)(2.0 * (yz - xw));
+    m[10] = (float)(1.0 - 2.0 * (yy + xx));
+    m[11] = 0;
+    m[12] = 0;
+    m[13] = 0;
+    m[14] = 0;
+    m[15] = 1;
+}
+
+/* A bone's world matrix as babylon-mmd computes it: Matrix.FromQuaternionToRef(rot) with the local
+ * translation (rest + offset) set, both stored as float, then Matrix.multiplyToRef(parent world)
+ * (parent NULL for a root). Babylon sums all four products of each element in double; the products
+ * left out here are exact zeros (both matrices are affine), so the sums and their float rounding are
+ * the same (the sign of an exact zero aside). Written straight into `out` (no aliasing with parent). */
+static inline void pmi_world_from_local(pmi_dq q, double tx, double ty, double tz, const float *parent, float *out) {
+    const double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, zw = q.z * q.w, zx = q.z * q.x,
+                 yw = q.y * q.w, yz = q.y * q.z, xw = q.x * q.w;
+    /* the local matrix, rounded to float like Babylon's Float32Array (row r = Babylon's row r) */
+    const float l00 = (float)(1.0 - 2.0 * (yy + zz)), l01 = (float)(2.0 * (xy + zw)), l02 = (float)(2.0 * (zx - yw));
+    const float l10 = (float)(2.0 * (xy - zw)), l11 = (float)(1.0 - 2.0 * (zz + xx)), l12 = (float)(2.0 * (yz + xw));
+    const float l20 = (float)(2.0 * (zx + yw)), l21 = (float)(2.0 * (yz - xw)), l22 = (float)(1.0 - 2.0 * (yy + xx));
+    const float l30 = (float)tx, l31 = (float)ty, l32 = (float)tz;
+    out[3] = out[7] = out[11] = 0;
+    out[15] = 1;
+    if (!parent) {
+        out[0] = l00, out[1] = l01, out[2] = l02;
+        out[4] = l10, out[5] = l11, out[6] = l12;
+        out[8] = l20, out[9] = l21, out[10] = l22;
+        out[12] = l30, out[13] = l31, out[14] = l32;
+        return;
+    }
+    const double p00 = parent[0], p01 = parent[1], p02 = parent[2];
+    const double p10 = parent[4], p11 = parent[5], p12 = parent[6];
+    const double p20 = parent[8], p21 = parent[9], p22 = parent[10];
+    const double p30 = parent[12], p31 = parent[13], p32 = parent[14];
+#define PMI_ROW(r, a0, a1, a2)                                                                                         \
+    out[(r) * 4 + 0] = (float)((double)(a0) * p00 + (double)(a1) * p10 + (double)(a2) * p20);                        \
+    out[(r) * 4 + 1] = (float)((double)(a0) * p01 + (double)(a1) * p11 + (double)(a2) * p21);                        \
+    out[(r) * 4 + 2] = (float)((double)(a0) * p02 + (double)(a1) * p12 + (double)(a2) * p22)
+    PMI_ROW(0, l00, l01, l02);
+    PMI_ROW(1, l10, l11, l12);
+    PMI_ROW(2, l20, l21, l22);
+#undef PMI_ROW
+    out[12] = (float)((double)l30 * p00 + (double)l31 * p10 + (double)l32 * p20 + p30);
+    out[13] = (float)((double)l30 * p01 + (double)l31 * p11 + (double)l32 * p21 + p31);
+    out[14] = (float)((double)l30 * p02 + (double)l31 * p12 + (double)l32 * p22 + p32);
+}
+
+static inline void pmi_mat_identity(float *m) {
+    static const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    memcpy(m, id, sizeof id);
+}
+
+/* Quaternion.FromRotationMatrixToRef. */
+static inline pmi_dq pmi_dq_from_mat(const float *d) {
+    double m11 = d[0], m12 = d[4], m13 = d[8];
+    double m21 = d[1], m22 = d[5], m23 = d[9];
+    double m31 = d[2], m32 = d[6], m33 = d[10];
+    double trace = m11 + m22 + m33, s;
+    pmi_dq r;
+    if (trace > 0) {
+        s = 0.5 / sqrt(trace + 1.0);
+        r.w = 0.25 / s;
+        r.x = (m32 - m23) * s;
+        r.y = (m13 - m31) * s;
+        r.z = (m21 - m12) * s;
+    } else if (m11 > m22 && m11 > m33) {
+        s = 2.0 * sqrt(1.0 + m11 - m22 - m33);
+        r.w = (m32 - m23) / s;
+        r.x = 0.25 * s;
+        r.y = (m12 + m21) / s;
+        r.z = (m13 + m31) / s;
+    } else if (m22 > m33) {
+        s = 2.0 * sqrt(1.0 + m22 - m11 - m33);
+        r.w = (m13 - m31) / s;
+        r.x = (m12 + m21) / s;
+        r.y = 0.25 * s;
+        r.z = (m23 + m32) / s;
+    } else {
+        s = 2.0 * sqrt(1.0 + m33 - m11 - m22);
+        r.w = (m21 - m12) / s;
+        r.x = (m13 + m31) / s;
+        r.y = (m23 + m32) / s;
+        r.z = 0.25 * s;
+    }
+    return r;
+}
+
+static inline pmi_dv pmi_mat_translation(const float *m) { return pmi_dv_make(m[12], m[13], m[14]); }
+
+/* ---- bound animation --------------------------------------------------------------------------- */
+
+typedef struct pmi_track {
+    uint32_t bone;
+    uint32_t first; /* first key in the anim's key arrays */
+    uint32_t count;
+} pmi_track;
+
+struct pm_anim {
+    uint32_t magic;
+    pm_allocator allocator;
+    const pm_skeleton *skeleton;
+    uint32_t bone_count;
+    uint32_t *track_of_bone; /* [bone_count]: track index or PM_NO_INDEX */
+    uint32_t track_count;
+    pmi_track *tracks;
+    uint32_t key_count;
+    uint32_t *frames;  /* [key_count], sorted within each track */
+    float *positions;  /* [key_count * 3] */
+    float *rotations;  /* [key_count * 4] */
+    uint8_t *curves;   /* [key_count * 16]: axis a (X, Y, Z, R) at 4a: x1, y1, x2, y2 */
+    /* property keys, duplicates resolved, each a full state row over the bound IK bones */
+    uint32_t prop_count;
+    uint32_t *prop_frames;  /* [prop_count] */
+    uint32_t prop_ik_count; /* bound IK names */
+    uint32_t *prop_ik_bone; /* [prop_ik_count] */
+    uint8_t *prop_states;   /* [prop_count * prop_ik_count] */
+    uint32_t unmatched_bone_count, unmatched_ik_count;
+    pm_string *unmatched; /* bones first, then IK names */
+    char *names;          /* arena holding the unmatched names */
+    pm_anim_info info;
+};
+
+/* ---- workspace --------------------------------------------------------------------------------- */
+
+enum { PMI_APPEND_ROT = 1, PMI_APPEND_POS = 2, PMI_APPEND_LOCAL = 4 };
+enum { PMI_AXIS_NONE = 0, PMI_AXIS_FIXED, PMI_AXIS_X, PMI_AXIS_Y, PMI_AXIS_Z };
+enum { PMI_ORDER_YXZ = 0, PMI_ORDER_ZYX, PMI_ORDER_XZY };
+
+typedef struct pmi_bone {
+    uint32_t parent;
+    uint32_t append_src; /* PM_NO_INDEX: no append solver */
+    uint32_t ik;         /* index into ws->iks, or PM_NO_INDEX */
+    uint32_t child_first, child_count;
+    uint8_t append_flags; /* PMI_APPEND_* */
+    uint8_t is_link;      /* in an IK chain (babylon-mmd's ikChainInfo) */
+    uint8_t has_axis;     /* fixed axis */
+    uint8_t after_physics;
+    double append_ratio;
+    pmi_dv axis;    /* normalised fixed axis */
+    float rest[3];  /* local rest translation (position - parent position) */
+    float bind[3];  /* model-space rest position as Babylon accumulates it */
+} pmi_bone;
+
+typedef struct pmi_bone_state {
+    pmi_dv off;    /* animated offset from rest (before append) */
+    pmi_dq rot;    /* animated rotation (before the fixed axis and append) */
+    pmi_dv pos;    /* rest + off: babylon-mmd's linkedBone.position */
+    pmi_dq ik_rot; /* IK correction (links) */
+    pmi_dq local_rot; /* rotation after append, before IK (links) */
+    pmi_dv local_pos; /* offset after append (links) */
+    pmi_dq app_rot;
+    pmi_dv app_pos;
+    pmi_dq fin_rot; /* rotation used for the world matrix */
+    pmi_dv fin_pos; /* offset used for the world matrix */
+} pmi_bone_state;
+
+typedef struct pmi_ik_link {
+    uint32_t bone;
+    uint8_t has_limit;
+    uint8_t order; /* PMI_ORDER_* */
+    uint8_t axis;  /* PMI_AXIS_* */
+    pmi_dv min, max;
+} pmi_ik_link;
+
+typedef struct pmi_ik {
+    uint32_t bone, target;
+    uint32_t iterations;
+    double limit_angle;
+    uint32_t link_first, link_count;
+    /* A "simple" chain: every link is an ancestor of the one before it and of the target, and no bone
+     * under the root-most link appends from another bone under it. Its iterations then update only
+     * the path from the changed link to the target and recompute the rest of the subtree once at the
+     * end, with the same results as babylon-mmd's recursive updates (see ik_ccd.c). */
+    bool simple;
+    uint32_t path_first; /* per link j: ws->path_of_link[link_first + j] = {first, count} into ws->path */
+} pmi_ik;
+
+struct pm_pose_workspace {
+    uint32_t magic;
+    pm_allocator allocator;
+    const pm_skeleton *skeleton;
+    uint32_t bone_count;
+    pmi_bone *bones;
+    pmi_bone_state *st;
+    uint32_t *order;    /* [bone_count] stable-sorted by transform order */
+    uint32_t *children; /* CSR, index order */
+    uint32_t *stack;    /* [bone_count] DFS stack */
+    uint32_t *cursor;   /* [bone_count] last upper-bound index per bone's track */
+    uint8_t *ik_mode;   /* [bone_count] pm_ik_mode */
+    uint8_t *ik_prop;   /* [bone_count] state from property keys (1 = on) */
+    uint8_t *ik_on;     /* [bone_count] effective state of the last evaluation */
+    uint32_t ik_count;
+    pmi_ik *iks;
+    uint32_t link_count;
+    pmi_ik_link *links;
+    uint32_t *path;          /* bones between consecutive links (and link 0 and the target), top-down */
+    uint32_t (*path_of_link)[2]; /* [link_count] {first, count} into path */
+    pmi_dq *prev_ik_rot;     /* [link_count] the links' IK rotations after the previous iteration */
+    /* per call */
+    float *world; /* pose->world as floats */
+    uint32_t flags;
+    uint32_t max_iterations;
+    uint32_t ik_depth; /* nesting of IK solves (a target with IK of its own) */
+};
+
+/* anim.c: stable merge sort of indices (tmp has room for n); less(a, b) compares two indices. */
+typedef bool (*pmi_less_fn)(uint32_t a, uint32_t b, const void *ctx);
+void pmi_sort_indices(uint32_t *idx, uint32_t *tmp, uint32_t n, pmi_less_fn less, const void *ctx);
+/* pose.c */
+void pmi_pose_update_bone(pm_pose_workspace *ws, uint32_t b, bool compute_ik);
+void pmi_pose_update_children(pm_pose_workspace *ws, uint32_t b);
+/* ik_ccd.c */
+void pmi_ik_solve(pm_pose_workspace *ws, const pmi_ik *ik);
+void pmi_ik_link_init(pmi_ik_link *link, const pm_ik_link *src);
+uint32_t pmi_ik_plan(pm_pose_workspace *ws, pmi_ik *ik, uint32_t *path, uint32_t at, uint8_t *mark);
+
+#endif
