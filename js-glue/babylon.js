@@ -22,10 +22,27 @@ function isMmdMesh(x) {
   return x && x.metadata && x.metadata.isMmdModel === true && Array.isArray(x.metadata.bones);
 }
 
+/** A mesh whose metadata createMmdModel has already trimmed (TrimmedMmdSkinedModelMetadata). */
+function isTrimmedMmdMesh(x) {
+  return x && x.metadata && x.metadata.isTrimmedMmdSkinedModel === true && x.metadata.skeleton;
+}
+
+/** Morph target names of the model's meshes (babylon-mmd names each target after its morph). */
+function morphTargetNames(meshes) {
+  const names = new Set();
+  for (const m of meshes ?? []) {
+    const mgr = m.morphTargetManager;
+    for (let i = 0; mgr && i < mgr.numTargets; i++) names.add(mgr.getTarget(i).name);
+  }
+  return [...names];
+}
+
 /**
  * Bone names, morph names and the rest skeleton (world rest positions, parents) of a loaded
  * babylon-mmd model: an `MmdModel` (from `MmdRuntime.createMmdModel`) or an `MmdMesh` (the mesh the
- * PMX/PMD loader produced). Positions are in the model's own space (MMD units, as in the file).
+ * PMX/PMD loader produced; once createMmdModel has run on it, its metadata is trimmed and only vertex
+ * morphs can still be named: prefer the MmdModel then). Positions are in the model's own space (MMD
+ * units, as in the file).
  * Returns `{ boneNames, morphNames, skeleton: { names, positions: Float32Array, parents: Int32Array } }`,
  * ready for `pm.generateCatwalkVmd(state, bpm, morphNames, boneNames, { skeleton })`.
  */
@@ -46,6 +63,15 @@ export function getModelInfo(target) {
     const skBones = meta.skeleton?.bones ?? [];
     local = names.map((_, i) => (skBones[i] ? restTranslation(skBones[i]) : null));
     morphNames = (meta.morphs ?? []).map((m) => m.name);
+  } else if (isTrimmedMmdMesh(target)) {
+    // After createMmdModel the mesh keeps only the Babylon skeleton: bones from there, morph names
+    // from the morph targets (material and bone morphs are not among them: pass the MmdModel instead).
+    const bones = target.metadata.skeleton.bones;
+    const index = new Map(bones.map((b, i) => [b, i]));
+    names = bones.map((b) => b.name);
+    parents = bones.map((b) => (b.getParent() ? index.get(b.getParent()) ?? -1 : -1));
+    local = bones.map((b) => restTranslation(b));
+    morphNames = morphTargetNames(target.metadata.meshes);
   } else {
     throw new TypeError('procmotion/babylon: expected an MmdModel or an MmdMesh');
   }

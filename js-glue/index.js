@@ -537,8 +537,9 @@ export class ProcMotion {
    * `state` carries the parameters, read as `state.catwalk.X`, `state.catwalkX` or `state.X` (in that
    * order of preference; `speed` from `state.speed`); `bpm` is the music tempo or null; the name lists
    * come from the model (null = a model with every semi-standard bone / no morphs). With
-   * `options.skeleton` ({ names?, positions, parents? }: world rest positions, 3 numbers per bone)
-   * stride and lift follow the model's leg length. See index.d.ts and docs/catwalk.md.
+   * `options.skeleton` (readPmx's skeleton, or { names?, positions, parents? } with world rest
+   * positions) stride and lift follow the model's leg length, and its names (and morph names) stand in
+   * for null lists. See index.d.ts and docs/catwalk.md.
    */
   generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
     const params = catwalkParams(state ?? {}, bpm);
@@ -551,7 +552,8 @@ export class ProcMotion {
       positions = sk.positionsFor(bones);
       parents = sk.parentsFor(bones);
     }
-    const morphs = morphNames == null ? [] : Array.from(morphNames, String);
+    const morphSource = morphNames ?? (Array.isArray(skeleton?.morphNames) ? skeleton.morphNames : null);
+    const morphs = morphSource == null ? [] : Array.from(morphSource, String);
     const s = this._scratch();
     try {
       const slots = this.mod._pm_abi_catwalk_descriptor_slots();
@@ -825,8 +827,14 @@ function catwalkParams(state, bpm) {
   return out;
 }
 
-/** { names?, positions, parents? } -> lookups aligned with a bone name list. */
+/**
+ * A skeleton as `{ names?, positions, parents? }` (flat or [x, y, z] per bone) or as readPmx's
+ * `{ bones: [{ name, position, parent }] }` -> lookups aligned with a bone name list.
+ */
 function normaliseSkeleton(sk, boneNames) {
+  if (Array.isArray(sk.bones)) {
+    sk = { names: sk.bones.map((b) => b.name), positions: sk.bones.map((b) => b.position), parents: sk.bones.map((b) => b.parent) };
+  }
   const names = sk.names ? Array.from(sk.names, String) : boneNames;
   if (!names) throw new ProcMotionError('generateCatwalkVmd: skeleton.names or boneNames is needed', 'PM_ERR_INVALID_ARGUMENT');
   const n = names.length;

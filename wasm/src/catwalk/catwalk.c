@@ -183,7 +183,7 @@ static dq dq_axis(double ax, double ay, double az, double angle) {
     if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
     /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
      * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
-    angle = remainder(angle, 2 * PM_PI);
+    if (angle > PM_PI || angle < -PM_PI) angle -= 2 * PM_PI * floor((angle + PM_PI) / (2 * PM_PI));
     double s = fsin(0.5 * angle);
     return (dq){ax * s, ay * s, az * s, fcos(0.5 * angle)};
 }
@@ -892,11 +892,11 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
         for (int k = 0; k < nt; k++) {
             cw_track *t = &tracks[k];
             switch (t->bone) {
-            case CB_CENTER:
-                t->p[0][i] = o.center.x, t->p[1][i] = o.center.y, t->p[2][i] = o.center.z;
+            case CB_CENTER: /* (+ 0.0 turns -0 into 0) */
+                t->p[0][i] = o.center.x + 0.0, t->p[1][i] = o.center.y + 0.0, t->p[2][i] = o.center.z + 0.0;
                 if (t->rot) put_q(t->q, i, o.center_rot);
                 break;
-            case CB_GROOVE: t->p[0][i] = o.groove_x; break;
+            case CB_GROOVE: t->p[0][i] = o.groove_x + 0.0; break;
             case CB_WAIST:
             case CB_LOWER: put_q(t->q, i, o.pelvis); break;
             case CB_UPPER: put_q(t->q, i, o.upper); break;
@@ -912,7 +912,7 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
             case CB_LEG_IK_L:
             case CB_LEG_IK_R: {
                 int s = t->bone - CB_LEG_IK_L;
-                t->p[0][i] = o.ik[s].x, t->p[1][i] = o.ik[s].y, t->p[2][i] = o.ik[s].z;
+                t->p[0][i] = o.ik[s].x + 0.0, t->p[1][i] = o.ik[s].y + 0.0, t->p[2][i] = o.ik[s].z + 0.0;
                 put_q(t->q, i, o.ik_rot[s]);
                 break;
             }
