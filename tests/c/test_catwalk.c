@@ -6,6 +6,8 @@
 
 #include "keyfit/keyfit.h"
 #include "procmotion/catwalk.h"
+#include "procmotion/pmx.h"
+#include "procmotion/pose.h"
 #include "procmotion/vmd.h"
 
 #include <stdbool.h>
@@ -478,6 +480,98 @@ PM_TEST(blinks_and_expression_use_the_models_morphs) {
     if (!v) return;
     PM_CHECK_EQ_INT(v->morphs.count, 0);
     pm_vmd_free(v);
+}
+
+/* ---- on a real model, through the pose evaluator (babylon-mmd's semantics, its CCD IK) ----------- */
+
+PM_TEST(on_yw_test_model_the_leg_ik_reaches_and_the_knees_bend_forward) {
+    size_t size = 0;
+    unsigned char *bytes = pm_test_read_fixture("pmx/yw_test_model/yw_test_model.pmx", &size);
+    if (!bytes) return;
+    pm_error err = {0};
+    pm_skeleton *sk = NULL;
+    PM_CHECK_OK(pm_model_read(bytes, size, NULL, &sk, &err), &err);
+    free(bytes);
+    if (!sk) return;
+    pm_catwalk_model m = {0};
+    m.skeleton = sk;
+    uint32_t hip[2] = {pm_skeleton_find(sk, "左足"), pm_skeleton_find(sk, "右足")};
+    uint32_t knee[2] = {pm_skeleton_find(sk, "左ひざ"), pm_skeleton_find(sk, "右ひざ")};
+    uint32_t ankle[2] = {pm_skeleton_find(sk, "左足首"), pm_skeleton_find(sk, "右足首")};
+    uint32_t ik[2] = {pm_skeleton_find(sk, "左足ＩＫ"), pm_skeleton_find(sk, "右足ＩＫ")};
+    for (int variant = 0; variant < 3; variant++) {
+        pm_catwalk_params p = {0};
+        p.bpm = 128;
+        p.traverse = variant == 1;
+        p.u_turn = variant == 2;
+        pm_catwalk_info info;
+        pm_vmd *v = generate(&p, &m, &info);
+        if (!v) break;
+        PM_CHECK_EQ_INT(info.missing_count, 0);
+        PM_CHECK_NEAR(info.leg_length, 10.1736, 1e-3);
+        pm_anim *anim = NULL;
+        pm_pose_workspace *ws = NULL;
+        pm_pose *pose = NULL;
+        PM_CHECK_OK(pm_anim_bind(sk, v, NULL, &anim, &err), &err);
+        PM_CHECK_OK(pm_pose_workspace_create(sk, NULL, &ws, &err), &err);
+        PM_CHECK_OK(pm_pose_create(sk, NULL, &pose, &err), &err);
+        double miss = 0, ahead = 1e9, low = 1e9;
+        for (uint32_t f = 0; anim && ws && pose && f <= info.loop_frames; f++) {
+            PM_CHECK_OK(pm_pose_evaluate(anim, ws, f, pose, NULL, &err), &err);
+            pm_vec3 hl = pm_pose_world_position(pose, hip[0]), hr = pm_pose_world_position(pose, hip[1]);
+            double fx = hl.z - hr.z, fz = -(hl.x - hr.x), fl = sqrt(fx * fx + fz * fz); /* up x lateral */
+            for (int s = 0; s < 2; s++) {
+                pm_vec3 h = pm_pose_world_position(pose, hip[s]), k = pm_pose_world_position(pose, knee[s]);
+                pm_vec3 a = pm_pose_world_position(pose, ankle[s]), t = pm_pose_world_position(pose, ik[s]);
+                miss = fmax(miss, pm_vec3_distance(a, t));
+                low = fmin(low, a.y - 1.329);
+                double u = (h.y - k.y) / (h.y - a.y);
+                double lx = h.x + (a.x - h.x) * u, lz = h.z + (a.z - h.z) * u;
+                ahead = fmin(ahead, ((k.x - lx) * fx + (k.z - lz) * fz) / fl);
+            }
+        }
+        printf("  variant %d: IK miss %.4f, knee ahead of the hip-ankle line >= %.3f, ankle low %.4f\n", variant, miss,
+               ahead, low);
+        PM_CHECK_MSG(miss < 0.05, "variant %d: the IK misses by %g", variant, miss);
+        PM_CHECK_MSG(ahead > 0.05, "variant %d: a knee is not bent forward (%g)", variant, ahead);
+        PM_CHECK_MSG(low > -0.05, "variant %d: an ankle sinks %g", variant, low);
+        pm_pose_free(pose);
+        pm_pose_workspace_free(ws);
+        pm_anim_free(anim);
+        pm_vmd_free(v);
+    }
+    pm_skeleton_free(sk);
+}
+
+PM_TEST(english_names_of_a_skeleton_count) {
+    /* bones named only in English (Japanese names unknown): they resolve through name_en */
+    static const char *const en[] = {"center", "groove", "lower body", "upper body", "leg IK_L", "leg IK_R"};
+    pm_bone_desc d[6];
+    memset(d, 0, sizeof d);
+    for (int i = 0; i < 6; i++) {
+        static char buf[6][16];
+        snprintf(buf[i], sizeof buf[i], "bone%d", i);
+        d[i].name = buf[i];
+        d[i].name_en = en[i];
+        d[i].position = pm_vec3_make(0, 8, 0);
+        d[i].parent = PM_NO_INDEX;
+    }
+    d[4].position = pm_vec3_make(1, 1.3f, 0), d[5].position = pm_vec3_make(-1, 1.3f, 0);
+    pm_error err = {0};
+    pm_skeleton *sk = NULL;
+    PM_CHECK_OK(pm_skeleton_create(d, 6, NULL, 0, NULL, &sk, &err), &err);
+    if (!sk) return;
+    pm_catwalk_model m = {0};
+    m.skeleton = sk;
+    pm_catwalk_info info;
+    pm_vmd *v = generate(NULL, &m, &info);
+    if (v) {
+        PM_CHECK(bone_keys(v, "bone0") > 2); /* keyed under the model's (Japanese) name */
+        PM_CHECK(bone_keys(v, "bone4") > 2);
+        PM_CHECK_EQ_INT(info.used_count, 6);
+        pm_vmd_free(v);
+    }
+    pm_skeleton_free(sk);
 }
 
 /* ---- parameters ----------------------------------------------------------------------------------- */

@@ -57,7 +57,8 @@
  *   the ends of runs where a bone does not move, and in between a key is placed only where one
  *   cubic segment per channel (positions: one curve per axis; rotation: one slerp curve) can no
  *   longer stay within position_tolerance (units) and rotation_tolerance (degrees) of the continuous
- *   motion. The deviation measured after fitting is reported in pm_catwalk_info.
+ *   motion at every half frame (checked exactly; between half frames the measured excess is 5 %).
+ *   The largest deviation found is reported in pm_catwalk_info.
  *
  * BONES (matched after folding full-width ASCII to half-width and ignoring ASCII case, spaces, '_',
  * '.' and '-'; the first candidate present wins; a bone's English name counts when known)
@@ -82,7 +83,9 @@
  * OWNERSHIP AND COST
  *   *out is a new motion (pm_vmd_free). info.used points into the model's name strings (valid as
  *   long as they are); info.missing points to static strings. Nothing else is kept. A default loop
- *   (240 frames, 17 bones) takes well under a millisecond natively (bench/bench_catwalk.c).
+ *   (240 frames, 15 keyed bones) takes about 0.65 ms natively, a U-turn loop (480 frames) 1.4 ms
+ *   (bench/bench_catwalk.c; docs/catwalk.md has the figures, the loop-length table and the
+ *   deviation measured between samples).
  */
 #ifndef PROCMOTION_CATWALK_H
 #define PROCMOTION_CATWALK_H
