@@ -574,6 +574,48 @@ PM_TEST(english_names_of_a_skeleton_count) {
     pm_skeleton_free(sk);
 }
 
+PM_TEST(extreme_parameters_and_odd_models_still_give_finite_closed_loops) {
+    /* every amount at 0, then at 1, with each travel mode; and a model whose positions are degenerate */
+    static const char *names[] = {"センター", "下半身", "左足", "右足", "左ひざ", "右ひざ", "左足首", "右足首", "左足ＩＫ", "右足ＩＫ"};
+    pm_vec3 flat[10];
+    for (int i = 0; i < 10; i++) flat[i] = pm_vec3_make(0, 0, 0); /* every bone at the origin */
+    pm_vec3 odd[10];
+    for (int i = 0; i < 10; i++) odd[i] = pm_vec3_make(i % 2 ? NAN : 1.0f, (float)i, INFINITY);
+    pm_catwalk_model models[3] = {{0}, {0}, {0}};
+    for (int k = 1; k < 3; k++) models[k].bone_names = names, models[k].bone_count = 10;
+    models[1].bone_positions = flat;
+    models[2].bone_positions = odd;
+    for (int mode = 0; mode < 3; mode++)
+        for (int level = 0; level < 2; level++)
+            for (int mi = 0; mi < 3; mi++) {
+                pm_catwalk_params p;
+                memset(&p, 0, sizeof p);
+                pm_catwalk_value *amounts[] = {&p.hip_sway, &p.step_height, &p.stride, &p.cross_step, &p.hip_twist,
+                                               &p.pelvis_drop, &p.torso_twist, &p.torso_sway, &p.lean,
+                                               &p.head_stabilize, &p.toe_off, &p.heel_strike, &p.bob, &p.stance_knee,
+                                               &p.arm_swing, &p.pose_shoulder, &p.pose_elbow, &p.blink, &p.expression};
+                for (size_t a = 0; a < sizeof amounts / sizeof amounts[0]; a++) *amounts[a] = PM_CATWALK_VALUE(level);
+                p.traverse = mode == 1;
+                p.u_turn = mode == 2;
+                p.traverse_distance = level ? 400 : 0;
+                p.bpm = level ? 200 : 60;
+                p.cadence = level ? PM_CATWALK_CADENCE_BEAT : PM_CATWALK_CADENCE_TWO_BEAT;
+                pm_catwalk_info info;
+                pm_vmd *v = generate(&p, mi ? &models[mi] : NULL, &info);
+                if (!v) continue;
+                PM_CHECK_MSG(all_finite(v), "mode %d level %d model %d: a non-finite value", mode, level, mi);
+                PM_CHECK(info.loop_frames <= 7200 && info.loop_frames > 0);
+                PM_CHECK(isfinite(info.crouch) && isfinite(info.step_length) && isfinite(info.max_position_error));
+                for (uint32_t b = 0; b < v->bone_names.count; b++) {
+                    double p0[3], q0[4], p1[3], q1[4];
+                    eval_bone(v, v->bone_names.items[b].data, 0, p0, q0);
+                    eval_bone(v, v->bone_names.items[b].data, info.loop_frames, p1, q1);
+                    PM_CHECK(p0[0] == p1[0] && p0[1] == p1[1] && p0[2] == p1[2] && qangle(q0, q1) < 1e-6);
+                }
+                pm_vmd_free(v);
+            }
+}
+
 /* ---- parameters ----------------------------------------------------------------------------------- */
 
 PM_TEST(bad_parameters_are_rejected_naming_them) {
