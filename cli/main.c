@@ -8,6 +8,8 @@ int cmd_inspect(int argc, char **argv);
 extern const char cmd_inspect_usage[];
 int cmd_catwalk(int argc, char **argv);
 extern const char cmd_catwalk_usage[];
+int cmd_keypoints(int argc, char **argv);
+extern const char cmd_keypoints_usage[];
 int cmd_humanoid(int argc, char **argv);
 extern const char cmd_humanoid_usage[];
 int cmd_mannequin(int argc, char **argv);
@@ -22,6 +24,8 @@ const cli_command cli_commands[] = {
     {"pose", "evaluate a VMD on a model: bone world positions as JSON", cmd_pose_usage, cmd_pose},
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
     {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
+    {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
+     cmd_keypoints},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

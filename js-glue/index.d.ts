@@ -116,6 +116,69 @@ export interface VmdBoneKey {
   interpolation: Uint8Array;
 }
 
+/** Input formats of toKeypoints ('glb' is the same as 'gltf'). */
+export type KeypointFormat = 'auto' | 'bvh' | 'vmd' | 'gltf' | 'glb' | 'json' | 'ndjson' | 'binary';
+
+export interface KeypointOptions {
+  /** Frames per second; 0 or absent = the source's rate (BVH: its Frame Time, glTF: 30). VMD is always 30. */
+  fps?: number;
+  /** glTF: which animation (default 0). */
+  animation?: number;
+  /** Refuse longer inputs (default 1 000 000 frames). */
+  maxFrames?: number;
+  /** VMD only: PMX/PMD bytes whose own skeleton and IK evaluate the motion (default: the MMD standard skeleton). */
+  model?: Uint8Array | ArrayBuffer | ArrayBufferView;
+}
+
+export interface KeypointStats {
+  format: KeypointFormat;
+  /** Joint naming family used: 'mmd', 'cmu', 'mixamo', 'daz', 'biped', 'humanoid', 'vrm' or 'keypoints'. */
+  family: string;
+  sourceJoints: number;
+  /** VMD: distinct bone names with keys outside the standard skeleton. */
+  ignoredBones: number;
+  /** Points at confidence 1.0 / 0.5 / 0.0 (first frame). */
+  directPoints: number;
+  inferredPoints: number;
+  missingPoints: number;
+  /** Non-finite values caught and values clamped on the way out (0 for every fixture). */
+  nanCount: number;
+  outOfRange: number;
+  /** The adaptive scale s of x = 0.5 + X s. */
+  scale: number;
+  /** VMD leg drive: 'ik' when a 足ＩＫ track moves, else 'fk'; null for other formats. */
+  legs: 'ik' | 'fk' | null;
+}
+
+/** A MediaPipe Pose 33-point sequence as typed arrays (no object per point). */
+export interface KeypointSequence {
+  frameCount: number;
+  /** 0 when the timestamps are not evenly spaced. */
+  fps: number;
+  /** flags bit 0 of the binary frame; carried, never applied. */
+  mirrored: boolean;
+  /** Milliseconds, one per frame. */
+  timestamps: Float64Array;
+  /** x, y, z per point, 33 points per frame: x, y in [0, 1] (y down), z in [-1, 1] (negative towards the camera). */
+  points: Float32Array;
+  /** 33 per frame: 1.0 direct joint, 0.5 inferred, 0.0 missing. */
+  visibility: Float32Array;
+  /** 10 cosines per frame in the order of angleNames. */
+  angles: Float32Array;
+  pointNames: string[];
+  angleNames: string[];
+  stats: KeypointStats;
+}
+
+/** What encodeKeypoints and keypointFeatures accept. */
+export interface KeypointSequenceInput {
+  frameCount?: number;
+  mirrored?: boolean;
+  timestamps: ArrayLike<number>;
+  points: ArrayLike<number>;
+  visibility: ArrayLike<number>;
+}
+
 export class ProcMotion {
   /** Library version, e.g. "0.1.0". */
   readonly version: string;
@@ -132,6 +195,18 @@ export class ProcMotion {
   encodeShiftJis(text: string, maxBytes?: number): Uint8Array;
   /** Decode Shift-JIS bytes; invalid sequences become U+FFFD. */
   decodeShiftJis(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): string;
+
+  /** The 33 point names ("nose" .. "right_foot_index"). */
+  readonly keypointNames: string[];
+  /** The ten angle names ("shoulder_L" .. "spine"). */
+  readonly keypointAngleNames: string[];
+  /** Convert BVH, VMD, glTF/GLB, mediapipe33 JSON, NDJSON or binary frames to keypoints. */
+  toKeypoints(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | string, format?: KeypointFormat, options?: KeypointOptions): KeypointSequence;
+  /** NDJSON text (one frame per line) or 239-byte binary frames. */
+  encodeKeypoints(seq: KeypointSequenceInput, encoding?: 'ndjson'): string;
+  encodeKeypoints(seq: KeypointSequenceInput, encoding: 'binary'): Uint8Array;
+  /** frameCount x 109 features: 33 x (x, y, z) with low-visibility points interpolated, then 10 angle cosines. */
+  keypointFeatures(seq: KeypointSequenceInput): Float32Array;
 
   static boneKey(vmd: Vmd, index: number): VmdBoneKey;
 }

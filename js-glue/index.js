@@ -5,6 +5,8 @@
 //   const vmd = pm.readVmd(bytes);          // plain object of typed arrays, see index.d.ts
 //   const bytes2 = pm.writeVmd(vmd);        // Uint8Array
 //   const walk = pm.generateCatwalkVmd({ hipSway: 0.8 }, 128, morphNames, boneNames);  // walk.vmd
+//   const kp = pm.toKeypoints(bvhBytes);     // MediaPipe Pose 33 frames as typed arrays
+//   const ndjson = pm.encodeKeypoints(kp);   // one frame per line; 'binary' for 239-byte frames
 //
 // Every buffer handed to the module is freed before the call returns; every array handed out is a
 // copy (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with
@@ -144,6 +146,21 @@ export class ProcMotion {
     }
     const out = utf8Decoder.decode(joined.subarray(0, total - 1)).split('\0');
     return out;
+  }
+
+  /**
+   * Call an export that returns 0 and a malloc'd buffer through (out, size) pointers, or a non-zero
+   * result with a message; returns a copy of the buffer and frees the module's.
+   */
+  _callForBuffer(s, code, call) {
+    const outPtr = s.alloc(8);
+    const errPtr = s.alloc(ERROR_SIZE);
+    if (call(outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, code);
+    const u32 = this.mod.HEAPU32;
+    const buf = u32[outPtr >> 2], size = u32[(outPtr >> 2) + 1];
+    const bytes = this._copy(Uint8Array, buf, size);
+    this.mod._pm_abi_free(buf);
+    return bytes;
   }
 
   /** Throw ProcMotionError from an error buffer. */
@@ -323,15 +340,7 @@ export class ProcMotion {
         }
       }
       const dPtr = s.put(d, Uint32Array);
-      const outPtr = s.alloc(8);
-      const errPtr = s.alloc(ERROR_SIZE);
-      const r = this.mod._pm_abi_vmd_write(dPtr, outPtr, outPtr + 4, errPtr);
-      if (r !== 0) this._throw(s, errPtr, 'vmd');
-      const u32 = this.mod.HEAPU32;
-      const buf = u32[outPtr >> 2], size = u32[(outPtr >> 2) + 1];
-      const bytes = this._copy(Uint8Array, buf, size);
-      this.mod._pm_abi_free(buf);
-      return bytes;
+      return this._callForBuffer(s, 'vmd', (outPtr, sizePtr, errPtr) => this.mod._pm_abi_vmd_write(dPtr, outPtr, sizePtr, errPtr));
     } finally {
       s.free();
     }
@@ -618,6 +627,140 @@ export class ProcMotion {
     }
   }
 
+  // ---- keypoints -------------------------------------------------------------------------------
+
+  /** The 33 MediaPipe Pose point names, in index order. */
+  get keypointNames() {
+    this._kpNames ??= Array.from({ length: 33 }, (_, i) => this._string(this.mod._pm_abi_kp_point_name(i), 64));
+    return this._kpNames;
+  }
+
+  /** The ten joint-angle names, in the order of `angles` (see docs/keypoints.md). */
+  get keypointAngleNames() {
+    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => this._string(this.mod._pm_abi_kp_angle_name(i), 64));
+    return this._kpAngles;
+  }
+
+  /**
+   * Convert a motion to a MediaPipe Pose 33-point sequence. `bytes`: BVH, VMD, glTF/GLB, mediapipe33
+   * JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `format`: 'auto' (default),
+   * 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'. `options`: { fps, animation, maxFrames,
+   * model } (model: PMX/PMD bytes whose own skeleton and IK evaluate a VMD).
+   * Returns { frameCount, fps, mirrored, timestamps: Float64Array, points: Float32Array (x, y, z per
+   * point, 99 per frame), visibility: Float32Array (33 per frame), angles: Float32Array (10 per frame),
+   * pointNames, angleNames, stats }.
+   */
+  toKeypoints(bytes, format = 'auto', options = {}) {
+    const data = typeof bytes === 'string' ? utf8Encoder.encode(bytes) : toBytes(bytes, 'toKeypoints');
+    const code = KP_FORMATS[format ?? 'auto'];
+    if (code === undefined) {
+      throw new ProcMotionError(`toKeypoints: unknown format '${format}' (${Object.keys(KP_FORMATS).join(', ')})`, 'PM_ERR_INVALID_ARGUMENT');
+    }
+    const fps = options.fps ?? 0;
+    if (typeof fps !== 'number' || !Number.isFinite(fps) || fps < 0) {
+      throw new ProcMotionError('toKeypoints: options.fps must be a finite number >= 0', 'PM_ERR_INVALID_ARGUMENT');
+    }
+    const s = this._scratch();
+    try {
+      const dataPtr = s.put(data);
+      const model = options.model ? toBytes(options.model, 'toKeypoints: options.model') : null;
+      const modelPtr = model ? s.put(model) : 0;
+      const errPtr = s.alloc(ERROR_SIZE);
+      const seq = this.mod._pm_abi_kp_from_data(dataPtr, data.byteLength, code, fps, options.animation ?? 0,
+        options.maxFrames ?? 0, modelPtr, model ? model.byteLength : 0, errPtr);
+      if (!seq) this._throw(s, errPtr, 'keypoints');
+      try {
+        return this._kpFromHandle(seq, s);
+      } finally {
+        this.mod._pm_abi_kp_free(seq);
+      }
+    } finally {
+      s.free();
+    }
+  }
+
+  _kpFromHandle(seq, s) {
+    const slots = this.mod._pm_abi_kp_descriptor_slots();
+    const dPtr = s.alloc(slots * 8);
+    this.mod._pm_abi_kp_describe(seq, dPtr);
+    const d = this._copy(Float64Array, dPtr, slots);
+    const n = d[0];
+    return {
+      frameCount: n,
+      fps: d[1],
+      mirrored: d[2] !== 0,
+      timestamps: this._copy(Float64Array, d[3], n),
+      points: this._copy(Float32Array, d[4], n * 99),
+      visibility: this._copy(Float32Array, d[5], n * 33),
+      angles: this._copy(Float32Array, d[6], n * 10),
+      pointNames: this.keypointNames,
+      angleNames: this.keypointAngleNames,
+      stats: {
+        format: Object.keys(KP_FORMATS).find((k) => KP_FORMATS[k] === d[7] && k !== 'glb') ?? 'auto',
+        family: this._string(d[8], 32),
+        sourceJoints: d[9],
+        ignoredBones: d[10],
+        directPoints: d[11],
+        inferredPoints: d[12],
+        missingPoints: d[13],
+        nanCount: d[14],
+        outOfRange: d[15],
+        scale: d[16],
+        legs: [null, 'fk', 'ik'][d[17]] ?? null,
+      },
+    };
+  }
+
+  /** Build a core sequence from a toKeypoints-shaped object; `fn(handle, scratch)` runs with it. */
+  _withKpSequence(seq, fn) {
+    if (!seq || typeof seq !== 'object') throw new ProcMotionError('expected a keypoint sequence', 'PM_ERR_INVALID_ARGUMENT');
+    const n = seq.frameCount ?? (seq.timestamps ? seq.timestamps.length : 0);
+    const need = (arr, len, what) => {
+      if (!arr || arr.length < len) throw new ProcMotionError(`keypoints: ${what} has ${arr ? arr.length : 0} values, ${len} needed`, 'PM_ERR_INVALID_ARGUMENT');
+      return arr;
+    };
+    const s = this._scratch();
+    try {
+      const ts = s.put(need(seq.timestamps, n, 'timestamps'), Float64Array);
+      const pts = s.put(need(seq.points, n * 99, 'points'), Float32Array);
+      const vis = s.put(need(seq.visibility, n * 33, 'visibility'), Float32Array);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const h = this.mod._pm_abi_kp_make(n, ts, pts, vis, seq.mirrored ? 1 : 0, errPtr);
+      if (!h) this._throw(s, errPtr, 'keypoints');
+      try {
+        return fn(h, s);
+      } finally {
+        this.mod._pm_abi_kp_free(h);
+      }
+    } finally {
+      s.free();
+    }
+  }
+
+  _kpEncode(h, s, kind) {
+    return this._callForBuffer(s, 'keypoints', (outPtr, sizePtr, errPtr) => this.mod._pm_abi_kp_encode(h, kind, outPtr, sizePtr, errPtr));
+  }
+
+  /**
+   * Encode a keypoint sequence (toKeypoints' result or the same shape): 'ndjson' -> string (one frame per
+   * line), 'binary' -> Uint8Array of 239-byte frames. Values are checked (finite, in range).
+   */
+  encodeKeypoints(seq, encoding = 'ndjson') {
+    const kind = { ndjson: 0, binary: 1 }[encoding];
+    if (kind === undefined) throw new ProcMotionError(`encodeKeypoints: unknown encoding '${encoding}' (ndjson, binary)`, 'PM_ERR_INVALID_ARGUMENT');
+    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, kind));
+    return kind === 0 ? utf8Decoder.decode(bytes) : bytes;
+  }
+
+  /**
+   * Feature vectors for a matcher: Float32Array of frameCount x 109 (33 x (x, y, z) with points of
+   * visibility < 0.5 interpolated from neighbouring frames, then the ten angle cosines).
+   */
+  keypointFeatures(seq) {
+    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, 2));
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  }
+
   /** A single bone key of a readVmd result as a plain object (a convenience, not for hot loops). */
   static boneKey(vmd, i) {
     const b = vmd.bones;
@@ -763,6 +906,9 @@ export class PoseEvaluator {
     this.handle = this.skeleton = this.errPtr = 0;
   }
 }
+
+// pm_kp_format (wasm/include/procmotion/keypoints.h).
+const KP_FORMATS = { auto: 0, bvh: 1, vmd: 2, gltf: 3, glb: 3, json: 4, ndjson: 5, binary: 6 };
 
 function toBytes(bytes, what) {
   if (bytes instanceof Uint8Array) return bytes;

@@ -37,7 +37,7 @@ pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocato
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: out is NULL");
     *out = NULL;
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: data is NULL");
-    const char *json = NULL; /* (set by json_of; initialised for GCC -O2 -Werror=maybe-uninitialized) */
+    const char *json = NULL;
     size_t len = 0;
     pm_result r = json_of(data, size, &json, &len, err);
     if (r != PM_OK) return r;
