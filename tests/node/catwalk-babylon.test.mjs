@@ -60,6 +60,14 @@ function measure(ctx, run) {
     out.pelvisZ = [Math.min(out.pelvisZ[0], pelvis[2]), Math.max(out.pelvisZ[1], pelvis[2])];
     out.pelvisX = [Math.min(out.pelvisX[0], pelvis[0]), Math.max(out.pelvisX[1], pelvis[0])];
   });
+  // every swing lifts its foot: 0.4 step before each heel strike the landing foot is in the air
+  out.swingLow = Infinity;
+  for (let k = 1; k <= result.steps; k++) {
+    const f = Math.round((k - 0.4) * result.stepFrames);
+    const fi = frames.indexOf(f);
+    if (fi < 0) continue;
+    out.swingLow = Math.min(out.swingLow, at(fi, `${k % 2 ? '右' : '左'}足首`)[1] - 1.329);
+  }
   out.lift = result.lift;
   out.loopGap = 0;
   for (const name of ['左足首', '右足首', '下半身', '頭', '左手首']) out.loopGap = Math.max(out.loopGap, len(sub(at(0, name), at(frames.length - 1, name))));
@@ -67,10 +75,11 @@ function measure(ctx, run) {
 }
 
 function checkCommon(t, label, m) {
-  t.diagnostic(`${label}: ankle ${m.ankleLow.toFixed(4)} .. +${m.ankleHigh.toFixed(3)} around rest, lowest toe y ${m.toeLow.toFixed(3)}, IK miss ${m.ikMiss.toFixed(4)}, knee in front of the hip-ankle line by >= ${m.kneeAhead.toFixed(3)}, pelvis x ${m.pelvisX.map((v) => v.toFixed(3)).join('..')} z ${m.pelvisZ.map((v) => v.toFixed(2)).join('..')}, loop gap ${m.loopGap.toExponential(1)}`);
+  t.diagnostic(`${label}: ankle ${m.ankleLow.toFixed(4)} .. +${m.ankleHigh.toFixed(3)} around rest, lowest toe y ${m.toeLow.toFixed(3)}, mid-swing ankles >= +${m.swingLow.toFixed(3)}, IK miss ${m.ikMiss.toFixed(4)}, knee in front of the hip-ankle line by >= ${m.kneeAhead.toFixed(3)}, pelvis x ${m.pelvisX.map((v) => v.toFixed(3)).join('..')} z ${m.pelvisZ.map((v) => v.toFixed(2)).join('..')}, loop gap ${m.loopGap.toExponential(1)}`);
   assert.ok(m.ankleLow > -0.05, `${label}: an ankle goes ${m.ankleLow} below its standing height`);
   assert.ok(m.toeLow > -0.05, `${label}: a toe goes ${m.toeLow} below the floor`);
   assert.ok(m.ankleHigh > 0.5 * m.lift, `${label}: the swing lifts the ankle only ${m.ankleHigh}`);
+  assert.ok(m.swingLow > 0.3 * m.lift, `${label}: a swinging ankle is only ${m.swingLow} up`);
   assert.ok(m.ikMiss < 0.05, `${label}: the leg IK misses its target by ${m.ikMiss}`);
   assert.ok(m.kneeAhead > 0.05, `${label}: a knee is not bent forward (${m.kneeAhead})`);
   assert.ok(m.loopGap < 1e-3, `${label}: the loop does not close (${m.loopGap})`);
