@@ -117,13 +117,21 @@ export class ProcMotion {
     return new Type(this.mod.HEAPU8.buffer, p, count).slice();
   }
 
+  /** A table of pm_string {offset, length} as JS strings, decoded with one TextDecoder call. */
   _names(count, itemsPtr) {
-    const u32 = this.mod.HEAPU32;
-    const out = new Array(count);
+    if (!count) return [];
+    const u32 = this.mod.HEAPU32, heap = this.mod.HEAPU8;
+    let total = 0;
+    for (let i = 0; i < count; i++) total += u32[(itemsPtr >> 2) + 2 * i + 1] + 1;
+    const joined = new Uint8Array(total);
+    let o = 0;
     for (let i = 0; i < count; i++) {
       const base = (itemsPtr >> 2) + 2 * i;
-      out[i] = this._utf8(u32[base], u32[base + 1]);
+      const p = u32[base], n = u32[base + 1];
+      for (let k = 0; k < n; k++) joined[o + k] = heap[p + k];
+      o += n + 1; // NUL separator (names never contain NUL)
     }
+    const out = utf8Decoder.decode(joined.subarray(0, total - 1)).split('\0');
     return out;
   }
 

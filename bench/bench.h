@@ -1,0 +1,27 @@
+/* Shared helpers for the native benchmark rows (bench/*.c). A module adds its rows in its own
+ * bench/bench_<module>.c and lists them in bench/bench_rows.c. */
+#ifndef PROCMOTION_BENCH_H
+#define PROCMOTION_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bench_row {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} bench_row;
+
+double bench_now_ms(void);
+/* Sorts v in place. */
+double bench_median(double *v, int n);
+long bench_max_rss_kb(void);
+/* One JSON line on stdout (see bench.c). */
+void bench_report(const char *row, const char *input, double median_ms, int runs, double items, const char *unit);
+/* Whole file or exit(1). Caller frees. */
+uint8_t *bench_read_file(const char *path, size_t *size);
+
+/* Rows defined outside bench.c (bench_rows.c). */
+extern const bench_row bench_extra_rows[];
+extern const size_t bench_extra_row_count;
+
+#endif

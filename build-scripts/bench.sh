@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# procmotion benchmarks: builds an optimised native build (build/release) and the wasm module, then
+# measures our figures beside the peers' in one run and writes docs/benchmarks.md.
+#
+#   bash build-scripts/bench.sh [--runs N] [--only ROW]
+#
+# Not a test: it prints figures, it never fails on time.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+bash build-scripts/setup.sh
+bash build-scripts/build.sh wasm wasi
+echo "bench: == native release build (build/release) =="
+cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPM_SANITIZE=OFF -DPM_BUILD_TESTS=OFF >/dev/null
+cmake --build build/release -j "$(nproc)" --target procmotion_bench >/dev/null
+node bench/bench.mjs "$@"
