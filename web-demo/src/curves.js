@@ -55,26 +55,33 @@ function evaluate(keys, frame) {
 
 /**
  * Samples a motion (a readVmd result) over [0, loopFrames]: { frames, leftFoot, rightFoot, hipSway }
- * (Float32Arrays, `steps` + 1 samples; null for a curve whose bones have no keys).
+ * (Float32Arrays, `steps` + 1 samples; null for a curve whose bones have no keys) and travel, the
+ * [min, max] of センター Z (how far the body walks along Z).
  */
 export function sampleCurves(vmd, loopFrames, steps = 240) {
   const lf = boneTrack(vmd, ALIASES.leftFoot, 1);
   const rf = boneTrack(vmd, ALIASES.rightFoot, 1);
   const cx = boneTrack(vmd, ALIASES.center, 0);
   const gx = boneTrack(vmd, ALIASES.groove, 0);
+  const cz = boneTrack(vmd, ALIASES.center, 2);
   const n = steps + 1;
   const frames = new Float32Array(n);
   const leftFoot = lf ? new Float32Array(n) : null;
   const rightFoot = rf ? new Float32Array(n) : null;
   const hipSway = cx || gx ? new Float32Array(n) : null;
+  let zMin = 0;
+  let zMax = 0;
   for (let i = 0; i < n; i++) {
     const f = (loopFrames * i) / steps;
+    const z = evaluate(cz, f);
+    zMin = Math.min(zMin, z);
+    zMax = Math.max(zMax, z);
     frames[i] = f;
     if (leftFoot) leftFoot[i] = evaluate(lf, f);
     if (rightFoot) rightFoot[i] = evaluate(rf, f);
     if (hipSway) hipSway[i] = evaluate(cx, f) + evaluate(gx, f);
   }
-  return { frames, leftFoot, rightFoot, hipSway };
+  return { frames, leftFoot, rightFoot, hipSway, travel: [zMin, zMax] };
 }
 
 const COLORS = { leftFoot: '#5fb3ff', rightFoot: '#ff8a65', hipSway: '#c3e88d', beat: 'rgba(255,255,255,0.10)',

@@ -83,11 +83,16 @@ function createApp(pm, viewer) {
     app.motion = r;
     app.motionMode = app.mode;
     app.generateMs = generateMs;
+    let samples = null;
     try {
-      app.curves.update(sampleCurves(pm.readVmd(r.vmd), r.loopFrames), r.loopFrames, r.beatFrames);
-    } catch (e) {
-      app.curves.update(null, r.loopFrames, r.beatFrames);
+      samples = sampleCurves(pm.readVmd(r.vmd), r.loopFrames);
+    } catch {
+      // babylon-mmd played it, so it is a VMD; the curve view just stays empty
     }
+    app.curves.update(samples, r.loopFrames, r.beatFrames);
+    // Keep a runway walk in view (unless the user has moved the camera).
+    const travel = samples?.travel ?? null;
+    if (!viewer.userMovedCamera && String(travel) !== String(viewer.travel)) viewer.frameCamera(travel);
     updateInfo(app);
     return true;
   }

@@ -107,7 +107,13 @@ export class Viewer {
     scene.onBeforeAnimationsObservable.add(() => this._tick(), undefined, true);
     this.firstFrame = new Promise((ok) => scene.onAfterRenderObservable.addOnce(() => ok(performance.now())));
     this.engine.runRenderLoop(() => scene.render());
-    this._resize = () => this.engine.resize();
+    // Re-frame on resize until the user moves the camera.
+    this.userMovedCamera = false;
+    for (const ev of ['pointerdown', 'wheel']) canvas.addEventListener(ev, () => { this.userMovedCamera = true; }, { passive: true });
+    this._resize = () => {
+      this.engine.resize();
+      if (!this.userMovedCamera) this.frameCamera();
+    };
     window.addEventListener('resize', this._resize);
     new ResizeObserver(this._resize).observe(canvas);
   }
@@ -218,7 +224,7 @@ export class Viewer {
     const scale = Math.max(0.3, (max.y - Math.min(0, min.y)) / 20);
     this.blob.scaling.set(scale, scale, 1);
     this.motion = null;
-    this.frameCamera();
+    this.frameCamera(null);
     return { name, boneNames, morphNames, mesh, mmdModel };
   }
 
@@ -232,9 +238,16 @@ export class Viewer {
     this.motion = null;
   }
 
-  /** Frames the whole body: target at mid-height, distance so that the body fills ~80 % of the view. */
-  frameCamera(extraDepth = 0) {
+  /**
+   * Frames the whole body: target at mid-height, distance so that the body fills most of the view.
+   * travel: [zMin, zMax] the motion moves the body through along Z (a runway walk), or null.
+   */
+  frameCamera(travel = this.travel) {
+    this.travel = travel ?? null;
+    const [z0, z1] = this.travel ?? [0, 0];
+    const extraDepth = Math.max(0, z1 - z0);
     if (!this.model) return;
+    this.userMovedCamera = false;
     const { min, max } = this.model;
     const height = Math.max(1, max.y - Math.min(0, min.y));
     // T/A-pose arms make the rest pose wide; a walk brings them down.
@@ -242,11 +255,11 @@ export class Viewer {
     const aspect = this.engine.getAspectRatio(this.camera) || 1;
     const vfov = this.camera.fov;
     const hfov = 2 * Math.atan(Math.tan(vfov / 2) * aspect);
-    const fitV = (height * 1.18) / 2 / Math.tan(vfov / 2);
+    const fitV = (height * 1.36) / 2 / Math.tan(vfov / 2);
     const fitH = (width * 1.6) / 2 / Math.tan(hfov / 2);
     const cam = this.camera;
-    cam.target = new Vector3((min.x + max.x) / 2, Math.min(0, min.y) + height * 0.5, extraDepth / 2);
-    cam.radius = Math.max(fitV, fitH) + extraDepth;
+    cam.target = new Vector3((min.x + max.x) / 2, Math.min(0, min.y) + height * 0.47, (z0 + z1) / 2);
+    cam.radius = Math.max(fitV, fitH) + extraDepth * 0.6;
     cam.alpha = -Math.PI / 2 - 0.45;
     cam.beta = 1.4;
     this.keyLight.position = new Vector3(-height, height * 2, -height * 1.2);
