@@ -153,6 +153,13 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       assert.equal(state.banner, null, `error banner shown: ${state.banner}`);
       assert.equal(state.mode, 'catwalk');
       assert.equal(state.bpm, 120);
+      // The built-in mannequin's names reach the generator (morph names are read before
+      // babylon-mmd trims the mesh metadata).
+      const names = await page.evaluate(() => window.demo.app.model);
+      assert.ok(names.boneNames.includes('センター') && names.boneNames.includes('左足ＩＫ'), names.boneNames.join(' '));
+      if (names.name === 'mannequin' && await page.evaluate(() => typeof window.demo.pm.mannequinPmx === 'function')) {
+        assert.ok(names.morphNames.includes('まばたき'), `mannequin morphs: ${names.morphNames.join(' ')}`);
+      }
       assert.equal(state.playing, true);
       assert.ok(state.loop > 0 && state.beat > 0, JSON.stringify(state));
       assert.ok(Math.abs(state.beat - 15) < 0.5, `120 BPM = 15 frames per beat, got ${state.beat}`);
@@ -291,8 +298,12 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       await page.waitForFunction(() => window.demo.app.model?.name === 'yw_test_model.pmx', null, { timeout: 30_000 });
       const textures = await page.evaluate(() => window.demo.viewer.model.container.textures.map((t) => t.name));
       assert.ok(textures.length >= 1, `textures loaded from the picked files: ${textures.join(', ')}`);
-      // The catwalk carries on with this model's bone names.
+      // The catwalk carries on with this model's bone names (yw_test_model has 114 bones, no morphs).
       assert.equal(await page.evaluate(() => window.demo.app.mode), 'catwalk');
+      const model = await page.evaluate(() => ({ bones: window.demo.app.model.boneNames, morphs: window.demo.app.model.morphNames }));
+      assert.equal(model.bones.length, 114);
+      assert.ok(model.bones.includes('左足ＩＫ'));
+      assert.deepEqual(model.morphs, []);
 
       await page.locator('#file-vmd').setInputFiles(fixturePath('vmd/mei_wait.vmd'));
       await page.waitForFunction(() => window.demo.app.mode === 'vmd' && window.demo.app.motion?.name === 'mei_wait',

@@ -150,7 +150,7 @@ export class CurveView {
       g.fillText(t('curve.empty'), pad, h / 2);
     }
     // feet: one shared scale from 0 (rest) to the highest lift, in the lower 60 % of the view
-    const footTop = h * 0.38;
+    const footTop = h * 0.44;
     const footBottom = h - pad;
     let maxLift = 1e-3;
     for (const [, a] of curves) for (const v of a) maxLift = Math.max(maxLift, v);
@@ -167,7 +167,7 @@ export class CurveView {
       let amp = 1e-3;
       for (const v of s.hipSway) amp = Math.max(amp, Math.abs(v));
       const mid = h * 0.2;
-      const half = h * 0.16;
+      const half = h * 0.15;
       this._line(g, s.frames, s.hipSway, x, (v) => mid - (v / amp) * half, COLORS.hipSway);
     }
     // playhead

@@ -215,10 +215,11 @@ export class Viewer {
     }
     this.unloadModel();
     container.addAllToScene();
+    // createMmdModel trims the loader's metadata: read the morph names first.
+    const morphNames = (mesh.metadata?.morphs ?? []).map((m) => m.name);
     const mmdModel = this.runtime.createMmdModel(mesh, { buildPhysics: false });
     const { min, max } = restBounds(container.meshes);
     const boneNames = mmdModel.runtimeBones.map((b) => b.name);
-    const morphNames = (mesh.metadata?.morphs ?? []).map((m) => m.name);
     const hipIndex = ['下半身', 'センター', '全ての親'].map((n) => boneNames.indexOf(n)).find((i) => i >= 0) ?? -1;
     this.model = { container, mesh, mmdModel, name, min, max, boneNames, morphNames, hipIndex };
     const scale = Math.max(0.3, (max.y - Math.min(0, min.y)) / 20);
