@@ -21,8 +21,9 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 function formatValue(p, v) {
+  if (p.type === 'range' && p.zero && Number(v) === 0) return t(p.zero);
   if (p.type === 'range') {
-    const digits = p.step >= 1 ? 0 : p.step >= 0.1 ? 1 : 2;
+    const digits = p.step >= 1 ? 0 : Math.min(3, Math.ceil(-Math.log10(p.step) - 1e-9));
     return `${Number(v).toFixed(digits)}${p.unit ?? ''}`;
   }
   if (p.type === 'toggle') return v ? 'on' : 'off';

@@ -1,7 +1,7 @@
 // Catwalk mode: every parameter of pm.generateCatwalkVmd as a labelled control with its default.
 import { paramControl, el } from '../ui.js';
 import { t } from '../i18n.js';
-import { CATWALK_PARAMS, SPEED_PARAM, catwalkDefaults } from './catwalk-params.js';
+import { CATWALK_PARAMS, GROUPS, SPEED_PARAM, catwalkDefaults } from './catwalk-params.js';
 import { registerMode } from './registry.js';
 
 /** The `state` argument of pm.generateCatwalkVmd from the panel's values. */
@@ -32,7 +32,8 @@ registerMode({
     };
     for (const p of CATWALK_PARAMS) controls.push(paramControl(p, app.catwalk[p.key], onChange));
     controls.push(paramControl(SPEED_PARAM, app.speed, onChange));
-    const style = el('details', { class: 'param-group' }, el('summary', { dataset: { i18n: 'p.group.style' } }, t('p.group.style')));
+    const groups = GROUPS.map((g) => el('details', { class: 'param-group', dataset: { group: g } },
+      el('summary', { dataset: { i18n: `p.group.${g}` } }, t(`p.group.${g}`))));
     const groupOf = (key) => CATWALK_PARAMS.find((q) => q.key === key)?.group;
     const resetAll = el('button', { type: 'button', class: 'link-button', dataset: { i18n: 'p.resetAll' } }, t('p.resetAll'));
     resetAll.addEventListener('click', () => {
@@ -43,8 +44,8 @@ registerMode({
       app.regenerate();
     });
     const speed = controls.pop();
-    style.append(...controls.filter((c) => groupOf(c.key) === 'style').map((c) => c.root));
-    container.append(speed.root, ...controls.filter((c) => !groupOf(c.key)).map((c) => c.root), style, resetAll);
+    GROUPS.forEach((g, i) => groups[i].append(...controls.filter((c) => groupOf(c.key) === g).map((c) => c.root)));
+    container.append(speed.root, ...controls.filter((c) => !groupOf(c.key)).map((c) => c.root), ...groups, resetAll);
     controls.push(speed);
     visibility();
     const offBpm = app.onBpmChange(visibility);
