@@ -16,9 +16,29 @@
  *   with pm_skeleton_free (NULL is fine).
  *
  * VALIDATION (always run by pm_skeleton_validate, which every producer calls)
- *   every index (parent, append parent, IK target, IK link) is < bone_count or PM_NO_INDEX; parent
- *   chains have no cycles; an IK chain does not name its own IK bone as target or link; positions and
- *   limits are finite. A reference that fails these checks is an error naming the bone.
+ *   every index (parent, tail bone, append parent, IK target, IK link) is < bone_count or
+ *   PM_NO_INDEX (IK links: always a bone); parent chains have no cycles (an O(n) visited walk); an IK
+ *   chain does not name its own IK bone as target or link; a bone does not append itself; has_ik
+ *   agrees with PM_BONE_IK; positions, tail offsets, axes, append ratios, limit angles and link limits
+ *   are finite. Failures are PM_ERR_BAD_FORMAT naming the bone: "skeleton: bone 12 (左ひざ): parent
+ *   200 is out of range (114 bones)". An IK bone may have target PM_NO_INDEX (the chain does nothing;
+ *   PMX files with target -1 exist) and zero links.
+ *
+ * LOOKUP
+ *   pm_skeleton_find: exact UTF-8 bytes. pm_skeleton_find_mmd: exact first, then full-width ASCII
+ *   (U+FF01..U+FF5E) folded onto ASCII on both sides, so 左足IK finds 左足ＩＫ and 右人指1 finds
+ *   右人指１; case is kept (左足ik does not match). Both are linear scans.
+ *
+ * PM_SKELETON_CREATE
+ *   Names are copied into the skeleton. flags 0 means ROTATABLE | VISIBLE | ENABLED. Append is on when
+ *   append_parent is not PM_NO_INDEX and not (0 with ratio 0); then APPEND_ROTATE is added if neither
+ *   append flag is set; when append is off the append flags are cleared. has_ik sets PM_BONE_IK (and
+ *   !has_ik clears it); IK links are copied. Tails are offsets of (0, 0, 0) (TAIL_IS_BONE is cleared),
+ *   fixed/local axes zero. morph_panel stays NULL and `source` zero (format NONE, empty comments).
+ *
+ * ADDITIONS (skeleton branch; new fields only, nothing existing changed)
+ *   pm_model_format, pm_model_info and pm_skeleton.source (what a reader saw: format, version,
+ *   encoding, vertex / face / texture / material counts, comments), pm_skeleton.morph_panel.
  */
 #ifndef PROCMOTION_SKELETON_H
 #define PROCMOTION_SKELETON_H
@@ -82,6 +102,28 @@ typedef struct pm_bone {
     pm_ik ik;
 } pm_bone;
 
+/* The file a skeleton was read from (pmx.h fills it; pm_skeleton_create leaves it zero). */
+typedef enum pm_model_format {
+    PM_MODEL_FORMAT_NONE = 0, /* built in memory (pm_skeleton_create, the mannequin) */
+    PM_MODEL_FORMAT_PMX,
+    PM_MODEL_FORMAT_PMD,
+    PM_MODEL_FORMAT_COUNT,
+    PM_MODEL_FORMAT_FORCE_U32 = 0x7fffffff
+} pm_model_format;
+
+typedef struct pm_model_info {
+    pm_model_format format;
+    float version;          /* 2.0 or 2.1 for PMX, the header float (1.0) for PMD */
+    uint8_t encoding;       /* PMX: 0 UTF-16LE, 1 UTF-8; PMD: 2 (Shift-JIS) */
+    uint8_t additional_uv;  /* PMX additional UV count 0..4 */
+    uint32_t vertex_count;
+    uint32_t face_count;    /* triangles (vertex indices / 3) */
+    uint32_t texture_count;
+    uint32_t material_count;
+    pm_string model_comment;    /* UTF-8 (PMX comment / PMD comment) */
+    pm_string model_comment_en;
+} pm_model_info;
+
 typedef struct pm_skeleton {
     uint32_t magic;         /* internal */
     uint32_t bone_count;
@@ -92,6 +134,10 @@ typedef struct pm_skeleton {
     pm_string model_name_en;
     pm_allocator allocator;
     void *internal;         /* internal: string arena */
+    /* -- additions (skeleton branch); zero for skeletons made by pm_skeleton_create -- */
+    uint8_t *morph_panel;   /* [morph_count] PMX panel (0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other)
+                               or NULL when unknown. PMD morphs get their category (1..4). */
+    pm_model_info source;   /* what the reader saw: format, version, encoding, element counts */
 } pm_skeleton;
 
 /* Build a skeleton from bone descriptions supplied by the caller (for example the glue passing a

@@ -1,0 +1,213 @@
+/*
+ * procmotion/pmx.h -- read PMX 2.0/2.1 and PMD model files into a pm_skeleton; write PMX 2.0.
+ *
+ * USAGE
+ *       pm_skeleton *sk = NULL;
+ *       pm_error err = {0};
+ *       if (pm_model_read(bytes, size, NULL, &sk, &err) != PM_OK) puts(err.message);
+ *       uint32_t knee = pm_skeleton_find_mmd(sk, "左ひざ");
+ *       pm_skeleton_free(sk);
+ *
+ *   pm_model_read looks at the magic ("PMX " or "Pmd") and calls pm_pmx_read or pm_pmd_read.
+ *
+ * WHAT IS READ (PMX)
+ *   header (magic, version 2.0 or 2.1, the globals: text encoding 0 = UTF-16LE / 1 = UTF-8,
+ *   additional UV count 0..4, six index sizes each 1, 2 or 4), model name, English name, comment
+ *   and English comment; vertices, faces, textures and materials are walked record by record and
+ *   checked but not kept (only their counts land in skeleton->source); then every bone field of
+ *   skeleton.h (IK links with angle limits included) and the morph names with their panels. Morph
+ *   bodies are skipped by their type-specific sizes (types 0..10: group, vertex, bone, UV, extra
+ *   UV 1-4, material, and the 2.1 flip and impulse morphs). Display frames, rigid bodies, joints
+ *   and 2.1 soft bodies after the morphs are not read.
+ *
+ * WHAT IS CHECKED (failures name the section and the element, e.g. "pmx: bone 12 of 114: ...")
+ *   - every count is read as a signed 32-bit value; a negative count is PM_ERR_BAD_FORMAT and a
+ *     count larger than the bytes left could hold (count * smallest record) is PM_ERR_TRUNCATED,
+ *     both before anything is allocated. Bone counts above max_bones are PM_ERR_LIMIT;
+ *   - data ending inside any record is PM_ERR_TRUNCATED;
+ *   - vertex indices of size 1 and 2 are unsigned (0..255, 0..65535), of size 4 signed and >= 0;
+ *     bone, texture, material, morph and rigid-body indices are signed with -1 meaning none
+ *     (stored as PM_NO_INDEX); any other negative index is PM_ERR_BAD_FORMAT;
+ *   - weight types BDEF1, BDEF2, BDEF4, SDEF and QDEF (QDEF only in 2.1), the bones a vertex
+ *     names (< bone count, checked once the bones are read), face indices < vertex count and a
+ *     multiple of 3, material texture indices, sphere mode 0..3, toon flag 0/1, the sum of
+ *     material face counts <= the face indices, morph types 0..10, extra-UV morphs only up to the
+ *     declared additional UV count, morph offsets' vertex, bone, material and morph indices;
+ *   - the skeleton invariants of skeleton.h (pm_skeleton_validate): indices in range, no parent
+ *     cycles, no IK chain naming its own bone, finite values;
+ *   - text: UTF-16LE with an unpaired surrogate or an odd trailing byte, and invalid UTF-8, decode
+ *     to U+FFFD (like TextDecoder); a text length larger than the bytes left is PM_ERR_TRUNCATED.
+ *   Bytes after the morph section are not looked at.
+ *
+ * PMD (pm_pmd_read)
+ *   header "Pmd" + float version, model name (20 bytes) and comment (256), Shift-JIS (text.h);
+ *   vertices (38 bytes, bone indices checked), face indices (u16, < vertex count), materials
+ *   (70 bytes), bones (39 bytes: name 20, parent u16 with 0xFFFF = none, tail u16, type u8, IK /
+ *   append field u16, position), IK chains (IK bone u16, target u16, link count u8, iterations u16,
+ *   limit float, links u16[]), morphs (the first, "base", is not a morph and is dropped; the
+ *   others keep their names and categories), display lists, and when present the English names.
+ *   Toon textures, rigid bodies and joints are not read; a file that ends right after the display
+ *   lists (common in old models) is fine. PMD bones become PMX-like bones exactly as babylon-mmd
+ *   1.3's PmdReader converts them, because babylon-mmd is what procmotion's poses must agree with:
+ *     - every bone: ROTATABLE | VISIBLE | ENABLED, tail = the tail bone (0 = none), order 0;
+ *     - type 1 (rotate+move): + TRANSLATABLE;
+ *     - IK bones (type 2, or named by an IK chain): + TRANSLATABLE | IK, transform order 1;
+ *     - type 5 (rotation influenced): APPEND_ROTATE from the *tail* bone with ratio = IK field *
+ *       0.01, no tail, not visible (babylon-mmd's reading);
+ *     - type 8 (twist): FIXED_AXIS = the normalised direction to its tail bone, no tail bone;
+ *     - IK limit angle = the PMD value * 4 (PMD stores it in units of pi/4 per MMD);
+ *     - a second IK chain on the same bone becomes an extra bone "<name>+" appended after the
+ *       others, child of that bone (babylon-mmd does the same). babylon-mmd's re-ordering of IK
+ *       bones whose chains are listed out of bone order is not reproduced.
+ *     - knees: PMD has no per-link limits; MMD limits links named 左ひざ / 右ひざ to a bend about X.
+ *       babylon-mmd 1.3 takes PMX Editor's table (-180 .. -0.5, degrees) but stores the numbers as
+ *       radians, so its PMD knees are clamped to X in [-180, -0.5] *radians* (a knee bent at least
+ *       28.6 degrees). pmd_knee_limit chooses; the default follows babylon-mmd (see docs/pmx.md).
+ *
+ * WRITING (pm_pmx_write)
+ *   PMX 2.0 with UTF-16LE (or UTF-8) text and the smallest index sizes that fit: vertices (BDEF1
+ *   when the second bone is PM_NO_INDEX or its weight is 1, else BDEF2), faces, materials without
+ *   textures (shared toon or none), every bone field of the skeleton, vertex morphs, display frames,
+ *   and zero rigid bodies and joints. Skeleton morph names that have no morph body in the model are
+ *   written as empty vertex morphs, so reading the output gives back the same skeleton (bones, morph
+ *   names and panels, model names and comments). Without explicit display frames the writer makes
+ *   "Root" (special, bone 0), "表情" (special, every morph) and "Bones" (every other bone).
+ *   Same calling convention as pm_vmd_write: out == NULL computes the exact size.
+ *
+ * OWNERSHIP
+ *   Readers borrow `data` during the call only; the skeleton owns copies of everything. On failure
+ *   *out is NULL and nothing is leaked.
+ */
+#ifndef PROCMOTION_PMX_H
+#define PROCMOTION_PMX_H
+
+#include "procmotion/common.h"
+#include "procmotion/skeleton.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How PMD knees (links named 左ひざ / 右ひざ) are limited; see the manual above. */
+typedef enum pm_pmd_knee_limit {
+    PM_PMD_KNEE_LIMIT_DEFAULT = 0,  /* = PM_PMD_KNEE_LIMIT_BABYLON_MMD */
+    PM_PMD_KNEE_LIMIT_BABYLON_MMD,  /* X in [-180, -0.5] taken as radians, as babylon-mmd 1.3 does */
+    PM_PMD_KNEE_LIMIT_MMD,          /* X in [-pi, -0.5 deg] (PMX Editor's table in radians) */
+    PM_PMD_KNEE_LIMIT_NONE,         /* no limit */
+    PM_PMD_KNEE_LIMIT_COUNT,
+    PM_PMD_KNEE_LIMIT_FORCE_U32 = 0x7fffffff
+} pm_pmd_knee_limit;
+
+/*
+ * Reading options; zero-initialise for defaults (or pass NULL).
+ * Default configuration: malloc/free, no memory limit, at most 65536 bones and 65536 morphs,
+ * PMD knees as babylon-mmd limits them.
+ */
+typedef struct pm_model_read_options {
+    pm_allocator allocator;
+    uint32_t max_bones;  /* 0 = 65536; more is PM_ERR_LIMIT */
+    uint32_t max_morphs; /* 0 = 65536; more is PM_ERR_LIMIT */
+    pm_pmd_knee_limit pmd_knee_limit;
+} pm_model_read_options;
+
+pm_result pm_pmx_read(const uint8_t *data, size_t size, const pm_model_read_options *opts, pm_skeleton **out,
+                      pm_error *err);
+pm_result pm_pmd_read(const uint8_t *data, size_t size, const pm_model_read_options *opts, pm_skeleton **out,
+                      pm_error *err);
+/* PMX or PMD by magic; anything else is PM_ERR_BAD_FORMAT. */
+pm_result pm_model_read(const uint8_t *data, size_t size, const pm_model_read_options *opts, pm_skeleton **out,
+                        pm_error *err);
+
+/* ---- writing ---------------------------------------------------------------------------------- */
+
+typedef struct pm_pmx_vertex {
+    pm_vec3 position;
+    pm_vec3 normal;
+    float uv[2];
+    uint32_t bone[2];  /* bone[1] == PM_NO_INDEX (or weight == 1): BDEF1 */
+    float weight;      /* weight of bone[0] for BDEF2 */
+    float edge_scale;  /* 0 is written as 1 */
+} pm_pmx_vertex;
+
+/* Material drawing flags (PMX). */
+enum {
+    PM_PMX_MATERIAL_DOUBLE_SIDED = 0x01,
+    PM_PMX_MATERIAL_GROUND_SHADOW = 0x02,
+    PM_PMX_MATERIAL_CAST_SHADOW = 0x04,
+    PM_PMX_MATERIAL_RECEIVE_SHADOW = 0x08,
+    PM_PMX_MATERIAL_EDGE = 0x10
+};
+
+typedef struct pm_pmx_material {
+    const char *name;       /* UTF-8; NULL = "" */
+    const char *name_en;
+    float diffuse[4];       /* RGBA */
+    float specular[3];
+    float specular_power;
+    float ambient[3];
+    uint8_t flags;          /* PM_PMX_MATERIAL_* */
+    float edge_color[4];
+    float edge_size;
+    int32_t shared_toon;    /* 0..9 = toon01..toon10.bmp; anything else = no toon */
+    uint32_t index_count;   /* face indices drawn with this material (a multiple of 3); materials
+                               take consecutive runs of the index array in order */
+} pm_pmx_material;
+
+typedef struct pm_pmx_vertex_morph {
+    const char *name;       /* UTF-8 */
+    const char *name_en;    /* may be NULL */
+    uint8_t panel;          /* 1 eyebrow, 2 eye, 3 mouth, 4 other */
+    uint32_t offset_count;
+    const uint32_t *vertex; /* [offset_count] */
+    const pm_vec3 *offset;  /* [offset_count] */
+} pm_pmx_vertex_morph;
+
+typedef struct pm_pmx_display_item {
+    uint8_t is_morph;       /* 0 bone, 1 morph */
+    uint32_t index;
+} pm_pmx_display_item;
+
+typedef struct pm_pmx_display_frame {
+    const char *name;
+    const char *name_en;
+    bool special;           /* "Root" and "表情" are special frames */
+    uint32_t item_count;
+    const pm_pmx_display_item *items;
+} pm_pmx_display_frame;
+
+/* Everything the writer needs; the skeleton gives bones, model names, comments and morph names. */
+typedef struct pm_pmx_model {
+    const pm_skeleton *skeleton;        /* required */
+    uint32_t vertex_count;
+    const pm_pmx_vertex *vertices;
+    uint32_t index_count;               /* a multiple of 3 */
+    const uint32_t *indices;
+    uint32_t material_count;
+    const pm_pmx_material *materials;
+    uint32_t morph_count;               /* vertex morphs; they come first in the morph section */
+    const pm_pmx_vertex_morph *morphs;
+    uint32_t display_frame_count;       /* 0 = the default frames described above */
+    const pm_pmx_display_frame *display_frames;
+} pm_pmx_model;
+
+/* Default configuration: UTF-16LE text. */
+typedef struct pm_pmx_write_options {
+    uint8_t encoding; /* 0 UTF-16LE, 1 UTF-8 */
+} pm_pmx_write_options;
+
+/*
+ * Serialise `model`. out == NULL: only *out_size is set (the exact size) and the model is checked.
+ * Otherwise out_cap must be >= that size (PM_ERR_INVALID_ARGUMENT if not). Checks: the skeleton
+ * validates, every vertex, morph and display index is in range, material index counts add up to
+ * index_count, values are finite.
+ */
+pm_result pm_pmx_write(const pm_pmx_model *model, const pm_pmx_write_options *opts, uint8_t *out, size_t out_cap,
+                       size_t *out_size, pm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,97 @@
+/* pm_gltf_node_names: the node names of a glTF / GLB / VRM file (see procmotion/humanoid.h). */
+#include "procmotion/humanoid.h"
+
+#include "common/internal.h"
+
+#include <cjson/cJSON.h>
+
+#define PMI_NAME_LIST_MAGIC 0x4c4d414eu /* "NAML" */
+
+/* The JSON text of a GLB (first chunk) or of a .gltf file. */
+static pm_result json_of(const uint8_t *data, size_t size, const char **json, size_t *len, pm_error *err) {
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0) {
+        if (size < 20) return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: GLB header is truncated (%zu bytes)", size);
+        uint32_t version = pmi_le32(data + 4), total = pmi_le32(data + 8);
+        uint32_t chunk = pmi_le32(data + 12), type = pmi_le32(data + 16);
+        if (version != 2) return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: GLB version %u is not 2", version);
+        if (total > size)
+            return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: GLB declares %u bytes but has %zu", total, size);
+        if (type != 0x4E4F534Au) return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: the first GLB chunk is not JSON");
+        if (chunk > size - 20)
+            return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: JSON chunk of %u bytes but only %zu follow", chunk, size - 20);
+        *json = (const char *)data + 20;
+        *len = chunk;
+        return PM_OK;
+    }
+    size_t i = 0;
+    while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) i++;
+    if (i + 3 <= size && data[i] == 0xEF && data[i + 1] == 0xBB && data[i + 2] == 0xBF) i += 3; /* BOM */
+    if (i >= size || data[i] != '{') return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: neither GLB nor JSON");
+    *json = (const char *)data + i;
+    *len = size - i;
+    return PM_OK;
+}
+
+pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocator *allocator, pm_name_list **out,
+                             pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: out is NULL");
+    *out = NULL;
+    if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: data is NULL");
+    const char *json;
+    size_t len;
+    pm_result r = json_of(data, size, &json, &len, err);
+    if (r != PM_OK) return r;
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root || !cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: the JSON does not parse as an object");
+    }
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+    uint32_t count = 0;
+    size_t bytes = 0;
+    if (nodes && !cJSON_IsArray(nodes)) r = pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: \"nodes\" is not an array");
+    for (const cJSON *n = nodes ? nodes->child : NULL; n && r == PM_OK; n = n->next, count++) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(n, "name");
+        if (!cJSON_IsObject(n)) r = pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: node %u is not an object", count);
+        else if (name && !cJSON_IsString(name))
+            r = pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: node %u has a name that is not a string", count);
+        else bytes += (name ? strlen(name->valuestring) : 0) + 1;
+    }
+    pm_allocator a = {0};
+    if (allocator) a = *allocator;
+    pm_name_list *list = NULL;
+    if (r == PM_OK) {
+        /* one block: the list, the pointers, the text */
+        size_t head = (sizeof *list + 7) & ~(size_t)7;
+        if (count > (SIZE_MAX / 4 - head - bytes) / sizeof(char *))
+            r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "gltf: %u node names do not fit in memory", count);
+        else if (!(list = pmi_alloc_array(&a, 1, head + count * sizeof(char *) + bytes, err, "gltf node names")))
+            r = PM_ERR_OUT_OF_MEMORY;
+        else {
+            list->magic = PMI_NAME_LIST_MAGIC;
+            list->count = count;
+            list->allocator = a;
+            list->names = (const char **)((char *)list + head);
+            char *text = (char *)(list->names + count);
+            uint32_t i = 0;
+            for (const cJSON *n = nodes ? nodes->child : NULL; n; n = n->next, i++) {
+                const cJSON *name = cJSON_GetObjectItemCaseSensitive(n, "name");
+                const char *s = name ? name->valuestring : "";
+                size_t l = strlen(s) + 1;
+                memcpy(text, s, l);
+                list->names[i] = text;
+                text += l;
+            }
+        }
+    }
+    cJSON_Delete(root);
+    if (r == PM_OK) *out = list;
+    return r;
+}
+
+void pm_name_list_free(pm_name_list *list) {
+    if (!list || list->magic != PMI_NAME_LIST_MAGIC) return;
+    pm_allocator a = list->allocator;
+    list->magic = 0;
+    pmi_free(&a, list);
+}

@@ -1,0 +1,477 @@
+/* The built-in mannequin: semi-standard skeleton, capsule/ellipsoid body, face morphs (see
+ * procmotion/mannequin.h and docs/mannequin.md). */
+#include "procmotion/mannequin.h"
+#include "procmotion/pmx.h"
+
+#include "skeleton/skeleton_internal.h"
+
+#include <math.h>
+
+/* ---- skeleton --------------------------------------------------------------------------------- */
+
+enum {
+    R = PM_BONE_ROTATABLE,
+    T = PM_BONE_TRANSLATABLE,
+    V = PM_BONE_VISIBLE,
+    E = PM_BONE_ENABLED,
+    TB = PM_BONE_TAIL_IS_BONE,
+    AR = PM_BONE_APPEND_ROTATE
+};
+
+/* Bone indices (the eye bones come last so that omitting them shortens the table). */
+enum {
+    B_MASTER, B_CENTER, B_GROOVE, B_WAIST, B_UPPER, B_UPPER2, B_NECK, B_HEAD, B_LOWER,
+    B_SHOULDER_L, B_ARM_L, B_ELBOW_L, B_WRIST_L,
+    B_SHOULDER_R, B_ARM_R, B_ELBOW_R, B_WRIST_R,
+    B_LEG_L, B_KNEE_L, B_ANKLE_L, B_TOE_L,
+    B_LEG_R, B_KNEE_R, B_ANKLE_R, B_TOE_R,
+    B_LEG_IK_L, B_TOE_IK_L, B_LEG_IK_R, B_TOE_IK_R,
+    B_EYES, B_EYE_L, B_EYE_R,
+    B_COUNT,
+    B_COUNT_NO_EYES = B_EYES
+};
+
+typedef struct mq_bone {
+    const char *name, *name_en;
+    int parent;
+    float x, y, z;
+    uint32_t flags;
+    int tail;           /* tail bone or -1 */
+    float tx, ty, tz;   /* tail offset when tail < 0 */
+    int order;
+} mq_bone;
+
+#define EYE_X 0.36f
+#define EYE_Y 17.95f
+#define EYE_Z (-1.05f)
+
+/* Positions: NOTES.md's semi-standard table; +X is the model's left; right side mirrors x. */
+static const mq_bone table[B_COUNT] = {
+    {"全ての親", "master", -1, 0, 0, 0, R | T | V | E | TB, B_CENTER, 0, 0, 0, 0},
+    {"センター", "center", B_MASTER, 0, 8, 0, R | T | V | E, -1, 0, -1.5f, 0, 0},
+    {"グルーブ", "groove", B_CENTER, 0, 8.2f, 0, R | T | V | E, -1, 0, 1.4f, 0, 0},
+    {"腰", "waist", B_GROOVE, 0, 11.749f, 0.265f, R | V | E, -1, 0, 0.6f, -0.6f, 0},
+    {"上半身", "upper body", B_WAIST, 0, 13.301f, -0.255f, R | V | E | TB, B_UPPER2, 0, 0, 0, 0},
+    {"上半身2", "upper body2", B_UPPER, 0, 14.392f, -0.166f, R | V | E | TB, B_NECK, 0, 0, 0, 0},
+    {"首", "neck", B_UPPER2, 0, 16.418f, 0, R | V | E | TB, B_HEAD, 0, 0, 0, 0},
+    {"頭", "head", B_NECK, 0, 16.799f, 0, R | V | E, -1, 0, 2.2f, 0, 0},
+    {"下半身", "lower body", B_WAIST, 0, 13.243f, -0.255f, R | V | E, -1, 0, -2.49f, 0, 0},
+    {"左肩", "shoulder_L", B_UPPER2, 0.136f, 16.130f, 0.265f, R | V | E | TB, B_ARM_L, 0, 0, 0, 0},
+    {"左腕", "arm_L", B_SHOULDER_L, 1.005f, 16.034f, 0.318f, R | V | E | TB, B_ELBOW_L, 0, 0, 0, 0},
+    {"左ひじ", "elbow_L", B_ARM_L, 3.175f, 13.808f, 0.282f, R | V | E | TB, B_WRIST_L, 0, 0, 0, 0},
+    {"左手首", "wrist_L", B_ELBOW_L, 4.397f, 11.978f, 0.272f, R | V | E, -1, 0.5f, -0.75f, 0, 0},
+    {"右肩", "shoulder_R", B_UPPER2, -0.136f, 16.130f, 0.265f, R | V | E | TB, B_ARM_R, 0, 0, 0, 0},
+    {"右腕", "arm_R", B_SHOULDER_R, -1.005f, 16.034f, 0.318f, R | V | E | TB, B_ELBOW_R, 0, 0, 0, 0},
+    {"右ひじ", "elbow_R", B_ARM_R, -3.175f, 13.808f, 0.282f, R | V | E | TB, B_WRIST_R, 0, 0, 0, 0},
+    {"右手首", "wrist_R", B_ELBOW_R, -4.397f, 11.978f, 0.272f, R | V | E, -1, -0.5f, -0.75f, 0, 0},
+    {"左足", "leg_L", B_LOWER, 0.797f, 10.753f, -0.073f, R | V | E | TB, B_KNEE_L, 0, 0, 0, 0},
+    {"左ひざ", "knee_L", B_LEG_L, 0.684f, 5.984f, -0.817f, R | V | E | TB, B_ANKLE_L, 0, 0, 0, 0},
+    {"左足首", "ankle_L", B_KNEE_L, 0.874f, 1.470f, -0.001f, R | V | E | TB, B_TOE_L, 0, 0, 0, 0},
+    {"左つま先", "toe_L", B_ANKLE_L, 0.927f, 0.033f, -2.409f, R | E, -1, 0, 0, -0.5f, 0},
+    {"右足", "leg_R", B_LOWER, -0.797f, 10.753f, -0.073f, R | V | E | TB, B_KNEE_R, 0, 0, 0, 0},
+    {"右ひざ", "knee_R", B_LEG_R, -0.684f, 5.984f, -0.817f, R | V | E | TB, B_ANKLE_R, 0, 0, 0, 0},
+    {"右足首", "ankle_R", B_KNEE_R, -0.874f, 1.470f, -0.001f, R | V | E | TB, B_TOE_R, 0, 0, 0, 0},
+    {"右つま先", "toe_R", B_ANKLE_R, -0.927f, 0.033f, -2.409f, R | E, -1, 0, 0, -0.5f, 0},
+    /* IK bones on their targets (NOTES lists 足ＩＫ at y 1.34, つま先ＩＫ at y 0: a gap the IK would
+     * close at rest, bending the legs) */
+    {"左足ＩＫ", "leg IK_L", B_MASTER, 0.874f, 1.470f, -0.001f, R | T | V | E | PM_BONE_IK, -1, 0, 0, 1.0f, 1},
+    {"左つま先ＩＫ", "toe IK_L", B_LEG_IK_L, 0.927f, 0.033f, -2.409f, R | T | V | E | PM_BONE_IK, -1, 0, -0.7f, 0, 1},
+    {"右足ＩＫ", "leg IK_R", B_MASTER, -0.874f, 1.470f, -0.001f, R | T | V | E | PM_BONE_IK, -1, 0, 0, 1.0f, 1},
+    {"右つま先ＩＫ", "toe IK_R", B_LEG_IK_R, -0.927f, 0.033f, -2.409f, R | T | V | E | PM_BONE_IK, -1, 0, -0.7f, 0, 1},
+    {"両目", "eyes", B_HEAD, 0, 20.2f, -0.7f, R | V | E, -1, 0, 0, -0.8f, 0},
+    {"左目", "eye_L", B_HEAD, EYE_X, EYE_Y, EYE_Z, R | V | E | AR, -1, 0, 0, -0.5f, 0},
+    {"右目", "eye_R", B_HEAD, -EYE_X, EYE_Y, EYE_Z, R | V | E | AR, -1, 0, 0, -0.5f, 0},
+};
+
+/* yw_test_model.pmx's values (read with pm_pmx_read): 2.0000007 rad is 114.5916 degrees in float */
+#define LEG_IK_LOOPS 200u
+#define LEG_IK_LIMIT 2.0000007152557373f
+#define TOE_IK_LOOPS 50u
+#define TOE_IK_LIMIT 4.0f
+#define KNEE_MIN_X (-2.967059850692749f)   /* -170 degrees */
+#define KNEE_MAX_X (-0.008726646192371845f) /* -0.5 degrees */
+
+static const char *const morph_names[3] = {"まばたき", "あ", "笑い"};
+static const char *const morph_names_en[3] = {"blink", "a", "smile"};
+static const uint8_t morph_panels[3] = {2, 3, 2};
+
+static pm_result build_skeleton(const pm_mannequin_options *o, pm_skeleton **out, pm_error *err) {
+    uint32_t n = o->omit_eye_bones ? B_COUNT_NO_EYES : B_COUNT;
+    pm_skeleton *s = pmi_skeleton_new(&o->allocator, n, 0, err);
+    if (!s) return PM_ERR_OUT_OF_MEMORY;
+    pm_result r = pmi_skeleton_set_morph_count(s, 3, true, err);
+    r = r == PM_OK ? pmi_skeleton_set_string(s, &s->model_name, "マネキン", strlen("マネキン"), err) : r;
+    r = r == PM_OK ? pmi_skeleton_set_string(s, &s->model_name_en, "procmotion mannequin", 20, err) : r;
+    static const char comment[] = "procmotion の内蔵マネキン。CC0（パブリックドメイン）: 自由に使えます。";
+    static const char comment_en[] = "procmotion built-in mannequin. CC0 (public domain): no rights reserved.";
+    r = r == PM_OK ? pmi_skeleton_set_string(s, &s->source.model_comment, comment, sizeof comment - 1, err) : r;
+    r = r == PM_OK ? pmi_skeleton_set_string(s, &s->source.model_comment_en, comment_en, sizeof comment_en - 1, err) : r;
+    for (uint32_t i = 0; i < 3 && r == PM_OK; i++) {
+        r = pmi_skeleton_set_string(s, &s->morph_names[i], morph_names[i], strlen(morph_names[i]), err);
+        s->morph_panel[i] = morph_panels[i];
+    }
+    for (uint32_t i = 0; i < n && r == PM_OK; i++) {
+        const mq_bone *t = &table[i];
+        pm_bone *b = &s->bones[i];
+        r = pmi_skeleton_set_string(s, &b->name, t->name, strlen(t->name), err);
+        if (r == PM_OK) r = pmi_skeleton_set_string(s, &b->name_en, t->name_en, strlen(t->name_en), err);
+        b->position = pm_vec3_make(t->x, t->y, t->z);
+        b->parent = t->parent < 0 ? PM_NO_INDEX : (uint32_t)t->parent;
+        b->flags = t->flags;
+        b->transform_order = t->order;
+        if (t->tail >= 0) b->tail_bone = (uint32_t)t->tail;
+        else b->tail_offset = pm_vec3_make(t->tx, t->ty, t->tz);
+        if (t->flags & AR) {
+            b->append_parent = B_EYES;
+            b->append_ratio = 1.0f;
+        }
+        if (!(t->flags & PM_BONE_IK)) continue;
+        bool leg = i == B_LEG_IK_L || i == B_LEG_IK_R;
+        bool left = i == B_LEG_IK_L || i == B_TOE_IK_L;
+        b->has_ik = true;
+        b->ik.loop_count = leg ? LEG_IK_LOOPS : TOE_IK_LOOPS;
+        b->ik.limit_angle = leg ? LEG_IK_LIMIT : TOE_IK_LIMIT;
+        b->ik.target = leg ? (left ? B_ANKLE_L : B_ANKLE_R) : (left ? B_TOE_L : B_TOE_R);
+        b->ik.link_count = leg ? 2 : 1;
+        b->ik.links = pmi_skeleton_arena_alloc(s, b->ik.link_count * sizeof(pm_ik_link), err);
+        if (!b->ik.links) {
+            r = PM_ERR_OUT_OF_MEMORY;
+            break;
+        }
+        if (leg) {
+            b->ik.links[0].bone = left ? B_KNEE_L : B_KNEE_R;
+            b->ik.links[0].has_limit = true;
+            b->ik.links[0].limit_min = pm_vec3_make(KNEE_MIN_X, 0, 0);
+            b->ik.links[0].limit_max = pm_vec3_make(KNEE_MAX_X, 0, 0);
+            b->ik.links[1].bone = left ? B_LEG_L : B_LEG_R;
+        } else {
+            b->ik.links[0].bone = left ? B_ANKLE_L : B_ANKLE_R;
+        }
+    }
+    if (r == PM_OK) r = pm_skeleton_validate(s, err);
+    if (r != PM_OK) {
+        pm_skeleton_free(s);
+        return r;
+    }
+    *out = s;
+    return PM_OK;
+}
+
+static const pm_mannequin_options default_options;
+
+static pm_result check_options(const pm_mannequin_options **o, pm_error *err) {
+    if (!*o) *o = &default_options;
+    if ((*o)->encoding > 1)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "mannequin: encoding %u is not 0 or 1", (*o)->encoding);
+    return PM_OK;
+}
+
+pm_result pm_mannequin_skeleton(const pm_mannequin_options *opts, pm_skeleton **out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "mannequin: out is NULL");
+    *out = NULL;
+    pm_result r = check_options(&opts, err);
+    return r == PM_OK ? build_skeleton(opts, out, err) : r;
+}
+
+/* ---- mesh ------------------------------------------------------------------------------------- */
+
+enum { M_SKIN, M_SHIRT, M_TROUSERS, M_SHOES, M_HAIR, M_EYES, M_MOUTH, M_COUNT };
+
+typedef struct mesh {
+    pmi_buf vertices;         /* pm_pmx_vertex */
+    pmi_buf indices[M_COUNT]; /* uint32_t per material */
+} mesh;
+
+static uint32_t vertex_count(const mesh *m) { return (uint32_t)(m->vertices.size / sizeof(pm_pmx_vertex)); }
+
+static uint32_t add_vertex(mesh *m, pm_vec3 p, pm_vec3 n, uint32_t bone) {
+    pm_pmx_vertex *v = (pm_pmx_vertex *)pmi_buf_grow(&m->vertices, sizeof(pm_pmx_vertex));
+    uint32_t i = vertex_count(m) - 1;
+    if (!v) return 0;
+    v->position = p;
+    v->normal = pm_vec3_normalize(n);
+    v->bone[0] = bone;
+    v->bone[1] = PM_NO_INDEX;
+    v->weight = 1.0f;
+    v->edge_scale = 1.0f;
+    return i;
+}
+
+/* A triangle wound so that it faces where its vertex normals point: in PMX's left-handed space a
+ * front face is clockwise seen from the front, i.e. cross(b - a, c - a) points outwards. */
+static void add_triangle(mesh *m, int material, uint32_t a, uint32_t b, uint32_t c) {
+    if (m->vertices.failed) return;
+    const pm_pmx_vertex *v = (const pm_pmx_vertex *)m->vertices.data;
+    pm_vec3 face = pm_vec3_cross(pm_vec3_sub(v[b].position, v[a].position), pm_vec3_sub(v[c].position, v[a].position));
+    pm_vec3 normal = pm_vec3_add(pm_vec3_add(v[a].normal, v[b].normal), v[c].normal);
+    if (pm_vec3_dot(face, normal) < 0) {
+        uint32_t t = b;
+        b = c;
+        c = t;
+    }
+    uint8_t *p = pmi_buf_grow(&m->indices[material], 3 * sizeof(uint32_t));
+    if (!p) return;
+    uint32_t tri[3] = {a, b, c};
+    memcpy(p, tri, sizeof tri);
+}
+
+/* Two unit vectors perpendicular to d and to each other. */
+static void frame(pm_vec3 d, pm_vec3 *u, pm_vec3 *w) {
+    pm_vec3 ref = fabsf(d.y) < 0.9f ? pm_vec3_make(0, 1, 0) : pm_vec3_make(1, 0, 0);
+    *u = pm_vec3_normalize(pm_vec3_cross(ref, d));
+    *w = pm_vec3_cross(d, *u);
+}
+
+#define SIDES 10
+
+/* Rings between two poles: ring k has centre c[k], radius r[k] and normals pointing away from
+ * sphere centre s[k]; the poles are p0 and p1. */
+static void lathe(mesh *m, int material, uint32_t bone, pm_vec3 d, pm_vec3 p0, pm_vec3 p1, int rings,
+                  const pm_vec3 *c, const float *r, const pm_vec3 *s) {
+    pm_vec3 u, w;
+    frame(d, &u, &w);
+    uint32_t first = vertex_count(m);
+    uint32_t top = add_vertex(m, p0, pm_vec3_scale(d, -1), bone);
+    for (int k = 0; k < rings; k++)
+        for (int j = 0; j < SIDES; j++) {
+            float a = (float)(2 * PM_PI * j / SIDES);
+            pm_vec3 off = pm_vec3_add(pm_vec3_scale(u, cosf(a) * r[k]), pm_vec3_scale(w, sinf(a) * r[k]));
+            pm_vec3 p = pm_vec3_add(c[k], off);
+            add_vertex(m, p, pm_vec3_sub(p, s[k]), bone);
+        }
+    uint32_t bottom = add_vertex(m, p1, d, bone);
+    uint32_t ring0 = first + 1;
+    for (int j = 0; j < SIDES; j++) {
+        uint32_t j1 = (uint32_t)((j + 1) % SIDES);
+        add_triangle(m, material, top, ring0 + (uint32_t)j, ring0 + j1);
+        for (int k = 0; k + 1 < rings; k++) {
+            uint32_t a = ring0 + (uint32_t)(k * SIDES), b = a + SIDES;
+            add_triangle(m, material, a + (uint32_t)j, b + (uint32_t)j, b + j1);
+            add_triangle(m, material, a + (uint32_t)j, b + j1, a + j1);
+        }
+        uint32_t last = ring0 + (uint32_t)((rings - 1) * SIDES);
+        add_triangle(m, material, bottom, last + j1, last + (uint32_t)j);
+    }
+}
+
+/* A capsule from a (radius ra) to b (radius rb) with rounded ends. */
+static void capsule(mesh *m, int material, uint32_t bone, pm_vec3 a, pm_vec3 b, float ra, float rb) {
+    pm_vec3 d = pm_vec3_normalize(pm_vec3_sub(b, a));
+    const float c60 = 0.5f, s60 = 0.8660254f;
+    pm_vec3 c[4] = {pm_vec3_sub(a, pm_vec3_scale(d, ra * c60)), a, b, pm_vec3_add(b, pm_vec3_scale(d, rb * c60))};
+    float r[4] = {ra * s60, ra, rb, rb * s60};
+    pm_vec3 s[4] = {a, a, b, b};
+    lathe(m, material, bone, d, pm_vec3_sub(a, pm_vec3_scale(d, ra)), pm_vec3_add(b, pm_vec3_scale(d, rb)), 4, c, r, s);
+}
+
+/* An ellipsoid with radii (rx, ry, rz) along the axes. Returns its first vertex. */
+static uint32_t ellipsoid(mesh *m, int material, uint32_t bone, pm_vec3 centre, pm_vec3 radii) {
+    enum { RINGS = 7 };
+    pm_vec3 c[RINGS], s[RINGS];
+    float r[RINGS];
+    for (int k = 0; k < RINGS; k++) { /* a unit sphere along Y, scaled below */
+        float t = (float)(PM_PI * (k + 1) / (RINGS + 1));
+        c[k] = pm_vec3_make(0, cosf(t), 0);
+        r[k] = sinf(t);
+        s[k] = pm_vec3_make(0, 0, 0);
+    }
+    uint32_t first = vertex_count(m);
+    lathe(m, material, bone, pm_vec3_make(0, -1, 0), pm_vec3_make(0, 1, 0), pm_vec3_make(0, -1, 0), RINGS, c, r, s);
+    uint32_t last = vertex_count(m);
+    pm_pmx_vertex *v = (pm_pmx_vertex *)m->vertices.data;
+    for (uint32_t i = first; i < last && !m->vertices.failed; i++) {
+        pm_vec3 p = v[i].position, n = v[i].normal;
+        v[i].position = pm_vec3_make(centre.x + p.x * radii.x, centre.y + p.y * radii.y, centre.z + p.z * radii.z);
+        v[i].normal = pm_vec3_normalize(pm_vec3_make(n.x / radii.x, n.y / radii.y, n.z / radii.z));
+    }
+    return first;
+}
+
+static pm_vec3 bone_pos(int b) { return pm_vec3_make(table[b].x, table[b].y, table[b].z); }
+
+typedef struct face_parts {
+    uint32_t eye_first[2], eye_end[2]; /* vertex ranges of the eyes */
+    uint32_t mouth_first, mouth_end;
+} face_parts;
+
+static void build_body(mesh *m, bool eye_bones, face_parts *f) {
+    /* head, hair and face */
+    ellipsoid(m, M_SKIN, B_HEAD, pm_vec3_make(0, 17.9f, -0.05f), pm_vec3_make(1.05f, 1.15f, 1.1f));
+    ellipsoid(m, M_HAIR, B_HEAD, pm_vec3_make(0, 18.1f, 0.12f), pm_vec3_make(1.1f, 1.05f, 1.05f));
+    ellipsoid(m, M_SKIN, B_HEAD, pm_vec3_make(0, 17.6f, -1.13f), pm_vec3_make(0.09f, 0.14f, 0.12f)); /* nose */
+    for (int side = 0; side < 2; side++) {
+        pm_vec3 c = pm_vec3_make(side ? -EYE_X : EYE_X, EYE_Y, EYE_Z);
+        uint32_t bone = eye_bones ? (side ? B_EYE_R : B_EYE_L) : B_HEAD;
+        f->eye_first[side] = ellipsoid(m, M_EYES, bone, c, pm_vec3_make(0.14f, 0.2f, 0.08f));
+        f->eye_end[side] = vertex_count(m);
+    }
+    f->mouth_first = ellipsoid(m, M_MOUTH, B_HEAD, pm_vec3_make(0, 17.25f, -0.93f), pm_vec3_make(0.22f, 0.05f, 0.06f));
+    f->mouth_end = vertex_count(m);
+    capsule(m, M_SKIN, B_NECK, bone_pos(B_NECK), pm_vec3_make(0, 17.1f, 0), 0.36f, 0.36f);
+    /* torso */
+    ellipsoid(m, M_SHIRT, B_UPPER2, pm_vec3_make(0, 15.25f, -0.1f), pm_vec3_make(1.3f, 1.3f, 0.8f));
+    ellipsoid(m, M_SHIRT, B_UPPER, pm_vec3_make(0, 13.85f, -0.15f), pm_vec3_make(1.05f, 1.1f, 0.7f));
+    ellipsoid(m, M_TROUSERS, B_LOWER, pm_vec3_make(0, 12.0f, -0.1f), pm_vec3_make(1.2f, 1.35f, 0.8f));
+    for (int side = 0; side < 2; side++) {
+        int o = side ? B_SHOULDER_R - B_SHOULDER_L : 0, lo = side ? B_LEG_R - B_LEG_L : 0;
+        pm_vec3 sh = bone_pos(B_SHOULDER_L + o), arm = bone_pos(B_ARM_L + o), elbow = bone_pos(B_ELBOW_L + o),
+                wrist = bone_pos(B_WRIST_L + o);
+        capsule(m, M_SHIRT, (uint32_t)(B_SHOULDER_L + o), pm_vec3_add(sh, pm_vec3_make(side ? -0.25f : 0.25f, 0, -0.25f)),
+                arm, 0.42f, 0.4f);
+        capsule(m, M_SHIRT, (uint32_t)(B_ARM_L + o), arm, elbow, 0.38f, 0.32f);
+        capsule(m, M_SKIN, (uint32_t)(B_ELBOW_L + o), elbow, wrist, 0.29f, 0.23f);
+        pm_vec3 dir = pm_vec3_normalize(pm_vec3_sub(wrist, elbow));
+        capsule(m, M_SKIN, (uint32_t)(B_WRIST_L + o), pm_vec3_add(wrist, pm_vec3_scale(dir, 0.2f)),
+                pm_vec3_add(wrist, pm_vec3_scale(dir, 0.75f)), 0.24f, 0.19f);
+        pm_vec3 leg = bone_pos(B_LEG_L + lo), knee = bone_pos(B_KNEE_L + lo), ankle = bone_pos(B_ANKLE_L + lo),
+                toe = bone_pos(B_TOE_L + lo);
+        capsule(m, M_TROUSERS, (uint32_t)(B_LEG_L + lo), leg, knee, 0.7f, 0.48f);
+        capsule(m, M_TROUSERS, (uint32_t)(B_KNEE_L + lo), knee, ankle, 0.46f, 0.32f);
+        pm_vec3 heel = pm_vec3_make(ankle.x, 0.42f, 0.3f), tip = pm_vec3_make(toe.x, 0.32f, toe.z + 0.05f);
+        capsule(m, M_SHOES, (uint32_t)(B_ANKLE_L + lo), ankle, pm_vec3_make(ankle.x, 0.55f, 0.05f), 0.34f, 0.38f);
+        capsule(m, M_SHOES, (uint32_t)(B_ANKLE_L + lo), heel, tip, 0.42f, 0.32f);
+    }
+}
+
+/* Face morphs: blink closes the eyes onto their centre line, あ opens the mouth, 笑い narrows the
+ * eyes from below and lifts the mouth corners. */
+static pm_result build_morphs(const mesh *m, const face_parts *f, const pm_allocator *a, pm_pmx_vertex_morph morphs[3],
+                              uint32_t **vbuf, pm_vec3 **obuf, pm_error *err) {
+    uint32_t eyes = (f->eye_end[0] - f->eye_first[0]) + (f->eye_end[1] - f->eye_first[1]);
+    uint32_t mouth = f->mouth_end - f->mouth_first;
+    uint32_t total = eyes + mouth + (eyes + mouth);
+    *vbuf = pmi_alloc_array(a, total, sizeof(uint32_t), err, "mannequin morphs");
+    *obuf = *vbuf ? pmi_alloc_array(a, total, sizeof(pm_vec3), err, "mannequin morphs") : NULL;
+    if (!*obuf) return PM_ERR_OUT_OF_MEMORY;
+    const pm_pmx_vertex *v = (const pm_pmx_vertex *)m->vertices.data;
+    uint32_t k = 0;
+    for (int i = 0; i < 3; i++) {
+        morphs[i].name = morph_names[i];
+        morphs[i].name_en = morph_names_en[i];
+        morphs[i].panel = morph_panels[i];
+        morphs[i].vertex = *vbuf + k;
+        morphs[i].offset = *obuf + k;
+        uint32_t start = k;
+        if (i != 1) /* eyes */
+            for (int side = 0; side < 2; side++)
+                for (uint32_t j = f->eye_first[side]; j < f->eye_end[side]; j++) {
+                    float dy = v[j].position.y - EYE_Y;
+                    float move = i == 0 ? -0.92f * dy : (dy < 0 ? -0.8f * dy : -0.25f * dy);
+                    (*vbuf)[k] = j;
+                    (*obuf)[k++] = pm_vec3_make(0, move, i == 0 ? 0.02f : 0.0f);
+                }
+        if (i != 0) /* mouth */
+            for (uint32_t j = f->mouth_first; j < f->mouth_end; j++) {
+                pm_vec3 p = v[j].position;
+                float dy = p.y - 17.25f, ax = fabsf(p.x) / 0.22f;
+                pm_vec3 off = i == 1 ? pm_vec3_make(-0.15f * p.x, dy < 0 ? -0.22f : 0.03f, dy < 0 ? 0.04f : 0.0f)
+                                     : pm_vec3_make(0.1f * p.x, 0.09f * ax * ax, 0);
+                (*vbuf)[k] = j;
+                (*obuf)[k++] = off;
+            }
+        morphs[i].offset_count = k - start;
+    }
+    return PM_OK;
+}
+
+static const struct {
+    const char *name, *name_en;
+    float r, g, b;
+    uint8_t edge;
+} materials[M_COUNT] = {
+    {"肌", "skin", 1.0f, 0.86f, 0.76f, 1},     {"シャツ", "shirt", 0.26f, 0.46f, 0.78f, 1},
+    {"ズボン", "trousers", 0.2f, 0.22f, 0.3f, 1}, {"靴", "shoes", 0.42f, 0.26f, 0.16f, 1},
+    {"髪", "hair", 0.25f, 0.16f, 0.1f, 1},      {"目", "eyes", 0.08f, 0.08f, 0.1f, 0},
+    {"口", "mouth", 0.55f, 0.2f, 0.2f, 0},
+};
+
+/* Display frames: Root, 表情 and the usual groups. */
+static const char *const frame_names[8][2] = {{"Root", "Root"}, {"表情", "Exp"}, {"センター", "Center"},
+                                              {"体(上)", "Upper body"}, {"腕", "Arms"}, {"体(下)", "Lower body"},
+                                              {"足", "Legs"}, {"IK", "IK"}};
+static const int8_t frame_bones[8][10] = {
+    {B_MASTER, -1}, {-1}, {B_CENTER, B_GROOVE, -1}, {B_UPPER, B_UPPER2, B_NECK, B_HEAD, B_EYES, -1},
+    {B_SHOULDER_L, B_ARM_L, B_ELBOW_L, B_WRIST_L, B_SHOULDER_R, B_ARM_R, B_ELBOW_R, B_WRIST_R, -1},
+    {B_WAIST, B_LOWER, -1}, {B_LEG_L, B_KNEE_L, B_ANKLE_L, B_TOE_L, B_LEG_R, B_KNEE_R, B_ANKLE_R, B_TOE_R, -1},
+    {B_LEG_IK_L, B_TOE_IK_L, B_LEG_IK_R, B_TOE_IK_R, -1}};
+
+pm_result pm_mannequin_pmx(const pm_mannequin_options *opts, uint8_t *out, size_t out_cap, size_t *out_size,
+                           pm_error *err) {
+    if (!out_size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "mannequin: out_size is NULL");
+    *out_size = 0;
+    pm_result r = check_options(&opts, err);
+    if (r != PM_OK) return r;
+    pm_skeleton *s = NULL;
+    if ((r = build_skeleton(opts, &s, err)) != PM_OK) return r;
+    const pm_allocator *a = &opts->allocator;
+    mesh m;
+    memset(&m, 0, sizeof m);
+    m.vertices.allocator = a;
+    for (int i = 0; i < M_COUNT; i++) m.indices[i].allocator = a;
+    face_parts f;
+    build_body(&m, !opts->omit_eye_bones, &f);
+    bool failed = m.vertices.failed;
+    for (int i = 0; i < M_COUNT; i++) failed |= m.indices[i].failed;
+    uint32_t *mv = NULL, *indices = NULL;
+    pm_vec3 *mo = NULL;
+    pm_pmx_vertex_morph morphs[3];
+    if (failed) r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "mannequin: out of memory building the mesh");
+    if (r == PM_OK) r = build_morphs(&m, &f, a, morphs, &mv, &mo, err);
+    /* one index array, material by material */
+    size_t nindex = 0;
+    for (int i = 0; i < M_COUNT; i++) nindex += m.indices[i].size / sizeof(uint32_t);
+    if (r == PM_OK && !(indices = pmi_alloc_array(a, nindex, sizeof(uint32_t), err, "mannequin indices")))
+        r = PM_ERR_OUT_OF_MEMORY;
+    pm_pmx_material mats[M_COUNT];
+    memset(mats, 0, sizeof mats);
+    size_t at = 0;
+    for (int i = 0; i < M_COUNT && r == PM_OK; i++) {
+        memcpy(indices + at, m.indices[i].data, m.indices[i].size);
+        at += m.indices[i].size / sizeof(uint32_t);
+        pm_pmx_material *mt = &mats[i];
+        mt->name = materials[i].name;
+        mt->name_en = materials[i].name_en;
+        float c[3] = {materials[i].r, materials[i].g, materials[i].b};
+        for (int k = 0; k < 3; k++) {
+            mt->diffuse[k] = c[k];
+            mt->ambient[k] = c[k] * 0.6f;
+            mt->specular[k] = 0.1f;
+        }
+        mt->diffuse[3] = 1.0f;
+        mt->specular_power = 10.0f;
+        mt->flags = PM_PMX_MATERIAL_GROUND_SHADOW | PM_PMX_MATERIAL_CAST_SHADOW | PM_PMX_MATERIAL_RECEIVE_SHADOW |
+                    (materials[i].edge ? PM_PMX_MATERIAL_EDGE : 0);
+        mt->edge_color[3] = 1.0f;
+        mt->edge_size = 0.5f;
+        mt->shared_toon = -1;
+        mt->index_count = (uint32_t)(m.indices[i].size / sizeof(uint32_t));
+    }
+    pm_pmx_display_item items[40];
+    pm_pmx_display_frame frames[8];
+    uint32_t nitems = 0;
+    for (int i = 0; i < 8; i++) {
+        frames[i].name = frame_names[i][0];
+        frames[i].name_en = frame_names[i][1];
+        frames[i].special = i < 2;
+        frames[i].items = items + nitems;
+        uint32_t start = nitems;
+        if (i == 1)
+            for (uint32_t k = 0; k < 3; k++) items[nitems++] = (pm_pmx_display_item){1, k};
+        for (int k = 0; frame_bones[i][k] >= 0; k++)
+            if (frame_bones[i][k] < (int)s->bone_count) items[nitems++] = (pm_pmx_display_item){0, (uint32_t)frame_bones[i][k]};
+        frames[i].item_count = nitems - start;
+    }
+    if (r == PM_OK) {
+        pm_pmx_model model = {s, vertex_count(&m), (const pm_pmx_vertex *)m.vertices.data, (uint32_t)nindex, indices,
+                              M_COUNT, mats, 3, morphs, 8, frames};
+        pm_pmx_write_options wo = {opts->encoding};
+        r = pm_pmx_write(&model, &wo, out, out_cap, out_size, err);
+    }
+    pmi_free(a, indices);
+    pmi_free(a, mv);
+    pmi_free(a, mo);
+    pmi_buf_release(&m.vertices);
+    for (int i = 0; i < M_COUNT; i++) pmi_buf_release(&m.indices[i]);
+    pm_skeleton_free(s);
+    return r;
+}

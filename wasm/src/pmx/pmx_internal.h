@@ -1,0 +1,39 @@
+/* Shared reading context for the PMX and PMD readers: bounded takes and errors that name the
+ * section and the element ("pmx: bone 12 of 114: ..."). */
+#ifndef PROCMOTION_PMX_INTERNAL_H
+#define PROCMOTION_PMX_INTERNAL_H
+
+#include "common/internal.h"
+#include "procmotion/skeleton.h"
+
+#define PMI_TRY(x)                                                                                       \
+    do {                                                                                                 \
+        pm_result try_r_ = (x);                                                                          \
+        if (try_r_ != PM_OK) return try_r_;                                                              \
+    } while (0)
+
+typedef struct pmi_model_reader {
+    pmi_cursor c;
+    pm_error *err;
+    const char *format;  /* "pmx" or "pmd" */
+    const char *section; /* for messages */
+    uint32_t index, count; /* element being read; index == UINT32_MAX: none */
+    pm_skeleton *s;        /* the result being built (freed by pmi_mr_run on failure) */
+} pmi_model_reader;
+
+pm_result pmi_mr_fail(pmi_model_reader *r, pm_result type, const char *fmt, ...) PMI_PRINTF(3, 4);
+void pmi_mr_enter(pmi_model_reader *r, const char *section, uint32_t index, uint32_t count);
+/* Take n bytes or fail with PM_ERR_TRUNCATED naming `field`. */
+pm_result pmi_mr_take(pmi_model_reader *r, size_t n, const uint8_t **p, const char *field);
+/* Check `count` records of at least min_record bytes can fit in what is left. */
+pm_result pmi_mr_check_count(pmi_model_reader *r, uint64_t count, size_t min_record, const char *what);
+/* The common entry point: argument checks, then `read` on a zeroed reader of reader_size bytes
+ * (whose first member is the pmi_model_reader), then hand over or free the skeleton. */
+typedef pm_result (*pmi_model_read_fn)(pmi_model_reader *r, const struct pm_model_read_options *opts);
+pm_result pmi_mr_run(const char *format, const uint8_t *data, size_t size, const struct pm_model_read_options *opts,
+                     pm_skeleton **out, pm_error *err, pmi_model_read_fn read, void *reader, size_t reader_size);
+
+/* pm_skeleton_validate with the format prefixed to its message. */
+pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s);
+
+#endif

@@ -1,0 +1,323 @@
+/* pm_skeleton: construction, validation and lookup (see procmotion/skeleton.h). */
+#include "skeleton/skeleton_internal.h"
+#include "skeleton/utf.h"
+
+#include <math.h>
+#include <stdalign.h>
+
+/* ---- arena ------------------------------------------------------------------------------------ */
+
+typedef struct pmi_arena_chunk {
+    struct pmi_arena_chunk *next;
+    size_t used, cap;
+    alignas(16) unsigned char data[];
+} pmi_arena_chunk;
+
+typedef struct pmi_skeleton_internal {
+    pmi_arena_chunk *chunks;
+} pmi_skeleton_internal;
+
+#define PMI_ARENA_CHUNK 16384u
+
+void *pmi_skeleton_arena_alloc(pm_skeleton *s, size_t size, pm_error *err) {
+    pmi_skeleton_internal *in = s->internal;
+    size = (size + 7u) & ~(size_t)7u;
+    pmi_arena_chunk *c = in->chunks;
+    if (!c || c->cap - c->used < size) {
+        size_t cap = size > PMI_ARENA_CHUNK ? size : PMI_ARENA_CHUNK;
+        if (cap > SIZE_MAX / 2 - sizeof(pmi_arena_chunk)) {
+            pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: %zu bytes of names overflow the address space", size);
+            return NULL;
+        }
+        c = pmi_alloc(&s->allocator, sizeof(pmi_arena_chunk) + cap);
+        if (!c) {
+            pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: out of memory allocating %zu bytes", sizeof *c + cap);
+            return NULL;
+        }
+        c->next = in->chunks;
+        c->used = 0;
+        c->cap = cap;
+        in->chunks = c;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+pm_result pmi_skeleton_string_buffer(pm_skeleton *s, pm_string *dst, size_t len, char **buf, pm_error *err) {
+    *buf = NULL;
+    if (len >= UINT32_MAX) return pmi_fail(err, PM_ERR_LIMIT, "skeleton: a name of %zu bytes is too long", len);
+    char *p = pmi_skeleton_arena_alloc(s, len + 1, err);
+    if (!p) return PM_ERR_OUT_OF_MEMORY;
+    dst->data = p;
+    dst->length = (uint32_t)len;
+    *buf = p;
+    return PM_OK;
+}
+
+pm_result pmi_skeleton_set_string(pm_skeleton *s, pm_string *dst, const char *utf8, size_t len, pm_error *err) {
+    char *p;
+    pm_result r = pmi_skeleton_string_buffer(s, dst, len, &p, err);
+    if (r == PM_OK && len) memcpy(p, utf8, len);
+    return r;
+}
+
+static const pm_string empty_string = {"", 0};
+
+pm_skeleton *pmi_skeleton_new(const pm_allocator *allocator, uint32_t bone_count, uint32_t morph_count,
+                              pm_error *err) {
+    pm_allocator a = {0};
+    if (allocator) a = *allocator;
+    pm_skeleton *s = pmi_alloc_array(&a, 1, sizeof *s, err, "skeleton");
+    if (!s) return NULL;
+    s->allocator = a;
+    s->magic = PMI_SKELETON_MAGIC;
+    s->model_name = s->model_name_en = empty_string;
+    s->source.model_comment = s->source.model_comment_en = empty_string;
+    s->internal = pmi_alloc_array(&a, 1, sizeof(pmi_skeleton_internal), err, "skeleton");
+    s->bones = s->internal ? pmi_alloc_array(&a, bone_count, sizeof(pm_bone), err, "skeleton bones") : NULL;
+    s->morph_names = s->bones ? pmi_alloc_array(&a, morph_count, sizeof(pm_string), err, "skeleton morphs") : NULL;
+    if (!s->morph_names) {
+        pm_skeleton_free(s);
+        return NULL;
+    }
+    s->bone_count = bone_count;
+    s->morph_count = morph_count;
+    for (uint32_t i = 0; i < bone_count; i++) {
+        pm_bone *b = &s->bones[i];
+        b->name = b->name_en = empty_string;
+        b->parent = b->tail_bone = b->append_parent = b->ik.target = PM_NO_INDEX;
+    }
+    for (uint32_t i = 0; i < morph_count; i++) s->morph_names[i] = empty_string;
+    return s;
+}
+
+pm_result pmi_skeleton_set_morph_count(pm_skeleton *s, uint32_t count, bool with_panels, pm_error *err) {
+    pm_string *names = pmi_alloc_array(&s->allocator, count, sizeof(pm_string), err, "skeleton morphs");
+    if (!names) return PM_ERR_OUT_OF_MEMORY;
+    uint8_t *panels = NULL;
+    if (with_panels && !(panels = pmi_skeleton_arena_alloc(s, count ? count : 1, err))) {
+        pmi_free(&s->allocator, names);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < count; i++) names[i] = empty_string;
+    pmi_free(&s->allocator, s->morph_names);
+    s->morph_names = names;
+    s->morph_count = count;
+    s->morph_panel = panels;
+    return PM_OK;
+}
+
+void pm_skeleton_free(pm_skeleton *s) {
+    if (!s || s->magic != PMI_SKELETON_MAGIC) return;
+    pm_allocator a = s->allocator;
+    pmi_skeleton_internal *in = s->internal;
+    if (in) {
+        pmi_arena_chunk *c = in->chunks;
+        while (c) {
+            pmi_arena_chunk *next = c->next;
+            pmi_free(&a, c);
+            c = next;
+        }
+        pmi_free(&a, in);
+    }
+    pmi_free(&a, s->bones);
+    pmi_free(&a, s->morph_names);
+    s->magic = 0;
+    pmi_free(&a, s);
+}
+
+/* ---- create ----------------------------------------------------------------------------------- */
+
+pm_result pm_skeleton_create(const pm_bone_desc *bones, uint32_t bone_count, const char *const *morph_names,
+                             uint32_t morph_count, const pm_allocator *allocator, pm_skeleton **out,
+                             pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: out is NULL");
+    *out = NULL;
+    if (bone_count && !bones) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bones is NULL");
+    if (morph_count && !morph_names)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: morph_names is NULL");
+    for (uint32_t i = 0; i < bone_count; i++) {
+        if (!bones[i].name) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u has no name", i);
+        if (bones[i].has_ik && bones[i].ik.link_count && !bones[i].ik.links)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u has %u IK links but links is NULL", i,
+                            bones[i].ik.link_count);
+    }
+    for (uint32_t i = 0; i < morph_count; i++)
+        if (!morph_names[i]) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: morph name %u is NULL", i);
+
+    pm_skeleton *s = pmi_skeleton_new(allocator, bone_count, morph_count, err);
+    if (!s) return PM_ERR_OUT_OF_MEMORY;
+    pm_result r = PM_OK;
+    for (uint32_t i = 0; i < bone_count && r == PM_OK; i++) {
+        const pm_bone_desc *d = &bones[i];
+        pm_bone *b = &s->bones[i];
+        r = pmi_skeleton_set_string(s, &b->name, d->name, strlen(d->name), err);
+        if (r == PM_OK && d->name_en) r = pmi_skeleton_set_string(s, &b->name_en, d->name_en, strlen(d->name_en), err);
+        if (r != PM_OK) break;
+        b->position = d->position;
+        b->parent = d->parent;
+        b->transform_order = d->transform_order;
+        b->flags = d->flags ? d->flags : (PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED);
+        bool append = d->append_parent != PM_NO_INDEX && !(d->append_parent == 0 && d->append_ratio == 0.0f);
+        if (append) {
+            b->append_parent = d->append_parent;
+            b->append_ratio = d->append_ratio;
+            if (!(b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE))) b->flags |= PM_BONE_APPEND_ROTATE;
+        } else {
+            b->flags &= ~(uint32_t)(PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE | PM_BONE_LOCAL_APPEND);
+        }
+        b->flags &= ~(uint32_t)PM_BONE_TAIL_IS_BONE;
+        if (d->has_ik) {
+            b->flags |= PM_BONE_IK;
+            b->has_ik = true;
+            b->ik = d->ik;
+            b->ik.links = NULL;
+            if (d->ik.link_count) {
+                if ((uint64_t)d->ik.link_count * sizeof(pm_ik_link) > SIZE_MAX / 2) {
+                    r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: bone %u: too many IK links", i);
+                    break;
+                }
+                b->ik.links = pmi_skeleton_arena_alloc(s, d->ik.link_count * sizeof(pm_ik_link), err);
+                if (!b->ik.links) {
+                    r = PM_ERR_OUT_OF_MEMORY;
+                    break;
+                }
+                memcpy(b->ik.links, d->ik.links, d->ik.link_count * sizeof(pm_ik_link));
+            }
+        } else {
+            b->flags &= ~(uint32_t)PM_BONE_IK;
+        }
+    }
+    for (uint32_t i = 0; i < morph_count && r == PM_OK; i++)
+        r = pmi_skeleton_set_string(s, &s->morph_names[i], morph_names[i], strlen(morph_names[i]), err);
+    if (r == PM_OK) r = pm_skeleton_validate(s, err);
+    if (r != PM_OK) {
+        pm_skeleton_free(s);
+        return r;
+    }
+    *out = s;
+    return PM_OK;
+}
+
+/* ---- validate --------------------------------------------------------------------------------- */
+
+/* A bone's name for messages: at most ~48 bytes, cut at a character boundary. */
+static const char *display_name(const pm_bone *b, char buf[64]) {
+    size_t n = 0, i = 0;
+    const char *s = b->name.data ? b->name.data : "";
+    size_t len = b->name.data ? b->name.length : 0;
+    while (i < len) {
+        size_t j = i;
+        pmi_utf8_next(s, len, &j);
+        if (j > 48) break;
+        i = j;
+    }
+    n = i;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return buf;
+}
+
+static bool finite3(pm_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+static pm_result bad_index(pm_error *err, const pm_skeleton *s, uint32_t i, const char *what, uint32_t value) {
+    char nb[64];
+    return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): %s %u is out of range (%u bones)", i,
+                    display_name(&s->bones[i], nb), what, value, s->bone_count);
+}
+
+pm_result pm_skeleton_validate(const pm_skeleton *s, pm_error *err) {
+    if (!s || s->magic != PMI_SKELETON_MAGIC)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: not a skeleton (NULL or freed)");
+    if (s->bone_count && !s->bones) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bones is NULL");
+    uint32_t n = s->bone_count;
+    char nb[64];
+    for (uint32_t i = 0; i < n; i++) {
+        const pm_bone *b = &s->bones[i];
+        if (!b->name.data) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u has no name", i);
+        if (!finite3(b->position) || !finite3(b->tail_offset) || !finite3(b->fixed_axis) || !finite3(b->local_x) ||
+            !finite3(b->local_z) || !isfinite(b->append_ratio))
+            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s) has a NaN or infinite value", i,
+                            display_name(b, nb));
+        if (b->parent != PM_NO_INDEX && b->parent >= n) return bad_index(err, s, i, "parent", b->parent);
+        if (b->tail_bone != PM_NO_INDEX && b->tail_bone >= n) return bad_index(err, s, i, "tail bone", b->tail_bone);
+        if (b->append_parent != PM_NO_INDEX && b->append_parent >= n)
+            return bad_index(err, s, i, "append parent", b->append_parent);
+        if (b->append_parent == i)
+            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s) appends its own rotation", i,
+                            display_name(b, nb));
+        if (b->has_ik != ((b->flags & PM_BONE_IK) != 0))
+            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): has_ik disagrees with the IK flag", i,
+                            display_name(b, nb));
+        if (!b->has_ik) continue;
+        const pm_ik *ik = &b->ik;
+        if (ik->target != PM_NO_INDEX && ik->target >= n) return bad_index(err, s, i, "IK target", ik->target);
+        if (ik->target == i)
+            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK chain names itself as its target", i,
+                            display_name(b, nb));
+        if (!isfinite(ik->limit_angle))
+            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK limit angle is not finite", i,
+                            display_name(b, nb));
+        if (ik->link_count && !ik->links)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u: IK links is NULL", i);
+        for (uint32_t k = 0; k < ik->link_count; k++) {
+            const pm_ik_link *l = &ik->links[k];
+            if (l->bone >= n)
+                return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK link %u refers to bone %u (%u bones)",
+                                i, display_name(b, nb), k, l->bone, n);
+            if (l->bone == i)
+                return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK link %u names the IK bone itself", i,
+                                display_name(b, nb), k);
+            if (l->has_limit && (!finite3(l->limit_min) || !finite3(l->limit_max)))
+                return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK link %u has a non-finite limit", i,
+                                display_name(b, nb), k);
+        }
+    }
+    /* Parent cycles: walk up from every bone, marking the path in progress (1) and then done (2);
+     * meeting a bone in progress means the walk came back to itself. O(n) overall. */
+    if (n == 0) return PM_OK;
+    uint8_t *state = pmi_alloc_array(&s->allocator, n, 1, err, "skeleton validation");
+    if (!state) return PM_ERR_OUT_OF_MEMORY;
+    pm_result r = PM_OK;
+    for (uint32_t i = 0; i < n && r == PM_OK; i++) {
+        uint32_t j = i;
+        while (j != PM_NO_INDEX && state[j] == 0) {
+            state[j] = 1;
+            j = s->bones[j].parent;
+        }
+        if (j != PM_NO_INDEX && state[j] == 1)
+            r = pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s) is its own ancestor (parent cycle)", j,
+                         display_name(&s->bones[j], nb));
+        for (j = i; j != PM_NO_INDEX && state[j] == 1; j = s->bones[j].parent) state[j] = 2;
+    }
+    pmi_free(&s->allocator, state);
+    return r;
+}
+
+/* ---- lookup ----------------------------------------------------------------------------------- */
+
+uint32_t pm_skeleton_find(const pm_skeleton *s, const char *name) {
+    if (!s || !name) return PM_NO_INDEX;
+    size_t len = strlen(name);
+    for (uint32_t i = 0; i < s->bone_count; i++)
+        if (s->bones[i].name.length == len && memcmp(s->bones[i].name.data, name, len) == 0) return i;
+    return PM_NO_INDEX;
+}
+
+int pmi_name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen) {
+    size_t i = 0, j = 0;
+    while (i < alen && j < blen)
+        if (pmi_fold_fullwidth(pmi_utf8_next(a, alen, &i)) != pmi_fold_fullwidth(pmi_utf8_next(b, blen, &j))) return 0;
+    return i == alen && j == blen;
+}
+
+uint32_t pm_skeleton_find_mmd(const pm_skeleton *s, const char *name) {
+    uint32_t exact = pm_skeleton_find(s, name);
+    if (exact != PM_NO_INDEX || !s || !name) return exact;
+    size_t len = strlen(name);
+    for (uint32_t i = 0; i < s->bone_count; i++)
+        if (pmi_name_equal_mmd(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
+    return PM_NO_INDEX;
+}

@@ -1,0 +1,33 @@
+/* Internal construction helpers for pm_skeleton, used by the PMX/PMD readers and the mannequin. */
+#ifndef PROCMOTION_SKELETON_INTERNAL_H
+#define PROCMOTION_SKELETON_INTERNAL_H
+
+#include "common/internal.h"
+#include "procmotion/skeleton.h"
+
+#define PMI_SKELETON_MAGIC 0x4c454b53u /* "SKEL" */
+
+/* A skeleton with bone_count bones (every index field PM_NO_INDEX, names empty, flags 0) and
+ * morph_count empty morph names; strings and IK links come from its arena. NULL + err on failure. */
+pm_skeleton *pmi_skeleton_new(const pm_allocator *allocator, uint32_t bone_count, uint32_t morph_count,
+                              pm_error *err);
+
+/* Replace the morph name table by `count` empty names (and, when with_panels, a zeroed panel array
+ * from the arena). */
+pm_result pmi_skeleton_set_morph_count(pm_skeleton *s, uint32_t count, bool with_panels, pm_error *err);
+
+/* size bytes (8-aligned, zeroed) owned by the skeleton; NULL + err when out of memory. */
+void *pmi_skeleton_arena_alloc(pm_skeleton *s, size_t size, pm_error *err);
+
+/* Copy len bytes of UTF-8 into the skeleton and point *dst at the NUL-terminated copy. The text
+ * must already be valid UTF-8 (callers decode or sanitise first). */
+pm_result pmi_skeleton_set_string(pm_skeleton *s, pm_string *dst, const char *utf8, size_t len, pm_error *err);
+
+/* Reserve len + 1 zeroed bytes for a string the caller fills in (*buf); *dst points at it with
+ * length len. */
+pm_result pmi_skeleton_string_buffer(pm_skeleton *s, pm_string *dst, size_t len, char **buf, pm_error *err);
+
+/* Compare two UTF-8 names treating full-width ASCII (U+FF01..U+FF5E) as ASCII. */
+int pmi_name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif
