@@ -6,9 +6,12 @@
 
 int cmd_inspect(int argc, char **argv);
 extern const char cmd_inspect_usage[];
+int cmd_catwalk(int argc, char **argv);
+extern const char cmd_catwalk_usage[];
 
 const cli_command cli_commands[] = {
     {"inspect", "print a JSON summary of a VMD (or PMX/PMD) file", cmd_inspect_usage, cmd_inspect},
+    {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -1,6 +1,6 @@
 /* VMD exports: read a file into a motion the host inspects through a descriptor of pointers and counts,
  * and write a motion the host describes the same way (see docs/abi.md for the slot layout). */
-#include "pm_abi.h"
+#include "abi_internal.h"
 
 #include "common/internal.h"
 #include "procmotion/vmd.h"
@@ -21,14 +21,6 @@ enum {
     D_COUNT
 };
 
-static void set_error(char *errbuf, const pm_error *err) {
-    if (!errbuf) return;
-    size_t n = strlen(err->message);
-    if (n >= PM_ABI_ERROR_SIZE) n = PM_ABI_ERROR_SIZE - 1;
-    memcpy(errbuf, err->message, n);
-    errbuf[n] = '\0';
-}
-
 static uint32_t ptr(const void *p) { return (uint32_t)(uintptr_t)p; }
 
 /* Number of descriptor slots the host must provide. */
@@ -39,7 +31,7 @@ PM_EXPORT pm_vmd *pm_abi_vmd_read(const uint8_t *data, uint32_t size, char *errb
     pm_error err = {0};
     pm_vmd *vmd = NULL;
     if (pm_vmd_read(data, size, NULL, &vmd, &err) != PM_OK) {
-        set_error(errbuf, &err);
+        pm_abi_set_error(errbuf, &err);
         return NULL;
     }
     return vmd;
@@ -173,6 +165,6 @@ done:
     free(v.bone_names.items);
     free(v.morph_names.items);
     free(v.ik_names.items);
-    if (r) set_error(errbuf, &err);
+    if (r) pm_abi_set_error(errbuf, &err);
     return (int32_t)r;
 }
