@@ -22,8 +22,13 @@ if (!existsSync(glue)) {
 }
 
 const { build } = await import('esbuild');
-const alias = {};
-if (process.env.PM_DEMO_GLUE) alias.procmotion = resolve(process.env.PM_DEMO_GLUE);
+// Exactly 'procmotion' (not 'procmotion/babylon'), when PM_DEMO_GLUE asks for another module.
+const plugins = process.env.PM_DEMO_GLUE ? [{
+  name: 'demo-glue',
+  setup(b) {
+    b.onResolve({ filter: /^procmotion$/ }, () => ({ path: resolve(process.env.PM_DEMO_GLUE) }));
+  },
+}] : [];
 
 mkdirSync(OUT, { recursive: true });
 const t0 = performance.now();
@@ -39,7 +44,7 @@ const result = await build({
   legalComments: 'linked',
   metafile: true,
   logLevel: 'warning',
-  alias,
+  plugins,
   define: { 'process.env.NODE_ENV': DEV ? '"development"' : '"production"' },
 });
 const size = statSync(join(OUT, 'demo.js')).size;

@@ -163,3 +163,24 @@ test('the curve view evaluates a VMD as babylon-mmd does (Bezier-keyed 左足Ｉ
     disposeMmdScene(ctx);
   }
 });
+
+test('the panel offers every catwalk parameter of the core, with the core\'s defaults', async () => {
+  const glue = await import(join(REPO_ROOT, 'js-glue/index.js'));
+  const { catwalkState } = await import(join(SRC, 'modes/catwalk-state.js'));
+  const { SPEED_PARAM, catwalkDefaults } = await import(join(SRC, 'modes/catwalk-params.js'));
+  const pm = await glue.createProcMotion();
+  const core = pm.generateCatwalkVmd({}, 120, [], null).params;
+  const panel = catwalkState(catwalkDefaults(), SPEED_PARAM.default);
+  const skip = new Set(['bpm']); // the tempo field, not a panel parameter
+  for (const name of glue.CATWALK_PARAMETERS) {
+    assert.ok(name in panel, `the panel has no control for ${name}`);
+    assert.deepEqual(panel[name], core[name], `${name}: panel default ${JSON.stringify(panel[name])}, core ${JSON.stringify(core[name])}`);
+  }
+  for (const name of Object.keys(panel)) {
+    assert.ok(glue.CATWALK_PARAMETERS.includes(name) || skip.has(name), `the panel sends ${name}, which the core does not read`);
+  }
+  // What the panel sends at its defaults generates the same motion as no parameters at all.
+  const a = pm.generateCatwalkVmd(panel, 120, [], null).vmd;
+  const b = pm.generateCatwalkVmd({}, 120, [], null).vmd;
+  assert.deepEqual(a, b);
+});

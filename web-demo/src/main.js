@@ -4,6 +4,7 @@
 // per capability, registered in modes/registry.js), curves.js (foot/hip curve view), files.js
 // (pickers, drag and drop, textures as referenceFiles), i18n.js (labels), errors.js (banner).
 import { createProcMotion } from 'procmotion';
+import { getModelInfo } from 'procmotion/babylon';
 
 import { CurveView, sampleCurves } from './curves.js';
 import { clearErrors, describeError, initErrors, showError } from './errors.js';
@@ -223,7 +224,11 @@ function updateInfo(app) {
   ];
   if (r) {
     rows.push([t('info.loop'), t('info.loopValue', { frames: r.loopFrames, seconds: (r.loopFrames / 30).toFixed(2) })]);
-    if (r.keyCount !== undefined) rows.push([t('info.keys'), String(r.keyCount)]);
+    if (r.steps !== undefined) rows.push([t('info.steps'), String(r.steps)]);
+    if (r.keyCount !== undefined) rows.push([t('info.keys'), String(r.keyCount + (r.morphKeyCount ?? 0))]);
+    if (r.maxPositionError !== undefined) {
+      rows.push([t('info.fit'), t('info.fitValue', { pos: r.maxPositionError.toFixed(4), rot: r.maxRotationErrorDeg.toFixed(3) })]);
+    }
     if (r.usedBones) rows.push([t('info.bones'), String(r.usedBones.length)]);
     if (r.missingBones) rows.push([t('info.missing'), r.missingBones.length ? r.missingBones.join(', ') : t('info.none')]);
   }
@@ -240,7 +245,14 @@ function updateInfo(app) {
 
 async function loadModelInto(app, spec) {
   const info = await app.viewer.loadModel(spec);
-  app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, builtIn: !!spec.builtIn };
+  // Rest positions let the catwalk scale stride and lift to this model's legs.
+  let skeleton;
+  try {
+    skeleton = getModelInfo(info.mmdModel).skeleton;
+  } catch {
+    skeleton = undefined; // standard proportions
+  }
+  app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn };
   await app.regenerateNow({ keepBeat: true });
 }
 

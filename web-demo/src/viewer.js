@@ -260,6 +260,7 @@ export class Viewer {
     const fitH = (width * 1.6) / 2 / Math.tan(hfov / 2);
     const cam = this.camera;
     cam.target = new Vector3((min.x + max.x) / 2, Math.min(0, min.y) + height * 0.47, (z0 + z1) / 2);
+    this.floor.position.z = (z0 + z1) / 2; // the pool of light follows the runway
     cam.radius = Math.max(fitV, fitH) + extraDepth * 0.6;
     cam.alpha = -Math.PI / 2 - 0.45;
     cam.beta = 1.4;

@@ -2,13 +2,8 @@
 import { paramControl, el } from '../ui.js';
 import { t } from '../i18n.js';
 import { CATWALK_PARAMS, GROUPS, SPEED_PARAM, catwalkDefaults } from './catwalk-params.js';
+import { catwalkState } from './catwalk-state.js';
 import { registerMode } from './registry.js';
-
-/** The `state` argument of pm.generateCatwalkVmd from the panel's values. */
-export function catwalkState(values, speed) {
-  const { poseShoulder, poseElbow, ...rest } = values;
-  return { ...rest, poseArmAngle: { shoulder: poseShoulder, elbow: poseElbow }, speed };
-}
 
 registerMode({
   id: 'catwalk',
