@@ -404,6 +404,7 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
       const beat = await page.evaluate(() => window.demo.viewer.motion.beatFrames);
       await showFrame(page, 4.5 * beat); // mid-step
+      await page.evaluate(() => window.demo.viewer.play()); // shown playing, as the page opens
       const png = await page.screenshot({ path: join(REPO_ROOT, 'docs/demo.png') });
       console.log(`# demo: wrote docs/demo.png (${png.length} bytes)`);
       assert.ok(png.length < 300 * 1024, `docs/demo.png is ${png.length} bytes (keep it under 300 KB)`);
