@@ -1,4 +1,4 @@
-/* Shared helpers for the native benchmark rows (bench/*.c). A module adds its rows in its own
+/* Shared helpers for the native benchmark rows (bench/ C files). A module adds its rows in its own
  * bench/bench_<module>.c and lists them in bench/bench_rows.c. */
 #ifndef PROCMOTION_BENCH_H
 #define PROCMOTION_BENCH_H

@@ -1,5 +1,6 @@
 /* procmotion inspect FILE: a JSON summary of a VMD. */
 #include "cli.h"
+#include "procmotion/pmx.h"
 #include "procmotion/vmd.h"
 
 #include <stdlib.h>
@@ -10,7 +11,29 @@ const char cmd_inspect_usage[] =
     "\n"
     "Print a JSON summary of FILE to stdout.\n"
     "  .vmd: model name, header version, sections present, key counts per section, the distinct bone\n"
-    "        and morph names with their key counts, and the last frame.\n";
+    "        and morph names with their key counts, and the last frame.\n"
+    "  .pmx / .pmd: the skeleton as JSON (docs/skeleton-json.md): every bone with its position,\n"
+    "        parent, flags, append (inherit) settings and IK chain, and the morph names.\n";
+
+static int inspect_model(const char *path, const uint8_t *data, size_t size) {
+    pm_error err = {0};
+    pm_skeleton *s = NULL;
+    if (pm_model_read(data, size, NULL, &s, &err) != PM_OK) return cli_fail("inspect", "%s: %s", path, err.message);
+    size_t n = 0;
+    pm_skeleton_to_json(s, NULL, 0, &n, &err);
+    char *text = malloc(n + 1);
+    pm_result r = text ? pm_skeleton_to_json(s, text, n + 1, &n, &err) : PM_ERR_OUT_OF_MEMORY;
+    pm_skeleton_free(s);
+    if (r != PM_OK) {
+        free(text);
+        return cli_fail("inspect", "%s: %s", path, err.message);
+    }
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    cJSON_AddItemToObject(j, "file", cJSON_CreateString(path));
+    cli_print_json(j);
+    return 0;
+}
 
 static cJSON *name_counts(const pm_vmd_names *names, const uint32_t *index, uint32_t count) {
     uint32_t *n = calloc(names->count ? names->count : 1, sizeof *n);
@@ -68,7 +91,7 @@ int cmd_inspect(int argc, char **argv) {
     int rc;
     if (size >= 20 && memcmp(data, "Vocaloid Motion Data", 20) == 0) rc = inspect_vmd(path, data, size);
     else if (size >= 4 && (memcmp(data, "PMX ", 4) == 0 || memcmp(data, "Pmd", 3) == 0))
-        rc = cli_fail("inspect", "%s: PMX/PMD inspection is not available in this build", path);
+        rc = inspect_model(path, data, size);
     else rc = inspect_vmd(path, data, size);
     free(data);
     return rc;

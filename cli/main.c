@@ -8,10 +8,16 @@ int cmd_inspect(int argc, char **argv);
 extern const char cmd_inspect_usage[];
 int cmd_catwalk(int argc, char **argv);
 extern const char cmd_catwalk_usage[];
+int cmd_humanoid(int argc, char **argv);
+extern const char cmd_humanoid_usage[];
+int cmd_mannequin(int argc, char **argv);
+extern const char cmd_mannequin_usage[];
 
 const cli_command cli_commands[] = {
-    {"inspect", "print a JSON summary of a VMD (or PMX/PMD) file", cmd_inspect_usage, cmd_inspect},
+    {"inspect", "print a JSON summary of a VMD, or a PMX/PMD model's skeleton", cmd_inspect_usage, cmd_inspect},
     {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
+    {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},
+    {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -135,3 +135,63 @@ export class ProcMotion {
 
   static boneKey(vmd: Vmd, index: number): VmdBoneKey;
 }
+
+/** A skeleton as JSON (docs/skeleton-json.md). */
+export interface SkeletonBone {
+  name: string;
+  nameEn?: string;
+  position: [number, number, number];
+  /** -1 for a root. */
+  parent: number;
+  transformOrder?: number;
+  flags?: number;
+  tail?: [number, number, number];
+  tailBone?: number;
+  append?: { parent: number; ratio: number; rotate: boolean; translate: boolean; local: boolean };
+  fixedAxis?: [number, number, number];
+  localAxes?: { x: [number, number, number]; z: [number, number, number] };
+  ik?: {
+    target: number;
+    loopCount: number;
+    limitAngle: number;
+    links: { bone: number; limitMin?: [number, number, number]; limitMax?: [number, number, number] }[];
+  };
+}
+
+export interface Skeleton {
+  format?: 'pmx' | 'pmd' | 'memory';
+  modelName?: string;
+  modelNameEn?: string;
+  source?: { version: number; vertices: number; faces: number; textures: number; materials: number; comment: string };
+  bones: SkeletonBone[];
+  morphNames?: string[];
+}
+
+export type HumanoidBone =
+  | 'hips' | 'spine' | 'chest' | 'upperChest' | 'neck' | 'head'
+  | 'leftShoulder' | 'leftUpperArm' | 'leftLowerArm' | 'leftHand'
+  | 'rightShoulder' | 'rightUpperArm' | 'rightLowerArm' | 'rightHand'
+  | 'leftUpperLeg' | 'leftLowerLeg' | 'leftFoot' | 'leftToes'
+  | 'rightUpperLeg' | 'rightLowerLeg' | 'rightFoot' | 'rightToes';
+
+export const HUMANOID_BONES: HumanoidBone[];
+
+export interface HumanoidMap {
+  /** The source name found for each humanoid bone, or null. */
+  bones: Record<HumanoidBone, string | null>;
+  /** The candidate table that matched: 'vroid' | 'mixamo' | 'mmd' | 'chinese' | 'biped' | 'none'. */
+  naming: Record<HumanoidBone, string>;
+  mapped: number;
+  total: number;
+  missingRequired: HumanoidBone[];
+  drivable: boolean;
+}
+
+export interface ProcMotion {
+  /** Read a PMX (2.0/2.1) or PMD model's skeleton and morph names. */
+  readPmx(bytes: Uint8Array | ArrayBuffer): Skeleton;
+  /** Map bone names (or a skeleton, or PMX/PMD bytes) to the 22 humanoid bones. */
+  mapHumanoid(input: string[] | Skeleton | Uint8Array | ArrayBuffer): HumanoidMap;
+  /** The built-in mannequin as PMX 2.0 bytes. */
+  mannequinPmx(): Uint8Array;
+}

@@ -38,6 +38,16 @@ const D = {
   PROP_IK_NAME_INDEX: 41, PROP_IK_ENABLED: 42,
 };
 
+/** The 22 humanoid bones (VRM names) in the core's order (procmotion/humanoid.h). */
+export const HUMANOID_BONES = [
+  'hips', 'spine', 'chest', 'upperChest', 'neck', 'head',
+  'leftShoulder', 'leftUpperArm', 'leftLowerArm', 'leftHand',
+  'rightShoulder', 'rightUpperArm', 'rightLowerArm', 'rightHand',
+  'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
+  'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
+];
+const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped'];
+
 /** Load the WebAssembly module and return the API object. */
 export async function createProcMotion(options = {}) {
   const mod = await createProcMotionModule(options.moduleOptions ?? {});
@@ -391,6 +401,121 @@ export class ProcMotion {
       this.mod._pm_abi_free(u32[o]);
       this.mod._pm_abi_free(u32[o + 2]);
       return { vmd, ...info };
+    } finally {
+      s.free();
+    }
+  }
+
+  // ---- models, skeletons, humanoid mapping -------------------------------------------------------
+
+  /** Read the JSON text the ABI returned through (outPtr -> char*, outPtr + 4 -> length), then free it. */
+  _takeText(outPtr) {
+    const u32 = this.mod.HEAPU32;
+    const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
+    const text = this._utf8(p, n);
+    this.mod._pm_abi_free(p);
+    return text;
+  }
+
+  /** Take bytes the ABI returned through (outPtr -> uint8*, outPtr + 4 -> size), then free them. */
+  _takeBytes(outPtr) {
+    const u32 = this.mod.HEAPU32;
+    const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
+    const bytes = this._copy(Uint8Array, p, n);
+    this.mod._pm_abi_free(p);
+    return bytes;
+  }
+
+  /**
+   * Read a PMX (2.0/2.1) or PMD model's skeleton: `{ format, modelName, modelNameEn, source, bones:
+   * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, ik? }],
+   * morphNames }` (schema in docs/skeleton-json.md). Vertices, faces and materials are skipped.
+   */
+  readPmx(bytes) {
+    const data = toBytes(bytes, 'readPmx');
+    const s = this._scratch();
+    try {
+      const dataPtr = s.put(data);
+      const outPtr = s.alloc(8);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_model_read_json(dataPtr, data.byteLength, outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'model');
+      return JSON.parse(this._takeText(outPtr));
+    } finally {
+      s.free();
+    }
+  }
+
+  /**
+   * Internal: run fn(handle) with a skeleton made in the module from `skeleton` (an object shaped like
+   * readPmx's result, or PMX/PMD bytes), freeing it afterwards.
+   */
+  _withSkeleton(skeleton, fn) {
+    const s = this._scratch();
+    let handle = 0;
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
+        const data = toBytes(skeleton, 'skeleton');
+        const p = s.put(data);
+        handle = this.mod._pm_abi_skeleton_from_model(p, data.byteLength, errPtr);
+      } else if (skeleton && typeof skeleton === 'object') {
+        const json = utf8Encoder.encode(JSON.stringify(skeleton));
+        const p = s.put(json);
+        handle = this.mod._pm_abi_skeleton_from_json(p, json.byteLength, errPtr);
+      } else {
+        throw new ProcMotionError('skeleton: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
+      }
+      if (!handle) this._throw(s, errPtr, 'skeleton');
+      return fn(handle);
+    } finally {
+      if (handle) this.mod._pm_abi_skeleton_free(handle);
+      s.free();
+    }
+  }
+
+  /**
+   * Map bone names (an array of strings, a skeleton object, or PMX/PMD bytes) to the 22 humanoid bones:
+   * `{ bones: { hips: name | null, ... }, naming: { hips: 'mmd' | 'vroid' | ... }, mapped, total,
+   * missingRequired: [...], drivable }`.
+   */
+  mapHumanoid(input) {
+    let names;
+    if (Array.isArray(input)) names = input.map(String);
+    else if (input instanceof Uint8Array || input instanceof ArrayBuffer) names = this.readPmx(input).bones.map((b) => b.name);
+    else if (input && Array.isArray(input.bones)) names = input.bones.map((b) => b.name);
+    else throw new ProcMotionError('mapHumanoid: expected an array of names, a skeleton or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
+    const s = this._scratch();
+    try {
+      const d = new Uint32Array(2);
+      this._putNames(s, d, 0, names);
+      const out = s.alloc(64 * 4);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
+      const u32 = () => this.mod.HEAPU32;
+      const blob = names.length ? u32()[(offsets >> 2) + names.length + 1] : 0;
+      if (this.mod._pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
+      const r = this._copy(Uint32Array, out, 64);
+      const bones = {}, naming = {};
+      HUMANOID_BONES.forEach((h, i) => {
+        bones[h] = r[i] === 0xffffffff ? null : names[r[i]];
+        naming[h] = HUMANOID_NAMINGS[r[22 + i]] ?? 'none';
+      });
+      const missingRequired = [];
+      for (let k = 0; k < r[46]; k++) missingRequired.push(HUMANOID_BONES[r[47 + k]]);
+      return { bones, naming, mapped: r[44], total: r[45], missingRequired, drivable: r[63] === 1 };
+    } finally {
+      s.free();
+    }
+  }
+
+  /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/mannequin.md). */
+  mannequinPmx() {
+    const s = this._scratch();
+    try {
+      const outPtr = s.alloc(8);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_mannequin_pmx(outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'mannequin');
+      return this._takeBytes(outPtr);
     } finally {
       s.free();
     }

@@ -4,6 +4,15 @@
 #include "procmotion/common.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+void pm_abi_set_error(char *errbuf, const pm_error *err) {
+    if (!errbuf || !err) return;
+    size_t n = 0;
+    while (n < PM_ABI_ERROR_SIZE - 1 && err->message[n]) n++;
+    memcpy(errbuf, err->message, n);
+    errbuf[n] = '\0';
+}
 
 /* Allocate `size` bytes in the module's memory (NULL when out of memory; never aborts). */
 PM_EXPORT void *pm_abi_alloc(uint32_t size) { return malloc(size ? size : 1); }

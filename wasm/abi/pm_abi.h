@@ -5,6 +5,8 @@
 #ifndef PROCMOTION_ABI_H
 #define PROCMOTION_ABI_H
 
+#include "procmotion/common.h"
+
 #include <stdint.h>
 
 #if defined(__EMSCRIPTEN__)
@@ -17,5 +19,8 @@
 #endif
 
 #define PM_ABI_ERROR_SIZE 256
+
+/* Copy an error's message into a host error buffer (PM_ABI_ERROR_SIZE bytes; NULL is ignored). */
+void pm_abi_set_error(char *errbuf, const pm_error *err);
 
 #endif

@@ -172,6 +172,18 @@ uint32_t pm_skeleton_find(const pm_skeleton *skeleton, const char *name);
  */
 uint32_t pm_skeleton_find_mmd(const pm_skeleton *skeleton, const char *name);
 
+/*
+ * Skeletons as JSON, the interchange of the JS glue and the CLI (schema: docs/skeleton-json.md).
+ * pm_skeleton_to_json: out == NULL only sets *out_size (the length without the NUL); otherwise out_cap
+ * must hold out_size + 1 bytes. pm_skeleton_from_json: bones with name, position, parent (-1 = root),
+ * optional flags, transformOrder, append {parent, ratio, rotate, translate, local}, ik {target,
+ * loopCount, limitAngle, links [{bone, limitMin, limitMax}]}, and morphNames; every index is checked
+ * and the result validated as pm_skeleton_create does. Errors name the bone and the field.
+ */
+pm_result pm_skeleton_to_json(const pm_skeleton *skeleton, char *out, size_t out_cap, size_t *out_size, pm_error *err);
+pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator *allocator, pm_skeleton **out,
+                                pm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,6 +74,10 @@ pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out
  * or returns 0 for an invalid or cut-off sequence (overlong forms and surrogates are invalid). */
 size_t pm_utf8_decode(const char *s, size_t len, uint32_t *codepoint);
 
+/* Encode one code point as UTF-8 into out (1..4 bytes, returned). A surrogate or a value above
+ * U+10FFFF is written as U+FFFD. */
+size_t pm_utf8_encode(uint32_t codepoint, char out[4]);
+
 #ifdef __cplusplus
 }
 #endif

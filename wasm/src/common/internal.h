@@ -43,7 +43,7 @@ typedef struct pmi_cursor {
 } pmi_cursor;
 
 static inline pmi_cursor pmi_cursor_make(const uint8_t *data, size_t size) {
-    pmi_cursor c = {data, data, data + size};
+    pmi_cursor c = {data, data, data ? data + size : data}; /* no NULL + 0 */
     return c;
 }
 static inline size_t pmi_left(const pmi_cursor *c) { return (size_t)(c->end - c->p); }

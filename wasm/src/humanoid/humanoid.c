@@ -1,6 +1,7 @@
 /* Humanoid mapping: normalise, strip prefixes, side variants, exact match against candidate tables
  * (see procmotion/humanoid.h and seed 003 §6). */
 #include "procmotion/humanoid.h"
+#include "procmotion/text.h"
 
 #include "common/internal.h"
 #include "humanoid/humanoid_internal.h"
@@ -111,7 +112,7 @@ size_t pm_humanoid_normalize(const char *name, size_t len, char *out, size_t cap
         if (cp >= 'A' && cp <= 'Z') cp += 'a' - 'A';
         if (!keep(cp)) continue;
         char tmp[4];
-        size_t k = pmi_utf8_put(cp, tmp);
+        size_t k = pm_utf8_encode(cp, tmp);
         if (out && written == n && n + k < cap) {
             memcpy(out + n, tmp, k);
             written += k;

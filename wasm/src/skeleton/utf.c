@@ -12,34 +12,10 @@ uint32_t pmi_utf8_next(const char *str, size_t len, size_t *i) {
     return n ? cp : PMI_REPLACEMENT;
 }
 
-size_t pmi_utf8_put(uint32_t cp, char out[4]) {
-    if (cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) cp = PMI_REPLACEMENT;
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Append one code point; once a character does not fit, nothing more is written. */
 static void emit(uint32_t cp, char *out, size_t out_cap, size_t *n, int *full) {
     char tmp[4];
-    size_t k = pmi_utf8_put(cp, tmp);
+    size_t k = pm_utf8_encode(cp, tmp);
     if (out && !*full) {
         if (*n + k <= out_cap) memcpy(out + *n, tmp, k);
         else *full = 1;

@@ -12,9 +12,6 @@
  * sequences decode as U+FFFD and advance by one byte. */
 uint32_t pmi_utf8_next(const char *s, size_t len, size_t *i);
 
-/* Encode cp (surrogates and values > 0x10FFFF become U+FFFD) into out[0..3]; returns 1..4. */
-size_t pmi_utf8_put(uint32_t cp, char out[4]);
-
 /* UTF-16LE bytes -> UTF-8. Unpaired surrogates and a trailing odd byte become U+FFFD. Writes at most
  * out_cap bytes (whole characters only) and returns the full UTF-8 length; out may be NULL. No NUL. */
 size_t pmi_utf16le_to_utf8(const uint8_t *data, size_t size, char *out, size_t out_cap);

@@ -53,7 +53,8 @@ static uint32_t sjis_decode_next(const uint8_t *data, size_t size, size_t *pos) 
 }
 
 /* UTF-8 bytes of a Unicode scalar value; returns 1..4. */
-static size_t utf8_put(uint32_t cp, char buf[4]) {
+size_t pm_utf8_encode(uint32_t cp, char buf[4]) {
+    if (cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) cp = 0xFFFDu;
     if (cp < 0x80) {
         buf[0] = (char)cp;
         return 1;
@@ -83,7 +84,7 @@ size_t pm_sjis_to_utf8(const uint8_t *data, size_t size, char *out, size_t out_c
     bool full = false;
     for (size_t pos = 0; pos < size;) {
         char buf[4];
-        size_t n = utf8_put(sjis_decode_next(data, size, &pos), buf);
+        size_t n = pm_utf8_encode(sjis_decode_next(data, size, &pos), buf);
         if (!full && n < out_cap - written) { /* leaves room for the NUL */
             memcpy(out + written, buf, n);
             written += n;

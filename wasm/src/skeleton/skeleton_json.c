@@ -1,0 +1,317 @@
+/* Skeletons as JSON (the interchange the JS glue, the CLI and `procmotion inspect` use); the schema
+ * is documented in docs/skeleton-json.md. */
+#include "common/internal.h"
+#include "procmotion/skeleton.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+
+static cJSON *vec3_json(pm_vec3 v) {
+    const double a[3] = {v.x, v.y, v.z};
+    return cJSON_CreateDoubleArray(a, 3);
+}
+
+static const char *format_name(pm_model_format f) {
+    switch (f) {
+    case PM_MODEL_FORMAT_PMX: return "pmx";
+    case PM_MODEL_FORMAT_PMD: return "pmd";
+    default: return "memory";
+    }
+}
+
+static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", format_name(s->source.format));
+    cJSON_AddStringToObject(root, "modelName", s->model_name.data ? s->model_name.data : "");
+    cJSON_AddStringToObject(root, "modelNameEn", s->model_name_en.data ? s->model_name_en.data : "");
+    if (s->source.format != PM_MODEL_FORMAT_NONE) {
+        cJSON *src = cJSON_AddObjectToObject(root, "source");
+        cJSON_AddNumberToObject(src, "version", s->source.version);
+        cJSON_AddNumberToObject(src, "vertices", s->source.vertex_count);
+        cJSON_AddNumberToObject(src, "faces", s->source.face_count);
+        cJSON_AddNumberToObject(src, "textures", s->source.texture_count);
+        cJSON_AddNumberToObject(src, "materials", s->source.material_count);
+        cJSON_AddStringToObject(src, "comment", s->source.model_comment.data ? s->source.model_comment.data : "");
+    }
+    cJSON *bones = cJSON_AddArrayToObject(root, "bones");
+    for (uint32_t i = 0; i < s->bone_count; i++) {
+        const pm_bone *b = &s->bones[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "name", b->name.data ? b->name.data : "");
+        cJSON_AddStringToObject(j, "nameEn", b->name_en.data ? b->name_en.data : "");
+        cJSON_AddItemToObject(j, "position", vec3_json(b->position));
+        cJSON_AddNumberToObject(j, "parent", b->parent == PM_NO_INDEX ? -1.0 : (double)b->parent);
+        cJSON_AddNumberToObject(j, "transformOrder", b->transform_order);
+        cJSON_AddNumberToObject(j, "flags", b->flags);
+        if (b->flags & PM_BONE_TAIL_IS_BONE)
+            cJSON_AddNumberToObject(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone);
+        else cJSON_AddItemToObject(j, "tail", vec3_json(b->tail_offset));
+        if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX) {
+            cJSON *ap = cJSON_AddObjectToObject(j, "append");
+            cJSON_AddNumberToObject(ap, "parent", b->append_parent);
+            cJSON_AddNumberToObject(ap, "ratio", b->append_ratio);
+            cJSON_AddBoolToObject(ap, "rotate", (b->flags & PM_BONE_APPEND_ROTATE) != 0);
+            cJSON_AddBoolToObject(ap, "translate", (b->flags & PM_BONE_APPEND_TRANSLATE) != 0);
+            cJSON_AddBoolToObject(ap, "local", (b->flags & PM_BONE_LOCAL_APPEND) != 0);
+        }
+        if (b->flags & PM_BONE_FIXED_AXIS) cJSON_AddItemToObject(j, "fixedAxis", vec3_json(b->fixed_axis));
+        if (b->flags & PM_BONE_LOCAL_AXES) {
+            cJSON *la = cJSON_AddObjectToObject(j, "localAxes");
+            cJSON_AddItemToObject(la, "x", vec3_json(b->local_x));
+            cJSON_AddItemToObject(la, "z", vec3_json(b->local_z));
+        }
+        if (b->has_ik) {
+            cJSON *ik = cJSON_AddObjectToObject(j, "ik");
+            cJSON_AddNumberToObject(ik, "target", b->ik.target);
+            cJSON_AddNumberToObject(ik, "loopCount", b->ik.loop_count);
+            cJSON_AddNumberToObject(ik, "limitAngle", b->ik.limit_angle);
+            cJSON *links = cJSON_AddArrayToObject(ik, "links");
+            for (uint32_t k = 0; k < b->ik.link_count; k++) {
+                const pm_ik_link *l = &b->ik.links[k];
+                cJSON *lj = cJSON_CreateObject();
+                cJSON_AddNumberToObject(lj, "bone", l->bone);
+                if (l->has_limit) {
+                    cJSON_AddItemToObject(lj, "limitMin", vec3_json(l->limit_min));
+                    cJSON_AddItemToObject(lj, "limitMax", vec3_json(l->limit_max));
+                }
+                cJSON_AddItemToArray(links, lj);
+            }
+        }
+        cJSON_AddItemToArray(bones, j);
+    }
+    cJSON *morphs = cJSON_AddArrayToObject(root, "morphNames");
+    for (uint32_t i = 0; i < s->morph_count; i++)
+        cJSON_AddItemToArray(morphs, cJSON_CreateString(s->morph_names[i].data ? s->morph_names[i].data : ""));
+    return root;
+}
+
+pm_result pm_skeleton_to_json(const pm_skeleton *skeleton, char *out, size_t out_cap, size_t *out_size, pm_error *err) {
+    if (!skeleton || !out_size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: to_json needs a skeleton");
+    cJSON *root = skeleton_to_cjson(skeleton);
+    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: out of memory writing JSON");
+    size_t n = strlen(text);
+    *out_size = n;
+    pm_result r = PM_OK;
+    if (out) {
+        if (out_cap < n + 1)
+            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: JSON needs %zu bytes, the buffer has %zu", n + 1,
+                         out_cap);
+        else memcpy(out, text, n + 1);
+    }
+    cJSON_free(text);
+    return r;
+}
+
+/* ---- from JSON -------------------------------------------------------------------------------- */
+
+typedef struct reader {
+    pm_error *err;
+    pm_result status;
+    uint32_t bone_count;
+} reader;
+
+static bool fail_at(reader *r, pm_result type, const char *what, int bone) {
+    if (r->status == PM_OK) {
+        if (bone >= 0) r->status = pmi_fail(r->err, type, "skeleton JSON: bone %d: %s", bone, what);
+        else r->status = pmi_fail(r->err, type, "skeleton JSON: %s", what);
+    }
+    return false;
+}
+
+static bool get_vec3(reader *r, const cJSON *obj, const char *key, pm_vec3 *out, bool required, int bone) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!a) {
+        if (required) {
+            char msg[96];
+            pmi_format(msg, sizeof msg, "\"%s\" is missing", key);
+            return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
+        }
+        return true;
+    }
+    float v[3];
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3) goto bad;
+    for (int i = 0; i < 3; i++) {
+        const cJSON *e = cJSON_GetArrayItem(a, i);
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 1e30) goto bad;
+        v[i] = (float)e->valuedouble;
+    }
+    *out = pm_vec3_make(v[0], v[1], v[2]);
+    return true;
+bad : {
+    char msg[96];
+    pmi_format(msg, sizeof msg, "\"%s\" must be three finite numbers", key);
+    return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
+}
+}
+
+/* An index field: -1 (or absent when optional) = none. */
+static bool get_index(reader *r, const cJSON *obj, const char *key, uint32_t *out, bool allow_none, int bone) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char msg[96];
+    if (!v) {
+        if (allow_none) {
+            *out = PM_NO_INDEX;
+            return true;
+        }
+        pmi_format(msg, sizeof msg, "\"%s\" is missing", key);
+        return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
+    }
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble)) goto bad;
+    if (v->valuedouble == -1 && allow_none) {
+        *out = PM_NO_INDEX;
+        return true;
+    }
+    if (v->valuedouble < 0 || v->valuedouble >= r->bone_count) goto bad;
+    *out = (uint32_t)v->valuedouble;
+    return true;
+bad:
+    pmi_format(msg, sizeof msg, "\"%s\" must be a bone index below %u%s", key, r->bone_count, allow_none ? " or -1" : "");
+    return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
+}
+
+static bool get_number(reader *r, const cJSON *obj, const char *key, double lo, double hi, double def, double *out,
+                       int bone) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        *out = def;
+        return true;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi) {
+        char msg[96];
+        pmi_format(msg, sizeof msg, "\"%s\" must be a number in [%g, %g]", key, lo, hi);
+        return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
+    }
+    *out = v->valuedouble;
+    return true;
+}
+
+static const char *get_string(const cJSON *obj, const char *key) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator *allocator, pm_skeleton **out,
+                                pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton JSON: out is NULL");
+    *out = NULL;
+    if (!json) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton JSON: no text");
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root) return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton JSON: not valid JSON");
+    reader r = {err, PM_OK, 0};
+    pm_bone_desc *descs = NULL;
+    pm_ik_link *links = NULL;
+    const char **morphs = NULL;
+    const cJSON *bones = cJSON_GetObjectItemCaseSensitive(root, "bones");
+    if (!cJSON_IsArray(bones)) {
+        fail_at(&r, PM_ERR_BAD_FORMAT, "\"bones\" must be an array", -1);
+        goto done;
+    }
+    int n = cJSON_GetArraySize(bones);
+    if (n <= 0 || n > 65535) {
+        fail_at(&r, PM_ERR_LIMIT, "\"bones\" must hold 1 to 65535 bones", -1);
+        goto done;
+    }
+    r.bone_count = (uint32_t)n;
+    size_t total_links = 0;
+    for (const cJSON *b = bones->child; b; b = b->next) {
+        const cJSON *ik = cJSON_GetObjectItemCaseSensitive(b, "ik");
+        const cJSON *l = ik ? cJSON_GetObjectItemCaseSensitive(ik, "links") : NULL;
+        if (cJSON_IsArray(l)) total_links += (size_t)cJSON_GetArraySize(l);
+    }
+    descs = pmi_alloc_array(NULL, (size_t)n, sizeof *descs, err, "skeleton JSON");
+    links = pmi_alloc_array(NULL, total_links, sizeof *links, err, "skeleton JSON");
+    if (!descs || !links) {
+        r.status = PM_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    size_t link_used = 0;
+    int i = 0;
+    for (const cJSON *b = bones->child; b; b = b->next, i++) {
+        pm_bone_desc *d = &descs[i];
+        if (!cJSON_IsObject(b)) {
+            fail_at(&r, PM_ERR_BAD_FORMAT, "must be an object", i);
+            goto done;
+        }
+        d->name = get_string(b, "name");
+        if (!d->name || !d->name[0]) {
+            fail_at(&r, PM_ERR_BAD_FORMAT, "\"name\" must be a non-empty string", i);
+            goto done;
+        }
+        d->name_en = get_string(b, "nameEn");
+        double flags, order;
+        if (!get_vec3(&r, b, "position", &d->position, true, i) || !get_index(&r, b, "parent", &d->parent, true, i) ||
+            !get_number(&r, b, "flags", 0, 0xFFFF, 0, &flags, i) ||
+            !get_number(&r, b, "transformOrder", -1000, 1000, 0, &order, i))
+            goto done;
+        d->flags = (uint32_t)flags;
+        d->transform_order = (int32_t)order;
+        d->append_parent = PM_NO_INDEX;
+        const cJSON *ap = cJSON_GetObjectItemCaseSensitive(b, "append");
+        if (ap) {
+            double ratio;
+            if (!get_index(&r, ap, "parent", &d->append_parent, false, i) ||
+                !get_number(&r, ap, "ratio", -100, 100, 1, &ratio, i))
+                goto done;
+            d->append_ratio = (float)ratio;
+            if (!d->flags) d->flags = PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED;
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "rotate"))) d->flags |= PM_BONE_APPEND_ROTATE;
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "translate"))) d->flags |= PM_BONE_APPEND_TRANSLATE;
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "local"))) d->flags |= PM_BONE_LOCAL_APPEND;
+        }
+        const cJSON *ik = cJSON_GetObjectItemCaseSensitive(b, "ik");
+        if (ik) {
+            double loops, limit;
+            if (!get_index(&r, ik, "target", &d->ik.target, false, i) ||
+                !get_number(&r, ik, "loopCount", 0, 1000000, 40, &loops, i) ||
+                !get_number(&r, ik, "limitAngle", -100, 100, 2, &limit, i))
+                goto done;
+            d->has_ik = true;
+            d->ik.loop_count = (uint32_t)loops;
+            d->ik.limit_angle = (float)limit;
+            if (!d->flags) d->flags = PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED;
+            d->flags |= PM_BONE_IK;
+            const cJSON *ls = cJSON_GetObjectItemCaseSensitive(ik, "links");
+            if (ls && !cJSON_IsArray(ls)) {
+                fail_at(&r, PM_ERR_BAD_FORMAT, "\"ik.links\" must be an array", i);
+                goto done;
+            }
+            d->ik.links = links + link_used;
+            for (const cJSON *l = ls ? ls->child : NULL; l; l = l->next) {
+                pm_ik_link *lk = &links[link_used++];
+                d->ik.link_count++;
+                if (!get_index(&r, l, "bone", &lk->bone, false, i)) goto done;
+                if (cJSON_GetObjectItemCaseSensitive(l, "limitMin") || cJSON_GetObjectItemCaseSensitive(l, "limitMax")) {
+                    lk->has_limit = true;
+                    if (!get_vec3(&r, l, "limitMin", &lk->limit_min, true, i) ||
+                        !get_vec3(&r, l, "limitMax", &lk->limit_max, true, i))
+                        goto done;
+                }
+            }
+        }
+    }
+    const cJSON *mn = cJSON_GetObjectItemCaseSensitive(root, "morphNames");
+    int morph_count = cJSON_IsArray(mn) ? cJSON_GetArraySize(mn) : 0;
+    morphs = pmi_alloc_array(NULL, (size_t)morph_count, sizeof *morphs, err, "skeleton JSON");
+    if (!morphs) {
+        r.status = PM_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    int m = 0;
+    for (const cJSON *e = morph_count ? mn->child : NULL; e; e = e->next, m++) {
+        if (!cJSON_IsString(e)) {
+            fail_at(&r, PM_ERR_BAD_FORMAT, "\"morphNames\" must hold strings", -1);
+            goto done;
+        }
+        morphs[m] = e->valuestring;
+    }
+    r.status = pm_skeleton_create(descs, (uint32_t)n, morphs, (uint32_t)morph_count, allocator, out, err);
+done:
+    free(descs);
+    free(links);
+    free(morphs);
+    cJSON_Delete(root);
+    return r.status;
+}
