@@ -5,9 +5,7 @@
 //   node build-scripts/serve-demo.mjs --port 0   # any free port
 //
 // URL paths: /            web-demo/ (index.html, style.css, dist/demo.js)
-//            /fixtures/   $PM_FIXTURES or ../shared/fixtures (the fallback model while the core has
-//                         no built-in mannequin), when present
-//            /out/        out/ (what demo.sh wrote with the CLI)
+//            /out/        out/ (what demo.sh wrote with the CLI: catwalk.vmd, mannequin.pmx)
 // Ctrl-C stops it. Also used by tests/browser/demo.test.mjs through startDemoServer().
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -25,10 +23,8 @@ const TYPES = {
 };
 
 /** The folders served: [url prefix, absolute folder], longest prefix first. */
-export function demoMounts({ fixtures = process.env.PM_FIXTURES || join(ROOT, '../shared/fixtures') } = {}) {
-  const mounts = [['/', join(ROOT, 'web-demo')], ['/out/', join(ROOT, 'out')]];
-  if (existsSync(fixtures)) mounts.push(['/fixtures/', resolve(fixtures)]);
-  return mounts.sort((a, b) => b[0].length - a[0].length);
+export function demoMounts() {
+  return [['/out/', join(ROOT, 'out')], ['/', join(ROOT, 'web-demo')]];
 }
 
 async function resolveFile(mounts, urlPath) {
@@ -48,8 +44,8 @@ async function resolveFile(mounts, urlPath) {
 }
 
 /** Starts the server; resolves to { url, port, close() }. port 0 = any free port. */
-export async function startDemoServer({ port = 0, host = '127.0.0.1', log = false, ...opts } = {}) {
-  const mounts = demoMounts(opts);
+export async function startDemoServer({ port = 0, host = '127.0.0.1', log = false } = {}) {
+  const mounts = demoMounts();
   const server = createServer(async (req, res) => {
     let status = 200;
     try {

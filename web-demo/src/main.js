@@ -313,7 +313,7 @@ function setupFiles(app) {
   }
   $('#default-model').addEventListener('click', async () => {
     try {
-      await loadModelInto(app, await defaultModel(app.pm));
+      await loadModelInto(app, defaultModel(app.pm));
     } catch (e) {
       showError('err.model', { name: 'mannequin', detail: describeError(e) });
     }
@@ -373,7 +373,7 @@ async function main() {
   Object.assign(demo, { app, viewer, pm });
 
   try {
-    await loadModelInto(app, await defaultModel(pm));
+    await loadModelInto(app, defaultModel(pm));
   } catch (e) {
     showError('err.model', { name: 'mannequin', detail: describeError(e) });
   }
