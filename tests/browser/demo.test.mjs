@@ -247,6 +247,17 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       const loop = await page.evaluate(() => window.demo.viewer.loopFrames);
       const expected = ((f0 / b0) * b1) % loop;
       assert.ok(Math.abs(f1 - expected) < 1e-6, `BPM 120 -> 100: frame ${f0} -> ${f1}, expected ${expected}`);
+
+      // Tap tempo: five taps ~0.4 s apart set about 150 BPM (the page times the taps itself).
+      for (let i = 0; i < 5; i++) {
+        await page.locator('#tap').dispatchEvent('pointerdown');
+        if (i < 4) await page.waitForTimeout(400);
+      }
+      const tapped = await page.evaluate(() => window.demo.app.bpm);
+      console.log(`# demo: five taps 400 ms apart -> ${tapped} BPM`);
+      assert.ok(tapped >= 60 && tapped <= 150.5 && tapped !== 100, `tapped BPM ${tapped} (taps at most 150 BPM apart)`);
+      assert.equal(Number(await page.locator('#bpm').inputValue()), tapped);
+      await page.waitForFunction((b) => Math.abs(window.demo.viewer.motion.beatFrames - 1800 / b) < 0.5, tapped);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
