@@ -13,12 +13,15 @@ extern const char cmd_mannequin_usage[];
 int cmd_pose(int argc, char **argv);
 extern const char cmd_pose_usage[];
 extern const char cmd_mannequin_usage[];
+int cmd_trace(int argc, char **argv);
+extern const char cmd_trace_usage[];
 
 const cli_command cli_commands[] = {
     {"inspect", "print a JSON summary of a VMD, or a PMX/PMD model's skeleton", cmd_inspect_usage, cmd_inspect},
     {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},
     {"pose", "evaluate a VMD on a model: bone world positions as JSON", cmd_pose_usage, cmd_pose},
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
+    {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

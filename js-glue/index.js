@@ -720,3 +720,8 @@ function toBytes(bytes, what) {
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   throw new ProcMotionError(`${what}: expected a Uint8Array or ArrayBuffer`, 'PM_ERR_INVALID_ARGUMENT');
 }
+
+// Tracing (js-glue/tracing.js): pm.sampleTrajectory, pm.trajectoryLength, pm.createTimeline, pm.timelineFromJSON.
+import { tracingMethods } from './tracing.js';
+export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './tracing.js';
+Object.assign(ProcMotion.prototype, tracingMethods);
