@@ -602,6 +602,41 @@ PM_TEST(bad_json_is_rejected_naming_the_field) {
     pm_skeleton_free(s);
 }
 
+PM_TEST(mutated_json_never_crashes) {
+    pm_skeleton *s = mannequin();
+    pm_timeline *tl = timeline(s);
+    generate(tl, PM_LIMB_LEFT_HAND, PM_TRAJECTORY_CURVE, ARC, 4, 3, 0, 1);
+    char *text = to_json(tl);
+    pm_timeline_free(tl);
+    size_t n = strlen(text);
+    char *copy = malloc(n + 1);
+    unsigned long long seed = 42;
+    int accepted = 0;
+    static const char junk[] = "{}[],:\"0123456789-.eE ntfx";
+    for (int trial = 0; trial < 3000; trial++) {
+        memcpy(copy, text, n + 1);
+        for (int k = 0; k < 1 + trial % 4; k++) copy[(size_t)(rnd(&seed) * n)] = junk[(size_t)(rnd(&seed) * (sizeof junk - 1))];
+        size_t cut = trial % 7 == 0 ? (size_t)(rnd(&seed) * n) : n;
+        pm_timeline *x = NULL;
+        pm_error err = {0};
+        pm_result r = pm_timeline_from_json(copy, cut, s, NULL, &x, &err);
+        PM_CHECK((r == PM_OK) == (x != NULL));
+        PM_CHECK(r == PM_OK || err.message[0]);
+        if (x) {
+            accepted++;
+            pm_pose *pose = new_pose(s);
+            pm_error e2 = {0};
+            for (int k = 0; k < 5; k++) pm_timeline_evaluate_beat(x, k * 0.5, pose, &e2); /* may fail, must not crash */
+            pm_pose_free(pose);
+        }
+        pm_timeline_free(x);
+    }
+    printf("  3000 mutated timelines: %d still valid, none crashed\n", accepted);
+    free(copy);
+    free(text);
+    pm_skeleton_free(s);
+}
+
 /* ---- baking ------------------------------------------------------------------------------------ */
 
 static uint32_t keys_of(const pm_vmd *vmd, const char *name) {

@@ -118,7 +118,8 @@ const char *pm_trajectory_mode_name(pm_trajectory_mode mode);
 pm_result pm_limb_bones(const pm_skeleton *skeleton, pm_limb limb, uint32_t out[3], pm_error *err);
 
 /* The point at arc-length fraction t (clamped to [0, 1]) of the path through points[0..n). n >= 1
- * (one point: that point). Non-finite points or t are PM_ERR_INVALID_ARGUMENT naming them. */
+ * (one point: that point); consecutive repeated points count once. Points beyond +-1e6 (or not finite)
+ * and a non-finite t are PM_ERR_INVALID_ARGUMENT naming them. */
 pm_result pm_trajectory_sample(pm_trajectory_mode mode, const pm_vec3 *points, uint32_t n, float t, pm_vec3 *out,
                                pm_error *err);
 /* The path's length (the same arc length the sampling uses). */

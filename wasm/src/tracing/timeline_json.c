@@ -164,13 +164,14 @@ static bool check_keys(reader *r, const cJSON *obj, const char *const *allowed) 
     return true;
 }
 
-/* n finite numbers (|v| <= 1e30) as floats. */
+/* n finite numbers (|v| <= 1e6) as floats. */
 static bool read_floats(reader *r, const cJSON *a, const char *field, float *out, int n) {
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n) return fail(r, field, "expected an array of %d finite numbers", n);
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+        return fail(r, field, "expected an array of %d numbers in -1e6..1e6", n);
     int i = 0;
     for (const cJSON *e = a->child; e; e = e->next, i++) {
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 1e30)
-            return fail(r, field, "expected an array of %d finite numbers", n);
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > PMI_MAX_COORD)
+            return fail(r, field, "expected an array of %d numbers in -1e6..1e6", n);
         out[i] = (float)e->valuedouble;
     }
     return true;

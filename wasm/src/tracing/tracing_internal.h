@@ -9,6 +9,8 @@
 #define PMI_TIMELINE_MAGIC 0x544c4e45u /* "TLNE" */
 /* Beats closer than this are the same keyframe time. */
 #define PMI_BEAT_EPSILON 1e-9
+/* Largest coordinate a keyframe, trace or draft may hold (MMD units). */
+#define PMI_MAX_COORD 1e6f
 
 typedef struct pmi_trace {
     uint32_t id; /* 0 = none */

@@ -138,9 +138,10 @@ static pm_result check_input(pm_trajectory_mode mode, const pm_vec3 *points, uin
     if (n == 0 || !points) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: a trajectory needs at least one point");
     if (n > PM_TRAJECTORY_MAX_POINTS)
         return pmi_fail(err, PM_ERR_LIMIT, "tracing: %u points, at most %d", n, PM_TRAJECTORY_MAX_POINTS);
+    /* coordinates are bounded so that no overshoot of the curve can leave the float range */
     for (uint32_t i = 0; i < n; i++)
-        if (!isfinite(points[i].x) || !isfinite(points[i].y) || !isfinite(points[i].z))
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: point %u is not finite", i);
+        if (!(fabsf(points[i].x) <= 1e6f && fabsf(points[i].y) <= 1e6f && fabsf(points[i].z) <= 1e6f))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: point %u is not finite (or beyond 1e6)", i);
     return PM_OK;
 }
 
