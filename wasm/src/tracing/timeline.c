@@ -392,7 +392,7 @@ static pm_result check_limb(const pm_timeline *tl, pm_limb limb, pm_error *err) 
 pm_result pm_timeline_default_pole(const pm_timeline *tl, pm_limb limb, pm_vec3 *out, pm_error *err) {
     pm_result r = check_limb(tl, limb, err);
     if (r != PM_OK) return r;
-    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no output");
+    if (!out || (unsigned)limb >= PM_LIMB_COUNT) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no output");
     const float L = (float)tl->limbs[limb].reach;
     if (limb == PM_LIMB_LEFT_HAND || limb == PM_LIMB_RIGHT_HAND) {
         float side = limb == PM_LIMB_LEFT_HAND ? 1.0f : -1.0f; /* +X is the model's left */
