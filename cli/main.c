@@ -17,6 +17,8 @@ extern const char cmd_mannequin_usage[];
 int cmd_pose(int argc, char **argv);
 extern const char cmd_pose_usage[];
 extern const char cmd_mannequin_usage[];
+int cmd_trace(int argc, char **argv);
+extern const char cmd_trace_usage[];
 
 const cli_command cli_commands[] = {
     {"inspect", "print a JSON summary of a VMD, or a PMX/PMD model's skeleton", cmd_inspect_usage, cmd_inspect},
@@ -26,6 +28,7 @@ const cli_command cli_commands[] = {
     {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
     {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
      cmd_keypoints},
+    {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -456,4 +456,128 @@ export interface ProcMotion {
     boneNames: readonly string[] | null,
     options?: { skeleton?: CatwalkSkeleton },
   ): CatwalkResult;
+
+// ---- tracing (js-glue/tracing.js; docs/tracing.md) ------------------------------------------------
+
+export type TraceLimb = 'leftHand' | 'rightHand' | 'leftFoot' | 'rightFoot';
+export type TrajectoryMode = 'line' | 'curve';
+/** A named easing or an MMD Bezier curve [x1, y1, x2, y2] in 0..127 (the segment ending at the keyframe). */
+export type Easing = 'linear' | 'ease-in' | 'ease-out' | 'ease-in-out' | [number, number, number, number];
+export const TRACE_LIMBS: readonly TraceLimb[];
+export const TRACE_EASINGS: Readonly<Record<'linear' | 'ease-in' | 'ease-out' | 'ease-in-out', [number, number, number, number]>>;
+
+/** A trajectory: points and pole are offsets from the limb root (腕 / 足) world position, MMD units. */
+export interface Trajectory {
+  mode: TrajectoryMode;
+  points: [number, number, number][];
+  /** Omitted: the limb's default pole (hands: the elbow hangs; feet: the knee bends forward). */
+  pole?: [number, number, number];
+}
+
+/** Trace data a keyframe carries for one limb. */
+export interface KeyframeTrace {
+  id: number;
+  mode: TrajectoryMode;
+  points: [number, number, number][];
+  pole: [number, number, number];
+  /** Where the keyframe sits on the path, 0..1. */
+  t: number;
+}
+
+export interface TimelineKeyframe {
+  beat: number;
+  easing?: Easing;
+  /** Local rotations [x, y, z, w] by bone name; bones left out rest. */
+  rotations?: Record<string, [number, number, number, number]>;
+  /** Offsets from rest [x, y, z] by bone name. */
+  translations?: Record<string, [number, number, number]>;
+  traces?: Partial<Record<TraceLimb, KeyframeTrace>>;
+}
+
+/** The JSON schema of a timeline (docs/tracing.md). */
+export interface TimelineJSON {
+  format?: 'procmotion-timeline';
+  version?: 1;
+  bpm?: number;
+  nextTraceId?: number;
+  keyframes: TimelineKeyframe[];
+  trajectories?: Partial<Record<TraceLimb, Trajectory>>;
+}
+
+export interface TraceState {
+  /** The limb was solved on its path this frame. */
+  active: boolean;
+  id: number;
+  t: number;
+  root: [number, number, number];
+  target: [number, number, number];
+  pole: [number, number, number];
+  miss: number;
+}
+
+export interface TimelinePose {
+  boneNames: string[];
+  /** 4 per bone: local rotations as keyframes and the VMD hold them (before append and IK). */
+  keyRotations: Float32Array;
+  /** 3 per bone: offsets from rest. */
+  translations: Float32Array;
+  /** 4 per bone: final local rotations (after append and IK). */
+  rotations: Float32Array;
+  /** 3 per bone: world positions. */
+  positions: Float32Array;
+  /** 16 per bone, column-major. */
+  world: Float32Array;
+  traces: Record<TraceLimb, TraceState>;
+}
+
+export interface GenerateOptions {
+  /** 2..20 keyframes. */
+  count: number;
+  startBeat?: number;
+  /** Beats between generated keyframes (default 1). */
+  beatStep?: number;
+  easing?: Easing;
+  /** Given: these become the limb's draft first. */
+  mode?: TrajectoryMode;
+  points?: [number, number, number][];
+  pole?: [number, number, number];
+}
+
+/** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call free() when done. */
+export class Timeline {
+  readonly boneNames: string[];
+  readonly boneCount: number;
+  bpm: number;
+  readonly keyframeCount: number;
+  readonly keyframes: TimelineKeyframe[];
+  readonly nextTraceId: number;
+  getKeyframe(index: number): TimelineKeyframe;
+  /** With rotations/translations/traces: as given; with only beat (and easing): the played pose is captured. */
+  addKeyframe(keyframe: TimelineKeyframe): number;
+  removeKeyframe(index: number): void;
+  clear(): void;
+  setTrajectory(limb: TraceLimb, trajectory: Trajectory): void;
+  getTrajectory(limb: TraceLimb): Trajectory | null;
+  clearTrajectory(limb: TraceLimb): void;
+  rootPosition(limb: TraceLimb, timeSeconds?: number): [number, number, number];
+  /** Append a world-space point to the limb's draft, stored relative to the root at timeSeconds. */
+  addControlPoint(limb: TraceLimb, worldPoint: ArrayLike<number>, timeSeconds?: number, mode?: TrajectoryMode): Trajectory;
+  defaultPole(limb: TraceLimb): [number, number, number];
+  /** Returns the new trace id. */
+  generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
+  evaluate(timeSeconds: number): TimelinePose;
+  evaluateBeat(beat: number): TimelinePose;
+  /** A 30 fps VMD (bpm default: the timeline's). */
+  bakeVmd(bpm?: number): Uint8Array;
+  toJSON(): TimelineJSON;
+  free(): void;
+}
+
+export interface ProcMotion {
+  /** Arc-length sampling of a path through relative points: [x, y, z] for a number t, 3 floats per t for an array. */
+  sampleTrajectory(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>, t: number): [number, number, number];
+  sampleTrajectory(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>, t: ArrayLike<number>): Float32Array;
+  trajectoryLength(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>): number;
+  createTimeline(skeleton: Skeleton | Uint8Array | ArrayBuffer, options?: { bpm?: number }): Timeline;
+  timelineFromJSON(json: string | TimelineJSON, skeleton: Skeleton | Uint8Array | ArrayBuffer): Timeline;
 }

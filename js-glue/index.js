@@ -1023,3 +1023,8 @@ function normaliseSkeleton(sk, boneNames) {
     },
   };
 }
+
+// Tracing (js-glue/tracing.js): pm.sampleTrajectory, pm.trajectoryLength, pm.createTimeline, pm.timelineFromJSON.
+import { tracingMethods } from './tracing.js';
+export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './tracing.js';
+Object.assign(ProcMotion.prototype, tracingMethods);
