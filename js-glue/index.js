@@ -9,6 +9,7 @@
 // copy (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with
 // the core's message.
 import createProcMotionModule from './dist/procmotion.mjs';
+import { GROOVE_JOINTS, installGroove } from './groove.js';
 
 const ERROR_SIZE = 256;
 const utf8Decoder = new TextDecoder('utf-8');
@@ -720,3 +721,7 @@ function toBytes(bytes, what) {
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   throw new ProcMotionError(`${what}: expected a Uint8Array or ArrayBuffer`, 'PM_ERR_INVALID_ARGUMENT');
 }
+
+// Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
+export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator, toBytes });
+export { GROOVE_JOINTS };

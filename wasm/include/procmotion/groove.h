@@ -275,6 +275,8 @@ const pm_groove_params *pm_groove_get_params(const pm_groove *groove);
 pm_pose_workspace *pm_groove_workspace(pm_groove *groove);
 /* Capture the anchors again on the next call. */
 void pm_groove_reset_anchors(pm_groove *groove);
+/* The grooved pose of the last pm_groove_offsets call (rest pose before the first). */
+const pm_pose *pm_groove_pose(const pm_groove *groove);
 
 enum {
     PM_GROOVE_LEG_IK_USER = 1u << 0,      /* the user controls the legs by IK: the squat bounce yields */
@@ -322,6 +324,10 @@ typedef struct pm_groove_preview {
 void pm_groove_preview_step(pm_groove_preview *preview, double position[3], pm_vec3 offset);
 /* Remove the last offset (position back to its base) and deactivate. */
 void pm_groove_preview_stop(pm_groove_preview *preview, double position[3]);
+/* One preview step with the body offset pm_groove_offsets would use at this time (zero when the squat
+ * bounce is off or skipped, or with PM_GROOVE_LEG_IK_USER in flags). Checks time and bpm. */
+pm_result pm_groove_preview_update(const pm_groove *groove, pm_groove_preview *preview, double position[3],
+                                   double time_seconds, double bpm, uint32_t flags, pm_error *err);
 
 /* ---- the bake ------------------------------------------------------------------------------------ */
 

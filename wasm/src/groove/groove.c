@@ -192,6 +192,8 @@ void pm_groove_reset_anchors(pm_groove *g) {
     if (g && g->magic == PMI_GROOVE_MAGIC) g->has_anchor = false;
 }
 
+const pm_pose *pm_groove_pose(const pm_groove *g) { return g && g->magic == PMI_GROOVE_MAGIC ? g->pose : NULL; }
+
 static pm_quat world_rotation(const pm_pose *pose, uint32_t bone) {
     return bone == PM_NO_INDEX ? pm_quat_identity() : pm_quat_normalize(pm_mat4_get_rotation(&pose->world[bone]));
 }
@@ -323,4 +325,17 @@ void pm_groove_preview_stop(pm_groove_preview *p, double position[3]) {
     for (int k = 0; k < 3; k++)
         position[k] = untouched(p, k, position[k]) ? p->base[k] : position[k] - p->offset[k];
     p->active = false;
+}
+
+pm_result pm_groove_preview_update(const pm_groove *g, pm_groove_preview *preview, double position[3],
+                                   double time_seconds, double bpm, uint32_t flags, pm_error *err) {
+    pm_result r = check_groove(g, err);
+    if (r != PM_OK) return r;
+    if (!preview || !position) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: preview needs a state and a position");
+    if ((r = pmi_groove_check_clock(time_seconds, bpm, err)) != PM_OK) return r;
+    pm_vec3 off = {0, 0, 0};
+    if (g->info.leg_mode != PM_GROOVE_LEGS_NONE && !(flags & PM_GROOVE_LEG_IK_USER))
+        off = pm_groove_body_offset(&g->params.squat, pm_groove_beat(time_seconds, bpm));
+    pm_groove_preview_step(preview, position, off);
+    return PM_OK;
 }
