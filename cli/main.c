@@ -12,6 +12,8 @@ int cmd_mannequin(int argc, char **argv);
 extern const char cmd_mannequin_usage[];
 int cmd_pose(int argc, char **argv);
 extern const char cmd_pose_usage[];
+int cmd_groove(int argc, char **argv);
+extern const char cmd_groove_usage[];
 extern const char cmd_mannequin_usage[];
 
 const cli_command cli_commands[] = {
@@ -19,6 +21,7 @@ const cli_command cli_commands[] = {
     {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},
     {"pose", "evaluate a VMD on a model: bone world positions as JSON", cmd_pose_usage, cmd_pose},
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
+    {"groove", "bake the BPM groove (joint oscillation, squat bounce) into a VMD", cmd_groove_usage, cmd_groove},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -107,7 +107,7 @@ export function installGroove(ProcMotion, deps) {
         footError: o.subarray(OUT.FOOT_ERROR, OUT.FOOT_ERROR + 2),
         offsets: o.subarray(OUT.BONE_OFFSET),
       };
-      this._names = null;
+      this._boneNames = null;
     }
 
     _check() {
@@ -116,21 +116,6 @@ export function installGroove(ProcMotion, deps) {
 
     _call(r) {
       if (r !== 0) throw new ProcMotionError(this.pm._errorText(this.errPtr), 'groove');
-    }
-
-    /** Bone names in the skeleton's order. */
-    get boneNames() {
-      if (!this._names) {
-        const pm = this.pm, s = pm._scratch();
-        try {
-          const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
-          if (pm.mod._pm_abi_skeleton_to_json(this.skeleton, out, out + 4, err) !== 0) pm._throw(s, err, 'skeleton');
-          this._names = JSON.parse(pm._takeText(out)).bones.map((b) => b.name);
-        } finally {
-          s.free();
-        }
-      }
-      return this._names;
     }
 
     /**
@@ -270,6 +255,10 @@ export function installGroove(ProcMotion, deps) {
       this.handle = this.skeleton = this.errPtr = this.posPtr = 0;
     }
   }
+
+  // Bone names in the skeleton's order: PoseEvaluator's getter, which reads this.pm, this.skeleton and
+  // caches in this._boneNames, the fields a Groove has too.
+  Object.defineProperty(Groove.prototype, 'boneNames', Object.getOwnPropertyDescriptor(deps.PoseEvaluator.prototype, 'boneNames'));
 
   const methods = {
     /**
