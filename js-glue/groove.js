@@ -158,7 +158,9 @@ export function installGroove(ProcMotion, deps) {
      * (sampled at timeSeconds * 30), or `{ rotations, translations? }` with the animated local
      * rotations (4 per bone, x y z w) and offsets from rest (3 per bone) in the skeleton's order (VMD
      * semantics: what babylon-mmd's runtime bones hold before append and IK). Options: `legIkUser`
-     * (the user drives the legs by IK: the squat bounce yields), `resetAnchors`.
+     * (the user drives the legs by IK: the squat bounce yields), `resetAnchors`, `offsetsOnly` (joint
+     * and body offsets without evaluating the pose or solving the legs: for a viewer whose own MMD leg
+     * IK plants the feet; the pose may then be null whatever the motion).
      * Returns this.result, refilled on every call (copy what you keep): `beat`, `offsets` (4 per bone:
      * post-multiply onto each local rotation; identity for non-joints), `bodyBone` / `bodyOffset`
      * (add to that bone's position), `legsSolved`, `legBones` / `legRotations` (local rotations to
@@ -185,13 +187,61 @@ export function installGroove(ProcMotion, deps) {
           mod.HEAPF32.set(t, trans >> 2);
         }
       }
-      const flags = (options.legIkUser ? 1 : 0) | (options.resetAnchors ? 2 : 0);
+      const flags = (options.legIkUser ? 1 : 0) | (options.resetAnchors ? 2 : 0) | (options.offsetsOnly ? 4 : 0);
       this._call(mod._pm_abi_groove_offsets(this.handle, rot, trans, timeSeconds, bpm, flags, this.errPtr));
       const p = mod._pm_abi_groove_output(this.handle) >> 2;
       this._out.set(mod.HEAPF32.subarray(p, p + this._out.length));
       this.result.beat = this._out[OUT.BEAT];
       this.result.legsSolved = this._out[OUT.LEGS_SOLVED] === 1;
       return this.result;
+    }
+
+    /**
+     * Apply this time's groove to a babylon-mmd model (an MmdModel: its runtimeBones[i].linkedBone, in
+     * the skeleton's order): post-multiply the joint offsets onto the bones' rotationQuaternion and add
+     * the body offset to the body bone's position; the model's own MMD leg IK plants the feet. Call it
+     * after the motion was applied and before babylon-mmd computes the world matrices, e.g. by wrapping
+     * `model.currentAnimation.animate`. Bones the motion does not overwrite each frame are handled too:
+     * the offset written last time is taken back first (the value written is remembered, so nothing
+     * accumulates). Returns the frame (this.result).
+     */
+    applyToMmdModel(model, timeSeconds, bpm, options = {}) {
+      this._check();
+      const bones = model?.runtimeBones;
+      if (!bones || bones.length !== this.boneCount) {
+        throw fail(`applyToMmdModel: expected an MmdModel with ${this.boneCount} runtime bones`);
+      }
+      const r = this.offsets(null, timeSeconds, bpm, { ...options, offsetsOnly: true });
+      this._written ??= new Map();
+      const rebase = (b, value, key) => {
+        // the value this bone holds now, unless it still holds what we wrote last time
+        const w = this._written.get(`${key}${b}`);
+        const same = w && value.every((v, k) => v === w.wrote[k]);
+        return same ? w.base : value;
+      };
+      for (let b = 0; b < this.boneCount; b++) {
+        const o = r.offsets.subarray(4 * b, 4 * b + 4);
+        if (o[3] === 1 && !this._written.has(`r${b}`)) continue;
+        const bone = bones[b].linkedBone, q = bone.rotationQuaternion;
+        const a = rebase(b, [q.x, q.y, q.z, q.w], 'r');
+        const out = [
+          a[3] * o[0] + a[0] * o[3] + a[1] * o[2] - a[2] * o[1],
+          a[3] * o[1] - a[0] * o[2] + a[1] * o[3] + a[2] * o[0],
+          a[3] * o[2] + a[0] * o[1] - a[1] * o[0] + a[2] * o[3],
+          a[3] * o[3] - a[0] * o[0] - a[1] * o[1] - a[2] * o[2],
+        ];
+        q.set(out[0], out[1], out[2], out[3]);
+        bone.rotationQuaternion = q;
+        this._written.set(`r${b}`, { base: a, wrote: [q.x, q.y, q.z, q.w] });
+      }
+      if (r.bodyBone >= 0) {
+        const bone = bones[r.bodyBone].linkedBone, p = bone.position;
+        const a = rebase(r.bodyBone, [p.x, p.y, p.z], 'p');
+        p.set(a[0] + r.bodyOffset[0], a[1] + r.bodyOffset[1], a[2] + r.bodyOffset[2]);
+        bone.position = p;
+        this._written.set(`p${r.bodyBone}`, { base: a, wrote: [p.x, p.y, p.z] });
+      }
+      return r;
     }
 
     /** World positions (3 per bone) of the grooved pose of the last offsets() call: a copy. */

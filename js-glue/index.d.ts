@@ -334,6 +334,8 @@ export interface GrooveFrameOptions {
   /** The user drives the legs by IK: the squat bounce yields. */
   legIkUser?: boolean;
   resetAnchors?: boolean;
+  /** Joint and body offsets only: no evaluation, no leg solve (a viewer with MMD leg IK). */
+  offsetsOnly?: boolean;
 }
 
 /** A groove bound to a skeleton (createGroove). Call free() when done. */
@@ -345,6 +347,9 @@ export class Groove {
   setConfig(config: GrooveSettingsInput): void;
   /** pose: null (rest pose), a PoseEvaluator (sampled at timeSeconds * 30) or GroovePose. */
   offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
+   * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
+  applyToMmdModel(model: { runtimeBones: ReadonlyArray<{ linkedBone: { rotationQuaternion: any; position: any } }> }, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
   /** World positions (3 per bone) of the last grooved pose. */
   worldPositions(): Float32Array;
   previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;

@@ -491,6 +491,15 @@ PM_TEST(offsets_are_post_multiplied_and_never_written_back) {
     PM_CHECK(fr2.pose->rotation[head].w != want.w);
     /* the rest pose gives the joint offsets as rotations */
     PM_CHECK(quat_angle_deg(fr2.pose->rotation[head], fr2.joint_offset[PM_GROOVE_HEAD]) < 1e-5);
+    /* offsets only (a viewer with its own leg IK): the same offsets and body offset, nothing solved */
+    pm_groove_frame fo;
+    PM_CHECK_OK(pm_groove_offsets(g, in, t, 128, PM_GROOVE_OFFSETS_ONLY, &fo, &err), &err);
+    PM_CHECK(memcmp(first, fo.joint_offset, sizeof first) == 0);
+    PM_CHECK(!fo.legs_solved);
+    PM_CHECK(fo.body_offset.y == pm_groove_body_offset(&pm_groove_get_params(g)->squat, pm_groove_beat(t, 128)).y);
+    PM_CHECK(fo.body_offset.y < 0);
+    PM_CHECK(fo.pose->translation[info.body_bone].y == fo.body_offset.y);
+    PM_CHECK_EQ_INT(fo.leg_bone[4], info.leg_bone[1][1]);
     /* bad calls */
     PM_CHECK_EQ_INT(pm_groove_offsets(g, in, NAN, 128, 0, &fr, &err), PM_ERR_INVALID_ARGUMENT);
     PM_CHECK(strstr(err.message, "time") != NULL);

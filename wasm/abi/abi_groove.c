@@ -149,7 +149,7 @@ PM_EXPORT float *pm_abi_groove_world(pm_abi_groove *h) {
 
 /* One frame. rotations: 4 floats per bone (the handle's own array, a pose handle's, or 0 = rest pose);
  * translations: 3 floats per bone or 0 = zero offsets. flags: 1 = leg IK user-controlled, 2 = capture
- * the anchors again. */
+ * the anchors again, 4 = offsets only (no evaluation, no leg solve). */
 PM_EXPORT int32_t pm_abi_groove_offsets(pm_abi_groove *h, const float *rotations, const float *translations,
                                         double time_seconds, double bpm, uint32_t flags, char *errbuf) {
     pm_error err = {0};

@@ -281,6 +281,10 @@ const pm_pose *pm_groove_pose(const pm_groove *groove);
 enum {
     PM_GROOVE_LEG_IK_USER = 1u << 0,      /* the user controls the legs by IK: the squat bounce yields */
     PM_GROOVE_RESET_ANCHORS = 1u << 1,    /* capture the anchors on this call */
+    /* only the offsets: joint offsets and the body offset (also applied to frame.pose's animated
+     * values), no evaluation and no leg solve (frame.pose's world matrices are not updated): for a
+     * viewer whose own MMD leg IK plants the feet; cheap */
+    PM_GROOVE_OFFSETS_ONLY = 1u << 2,
 };
 
 /* One frame of the layer. Pointers are owned by the pm_groove and valid until the next call. */

@@ -259,22 +259,22 @@ pm_result pmi_groove_apply(pm_groove *g, double beat, uint32_t flags, pm_groove_
     const bool yield = (flags & PM_GROOVE_LEG_IK_USER) != 0;
     if (yield || (flags & PM_GROOVE_RESET_ANCHORS)) g->has_anchor = false;
     const bool bounce = g->params.squat.enabled && in->leg_mode != PM_GROOVE_LEGS_NONE && !yield;
-    if (flags & PMI_GROOVE_NO_EVAL) {
-        /* the MMD bake: only the animated values (the player's IK plants the feet) */
-        if (bounce) {
-            out->body_offset = pm_groove_body_offset(&g->params.squat, beat);
-            pose->translation[in->body_bone] = pm_vec3_add(pose->translation[in->body_bone], out->body_offset);
-        }
-        return PM_OK;
+    const bool only = (flags & PM_GROOVE_OFFSETS_ONLY) != 0;
+    if (only && bounce) {
+        /* the animated values only (a viewer's or player's own leg IK plants the feet) */
+        out->body_offset = pm_groove_body_offset(&g->params.squat, beat);
+        pose->translation[in->body_bone] = pm_vec3_add(pose->translation[in->body_bone], out->body_offset);
     }
-    pm_result r = pm_pose_evaluate_local(g->ws, pose, NULL, err);
+    pm_result r = only ? PM_OK : pm_pose_evaluate_local(g->ws, pose, NULL, err);
+    if (r == PM_OK && bounce && !only) r = squat(g, beat, out, err);
     if (r != PM_OK) return r;
-    if (bounce && (r = squat(g, beat, out, err)) != PM_OK) return r;
+    /* the leg rotations to set (after IK); with offsets only, the animated ones */
+    const pm_quat *legs = only ? pose->rotation : pose->final_rotation;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++) {
             const uint32_t b = in->leg_bone[s][k];
             out->leg_bone[3 * s + k] = b;
-            out->leg_rotation[3 * s + k] = b == PM_NO_INDEX ? pm_quat_identity() : pose->final_rotation[b];
+            out->leg_rotation[3 * s + k] = b == PM_NO_INDEX ? pm_quat_identity() : legs[b];
         }
     return PM_OK;
 }

@@ -129,7 +129,7 @@ static pm_result sample(bake *b, double bpm, bool legs, pm_groove_bake_report *r
         pm_result r = pm_pose_sample(b->anim, b->g->ws, frame, pose, err);
         if (r != PM_OK) return r;
         pm_groove_frame fr;
-        r = pmi_groove_apply(b->g, pm_groove_beat(frame / 30.0, bpm), legs ? 0 : PMI_GROOVE_NO_EVAL, &fr, err);
+        r = pmi_groove_apply(b->g, pm_groove_beat(frame / 30.0, bpm), legs ? 0 : PM_GROOVE_OFFSETS_ONLY, &fr, err);
         if (r != PM_OK) return r;
         if (fr.legs_solved)
             for (int s = 0; s < 2; s++)

@@ -33,9 +33,6 @@ struct pm_groove {
     pm_quat anchor_rotation[2];
 };
 
-/* pmi_groove_apply: joint offsets and the body offset on the animated values only, no evaluation. */
-#define PMI_GROOVE_NO_EVAL (1u << 16)
-
 /* Check time and bpm (names them on failure). */
 pm_result pmi_groove_check_clock(double time_seconds, double bpm, pm_error *err);
 
