@@ -329,6 +329,39 @@ PM_TEST(bad_settings_fail_naming_the_joint_field_or_value_and_change_nothing) {
     pm_skeleton_free(sk);
 }
 
+PM_TEST(mutated_settings_never_crash_and_fail_cleanly) {
+    const char *good = "{\"reset\":[\"squat\"],\"joints\":{\"head\":{\"amp\":5,\"axis\":\"y\"},\"neck\":null},"
+                       "\"squat\":{\"vertical\":4,\"wave\":\"sine\",\"enabled\":false}}";
+    const size_t n = strlen(good);
+    char *buf = malloc(n);
+    unsigned long long seed = 0x9e3779b97f4a7c15ull;
+    int ok = 0, bad = 0;
+    for (int i = 0; i < 20000; i++) {
+        memcpy(buf, good, n);
+        for (int k = 0; k < 1 + i % 3; k++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            buf[seed % n] = (char)(seed >> 32);
+        }
+        size_t len = (seed >> 20) % 5 == 0 ? (seed >> 8) % (n + 1) : n; /* sometimes cut short too */
+        pm_groove_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        pm_error err = {0};
+        pm_result r = pm_groove_config_parse(buf, len, &cfg, &err);
+        if (r == PM_OK) {
+            pm_groove_params p;
+            PM_CHECK_OK(pm_groove_config_resolve(&cfg, &p, &err), &err); /* whatever parses, resolves */
+            ok++;
+        } else {
+            PM_CHECK_EQ_INT(r, PM_ERR_INVALID_ARGUMENT);
+            PM_CHECK(err.message[0] != 0);
+            bad++;
+        }
+    }
+    printf("  %d mutated settings parsed, %d rejected\n", ok, bad);
+    PM_CHECK(ok > 10 && bad > 1000);
+    free(buf);
+}
+
 /* ---- the runtime layer --------------------------------------------------------------------------- */
 
 /* Rebuild the grooved pose from a frame's outputs the way a viewer applies them (rotation *= offset,
