@@ -35,7 +35,55 @@ export async function prepareInputs(dir) {
       },
     }));
   }
-  return { big, fixtures: FIXTURES };
+  const dance = await generatedDances(dir);
+  return { big, fixtures: FIXTURES, ...dance };
+}
+
+/**
+ * Two long dances the size of the seed's real samples (seeds/002: 2901 frames with leg IK in ~0.4 s,
+ * 4604 frames baked to FK in ~2.5 s): generated-ik-2901.vmd keys 18 standard bones every 3 frames with an
+ * ease curve and moves the foot IK bones; generated-fk-4604.vmd keys 30 bones (legs as rotations) every
+ * frame.
+ */
+async function generatedDances(dir) {
+  const ik = join(dir, 'generated-ik-2901.vmd'), fk = join(dir, 'generated-fk-4604.vmd');
+  if (existsSync(ik) && existsSync(fk)) return { ik, fk };
+  const pm = await createProcMotion();
+  const ease = new Uint8Array(64);
+  const row = [40, 40, 0, 0, 0, 0, 0, 0, 87, 87, 87, 87, 127, 127, 127, 127];
+  for (let r = 0; r < 4; r++) ease.set(row.slice(r), 16 * r);
+  const quat = (ax, a) => [ax === 0 ? Math.sin(a / 2) : 0, ax === 1 ? Math.sin(a / 2) : 0, ax === 2 ? Math.sin(a / 2) : 0, Math.cos(a / 2)];
+  const build = (frames, step, bones, legIk) => {
+    const keys = [];
+    for (let f = 0; f < frames; f += step) {
+      const t = f / 30;
+      bones.forEach(([name, axis, amp, freq], b) => keys.push({ name, f, pos: [0, 0, 0], rot: quat(axis, amp * Math.sin(t * freq + b)) }));
+      keys.push({ name: 'センター', f, pos: [Math.sin(t), -1 + Math.sin(t * 4), 0], rot: [0, 0, 0, 1] });
+      if (legIk) {
+        keys.push({ name: '左足ＩＫ', f, pos: [0.5 * Math.sin(t * 2), Math.max(0, Math.sin(t * 4)), Math.cos(t * 2)], rot: [0, 0, 0, 1] });
+        keys.push({ name: '右足ＩＫ', f, pos: [-0.5 * Math.sin(t * 2), Math.max(0, -Math.sin(t * 4)), -Math.cos(t * 2)], rot: [0, 0, 0, 1] });
+      }
+    }
+    const names = [...new Set(keys.map((k) => k.name))];
+    const n = keys.length;
+    const interp = new Uint8Array(n * 64);
+    for (let i = 0; i < n; i++) interp.set(ease, 64 * i);
+    return pm.writeVmd({ bones: {
+      names, nameIndex: Uint32Array.from(keys, (k) => names.indexOf(k.name)), frames: Uint32Array.from(keys, (k) => k.f),
+      positions: Float32Array.from(keys.flatMap((k) => k.pos)), rotations: Float32Array.from(keys.flatMap((k) => k.rot)),
+      interpolations: interp,
+    } });
+  };
+  const upper = [['上半身', 1, 0.4, 2], ['上半身2', 0, 0.2, 3], ['首', 1, 0.3, 1], ['頭', 0, 0.2, 2], ['左肩', 2, 0.1, 2],
+    ['右肩', 2, 0.1, 2], ['左腕', 2, 0.8, 3], ['右腕', 2, -0.8, 3], ['左ひじ', 1, 1.0, 4], ['右ひじ', 1, -1.0, 4],
+    ['左手首', 0, 0.5, 5], ['右手首', 0, 0.5, 5], ['下半身', 1, 0.3, 2], ['グルーブ', 1, 0.1, 1], ['左腕捩', 0, 0.3, 2],
+    ['右腕捩', 0, 0.3, 2]];
+  const legs = [['左足', 0, 0.6, 4], ['右足', 0, 0.6, 4], ['左ひざ', 0, -1.0, 4], ['右ひざ', 0, -1.0, 4], ['左足首', 0, 0.3, 4],
+    ['右足首', 0, 0.3, 4], ['左手捩', 0, 0.2, 3], ['右手捩', 0, 0.2, 3], ['左親指１', 2, 0.3, 5], ['右親指１', 2, 0.3, 5],
+    ['左人指１', 2, 0.3, 5], ['右人指１', 2, 0.3, 5], ['左小指１', 2, 0.3, 5], ['右小指１', 2, 0.3, 5]];
+  writeFileSync(ik, build(2901, 3, upper, true));
+  writeFileSync(fk, build(4604, 1, [...upper, ...legs], false));
+  return { ik, fk };
 }
 
 const vmdFixtures = (inp) => [
@@ -70,6 +118,24 @@ export const PLAN = [
     inputs: () => [null],
     native: () => ['sjis'],
     js: ['procmotion wasm encode', 'procmotion wasm decode', 'TextDecoder shift_jis'],
+  },
+  // native: one call measures every case (bench_catwalk.c); JS: one process per case
+  { row: 'catwalk', inputs: () => [null], native: () => ['catwalk'] },
+  {
+    row: 'catwalk',
+    inputs: (inp) => ['default', 'beat128', 'uturn', join(inp.fixtures, 'pmx/yw_test_model/yw_test_model.pmx')]
+      .filter((p) => !p.includes('/') || existsSync(p)),
+    js: ['procmotion wasm'],
+  },
+  {
+    row: 'keypoints',
+    inputs: (inp) => [
+      ...['bvh/cmu_131_01.bvh', 'vmd/mei_greeting.vmd', 'vmd/gene_02_laugh.vmd', 'gltf/RobotExpressive.glb']
+        .map((f) => join(inp.fixtures, f)).filter((p) => existsSync(p)),
+      inp.ik, inp.fk,
+    ],
+    native: (path) => ['keypoints', path],
+    js: ['procmotion wasm'],
   },
   { row: 'size', inputs: () => [], static: sizeRows },
 ];

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # procmotion build: the C core three ways from the same sources (see CMakeLists.txt).
 #
-#   bash build-scripts/build.sh                 # native + wasm + wasi
+#   bash build-scripts/build.sh                 # native + wasm + wasi + demo
 #   bash build-scripts/build.sh native wasm     # only the named targets
 #
 #   native  build/native  static libs, the `procmotion` CLI, ctest tests; ASan+UBSan (PM_SANITIZE=ON)
 #   wasm    build/wasm    Emscripten, Release: procmotion.mjs (one ES module, wasm inlined),
 #                         copied to js-glue/dist/procmotion.mjs
 #   wasi    build/wasi    clang wasm32-wasi reactor, Release: procmotion-wasi.wasm (zero imports)
+#   demo    web-demo/dist the web demo bundled with esbuild (needs the wasm target and npm ci)
 #
 # Needs build-scripts/setup.sh to have run (.deps/cjson for the wasm builds). Environment:
 #   JOBS (default nproc), CC for the native build, PM_NATIVE_BUILD_TYPE (default Debug).
@@ -18,12 +19,12 @@ cd "$ROOT"
 
 JOBS="${JOBS:-$(nproc)}"
 TARGETS=("$@")
-[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(native wasm wasi)
+[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(native wasm wasi demo)
 for t in "${TARGETS[@]}"; do
   case "$t" in
-    native|wasm|wasi) ;;
-    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "build: unknown target '$t' (native, wasm, wasi)" >&2; exit 2 ;;
+    native|wasm|wasi|demo) ;;
+    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "build: unknown target '$t' (native, wasm, wasi, demo)" >&2; exit 2 ;;
   esac
 done
 
@@ -62,6 +63,10 @@ build_wasi() {
         -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasi -j "$JOBS"
   echo "build: build/wasi/procmotion-wasi.wasm ($(stat -c %s build/wasi/procmotion-wasi.wasm) bytes)"
+}
+
+build_demo() {
+  node build-scripts/build-demo.mjs
 }
 
 for t in "${TARGETS[@]}"; do

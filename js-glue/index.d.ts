@@ -116,6 +116,69 @@ export interface VmdBoneKey {
   interpolation: Uint8Array;
 }
 
+/** Input formats of toKeypoints ('glb' is the same as 'gltf'). */
+export type KeypointFormat = 'auto' | 'bvh' | 'vmd' | 'gltf' | 'glb' | 'json' | 'ndjson' | 'binary';
+
+export interface KeypointOptions {
+  /** Frames per second; 0 or absent = the source's rate (BVH: its Frame Time, glTF: 30). VMD is always 30. */
+  fps?: number;
+  /** glTF: which animation (default 0). */
+  animation?: number;
+  /** Refuse longer inputs (default 1 000 000 frames). */
+  maxFrames?: number;
+  /** VMD only: PMX/PMD bytes whose own skeleton and IK evaluate the motion (default: the MMD standard skeleton). */
+  model?: Uint8Array | ArrayBuffer | ArrayBufferView;
+}
+
+export interface KeypointStats {
+  format: KeypointFormat;
+  /** Joint naming family used: 'mmd', 'cmu', 'mixamo', 'daz', 'biped', 'humanoid', 'vrm' or 'keypoints'. */
+  family: string;
+  sourceJoints: number;
+  /** VMD: distinct bone names with keys outside the standard skeleton. */
+  ignoredBones: number;
+  /** Points at confidence 1.0 / 0.5 / 0.0 (first frame). */
+  directPoints: number;
+  inferredPoints: number;
+  missingPoints: number;
+  /** Non-finite values caught and values clamped on the way out (0 for every fixture). */
+  nanCount: number;
+  outOfRange: number;
+  /** The adaptive scale s of x = 0.5 + X s. */
+  scale: number;
+  /** VMD leg drive: 'ik' when a 足ＩＫ track moves, else 'fk'; null for other formats. */
+  legs: 'ik' | 'fk' | null;
+}
+
+/** A MediaPipe Pose 33-point sequence as typed arrays (no object per point). */
+export interface KeypointSequence {
+  frameCount: number;
+  /** 0 when the timestamps are not evenly spaced. */
+  fps: number;
+  /** flags bit 0 of the binary frame; carried, never applied. */
+  mirrored: boolean;
+  /** Milliseconds, one per frame. */
+  timestamps: Float64Array;
+  /** x, y, z per point, 33 points per frame: x, y in [0, 1] (y down), z in [-1, 1] (negative towards the camera). */
+  points: Float32Array;
+  /** 33 per frame: 1.0 direct joint, 0.5 inferred, 0.0 missing. */
+  visibility: Float32Array;
+  /** 10 cosines per frame in the order of angleNames. */
+  angles: Float32Array;
+  pointNames: string[];
+  angleNames: string[];
+  stats: KeypointStats;
+}
+
+/** What encodeKeypoints and keypointFeatures accept. */
+export interface KeypointSequenceInput {
+  frameCount?: number;
+  mirrored?: boolean;
+  timestamps: ArrayLike<number>;
+  points: ArrayLike<number>;
+  visibility: ArrayLike<number>;
+}
+
 export class ProcMotion {
   /** Library version, e.g. "0.1.0". */
   readonly version: string;
@@ -132,6 +195,18 @@ export class ProcMotion {
   encodeShiftJis(text: string, maxBytes?: number): Uint8Array;
   /** Decode Shift-JIS bytes; invalid sequences become U+FFFD. */
   decodeShiftJis(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): string;
+
+  /** The 33 point names ("nose" .. "right_foot_index"). */
+  readonly keypointNames: string[];
+  /** The ten angle names ("shoulder_L" .. "spine"). */
+  readonly keypointAngleNames: string[];
+  /** Convert BVH, VMD, glTF/GLB, mediapipe33 JSON, NDJSON or binary frames to keypoints. */
+  toKeypoints(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | string, format?: KeypointFormat, options?: KeypointOptions): KeypointSequence;
+  /** NDJSON text (one frame per line) or 239-byte binary frames. */
+  encodeKeypoints(seq: KeypointSequenceInput, encoding?: 'ndjson'): string;
+  encodeKeypoints(seq: KeypointSequenceInput, encoding: 'binary'): Uint8Array;
+  /** frameCount x 109 features: 33 x (x, y, z) with low-visibility points interpolated, then 10 angle cosines. */
+  keypointFeatures(seq: KeypointSequenceInput): Float32Array;
 
   static boneKey(vmd: Vmd, index: number): VmdBoneKey;
 }
@@ -243,6 +318,144 @@ export interface ProcMotion {
   createPoseEvaluator(vmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: Skeleton | Uint8Array | ArrayBuffer): PoseEvaluator;
   evaluatePose(vmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: Skeleton | Uint8Array | ArrayBuffer, frame: number, options?: PoseOptions): PoseResult;
   solveTwoBoneIk(root: Vec3, mid: Vec3, end: Vec3, target: Vec3, pole: Vec3): TwoBoneIkResult;
+}
+
+// ---- catwalk ------------------------------------------------------------------------------------
+
+/** Catwalk parameters (docs/catwalk.md has defaults, ranges and effects). Absent or null = default. */
+export interface CatwalkParams {
+  /** Tempo without a BPM: 120 * speed BPM (0.5 .. 1.66). Ignored when a BPM is given. */
+  speed?: number;
+  /** One step per beat ('beat') or every two beats ('2beat', default). */
+  stepCadence?: 'beat' | '2beat';
+  /** Arms swing opposite to the legs ('swing', default) or hold a pose ('posed'). */
+  armPose?: 'swing' | 'posed';
+  /** Walk out along -Z and back (default false: in place). */
+  traverse?: boolean;
+  /** Turn 180 degrees at each end and walk back forwards (implies traverse). */
+  uTurn?: boolean;
+  /** MMD units walked out (default: what the loop's steps cover). */
+  traverseDistance?: number;
+  /** 0..1 (0.6): lateral hip shift toward the stance foot. */
+  hipSway?: number;
+  /** 0..1 (0.5): swing foot lift. */
+  stepHeight?: number;
+  /** 0..1 (0.5): step length, 1.5 leg lengths at 1. */
+  stride?: number;
+  /** 0..1 (0.55): 0 feet under the hips, 0.5 on the centre line, 1 crossed a hip width. */
+  crossStep?: number;
+  /** 0..1 (0.5): pelvis yaw, up to 16 degrees. */
+  hipTwist?: number;
+  /** 0..1 (0.5): pelvis roll (swing-side hip down), up to 10 degrees. */
+  pelvisDrop?: number;
+  /** 0..1 (0.5): shoulders counter-rotate, up to 12 degrees. */
+  torsoTwist?: number;
+  /** 0..1 (0.5): torso leans back over the centre against the hip sway. */
+  torsoSway?: number;
+  /** -1..1 (-0.1): upper body pitch, up to 15 degrees, + = forward. */
+  lean?: number;
+  /** 0..1 (0.7): share of the torso's motion the neck and head cancel. */
+  headStabilize?: number;
+  /** 0..1 (0.5): heel raised at toe-off, up to 60 degrees. */
+  toeOff?: number;
+  /** 0..1 (0.4): toes up at heel strike, up to 30 degrees. */
+  heelStrike?: number;
+  /** 0..1 (0.5): pelvis drop at double support, up to 0.1 leg length. */
+  bob?: number;
+  /** 0..1 (0.3): least knee bend, 5 + 25 * x degrees. */
+  stanceKnee?: number;
+  /** 0..1 (0.5): arm swing, up to 30 degrees. */
+  armSwing?: number;
+  /** 'posed' arms: upper arm angle below horizontal (70) and elbow bend (30), degrees. */
+  poseArmAngle?: { shoulder?: number; elbow?: number } | [number, number?] | number;
+  /** 0..1 (1): blink morph weight; 0 or false = no blinks. */
+  blink?: number | boolean;
+  /** 0..1 (0.25): smile morph weight. */
+  expression?: number;
+  /** Blink timing (default 1). */
+  seed?: number;
+  /** Key fit tolerance, MMD units (0.01). */
+  positionTolerance?: number;
+  /** Key fit tolerance, degrees (0.2). */
+  rotationTolerance?: number;
+}
+
+/**
+ * The `state` argument: parameters are read from `state.catwalk.X`, then `state.catwalkX` (ADR-086's
+ * flat names), then `state.X`.
+ */
+export type CatwalkState = CatwalkParams & {
+  catwalk?: CatwalkParams;
+  [key: `catwalk${string}`]: unknown;
+};
+
+/** Rest skeleton for proportions: readPmx's Skeleton or plain arrays. */
+export type CatwalkSkeleton =
+  | Skeleton
+  | {
+      /** Bone names (default: the boneNames argument). */
+      names?: string[];
+      /** World rest positions: 3 numbers per bone, flat or as [x, y, z]. */
+      positions: ArrayLike<number> | ArrayLike<ArrayLike<number>>;
+      /** Parent index per bone, -1 = none. */
+      parents?: ArrayLike<number>;
+    };
+
+export interface CatwalkResult {
+  /** The VMD file. */
+  vmd: Uint8Array;
+  /** Loop length; the keys at loopFrames equal those at frame 0. */
+  loopFrames: number;
+  /** True frames per beat, 1800 / bpm (not rounded). */
+  beatFrames: number;
+  /** True frames per step (beatFrames or twice that). */
+  stepFrames: number;
+  /** Heel strikes per loop (a multiple of 8). */
+  steps: number;
+  /** The tempo used: the clamped BPM, or 120 * speed. */
+  bpm: number;
+  /** Drift of the looped motion against the true tempo, frames per minute (< 1 with a BPM). */
+  driftFramesPerMinute: number;
+  keyCount: number;
+  morphKeyCount: number;
+  propertyKeyCount: number;
+  /** The model's names of the bones that received keys (and the toe IK bones switched on). */
+  usedBones: string[];
+  /** Canonical names of catwalk bones the model lacks. */
+  missingBones: string[];
+  /** Largest deviation of the keys from the continuous motion (every half frame), units / degrees. */
+  maxPositionError: number;
+  maxRotationErrorDeg: number;
+  legLength: number;
+  stepLength: number;
+  traverseDistance: number;
+  crouch: number;
+  lift: number;
+  blinkMorph: string | null;
+  expressionMorph: string | null;
+  /** The parameters used (defaults filled in, values clamped). */
+  params: Required<Omit<CatwalkParams, 'poseArmAngle' | 'blink'>> & {
+    bpm: number | null;
+    blink: number;
+    poseArmAngle: { shoulder: number; elbow: number };
+  };
+}
+
+/** Parameter names the catwalk reads. */
+export const CATWALK_PARAMETERS: readonly (keyof CatwalkParams)[];
+
+export interface ProcMotion {
+  /**
+   * A looping runway walk as VMD bytes (ADR-086's signature). `bpm` null = no music (tempo from
+   * speed); name lists null = every semi-standard bone / no morphs (or the skeleton's).
+   */
+  generateCatwalkVmd(
+    state: CatwalkState | null,
+    bpm: number | null,
+    morphNames: readonly string[] | null,
+    boneNames: readonly string[] | null,
+    options?: { skeleton?: CatwalkSkeleton },
+  ): CatwalkResult;
 }
 
 // ---- groove (js-glue/groove.js, docs/groove.md) --------------------------------------------------

@@ -4,6 +4,9 @@
 //   const pm = await createProcMotion();
 //   const vmd = pm.readVmd(bytes);          // plain object of typed arrays, see index.d.ts
 //   const bytes2 = pm.writeVmd(vmd);        // Uint8Array
+//   const walk = pm.generateCatwalkVmd({ hipSway: 0.8 }, 128, morphNames, boneNames);  // walk.vmd
+//   const kp = pm.toKeypoints(bvhBytes);     // MediaPipe Pose 33 frames as typed arrays
+//   const ndjson = pm.encodeKeypoints(kp);   // one frame per line; 'binary' for 239-byte frames
 //
 // Every buffer handed to the module is freed before the call returns; every array handed out is a
 // copy (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with
@@ -46,7 +49,7 @@ export const HUMANOID_BONES = [
   'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
   'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
 ];
-const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped'];
+const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 'cmu'];
 
 /** Load the WebAssembly module and return the API object. */
 export async function createProcMotion(options = {}) {
@@ -144,6 +147,21 @@ export class ProcMotion {
     }
     const out = utf8Decoder.decode(joined.subarray(0, total - 1)).split('\0');
     return out;
+  }
+
+  /**
+   * Call an export that returns 0 and a malloc'd buffer through (out, size) pointers, or a non-zero
+   * result with a message; returns a copy of the buffer and frees the module's.
+   */
+  _callForBuffer(s, code, call) {
+    const outPtr = s.alloc(8);
+    const errPtr = s.alloc(ERROR_SIZE);
+    if (call(outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, code);
+    const u32 = this.mod.HEAPU32;
+    const buf = u32[outPtr >> 2], size = u32[(outPtr >> 2) + 1];
+    const bytes = this._copy(Uint8Array, buf, size);
+    this.mod._pm_abi_free(buf);
+    return bytes;
   }
 
   /** Throw ProcMotionError from an error buffer. */
@@ -323,15 +341,7 @@ export class ProcMotion {
         }
       }
       const dPtr = s.put(d, Uint32Array);
-      const outPtr = s.alloc(8);
-      const errPtr = s.alloc(ERROR_SIZE);
-      const r = this.mod._pm_abi_vmd_write(dPtr, outPtr, outPtr + 4, errPtr);
-      if (r !== 0) this._throw(s, errPtr, 'vmd');
-      const u32 = this.mod.HEAPU32;
-      const buf = u32[outPtr >> 2], size = u32[(outPtr >> 2) + 1];
-      const bytes = this._copy(Uint8Array, buf, size);
-      this.mod._pm_abi_free(buf);
-      return bytes;
+      return this._callForBuffer(s, 'vmd', (outPtr, sizePtr, errPtr) => this.mod._pm_abi_vmd_write(dPtr, outPtr, sizePtr, errPtr));
     } finally {
       s.free();
     }
@@ -530,6 +540,55 @@ export class ProcMotion {
     }
   }
 
+  // ---- catwalk ---------------------------------------------------------------------------------
+
+  /**
+   * Generate a looping runway walk as VMD bytes (ADR-086's generateCatwalkVmd signature).
+   * `state` carries the parameters, read as `state.catwalk.X`, `state.catwalkX` or `state.X` (in that
+   * order of preference; `speed` from `state.speed`); `bpm` is the music tempo or null; the name lists
+   * come from the model (null = a model with every semi-standard bone / no morphs). With
+   * `options.skeleton` (readPmx's skeleton, or { names?, positions, parents? } with world rest
+   * positions) stride and lift follow the model's leg length, and its names (and morph names) stand in
+   * for null lists. See index.d.ts and docs/catwalk.md.
+   */
+  generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
+    const params = catwalkParams(state ?? {}, bpm);
+    const skeleton = options?.skeleton ?? null;
+    let bones = boneNames == null ? null : Array.from(boneNames, String);
+    let positions = null, parents = null;
+    if (skeleton) {
+      const sk = normaliseSkeleton(skeleton, bones);
+      if (!bones) bones = sk.names;
+      positions = sk.positionsFor(bones);
+      parents = sk.parentsFor(bones);
+    }
+    const morphSource = morphNames ?? (Array.isArray(skeleton?.morphNames) ? skeleton.morphNames : null);
+    const morphs = morphSource == null ? [] : Array.from(morphSource, String);
+    const s = this._scratch();
+    try {
+      const slots = this.mod._pm_abi_catwalk_descriptor_slots();
+      const d = new Uint32Array(slots);
+      const json = utf8Encoder.encode(JSON.stringify(params));
+      d[0] = s.put(json);
+      d[1] = json.byteLength;
+      d[2] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
+      if (bones) this._putNames(s, d, 3, bones);
+      this._putNames(s, d, 5, morphs);
+      if (positions) d[7] = s.put(positions, Float32Array);
+      if (parents) d[8] = s.put(parents, Int32Array);
+      const dPtr = s.put(d, Uint32Array);
+      const oPtr = s.alloc(16);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const r = this.mod._pm_abi_catwalk_generate(dPtr, oPtr, errPtr);
+      if (r !== 0) this._throw(s, errPtr, 'catwalk');
+      const vmd = this._takeBytes(oPtr);
+      const info = JSON.parse(this._takeText(oPtr + 8));
+      return { vmd, ...info };
+    } finally {
+      s.free();
+    }
+  }
+
   // ---- Shift-JIS -------------------------------------------------------------------------------
 
   /**
@@ -567,6 +626,140 @@ export class ProcMotion {
     } finally {
       s.free();
     }
+  }
+
+  // ---- keypoints -------------------------------------------------------------------------------
+
+  /** The 33 MediaPipe Pose point names, in index order. */
+  get keypointNames() {
+    this._kpNames ??= Array.from({ length: 33 }, (_, i) => this._string(this.mod._pm_abi_kp_point_name(i), 64));
+    return this._kpNames;
+  }
+
+  /** The ten joint-angle names, in the order of `angles` (see docs/keypoints.md). */
+  get keypointAngleNames() {
+    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => this._string(this.mod._pm_abi_kp_angle_name(i), 64));
+    return this._kpAngles;
+  }
+
+  /**
+   * Convert a motion to a MediaPipe Pose 33-point sequence. `bytes`: BVH, VMD, glTF/GLB, mediapipe33
+   * JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `format`: 'auto' (default),
+   * 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'. `options`: { fps, animation, maxFrames,
+   * model } (model: PMX/PMD bytes whose own skeleton and IK evaluate a VMD).
+   * Returns { frameCount, fps, mirrored, timestamps: Float64Array, points: Float32Array (x, y, z per
+   * point, 99 per frame), visibility: Float32Array (33 per frame), angles: Float32Array (10 per frame),
+   * pointNames, angleNames, stats }.
+   */
+  toKeypoints(bytes, format = 'auto', options = {}) {
+    const data = typeof bytes === 'string' ? utf8Encoder.encode(bytes) : toBytes(bytes, 'toKeypoints');
+    const code = KP_FORMATS[format ?? 'auto'];
+    if (code === undefined) {
+      throw new ProcMotionError(`toKeypoints: unknown format '${format}' (${Object.keys(KP_FORMATS).join(', ')})`, 'PM_ERR_INVALID_ARGUMENT');
+    }
+    const fps = options.fps ?? 0;
+    if (typeof fps !== 'number' || !Number.isFinite(fps) || fps < 0) {
+      throw new ProcMotionError('toKeypoints: options.fps must be a finite number >= 0', 'PM_ERR_INVALID_ARGUMENT');
+    }
+    const s = this._scratch();
+    try {
+      const dataPtr = s.put(data);
+      const model = options.model ? toBytes(options.model, 'toKeypoints: options.model') : null;
+      const modelPtr = model ? s.put(model) : 0;
+      const errPtr = s.alloc(ERROR_SIZE);
+      const seq = this.mod._pm_abi_kp_from_data(dataPtr, data.byteLength, code, fps, options.animation ?? 0,
+        options.maxFrames ?? 0, modelPtr, model ? model.byteLength : 0, errPtr);
+      if (!seq) this._throw(s, errPtr, 'keypoints');
+      try {
+        return this._kpFromHandle(seq, s);
+      } finally {
+        this.mod._pm_abi_kp_free(seq);
+      }
+    } finally {
+      s.free();
+    }
+  }
+
+  _kpFromHandle(seq, s) {
+    const slots = this.mod._pm_abi_kp_descriptor_slots();
+    const dPtr = s.alloc(slots * 8);
+    this.mod._pm_abi_kp_describe(seq, dPtr);
+    const d = this._copy(Float64Array, dPtr, slots);
+    const n = d[0];
+    return {
+      frameCount: n,
+      fps: d[1],
+      mirrored: d[2] !== 0,
+      timestamps: this._copy(Float64Array, d[3], n),
+      points: this._copy(Float32Array, d[4], n * 99),
+      visibility: this._copy(Float32Array, d[5], n * 33),
+      angles: this._copy(Float32Array, d[6], n * 10),
+      pointNames: this.keypointNames,
+      angleNames: this.keypointAngleNames,
+      stats: {
+        format: Object.keys(KP_FORMATS).find((k) => KP_FORMATS[k] === d[7] && k !== 'glb') ?? 'auto',
+        family: this._string(d[8], 32),
+        sourceJoints: d[9],
+        ignoredBones: d[10],
+        directPoints: d[11],
+        inferredPoints: d[12],
+        missingPoints: d[13],
+        nanCount: d[14],
+        outOfRange: d[15],
+        scale: d[16],
+        legs: [null, 'fk', 'ik'][d[17]] ?? null,
+      },
+    };
+  }
+
+  /** Build a core sequence from a toKeypoints-shaped object; `fn(handle, scratch)` runs with it. */
+  _withKpSequence(seq, fn) {
+    if (!seq || typeof seq !== 'object') throw new ProcMotionError('expected a keypoint sequence', 'PM_ERR_INVALID_ARGUMENT');
+    const n = seq.frameCount ?? (seq.timestamps ? seq.timestamps.length : 0);
+    const need = (arr, len, what) => {
+      if (!arr || arr.length < len) throw new ProcMotionError(`keypoints: ${what} has ${arr ? arr.length : 0} values, ${len} needed`, 'PM_ERR_INVALID_ARGUMENT');
+      return arr;
+    };
+    const s = this._scratch();
+    try {
+      const ts = s.put(need(seq.timestamps, n, 'timestamps'), Float64Array);
+      const pts = s.put(need(seq.points, n * 99, 'points'), Float32Array);
+      const vis = s.put(need(seq.visibility, n * 33, 'visibility'), Float32Array);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const h = this.mod._pm_abi_kp_make(n, ts, pts, vis, seq.mirrored ? 1 : 0, errPtr);
+      if (!h) this._throw(s, errPtr, 'keypoints');
+      try {
+        return fn(h, s);
+      } finally {
+        this.mod._pm_abi_kp_free(h);
+      }
+    } finally {
+      s.free();
+    }
+  }
+
+  _kpEncode(h, s, kind) {
+    return this._callForBuffer(s, 'keypoints', (outPtr, sizePtr, errPtr) => this.mod._pm_abi_kp_encode(h, kind, outPtr, sizePtr, errPtr));
+  }
+
+  /**
+   * Encode a keypoint sequence (toKeypoints' result or the same shape): 'ndjson' -> string (one frame per
+   * line), 'binary' -> Uint8Array of 239-byte frames. Values are checked (finite, in range).
+   */
+  encodeKeypoints(seq, encoding = 'ndjson') {
+    const kind = { ndjson: 0, binary: 1 }[encoding];
+    if (kind === undefined) throw new ProcMotionError(`encodeKeypoints: unknown encoding '${encoding}' (ndjson, binary)`, 'PM_ERR_INVALID_ARGUMENT');
+    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, kind));
+    return kind === 0 ? utf8Decoder.decode(bytes) : bytes;
+  }
+
+  /**
+   * Feature vectors for a matcher: Float32Array of frameCount x 109 (33 x (x, y, z) with points of
+   * visibility < 0.5 interpolated from neighbouring frames, then the ten angle cosines).
+   */
+  keypointFeatures(seq) {
+    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, 2));
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   }
 
   /** A single bone key of a readVmd result as a plain object (a convenience, not for hot loops). */
@@ -715,11 +908,121 @@ export class PoseEvaluator {
   }
 }
 
+// pm_kp_format (wasm/include/procmotion/keypoints.h).
+const KP_FORMATS = { auto: 0, bvh: 1, vmd: 2, gltf: 3, glb: 3, json: 4, ndjson: 5, binary: 6 };
+
 function toBytes(bytes, what) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   throw new ProcMotionError(`${what}: expected a Uint8Array or ArrayBuffer`, 'PM_ERR_INVALID_ARGUMENT');
+}
+
+// ---- catwalk parameters ----------------------------------------------------------------------------
+
+/** Parameter names the catwalk reads (C: pm_catwalk_params_from_json). */
+export const CATWALK_PARAMETERS = Object.freeze([
+  'speed', 'stepCadence', 'armPose', 'traverse', 'uTurn', 'traverseDistance', 'hipSway', 'stepHeight',
+  'stride', 'crossStep', 'hipTwist', 'pelvisDrop', 'torsoTwist', 'torsoSway', 'lean', 'headStabilize',
+  'toeOff', 'heelStrike', 'bob', 'stanceKnee', 'armSwing', 'poseArmAngle', 'blink', 'expression', 'seed',
+  'positionTolerance', 'rotationTolerance',
+]);
+const CATWALK_ENUMS = { stepCadence: ['beat', '2beat'], armPose: ['swing', 'posed'] };
+const CATWALK_BOOLS = new Set(['traverse', 'uTurn']);
+
+function badParam(name, what, value) {
+  return new ProcMotionError(`generateCatwalkVmd: ${name} ${what}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    'PM_ERR_INVALID_ARGUMENT');
+}
+
+function finite(name, v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw badParam(name, 'must be a finite number', v);
+  return v;
+}
+
+function catwalkParams(state, bpm) {
+  if (typeof state !== 'object') throw badParam('state', 'must be an object', state);
+  const nested = state.catwalk && typeof state.catwalk === 'object' ? state.catwalk : {};
+  const out = {};
+  for (const name of CATWALK_PARAMETERS) {
+    const prefixed = 'catwalk' + name[0].toUpperCase() + name.slice(1);
+    let v = nested[name];
+    if (v === undefined) v = state[prefixed];
+    if (v === undefined) v = state[name];
+    if (v === undefined || v === null) continue;
+    if (CATWALK_ENUMS[name]) {
+      if (!CATWALK_ENUMS[name].includes(v)) throw badParam(name, `must be ${CATWALK_ENUMS[name].map((e) => `'${e}'`).join(' or ')}`, v);
+      out[name] = v;
+    } else if (CATWALK_BOOLS.has(name)) {
+      if (typeof v !== 'boolean') throw badParam(name, 'must be true or false', v);
+      out[name] = v;
+    } else if (name === 'poseArmAngle') {
+      if (typeof v === 'number') out[name] = { shoulder: finite('poseArmAngle', v) };
+      else if (Array.isArray(v)) out[name] = v.map((x, i) => finite(`poseArmAngle[${i}]`, x));
+      else if (typeof v === 'object') {
+        const o = {};
+        for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) o[k] = finite(`poseArmAngle.${k}`, x);
+        out[name] = o;
+      } else throw badParam(name, 'must be {shoulder, elbow} in degrees', v);
+    } else if (name === 'blink' && typeof v === 'boolean') {
+      out[name] = v ? 1 : 0;
+    } else {
+      out[name] = finite(name, v);
+    }
+  }
+  if (bpm !== undefined && bpm !== null) out.bpm = finite('bpm', bpm);
+  return out;
+}
+
+/**
+ * A skeleton as `{ names?, positions, parents? }` (flat or [x, y, z] per bone) or as readPmx's
+ * `{ bones: [{ name, position, parent }] }` -> lookups aligned with a bone name list.
+ */
+function normaliseSkeleton(sk, boneNames) {
+  if (Array.isArray(sk.bones)) {
+    sk = { names: sk.bones.map((b) => b.name), positions: sk.bones.map((b) => b.position), parents: sk.bones.map((b) => b.parent) };
+  }
+  const names = sk.names ? Array.from(sk.names, String) : boneNames;
+  if (!names) throw new ProcMotionError('generateCatwalkVmd: skeleton.names or boneNames is needed', 'PM_ERR_INVALID_ARGUMENT');
+  const n = names.length;
+  const raw = sk.positions;
+  if (!raw) throw new ProcMotionError('generateCatwalkVmd: skeleton.positions is missing', 'PM_ERR_INVALID_ARGUMENT');
+  const flat = new Float32Array(3 * n).fill(NaN);
+  if (raw.length === n && typeof raw[0] === 'object' && raw[0] !== null) {
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) flat[3 * i + k] = Number(raw[i]?.[k] ?? raw[i]?.['xyz'[k]]);
+  } else if (raw.length === 3 * n) {
+    for (let i = 0; i < 3 * n; i++) flat[i] = Number(raw[i]);
+  } else {
+    throw new ProcMotionError(`generateCatwalkVmd: skeleton.positions has ${raw.length} entries for ${n} bones`, 'PM_ERR_INVALID_ARGUMENT');
+  }
+  const par = sk.parents ? Int32Array.from(sk.parents, (p) => (Number.isInteger(p) ? p : -1)) : null;
+  const index = new Map(names.map((nm, i) => [nm, i]));
+  return {
+    names,
+    positionsFor(list) {
+      if (list === names) return flat;
+      const out = new Float32Array(3 * list.length).fill(NaN);
+      list.forEach((nm, i) => {
+        const j = index.get(nm);
+        if (j !== undefined) out.set(flat.subarray(3 * j, 3 * j + 3), 3 * i);
+      });
+      return out;
+    },
+    parentsFor(list) {
+      if (!par) return null;
+      if (list === names) return par;
+      const out = new Int32Array(list.length).fill(-1);
+      list.forEach((nm, i) => {
+        const j = index.get(nm);
+        const pj = j === undefined ? -1 : par[j];
+        if (pj >= 0) {
+          const k = list.indexOf(names[pj]);
+          out[i] = k;
+        }
+      });
+      return out;
+    },
+  };
 }
 
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.

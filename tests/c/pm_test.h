@@ -88,24 +88,30 @@ static inline const char *pm_test_fixture_dir(void) {
     return env && *env ? env : "../../shared/fixtures";
 }
 
+/* Read a whole file (NULL when it cannot be opened). Caller frees. */
+static inline unsigned char *pm_test_read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+    size_t got = fread(buf, 1, n > 0 ? (size_t)n : 0, f);
+    fclose(f);
+    *size = got;
+    return buf;
+}
+
 /* Read a whole fixture file (relative to the fixtures dir). Returns NULL and prints SKIP if absent.
  * Caller frees. */
 static inline unsigned char *pm_test_read_fixture(const char *rel, size_t *size) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", pm_test_fixture_dir(), rel);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    unsigned char *buf = pm_test_read_file(path, size);
+    if (!buf) {
         fprintf(stderr, "  SKIP: fixture %s not found (is ../shared beside the repo?)\n", path);
         pm_test_skipped++;
-        return NULL;
     }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    *size = got;
     return buf;
 }
 

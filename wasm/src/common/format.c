@@ -243,7 +243,7 @@ size_t pmi_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
             const char *s = va_arg(ap, const char *);
             if (!s) s = "(null)";
             size_t len = 0;
-            while (s[len] && (prec < 0 || len < (size_t)prec)) len++;
+            while ((prec < 0 || len < (size_t)prec) && s[len]) len++; /* never read past the precision */
             put_padded(&o, s, len, width, left, ' ');
             break;
         }

@@ -26,6 +26,13 @@ pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type,
     PMI_PRINTF(5, 6);
 #define pmi_fail(err, type, ...) pmi_fail_at((err), __FILE__, __LINE__, (type), __VA_ARGS__)
 
+/* Parse a decimal number from [p, end) without locale: [+-] digits [. digits] [(e|E) [+-] digits], or a
+ * leading '.' ("0.5", ".0083333", "-12", "1e-3"). No "nan", "inf", hex or leading spaces. Returns false
+ * (and leaves *out alone) when there is no number at p or the value overflows a double; on success
+ * *next (when not NULL) points after the number. Accurate to the last bit for up to 15 significant
+ * digits and exponents within +-22, within an ulp otherwise. */
+bool pmi_parse_double(const char *p, const char *end, double *out, const char **next);
+
 /* ---- allocation --------------------------------------------------------------------------- */
 
 void *pmi_alloc(const pm_allocator *a, size_t size);

@@ -37,8 +37,8 @@ pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocato
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: out is NULL");
     *out = NULL;
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: data is NULL");
-    const char *json;
-    size_t len;
+    const char *json = NULL;
+    size_t len = 0;
     pm_result r = json_of(data, size, &json, &len, err);
     if (r != PM_OK) return r;
     cJSON *root = cJSON_ParseWithLength(json, len);

@@ -177,8 +177,8 @@ static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) 
 }
 
 static pm_result get_text(rd *r, pm_string *dst, const char *field) {
-    const uint8_t *p;
-    size_t n;
+    const uint8_t *p = NULL;
+    size_t n = 0;
     TRY(get_text_raw(r, &p, &n, field));
     return dst ? decode_text(r, p, n, dst) : PM_OK;
 }
@@ -244,7 +244,7 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
         default: return fail(r, PM_ERR_BAD_FORMAT, "weight type %u is not 0..4", type);
         }
         for (int k = 0; k < bones; k++) {
-            uint32_t b;
+            uint32_t b = PM_NO_INDEX;
             TRY(get_index(r, r->bsize, &b, "weight bone index"));
             if (b != PM_NO_INDEX && (*max_bone_vertex == PM_NO_INDEX || b > *max_bone)) {
                 *max_bone = b;

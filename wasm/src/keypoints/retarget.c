@@ -1,0 +1,509 @@
+/* The retarget path shared by every source: rest-pose plan, per-frame points, pelvis to origin, adaptive
+ * scale, projection, angles; sequences, checks and feature vectors (see procmotion/keypoints.h). */
+#include "kp_internal.h"
+
+#include <math.h>
+
+#define PMI_KP_MAGIC 0x3133504bu /* "KP31" */
+
+/* ---- sequences --------------------------------------------------------------------------------- */
+
+pm_result pmi_kp_sequence_new(const pm_allocator *allocator, uint32_t frame_count, pm_kp_sequence **out, pm_error *err) {
+    *out = NULL;
+    pm_allocator a = allocator ? *allocator : (pm_allocator){0};
+    pm_kp_sequence *s = pmi_alloc(&a, sizeof *s);
+    if (!s) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "keypoints: out of memory");
+    memset(s, 0, sizeof *s);
+    s->allocator = a;
+    s->magic = PMI_KP_MAGIC;
+    s->frame_count = frame_count;
+    s->timestamp_ms = pmi_alloc_array(&s->allocator, frame_count, sizeof(double), err, "keypoints: timestamps");
+    s->points = pmi_alloc_array(&s->allocator, (size_t)frame_count * PM_KP_POINT_COUNT * 3, sizeof(float), err, "keypoints: points");
+    s->visibility = pmi_alloc_array(&s->allocator, (size_t)frame_count * PM_KP_POINT_COUNT, sizeof(float), err, "keypoints: visibility");
+    s->angles = pmi_alloc_array(&s->allocator, (size_t)frame_count * PM_KP_ANGLE_COUNT, sizeof(float), err, "keypoints: angles");
+    if (!s->timestamp_ms || !s->points || !s->visibility || !s->angles) {
+        pm_kp_free(s);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    *out = s;
+    return PM_OK;
+}
+
+void pm_kp_free(pm_kp_sequence *seq) {
+    if (!seq || seq->magic != PMI_KP_MAGIC) return;
+    pm_allocator a = seq->allocator;
+    pmi_free(&a, seq->timestamp_ms);
+    pmi_free(&a, seq->points);
+    pmi_free(&a, seq->visibility);
+    pmi_free(&a, seq->angles);
+    seq->magic = 0;
+    pmi_free(&a, seq);
+}
+
+pm_result pm_kp_from_arrays(uint32_t frames, const double *timestamp_ms, const float *points, const float *visibility,
+                            bool mirrored, const pm_allocator *allocator, pm_kp_sequence **out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: out is NULL");
+    *out = NULL;
+    if (frames && (!timestamp_ms || !points || !visibility))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: timestamps, points or visibility is NULL");
+    pm_kp_sequence *s = NULL;
+    pm_result r = pmi_kp_sequence_new(allocator, frames, &s, err);
+    if (r) return r;
+    s->mirrored = mirrored;
+    memcpy(s->timestamp_ms, timestamp_ms, (size_t)frames * sizeof(double));
+    memcpy(s->points, points, (size_t)frames * PM_KP_POINT_COUNT * 3 * sizeof(float));
+    memcpy(s->visibility, visibility, (size_t)frames * PM_KP_POINT_COUNT * sizeof(float));
+    for (uint32_t f = 0; f < frames; f++) {
+        pm_kp_angles(s->points + (size_t)f * PM_KP_POINT_COUNT * 3, s->angles + (size_t)f * PM_KP_ANGLE_COUNT);
+        pm_kp_sequence one = *s;
+        one.frame_count = 1;
+        one.timestamp_ms += f, one.points += (size_t)f * PM_KP_POINT_COUNT * 3;
+        one.visibility += (size_t)f * PM_KP_POINT_COUNT, one.angles += (size_t)f * PM_KP_ANGLE_COUNT;
+        uint32_t nan = 0, oor = 0;
+        pm_kp_check(&one, &nan, &oor);
+        if (nan || oor || (f && timestamp_ms[f] < timestamp_ms[f - 1]) || timestamp_ms[f] < 0) {
+            pm_kp_free(s);
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                            "keypoints: frame %u holds a non-finite or out-of-range value or a timestamp going back", f);
+        }
+    }
+    s->fps = pmi_kp_even_fps(s->timestamp_ms, frames);
+    s->stats.family = "keypoints";
+    pmi_kp_count_tiers(s);
+    *out = s;
+    return PM_OK;
+}
+
+uint32_t pmi_kp_max_frames(const pm_kp_options *opts) {
+    return opts && opts->max_frames ? opts->max_frames : 1000000u;
+}
+
+void pmi_kp_count_tiers(pm_kp_sequence *s) {
+    s->stats.direct_points = s->stats.inferred_points = s->stats.missing_points = 0;
+    for (int i = 0; i < PM_KP_POINT_COUNT && s->frame_count; i++) {
+        float c = s->visibility[i];
+        if (c >= 0.75f) s->stats.direct_points++;
+        else if (c >= 0.25f) s->stats.inferred_points++;
+        else s->stats.missing_points++;
+    }
+}
+
+/* ---- raw world points ---------------------------------------------------------------------------- */
+
+pm_result pmi_kp_raw_init(pmi_kp_raw *raw, const pm_allocator *allocator, uint32_t frame_count, pm_error *err) {
+    memset(raw, 0, sizeof *raw);
+    raw->allocator = allocator;
+    raw->frame_count = frame_count;
+    raw->timestamp_ms = pmi_alloc_array(allocator, frame_count, sizeof(double), err, "keypoints: timestamps");
+    raw->pos = pmi_alloc_array(allocator, (size_t)frame_count * PM_KP_POINT_COUNT * 3, sizeof(float), err, "keypoints: points");
+    raw->conf = pmi_alloc_array(allocator, (size_t)frame_count * PM_KP_POINT_COUNT, sizeof(float), err, "keypoints: visibility");
+    if (!raw->timestamp_ms || !raw->pos || !raw->conf) {
+        pmi_kp_raw_release(raw);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    return PM_OK;
+}
+
+void pmi_kp_raw_release(pmi_kp_raw *raw) {
+    pmi_free(raw->allocator, raw->timestamp_ms);
+    pmi_free(raw->allocator, raw->pos);
+    pmi_free(raw->allocator, raw->conf);
+    raw->timestamp_ms = NULL;
+    raw->pos = raw->conf = NULL;
+}
+
+void pmi_kp_raw_uniform_time(pmi_kp_raw *raw, double fps) {
+    raw->fps = fps;
+    for (uint32_t f = 0; f < raw->frame_count; f++) raw->timestamp_ms[f] = fps > 0 ? f * 1000.0 / fps : 0.0;
+}
+
+static bool finite3(const float *p) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
+
+pm_result pmi_kp_finish(pmi_kp_raw *raw, pm_kp_sequence **out, pm_error *err) {
+    *out = NULL;
+    const pm_allocator *a = raw->allocator;
+    float *angles = pmi_alloc_array(a, (size_t)raw->frame_count * PM_KP_ANGLE_COUNT, sizeof(float), err, "keypoints: angles");
+    pm_kp_sequence *s = angles ? pmi_alloc(a, sizeof *s) : NULL;
+    if (!s) {
+        pmi_free(a, angles);
+        pmi_kp_raw_release(raw);
+        return angles ? pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "keypoints: out of memory") : PM_ERR_OUT_OF_MEMORY;
+    }
+    memset(s, 0, sizeof *s);
+    s->allocator = a ? *a : (pm_allocator){0};
+    s->magic = PMI_KP_MAGIC;
+    s->frame_count = raw->frame_count;
+    s->fps = raw->fps;
+    s->mirrored = raw->mirrored;
+    s->timestamp_ms = raw->timestamp_ms;
+    s->points = raw->pos;
+    s->visibility = raw->conf;
+    s->angles = angles;
+    s->stats = raw->stats;
+    raw->timestamp_ms = NULL;
+    raw->pos = raw->conf = NULL;
+
+    /* non-finite points lose their confidence and sit on their parent; then the pelvis goes to 0 */
+    double maxabs = 0;
+    for (uint32_t f = 0; f < s->frame_count; f++) {
+        float *p = s->points + (size_t)f * PM_KP_POINT_COUNT * 3;
+        float *c = s->visibility + (size_t)f * PM_KP_POINT_COUNT;
+        bool bad = false;
+        for (int i = 0; i < PM_KP_POINT_COUNT; i++) {
+            if (!isfinite(c[i])) c[i] = 0, s->stats.nan_count++;
+            if (!finite3(p + i * 3)) {
+                s->stats.nan_count++;
+                memset(p + i * 3, 0, 3 * sizeof(float));
+                c[i] = 0;
+                bad = true;
+            }
+        }
+        if (bad) pmi_kp_fill_missing(p, c);
+        float pelvis[3];
+        for (int k = 0; k < 3; k++) pelvis[k] = 0.5f * (p[23 * 3 + k] + p[24 * 3 + k]);
+        for (int i = 0; i < PM_KP_POINT_COUNT; i++) {
+            for (int k = 0; k < 3; k++) {
+                p[i * 3 + k] -= pelvis[k];
+                if (c[i] > 0 && fabsf(p[i * 3 + k]) > maxabs) maxabs = fabsf(p[i * 3 + k]);
+            }
+        }
+    }
+    double scale = maxabs > 1e-30 && isfinite(maxabs) ? 0.35 / maxabs : 1.0;
+    s->stats.scale = (float)scale;
+    for (uint32_t f = 0; f < s->frame_count; f++) {
+        float *p = s->points + (size_t)f * PM_KP_POINT_COUNT * 3;
+        float *c = s->visibility + (size_t)f * PM_KP_POINT_COUNT;
+        for (int i = 0; i < PM_KP_POINT_COUNT; i++) {
+            float *q = p + i * 3;
+            float v[3] = {(float)(0.5 + q[0] * scale), (float)(0.5 - q[1] * scale), (float)(-q[2] * scale)};
+            const float lo[3] = {0, 0, -1}, hi[3] = {1, 1, 1};
+            for (int k = 0; k < 3; k++) {
+                if (!isfinite(v[k])) {
+                    s->stats.nan_count++;
+                    v[k] = k < 2 ? 0.5f : 0.0f;
+                    c[i] = 0;
+                } else if (v[k] < lo[k] || v[k] > hi[k]) {
+                    s->stats.out_of_range++;
+                    v[k] = v[k] < lo[k] ? lo[k] : hi[k];
+                }
+                q[k] = v[k];
+            }
+            if (c[i] < 0) c[i] = 0, s->stats.out_of_range++;
+            if (c[i] > 1) c[i] = 1, s->stats.out_of_range++;
+        }
+        pm_kp_angles(p, s->angles + (size_t)f * PM_KP_ANGLE_COUNT);
+    }
+    pmi_kp_count_tiers(s);
+    *out = s;
+    return PM_OK;
+}
+
+/* ---- rest-pose plan -------------------------------------------------------------------------------- */
+
+static pm_vec3 snap_axis(pm_vec3 v) {
+    float ax = fabsf(v.x), ay = fabsf(v.y), az = fabsf(v.z);
+    if (ax >= ay && ax >= az) return pm_vec3_make(v.x < 0 ? -1.f : 1.f, 0, 0);
+    if (ay >= az) return pm_vec3_make(0, v.y < 0 ? -1.f : 1.f, 0);
+    return pm_vec3_make(0, 0, v.z < 0 ? -1.f : 1.f);
+}
+
+static pm_mat4 canon_from_rest(pm_vec3 lhip, pm_vec3 rhip, pm_vec3 lsh, pm_vec3 rsh) {
+    pm_vec3 up = pm_vec3_sub(pm_vec3_scale(pm_vec3_add(lsh, rsh), 0.5f), pm_vec3_scale(pm_vec3_add(lhip, rhip), 0.5f));
+    pm_vec3 lat = pm_vec3_sub(lhip, rhip);
+    if (pm_vec3_length(lat) < 1e-6f * (pm_vec3_length(up) + 1e-30f)) lat = pm_vec3_sub(lsh, rsh);
+    if (!(pm_vec3_length(up) > 0) || !(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
+    pm_vec3 u = snap_axis(up);
+    lat = pm_vec3_sub(lat, pm_vec3_scale(u, pm_vec3_dot(lat, u)));
+    if (!(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
+    pm_vec3 l = snap_axis(lat);
+    pm_vec3 f = pm_vec3_cross(l, u);
+    pm_mat4 c = pm_mat4_identity();
+    c.m[0] = l.x, c.m[4] = l.y, c.m[8] = l.z;
+    c.m[1] = u.x, c.m[5] = u.y, c.m[9] = u.z;
+    c.m[2] = f.x, c.m[6] = f.y, c.m[10] = f.z;
+    return c;
+}
+
+static pm_vec3 rest_pos(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t j) {
+    pm_vec3 p = pm_mat4_get_translation(&rig->rest[j]);
+    return pm_mat4_transform_dir(canon, p);
+}
+
+/* Carry world-rest point `p` with joint j at confidence c. */
+static void put(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j, pm_vec3 p, float c) {
+    pm_mat4 cw = pm_mat4_mul(&plan->canon, &rig->rest[j]);
+    pm_mat4 inv = pm_mat4_inverse_affine(&cw);
+    plan->joint[point] = j;
+    plan->local[point] = pm_mat4_transform_point(&inv, p);
+    plan->conf[point] = c;
+}
+
+static void put_direct(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j, float c) {
+    plan->joint[point] = j;
+    plan->local[point] = pm_vec3_make(0, 0, 0);
+    plan->conf[point] = c;
+}
+
+/* The first child joint of j away from j (a wrist under a lower arm without a named hand). */
+static uint32_t first_child(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t j) {
+    if (j == PM_NO_INDEX || !rig->parent) return PM_NO_INDEX;
+    pm_vec3 pj = rest_pos(rig, canon, j);
+    for (uint32_t k = 0; k < rig->joint_count; k++)
+        if (rig->parent[k] == j && pm_vec3_distance(rest_pos(rig, canon, k), pj) > 0) return k;
+    return PM_NO_INDEX;
+}
+
+/* Face points relative to the head joint, in units of the torso length (x = the character's left). */
+static const struct {
+    int point;
+    float x, y, z;
+} face[] = {
+    {0, 0.0f, 0.09f, 0.17f},     {1, 0.030f, 0.15f, 0.13f},   {2, 0.065f, 0.15f, 0.12f},  {3, 0.095f, 0.15f, 0.11f},
+    {4, -0.030f, 0.15f, 0.13f},  {5, -0.065f, 0.15f, 0.12f},  {6, -0.095f, 0.15f, 0.11f}, {7, 0.14f, 0.10f, 0.0f},
+    {8, -0.14f, 0.10f, 0.0f},    {9, 0.045f, 0.03f, 0.14f},   {10, -0.045f, 0.03f, 0.14f},
+};
+
+pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *err) {
+    const uint32_t *sl = rig->slots;
+    uint32_t lua = sl[PMI_SLOT_LEFT(PMI_SIDE_UPPER_ARM)], rua = sl[PMI_SLOT_RIGHT(PMI_SIDE_UPPER_ARM)];
+    uint32_t lul = sl[PMI_SLOT_LEFT(PMI_SIDE_UPPER_LEG)], rul = sl[PMI_SLOT_RIGHT(PMI_SIDE_UPPER_LEG)];
+    if (lua == PM_NO_INDEX || rua == PM_NO_INDEX || lul == PM_NO_INDEX || rul == PM_NO_INDEX)
+        return pmi_fail(err, PM_ERR_NOT_FOUND, "keypoints: the skeleton lacks %s (both upper arms and both upper legs are needed)",
+                        lua == PM_NO_INDEX ? "a left upper arm" : rua == PM_NO_INDEX ? "a right upper arm"
+                        : lul == PM_NO_INDEX ? "a left upper leg" : "a right upper leg");
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++) plan->joint[i] = PM_NO_INDEX, plan->conf[i] = 0, plan->local[i] = pm_vec3_make(0, 0, 0);
+    pm_vec3 p_lul = pm_mat4_get_translation(&rig->rest[lul]), p_rul = pm_mat4_get_translation(&rig->rest[rul]);
+    pm_vec3 p_lua = pm_mat4_get_translation(&rig->rest[lua]), p_rua = pm_mat4_get_translation(&rig->rest[rua]);
+    plan->canon = canon_from_rest(p_lul, p_rul, p_lua, p_rua);
+    const pm_mat4 *C = &plan->canon;
+    pm_vec3 hipmid = pm_vec3_scale(pm_vec3_add(rest_pos(rig, C, lul), rest_pos(rig, C, rul)), 0.5f);
+    pm_vec3 shmid = pm_vec3_scale(pm_vec3_add(rest_pos(rig, C, lua), rest_pos(rig, C, rua)), 0.5f);
+    float torso = pm_vec3_distance(hipmid, shmid);
+    if (!(torso > 0)) torso = 1.0f;
+
+    for (int side = 0; side < 2; side++) {
+        float sx = side == 0 ? 1.0f : -1.0f;
+#define SLOT(s) (side == 0 ? sl[PMI_SLOT_LEFT(s)] : sl[PMI_SLOT_RIGHT(s)])
+        int o = side; /* left points are even-offset pairs: 11/12, 13/14, ... */
+        put_direct(rig, plan, 11 + o, SLOT(PMI_SIDE_UPPER_ARM), 1.0f);
+        put_direct(rig, plan, 23 + o, SLOT(PMI_SIDE_UPPER_LEG), 1.0f);
+        uint32_t elbow = SLOT(PMI_SIDE_LOWER_ARM), knee = SLOT(PMI_SIDE_LOWER_LEG);
+        if (elbow != PM_NO_INDEX) put_direct(rig, plan, 13 + o, elbow, 1.0f);
+        if (knee != PM_NO_INDEX) put_direct(rig, plan, 25 + o, knee, 1.0f);
+        uint32_t wrist = SLOT(PMI_SIDE_HAND);
+        if (wrist != PM_NO_INDEX) put_direct(rig, plan, 15 + o, wrist, 1.0f);
+        else if ((wrist = first_child(rig, C, elbow)) != PM_NO_INDEX) put_direct(rig, plan, 15 + o, wrist, 0.5f);
+        uint32_t ankle = SLOT(PMI_SIDE_FOOT);
+        if (ankle != PM_NO_INDEX) put_direct(rig, plan, 27 + o, ankle, 1.0f);
+        else if ((ankle = first_child(rig, C, knee)) != PM_NO_INDEX) put_direct(rig, plan, 27 + o, ankle, 0.5f);
+
+        /* hand: pinky 17, index 19, thumb 21 */
+        if (wrist != PM_NO_INDEX) {
+            pm_vec3 w = rest_pos(rig, C, wrist);
+            pm_vec3 e = elbow != PM_NO_INDEX ? rest_pos(rig, C, elbow) : rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_ARM));
+            pm_vec3 d = pm_vec3_sub(w, e);
+            float len = pm_vec3_length(d);
+            if (!(len > 0)) d = pm_vec3_make(sx, 0, 0), len = 0.3f * torso;
+            d = pm_vec3_normalize(d);
+            pm_vec3 fwd = pm_vec3_make(0, 0, 1);
+            pm_vec3 f = pm_vec3_sub(fwd, pm_vec3_scale(d, pm_vec3_dot(d, fwd)));
+            f = pm_vec3_length(f) > 1e-3f ? pm_vec3_normalize(f) : pm_vec3_make(0, -1, 0);
+            const struct {
+                int point, slot;
+                float along, fwd;
+            } fingers[] = {{17, PMI_SIDE_LITTLE, 0.30f, -0.10f}, {19, PMI_SIDE_INDEX, 0.36f, 0.08f}, {21, PMI_SIDE_THUMB, 0.20f, 0.18f}};
+            for (int k = 0; k < 3; k++) {
+                uint32_t j = SLOT(fingers[k].slot);
+                if (j != PM_NO_INDEX) put_direct(rig, plan, fingers[k].point + o, j, 1.0f);
+                else
+                    put(rig, plan, fingers[k].point + o, wrist,
+                        pm_vec3_add(w, pm_vec3_add(pm_vec3_scale(d, fingers[k].along * len), pm_vec3_scale(f, fingers[k].fwd * len))),
+                        0.5f);
+            }
+        }
+        /* foot: heel 29, foot index 31 */
+        if (ankle != PM_NO_INDEX) {
+            pm_vec3 an = rest_pos(rig, C, ankle);
+            float leg = pm_vec3_distance(an, rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_LEG)));
+            if (!(leg > 0)) leg = torso;
+            put(rig, plan, 29 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, -0.06f * leg)), 0.5f);
+            uint32_t toe = SLOT(PMI_SIDE_TOES);
+            if (toe != PM_NO_INDEX) put_direct(rig, plan, 31 + o, toe, 1.0f);
+            else put(rig, plan, 31 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, 0.20f * leg)), 0.5f);
+        }
+#undef SLOT
+    }
+    /* face: eyes direct when the rig has them, the rest carried by the head (or the neck) */
+    uint32_t head = sl[PMI_SLOT_HEAD] != PM_NO_INDEX ? sl[PMI_SLOT_HEAD] : sl[PMI_SLOT_NECK];
+    if (head != PM_NO_INDEX) {
+        pm_vec3 h = rest_pos(rig, C, head);
+        for (size_t k = 0; k < sizeof face / sizeof face[0]; k++)
+            put(rig, plan, face[k].point, head,
+                pm_vec3_add(h, pm_vec3_make(face[k].x * torso, face[k].y * torso, face[k].z * torso)), 0.5f);
+    }
+    if (sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(rig, plan, 2, sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)], 1.0f);
+    if (sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(rig, plan, 5, sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)], 1.0f);
+    return PM_OK;
+}
+
+void pmi_kp_plan_points(const pmi_kp_plan *plan, const pm_mat4 *world, float *pos) {
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++) {
+        uint32_t j = plan->joint[i];
+        if (j == PM_NO_INDEX) continue;
+        pm_vec3 p = pm_mat4_transform_point(&world[j], plan->local[i]);
+        p = pm_mat4_transform_dir(&plan->canon, p);
+        pos[i * 3] = p.x, pos[i * 3 + 1] = p.y, pos[i * 3 + 2] = p.z;
+    }
+    pmi_kp_fill_missing(pos, plan->conf);
+}
+
+pm_mat4 pmi_kp_mirror_z(const pm_mat4 *m) {
+    /* S M S, S = diag(1, 1, -1): negate the z row and the z column (their crossing twice = kept) */
+    pm_mat4 r = *m;
+    for (int c = 0; c < 4; c++) r.m[c * 4 + 2] = -r.m[c * 4 + 2];
+    for (int k = 0; k < 4; k++) r.m[2 * 4 + k] = -r.m[2 * 4 + k];
+    return r;
+}
+
+/* ---- rigs and running them ----------------------------------------------------------------------------------- */
+
+pm_result pmi_kp_rig_alloc(pmi_kp_rig *rig, const pm_allocator *a, uint32_t n, pm_error *err) {
+    memset(rig, 0, sizeof *rig);
+    rig->joint_count = n;
+    for (int k = 0; k < PMI_SLOT_COUNT; k++) rig->slots[k] = PM_NO_INDEX;
+    rig->names = pmi_alloc_array(a, n, sizeof *rig->names, err, "keypoints: joint names");
+    rig->parent = pmi_alloc_array(a, n, sizeof *rig->parent, err, "keypoints: joint parents");
+    rig->rest = pmi_alloc_array(a, n, sizeof *rig->rest, err, "keypoints: rest pose");
+    rig->candidate = pmi_alloc_array(a, n, 1, err, "keypoints: joints");
+    if (!rig->names || !rig->parent || !rig->rest || !rig->candidate) {
+        pmi_kp_rig_release(rig, a);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    memset(rig->candidate, 1, n);
+    return PM_OK;
+}
+
+void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *a) {
+    pmi_free(a, rig->names);
+    pmi_free(a, rig->parent);
+    pmi_free(a, rig->rest);
+    pmi_free(a, rig->candidate);
+    rig->names = NULL, rig->parent = NULL, rig->rest = NULL, rig->candidate = NULL;
+}
+
+pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_kp_eval_fn eval, void *ctx,
+                         const pm_kp_options *opts, pm_kp_stats *stats, pm_kp_sequence **out, pm_error *err) {
+    pm_result r;
+    if (!rig->family && (r = pmi_kp_map_names(rig, err))) return r;
+    pmi_kp_plan plan;
+    if ((r = pmi_kp_make_plan(rig, &plan, err))) return r;
+    if (frame_count > pmi_kp_max_frames(opts))
+        return pmi_fail(err, PM_ERR_LIMIT, "keypoints: %u frames exceed the limit of %u", frame_count, pmi_kp_max_frames(opts));
+    const pm_allocator *a = opts ? &opts->allocator : NULL;
+    pm_mat4 *world = pmi_alloc_array(a, rig->joint_count, sizeof *world, err, "keypoints: world matrices");
+    uint8_t *needed = world ? pmi_alloc_array(a, rig->joint_count, 1, err, "keypoints: world matrices") : NULL;
+    if (!needed) {
+        pmi_free(a, world);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    memset(needed, 0, rig->joint_count);
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++)
+        if (plan.joint[i] != PM_NO_INDEX) needed[plan.joint[i]] = 1;
+    pmi_kp_raw raw;
+    if ((r = pmi_kp_raw_init(&raw, a, frame_count, err))) {
+        pmi_free(a, world);
+        pmi_free(a, needed);
+        return r;
+    }
+    pmi_kp_raw_uniform_time(&raw, fps);
+    for (uint32_t f = 0; f < frame_count; f++) {
+        if ((r = eval(ctx, f, fps > 0 ? f / fps : 0.0, needed, world, err))) break;
+        pmi_kp_plan_points(&plan, world, raw.pos + (size_t)f * PM_KP_POINT_COUNT * 3);
+        memcpy(raw.conf + (size_t)f * PM_KP_POINT_COUNT, plan.conf, sizeof plan.conf);
+        if (opts && opts->progress && ((f & 255) == 255 || f + 1 == frame_count)) opts->progress(opts->progress_user, f + 1, frame_count);
+    }
+    pmi_free(a, world);
+    pmi_free(a, needed);
+    if (r) {
+        pmi_kp_raw_release(&raw);
+        return r;
+    }
+    raw.stats = *stats;
+    raw.stats.family = rig->family;
+    raw.stats.source_joints = 0;
+    for (uint32_t j = 0; j < rig->joint_count; j++) raw.stats.source_joints += rig->candidate[j] != 0;
+    return pmi_kp_finish(&raw, out, err);
+}
+
+/* ---- checks and features ------------------------------------------------------------------------------ */
+
+void pm_kp_check(const pm_kp_sequence *seq, uint32_t *nan_count, uint32_t *out_of_range) {
+    uint32_t nan = 0, oor = 0;
+    if (seq) {
+        for (uint32_t f = 0; f < seq->frame_count; f++) {
+            const float *p = seq->points + (size_t)f * PM_KP_POINT_COUNT * 3;
+            const float *v = seq->visibility + (size_t)f * PM_KP_POINT_COUNT;
+            const float *a = seq->angles + (size_t)f * PM_KP_ANGLE_COUNT;
+            for (int i = 0; i < PM_KP_POINT_COUNT; i++) {
+                for (int k = 0; k < 3; k++) {
+                    float x = p[i * 3 + k];
+                    if (!isfinite(x)) nan++;
+                    else if (x < (k < 2 ? 0.0f : -1.0f) || x > 1.0f) oor++;
+                }
+                if (!isfinite(v[i])) nan++;
+                else if (v[i] < 0 || v[i] > 1) oor++;
+            }
+            for (int i = 0; i < PM_KP_ANGLE_COUNT; i++) {
+                if (!isfinite(a[i])) nan++;
+                else if (a[i] < -1 || a[i] > 1) oor++;
+            }
+            if (!isfinite(seq->timestamp_ms[f])) nan++;
+            else if (f && seq->timestamp_ms[f] < seq->timestamp_ms[f - 1]) oor++;
+        }
+    }
+    if (nan_count) *nan_count = nan;
+    if (out_of_range) *out_of_range = oor;
+}
+
+pm_result pm_kp_features(const pm_kp_sequence *seq, float *out, size_t out_cap, pm_error *err) {
+    if (!seq || !out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: sequence or output is NULL");
+    uint32_t n = seq->frame_count;
+    if (out_cap / PM_KP_FEATURE_SIZE < n)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: features need %zu floats, the buffer holds %zu",
+                        (size_t)n * PM_KP_FEATURE_SIZE, out_cap);
+    uint32_t *next = pmi_alloc_array(&seq->allocator, n, sizeof *next, err, "keypoints: features");
+    if (!next) return PM_ERR_OUT_OF_MEMORY;
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++) {
+        const float *vis = seq->visibility + i;
+        uint32_t nx = PM_NO_INDEX;
+        for (uint32_t f = n; f-- > 0;) {
+            if (vis[(size_t)f * PM_KP_POINT_COUNT] >= 0.5f) nx = f;
+            next[f] = nx;
+        }
+        uint32_t prev = PM_NO_INDEX;
+        for (uint32_t f = 0; f < n; f++) {
+            const float *src = seq->points + ((size_t)f * PM_KP_POINT_COUNT + i) * 3;
+            float *dst = out + (size_t)f * PM_KP_FEATURE_SIZE + i * 3;
+            if (vis[(size_t)f * PM_KP_POINT_COUNT] >= 0.5f) {
+                memcpy(dst, src, 3 * sizeof(float));
+                prev = f;
+                continue;
+            }
+            uint32_t nf = next[f];
+            const float *a = prev != PM_NO_INDEX ? seq->points + ((size_t)prev * PM_KP_POINT_COUNT + i) * 3 : NULL;
+            const float *b = nf != PM_NO_INDEX ? seq->points + ((size_t)nf * PM_KP_POINT_COUNT + i) * 3 : NULL;
+            if (a && b) {
+                float t = (float)(f - prev) / (float)(nf - prev);
+                for (int k = 0; k < 3; k++) dst[k] = a[k] + (b[k] - a[k]) * t;
+            } else {
+                memcpy(dst, a ? a : b ? b : src, 3 * sizeof(float));
+            }
+        }
+    }
+    pmi_free(&seq->allocator, next);
+    for (uint32_t f = 0; f < n; f++) {
+        float *row = out + (size_t)f * PM_KP_FEATURE_SIZE;
+        pm_kp_angles(row, row + PM_KP_POINT_COUNT * 3);
+    }
+    return PM_OK;
+}
