@@ -14,8 +14,9 @@ import { defaultModel } from './models.js';
 import { availableModes, getMode } from './modes/registry.js';
 import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
-// Capabilities: each registers its mode. (groove, tracing, keypoints join here as they land.)
+// Capabilities: each registers its mode. (tracing, keypoints join here as they land.)
 import './modes/catwalk.js';
+import './modes/groove.js';
 import './modes/vmd.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -252,7 +253,9 @@ async function loadModelInto(app, spec) {
   } catch {
     skeleton = undefined; // standard proportions
   }
-  app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn };
+  // source: the model's bytes, for capabilities that read its IK (groove)
+  app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, source: spec.source,
+    builtIn: !!spec.builtIn };
   await app.regenerateNow({ keepBeat: true });
 }
 
