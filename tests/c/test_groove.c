@@ -551,6 +551,41 @@ PM_TEST(offsets_are_post_multiplied_and_never_written_back) {
     pm_skeleton_free(sk);
 }
 
+static void *counting_alloc(void *user, size_t size) {
+    ++*(int *)user;
+    return malloc(size);
+}
+static void counting_free(void *user, void *p) {
+    (void)user;
+    free(p);
+}
+
+PM_TEST(a_frame_never_allocates) {
+    pm_skeleton *sk = mannequin();
+    int allocations = 0;
+    pm_groove_options o = {0};
+    o.allocator.alloc = counting_alloc;
+    o.allocator.free = counting_free;
+    o.allocator.user = &allocations;
+    pm_groove *g = NULL;
+    pm_error err = {0};
+    PM_CHECK_OK(pm_groove_create(sk, NULL, &o, &g, &err), &err);
+    PM_CHECK(allocations > 0);
+    const int after_create = allocations;
+    pm_groove_preview pv;
+    memset(&pv, 0, sizeof pv);
+    double pos[3] = {0, 8, 0};
+    for (int i = 0; i < 200; i++) {
+        pm_groove_frame fr;
+        PM_CHECK_OK(pm_groove_offsets(g, NULL, i / 60.0, 128, (uint32_t)(i % 3 == 0 ? PM_GROOVE_OFFSETS_ONLY : 0), &fr, &err),
+                    &err);
+        PM_CHECK_OK(pm_groove_preview_update(g, &pv, pos, i / 60.0, 128, 0, &err), &err);
+    }
+    PM_CHECK_EQ_INT(allocations, after_create);
+    pm_groove_free(g);
+    pm_skeleton_free(sk);
+}
+
 PM_TEST(squat_bounce_yields_completely_under_user_leg_ik) {
     pm_skeleton *sk = mannequin();
     pm_error err = {0};
