@@ -1,8 +1,9 @@
 // The web demo (web-demo/, bundled to web-demo/dist/demo.js) in Debian's Chromium on SwiftShader:
 // it opens on the mannequin walking, the controls regenerate the motion, "Download VMD" gives a
-// file babylon-mmd reads, a user's PMX + VMD play, broken files give a readable message.
+// file babylon-mmd reads, a user's PMX + VMD play, broken files give a readable message, the
+// Keypoints toggle draws the MediaPipe skeleton of the playing motion.
 // Screenshots go to test-results/demo/ for review. PM_UPDATE_DOCS_SCREENSHOT=1 also writes
-// docs/demo.png.
+// docs/demo.png and docs/demo-keypoints.png.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -132,6 +133,29 @@ async function pixelStats(page, a, b = null) {
     }
     return out;
   }, [a.toString('base64'), b ? b.toString('base64') : null]);
+}
+
+/** How many pixels of a PNG screenshot are within `tolerance` (each channel) of the colour rgb. */
+async function colourCount(page, png, rgb, tolerance = 40) {
+  return page.evaluate(async ([b64, [r, g, b], tol]) => {
+    const bmp = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - r) <= tol && Math.abs(d[i + 1] - g) <= tol && Math.abs(d[i + 2] - b) <= tol) n++;
+    }
+    return n;
+  }, [png.toString('base64'), rgb, tolerance]);
+}
+
+/** Turns the Keypoints toggle on and waits for the keypoints of the playing motion. */
+async function keypointsOn(page) {
+  await page.locator('#kp-toggle').check();
+  await page.waitForFunction(() => window.demo.app.keypoints.data?.frameCount > 0
+    && window.demo.app.keypoints.source.vmd === window.demo.app.motion.vmd, null, { timeout: 10_000 });
 }
 
 async function bonePosition(page, name) {
@@ -469,6 +493,177 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('the Keypoints toggle overlays the MediaPipe skeleton of the playing motion, in sync; off removes it', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      const overlay = page.locator('#kp-overlay');
+      const toggle = page.locator('#kp-toggle');
+      assert.equal(await toggle.isVisible(), true, 'the toggle is offered (this core has toKeypoints)');
+      assert.equal(await toggle.isChecked(), false, 'off by default');
+      assert.equal(await overlay.isVisible(), false);
+      assert.doesNotMatch(await page.locator('#info').textContent(), /Leg drive/);
+      const beat = await page.evaluate(() => window.demo.viewer.motion.beatFrames);
+      await showFrame(page, 2 * beat);
+      const box = await overlay.boundingBox() ?? null;
+      assert.equal(box, null, 'no overlay box while off');
+
+      await keypointsOn(page);
+      const kp = await page.evaluate(() => {
+        const { data, source } = window.demo.app.keypoints;
+        return { frames: data.frameCount, stats: data.stats, loop: window.demo.viewer.loopFrames,
+          sameMotion: source.vmd === window.demo.app.motion.vmd, info: document.querySelector('#info').textContent };
+      });
+      console.log(`# demo keypoints: ${kp.frames} frames for a ${kp.loop}-frame loop, legs ${kp.stats.legs}, `
+        + `${kp.stats.ignoredBones} ignored bones`);
+      assert.ok(kp.sameMotion, 'computed from the motion that is playing');
+      assert.equal(kp.frames, kp.loop + 1, 'one keypoint frame per VMD frame of the loop (0..loop)');
+      assert.equal(kp.stats.legs, 'ik', 'the catwalk drives its legs with 足ＩＫ');
+      assert.equal(kp.stats.nanCount + kp.stats.outOfRange, 0);
+      assert.match(kp.info, /Keypoints\s*\d+ frames/);
+      assert.match(kp.info, /Leg drive\s*IK/);
+      assert.match(kp.info, /Ignored bones\s*0/);
+      assert.match(kp.info, /Keypoint skeleton\s*MMD standard/);
+      assert.equal(await overlay.isVisible(), true);
+
+      // Two frames a beat apart: the inset is drawn (not blank) and its points moved.
+      const at = async (f) => {
+        await showFrame(page, f);
+        return page.evaluate((frame) => {
+          const o = window.demo.app.keypoints;
+          const i = Math.round(frame);
+          let err = 0;
+          for (let k = 0; k < 99; k++) err = Math.max(err, Math.abs(o.sample.points[k] - o.data.points[99 * i + k]));
+          return { screen: Array.from(o.screen), syncError: err };
+        }, f);
+      };
+      const a = await at(2 * beat);
+      const shotA = await overlay.screenshot();
+      const b = await at(3 * beat);
+      const shotB = await overlay.screenshot();
+      writeFileSync(join(OUT, 'keypoints-beat-2.png'), shotA);
+      writeFileSync(join(OUT, 'keypoints-beat-3.png'), shotB);
+      await page.screenshot({ path: join(OUT, 'demo-keypoints.png') });
+      assert.ok(a.syncError < 1e-6 && b.syncError < 1e-6, `the inset shows the keypoint frame of the playhead: ${a.syncError}, ${b.syncError}`);
+      let moved = 0;
+      for (let i = 0; i < 33; i++) moved = Math.max(moved, Math.hypot(a.screen[2 * i] - b.screen[2 * i], a.screen[2 * i + 1] - b.screen[2 * i + 1]));
+      const s = await pixelStats(page, shotA, shotB);
+      console.log(`# demo keypoints: inset luminance std ${s.a.std.toFixed(1)}, ${s.a.colours} colours; a beat later `
+        + `a point moved ${moved.toFixed(1)} px, ${(100 * s.diff).toFixed(1)} % of the inset's pixels differ`);
+      assert.ok(s.a.std > 8 && s.a.colours > 20, `the inset is drawn: ${JSON.stringify(s.a)}`);
+      assert.ok(moved > 3, `the drawn points move a beat apart: ${moved} px`);
+      assert.ok(s.diff > 0.005, `the inset's pixels change a beat apart: ${(100 * s.diff).toFixed(2)} %`);
+      // Interpolated between the 30 fps keypoint frames at a fractional playhead.
+      await showFrame(page, 2 * beat + 0.5);
+      const half = await page.evaluate((f) => {
+        const o = window.demo.app.keypoints;
+        const i = Math.floor(f);
+        let err = 0;
+        for (let k = 0; k < 99; k++) {
+          err = Math.max(err, Math.abs(o.sample.points[k] - 0.5 * (o.data.points[99 * i + k] + o.data.points[99 * (i + 1) + k])));
+        }
+        return err;
+      }, 2 * beat + 0.5);
+      assert.ok(half < 1e-6, `midway between two keypoint frames: ${half}`);
+
+      // A new motion (hip sway) recomputes the keypoints from the new bytes.
+      const old = await page.evaluateHandle(() => window.demo.app.keypoints.data);
+      await page.locator('input[data-param="hipSway"]').fill('0');
+      await page.waitForFunction((o) => window.demo.app.keypoints.data && window.demo.app.keypoints.data !== o
+        && window.demo.app.keypoints.source.vmd === window.demo.app.motion.vmd, old, { timeout: 10_000 });
+
+      // Off: the inset goes and the 3D view shows through where it was.
+      const rect = await overlay.boundingBox();
+      const withInset = await page.screenshot({ clip: rect });
+      await toggle.uncheck();
+      assert.equal(await overlay.isVisible(), false);
+      await frames(page, 2);
+      const without = await page.screenshot({ clip: rect });
+      writeFileSync(join(OUT, 'keypoints-off.png'), without);
+      // The inset's left-side blue (#5fb3ff) is on its lines and labels, and nowhere in the scene there.
+      const blueWith = await colourCount(page, withInset, [0x5f, 0xb3, 0xff]);
+      const blueWithout = await colourCount(page, without, [0x5f, 0xb3, 0xff]);
+      console.log(`# demo keypoints: pixels of the left-side blue in the inset's region: on ${blueWith}, off ${blueWithout}`);
+      assert.ok(blueWith > 100 && blueWithout === 0, `turning it off removes the drawing: ${blueWith} -> ${blueWithout} blue pixels`);
+      assert.doesNotMatch(await page.locator('#info').textContent(), /Leg drive/);
+      assert.equal(await page.locator('#errors').isVisible(), false);
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('keypoints: a motion the converter rejects shows its message and keeps playing', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      await keypointsOn(page);
+      // One key at frame 60 000 (33 minutes): babylon-mmd plays it, the keypoints stop at 54 000 frames.
+      const bytes = await page.evaluate(() => Array.from(window.demo.pm.writeVmd({
+        bones: { count: 1, names: ['センター'], nameIndex: [0], frames: [60_000], positions: [0, 1, 0], rotations: [0, 0, 0, 1],
+          interpolations: new Uint8Array(64).fill(20) },
+      })));
+      await page.locator('#file-vmd').setInputFiles({ name: 'long.vmd', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+      const banner = page.locator('#errors');
+      await banner.waitFor({ state: 'visible', timeout: 20_000 });
+      const text = await banner.textContent();
+      console.log(`# demo keypoints: rejected motion -> "${text.replace(/\s+/g, ' ').trim()}"`);
+      assert.match(text, /Could not compute the keypoints of long/);
+      assert.match(text, /60001 frames exceed the limit of 54000/);
+      const state = await page.evaluate(() => ({ mode: window.demo.app.mode, name: window.demo.app.motion?.name,
+        data: window.demo.app.keypoints.data, loop: window.demo.viewer.loopFrames }));
+      assert.equal(state.mode, 'vmd');
+      assert.equal(state.name, 'long');
+      assert.equal(state.loop, 60_000);
+      assert.equal(state.data, null);
+      const f0 = await page.evaluate(() => window.demo.viewer.frame);
+      await frames(page, 3);
+      assert.notEqual(await page.evaluate(() => window.demo.viewer.frame), f0, 'still playing');
+      assert.equal(await page.locator('#kp-overlay').isVisible(), true, 'the inset stays, saying it has no keypoints');
+      await page.screenshot({ path: join(OUT, 'keypoints-rejected.png') });
+      // Back to the catwalk: keypoints again.
+      await page.locator('#mode').selectOption('catwalk');
+      await page.waitForFunction(() => window.demo.app.keypoints.data?.frameCount > 0, null, { timeout: 10_000 });
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('keypoints on a loaded model use its own skeleton (yw_test_model.pmx, mei_wait.vmd)', { skip: NO_FIXTURES }, async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      await page.locator('#kp-toggle').check();
+      const dir = fixturePath('pmx/yw_test_model');
+      await page.locator('#file-model').setInputFiles([join(dir, 'yw_test_model.pmx'), join(dir, 'tex/diffuse.png'), join(dir, 'tex/sph.png')]);
+      await page.waitForFunction(() => window.demo.app.model?.name === 'yw_test_model.pmx'
+        && window.demo.app.keypoints.source?.model === window.demo.app.model && window.demo.app.keypoints.data, null, { timeout: 30_000 });
+      await page.locator('#file-vmd').setInputFiles(fixturePath('vmd/mei_wait.vmd'));
+      await page.waitForFunction(() => window.demo.app.motion?.name === 'mei_wait'
+        && window.demo.app.keypoints.source?.vmd === window.demo.app.motion.vmd && window.demo.app.keypoints.data, null, { timeout: 30_000 });
+      const r = await page.evaluate(() => {
+        const { data } = window.demo.app.keypoints;
+        const standard = window.demo.pm.toKeypoints(window.demo.app.motion.vmd, 'vmd');
+        let diff = 0;
+        for (let k = 0; k < data.points.length; k++) diff = Math.max(diff, Math.abs(data.points[k] - standard.points[k]));
+        return { frames: data.frameCount, legs: data.stats.legs, ignored: data.stats.ignoredBones, diff,
+          hasModel: !!window.demo.app.model.bytes, info: document.querySelector('#info').textContent };
+      });
+      console.log(`# demo keypoints: mei_wait on yw_test_model: ${r.frames} frames, legs ${r.legs}, `
+        + `max difference to the standard skeleton ${r.diff.toFixed(4)}`);
+      assert.ok(r.hasModel, 'the page keeps the PMX bytes');
+      assert.equal(r.frames, 121);
+      assert.equal(r.legs, 'ik');
+      assert.match(r.info, /Keypoint skeleton\s*this model/);
+      assert.match(r.info, /Leg drive\s*IK/);
+      // docs/keypoints.md: on its own reference model, mei_wait differs from the standard skeleton by 0.0091.
+      assert.ok(r.diff > 0 && r.diff < 0.015, `model skeleton vs standard skeleton: ${r.diff}`);
+      await showFrame(page, 40);
+      await page.screenshot({ path: join(OUT, 'demo-keypoints-user-model.png') });
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('docs/demo.png (PM_UPDATE_DOCS_SCREENSHOT=1)', { skip: !process.env.PM_UPDATE_DOCS_SCREENSHOT && 'set PM_UPDATE_DOCS_SCREENSHOT=1 to rewrite docs/demo.png' }, async () => {
     const context = await browser.newContext({ viewport: { width: 1040, height: 660 }, locale: 'en-US' });
     const page = await context.newPage();
@@ -481,6 +676,17 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       const png = await page.screenshot({ path: join(REPO_ROOT, 'docs/demo.png') });
       console.log(`# demo: wrote docs/demo.png (${png.length} bytes)`);
       assert.ok(png.length < 300 * 1024, `docs/demo.png is ${png.length} bytes (keep it under 300 KB)`);
+      // The keypoint inset at its full size with the body beside it (docs/demo.md, Keypoints).
+      await page.setViewportSize(VIEWPORT);
+      await keypointsOn(page);
+      await showFrame(page, 4.5 * beat);
+      const view = await page.locator('#viewport').boundingBox();
+      const body = await bodyClip(page);
+      const x = Math.max(view.x, body.x - 40);
+      const kpPng = await page.screenshot({ path: join(REPO_ROOT, 'docs/demo-keypoints.png'),
+        clip: { x, y: view.y, width: view.x + view.width - x, height: view.height } });
+      console.log(`# demo: wrote docs/demo-keypoints.png (${kpPng.length} bytes)`);
+      assert.ok(kpPng.length < 200 * 1024, `docs/demo-keypoints.png is ${kpPng.length} bytes (keep it under 200 KB)`);
     } finally {
       await context.close();
     }
@@ -510,4 +716,8 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
 
 test('docs/demo.png stays under 300 KB', { skip: !existsSync(join(REPO_ROOT, 'docs/demo.png')) && 'SKIP: no docs/demo.png yet' }, () => {
   assert.ok(statSync(join(REPO_ROOT, 'docs/demo.png')).size < 300 * 1024);
+});
+
+test('docs/demo-keypoints.png stays under 200 KB', { skip: !existsSync(join(REPO_ROOT, 'docs/demo-keypoints.png')) && 'SKIP: no docs/demo-keypoints.png yet' }, () => {
+  assert.ok(statSync(join(REPO_ROOT, 'docs/demo-keypoints.png')).size < 200 * 1024);
 });

@@ -73,7 +73,7 @@ test('the groove mode bakes on the standing pose, the catwalk and a loaded VMD',
   const mode = getMode('groove');
   assert.ok(mode.requires(pm));
   const mannequin = pm.mannequinPmx();
-  const model = { source: mannequin, boneNames: pm.readPmx(mannequin).bones.map((b) => b.name) };
+  const model = { builtIn: true, bytes: null, boneNames: pm.readPmx(mannequin).bones.map((b) => b.name) };
   const wait = readFixture('vmd/mei_wait.vmd');
   const app = {
     pm, bpm: 128, model, grooveDefaults: defaults, groove: grooveValues(defaults), grooveBase: 'rest',
@@ -95,6 +95,10 @@ test('the groove mode bakes on the standing pose, the catwalk and a loaded VMD',
   assert.ok(walk.report.copiedKeys > 0, 'the catwalk keys are kept');
   app.grooveBase = 'vmd';
   const onVmd = mode.generate(app);
+  // a user's model: its own bytes (their 足ＩＫ drives the legs)
+  const yw = readFixture('pmx/yw_test_model/yw_test_model.pmx');
+  const own = mode.generate({ ...app, model: { bytes: yw, boneNames: pm.readPmx(yw).bones.map((b) => b.name) } });
+  assert.equal(own.report.legMode, 'mmd-ik');
   assert.equal(onVmd.loopFrames, 120);
   assert.ok(onVmd.report.copiedKeys > 100);
   // no BPM on the page: the catwalk's own beat, else 120

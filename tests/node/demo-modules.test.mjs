@@ -1,6 +1,6 @@
 // The web demo's DOM-free modules in Node: the i18n table, language choice, tap tempo, the PMX
-// texture-table reader behind referenceFiles, and the curve sampler (against babylon-mmd's own
-// evaluation of the same VMD).
+// texture-table reader behind referenceFiles, the curve sampler (against babylon-mmd's own
+// evaluation of the same VMD), and the keypoint overlay's tables and playhead lookup.
 import './support/register.mjs';
 
 import { test } from 'node:test';
@@ -15,6 +15,7 @@ const { LANGUAGES, TABLE, pickLanguage, setLanguage, t } = await import(join(SRC
 const { TapTempo, clampBpm } = await import(join(SRC, 'tempo.js'));
 const { pmxTexturePaths, classify, extensionOf } = await import(join(SRC, 'files.js'));
 const { CATWALK_PARAMS } = await import(join(SRC, 'modes/catwalk-params.js'));
+const kpHelpers = await import(join(SRC, 'keypoints.js'));
 
 const NO_FIXTURES = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found';
 
@@ -33,7 +34,7 @@ test('every i18n key the page uses exists', () => {
   const used = new Set();
   const html = readFileSync(join(REPO_ROOT, 'web-demo/index.html'), 'utf8');
   for (const m of html.matchAll(/data-i18n(?:-title|-aria|-placeholder)?="([^"]+)"/g)) used.add(m[1]);
-  for (const f of ['main.js', 'errors.js', 'curves.js', 'modes/catwalk.js', 'modes/vmd.js']) {
+  for (const f of ['main.js', 'errors.js', 'curves.js', 'modes/catwalk.js', 'modes/vmd.js', 'keypoint-overlay.js']) {
     const src = readFileSync(join(SRC, f), 'utf8');
     for (const m of src.matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]);
     for (const m of src.matchAll(/(?:showError|i18n: )\(?'([\w.]+)'/g)) used.add(m[1]);
@@ -43,6 +44,7 @@ test('every i18n key the page uses exists', () => {
     for (const o of p.options ?? []) used.add(`p.${p.key}.${o}`);
   }
   for (const k of ['curve.leftFoot', 'curve.rightFoot', 'curve.hipSway', 'curve.beats', 'mode.catwalk', 'mode.vmd']) used.add(k);
+  for (const r of kpHelpers.ANGLE_ROWS) used.add(`kp.angle.${r.key}`);
   const missing = [...used].filter((k) => !(k in TABLE));
   assert.deepEqual(missing, []);
   assert.ok(used.size > 40, `${used.size} keys found`);
@@ -183,4 +185,90 @@ test('the panel offers every catwalk parameter of the core, with the core\'s def
   const a = pm.generateCatwalkVmd(panel, 120, [], null).vmd;
   const b = pm.generateCatwalkVmd({}, 120, [], null).vmd;
   assert.deepEqual(a, b);
+});
+
+test('keypoint overlay: MediaPipe Pose connections of the 33 points, left/right sides', async () => {
+  const { POSE_CONNECTIONS, pointSide, connectionSide } = kpHelpers;
+  const { createProcMotion } = await import(join(REPO_ROOT, 'js-glue/index.js'));
+  const names = (await createProcMotion()).keypointNames;
+  assert.equal(names.length, 33);
+  // MediaPipe's POSE_CONNECTIONS: 35 distinct pairs over indices 0..32, every point on one.
+  assert.equal(POSE_CONNECTIONS.length, 35);
+  const key = ([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`;
+  assert.equal(new Set(POSE_CONNECTIONS.map(key)).size, 35);
+  const touched = new Set(POSE_CONNECTIONS.flat());
+  assert.deepEqual([...touched].sort((a, b) => a - b), Array.from({ length: 33 }, (_, i) => i));
+  // The sides follow the core's point names, and the table is its own mirror image.
+  for (let i = 0; i < 33; i++) {
+    const side = names[i].startsWith('left_') ? -1 : names[i].startsWith('right_') ? 1 : 0;
+    const mouth = names[i] === 'mouth_left' ? -1 : names[i] === 'mouth_right' ? 1 : null;
+    assert.equal(pointSide(i), mouth ?? side, `${i} ${names[i]}`);
+  }
+  const mirrorName = (n) => (n.includes('left') ? n.replace('left', 'right') : n.replace('right', 'left'));
+  const mirror = (i) => names.indexOf(mirrorName(names[i]));
+  const all = new Set(POSE_CONNECTIONS.map(key));
+  for (const [a, b] of POSE_CONNECTIONS) assert.ok(all.has(key([mirror(a), mirror(b)])), `mirror of ${a}-${b}`);
+  // The limbs: shoulder-elbow-wrist, hip-knee-ankle-heel-foot index on both sides.
+  const named = (a, b) => all.has(key([names.indexOf(a), names.indexOf(b)]));
+  for (const s of ['left', 'right']) {
+    for (const [a, b] of [['shoulder', 'elbow'], ['elbow', 'wrist'], ['shoulder', 'hip'], ['hip', 'knee'], ['knee', 'ankle'],
+      ['ankle', 'heel'], ['heel', 'foot_index'], ['ankle', 'foot_index'], ['wrist', 'pinky'], ['wrist', 'index'], ['wrist', 'thumb']]) {
+      assert.ok(named(`${s}_${a}`, `${s}_${b}`), `${s}_${a} - ${s}_${b}`);
+    }
+  }
+  // Across the body: shoulders, hips and mouth; everything else stays on one side.
+  const across = POSE_CONNECTIONS.filter((c) => connectionSide(c) === 0).map(key).sort();
+  assert.deepEqual(across, ['11-12', '23-24', '9-10']);
+  assert.equal(connectionSide([0, 1]), -1);
+  assert.equal(connectionSide([0, 4]), 1);
+});
+
+test('keypoint overlay: the sample at the playhead (frame lookup by time, interpolation)', () => {
+  const { keypointFrameAt, sampleKeypoints, createKeypointSample, cosineToDegrees, fitView } = kpHelpers;
+  const ts = Float64Array.from([0, 1000 / 30, 2000 / 30, 100]);
+  const at = (ms) => { const o = keypointFrameAt(ts, ms); return [o.i0, o.i1, Number(o.f.toFixed(6))]; };
+  assert.deepEqual(at(-5), [0, 0, 0], 'before the first frame: the first');
+  assert.deepEqual(at(0), [0, 0, 0]);
+  assert.deepEqual(at(1000 / 30), [1, 2, 0], 'on a frame: that frame');
+  assert.deepEqual(at(50), [1, 2, 0.5]);
+  assert.deepEqual(at(2000 / 30 + (100 - 2000 / 30) / 4), [2, 3, 0.25], 'uneven spacing');
+  assert.deepEqual(at(100), [3, 3, 0], 'the last frame');
+  assert.deepEqual(at(1e9), [3, 3, 0], 'after the last frame: the last');
+  assert.deepEqual(at(NaN), [0, 0, 0]);
+  assert.deepEqual([keypointFrameAt(new Float64Array(0), 10).i0], [0]);
+  // out is reused: no object per call
+  const out = { i0: 0, i1: 0, f: 0 };
+  assert.equal(keypointFrameAt(ts, 50, out), out);
+
+  // Two frames: points and angles interpolate, visibility comes from the nearer frame.
+  const kp = { frameCount: 2, timestamps: Float64Array.from([0, 1000 / 30]), points: new Float32Array(198),
+    visibility: new Float32Array(66), angles: new Float32Array(20) };
+  for (let k = 0; k < 99; k++) { kp.points[k] = 0.2; kp.points[99 + k] = 0.6; }
+  kp.visibility.fill(1, 0, 33); kp.visibility.fill(0, 33);
+  kp.angles.fill(1, 0, 10); kp.angles.fill(-1, 10);
+  const sample = createKeypointSample();
+  assert.ok(sampleKeypoints(kp, 0.25 * (1000 / 30), sample));
+  assert.ok(Math.abs(sample.points[50] - 0.3) < 1e-6, String(sample.points[50]));
+  assert.equal(sample.visibility[7], 1);
+  assert.ok(Math.abs(sample.angles[3] - 0.5) < 1e-6);
+  sampleKeypoints(kp, 0.75 * (1000 / 30), sample);
+  assert.ok(Math.abs(sample.points[98] - 0.5) < 1e-6);
+  assert.equal(sample.visibility[7], 0);
+  assert.equal(sampleKeypoints({ frameCount: 0 }, 0, sample), false);
+  assert.equal(sampleKeypoints(null, 0, sample), false);
+
+  assert.equal(cosineToDegrees(1), 0);
+  assert.equal(cosineToDegrees(0), 90);
+  assert.equal(cosineToDegrees(-1), 180);
+  assert.equal(cosineToDegrees(-1.0000001), 180);
+  assert.equal(cosineToDegrees(0.5), 60);
+  assert.equal(cosineToDegrees(NaN), 0);
+
+  // The view fits every visible point of every frame, centred, with the same scale for the motion.
+  const v = fitView(kp, 200, 100, undefined, 0);
+  assert.ok(Math.abs(v.cx - 0.2) < 1e-6 && Math.abs(v.cy - 0.2) < 1e-6, 'frame 1 is invisible: only frame 0 counts');
+  assert.ok(Math.abs(v.scale - 100 / 0.25) < 1e-3, `a still figure is not zoomed beyond a quarter of the image: ${v.scale}`);
+  kp.visibility.fill(1);
+  const w = fitView(kp, 100, 100, undefined, 0.1);
+  assert.ok(Math.abs(w.cx - 0.4) < 1e-6 && Math.abs(w.scale - 100 / (0.4 * 1.2)) < 1e-3, JSON.stringify(w));
 });

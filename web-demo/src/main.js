@@ -10,11 +10,13 @@ import { CurveView, sampleCurves } from './curves.js';
 import { clearErrors, describeError, initErrors, showError } from './errors.js';
 import { classify, entriesFromDataTransfer, entriesFromFileList, extensionOf, referenceFilesFor } from './files.js';
 import { LANGUAGES, applyI18n, language, onLanguageChange, pickLanguage, setLanguage, t } from './i18n.js';
+import { KeypointOverlay } from './keypoint-overlay.js';
 import { defaultModel } from './models.js';
 import { availableModes, getMode } from './modes/registry.js';
 import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
-// Capabilities: each registers its mode. (tracing, keypoints join here as they land.)
+// Capabilities: each registers its mode. (tracing joins here as it lands; keypoints is
+// an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
 import './modes/groove.js';
 import './modes/vmd.js';
@@ -34,6 +36,7 @@ function createApp(pm, viewer) {
     motion: null, // the last generate() result
     motionMode: null,
     curves: null,
+    keypoints: null, // the KeypointOverlay (when the core has toKeypoints)
     onBpmChange(fn) { bpmListeners.add(fn); return () => bpmListeners.delete(fn); },
     setBpm(bpm) {
       app.bpm = bpm === null ? null : clampBpm(bpm);
@@ -70,6 +73,7 @@ function createApp(pm, viewer) {
       viewer.motion.beatFrames = r.beatFrames;
       app.motion = r;
       app.curves.update(app.curves.samples, r.loopFrames, r.beatFrames);
+      app.keypoints?.update();
       updateInfo(app);
       return true;
     }
@@ -95,6 +99,7 @@ function createApp(pm, viewer) {
     // Keep a runway walk in view (unless the user has moved the camera).
     const travel = samples?.travel ?? null;
     if (!viewer.userMovedCamera && String(travel) !== String(viewer.travel)) viewer.frameCamera(travel);
+    app.keypoints?.update();
     updateInfo(app);
     return true;
   }
@@ -208,6 +213,7 @@ function setupTimeline(app) {
       : t('time.frame', { frame: Math.floor(frame), frames: n });
     if (text !== lastText) { time.textContent = text; lastText = text; }
     app.curves.draw(frame);
+    app.keypoints?.draw(frame);
   });
   // Keyboard: space plays/pauses, T taps the tempo (not while typing in a field).
   window.addEventListener('keydown', (e) => {
@@ -232,6 +238,7 @@ function updateInfo(app) {
     }
     if (r.usedBones) rows.push([t('info.bones'), String(r.usedBones.length)]);
     if (r.missingBones) rows.push([t('info.missing'), r.missingBones.length ? r.missingBones.join(', ') : t('info.none')]);
+    if (app.keypoints) rows.push(...app.keypoints.infoRows());
   }
   dl.replaceChildren(...rows.flatMap(([k, v]) => {
     const dt = document.createElement('dt'); dt.textContent = k;
@@ -253,9 +260,9 @@ async function loadModelInto(app, spec) {
   } catch {
     skeleton = undefined; // standard proportions
   }
-  // source: the model's bytes, for capabilities that read its IK (groove)
-  app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, source: spec.source,
-    builtIn: !!spec.builtIn };
+  // bytes: the PMX/PMD the keypoints evaluate a VMD on (the mannequin uses the standard skeleton).
+  app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn,
+    bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source };
   await app.regenerateNow({ keepBeat: true });
 }
 
@@ -303,6 +310,21 @@ async function loadEntries(app, entries) {
   }
   if (model && !(await loadUserModel(app, model, entries))) return;
   if (motions.length) await loadUserVmd(app, motions[0]);
+}
+
+/** The Keypoints toggle (listed when this build of the core has pm.toKeypoints). */
+function setupKeypoints(app) {
+  if (typeof app.pm.toKeypoints !== 'function') return;
+  app.keypoints = new KeypointOverlay($('#viewport'), app, { onChange: () => updateInfo(app) });
+  const toggle = $('#kp-toggle');
+  $('#kp-section').hidden = false;
+  toggle.checked = false;
+  app.setKeypoints = (on) => {
+    toggle.checked = !!on;
+    app.keypoints.setEnabled(on);
+    updateInfo(app);
+  };
+  toggle.addEventListener('change', () => app.setKeypoints(toggle.checked));
 }
 
 function setupFiles(app) {
@@ -372,6 +394,7 @@ async function main() {
   setupTempo(app);
   setupTimeline(app);
   setupFiles(app);
+  setupKeypoints(app);
   onLanguageChange(() => updateInfo(app));
   Object.assign(demo, { app, viewer, pm });
 

@@ -12,8 +12,10 @@ import { getMode, registerMode } from './registry.js';
 const BASE_PARAM = { key: 'grooveBase', type: 'select', options: BASES, default: 'rest', label: 'g.base' };
 
 /** The model's skeleton for the core: its PMX/PMD bytes (with IK), else the rest skeleton the viewer read. */
-function modelSkeleton(model) {
-  if (model.source instanceof Uint8Array) return model.source;
+function modelSkeleton(app) {
+  const model = app.model;
+  if (model.bytes instanceof Uint8Array) return model.bytes;
+  if (model.builtIn) return (app.mannequinBytes ??= app.pm.mannequinPmx());
   const { names, positions, parents } = model.skeleton;
   return { bones: names.map((name, i) => ({ name, position: [...positions.subarray(3 * i, 3 * i + 3)], parent: parents[i] })) };
 }
@@ -72,7 +74,7 @@ registerMode({
     bpm ??= 120; // a groove needs a beat: 120 BPM when the page has none
     beatFrames ||= 1800 / bpm;
     if (!base) frames = loopFrames = Math.max(1, Math.round(16 * beatFrames)); // 16 beats of the standing pose
-    const { vmd, report } = pm.bakeGroove(base, modelSkeleton(app.model), settings, bpm, { frames });
+    const { vmd, report } = pm.bakeGroove(base, modelSkeleton(app), settings, bpm, { frames });
     const names = new Set(app.model.boneNames);
     return {
       vmd, loopFrames, beatFrames, name: `groove-${app.grooveBase}-${Math.round(bpm)}`,
