@@ -16,6 +16,8 @@ int cmd_mannequin(int argc, char **argv);
 extern const char cmd_mannequin_usage[];
 int cmd_pose(int argc, char **argv);
 extern const char cmd_pose_usage[];
+int cmd_groove(int argc, char **argv);
+extern const char cmd_groove_usage[];
 extern const char cmd_mannequin_usage[];
 int cmd_trace(int argc, char **argv);
 extern const char cmd_trace_usage[];
@@ -29,6 +31,7 @@ const cli_command cli_commands[] = {
     {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
      cmd_keypoints},
     {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},
+    {"groove", "bake the BPM groove (joint oscillation, squat bounce) into a VMD", cmd_groove_usage, cmd_groove},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -581,3 +581,150 @@ export interface ProcMotion {
   createTimeline(skeleton: Skeleton | Uint8Array | ArrayBuffer, options?: { bpm?: number }): Timeline;
   timelineFromJSON(json: string | TimelineJSON, skeleton: Skeleton | Uint8Array | ArrayBuffer): Timeline;
 }
+
+// ---- groove (js-glue/groove.js, docs/groove.md) --------------------------------------------------
+
+export type GrooveJointName = 'pelvis' | 'spine' | 'chest' | 'upperChest' | 'neck' | 'head' | 'leftShoulder'
+  | 'rightShoulder' | 'leftArm' | 'rightArm' | 'leftElbow' | 'rightElbow';
+
+/** One joint's oscillation: amp * wave(freq * beat - phase) degrees about the bone's local axis. */
+export interface GrooveJoint {
+  axis: 'x' | 'y' | 'z';
+  /** Degrees, [-180, 180]. */
+  amp: number;
+  /** Cycles per beat, [0, 16]. */
+  freq: number;
+  /** Cycles of delay, [0, 1]. */
+  phase: number;
+  /** bounce: (1 - cos 2 pi p) / 2, valley on the beat; sine: sin 2 pi p. */
+  wave: 'bounce' | 'sine';
+}
+
+/** The squat bounce: the body goes down (and sideways) on the beat, the feet stay planted. */
+export interface GrooveSquat {
+  enabled: boolean;
+  /** cm, [0, 100]: depth. */
+  vertical: number;
+  /** cm, [-100, 100]: sideways amplitude (+ = the model's left). */
+  lateral: number;
+  freq: number;
+  phase: number;
+  /** Vertical wave; the lateral one is always a sine. */
+  wave: 'bounce' | 'sine';
+}
+
+/** The merged config (every field), as grooveConfig returns it. */
+export interface GrooveConfig {
+  joints: Record<GrooveJointName, GrooveJoint>;
+  squat: GrooveSquat;
+}
+
+/** Settings to apply: only what changes; null resets a joint (or the squat, or all joints). */
+export interface GrooveSettings {
+  joints?: Partial<Record<GrooveJointName, Partial<GrooveJoint> | null>> | null;
+  squat?: Partial<GrooveSquat> | null;
+  /** Reset before the rest applies: 'all', 'joints', 'squat', a joint name, or a list of them. */
+  reset?: string | string[];
+}
+
+export type GrooveSettingsInput = GrooveSettings | GrooveConfig | string | null | undefined;
+
+export const GROOVE_JOINTS: ReadonlyArray<{ readonly name: GrooveJointName; readonly bone: string }>;
+
+/** A pose for Groove.offsets: animated local rotations (4 per bone) and offsets from rest (3 per bone). */
+export interface GroovePose {
+  rotations: ArrayLike<number>;
+  translations?: ArrayLike<number>;
+}
+
+/** Refilled by every Groove.offsets call (copy what you keep). */
+export interface GrooveFrame {
+  beat: number;
+  /** 4 per bone: post-multiply onto the local rotation (identity for bones that are not joints). */
+  offsets: Float32Array;
+  /** Bone index to move, or -1. */
+  bodyBone: number;
+  /** Add to the body bone's position (MMD units). */
+  bodyOffset: Float32Array;
+  legsSolved: boolean;
+  /** Left hip, knee, ankle, right hip, knee, ankle (bone indices, -1 = missing). */
+  legBones: number[];
+  /** 4 per leg bone: local rotations to set with the leg IK switched off. */
+  legRotations: Float32Array;
+  /** Ankle anchors, 3 per side. */
+  anchors: Float32Array;
+  anchorRotations: Float32Array;
+  footError: Float32Array;
+}
+
+export interface GrooveInfo {
+  joints: Record<GrooveJointName, { bone: string; index: number } | null>;
+  /** Joints the model lacks, and 'squat' when its legs or body bone are missing. */
+  skipped: string[];
+  bodyBone: string | null;
+  legBones: (string | null)[];
+  legMode: 'none' | 'analytic' | 'mmd-ik';
+  legIkBones: string[];
+}
+
+export interface GrooveFrameOptions {
+  /** The user drives the legs by IK: the squat bounce yields. */
+  legIkUser?: boolean;
+  resetAnchors?: boolean;
+  /** Joint and body offsets only: no evaluation, no leg solve (a viewer with MMD leg IK). */
+  offsetsOnly?: boolean;
+}
+
+/** A groove bound to a skeleton (createGroove). Call free() when done. */
+export class Groove {
+  readonly boneNames: string[];
+  readonly boneCount: number;
+  readonly info: GrooveInfo;
+  readonly result: GrooveFrame;
+  setConfig(config: GrooveSettingsInput): void;
+  /** pose: null (rest pose), a PoseEvaluator (sampled at timeSeconds * 30) or GroovePose. */
+  offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
+   * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
+  applyToMmdModel(model: { runtimeBones: ReadonlyArray<{ linkedBone: { rotationQuaternion: any; position: any } }> }, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  /** World positions (3 per bone) of the last grooved pose. */
+  worldPositions(): Float32Array;
+  previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
+  previewStop<P extends { x: number; y: number; z: number } | number[]>(position: P): P;
+  resetAnchors(): void;
+  setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
+  free(): void;
+}
+
+export interface GrooveBakeOptions {
+  /** Last frame baked (default: the base motion's, or 16 beats). */
+  frames?: number;
+  /** Units, default 0.002. */
+  positionTolerance?: number;
+  /** Degrees, default 0.05. */
+  rotationTolerance?: number;
+}
+
+export interface GrooveBakeReport {
+  frames: number;
+  legMode: 'none' | 'analytic' | 'mmd-ik';
+  keyedBones: number;
+  keys: number;
+  copiedKeys: number;
+  maxPositionError: number;
+  /** Degrees. */
+  maxRotationError: number;
+  maxFootError: number;
+}
+
+type SkeletonInput = Skeleton | Uint8Array | ArrayBuffer;
+
+export interface ProcMotion {
+  /** Validated settings merged over the defaults (and `base`): every field, or only the changes. */
+  grooveConfig(config?: GrooveSettingsInput, options?: { base?: GrooveSettingsInput; changedOnly?: false }): GrooveConfig;
+  grooveConfig(config: GrooveSettingsInput, options: { base?: GrooveSettingsInput; changedOnly: true }): GrooveSettings;
+  createGroove(config: GrooveSettingsInput, skeleton: SkeletonInput): Groove;
+  grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
+  applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): Uint8Array;
+}

@@ -12,6 +12,7 @@
 // copy (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with
 // the core's message.
 import createProcMotionModule from './dist/procmotion.mjs';
+import { GROOVE_JOINTS, installGroove } from './groove.js';
 
 const ERROR_SIZE = 256;
 const utf8Decoder = new TextDecoder('utf-8');
@@ -1028,3 +1029,7 @@ function normaliseSkeleton(sk, boneNames) {
 import { tracingMethods } from './tracing.js';
 export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './tracing.js';
 Object.assign(ProcMotion.prototype, tracingMethods);
+
+// Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
+export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator, toBytes });
+export { GROOVE_JOINTS };

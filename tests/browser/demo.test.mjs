@@ -288,6 +288,61 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('groove mode: every setting a control; the body bounces on the beat, the feet stay; settings regenerate and reset', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      await page.locator('#mode').selectOption('groove');
+      await page.waitForFunction(() => window.demo.app.motionMode === 'groove', null, { timeout: 30_000 });
+      // the base choice plus 6 squat and 12 x 5 joint controls, labelled, grouped by joint
+      assert.equal(await page.locator('#mode-controls .param').count(), 1 + 6 + 60);
+      assert.equal(await page.locator('label[for="param-head.amp"]').textContent(), 'Amplitude');
+      assert.equal(await page.locator('details[data-group="head"] > summary').textContent(), 'Head');
+      assert.equal(await page.locator('input[data-param="squat.vertical"]').inputValue(), '3');
+      const state = await page.evaluate(() => ({ loop: window.demo.viewer.loopFrames, beat: window.demo.viewer.motion.beatFrames,
+        name: window.demo.app.motion.name, missing: window.demo.app.motion.missingBones }));
+      assert.equal(state.beat, 15);
+      assert.equal(state.loop, 240, '16 beats of the standing pose at 120 BPM');
+      assert.deepEqual(state.missing, ['上半身3']);
+      // in babylon-mmd (the page's runtime): the pelvis is lowest on the beat, the ankles stay put
+      const sample = async (f) => {
+        await showFrame(page, f);
+        return { pelvis: await bonePosition(page, '下半身'), ankle: await bonePosition(page, '左足首') };
+      };
+      const ankles = [];
+      for (const k of [2, 3, 4]) {
+        const on = await sample(k * state.beat), off = await sample((k + 0.5) * state.beat);
+        assert.ok(off.pelvis[1] - on.pelvis[1] > 0.3, `beat ${k}: pelvis ${on.pelvis[1]} on the beat, ${off.pelvis[1]} between`);
+        ankles.push(on.ankle, off.ankle);
+      }
+      const spread = Math.max(...ankles.map((a) => Math.hypot(a[0] - ankles[0][0], a[1] - ankles[0][1], a[2] - ankles[0][2])));
+      console.log(`# demo: groove on the standing mannequin, ankles within ${spread.toExponential(2)} units across beats`);
+      assert.ok(spread < 0.05, `ankles moved ${spread}`);
+      await page.screenshot({ path: join(OUT, 'groove.png') });
+
+      // a setting regenerates the motion; the group's reset brings the default back
+      const before = await page.evaluateHandle(() => window.demo.app.motion);
+      await page.locator('details[data-group="head"] > summary').click();
+      await page.locator('input[data-param="head.amp"]').fill('20');
+      await page.waitForFunction((old) => window.demo.app.motion !== old, before, { timeout: 10_000 });
+      assert.deepEqual(await page.evaluate(() => window.demo.app.motion.settings), { joints: { head: { amp: 20 } } });
+      assert.ok(await page.locator('.param[data-key="head.amp"] .reset').isVisible());
+      const changed = await page.evaluateHandle(() => window.demo.app.motion);
+      await page.locator('button[data-reset-group="head"]').click();
+      await page.waitForFunction((old) => window.demo.app.motion !== old, changed, { timeout: 10_000 });
+      assert.deepEqual(await page.evaluate(() => window.demo.app.motion.settings), {});
+      assert.equal(await page.locator('input[data-param="head.amp"]').inputValue(), '3');
+
+      // the groove on the catwalk: the catwalk's loop, its keys kept
+      await page.locator('select[data-param="grooveBase"]').selectOption('catwalk');
+      await page.waitForFunction(() => window.demo.app.motion?.name?.startsWith('groove-catwalk'), null, { timeout: 30_000 });
+      const walk = await page.evaluate(() => ({ loop: window.demo.viewer.loopFrames, copied: window.demo.app.motion.report.copiedKeys }));
+      assert.ok(walk.loop > 0 && walk.copied > 0, JSON.stringify(walk));
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('"Download VMD" gives a file babylon-mmd parses (and plays on yw_test_model)', async () => {
     const { page, errors, context } = await openDemo();
     try {

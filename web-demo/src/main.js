@@ -15,9 +15,10 @@ import { defaultModel } from './models.js';
 import { availableModes, getMode } from './modes/registry.js';
 import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
-// Capabilities: each registers its mode. (groove and tracing join here as they land; keypoints is
+// Capabilities: each registers its mode. (tracing joins here as it lands; keypoints is
 // an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
+import './modes/groove.js';
 import './modes/vmd.js';
 
 const $ = (sel) => document.querySelector(sel);

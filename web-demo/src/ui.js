@@ -33,7 +33,8 @@ function formatValue(p, v) {
 /**
  * One labelled control for a parameter description (see modes/catwalk-params.js). Calls
  * onChange(key, value) on every user change. Returns { root, set(value), key }.
- * Labels come from i18n keys `${prefix}${key}` and `${prefix}${key}.${option}`.
+ * Labels come from i18n keys `${prefix}${key}` and `${prefix}${key}.${option}` (or p.label and
+ * `${p.label}.${option}` when the description names its label key).
  */
 export function paramControl(p, value, onChange, prefix = 'p.') {
   const id = `param-${p.key}`;
@@ -74,14 +75,15 @@ export function paramControl(p, value, onChange, prefix = 'p.') {
     show(v);
   }
   reset.addEventListener('click', () => { set(p.default); onChange(p.key, p.default); });
+  const labelKey = p.label ?? `${prefix}${p.key}`;
   function relabel() {
-    label.textContent = t(`${prefix}${p.key}`);
-    const def = t('p.default', { value: p.type === 'select' ? t(`${prefix}${p.key}.${p.default}`) : formatValue(p, p.default) });
+    label.textContent = t(labelKey);
+    const def = t('p.default', { value: p.type === 'select' ? t(`${labelKey}.${p.default}`) : formatValue(p, p.default) });
     root.title = def;
     reset.title = `${t('p.reset')} (${def})`;
     reset.setAttribute('aria-label', reset.title);
     if (p.type === 'select') {
-      for (const o of input.options) o.textContent = t(`${prefix}${p.key}.${o.value}`);
+      for (const o of input.options) o.textContent = t(`${labelKey}.${o.value}`);
     }
   }
   relabel();
