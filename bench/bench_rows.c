@@ -1,9 +1,11 @@
 /* Rows added by modules (each in bench/bench_<module>.c). Keep one line per row. */
 #include "bench.h"
 
+int bench_catwalk(int argc, char **argv);
 int bench_row_keypoints(int argc, char **argv);
 
 const bench_row bench_extra_rows[] = {
+    {"catwalk", bench_catwalk},
     {"keypoints", bench_row_keypoints},
 };
 const size_t bench_extra_row_count = sizeof bench_extra_rows / sizeof bench_extra_rows[0];

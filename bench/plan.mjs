@@ -119,6 +119,14 @@ export const PLAN = [
     native: () => ['sjis'],
     js: ['procmotion wasm encode', 'procmotion wasm decode', 'TextDecoder shift_jis'],
   },
+  // native: one call measures every case (bench_catwalk.c); JS: one process per case
+  { row: 'catwalk', inputs: () => [null], native: () => ['catwalk'] },
+  {
+    row: 'catwalk',
+    inputs: (inp) => ['default', 'beat128', 'uturn', join(inp.fixtures, 'pmx/yw_test_model/yw_test_model.pmx')]
+      .filter((p) => !p.includes('/') || existsSync(p)),
+    js: ['procmotion wasm'],
+  },
   {
     row: 'keypoints',
     inputs: (inp) => [

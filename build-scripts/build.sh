@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # procmotion build: the C core three ways from the same sources (see CMakeLists.txt).
 #
-#   bash build-scripts/build.sh                 # native + wasm + wasi
+#   bash build-scripts/build.sh                 # native + wasm + wasi + demo
 #   bash build-scripts/build.sh native wasm     # only the named targets
 #
 #   native  build/native  static libs, the `procmotion` CLI, ctest tests; ASan+UBSan (PM_SANITIZE=ON)
 #   wasm    build/wasm    Emscripten, Release: procmotion.mjs (one ES module, wasm inlined),
 #                         copied to js-glue/dist/procmotion.mjs
 #   wasi    build/wasi    clang wasm32-wasi reactor, Release: procmotion-wasi.wasm (zero imports)
+#   demo    web-demo/dist the web demo bundled with esbuild (needs the wasm target and npm ci)
 #   valgrind build/valgrind native tests without sanitizers (-O1 -g), for valgrind memcheck
 #                         (not built by default; test.sh's valgrind stage builds it)
 #
@@ -20,12 +21,12 @@ cd "$ROOT"
 
 JOBS="${JOBS:-$(nproc)}"
 TARGETS=("$@")
-[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(native wasm wasi)
+[ "${#TARGETS[@]}" -gt 0 ] || TARGETS=(native wasm wasi demo)
 for t in "${TARGETS[@]}"; do
   case "$t" in
-    native|wasm|wasi|valgrind) ;;
-    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "build: unknown target '$t' (native, wasm, wasi, valgrind)" >&2; exit 2 ;;
+    native|wasm|wasi|demo|valgrind) ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "build: unknown target '$t' (native, wasm, wasi, demo, valgrind)" >&2; exit 2 ;;
   esac
 done
 
@@ -70,6 +71,10 @@ build_wasi() {
         -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasi -j "$JOBS"
   echo "build: build/wasi/procmotion-wasi.wasm ($(stat -c %s build/wasi/procmotion-wasi.wasm) bytes)"
+}
+
+build_demo() {
+  node build-scripts/build-demo.mjs
 }
 
 for t in "${TARGETS[@]}"; do

@@ -1,39 +1,51 @@
 #!/usr/bin/env bash
-# procmotion demo: builds everything, then writes a sample catwalk VMD with the CLI into out/ and
-# prints what it wrote. (The web demo joins here when it exists.)
+# procmotion demo: builds everything, writes a sample catwalk VMD and the built-in mannequin PMX
+# with the CLI into out/, builds the web demo and serves it on 127.0.0.1 (prints the URL; Ctrl-C
+# stops it).
 #
-#   bash build-scripts/demo.sh
+#   bash build-scripts/demo.sh              # build, write out/, serve (port $PORT, else 8080, else a free one)
+#   bash build-scripts/demo.sh --no-serve   # build and write out/ only (CI-style check)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
+SERVE=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-serve) SERVE=0 ;;
+    -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "demo: unknown argument: $arg (try --help)" >&2; exit 2 ;;
+  esac
+done
+
 bash build-scripts/setup.sh
-bash build-scripts/build.sh
+bash build-scripts/build.sh native wasm wasi demo
 
 CLI="$ROOT/build/native/procmotion"
 mkdir -p out
 
 HELP="$("$CLI" --help 2>&1 || true)"
-has_command() { grep -qw -- "$1" <<<"$HELP"; }
+has_command() { grep -qE "^[[:space:]]+$1([[:space:]]|$)" <<<"$HELP"; }
 
 echo
 if has_command catwalk; then
-  "$CLI" catwalk -o out/catwalk.vmd
-  echo "demo: wrote out/catwalk.vmd ($(stat -c %s out/catwalk.vmd) bytes)"
+  "$CLI" catwalk --bpm 120 -o out/catwalk.vmd
+  echo "demo: wrote out/catwalk.vmd ($(stat -c %s out/catwalk.vmd) bytes): a catwalk at 120 BPM"
+  if has_command inspect; then "$CLI" inspect out/catwalk.vmd; fi
 else
-  echo "demo: the CLI has no 'catwalk' command yet (see issue 'catwalk'); nothing generated."
-  echo "demo: build is in build/ (CLI: build/native/procmotion, wasm: js-glue/dist/procmotion.mjs)."
-  sample="${PM_FIXTURES:-$ROOT/../shared/fixtures}/vmd/mei_wait.vmd"
-  if has_command inspect && [ -f "$sample" ]; then
-    echo "demo: meanwhile, the CLI reading a real VMD: procmotion inspect $sample"
-    "$CLI" inspect "$sample"
-  fi
-  exit 0
+  echo "demo: the CLI has no 'catwalk' command yet: out/catwalk.vmd not written (the page generates its own)."
+fi
+if has_command mannequin; then
+  "$CLI" mannequin -o out/mannequin.pmx
+  echo "demo: wrote out/mannequin.pmx ($(stat -c %s out/mannequin.pmx) bytes): the built-in mannequin"
+else
+  echo "demo: the CLI has no 'mannequin' command yet: out/mannequin.pmx not written."
 fi
 
-if has_command inspect; then
-  "$CLI" inspect out/catwalk.vmd
-else
-  echo "demo: the CLI has no 'inspect' command yet; out/catwalk.vmd is not summarised."
+if [ "$SERVE" -eq 0 ]; then
+  echo "demo: web demo built in web-demo/dist/ (serve it with: node build-scripts/serve-demo.mjs)"
+  exit 0
 fi
+echo
+exec node build-scripts/serve-demo.mjs

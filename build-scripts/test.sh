@@ -4,7 +4,7 @@
 #   bash build-scripts/test.sh              # setup (when needed), build, ctest, node, browser
 #   bash build-scripts/test.sh --no-build   # reuse the current build/ (no setup, no build)
 #
-# Stages: setup.sh (quiet when nothing is missing), build.sh native/wasm/wasi, ctest in
+# Stages: setup.sh (quiet when nothing is missing), build.sh native/wasm/wasi/demo, ctest in
 # build/native (ASan+UBSan), the C tests under valgrind memcheck (build/valgrind, built by the stage),
 # `node --test` on tests/node/**/*.test.mjs, `node --test` on tests/browser/**/*.test.mjs
 # (playwright-core + Debian chromium) when there are any, and build-scripts/fuzz.sh when it exists
@@ -50,7 +50,7 @@ if [ "$DO_BUILD" -eq 1 ]; then
     record "setup FAIL"
   fi
   BUILD_STATUS=()
-  for target in native wasm wasi; do
+  for target in native wasm wasi demo; do
     banner "build $target"
     if bash build-scripts/build.sh "$target" >"$LOGS/build-$target.log" 2>&1; then
       tail -n 3 "$LOGS/build-$target.log"

@@ -1,5 +1,6 @@
 /* procmotion humanoid FILE and procmotion mannequin -o FILE. */
 #include "cli.h"
+#include "procmotion/bvh.h"
 #include "procmotion/humanoid.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
@@ -11,7 +12,7 @@
 const char cmd_humanoid_usage[] =
     "usage: procmotion humanoid FILE\n"
     "\n"
-    "Map the bones of FILE (.pmx, .pmd, .gltf, .glb, .vrm) to the 22 humanoid bones and print JSON:\n"
+    "Map the bones of FILE (.pmx, .pmd, .gltf, .glb, .vrm, .bvh) to the 22 humanoid bones and print JSON:\n"
     "the bone found for each (with the naming table that matched), humanoidMapped / humanoidTotal,\n"
     "the missing required bones (16 are required) and whether the model is drivable.\n";
 
@@ -32,6 +33,7 @@ int cmd_humanoid(int argc, char **argv) {
     uint32_t count = 0;
     pm_skeleton *skel = NULL;
     pm_name_list *list = NULL;
+    pm_bvh *bvh = NULL;
     int rc = 0;
     if (size >= 4 && (memcmp(data, "PMX ", 4) == 0 || memcmp(data, "Pmd", 3) == 0)) {
         if (pm_model_read(data, size, NULL, &skel, &err) != PM_OK) {
@@ -41,6 +43,14 @@ int cmd_humanoid(int argc, char **argv) {
         count = skel->bone_count;
         names = malloc(sizeof *names * (count ? count : 1));
         for (uint32_t i = 0; i < count; i++) names[i] = skel->bones[i].name.data;
+    } else if (size >= 9 && memcmp(data, "HIERARCHY", 9) == 0) {
+        if (pm_bvh_read(data, size, NULL, &bvh, &err) != PM_OK) {
+            rc = cli_fail("humanoid", "%s: %s", argv[1], err.message);
+            goto done;
+        }
+        names = malloc(sizeof *names * (bvh->joint_count ? bvh->joint_count : 1));
+        for (uint32_t i = 0; i < bvh->joint_count; i++)
+            if (!bvh->joints[i].end_site) names[count++] = bvh->joints[i].name.data;
     } else {
         if (pm_gltf_node_names(data, size, NULL, &list, &err) != PM_OK) {
             rc = cli_fail("humanoid", "%s: %s", argv[1], err.message);
@@ -78,6 +88,7 @@ done:
     free(names);
     pm_skeleton_free(skel);
     pm_name_list_free(list);
+    pm_bvh_free(bvh);
     free(data);
     return rc;
 }

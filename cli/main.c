@@ -6,6 +6,8 @@
 
 int cmd_inspect(int argc, char **argv);
 extern const char cmd_inspect_usage[];
+int cmd_catwalk(int argc, char **argv);
+extern const char cmd_catwalk_usage[];
 int cmd_keypoints(int argc, char **argv);
 extern const char cmd_keypoints_usage[];
 int cmd_humanoid(int argc, char **argv);
@@ -14,15 +16,22 @@ int cmd_mannequin(int argc, char **argv);
 extern const char cmd_mannequin_usage[];
 int cmd_pose(int argc, char **argv);
 extern const char cmd_pose_usage[];
+int cmd_groove(int argc, char **argv);
+extern const char cmd_groove_usage[];
 extern const char cmd_mannequin_usage[];
+int cmd_trace(int argc, char **argv);
+extern const char cmd_trace_usage[];
 
 const cli_command cli_commands[] = {
     {"inspect", "print a JSON summary of a VMD, or a PMX/PMD model's skeleton", cmd_inspect_usage, cmd_inspect},
-    {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},
+    {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM, BVH) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},
     {"pose", "evaluate a VMD on a model: bone world positions as JSON", cmd_pose_usage, cmd_pose},
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
+    {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
     {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
      cmd_keypoints},
+    {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},
+    {"groove", "bake the BPM groove (joint oscillation, squat bounce) into a VMD", cmd_groove_usage, cmd_groove},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -319,3 +319,412 @@ export interface ProcMotion {
   evaluatePose(vmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: Skeleton | Uint8Array | ArrayBuffer, frame: number, options?: PoseOptions): PoseResult;
   solveTwoBoneIk(root: Vec3, mid: Vec3, end: Vec3, target: Vec3, pole: Vec3): TwoBoneIkResult;
 }
+
+// ---- catwalk ------------------------------------------------------------------------------------
+
+/** Catwalk parameters (docs/catwalk.md has defaults, ranges and effects). Absent or null = default. */
+export interface CatwalkParams {
+  /** Tempo without a BPM: 120 * speed BPM (0.5 .. 1.66). Ignored when a BPM is given. */
+  speed?: number;
+  /** One step per beat ('beat') or every two beats ('2beat', default). */
+  stepCadence?: 'beat' | '2beat';
+  /** Arms swing opposite to the legs ('swing', default) or hold a pose ('posed'). */
+  armPose?: 'swing' | 'posed';
+  /** Walk out along -Z and back (default false: in place). */
+  traverse?: boolean;
+  /** Turn 180 degrees at each end and walk back forwards (implies traverse). */
+  uTurn?: boolean;
+  /** MMD units walked out (default: what the loop's steps cover). */
+  traverseDistance?: number;
+  /** 0..1 (0.6): lateral hip shift toward the stance foot. */
+  hipSway?: number;
+  /** 0..1 (0.5): swing foot lift. */
+  stepHeight?: number;
+  /** 0..1 (0.5): step length, 1.5 leg lengths at 1. */
+  stride?: number;
+  /** 0..1 (0.55): 0 feet under the hips, 0.5 on the centre line, 1 crossed a hip width. */
+  crossStep?: number;
+  /** 0..1 (0.5): pelvis yaw, up to 16 degrees. */
+  hipTwist?: number;
+  /** 0..1 (0.5): pelvis roll (swing-side hip down), up to 10 degrees. */
+  pelvisDrop?: number;
+  /** 0..1 (0.5): shoulders counter-rotate, up to 12 degrees. */
+  torsoTwist?: number;
+  /** 0..1 (0.5): torso leans back over the centre against the hip sway. */
+  torsoSway?: number;
+  /** -1..1 (-0.1): upper body pitch, up to 15 degrees, + = forward. */
+  lean?: number;
+  /** 0..1 (0.7): share of the torso's motion the neck and head cancel. */
+  headStabilize?: number;
+  /** 0..1 (0.5): heel raised at toe-off, up to 60 degrees. */
+  toeOff?: number;
+  /** 0..1 (0.4): toes up at heel strike, up to 30 degrees. */
+  heelStrike?: number;
+  /** 0..1 (0.5): pelvis drop at double support, up to 0.1 leg length. */
+  bob?: number;
+  /** 0..1 (0.3): least knee bend, 5 + 25 * x degrees. */
+  stanceKnee?: number;
+  /** 0..1 (0.5): arm swing, up to 30 degrees. */
+  armSwing?: number;
+  /** 'posed' arms: upper arm angle below horizontal (70) and elbow bend (30), degrees. */
+  poseArmAngle?: { shoulder?: number; elbow?: number } | [number, number?] | number;
+  /** 0..1 (1): blink morph weight; 0 or false = no blinks. */
+  blink?: number | boolean;
+  /** 0..1 (0.25): smile morph weight. */
+  expression?: number;
+  /** Blink timing (default 1). */
+  seed?: number;
+  /** Key fit tolerance, MMD units (0.01). */
+  positionTolerance?: number;
+  /** Key fit tolerance, degrees (0.2). */
+  rotationTolerance?: number;
+}
+
+/**
+ * The `state` argument: parameters are read from `state.catwalk.X`, then `state.catwalkX` (ADR-086's
+ * flat names), then `state.X`.
+ */
+export type CatwalkState = CatwalkParams & {
+  catwalk?: CatwalkParams;
+  [key: `catwalk${string}`]: unknown;
+};
+
+/** Rest skeleton for proportions: readPmx's Skeleton or plain arrays. */
+export type CatwalkSkeleton =
+  | Skeleton
+  | {
+      /** Bone names (default: the boneNames argument). */
+      names?: string[];
+      /** World rest positions: 3 numbers per bone, flat or as [x, y, z]. */
+      positions: ArrayLike<number> | ArrayLike<ArrayLike<number>>;
+      /** Parent index per bone, -1 = none. */
+      parents?: ArrayLike<number>;
+    };
+
+export interface CatwalkResult {
+  /** The VMD file. */
+  vmd: Uint8Array;
+  /** Loop length; the keys at loopFrames equal those at frame 0. */
+  loopFrames: number;
+  /** True frames per beat, 1800 / bpm (not rounded). */
+  beatFrames: number;
+  /** True frames per step (beatFrames or twice that). */
+  stepFrames: number;
+  /** Heel strikes per loop (a multiple of 8). */
+  steps: number;
+  /** The tempo used: the clamped BPM, or 120 * speed. */
+  bpm: number;
+  /** Drift of the looped motion against the true tempo, frames per minute (< 1 with a BPM). */
+  driftFramesPerMinute: number;
+  keyCount: number;
+  morphKeyCount: number;
+  propertyKeyCount: number;
+  /** The model's names of the bones that received keys (and the toe IK bones switched on). */
+  usedBones: string[];
+  /** Canonical names of catwalk bones the model lacks. */
+  missingBones: string[];
+  /** Largest deviation of the keys from the continuous motion (every half frame), units / degrees. */
+  maxPositionError: number;
+  maxRotationErrorDeg: number;
+  legLength: number;
+  stepLength: number;
+  traverseDistance: number;
+  crouch: number;
+  lift: number;
+  blinkMorph: string | null;
+  expressionMorph: string | null;
+  /** The parameters used (defaults filled in, values clamped). */
+  params: Required<Omit<CatwalkParams, 'poseArmAngle' | 'blink'>> & {
+    bpm: number | null;
+    blink: number;
+    poseArmAngle: { shoulder: number; elbow: number };
+  };
+}
+
+/** Parameter names the catwalk reads. */
+export const CATWALK_PARAMETERS: readonly (keyof CatwalkParams)[];
+
+export interface ProcMotion {
+  /**
+   * A looping runway walk as VMD bytes (ADR-086's signature). `bpm` null = no music (tempo from
+   * speed); name lists null = every semi-standard bone / no morphs (or the skeleton's).
+   */
+  generateCatwalkVmd(
+    state: CatwalkState | null,
+    bpm: number | null,
+    morphNames: readonly string[] | null,
+    boneNames: readonly string[] | null,
+    options?: { skeleton?: CatwalkSkeleton },
+  ): CatwalkResult;
+
+// ---- tracing (js-glue/tracing.js; docs/tracing.md) ------------------------------------------------
+
+export type TraceLimb = 'leftHand' | 'rightHand' | 'leftFoot' | 'rightFoot';
+export type TrajectoryMode = 'line' | 'curve';
+/** A named easing or an MMD Bezier curve [x1, y1, x2, y2] in 0..127 (the segment ending at the keyframe). */
+export type Easing = 'linear' | 'ease-in' | 'ease-out' | 'ease-in-out' | [number, number, number, number];
+export const TRACE_LIMBS: readonly TraceLimb[];
+export const TRACE_EASINGS: Readonly<Record<'linear' | 'ease-in' | 'ease-out' | 'ease-in-out', [number, number, number, number]>>;
+
+/** A trajectory: points and pole are offsets from the limb root (腕 / 足) world position, MMD units. */
+export interface Trajectory {
+  mode: TrajectoryMode;
+  points: [number, number, number][];
+  /** Omitted: the limb's default pole (hands: the elbow hangs; feet: the knee bends forward). */
+  pole?: [number, number, number];
+}
+
+/** Trace data a keyframe carries for one limb. */
+export interface KeyframeTrace {
+  id: number;
+  mode: TrajectoryMode;
+  points: [number, number, number][];
+  pole: [number, number, number];
+  /** Where the keyframe sits on the path, 0..1. */
+  t: number;
+}
+
+export interface TimelineKeyframe {
+  beat: number;
+  easing?: Easing;
+  /** Local rotations [x, y, z, w] by bone name; bones left out rest. */
+  rotations?: Record<string, [number, number, number, number]>;
+  /** Offsets from rest [x, y, z] by bone name. */
+  translations?: Record<string, [number, number, number]>;
+  traces?: Partial<Record<TraceLimb, KeyframeTrace>>;
+}
+
+/** The JSON schema of a timeline (docs/tracing.md). */
+export interface TimelineJSON {
+  format?: 'procmotion-timeline';
+  version?: 1;
+  bpm?: number;
+  nextTraceId?: number;
+  keyframes: TimelineKeyframe[];
+  trajectories?: Partial<Record<TraceLimb, Trajectory>>;
+}
+
+export interface TraceState {
+  /** The limb was solved on its path this frame. */
+  active: boolean;
+  id: number;
+  t: number;
+  root: [number, number, number];
+  target: [number, number, number];
+  pole: [number, number, number];
+  miss: number;
+}
+
+export interface TimelinePose {
+  boneNames: string[];
+  /** 4 per bone: local rotations as keyframes and the VMD hold them (before append and IK). */
+  keyRotations: Float32Array;
+  /** 3 per bone: offsets from rest. */
+  translations: Float32Array;
+  /** 4 per bone: final local rotations (after append and IK). */
+  rotations: Float32Array;
+  /** 3 per bone: world positions. */
+  positions: Float32Array;
+  /** 16 per bone, column-major. */
+  world: Float32Array;
+  traces: Record<TraceLimb, TraceState>;
+}
+
+export interface GenerateOptions {
+  /** 2..20 keyframes. */
+  count: number;
+  startBeat?: number;
+  /** Beats between generated keyframes (default 1). */
+  beatStep?: number;
+  easing?: Easing;
+  /** Given: these become the limb's draft first. */
+  mode?: TrajectoryMode;
+  points?: [number, number, number][];
+  pole?: [number, number, number];
+}
+
+/** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call free() when done. */
+export class Timeline {
+  readonly boneNames: string[];
+  readonly boneCount: number;
+  bpm: number;
+  readonly keyframeCount: number;
+  readonly keyframes: TimelineKeyframe[];
+  readonly nextTraceId: number;
+  getKeyframe(index: number): TimelineKeyframe;
+  /** With rotations/translations/traces: as given; with only beat (and easing): the played pose is captured. */
+  addKeyframe(keyframe: TimelineKeyframe): number;
+  removeKeyframe(index: number): void;
+  clear(): void;
+  setTrajectory(limb: TraceLimb, trajectory: Trajectory): void;
+  getTrajectory(limb: TraceLimb): Trajectory | null;
+  clearTrajectory(limb: TraceLimb): void;
+  rootPosition(limb: TraceLimb, timeSeconds?: number): [number, number, number];
+  /** Append a world-space point to the limb's draft, stored relative to the root at timeSeconds. */
+  addControlPoint(limb: TraceLimb, worldPoint: ArrayLike<number>, timeSeconds?: number, mode?: TrajectoryMode): Trajectory;
+  defaultPole(limb: TraceLimb): [number, number, number];
+  /** Returns the new trace id. */
+  generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
+  evaluate(timeSeconds: number): TimelinePose;
+  evaluateBeat(beat: number): TimelinePose;
+  /** A 30 fps VMD (bpm default: the timeline's). */
+  bakeVmd(bpm?: number): Uint8Array;
+  toJSON(): TimelineJSON;
+  free(): void;
+}
+
+export interface ProcMotion {
+  /** Arc-length sampling of a path through relative points: [x, y, z] for a number t, 3 floats per t for an array. */
+  sampleTrajectory(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>, t: number): [number, number, number];
+  sampleTrajectory(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>, t: ArrayLike<number>): Float32Array;
+  trajectoryLength(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>): number;
+  createTimeline(skeleton: Skeleton | Uint8Array | ArrayBuffer, options?: { bpm?: number }): Timeline;
+  timelineFromJSON(json: string | TimelineJSON, skeleton: Skeleton | Uint8Array | ArrayBuffer): Timeline;
+}
+
+// ---- groove (js-glue/groove.js, docs/groove.md) --------------------------------------------------
+
+export type GrooveJointName = 'pelvis' | 'spine' | 'chest' | 'upperChest' | 'neck' | 'head' | 'leftShoulder'
+  | 'rightShoulder' | 'leftArm' | 'rightArm' | 'leftElbow' | 'rightElbow';
+
+/** One joint's oscillation: amp * wave(freq * beat - phase) degrees about the bone's local axis. */
+export interface GrooveJoint {
+  axis: 'x' | 'y' | 'z';
+  /** Degrees, [-180, 180]. */
+  amp: number;
+  /** Cycles per beat, [0, 16]. */
+  freq: number;
+  /** Cycles of delay, [0, 1]. */
+  phase: number;
+  /** bounce: (1 - cos 2 pi p) / 2, valley on the beat; sine: sin 2 pi p. */
+  wave: 'bounce' | 'sine';
+}
+
+/** The squat bounce: the body goes down (and sideways) on the beat, the feet stay planted. */
+export interface GrooveSquat {
+  enabled: boolean;
+  /** cm, [0, 100]: depth. */
+  vertical: number;
+  /** cm, [-100, 100]: sideways amplitude (+ = the model's left). */
+  lateral: number;
+  freq: number;
+  phase: number;
+  /** Vertical wave; the lateral one is always a sine. */
+  wave: 'bounce' | 'sine';
+}
+
+/** The merged config (every field), as grooveConfig returns it. */
+export interface GrooveConfig {
+  joints: Record<GrooveJointName, GrooveJoint>;
+  squat: GrooveSquat;
+}
+
+/** Settings to apply: only what changes; null resets a joint (or the squat, or all joints). */
+export interface GrooveSettings {
+  joints?: Partial<Record<GrooveJointName, Partial<GrooveJoint> | null>> | null;
+  squat?: Partial<GrooveSquat> | null;
+  /** Reset before the rest applies: 'all', 'joints', 'squat', a joint name, or a list of them. */
+  reset?: string | string[];
+}
+
+export type GrooveSettingsInput = GrooveSettings | GrooveConfig | string | null | undefined;
+
+export const GROOVE_JOINTS: ReadonlyArray<{ readonly name: GrooveJointName; readonly bone: string }>;
+
+/** A pose for Groove.offsets: animated local rotations (4 per bone) and offsets from rest (3 per bone). */
+export interface GroovePose {
+  rotations: ArrayLike<number>;
+  translations?: ArrayLike<number>;
+}
+
+/** Refilled by every Groove.offsets call (copy what you keep). */
+export interface GrooveFrame {
+  beat: number;
+  /** 4 per bone: post-multiply onto the local rotation (identity for bones that are not joints). */
+  offsets: Float32Array;
+  /** Bone index to move, or -1. */
+  bodyBone: number;
+  /** Add to the body bone's position (MMD units). */
+  bodyOffset: Float32Array;
+  legsSolved: boolean;
+  /** Left hip, knee, ankle, right hip, knee, ankle (bone indices, -1 = missing). */
+  legBones: number[];
+  /** 4 per leg bone: local rotations to set with the leg IK switched off. */
+  legRotations: Float32Array;
+  /** Ankle anchors, 3 per side. */
+  anchors: Float32Array;
+  anchorRotations: Float32Array;
+  footError: Float32Array;
+}
+
+export interface GrooveInfo {
+  joints: Record<GrooveJointName, { bone: string; index: number } | null>;
+  /** Joints the model lacks, and 'squat' when its legs or body bone are missing. */
+  skipped: string[];
+  bodyBone: string | null;
+  legBones: (string | null)[];
+  legMode: 'none' | 'analytic' | 'mmd-ik';
+  legIkBones: string[];
+}
+
+export interface GrooveFrameOptions {
+  /** The user drives the legs by IK: the squat bounce yields. */
+  legIkUser?: boolean;
+  resetAnchors?: boolean;
+  /** Joint and body offsets only: no evaluation, no leg solve (a viewer with MMD leg IK). */
+  offsetsOnly?: boolean;
+}
+
+/** A groove bound to a skeleton (createGroove). Call free() when done. */
+export class Groove {
+  readonly boneNames: string[];
+  readonly boneCount: number;
+  readonly info: GrooveInfo;
+  readonly result: GrooveFrame;
+  setConfig(config: GrooveSettingsInput): void;
+  /** pose: null (rest pose), a PoseEvaluator (sampled at timeSeconds * 30) or GroovePose. */
+  offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
+   * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
+  applyToMmdModel(model: { runtimeBones: ReadonlyArray<{ linkedBone: { rotationQuaternion: any; position: any } }> }, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  /** World positions (3 per bone) of the last grooved pose. */
+  worldPositions(): Float32Array;
+  previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
+  previewStop<P extends { x: number; y: number; z: number } | number[]>(position: P): P;
+  resetAnchors(): void;
+  setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
+  free(): void;
+}
+
+export interface GrooveBakeOptions {
+  /** Last frame baked (default: the base motion's, or 16 beats). */
+  frames?: number;
+  /** Units, default 0.002. */
+  positionTolerance?: number;
+  /** Degrees, default 0.05. */
+  rotationTolerance?: number;
+}
+
+export interface GrooveBakeReport {
+  frames: number;
+  legMode: 'none' | 'analytic' | 'mmd-ik';
+  keyedBones: number;
+  keys: number;
+  copiedKeys: number;
+  maxPositionError: number;
+  /** Degrees. */
+  maxRotationError: number;
+  maxFootError: number;
+}
+
+type SkeletonInput = Skeleton | Uint8Array | ArrayBuffer;
+
+export interface ProcMotion {
+  /** Validated settings merged over the defaults (and `base`): every field, or only the changes. */
+  grooveConfig(config?: GrooveSettingsInput, options?: { base?: GrooveSettingsInput; changedOnly?: false }): GrooveConfig;
+  grooveConfig(config: GrooveSettingsInput, options: { base?: GrooveSettingsInput; changedOnly: true }): GrooveSettings;
+  createGroove(config: GrooveSettingsInput, skeleton: SkeletonInput): Groove;
+  grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
+  applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): Uint8Array;
+}

@@ -4,6 +4,7 @@
 //   const pm = await createProcMotion();
 //   const vmd = pm.readVmd(bytes);          // plain object of typed arrays, see index.d.ts
 //   const bytes2 = pm.writeVmd(vmd);        // Uint8Array
+//   const walk = pm.generateCatwalkVmd({ hipSway: 0.8 }, 128, morphNames, boneNames);  // walk.vmd
 //   const kp = pm.toKeypoints(bvhBytes);     // MediaPipe Pose 33 frames as typed arrays
 //   const ndjson = pm.encodeKeypoints(kp);   // one frame per line; 'binary' for 239-byte frames
 //
@@ -11,6 +12,7 @@
 // copy (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with
 // the core's message.
 import createProcMotionModule from './dist/procmotion.mjs';
+import { GROOVE_JOINTS, installGroove } from './groove.js';
 
 const ERROR_SIZE = 256;
 const utf8Decoder = new TextDecoder('utf-8');
@@ -47,7 +49,7 @@ export const HUMANOID_BONES = [
   'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
   'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
 ];
-const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped'];
+const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 'cmu'];
 
 /** Load the WebAssembly module and return the API object. */
 export async function createProcMotion(options = {}) {
@@ -549,6 +551,55 @@ export class ProcMotion {
     }
   }
 
+  // ---- catwalk ---------------------------------------------------------------------------------
+
+  /**
+   * Generate a looping runway walk as VMD bytes (ADR-086's generateCatwalkVmd signature).
+   * `state` carries the parameters, read as `state.catwalk.X`, `state.catwalkX` or `state.X` (in that
+   * order of preference; `speed` from `state.speed`); `bpm` is the music tempo or null; the name lists
+   * come from the model (null = a model with every semi-standard bone / no morphs). With
+   * `options.skeleton` (readPmx's skeleton, or { names?, positions, parents? } with world rest
+   * positions) stride and lift follow the model's leg length, and its names (and morph names) stand in
+   * for null lists. See index.d.ts and docs/catwalk.md.
+   */
+  generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
+    const params = catwalkParams(state ?? {}, bpm);
+    const skeleton = options?.skeleton ?? null;
+    let bones = boneNames == null ? null : Array.from(boneNames, String);
+    let positions = null, parents = null;
+    if (skeleton) {
+      const sk = normaliseSkeleton(skeleton, bones);
+      if (!bones) bones = sk.names;
+      positions = sk.positionsFor(bones);
+      parents = sk.parentsFor(bones);
+    }
+    const morphSource = morphNames ?? (Array.isArray(skeleton?.morphNames) ? skeleton.morphNames : null);
+    const morphs = morphSource == null ? [] : Array.from(morphSource, String);
+    const s = this._scratch();
+    try {
+      const slots = this.mod._pm_abi_catwalk_descriptor_slots();
+      const d = new Uint32Array(slots);
+      const json = utf8Encoder.encode(JSON.stringify(params));
+      d[0] = s.put(json);
+      d[1] = json.byteLength;
+      d[2] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
+      if (bones) this._putNames(s, d, 3, bones);
+      this._putNames(s, d, 5, morphs);
+      if (positions) d[7] = s.put(positions, Float32Array);
+      if (parents) d[8] = s.put(parents, Int32Array);
+      const dPtr = s.put(d, Uint32Array);
+      const oPtr = s.alloc(16);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const r = this.mod._pm_abi_catwalk_generate(dPtr, oPtr, errPtr);
+      if (r !== 0) this._throw(s, errPtr, 'catwalk');
+      const vmd = this._takeBytes(oPtr);
+      const info = JSON.parse(this._takeText(oPtr + 8));
+      return { vmd, ...info };
+    } finally {
+      s.free();
+    }
+  }
+
   // ---- Shift-JIS -------------------------------------------------------------------------------
 
   /**
@@ -879,3 +930,119 @@ function toBytes(bytes, what) {
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   throw new ProcMotionError(`${what}: expected a Uint8Array or ArrayBuffer`, 'PM_ERR_INVALID_ARGUMENT');
 }
+
+// ---- catwalk parameters ----------------------------------------------------------------------------
+
+/** Parameter names the catwalk reads (C: pm_catwalk_params_from_json). */
+export const CATWALK_PARAMETERS = Object.freeze([
+  'speed', 'stepCadence', 'armPose', 'traverse', 'uTurn', 'traverseDistance', 'hipSway', 'stepHeight',
+  'stride', 'crossStep', 'hipTwist', 'pelvisDrop', 'torsoTwist', 'torsoSway', 'lean', 'headStabilize',
+  'toeOff', 'heelStrike', 'bob', 'stanceKnee', 'armSwing', 'poseArmAngle', 'blink', 'expression', 'seed',
+  'positionTolerance', 'rotationTolerance',
+]);
+const CATWALK_ENUMS = { stepCadence: ['beat', '2beat'], armPose: ['swing', 'posed'] };
+const CATWALK_BOOLS = new Set(['traverse', 'uTurn']);
+
+function badParam(name, what, value) {
+  return new ProcMotionError(`generateCatwalkVmd: ${name} ${what}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    'PM_ERR_INVALID_ARGUMENT');
+}
+
+function finite(name, v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw badParam(name, 'must be a finite number', v);
+  return v;
+}
+
+function catwalkParams(state, bpm) {
+  if (typeof state !== 'object') throw badParam('state', 'must be an object', state);
+  const nested = state.catwalk && typeof state.catwalk === 'object' ? state.catwalk : {};
+  const out = {};
+  for (const name of CATWALK_PARAMETERS) {
+    const prefixed = 'catwalk' + name[0].toUpperCase() + name.slice(1);
+    let v = nested[name];
+    if (v === undefined) v = state[prefixed];
+    if (v === undefined) v = state[name];
+    if (v === undefined || v === null) continue;
+    if (CATWALK_ENUMS[name]) {
+      if (!CATWALK_ENUMS[name].includes(v)) throw badParam(name, `must be ${CATWALK_ENUMS[name].map((e) => `'${e}'`).join(' or ')}`, v);
+      out[name] = v;
+    } else if (CATWALK_BOOLS.has(name)) {
+      if (typeof v !== 'boolean') throw badParam(name, 'must be true or false', v);
+      out[name] = v;
+    } else if (name === 'poseArmAngle') {
+      if (typeof v === 'number') out[name] = { shoulder: finite('poseArmAngle', v) };
+      else if (Array.isArray(v)) out[name] = v.map((x, i) => finite(`poseArmAngle[${i}]`, x));
+      else if (typeof v === 'object') {
+        const o = {};
+        for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) o[k] = finite(`poseArmAngle.${k}`, x);
+        out[name] = o;
+      } else throw badParam(name, 'must be {shoulder, elbow} in degrees', v);
+    } else if (name === 'blink' && typeof v === 'boolean') {
+      out[name] = v ? 1 : 0;
+    } else {
+      out[name] = finite(name, v);
+    }
+  }
+  if (bpm !== undefined && bpm !== null) out.bpm = finite('bpm', bpm);
+  return out;
+}
+
+/**
+ * A skeleton as `{ names?, positions, parents? }` (flat or [x, y, z] per bone) or as readPmx's
+ * `{ bones: [{ name, position, parent }] }` -> lookups aligned with a bone name list.
+ */
+function normaliseSkeleton(sk, boneNames) {
+  if (Array.isArray(sk.bones)) {
+    sk = { names: sk.bones.map((b) => b.name), positions: sk.bones.map((b) => b.position), parents: sk.bones.map((b) => b.parent) };
+  }
+  const names = sk.names ? Array.from(sk.names, String) : boneNames;
+  if (!names) throw new ProcMotionError('generateCatwalkVmd: skeleton.names or boneNames is needed', 'PM_ERR_INVALID_ARGUMENT');
+  const n = names.length;
+  const raw = sk.positions;
+  if (!raw) throw new ProcMotionError('generateCatwalkVmd: skeleton.positions is missing', 'PM_ERR_INVALID_ARGUMENT');
+  const flat = new Float32Array(3 * n).fill(NaN);
+  if (raw.length === n && typeof raw[0] === 'object' && raw[0] !== null) {
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) flat[3 * i + k] = Number(raw[i]?.[k] ?? raw[i]?.['xyz'[k]]);
+  } else if (raw.length === 3 * n) {
+    for (let i = 0; i < 3 * n; i++) flat[i] = Number(raw[i]);
+  } else {
+    throw new ProcMotionError(`generateCatwalkVmd: skeleton.positions has ${raw.length} entries for ${n} bones`, 'PM_ERR_INVALID_ARGUMENT');
+  }
+  const par = sk.parents ? Int32Array.from(sk.parents, (p) => (Number.isInteger(p) ? p : -1)) : null;
+  const index = new Map(names.map((nm, i) => [nm, i]));
+  return {
+    names,
+    positionsFor(list) {
+      if (list === names) return flat;
+      const out = new Float32Array(3 * list.length).fill(NaN);
+      list.forEach((nm, i) => {
+        const j = index.get(nm);
+        if (j !== undefined) out.set(flat.subarray(3 * j, 3 * j + 3), 3 * i);
+      });
+      return out;
+    },
+    parentsFor(list) {
+      if (!par) return null;
+      if (list === names) return par;
+      const out = new Int32Array(list.length).fill(-1);
+      list.forEach((nm, i) => {
+        const j = index.get(nm);
+        const pj = j === undefined ? -1 : par[j];
+        if (pj >= 0) {
+          const k = list.indexOf(names[pj]);
+          out[i] = k;
+        }
+      });
+      return out;
+    },
+  };
+}
+
+// Tracing (js-glue/tracing.js): pm.sampleTrajectory, pm.trajectoryLength, pm.createTimeline, pm.timelineFromJSON.
+import { tracingMethods } from './tracing.js';
+export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './tracing.js';
+Object.assign(ProcMotion.prototype, tracingMethods);
+
+// Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
+export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator, toBytes });
+export { GROOVE_JOINTS };

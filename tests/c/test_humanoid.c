@@ -362,4 +362,36 @@ PM_TEST(gltf_node_names_errors) {
     pm_name_list_free(l);
 }
 
+PM_TEST(cmu_bvh_names_map_with_their_own_shoulder_meaning) {
+    /* bvh11 / cmuconvert names: LeftShoulder is the upper arm, LeftCollar the clavicle */
+    static const char *const cmu[] = {"Hips", "LHipJoint", "LeftHip", "LeftKnee", "LeftAnkle", "LeftToe",
+                                      "RHipJoint", "RightHip", "RightKnee", "RightAnkle", "RightToe", "lowerback",
+                                      "Chest", "Chest2", "lowerneck", "Neck", "Head", "LeftCollar", "LeftShoulder",
+                                      "LeftElbow", "LeftWrist", "lhand", "RightCollar", "RightShoulder",
+                                      "RightElbow", "RightWrist", "rhand"};
+    pm_humanoid_map m;
+    pm_error e = {0};
+    PM_CHECK_OK(pm_humanoid_map_names(cmu, sizeof cmu / sizeof cmu[0], &m, &e), &e);
+    PM_CHECK(m.drivable);
+    PM_CHECK_EQ_INT(m.mapped, 22);
+    PM_CHECK_STR(cmu[m.bone[PM_HUMANOID_LEFT_SHOULDER]], "LeftCollar");
+    PM_CHECK_STR(cmu[m.bone[PM_HUMANOID_LEFT_UPPER_ARM]], "LeftShoulder");
+    PM_CHECK_STR(cmu[m.bone[PM_HUMANOID_RIGHT_HAND]], "RightWrist");
+    PM_CHECK_STR(cmu[m.bone[PM_HUMANOID_LEFT_UPPER_LEG]], "LeftHip");
+    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_LEFT_UPPER_ARM], PM_HUMANOID_NAMING_CMU);
+    /* ASF names */
+    static const char *const asf[] = {"root", "lowerback", "upperback", "thorax", "lowerneck", "upperneck", "head",
+                                      "lclavicle", "lhumerus", "lradius", "lwrist", "rclavicle", "rhumerus",
+                                      "rradius", "rwrist", "lfemur", "ltibia", "lfoot", "ltoes", "rfemur", "rtibia",
+                                      "rfoot", "rtoes"};
+    PM_CHECK_OK(pm_humanoid_map_names(asf, sizeof asf / sizeof asf[0], &m, &e), &e);
+    PM_CHECK_STR(asf[m.bone[PM_HUMANOID_RIGHT_UPPER_ARM]], "rhumerus");
+    PM_CHECK_STR(asf[m.bone[PM_HUMANOID_LEFT_LOWER_LEG]], "ltibia");
+    /* without a CMU signature, Mixamo's LeftShoulder keeps meaning the clavicle */
+    static const char *const mixamo[] = {"mixamorig:Hips", "mixamorig:LeftShoulder", "mixamorig:LeftArm"};
+    PM_CHECK_OK(pm_humanoid_map_names(mixamo, 3, &m, &e), &e);
+    PM_CHECK_STR(mixamo[m.bone[PM_HUMANOID_LEFT_SHOULDER]], "mixamorig:LeftShoulder");
+    PM_CHECK_STR(mixamo[m.bone[PM_HUMANOID_LEFT_UPPER_ARM]], "mixamorig:LeftArm");
+}
+
 int main(void) { return pm_test_run_all(); }

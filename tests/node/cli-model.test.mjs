@@ -58,3 +58,13 @@ test('procmotion pose prints world positions that match the glue', { skip }, asy
   assert.equal(run('pose', '--model', model, '--frames', '5:1').status, 1);
   assert.match(run('pose', '--model', model, '--frame', 'abc').stderr, /--frame must be a number/);
 });
+
+test('procmotion humanoid maps a CMU BVH (LeftShoulder is the upper arm there)', { skip }, () => {
+  const r = run('humanoid', `${FIXTURES}bvh/cmu_131_01.bvh`);
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.drivable, true);
+  assert.equal(j.bones.leftUpperArm.name, 'LeftShoulder');
+  assert.equal(j.bones.leftShoulder.name, 'LeftCollar');
+  assert.equal(j.bones.leftUpperArm.naming, 'cmu');
+});

@@ -53,6 +53,12 @@
  *        BIPED   3ds Max Biped after "Bip01": pelvis, leftclavicle, leftthigh, leftcalf, lefttoe0
  *                (its spine, spine1, spine2, neck, head, leftupperarm, leftforearm, lefthand and
  *                leftfoot are already candidates above, with the same meaning)
+ *        CMU     CMU motion-capture BVH names, consulted FIRST but only when the names carry a CMU
+ *                signature (LeftCollar, LHipJoint, lowerback or lhumerus): there LeftShoulder is the
+ *                upper arm and LeftCollar the clavicle (bvh11/cmuconvert: lowerback, Chest, Chest2,
+ *                Neck/lowerneck, LeftCollar, LeftShoulder, LeftElbow, LeftWrist, LeftHip, LeftKnee,
+ *                LeftAnkle, LeftToe; ASF: upperback, thorax, lclavicle, lhumerus, lradius, lfemur,
+ *                ltibia, lfoot, ltoes). Without the signature Mixamo's LeftShoulder keeps its meaning.
  *      Right-side candidates are the left ones with "left" -> "right" and 左 -> 右. Every candidate
  *      string belongs to exactly one humanoid bone, so a model bone maps to at most one.
  *   The tables are in wasm/src/humanoid/humanoid.c; tests/c/test_humanoid.c checks them.
@@ -110,6 +116,7 @@ typedef enum pm_humanoid_naming {
     PM_HUMANOID_NAMING_MMD,
     PM_HUMANOID_NAMING_CHINESE,
     PM_HUMANOID_NAMING_BIPED,
+    PM_HUMANOID_NAMING_CMU, /* CMU motion-capture BVH names, used only when the names carry a CMU signature */
     PM_HUMANOID_NAMING_COUNT,
     PM_HUMANOID_NAMING_FORCE_U32 = 0x7fffffff
 } pm_humanoid_naming;
@@ -131,7 +138,7 @@ pm_result pm_humanoid_map_skeleton(const pm_skeleton *skeleton, pm_humanoid_map 
 const char *pm_humanoid_bone_name(pm_humanoid_bone bone);
 /* One of the 16 required bones. */
 bool pm_humanoid_bone_required(pm_humanoid_bone bone);
-/* "vroid", "mixamo", "mmd", "chinese", "biped", "none". */
+/* "vroid", "mixamo", "mmd", "chinese", "biped", "cmu", "none". */
 const char *pm_humanoid_naming_name(pm_humanoid_naming naming);
 
 /* Rule 1 alone: normalise `len` bytes of UTF-8 into out (NUL-terminated when cap > 0, cut at a

@@ -21,6 +21,7 @@ typedef struct candidate {
 #define MMD PM_HUMANOID_NAMING_MMD
 #define CHINESE PM_HUMANOID_NAMING_CHINESE
 #define BIPED PM_HUMANOID_NAMING_BIPED
+#define CMU PM_HUMANOID_NAMING_CMU
 
 /* In priority order: table by table, and inside a table the preferred candidate first. */
 static const candidate candidates[] = {
@@ -62,6 +63,27 @@ static const candidate candidates[] = {
 
 #define CANDIDATE_COUNT (sizeof candidates / sizeof candidates[0])
 
+/*
+ * CMU motion-capture BVH names (the bvh11 / cmuconvert conversion, and the ASF bone names), where
+ * "LeftShoulder" is the upper arm and "LeftCollar" the clavicle, unlike Mixamo. This table is consulted
+ * before the others only when the names carry a CMU signature (LeftCollar, LHipJoint, lowerback,
+ * lhumerus); otherwise it is not used, so Mixamo's LeftShoulder keeps its meaning.
+ */
+static const candidate cmu_candidates[] = {
+    {CMU, H(HIPS), "hips"}, {CMU, H(SPINE), "lowerback"}, {CMU, H(CHEST), "chest"}, {CMU, H(CHEST), "upperback"},
+    {CMU, H(UPPER_CHEST), "chest2"}, {CMU, H(UPPER_CHEST), "thorax"}, {CMU, H(NECK), "neck"},
+    {CMU, H(NECK), "lowerneck"}, {CMU, H(HEAD), "head"},
+    {CMU, H(LEFT_SHOULDER), "leftcollar"}, {CMU, H(LEFT_SHOULDER), "leftclavicle"},
+    {CMU, H(LEFT_UPPER_ARM), "leftshoulder"}, {CMU, H(LEFT_UPPER_ARM), "lefthumerus"},
+    {CMU, H(LEFT_LOWER_ARM), "leftelbow"}, {CMU, H(LEFT_LOWER_ARM), "leftradius"},
+    {CMU, H(LEFT_HAND), "leftwrist"}, {CMU, H(LEFT_UPPER_LEG), "lefthip"}, {CMU, H(LEFT_UPPER_LEG), "leftfemur"},
+    {CMU, H(LEFT_LOWER_LEG), "leftknee"}, {CMU, H(LEFT_LOWER_LEG), "lefttibia"},
+    {CMU, H(LEFT_FOOT), "leftankle"}, {CMU, H(LEFT_FOOT), "leftfoot"},
+    {CMU, H(LEFT_TOES), "lefttoe"}, {CMU, H(LEFT_TOES), "lefttoes"},
+};
+#define CMU_COUNT (sizeof cmu_candidates / sizeof cmu_candidates[0])
+static const char *const cmu_signature[] = {"leftcollar", "lefthipjoint", "lowerback", "lefthumerus"};
+
 static const char *const bone_names[PM_HUMANOID_BONE_COUNT] = {
     "hips", "spine", "chest", "upperChest", "neck", "head",
     "leftShoulder", "leftUpperArm", "leftLowerArm", "leftHand",
@@ -85,7 +107,7 @@ bool pm_humanoid_bone_required(pm_humanoid_bone b) {
 }
 
 const char *pm_humanoid_naming_name(pm_humanoid_naming n) {
-    static const char *const names[PM_HUMANOID_NAMING_COUNT] = {"none", "vroid", "mixamo", "mmd", "chinese", "biped"};
+    static const char *const names[PM_HUMANOID_NAMING_COUNT] = {"none", "vroid", "mixamo", "mmd", "chinese", "biped", "cmu"};
     return (unsigned)n < PM_HUMANOID_NAMING_COUNT ? names[n] : "none";
 }
 
@@ -222,21 +244,18 @@ static void right_form(const char *left, char *out, size_t cap) {
 
 /* ---- mapping ----------------------------------------------------------------------------------- */
 
-/* The first candidate (in priority order) a name matches, and its bone; UINT32_MAX if none.
- * Candidates are unique, so a name maps to at most one bone. */
-static uint32_t first_match(const char *name, pm_humanoid_bone *bone) {
-    prepared p;
-    if (!prepare(name, &p)) return UINT32_MAX;
-    for (uint32_t c = 0; c < CANDIDATE_COUNT; c++) {
-        const candidate *cd = &candidates[c];
-        if (matches(&p, cd->name)) {
+/* The first candidate of `table` a prepared name matches (its index and bone), or UINT32_MAX. */
+static uint32_t match_in(const prepared *p, const candidate *table, uint32_t count, pm_humanoid_bone *bone) {
+    for (uint32_t c = 0; c < count; c++) {
+        const candidate *cd = &table[c];
+        if (matches(p, cd->name)) {
             *bone = cd->bone;
             return c;
         }
         if (sided(cd->bone)) {
             char right[NAME_CAP];
             right_form(cd->name, right, sizeof right);
-            if (right[0] && matches(&p, right)) {
+            if (right[0] && matches(p, right)) {
                 *bone = right_of(cd->bone);
                 return c;
             }
@@ -245,14 +264,48 @@ static uint32_t first_match(const char *name, pm_humanoid_bone *bone) {
     return UINT32_MAX;
 }
 
+/* The first candidate (in priority order) a name matches, and its bone; UINT32_MAX if none. With
+ * `cmu`, the CMU table comes first (indices 0 .. CMU_COUNT-1) and the others follow; without it, only
+ * the main tables are used. Candidates are unique per table, so a name maps to at most one bone. */
+static uint32_t first_match(const char *name, bool cmu, pm_humanoid_bone *bone, pm_humanoid_naming *naming) {
+    prepared p;
+    if (!prepare(name, &p)) return UINT32_MAX;
+    uint32_t c;
+    if (cmu && (c = match_in(&p, cmu_candidates, (uint32_t)CMU_COUNT, bone)) != UINT32_MAX) {
+        *naming = CMU;
+        return c;
+    }
+    if ((c = match_in(&p, candidates, (uint32_t)CANDIDATE_COUNT, bone)) == UINT32_MAX) return UINT32_MAX;
+    *naming = candidates[c].naming;
+    return (uint32_t)CMU_COUNT + c;
+}
+
+/* Whether any name carries a CMU motion-capture signature (see cmu_candidates). */
+static bool has_cmu_signature(const char *const *names, uint32_t count, const pm_skeleton *s) {
+    uint32_t n = s ? s->bone_count : count;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = s ? (s->bones[i].name.data ? s->bones[i].name.data : "") : names[i];
+        prepared p;
+        if (!prepare(name, &p)) continue;
+        for (size_t k = 0; k < sizeof cmu_signature / sizeof cmu_signature[0]; k++) {
+            char right[NAME_CAP];
+            right_form(cmu_signature[k], right, sizeof right);
+            if (matches(&p, cmu_signature[k]) || (right[0] && matches(&p, right))) return true;
+        }
+    }
+    return false;
+}
+
 typedef struct mapper {
     pm_humanoid_map *out;
+    bool cmu; /* the names carry a CMU signature */
     uint32_t best[PM_HUMANOID_BONE_COUNT]; /* candidate index of the current pick */
 } mapper;
 
 static void mapper_init(mapper *m, pm_humanoid_map *out) {
     memset(out, 0, sizeof *out);
     m->out = out;
+    m->cmu = false;
     out->total = PM_HUMANOID_BONE_COUNT;
     for (int h = 0; h < PM_HUMANOID_BONE_COUNT; h++) {
         out->bone[h] = PM_NO_INDEX;
@@ -263,11 +316,12 @@ static void mapper_init(mapper *m, pm_humanoid_map *out) {
 /* Offer model bone `index`; a strictly better candidate replaces the pick, so earlier bones win ties. */
 static void mapper_offer(mapper *m, const char *name, uint32_t index) {
     pm_humanoid_bone h;
-    uint32_t c = first_match(name, &h);
+    pm_humanoid_naming naming;
+    uint32_t c = first_match(name, m->cmu, &h, &naming);
     if (c == UINT32_MAX || c >= m->best[h]) return;
     m->best[h] = c;
     m->out->bone[h] = index;
-    m->out->naming[h] = candidates[c].naming;
+    m->out->naming[h] = naming;
 }
 
 static void mapper_finish(mapper *m) {
@@ -289,6 +343,7 @@ pm_result pm_humanoid_map_names(const char *const *names, uint32_t count, pm_hum
     if (count && !names) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid: names is NULL");
     for (uint32_t i = 0; i < count; i++)
         if (!names[i]) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid: name %u is NULL", i);
+    m.cmu = has_cmu_signature(names, count, NULL);
     for (uint32_t i = 0; i < count; i++) mapper_offer(&m, names[i], i);
     mapper_finish(&m);
     return PM_OK;
@@ -299,6 +354,7 @@ pm_result pm_humanoid_map_skeleton(const pm_skeleton *s, pm_humanoid_map *out, p
     mapper m;
     mapper_init(&m, out);
     if (!s) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid: skeleton is NULL");
+    m.cmu = has_cmu_signature(NULL, 0, s);
     for (uint32_t i = 0; i < s->bone_count; i++) mapper_offer(&m, s->bones[i].name.data ? s->bones[i].name.data : "", i);
     mapper_finish(&m);
     return PM_OK;

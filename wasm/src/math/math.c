@@ -1,5 +1,6 @@
 /* Vectors, quaternions, affine matrices and MMD Bezier curves (see procmotion/math.h). */
 #include "procmotion/math.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -312,6 +313,24 @@ static double bez_d(double p1, double p2, double s) {
     return 3.0 * r * r * p1 + 6.0 * r * s * (p2 - p1) + 3.0 * s * s * (1.0 - p2);
 }
 
+double pmi_bezier_param(double x1, double x2, double x) {
+    if (!(x > 0)) return 0;
+    if (x >= 1) return 1;
+    /* X(s) is monotone on [0,1] for control x in [0,1]: bracket with bisection, refine with Newton. */
+    double lo = 0, hi = 1, s = x;
+    for (int i = 0; i < 64; i++) {
+        double f = bez(x1, x2, s) - x;
+        if (fabs(f) < 1e-12) break;
+        if (f < 0) lo = s;
+        else hi = s;
+        double d = bez_d(x1, x2, s);
+        double next = d > 1e-9 ? s - f / d : 0.5 * (lo + hi);
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        s = next;
+    }
+    return s;
+}
+
 float pm_bezier_eval(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float xf) {
     if (!(xf > 0)) return 0.0f; /* also maps NaN to 0 */
     if (xf >= 1) return 1.0f;
@@ -320,20 +339,8 @@ float pm_bezier_eval(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float xf) {
     if (y1 > 127) y1 = 127;
     if (y2 > 127) y2 = 127;
     if (x1 == y1 && x2 == y2) return xf;
-    double px1 = x1 / 127.0, px2 = x2 / 127.0, py1 = y1 / 127.0, py2 = y2 / 127.0, x = xf;
-    /* X(s) is monotone on [0,1] for control x in [0,1]: bracket with bisection, refine with Newton. */
-    double lo = 0, hi = 1, s = x;
-    for (int i = 0; i < 64; i++) {
-        double f = bez(px1, px2, s) - x;
-        if (fabs(f) < 1e-12) break;
-        if (f < 0) lo = s;
-        else hi = s;
-        double d = bez_d(px1, px2, s);
-        double next = d > 1e-9 ? s - f / d : 0.5 * (lo + hi);
-        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-        s = next;
-    }
-    return (float)bez(py1, py2, s);
+    double s = pmi_bezier_param(x1 / 127.0, x2 / 127.0, xf);
+    return (float)bez(y1 / 127.0, y2 / 127.0, s);
 }
 
 float pm_bezier_eval_mmd(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float xf) {

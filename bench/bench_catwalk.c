@@ -1,0 +1,58 @@
+/* Catwalk rows for procmotion_bench (see bench.c): generating a loop, and generating + writing it.
+ *
+ *   procmotion_bench catwalk [RUNS]
+ *
+ * Inputs: the default loop (240 frames, 2beat at 120 BPM, in place), 128 BPM with one step per beat,
+ * and a U-turn loop (480 frames); all on the standard figure. `items` is the loop's frames. */
+#include "bench.h"
+
+#include "procmotion/catwalk.h"
+#include "procmotion/vmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double one(const pm_catwalk_params *p, bool write, uint32_t *frames) {
+    pm_vmd *v = NULL;
+    pm_error err = {0};
+    pm_catwalk_info info;
+    double t0 = bench_now_ms();
+    if (pm_catwalk_generate(p, NULL, &v, &info, &err) != PM_OK) {
+        fprintf(stderr, "procmotion_bench: %s\n", err.message);
+        exit(1);
+    }
+    if (write) {
+        size_t size = 0;
+        uint8_t *buf = NULL;
+        if (pm_vmd_write(v, NULL, 0, &size, &err) != PM_OK || !(buf = malloc(size)) ||
+            pm_vmd_write(v, buf, size, &size, &err) != PM_OK)
+            exit(1);
+        free(buf);
+    }
+    double dt = bench_now_ms() - t0;
+    *frames = info.loop_frames;
+    pm_vmd_free(v);
+    return dt;
+}
+
+int bench_catwalk(int argc, char **argv) {
+    int runs = argc > 0 ? atoi(argv[0]) : 200;
+    if (runs < 1) runs = 1;
+    pm_catwalk_params cases[3];
+    memset(cases, 0, sizeof cases);
+    cases[1].bpm = 128, cases[1].cadence = PM_CATWALK_CADENCE_BEAT;
+    cases[2].u_turn = true;
+    static const char *const labels[3] = {"default loop (in place, 120 BPM 2beat)", "128 BPM beat", "U-turn"};
+    double *t = malloc(sizeof(double) * (size_t)runs);
+    for (int c = 0; c < 4; c++) {
+        const pm_catwalk_params *p = &cases[c < 3 ? c : 0];
+        uint32_t frames = 0;
+        one(p, c == 3, &frames); /* warm-up */
+        for (int r = 0; r < runs; r++) t[r] = one(p, c == 3, &frames);
+        bench_report("catwalk", c == 3 ? "default loop, then the VMD bytes written" : labels[c],
+                     bench_median(t, runs), runs, frames, "frames");
+    }
+    free(t);
+    return 0;
+}

@@ -1,0 +1,26 @@
+// Catwalk generation through the glue (wasm): the default loop, 128 BPM one step per beat, a U-turn,
+// and the default loop on yw_test_model's skeleton (names + rest positions from readPmx).
+import { existsSync, readFileSync } from 'node:fs';
+
+import { createProcMotion } from '../../js-glue/index.js';
+
+const CASES = {
+  default: [{}, null, 'default loop (in place, 120 BPM 2beat)'],
+  beat128: [{ stepCadence: 'beat' }, 128, '128 BPM beat'],
+  uturn: [{ uTurn: true }, null, 'U-turn'],
+};
+
+export const impls = {
+  async 'procmotion wasm'(input) {
+    const pm = await createProcMotion();
+    if (input && existsSync(input)) {
+      const skeleton = pm.readPmx(new Uint8Array(readFileSync(input)));
+      const r = pm.generateCatwalkVmd({}, null, null, null, { skeleton });
+      return { items: r.loopFrames, unit: 'frames', label: 'default loop on yw_test_model',
+               run: () => pm.generateCatwalkVmd({}, null, null, null, { skeleton }) };
+    }
+    const [state, bpm, label] = CASES[input ?? 'default'];
+    const r = pm.generateCatwalkVmd(state, bpm, null, null);
+    return { items: r.loopFrames, unit: 'frames', label, run: () => pm.generateCatwalkVmd(state, bpm, null, null) };
+  },
+};

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Bundles the web demo (web-demo/src/main.js) with esbuild into web-demo/dist/demo.js: our JS glue
+// (js-glue, with the wasm core inlined), @babylonjs/core and babylon-mmd through deep imports.
+//
+//   node build-scripts/build-demo.mjs            # minified bundle + source map
+//   node build-scripts/build-demo.mjs --dev      # unminified (readable stack traces)
+//
+// Needs js-glue/dist/procmotion.mjs (bash build-scripts/build.sh wasm) and node_modules (npm ci).
+// PM_DEMO_GLUE=path bundles another module in place of the `procmotion` glue (development only).
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DEV = process.argv.includes('--dev');
+const OUT = join(ROOT, 'web-demo/dist');
+
+const glue = join(ROOT, 'js-glue/dist/procmotion.mjs');
+if (!existsSync(glue)) {
+  console.error(`build-demo: ${glue} is missing: run bash build-scripts/build.sh wasm first`);
+  process.exit(1);
+}
+
+const { build } = await import('esbuild');
+// Exactly 'procmotion' (not 'procmotion/babylon'), when PM_DEMO_GLUE asks for another module.
+const plugins = process.env.PM_DEMO_GLUE ? [{
+  name: 'demo-glue',
+  setup(b) {
+    b.onResolve({ filter: /^procmotion$/ }, () => ({ path: resolve(process.env.PM_DEMO_GLUE) }));
+  },
+}] : [];
+
+mkdirSync(OUT, { recursive: true });
+const t0 = performance.now();
+const result = await build({
+  entryPoints: [join(ROOT, 'web-demo/src/main.js')],
+  outfile: join(OUT, 'demo.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['es2022'],
+  minify: !DEV,
+  sourcemap: true,
+  legalComments: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  plugins,
+  define: { 'process.env.NODE_ENV': DEV ? '"development"' : '"production"' },
+});
+const size = statSync(join(OUT, 'demo.js')).size;
+const inputs = Object.keys(result.metafile.inputs).length;
+console.log(`build-demo: web-demo/dist/demo.js ${(size / 1024).toFixed(0)} KiB from ${inputs} modules ` +
+            `in ${(performance.now() - t0).toFixed(0)} ms${DEV ? ' (dev)' : ''}`);

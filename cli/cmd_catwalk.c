@@ -1,0 +1,206 @@
+/* procmotion catwalk: write a procedural runway walk as a looping VMD. */
+#include "catwalk/catwalk_internal.h"
+#include "cli.h"
+#include "procmotion/catwalk.h"
+#include "procmotion/vmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__has_include)
+#if __has_include("procmotion/pmx.h")
+#include "procmotion/pmx.h"
+#define CLI_HAVE_PMX 1
+#endif
+#endif
+
+const char cmd_catwalk_usage[] =
+    "usage: procmotion catwalk [options] -o walk.vmd\n"
+    "\n"
+    "Write a looping runway walk (ADR-086) as a VMD and print a JSON summary (loop length, keys,\n"
+    "bones used and missing, fit error) to stdout. Amounts are 0..1 unless stated.\n"
+    "\n"
+    "  -o, --output FILE      where to write the VMD (\"-\" = stdout; the summary then goes to stderr)\n"
+    "  --model FILE           take bone/morph names and proportions from a PMX/PMD model\n"
+    "  --params FILE          read parameters from a JSON file (the JS glue's names); flags override\n"
+    "  --bpm N                music tempo, clamped to 60..200 (default: none, tempo = 120 * speed)\n"
+    "  --speed X              tempo without a BPM (default 1; 0.5..1.66)\n"
+    "  --cadence beat|2beat   one step per beat or every two beats (default 2beat)\n"
+    "  --arms swing|posed     swinging arms or a still pose (default swing)\n"
+    "  --traverse             walk out along -Z and back instead of in place\n"
+    "  --uturn                turn 180 degrees at each end (implies --traverse)\n"
+    "  --distance X           traverse distance in MMD units (default: what the steps cover)\n"
+    "  --hip-sway X (0.6)  --step-height X (0.5)  --stride X (0.5)  --cross-step X (0.55)\n"
+    "  --hip-twist X (0.5)  --pelvis-drop X (0.5)  --torso-twist X (0.5)  --torso-sway X (0.5)\n"
+    "  --lean X (-1..1, -0.1)  --head X (head stabilisation, 0.7)  --toe-off X (0.5)\n"
+    "  --heel-strike X (0.4)  --bob X (0.5)  --knee X (stance knee, 0.3)  --arm-swing X (0.5)\n"
+    "  --pose-shoulder DEG (70)  --pose-elbow DEG (30)  --blink X (1)  --expression X (0.25)\n"
+    "  --seed N               blink timing (default 1)\n"
+    "  --tolerance X          key fit tolerance in units (default 0.01)\n"
+    "  --rotation-tolerance D key fit tolerance in degrees (default 0.2)\n";
+
+typedef struct amount_flag {
+    const char *flag;
+    size_t offset;
+} amount_flag;
+
+#define AF(flag, field) {flag, offsetof(pm_catwalk_params, field)}
+static const amount_flag AMOUNT_FLAGS[] = {
+    AF("--hip-sway", hip_sway),       AF("--step-height", step_height), AF("--stride", stride),
+    AF("--cross-step", cross_step),   AF("--hip-twist", hip_twist),     AF("--pelvis-drop", pelvis_drop),
+    AF("--torso-twist", torso_twist), AF("--torso-sway", torso_sway),   AF("--lean", lean),
+    AF("--head", head_stabilize),     AF("--toe-off", toe_off),         AF("--heel-strike", heel_strike),
+    AF("--bob", bob),                 AF("--knee", stance_knee),        AF("--arm-swing", arm_swing),
+    AF("--pose-shoulder", pose_shoulder), AF("--pose-elbow", pose_elbow), AF("--blink", blink),
+    AF("--expression", expression),
+};
+
+static int number_arg(const char *flag, const char *text, double *out) {
+    if (!text) return cli_fail("catwalk", "%s needs a value", flag);
+    if (!cli_parse_double(text, out)) return cli_fail("catwalk", "%s: '%s' is not a number", flag, text);
+    return 0;
+}
+
+int cmd_catwalk(int argc, char **argv) {
+    pm_catwalk_params p, flags;
+    memset(&p, 0, sizeof p);
+    memset(&flags, 0, sizeof flags);
+    bool set_bpm = false, set_speed = false, set_cadence = false, set_arms = false, set_distance = false;
+    bool set_seed = false, set_tol = false, set_rtol = false;
+    const char *output = NULL, *model_path = NULL, *params_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double d;
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (!v) return cli_fail("catwalk", "%s needs a file", a), 2;
+            output = v, i++;
+        } else if (strcmp(a, "--model") == 0) {
+            if (!v) return cli_fail("catwalk", "--model needs a file"), 2;
+            model_path = v, i++;
+        } else if (strcmp(a, "--params") == 0) {
+            if (!v) return cli_fail("catwalk", "--params needs a file"), 2;
+            params_path = v, i++;
+        } else if (strcmp(a, "--traverse") == 0) {
+            flags.traverse = true;
+        } else if (strcmp(a, "--uturn") == 0) {
+            flags.u_turn = true;
+        } else if (strcmp(a, "--cadence") == 0) {
+            if (v && strcmp(v, "beat") == 0) flags.cadence = PM_CATWALK_CADENCE_BEAT;
+            else if (v && strcmp(v, "2beat") == 0) flags.cadence = PM_CATWALK_CADENCE_TWO_BEAT;
+            else return cli_fail("catwalk", "--cadence must be beat or 2beat"), 2;
+            set_cadence = true, i++;
+        } else if (strcmp(a, "--arms") == 0) {
+            if (v && strcmp(v, "swing") == 0) flags.arm_pose = PM_CATWALK_ARMS_SWING;
+            else if (v && strcmp(v, "posed") == 0) flags.arm_pose = PM_CATWALK_ARMS_POSED;
+            else return cli_fail("catwalk", "--arms must be swing or posed"), 2;
+            set_arms = true, i++;
+        } else if (strcmp(a, "--bpm") == 0 || strcmp(a, "--speed") == 0 || strcmp(a, "--distance") == 0 ||
+                   strcmp(a, "--seed") == 0 || strcmp(a, "--tolerance") == 0 || strcmp(a, "--rotation-tolerance") == 0) {
+            if (number_arg(a, v, &d)) return 2;
+            i++;
+            if (strcmp(a, "--bpm") == 0) flags.bpm = (float)d, set_bpm = true;
+            else if (strcmp(a, "--speed") == 0) flags.speed = (float)d, set_speed = true;
+            else if (strcmp(a, "--distance") == 0) flags.traverse_distance = (float)d, set_distance = true;
+            else if (strcmp(a, "--seed") == 0) {
+                if (d < 0 || d > 4294967295.0) return cli_fail("catwalk", "--seed must be in 0..4294967295"), 2;
+                flags.seed = (uint32_t)d, set_seed = true;
+            } else if (strcmp(a, "--tolerance") == 0) flags.position_tolerance = (float)d, set_tol = true;
+            else flags.rotation_tolerance = (float)d, set_rtol = true;
+        } else {
+            const amount_flag *af = NULL;
+            for (size_t k = 0; k < sizeof AMOUNT_FLAGS / sizeof AMOUNT_FLAGS[0]; k++)
+                if (strcmp(a, AMOUNT_FLAGS[k].flag) == 0) af = &AMOUNT_FLAGS[k];
+            if (!af) return cli_fail("catwalk", "unknown option '%s' (see procmotion catwalk --help)", a), 2;
+            if (number_arg(a, v, &d)) return 2;
+            i++;
+            *(pm_catwalk_value *)((char *)&flags + af->offset) = PM_CATWALK_VALUE(d);
+        }
+    }
+    if (!output) return cli_fail("catwalk", "no output file (-o walk.vmd)"), 2;
+
+    pm_error err = {0};
+    if (params_path) {
+        size_t size = 0;
+        uint8_t *text = cli_read_file(params_path, &size);
+        if (!text) return 1;
+        pm_result r = pm_catwalk_params_from_json((const char *)text, size, &p, &err);
+        free(text);
+        if (r) return cli_fail("catwalk", "%s: %s", params_path, err.message);
+    }
+    /* flags override the file */
+    if (set_bpm) p.bpm = flags.bpm;
+    if (set_speed) p.speed = flags.speed;
+    if (set_cadence) p.cadence = flags.cadence;
+    if (set_arms) p.arm_pose = flags.arm_pose;
+    if (set_distance) p.traverse_distance = flags.traverse_distance;
+    if (set_seed) p.seed = flags.seed;
+    if (set_tol) p.position_tolerance = flags.position_tolerance;
+    if (set_rtol) p.rotation_tolerance = flags.rotation_tolerance;
+    if (flags.traverse) p.traverse = true;
+    if (flags.u_turn) p.u_turn = true;
+    for (size_t k = 0; k < sizeof AMOUNT_FLAGS / sizeof AMOUNT_FLAGS[0]; k++) {
+        const pm_catwalk_value *fv = (const pm_catwalk_value *)((const char *)&flags + AMOUNT_FLAGS[k].offset);
+        if (fv->set) *(pm_catwalk_value *)((char *)&p + AMOUNT_FLAGS[k].offset) = *fv;
+    }
+
+    pm_catwalk_model model;
+    memset(&model, 0, sizeof model);
+    const pm_catwalk_model *mp = NULL;
+#ifdef CLI_HAVE_PMX
+    pm_skeleton *sk = NULL;
+    if (model_path) {
+        size_t size = 0;
+        uint8_t *data = cli_read_file(model_path, &size);
+        if (!data) return 1;
+        pm_result r = pm_model_read(data, size, NULL, &sk, &err);
+        free(data);
+        if (r) return cli_fail("catwalk", "%s: %s", model_path, err.message);
+        model.skeleton = sk;
+        mp = &model;
+    }
+#else
+    if (model_path)
+        return cli_fail("catwalk", "--model needs the PMX reader (procmotion/pmx.h), which this build does not have");
+#endif
+
+    pm_vmd *vmd = NULL;
+    pm_catwalk_info info;
+    int rc = 0;
+    uint8_t *bytes = NULL;
+    if (pm_catwalk_generate(&p, mp, &vmd, &info, &err) != PM_OK) {
+        rc = cli_fail_error("catwalk", &err);
+        goto done;
+    }
+    size_t size = 0;
+    if (pm_vmd_write(vmd, NULL, 0, &size, &err) != PM_OK || !(bytes = malloc(size)) ||
+        pm_vmd_write(vmd, bytes, size, &size, &err) != PM_OK) {
+        rc = cli_fail_error("catwalk", &err);
+        goto done;
+    }
+    if (!cli_write_file(output, bytes, size)) {
+        rc = 1;
+        goto done;
+    }
+    {
+        cJSON *j = pmi_catwalk_info_json(&info);
+        cJSON_AddStringToObject(j, "output", output);
+        if (model_path) cJSON_AddStringToObject(j, "model", model_path);
+        cJSON_AddNumberToObject(j, "bytes", (double)size);
+        if (strcmp(output, "-") == 0) {
+            char *text = cJSON_Print(j);
+            if (text) fprintf(stderr, "%s\n", text);
+            free(text);
+            cJSON_Delete(j);
+        } else {
+            cli_print_json(j);
+        }
+    }
+done:
+    free(bytes);
+    pm_vmd_free(vmd);
+#ifdef CLI_HAVE_PMX
+    pm_skeleton_free(sk);
+#endif
+    return rc;
+}

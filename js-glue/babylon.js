@@ -1,0 +1,145 @@
+// procmotion/babylon: helpers that connect procmotion to a babylon-mmd (1.3) scene.
+//
+//   import { createProcMotion } from 'procmotion';
+//   import { createCatwalkAnimation } from 'procmotion/babylon';
+//   const pm = await createProcMotion();
+//   const { animation } = await createCatwalkAnimation(pm, mmdModel, { hipSway: 0.8 }, 128);
+//   mmdModel.setRuntimeAnimation(mmdModel.createRuntimeAnimation(animation));
+//
+// babylon-mmd is a peer dependency: this module never imports it statically (nothing of it is
+// bundled with procmotion). The VMD is turned into an animation by babylon-mmd's own
+// `VmdLoader.loadFromBufferAsync`, loaded on first use with a dynamic import of
+// 'babylon-mmd/esm/Loader/vmdLoader.js', or taken from `options.VmdLoader` (pass the class your app
+// already imports from 'babylon-mmd' to share one copy and skip the dynamic import).
+
+/** Is `x` an MmdModel (babylon-mmd runtime model)? */
+function isMmdModel(x) {
+  return x && Array.isArray(x.runtimeBones) && x.mesh;
+}
+
+/** Is `x` an MmdMesh (a mesh whose metadata is babylon-mmd's MmdModelMetadata)? */
+function isMmdMesh(x) {
+  return x && x.metadata && x.metadata.isMmdModel === true && Array.isArray(x.metadata.bones);
+}
+
+/** A mesh whose metadata createMmdModel has already trimmed (TrimmedMmdSkinedModelMetadata). */
+function isTrimmedMmdMesh(x) {
+  return x && x.metadata && x.metadata.isTrimmedMmdSkinedModel === true && x.metadata.skeleton;
+}
+
+/** Morph target names of the model's meshes (babylon-mmd names each target after its morph). */
+function morphTargetNames(meshes) {
+  const names = new Set();
+  for (const m of meshes ?? []) {
+    const mgr = m.morphTargetManager;
+    for (let i = 0; mgr && i < mgr.numTargets; i++) names.add(mgr.getTarget(i).name);
+  }
+  return [...names];
+}
+
+/**
+ * Bone names, morph names and the rest skeleton (world rest positions, parents) of a loaded
+ * babylon-mmd model: an `MmdModel` (from `MmdRuntime.createMmdModel`) or an `MmdMesh` (the mesh the
+ * PMX/PMD loader produced; once createMmdModel has run on it, its metadata is trimmed and only vertex
+ * morphs can still be named: prefer the MmdModel then). Positions are in the model's own space (MMD
+ * units, as in the file).
+ * Returns `{ boneNames, morphNames, skeleton: { names, positions: Float32Array, parents: Int32Array } }`,
+ * ready for `pm.generateCatwalkVmd(state, bpm, morphNames, boneNames, { skeleton })`.
+ */
+export function getModelInfo(target) {
+  let names, parents, local;
+  let morphNames = [];
+  if (isMmdModel(target)) {
+    const bones = target.runtimeBones;
+    const index = new Map(bones.map((b, i) => [b, i]));
+    names = bones.map((b) => b.name);
+    parents = bones.map((b) => (b.parentBone ? index.get(b.parentBone) ?? -1 : -1));
+    local = bones.map((b) => restTranslation(b.linkedBone));
+    morphNames = (target.morph?.morphs ?? []).map((m) => m.name);
+  } else if (isMmdMesh(target)) {
+    const meta = target.metadata;
+    names = meta.bones.map((b) => b.name);
+    parents = meta.bones.map((b) => b.parentBoneIndex);
+    const skBones = meta.skeleton?.bones ?? [];
+    local = names.map((_, i) => (skBones[i] ? restTranslation(skBones[i]) : null));
+    morphNames = (meta.morphs ?? []).map((m) => m.name);
+  } else if (isTrimmedMmdMesh(target)) {
+    // After createMmdModel the mesh keeps only the Babylon skeleton: bones from there, morph names
+    // from the morph targets (material and bone morphs are not among them: pass the MmdModel instead).
+    const bones = target.metadata.skeleton.bones;
+    const index = new Map(bones.map((b, i) => [b, i]));
+    names = bones.map((b) => b.name);
+    parents = bones.map((b) => (b.getParent() ? index.get(b.getParent()) ?? -1 : -1));
+    local = bones.map((b) => restTranslation(b));
+    morphNames = morphTargetNames(target.metadata.meshes);
+  } else {
+    throw new TypeError('procmotion/babylon: expected an MmdModel or an MmdMesh');
+  }
+  // MMD rest matrices are pure translations (the offset from the parent): sum them down the tree.
+  const n = names.length;
+  const positions = new Float32Array(3 * n).fill(NaN);
+  const done = new Uint8Array(n);
+  const resolve = (i, depth) => {
+    if (done[i] || depth > n) return;
+    const p = parents[i];
+    const t = local[i];
+    if (!t) return;
+    if (p >= 0 && p < n) {
+      resolve(p, depth + 1);
+      for (let k = 0; k < 3; k++) positions[3 * i + k] = positions[3 * p + k] + t[k];
+    } else {
+      positions.set(t, 3 * i);
+    }
+    done[i] = 1;
+  };
+  for (let i = 0; i < n; i++) resolve(i, 0);
+  return {
+    boneNames: names,
+    morphNames,
+    skeleton: { names, positions, parents: Int32Array.from(parents, (p) => (p >= 0 && p < n ? p : -1)) },
+  };
+}
+
+function restTranslation(bone) {
+  const m = bone?.getRestMatrix?.();
+  if (!m) return null;
+  const a = m.m ?? m.asArray?.();
+  return a ? [a[12], a[13], a[14]] : null;
+}
+
+/** An exactly-sized ArrayBuffer copy (babylon-mmd's readers ignore a view's byteOffset). */
+function exactBuffer(bytes) {
+  if (bytes instanceof ArrayBuffer) return bytes;
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+}
+
+let vmdLoaderModule = null;
+
+/**
+ * Turn VMD bytes into a babylon-mmd `MmdAnimation` with `VmdLoader.loadFromBufferAsync`.
+ * options: `name` (default 'Catwalk', ADR-086's PROC_VMD_NAME_CATWALK), `scene` (default null),
+ * `VmdLoader` (the class; default: dynamically imported from babylon-mmd).
+ */
+export async function loadVmdAnimation(vmdBytes, options = {}) {
+  let Loader = options.VmdLoader;
+  if (!Loader) {
+    vmdLoaderModule ??= import('babylon-mmd/esm/Loader/vmdLoader.js');
+    Loader = (await vmdLoaderModule).VmdLoader;
+  }
+  const loader = new Loader(options.scene ?? null);
+  if (options.loggingEnabled !== undefined) loader.loggingEnabled = options.loggingEnabled;
+  return loader.loadFromBufferAsync(options.name ?? 'Catwalk', exactBuffer(vmdBytes));
+}
+
+/**
+ * The catwalk in one call: read the model's names and skeleton, generate the VMD, load it as an
+ * `MmdAnimation`. Returns `{ animation, result }` where `result` is generateCatwalkVmd's return value.
+ * Bind it with `model.setRuntimeAnimation(model.createRuntimeAnimation(animation))` (import
+ * 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation' once for createRuntimeAnimation).
+ */
+export async function createCatwalkAnimation(pm, target, state = {}, bpm = null, options = {}) {
+  const info = getModelInfo(target);
+  const result = pm.generateCatwalkVmd(state, bpm, info.morphNames, info.boneNames, { skeleton: info.skeleton });
+  const animation = await loadVmdAnimation(result.vmd, options);
+  return { animation, result };
+}

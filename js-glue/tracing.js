@@ -1,0 +1,439 @@
+// Tracing (seed 004): hands and feet that follow a drawn path. Attached to ProcMotion by index.js:
+//
+//   const p = pm.sampleTrajectory('curve', [[2, -1, -2], [3, 0, -2.5], [2, 1.5, -3]], 0.5); // [x, y, z]
+//   const tl = pm.createTimeline(pmxBytes);          // or a skeleton object from pm.readPmx
+//   tl.setTrajectory('leftHand', { mode: 'curve', points: relPoints });
+//   tl.generateKeyframes('leftHand', { count: 5, startBeat: 0, beatStep: 1 });
+//   const pose = tl.evaluate(0.75);                  // seconds
+//   const vmd = tl.bakeVmd(128);                     // Uint8Array
+//   const again = pm.timelineFromJSON(JSON.stringify(tl), pmxBytes);
+//   tl.free(); again.free();
+//
+// Points and poles are offsets from the limb root bone's world position (腕 for hands, 足 for feet), in
+// MMD units and model axes. The C core does the work (procmotion/tracing.h); keyframes cross the
+// boundary as JSON objects in the documented schema (docs/tracing.md).
+import { PoseEvaluator, ProcMotionError } from './index.js';
+
+const ERROR_SIZE = 256;
+const utf8 = new TextEncoder();
+
+/** Limb names in the core's order (pm_limb). */
+export const LIMBS = ['leftHand', 'rightHand', 'leftFoot', 'rightFoot'];
+const MODES = ['line', 'curve'];
+/** The named easings (MMD Bezier x1, y1, x2, y2). */
+export const EASINGS = {
+  linear: [20, 20, 107, 107],
+  'ease-in': [53, 0, 127, 127],
+  'ease-out': [0, 0, 74, 127],
+  'ease-in-out': [53, 0, 74, 127],
+};
+const MAX_POINTS = 64;
+
+function invalid(message) {
+  return new ProcMotionError(message, 'PM_ERR_INVALID_ARGUMENT');
+}
+
+function limbIndex(limb) {
+  const i = LIMBS.indexOf(limb);
+  if (i < 0) throw invalid(`tracing: limb must be one of ${LIMBS.join(', ')}, got ${limb}`);
+  return i;
+}
+
+function modeIndex(mode) {
+  const i = MODES.indexOf(mode);
+  if (i < 0) throw invalid(`tracing: mode must be "line" or "curve", got ${mode}`);
+  return i;
+}
+
+function packEasing(easing = 'linear') {
+  const v = typeof easing === 'string' ? EASINGS[easing] : easing;
+  if (!v || v.length !== 4 || !Array.from(v).every((x) => Number.isInteger(x) && x >= 0 && x <= 127)) {
+    throw invalid(`tracing: easing must be ${Object.keys(EASINGS).join(', ')} or [x1, y1, x2, y2] in 0..127`);
+  }
+  return (v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24)) >>> 0;
+}
+
+/** Points ([[x, y, z], ...] or a flat array) as a Float32Array of 3 per point. */
+function flatPoints(points, what = 'points') {
+  if (!points || typeof points.length !== 'number') throw invalid(`tracing: ${what} must be an array of [x, y, z]`);
+  const flat = Array.isArray(points[0]) || ArrayBuffer.isView(points[0]) ? points.flatMap((p) => Array.from(p)) : Array.from(points);
+  if (flat.length % 3 || flat.length > 3 * MAX_POINTS) throw invalid(`tracing: ${what} must hold up to ${MAX_POINTS} points of [x, y, z]`);
+  return new Float32Array(flat);
+}
+
+function vec3(p, what) {
+  if (!p || p.length !== 3 || !Array.from(p).every(Number.isFinite)) throw invalid(`tracing: ${what} must be [x, y, z] finite`);
+  return Array.from(p);
+}
+
+function bytesOf(data, what) {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  throw invalid(`${what}: expected a Uint8Array or ArrayBuffer`);
+}
+
+/** Methods added to ProcMotion (see index.d.ts). */
+export const tracingMethods = {
+  /**
+   * The point at arc-length fraction t (0..1, clamped) of the path through relPoints: mode 'line' (polyline)
+   * or 'curve' (centripetal Catmull-Rom with >= 3 points). t may be an array: then a Float32Array of 3 per t.
+   */
+  sampleTrajectory(mode, relPoints, t) {
+    const m = modeIndex(mode);
+    const pts = flatPoints(relPoints, 'relPoints');
+    const many = typeof t !== 'number';
+    const ts = new Float32Array(many ? Array.from(t ?? []) : [t]);
+    if (!many && !Number.isFinite(t)) throw invalid('tracing: t is not finite');
+    const s = this._scratch();
+    try {
+      const out = s.alloc(ts.length * 12);
+      const err = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_trajectory_sample(m, s.put(pts, Float32Array), pts.length / 3, s.put(ts, Float32Array), ts.length, out, err) !== 0) {
+        this._throw(s, err, 'tracing');
+      }
+      const r = this._copy(Float32Array, out, ts.length * 3);
+      return many ? r : Array.from(r);
+    } finally {
+      s.free();
+    }
+  },
+
+  /** The arc length of the path (what sampleTrajectory's t is a fraction of). */
+  trajectoryLength(mode, relPoints) {
+    const m = modeIndex(mode);
+    const pts = flatPoints(relPoints, 'relPoints');
+    const s = this._scratch();
+    try {
+      const out = s.alloc(8);
+      const err = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_trajectory_length(m, s.put(pts, Float32Array), pts.length / 3, out, err) !== 0) this._throw(s, err, 'tracing');
+      return this.mod.HEAPF64[out >> 3];
+    } finally {
+      s.free();
+    }
+  },
+
+  /** An empty tracing timeline on a skeleton (object from readPmx, or PMX/PMD bytes). options.bpm (120). */
+  createTimeline(skeleton, options = {}) {
+    return new Timeline(this, skeleton, null, options);
+  },
+
+  /** A timeline from its JSON (a string or the object toJSON() gives), bound to a skeleton. */
+  timelineFromJSON(json, skeleton) {
+    const text = typeof json === 'string' ? json : JSON.stringify(json);
+    return new Timeline(this, skeleton, text, {});
+  },
+};
+
+/** A keyframe timeline with traced limbs, inside the module. Call free() when done. */
+export class Timeline {
+  constructor(pm, skeleton, json, options) {
+    this.pm = pm;
+    const mod = pm.mod;
+    const s = pm._scratch();
+    this.skeleton = 0;
+    this.handle = 0;
+    try {
+      const err = s.alloc(ERROR_SIZE);
+      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || ArrayBuffer.isView(skeleton)) {
+        const data = bytesOf(skeleton, 'skeleton');
+        this.skeleton = mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, err);
+      } else if (skeleton && typeof skeleton === 'object') {
+        const text = utf8.encode(JSON.stringify(skeleton));
+        this.skeleton = mod._pm_abi_skeleton_from_json(s.put(text), text.byteLength, err);
+      } else {
+        throw invalid('createTimeline: expected a skeleton object or PMX/PMD bytes');
+      }
+      if (!this.skeleton) pm._throw(s, err, 'skeleton');
+      if (json !== null) {
+        const text = utf8.encode(json);
+        this.handle = mod._pm_abi_timeline_from_json(this.skeleton, s.put(text), text.byteLength, err);
+      } else {
+        const bpm = options.bpm ?? 0;
+        if (!Number.isFinite(bpm)) throw invalid('createTimeline: bpm is not finite');
+        this.handle = mod._pm_abi_timeline_create(this.skeleton, bpm, err);
+      }
+      if (!this.handle) {
+        mod._pm_abi_skeleton_free(this.skeleton);
+        this.skeleton = 0;
+        pm._throw(s, err, 'tracing');
+      }
+      this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
+      this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } finally {
+      s.free();
+    }
+    this._boneNames = null;
+  }
+
+  _check() {
+    if (!this.handle) throw invalid('Timeline: already freed');
+  }
+
+  /** Run fn(scratch, errPtr) and turn a non-zero result into a ProcMotionError. */
+  _call(fn) {
+    this._check();
+    const s = this.pm._scratch();
+    try {
+      const err = s.alloc(ERROR_SIZE);
+      if (fn(s, err) !== 0) this.pm._throw(s, err, 'tracing');
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Bone names of the skeleton, in pose order (read as PoseEvaluator reads them: same fields). */
+  get boneNames() {
+    return Object.getOwnPropertyDescriptor(PoseEvaluator.prototype, 'boneNames').get.call(this);
+  }
+
+  get bpm() {
+    this._check();
+    return this.pm.mod._pm_abi_timeline_bpm(this.handle);
+  }
+
+  set bpm(value) {
+    this._call((s, err) => this.pm.mod._pm_abi_timeline_set_bpm(this.handle, value, err));
+  }
+
+  get keyframeCount() {
+    this._check();
+    return this.pm.mod._pm_abi_timeline_keyframe_count(this.handle);
+  }
+
+  /** The id the next generateKeyframes will use. */
+  get nextTraceId() {
+    this._check();
+    return this.pm.mod._pm_abi_timeline_next_trace_id(this.handle);
+  }
+
+  /** Keyframe i as { beat, easing, rotations: {bone: [x,y,z,w]}, translations: {bone: [x,y,z]}, traces? }. */
+  getKeyframe(i) {
+    let text = '';
+    this._call((s, err) => {
+      const out = s.alloc(8);
+      const r = this.pm.mod._pm_abi_timeline_keyframe_json(this.handle, i, out, out + 4, err);
+      if (r === 0) text = this.pm._takeText(out);
+      return r;
+    });
+    return JSON.parse(text);
+  }
+
+  /** All keyframes, sorted by beat. */
+  get keyframes() {
+    return Array.from({ length: this.keyframeCount }, (_, i) => this.getKeyframe(i));
+  }
+
+  /**
+   * Add a keyframe (or replace the one at the same beat); returns its index. With `rotations` or
+   * `translations` ({bone: values}; bones left out rest) it is taken as given (traces too, if any);
+   * with neither, the pose the timeline plays at `beat` is captured as a hand-made keyframe.
+   */
+  addKeyframe({ beat, easing = 'linear', rotations, translations, traces } = {}) {
+    if (!Number.isFinite(beat)) throw invalid('addKeyframe: beat must be a finite number');
+    let index = 0;
+    if (rotations === undefined && translations === undefined && traces === undefined) {
+      const packed = packEasing(easing);
+      this._call((s, err) => {
+        const idx = s.alloc(4);
+        const r = this.pm.mod._pm_abi_timeline_capture_keyframe(this.handle, beat, packed, idx, err);
+        index = this.pm.mod.HEAPU32[idx >> 2];
+        return r;
+      });
+      return index;
+    }
+    const text = utf8.encode(JSON.stringify({ beat, easing, rotations: rotations ?? {}, translations: translations ?? {}, ...(traces ? { traces } : {}) }));
+    this._call((s, err) => {
+      const idx = s.alloc(4);
+      const r = this.pm.mod._pm_abi_timeline_set_keyframe_json(this.handle, s.put(text), text.byteLength, idx, err);
+      index = this.pm.mod.HEAPU32[idx >> 2];
+      return r;
+    });
+    return index;
+  }
+
+  removeKeyframe(index) {
+    this._call((s, err) => this.pm.mod._pm_abi_timeline_remove_keyframe(this.handle, index, err));
+  }
+
+  /** Remove every keyframe (drafts stay). */
+  clear() {
+    this._check();
+    this.pm.mod._pm_abi_timeline_clear(this.handle);
+  }
+
+  /** Set a limb's draft trajectory: { mode: 'line' | 'curve', points: [[x,y,z], ...], pole?: [x,y,z] } (offsets from the limb root). */
+  setTrajectory(limb, { mode = 'line', points = [], pole } = {}) {
+    const l = limbIndex(limb), m = modeIndex(mode);
+    const pts = flatPoints(points);
+    const p = pole ? new Float32Array(vec3(pole, 'pole')) : new Float32Array(3);
+    this._call((s, err) => this.pm.mod._pm_abi_timeline_set_trajectory(this.handle, l, m, s.put(pts, Float32Array), pts.length / 3, pole ? 1 : 0, s.put(p, Float32Array), err));
+  }
+
+  /** A limb's draft ({ mode, points, pole? }) or null. */
+  getTrajectory(limb) {
+    const l = limbIndex(limb);
+    this._check();
+    const s = this.pm._scratch();
+    try {
+      const out = s.alloc((3 * MAX_POINTS + 3) * 4), info = s.alloc(8);
+      const n = this.pm.mod._pm_abi_timeline_trajectory(this.handle, l, out, info);
+      if (!n) return null;
+      const f = this.pm._copy(Float32Array, out, 3 * MAX_POINTS + 3);
+      const i = this.pm._copy(Uint32Array, info, 2);
+      const points = Array.from({ length: n }, (_, k) => Array.from(f.subarray(3 * k, 3 * k + 3)));
+      return { mode: MODES[i[0]], points, ...(i[1] ? { pole: Array.from(f.subarray(3 * MAX_POINTS)) } : {}) };
+    } finally {
+      s.free();
+    }
+  }
+
+  clearTrajectory(limb) {
+    const l = limbIndex(limb);
+    this._call((s, err) => this.pm.mod._pm_abi_timeline_set_trajectory(this.handle, l, 0, 0, 0, 0, 0, err));
+  }
+
+  /** World position of the limb's root bone (腕 / 足) in the pose played at `timeSeconds`. */
+  rootPosition(limb, timeSeconds = 0) {
+    const bones = { leftHand: '左腕', rightHand: '右腕', leftFoot: '左足', rightFoot: '右足' };
+    limbIndex(limb);
+    const pose = this.evaluate(timeSeconds);
+    const b = pose.boneNames.indexOf(bones[limb]);
+    if (b < 0) throw new ProcMotionError(`tracing: the skeleton has no ${bones[limb]}`, 'PM_ERR_NOT_FOUND');
+    return Array.from(pose.positions.subarray(3 * b, 3 * b + 3));
+  }
+
+  /**
+   * Append a control point to a limb's draft at a WORLD position (e.g. where the IK target sphere is):
+   * it is stored as the offset from the limb root's position at `timeSeconds`. Returns the draft.
+   */
+  addControlPoint(limb, worldPoint, timeSeconds = 0, mode) {
+    const w = vec3(worldPoint, 'worldPoint');
+    const root = this.rootPosition(limb, timeSeconds);
+    const draft = this.getTrajectory(limb) ?? { mode: mode ?? 'line', points: [] };
+    draft.points.push([w[0] - root[0], w[1] - root[1], w[2] - root[2]]);
+    if (mode) draft.mode = mode;
+    this.setTrajectory(limb, draft);
+    return draft;
+  }
+
+  /** The pole offset used when a draft has none (hands: elbow hangs; feet: knee forward). */
+  defaultPole(limb) {
+    const l = limbIndex(limb);
+    let out;
+    this._call((s, err) => {
+      const p = s.alloc(12);
+      const r = this.pm.mod._pm_abi_timeline_default_pole(this.handle, l, p, err);
+      out = Array.from(this.pm._copy(Float32Array, p, 3));
+      return r;
+    });
+    return out;
+  }
+
+  /**
+   * Generate `count` (2..20) keyframes along the limb's draft (or { mode, points, pole } given here,
+   * which become the draft) from `startBeat`, `beatStep` beats apart; each solves the two-bone IK and
+   * carries the trace data. Returns the new trace id.
+   */
+  generateKeyframes(limb, { count, startBeat = 0, beatStep = 1, easing = 'linear', mode, points, pole } = {}) {
+    const l = limbIndex(limb);
+    if (points) this.setTrajectory(limb, { mode: mode ?? 'line', points, pole });
+    else if (mode) {
+      const d = this.getTrajectory(limb);
+      if (d) this.setTrajectory(limb, { ...d, mode });
+    }
+    if (!Number.isInteger(count)) throw invalid('generateKeyframes: count must be an integer 2..20');
+    const packed = packEasing(easing);
+    let id = 0;
+    this._call((s, err) => {
+      const idPtr = s.alloc(4);
+      const r = this.pm.mod._pm_abi_timeline_generate(this.handle, l, count, startBeat, beatStep, packed, idPtr, err);
+      id = this.pm.mod.HEAPU32[idPtr >> 2];
+      return r;
+    });
+    return id;
+  }
+
+  _pose(when, byBeat) {
+    this._check();
+    if (!Number.isFinite(when)) throw invalid(`Timeline.evaluate: ${byBeat ? 'beat' : 'time'} is not finite`);
+    const pm = this.pm, mod = pm.mod;
+    if (mod._pm_abi_timeline_evaluate(this.handle, when, byBeat ? 1 : 0, this.errPtr) !== 0) {
+      throw new ProcMotionError(pm._errorText(this.errPtr), 'tracing');
+    }
+    const n = this.boneCount;
+    const world = pm._copy(Float32Array, mod._pm_abi_timeline_world(this.handle), 16 * n);
+    const positions = new Float32Array(3 * n);
+    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    const traces = {};
+    const s = pm._scratch();
+    try {
+      const st = s.alloc(13 * 4);
+      LIMBS.forEach((limb, l) => {
+        mod._pm_abi_timeline_trace_state(this.handle, l, st);
+        const v = pm._copy(Float32Array, st, 13);
+        traces[limb] = { active: v[0] === 1, id: v[1], t: v[2], root: Array.from(v.subarray(3, 6)), target: Array.from(v.subarray(6, 9)), pole: Array.from(v.subarray(9, 12)), miss: v[12] };
+      });
+    } finally {
+      s.free();
+    }
+    return {
+      boneNames: this.boneNames,
+      keyRotations: pm._copy(Float32Array, mod._pm_abi_timeline_rotations(this.handle), 4 * n),
+      translations: pm._copy(Float32Array, mod._pm_abi_timeline_translations(this.handle), 3 * n),
+      rotations: pm._copy(Float32Array, mod._pm_abi_timeline_final_rotations(this.handle), 4 * n),
+      positions,
+      world,
+      traces,
+    };
+  }
+
+  /**
+   * The pose at `timeSeconds`: { boneNames, keyRotations (local, what keyframes and the VMD hold, 4 per
+   * bone), translations (3 per bone), rotations (final local after append and IK), positions (world, 3 per
+   * bone), world (16 per bone), traces: { leftHand: { active, id, t, root, target, pole, miss }, ... } }.
+   */
+  evaluate(timeSeconds) {
+    return this._pose(timeSeconds, false);
+  }
+
+  /** evaluate() at a beat instead of a time. */
+  evaluateBeat(beat) {
+    return this._pose(beat, true);
+  }
+
+  /** Bake to a VMD (30 fps) at `bpm` (default: the timeline's): Uint8Array. */
+  bakeVmd(bpm = 0) {
+    if (!Number.isFinite(bpm)) throw invalid('bakeVmd: bpm is not finite');
+    let bytes;
+    this._call((s, err) => {
+      const out = s.alloc(8);
+      const r = this.pm.mod._pm_abi_timeline_bake(this.handle, bpm, out, out + 4, err);
+      if (r === 0) bytes = this.pm._takeBytes(out);
+      return r;
+    });
+    return bytes;
+  }
+
+  /** The timeline as a plain object in the JSON schema of docs/tracing.md (JSON.stringify(tl) works). */
+  toJSON() {
+    let text = '';
+    this._call((s, err) => {
+      const out = s.alloc(8);
+      const r = this.pm.mod._pm_abi_timeline_to_json(this.handle, out, out + 4, err);
+      if (r === 0) text = this.pm._takeText(out);
+      return r;
+    });
+    return JSON.parse(text);
+  }
+
+  /** Release the module memory. Safe to call twice. */
+  free() {
+    const mod = this.pm.mod;
+    if (this.handle) mod._pm_abi_timeline_free(this.handle);
+    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
+    if (this.errPtr) mod._pm_abi_free(this.errPtr);
+    this.handle = this.skeleton = this.errPtr = 0;
+  }
+}

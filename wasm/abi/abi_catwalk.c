@@ -1,0 +1,133 @@
+/* Catwalk export: parameters as JSON, the model as name lists (and optional rest positions and
+ * parents), out come the VMD bytes and an info JSON (see docs/abi.md and js-glue/index.js). */
+#include "pm_abi.h"
+
+#include "catwalk/catwalk_internal.h"
+#include "procmotion/vmd.h"
+
+#include <stdlib.h>
+
+/* Input descriptor slots (uint32 each; pointers are offsets into the module's memory). */
+enum {
+    CW_PARAMS, CW_PARAMS_LEN,       /* UTF-8 JSON object, may be 0/0 */
+    CW_HAS_MODEL,                   /* bit 0: a model is given (else the standard figure, no morphs);
+                                       bit 1: its bone names are given (else every semi-standard bone) */
+    CW_BONES, CW_BONE_OFFSETS,      /* count, then count + 1 byte offsets + the UTF-8 blob address */
+    CW_MORPHS, CW_MORPH_OFFSETS,    /* the same for morph names */
+    CW_POSITIONS,                   /* optional float[3 * bones]: world rest positions */
+    CW_PARENTS,                     /* optional int32[bones]: parent index, -1 = none */
+    CW_IN_COUNT
+};
+/* Output slots: VMD bytes and info JSON, both host-freed with pm_abi_free. */
+enum { CW_OUT_VMD, CW_OUT_VMD_SIZE, CW_OUT_INFO, CW_OUT_INFO_LEN, CW_OUT_COUNT };
+
+PM_EXPORT uint32_t pm_abi_catwalk_descriptor_slots(void) { return CW_IN_COUNT; }
+
+/* count names given as byte offsets into a blob -> NUL-terminated copies in one allocation */
+static char **names_in(uint32_t count, const uint32_t *offsets, pm_error *err) {
+    if (!count) return NULL;
+    if (!offsets) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: catwalk names are missing"), NULL;
+    const char *blob = (const char *)(uintptr_t)offsets[count + 1];
+    for (uint32_t i = 0; i < count; i++)
+        if (offsets[i + 1] < offsets[i]) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: bad name offsets"), NULL;
+    size_t bytes = (size_t)offsets[count] + count;
+    char **out = pmi_alloc_array(NULL, (size_t)count * sizeof(char *) + bytes, 1, err, "abi: catwalk names");
+    if (!out) return NULL;
+    char *text = (char *)(out + count);
+    for (uint32_t i = 0; i < count; i++) {
+        size_t n = offsets[i + 1] - offsets[i];
+        memcpy(text, blob + offsets[i], n);
+        text[n] = '\0';
+        out[i] = text;
+        text += n + 1;
+    }
+    return out;
+}
+
+/*
+ * Generate a catwalk. `d` holds pm_abi_catwalk_descriptor_slots() input slots, `o` receives
+ * CW_OUT_COUNT output slots. Returns 0, or the pm_result with a message in errbuf.
+ */
+PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf) {
+    pm_error err = {0};
+    memset(o, 0, CW_OUT_COUNT * sizeof *o);
+    pm_catwalk_params params;
+    pm_catwalk_model model;
+    memset(&model, 0, sizeof model);
+    char **bones = NULL, **morphs = NULL;
+    pm_vec3 *positions = NULL;
+    uint32_t *parents = NULL;
+    pm_vmd *vmd = NULL;
+    uint8_t *buf = NULL;
+    char *info_text = NULL;
+    cJSON *info_json = NULL;
+    pm_result r = pm_catwalk_params_from_json((const char *)(uintptr_t)d[CW_PARAMS], d[CW_PARAMS_LEN], &params, &err);
+    if (r) goto done;
+    if (d[CW_HAS_MODEL]) {
+        uint32_t nb = d[CW_BONES], nm = d[CW_MORPHS];
+        bones = names_in(nb, (const uint32_t *)(uintptr_t)d[CW_BONE_OFFSETS], &err);
+        morphs = names_in(nm, (const uint32_t *)(uintptr_t)d[CW_MORPH_OFFSETS], &err);
+        if ((nb && !bones) || (nm && !morphs)) {
+            r = err.type ? err.type : PM_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        static const char *const no_names[1] = {0};
+        model.bone_count = nb;
+        model.bone_names = (d[CW_HAS_MODEL] & 2) ? (bones ? (const char *const *)bones : no_names) : NULL;
+        model.morph_count = nm;
+        model.morph_names = (const char *const *)morphs;
+        if (d[CW_POSITIONS] && nb) {
+            const float *f = (const float *)(uintptr_t)d[CW_POSITIONS];
+            positions = pmi_alloc_array(NULL, nb, sizeof *positions, &err, "abi: catwalk positions");
+            if (!positions) {
+                r = PM_ERR_OUT_OF_MEMORY;
+                goto done;
+            }
+            for (uint32_t i = 0; i < nb; i++) positions[i] = pm_vec3_make(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
+            model.bone_positions = positions;
+        }
+        if (d[CW_PARENTS] && nb) {
+            const int32_t *pi = (const int32_t *)(uintptr_t)d[CW_PARENTS];
+            parents = pmi_alloc_array(NULL, nb, sizeof *parents, &err, "abi: catwalk parents");
+            if (!parents) {
+                r = PM_ERR_OUT_OF_MEMORY;
+                goto done;
+            }
+            for (uint32_t i = 0; i < nb; i++) parents[i] = pi[i] >= 0 && (uint32_t)pi[i] < nb ? (uint32_t)pi[i] : PM_NO_INDEX;
+            model.bone_parents = parents;
+        }
+    }
+    pm_catwalk_info info;
+    if ((r = pm_catwalk_generate(&params, d[CW_HAS_MODEL] ? &model : NULL, &vmd, &info, &err))) goto done;
+    size_t size = 0;
+    if ((r = pm_vmd_write(vmd, NULL, 0, &size, &err))) goto done;
+    buf = malloc(size ? size : 1);
+    if (!buf) {
+        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "catwalk: out of memory for a %zu-byte VMD", size);
+        goto done;
+    }
+    if ((r = pm_vmd_write(vmd, buf, size, &size, &err))) goto done;
+    info_json = pmi_catwalk_info_json(&info);
+    info_text = info_json ? cJSON_PrintUnformatted(info_json) : NULL;
+    if (!info_text) {
+        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "catwalk: out of memory for the info");
+        goto done;
+    }
+    o[CW_OUT_VMD] = (uint32_t)(uintptr_t)buf;
+    o[CW_OUT_VMD_SIZE] = (uint32_t)size;
+    o[CW_OUT_INFO] = (uint32_t)(uintptr_t)info_text;
+    o[CW_OUT_INFO_LEN] = (uint32_t)strlen(info_text);
+    buf = NULL;
+    info_text = NULL;
+done:
+    cJSON_Delete(info_json);
+    free(info_text);
+    free(buf);
+    pm_vmd_free(vmd);
+    pmi_free(NULL, bones);
+    pmi_free(NULL, morphs);
+    pmi_free(NULL, positions);
+    pmi_free(NULL, parents);
+    if (r) pm_abi_set_error(errbuf, &err);
+    return (int32_t)r;
+}

@@ -1,0 +1,996 @@
+/* The catwalk generator: a continuous runway walk sampled at every half frame and fitted with VMD
+ * Bezier keys. See procmotion/catwalk.h for the behaviour and docs/catwalk.md for the numbers. */
+#include "catwalk/catwalk_internal.h"
+#include "keyfit/keyfit.h"
+
+#include <math.h>
+
+#define DEG (PM_PI / 180.0)
+
+pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
+
+/* ---- bones -------------------------------------------------------------------------------------- */
+
+/* Keyed (or reported) bones, in pm_catwalk_info order; then bones read only for proportions. */
+enum {
+    CB_CENTER, CB_GROOVE, CB_WAIST, CB_LOWER, CB_UPPER, CB_UPPER2, CB_NECK, CB_HEAD,
+    CB_SHOULDER_L, CB_SHOULDER_R, CB_ARM_L, CB_ARM_R, CB_ELBOW_L, CB_ELBOW_R,
+    CB_LEG_IK_L, CB_LEG_IK_R, CB_TOE_IK_L, CB_TOE_IK_R,
+    CB_COUNT,
+    CG_HIP_L = CB_COUNT, CG_HIP_R, CG_KNEE_L, CG_KNEE_R, CG_ANKLE_L, CG_ANKLE_R, CG_TOE_L, CG_TOE_R,
+    CG_WRIST_L, CG_WRIST_R,
+    CW_BONES
+};
+_Static_assert(CB_COUNT == PM_CATWALK_BONE_COUNT, "PM_CATWALK_BONE_COUNT must match the bone table");
+
+typedef struct cw_bone_def {
+    const char *canonical;
+    const char *candidates[7];
+    float std[3]; /* the semi-standard figure (NOTES.md), world rest position */
+} cw_bone_def;
+
+static const cw_bone_def BONES[CW_BONES] = {
+    [CB_CENTER] = {"センター", {"センター", "center", "J_Bip_C_Hips", "hips", 0}, {0, 8, 0}},
+    [CB_GROOVE] = {"グルーブ", {"グルーブ", "groove", 0}, {0, 8.2f, 0}},
+    [CB_WAIST] = {"腰", {"腰", "waist", 0}, {0, 11.749f, 0.265f}},
+    [CB_LOWER] = {"下半身", {"下半身", "lower body", 0}, {0, 13.243f, -0.255f}},
+    [CB_UPPER] = {"上半身", {"上半身", "upper body", "J_Bip_C_Spine", "spine", 0}, {0, 13.301f, -0.255f}},
+    [CB_UPPER2] = {"上半身2", {"上半身2", "upper body2", "J_Bip_C_Chest", "chest", 0}, {0, 14.392f, -0.166f}},
+    [CB_NECK] = {"首", {"首", "neck", "J_Bip_C_Neck", 0}, {0, 16.418f, 0}},
+    [CB_HEAD] = {"頭", {"頭", "head", "J_Bip_C_Head", 0}, {0, 16.799f, 0}},
+    [CB_SHOULDER_L] = {"左肩", {"左肩", "shoulder_L", "left shoulder", "J_Bip_L_Shoulder", "leftShoulder", 0},
+                       {0.136f, 16.130f, 0.265f}},
+    [CB_SHOULDER_R] = {"右肩", {"右肩", "shoulder_R", "right shoulder", "J_Bip_R_Shoulder", "rightShoulder", 0},
+                       {-0.136f, 16.130f, 0.265f}},
+    [CB_ARM_L] = {"左腕", {"左腕", "arm_L", "left arm", "J_Bip_L_UpperArm", "leftUpperArm", 0}, {1.005f, 16.034f, 0.318f}},
+    [CB_ARM_R] = {"右腕", {"右腕", "arm_R", "right arm", "J_Bip_R_UpperArm", "rightUpperArm", 0},
+                  {-1.005f, 16.034f, 0.318f}},
+    [CB_ELBOW_L] = {"左ひじ", {"左ひじ", "左肘", "elbow_L", "left elbow", "J_Bip_L_LowerArm", "leftLowerArm", 0},
+                    {3.175f, 13.808f, 0.282f}},
+    [CB_ELBOW_R] = {"右ひじ", {"右ひじ", "右肘", "elbow_R", "right elbow", "J_Bip_R_LowerArm", "rightLowerArm", 0},
+                    {-3.175f, 13.808f, 0.282f}},
+    [CB_LEG_IK_L] = {"左足ＩＫ", {"左足ＩＫ", "leg IK_L", "left leg IK", 0}, {0.875f, 1.34f, 0}},
+    [CB_LEG_IK_R] = {"右足ＩＫ", {"右足ＩＫ", "leg IK_R", "right leg IK", 0}, {-0.875f, 1.34f, 0}},
+    [CB_TOE_IK_L] = {"左つま先ＩＫ", {"左つま先ＩＫ", "toe IK_L", "left toe IK", 0}, {0.929f, 0, -2.464f}},
+    [CB_TOE_IK_R] = {"右つま先ＩＫ", {"右つま先ＩＫ", "toe IK_R", "right toe IK", 0}, {-0.929f, 0, -2.464f}},
+    [CG_HIP_L] = {"左足", {"左足", "leg_L", "left leg", "J_Bip_L_UpperLeg", "leftUpperLeg", 0}, {0.797f, 10.753f, -0.073f}},
+    [CG_HIP_R] = {"右足", {"右足", "leg_R", "right leg", "J_Bip_R_UpperLeg", "rightUpperLeg", 0}, {-0.797f, 10.753f, -0.073f}},
+    [CG_KNEE_L] = {"左ひざ", {"左ひざ", "左膝", "knee_L", "left knee", "J_Bip_L_LowerLeg", "leftLowerLeg", 0},
+                   {0.684f, 5.984f, -0.817f}},
+    [CG_KNEE_R] = {"右ひざ", {"右ひざ", "右膝", "knee_R", "right knee", "J_Bip_R_LowerLeg", "rightLowerLeg", 0},
+                   {-0.684f, 5.984f, -0.817f}},
+    [CG_ANKLE_L] = {"左足首", {"左足首", "ankle_L", "left ankle", "J_Bip_L_Foot", "leftFoot", 0}, {0.874f, 1.470f, -0.001f}},
+    [CG_ANKLE_R] = {"右足首", {"右足首", "ankle_R", "right ankle", "J_Bip_R_Foot", "rightFoot", 0}, {-0.874f, 1.470f, -0.001f}},
+    [CG_TOE_L] = {"左つま先", {"左つま先", "toe_L", "left toe", "J_Bip_L_ToeBase", "leftToes", 0}, {0.927f, 0.033f, -2.409f}},
+    [CG_TOE_R] = {"右つま先", {"右つま先", "toe_R", "right toe", "J_Bip_R_ToeBase", "rightToes", 0}, {-0.927f, 0.033f, -2.409f}},
+    [CG_WRIST_L] = {"左手首", {"左手首", "wrist_L", "left wrist", "J_Bip_L_Hand", "leftHand", 0}, {4.397f, 11.978f, 0.272f}},
+    [CG_WRIST_R] = {"右手首", {"右手首", "wrist_R", "right wrist", "J_Bip_R_Hand", "rightHand", 0}, {-4.397f, 11.978f, 0.272f}},
+};
+
+static const char *const BLINK_MORPHS[] = {"まばたき", "blink", "Fcl_EYE_Close", "eye_close", "eyeBlink", 0};
+static const char *const SMILE_MORPHS[] = {"口角上げ", "微笑み", "にやり", "smile", "Fcl_MTH_Fun", "mouth_smile", 0};
+
+/* The model seen through one interface: explicit arrays, a pm_skeleton, or the standard figure. */
+typedef struct cw_model_view {
+    const pm_catwalk_model *m; /* may be NULL */
+    const pm_skeleton *sk;
+    bool standard; /* no skeleton and no bone names: every bone of BONES, standard proportions */
+} cw_model_view;
+
+static cw_model_view make_view(const pm_catwalk_model *m) {
+    cw_model_view v = {m, m ? m->skeleton : NULL, false};
+    v.standard = !m || (!m->skeleton && !m->bone_names);
+    return v;
+}
+
+static uint32_t view_bone_count(const cw_model_view *v) {
+    return v->standard ? (uint32_t)CW_BONES : v->sk ? v->sk->bone_count : v->m->bone_count;
+}
+static const char *view_bone_name(const cw_model_view *v, uint32_t i) {
+    if (v->standard) return BONES[i].canonical;
+    if (v->sk) return v->sk->bones[i].name.data;
+    return v->m->bone_names ? v->m->bone_names[i] : NULL;
+}
+static const char *view_bone_name_en(const cw_model_view *v, uint32_t i) {
+    return v->sk && v->sk->bones[i].name_en.length ? v->sk->bones[i].name_en.data : NULL;
+}
+static bool view_has_positions(const cw_model_view *v) { return v->sk || (v->m && v->m->bone_positions); }
+static pm_vec3 view_position(const cw_model_view *v, uint32_t i) {
+    return v->sk ? v->sk->bones[i].position : v->m->bone_positions[i];
+}
+static uint32_t view_parent(const cw_model_view *v, uint32_t i) {
+    if (v->sk) return v->sk->bones[i].parent;
+    if (v->m && v->m->bone_parents) return v->m->bone_parents[i];
+    return PM_NO_INDEX;
+}
+static uint32_t view_morph_count(const cw_model_view *v) {
+    return !v->m ? 0 : v->sk ? v->sk->morph_count : v->m->morph_count;
+}
+static const char *view_morph_name(const cw_model_view *v, uint32_t i) {
+    if (v->sk) return v->sk->morph_names[i].data;
+    return v->m->morph_names ? v->m->morph_names[i] : NULL;
+}
+
+/* Name folding for matching: full-width ASCII -> ASCII, ASCII lower case, drop ' ' '_' '-' '.' and
+ * U+3000. Returns false when the folded name does not fit. */
+static bool fold_name(const char *s, char *out, size_t cap) {
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        if (c == 0xEF && (p[1] == 0xBC || p[1] == 0xBD) && p[2] >= 0x80 && p[2] <= 0xBF) {
+            unsigned cp = (p[1] == 0xBC ? 0xFF00u : 0xFF40u) + (p[2] - 0x80u);
+            if (cp >= 0xFF01 && cp <= 0xFF5E) {
+                c = cp - 0xFEE0u;
+                p += 3;
+                goto ascii;
+            }
+        }
+        if (c == 0xE3 && p[1] == 0x80 && p[2] == 0x80) {
+            p += 3;
+            continue;
+        }
+        if (c < 0x80) {
+            p++;
+        ascii:
+            if (c == ' ' || c == '_' || c == '-' || c == '.') continue;
+            if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
+            if (n + 1 >= cap) return false;
+            out[n++] = (char)c;
+            continue;
+        }
+        if (n + 1 >= cap) return false;
+        out[n++] = (char)*p++;
+    }
+    out[n] = '\0';
+    return true;
+}
+
+enum { NAME_CAP = 96 };
+
+/* Index of the first candidate present (PM_NO_INDEX when none); `folded` holds the model's folded
+ * names (NAME_CAP bytes each, "" for names that did not fold) and English names after them. */
+static uint32_t find_candidates(const char *const *cands, const char *folded, uint32_t count, bool has_en) {
+    char want[NAME_CAP];
+    for (int c = 0; cands[c]; c++) {
+        if (!fold_name(cands[c], want, sizeof want)) continue;
+        for (uint32_t i = 0; i < count; i++)
+            if (folded[(size_t)i * NAME_CAP] && strcmp(folded + (size_t)i * NAME_CAP, want) == 0) return i;
+        if (has_en)
+            for (uint32_t i = 0; i < count; i++)
+                if (folded[(size_t)(count + i) * NAME_CAP] && strcmp(folded + (size_t)(count + i) * NAME_CAP, want) == 0)
+                    return i;
+    }
+    return PM_NO_INDEX;
+}
+
+/* ---- small double-precision rotation helpers -------------------------------------------------- */
+
+typedef struct dq {
+    double x, y, z, w;
+} dq;
+typedef struct dv {
+    double x, y, z;
+} dv;
+
+static const dq DQ_ID = {0, 0, 0, 1};
+/* Per-sample trigonometry runs in float: the VMD stores float32, and sinf/cosf are several times
+ * cheaper than their double versions (sampling is half of the generator's time). */
+static inline double fsin(double a) { return sinf((float)a); }
+static inline double fcos(double a) { return cosf((float)a); }
+
+static dq dq_axis(double ax, double ay, double az, double angle) {
+    if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
+    /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
+     * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
+    if (angle > PM_PI || angle < -PM_PI) angle -= 2 * PM_PI * floor((angle + PM_PI) / (2 * PM_PI));
+    double s = fsin(0.5 * angle);
+    return (dq){ax * s, ay * s, az * s, fcos(0.5 * angle)};
+}
+static dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
+static dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
+static dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
+static dq dq_mul(dq a, dq b) {
+    return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+static dq dq_conj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
+/* q^t: the same axis, t times the angle. */
+static dq dq_pow(dq q, double t) {
+    if (q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
+    double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
+    if (s < 1e-12) return DQ_ID;
+    double angle = 2.0 * atan2f((float)s, (float)q.w);
+    return dq_axis(q.x / s, q.y / s, q.z / s, angle * t);
+}
+static dv dv_rot(dq q, dv v) {
+    /* v + 2w (u x v) + 2 u x (u x v) */
+    double tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
+    return (dv){v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
+                v.z + q.w * tz + (q.x * ty - q.y * tx)};
+}
+static dv dv_add(dv a, dv b) { return (dv){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static dv dv_sub(dv a, dv b) { return (dv){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static dv dv_scale(dv a, double s) { return (dv){a.x * s, a.y * s, a.z * s}; }
+static double dv_len(dv a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+static dv dv_of(pm_vec3 v) { return (dv){v.x, v.y, v.z}; }
+
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+/* fmax/fmin without NaN handling, inlined (libm's are calls) */
+static inline double maxd(double a, double b) { return a > b ? a : b; }
+static inline double mind(double a, double b) { return a < b ? a : b; }
+static double smooth(double u) {
+    u = clampd(u, 0, 1);
+    return u * u * (3 - 2 * u);
+}
+/* minimum jerk 0 -> 1 */
+static double minjerk(double u) {
+    u = clampd(u, 0, 1);
+    return u * u * u * (10 + u * (-15 + 6 * u));
+}
+/* integral of smooth over [0, u], u in [0, 1] */
+static double smooth_int(double u) {
+    u = clampd(u, 0, 1);
+    return u * u * u - 0.5 * u * u * u * u;
+}
+
+/* ---- the walk ----------------------------------------------------------------------------------- */
+
+enum { SIDE_L = 0, SIDE_R = 1 };
+
+typedef struct cw_step {
+    dv foot;       /* leg IK world target with the foot flat on its foothold */
+    double yaw;    /* foot heading (unwrapped) */
+    dq yaw_q;      /* the same as a rotation */
+    double hs, to; /* heel strike toe-up angle, toe-off heel-raise angle (radians, >= 0) */
+    int64_t f_strike, f_flat, f_heeloff, f_toeoff; /* event frames */
+} cw_step;
+
+typedef struct cw {
+    pm_catwalk_params p;
+    /* model */
+    uint32_t idx[CW_BONES];
+    const char *name[CW_BONES];
+    dv pos[CW_BONES];
+    bool pelvis_on_waist, pelvis_parents_upper;
+    double leg_len[2], reach[2];
+    dv heel_rel, ball_rel; /* foot pivots relative to the leg IK target, foot frame, flat */
+    double hip_half, arm_rest_angle[2];
+    dv elbow_axis[2];
+    dq hang[2], posed_arm[2], posed_elbow[2], shoulder_rest[2]; /* constant parts of the arm poses */
+    /* timing */
+    double T;       /* true frames per step */
+    uint32_t N, Lf; /* steps and frames per loop */
+    /* path */
+    bool traverse, uturn;
+    double S, S_nom, D, W, r, tau, half;
+    /* amounts in units / radians */
+    double lift, sway, bob, twist, drop, torso_twist, torso_sway, lean, head, toe_off, heel_strike, arm_swing,
+        knee_min, w_walk, w_stand, clearance, torso_h;
+    /* steps -K .. N + K */
+    cw_step *steps;
+    int64_t k_lo, k_hi;
+} cw;
+
+enum { STEP_MARGIN = 4 };
+
+static int64_t fdiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Heel strike frame of step k (any integer): round(k * T) inside the loop, periodic outside. */
+static int64_t strike_frame(const cw *c, int64_t k) {
+    int64_t q = fdiv(k, c->N), r = k - q * c->N;
+    return (int64_t)llround((double)r * c->T) + q * (int64_t)c->Lf;
+}
+/* time of step phase sigma (any real) */
+static double sigma_time(const cw *c, double sigma) {
+    int64_t k = (int64_t)floor(sigma);
+    int64_t f0 = strike_frame(c, k), f1 = strike_frame(c, k + 1);
+    return (double)f0 + (sigma - (double)k) * (double)(f1 - f0);
+}
+/* step phase of time t (the inverse; t in [0, Lf]) */
+static double time_sigma(const cw *c, double t) {
+    int64_t k = (int64_t)floor(t / c->T);
+    while (k > 0 && (double)strike_frame(c, k) > t) k--;
+    while ((double)strike_frame(c, k + 1) <= t) k++;
+    int64_t f0 = strike_frame(c, k), f1 = strike_frame(c, k + 1);
+    return (double)k + (t - (double)f0) / (double)(f1 - f0);
+}
+
+typedef struct cw_path {
+    double x, z, psi, v; /* pelvis offset in the world (x, z), heading, speed along the heading per step */
+} cw_path;
+
+/* The speed profile of a traverse half: ramps of length r at both ends of the walk [0, W]. */
+static double trap(const cw *c, double h) {
+    if (h <= 0 || h >= c->W) return 0;
+    return smooth(h / c->r) * smooth((c->W - h) / c->r);
+}
+static double trap_int(const cw *c, double h) {
+    h = clampd(h, 0, c->W);
+    double r = c->r, total = c->r * smooth_int(mind(h, r) / r);
+    if (h > r) total += mind(h, c->W - r) - r;
+    if (h > c->W - r) total += r * (0.5 - smooth_int((c->W - h) / r));
+    return total;
+}
+
+static cw_path path_at(const cw *c, double sigma) {
+    cw_path p = {0, 0, 0, 0};
+    if (!c->traverse) {
+        p.z = -c->S * sigma;
+        p.v = c->S;
+        return p;
+    }
+    double cycles = floor(sigma / c->N), u = sigma - cycles * c->N;
+    int j = u >= c->half ? 1 : 0;
+    double h = u - j * c->half, dist = c->S * trap_int(c, h);
+    double along = j == 0 ? dist : c->D - dist;
+    p.z = -along;
+    p.v = c->S * trap(c, h);
+    if (c->uturn) {
+        p.psi = (j + 2 * cycles) * PM_PI;
+        if (h > c->W) p.psi += PM_PI * smooth((h - c->W) / c->tau);
+    } else if (j == 1) {
+        p.v = -p.v;
+    }
+    return p;
+}
+
+static double intensity(const cw *c, double v) { return c->S > 1e-9 ? mind(1.0, fabs(v) / c->S) : 0.0; }
+
+/* Ankle (leg IK target) offset from the flat-foot target for a foot pitch phi (+ toes up about the
+ * heel, - heel up about the ball), in the foot's yawed frame. */
+static dv roll_offset(const cw *c, double phi) {
+    if (phi == 0) return (dv){0, 0, 0};
+    dv piv = phi >= 0 ? c->heel_rel : c->ball_rel;
+    double s = fsin(phi), co = fcos(phi);
+    double ry = piv.y * co - piv.z * s, rz = piv.y * s + piv.z * co;
+    return (dv){0, piv.y - ry, piv.z - rz};
+}
+
+static const cw_step *step_at(const cw *c, int64_t k) { return &c->steps[k - c->k_lo]; }
+
+typedef struct cw_foot {
+    dv target;   /* leg IK world target */
+    dq rot;      /* leg IK rotation */
+} cw_foot;
+
+static dv stance_target(const cw *c, const cw_step *st, double phi) {
+    return dv_add(st->foot, dv_rot(st->yaw_q, roll_offset(c, phi)));
+}
+
+static double swing_bump(double s) {
+    const double sp = 0.4;
+    if (s <= 0 || s >= 1) return 0;
+    if (s < sp) return smooth(s / sp);
+    double u = (s - sp) / (1 - sp);
+    return 1 - u * u;
+}
+
+static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
+    int64_t k0 = (int64_t)floor(sigma);
+    int64_t k = ((k0 & 1) == side) ? k0 : k0 - 1; /* latest strike of this foot (even = left) */
+    const cw_step *st = step_at(c, k);
+    if ((double)st->f_strike > t) st = step_at(c, k -= 2); /* guard for rounding at the boundary */
+    cw_foot f;
+    double phi;
+    if (t < (double)st->f_flat) {
+        double u = (t - (double)st->f_strike) / (double)(st->f_flat - st->f_strike);
+        phi = st->hs * (1 - u) * (1 - u);
+    } else if (t < (double)st->f_heeloff) {
+        phi = 0;
+    } else if (t < (double)st->f_toeoff) {
+        double u = (t - (double)st->f_heeloff) / (double)(st->f_toeoff - st->f_heeloff);
+        phi = -st->to * u * u;
+    } else {
+        const cw_step *nx = step_at(c, k + 2);
+        double s = (t - (double)st->f_toeoff) / (double)(nx->f_strike - st->f_toeoff);
+        dv a0 = stance_target(c, st, -st->to), a1 = stance_target(c, nx, nx->hs);
+        double h = minjerk(s);
+        dv p = dv_add(a0, dv_scale(dv_sub(a1, a0), h));
+        p.y += c->lift * swing_bump(s);
+        /* swing around the stance foot: keep the ankles `clearance` apart sideways at mid-swing */
+        double yaw_mid = 0.5 * (st->yaw + nx->yaw), sgn = side == SIDE_L ? 1.0 : -1.0;
+        dv e = dv_rot(dq_y(yaw_mid), (dv){1, 0, 0});
+        const cw_step *other = step_at(c, k + 1);
+        dv mid = dv_scale(dv_add(st->foot, nx->foot), 0.5);
+        double lateral = ((mid.x - other->foot.x) * e.x + (mid.z - other->foot.z) * e.z) * sgn;
+        if (lateral < c->clearance) {
+            double b = (c->clearance - lateral) * 16 * s * s * (1 - s) * (1 - s);
+            p = dv_add(p, dv_scale(e, sgn * b));
+        }
+        f.target = p;
+        phi = -st->to + (nx->hs + st->to) * smooth(s);
+        f.rot = dq_mul(dq_y(st->yaw + (nx->yaw - st->yaw) * h), dq_x(phi));
+        return f;
+    }
+    f.target = stance_target(c, st, phi);
+    f.rot = dq_mul(st->yaw_q, dq_x(phi));
+    return f;
+}
+
+/* Everything keyed, at one instant. */
+typedef struct cw_pose {
+    dv center;       /* センター offset (before the crouch) */
+    dq center_rot;
+    double groove_x; /* グルーブ offset x (in センター's frame) */
+    dq pelvis, upper, upper2, neck, head;
+    dq shoulder[2], arm[2], elbow[2];
+    dv ik[2]; /* leg IK offsets from rest */
+    dq ik_rot[2];
+    double crouch_need; /* how far センター must go down for both legs to reach with the least knee bend */
+} cw_pose;
+
+static void eval_pose(const cw *c, double t, cw_pose *o) {
+    double sigma = time_sigma(c, t);
+    cw_path p = path_at(c, sigma);
+    double in = c->traverse ? intensity(c, p.v) : (c->S > 1e-9 ? 1.0 : 0.0);
+    dv moving = {0, 0, c->traverse ? 0 : -c->S * sigma}; /* the treadmill frame (in place) */
+    double cycle = sigma - 2 * floor(0.5 * sigma);         /* sigma mod 2: trig sees the same angle every gait cycle */
+    double ph = PM_PI * (cycle - 0.1);                     /* 0 at mid double support after a left strike */
+    double sw = fsin(ph), cs = fcos(ph);
+
+    /* body */
+    dq rc = dq_y(p.psi);
+    double sway = c->sway * (sw + fsin(3 * ph) / 6) / (5.0 / 6.0); /* flattened sine: the hip holds out */
+    /* lowest just after heel strike (early double support), highest at mid stance */
+    double bob = -c->bob * 0.5 * (1 + fcos(2 * PM_PI * (cycle - 0.05)));
+    o->center = (dv){p.x - moving.x, bob, p.z - moving.z};
+    o->center_rot = rc;
+    o->groove_x = sway;
+    if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = dv_add(o->center, dv_rot(rc, (dv){sway, 0, 0}));
+
+    dq pelvis = dq_mul(dq_y(c->twist * in * cs), dq_z(c->drop * sw));
+    o->pelvis = pelvis;
+    dq torso = dq_mul(dq_mul(dq_y(-c->torso_twist * in * cs), dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h))),
+                      dq_x(-c->lean));
+    bool split = c->idx[CB_UPPER2] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX;
+    dq half = split ? dq_pow(torso, 0.5) : torso;
+    o->upper = c->pelvis_parents_upper ? dq_mul(dq_conj(pelvis), half) : half;
+    o->upper2 = split ? half : DQ_ID;
+    if (c->idx[CB_UPPER] == PM_NO_INDEX && c->idx[CB_UPPER2] != PM_NO_INDEX) o->upper2 = torso;
+    dq fix = dq_pow(dq_conj(torso), c->head);
+    bool both = c->idx[CB_NECK] != PM_NO_INDEX && c->idx[CB_HEAD] != PM_NO_INDEX;
+    o->neck = both ? dq_pow(fix, 0.5) : fix;
+    o->head = o->neck;
+
+    /* arms: left forward when the right leg leads */
+    for (int s = 0; s < 2; s++) {
+        double sgn = s == SIDE_L ? 1.0 : -1.0;
+        if (c->p.arm_pose == PM_CATWALK_ARMS_POSED) {
+            o->arm[s] = c->posed_arm[s];
+            o->elbow[s] = c->posed_elbow[s];
+            o->shoulder[s] = c->shoulder_rest[s];
+        } else {
+            double swing = c->arm_swing * (0.4 + 0.6 * in) * (-sgn * cs) + 3 * DEG;
+            o->arm[s] = dq_mul(dq_x(swing), c->hang[s]);
+            double bend = 10 * DEG + 0.5 * maxd(0, swing);
+            o->elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, bend);
+            o->shoulder[s] = dq_mul(dq_y(sgn * 0.1 * swing), c->shoulder_rest[s]);
+        }
+    }
+
+    /* feet and reach */
+    dv cpos = dv_add(c->pos[CB_CENTER], (dv){p.x, bob, p.z});
+    dv gpos = dv_add(cpos, dv_rot(rc, dv_add(dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (dv){sway, 0, 0})));
+    int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
+    dv ppos = dv_add(gpos, dv_rot(rc, dv_sub(c->pos[piv], c->pos[CB_GROOVE])));
+    dq prot = dq_mul(rc, c->idx[piv] != PM_NO_INDEX ? pelvis : DQ_ID);
+    o->crouch_need = -1e9;
+    for (int s = 0; s < 2; s++) {
+        cw_foot f = foot_at(c, s, t, sigma);
+        int ik = s == SIDE_L ? CB_LEG_IK_L : CB_LEG_IK_R;
+        o->ik[s] = dv_sub(dv_sub(f.target, moving), c->pos[ik]);
+        o->ik_rot[s] = f.rot;
+        dv hip = dv_add(ppos, dv_rot(prot, dv_sub(c->pos[CG_HIP_L + s], c->pos[piv])));
+        double dy = hip.y - f.target.y, dx = hip.x - f.target.x, dz = hip.z - f.target.z;
+        double r2 = c->reach[s] * c->reach[s], h2 = dx * dx + dz * dz;
+        double room = maxd(r2 - h2, 0.09 * r2);
+        double need = dy - sqrt(room);
+        if (need > o->crouch_need) o->crouch_need = need;
+    }
+}
+
+/* ---- setup -------------------------------------------------------------------------------------- */
+
+static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_allocator *a, pm_error *err) {
+    cw_model_view v = make_view(model);
+    if (model && !model->skeleton && model->bone_count && !model->bone_names)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the model has %u bones but no bone names",
+                        (unsigned)model->bone_count);
+    if (model && !model->skeleton && model->morph_count && !model->morph_names)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the model has %u morphs but no morph names",
+                        (unsigned)model->morph_count);
+    uint32_t n = view_bone_count(&v);
+    bool has_en = v.sk != NULL;
+    char *folded = pmi_alloc_array(a, (size_t)n * (has_en ? 2 : 1) + 1, NAME_CAP, err, "catwalk: bone names");
+    if (!folded) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *nm = view_bone_name(&v, i);
+        if (nm && !fold_name(nm, folded + (size_t)i * NAME_CAP, NAME_CAP)) folded[(size_t)i * NAME_CAP] = 0;
+        if (has_en) {
+            const char *en = view_bone_name_en(&v, i);
+            if (en && !fold_name(en, folded + (size_t)(n + i) * NAME_CAP, NAME_CAP)) folded[(size_t)(n + i) * NAME_CAP] = 0;
+        }
+    }
+    for (int b = 0; b < CW_BONES; b++) {
+        c->idx[b] = find_candidates(BONES[b].candidates, folded, n, has_en);
+        c->name[b] = c->idx[b] != PM_NO_INDEX ? view_bone_name(&v, c->idx[b]) : NULL;
+    }
+    pmi_free(a, folded);
+
+    /* proportions: the model's where known, else the standard figure scaled by the leg length */
+    bool positions = view_has_positions(&v) && !v.standard;
+    dv known[CW_BONES];
+    bool have[CW_BONES];
+    for (int b = 0; b < CW_BONES; b++) {
+        have[b] = positions && c->idx[b] != PM_NO_INDEX;
+        if (have[b]) {
+            pm_vec3 q = view_position(&v, c->idx[b]);
+            have[b] = isfinite(q.x) && isfinite(q.y) && isfinite(q.z);
+            known[b] = dv_of(q);
+        }
+    }
+    double std_leg = 0, model_leg = 0;
+    int legs = 0;
+    for (int s = 0; s < 2; s++) {
+        const cw_bone_def *h = &BONES[CG_HIP_L + s], *k = &BONES[CG_KNEE_L + s], *an = &BONES[CG_ANKLE_L + s];
+        dv H = {h->std[0], h->std[1], h->std[2]}, K = {k->std[0], k->std[1], k->std[2]}, A = {an->std[0], an->std[1], an->std[2]};
+        std_leg += dv_len(dv_sub(H, K)) + dv_len(dv_sub(K, A));
+        if (have[CG_HIP_L + s] && have[CG_KNEE_L + s] && have[CG_ANKLE_L + s]) {
+            model_leg += dv_len(dv_sub(known[CG_HIP_L + s], known[CG_KNEE_L + s])) +
+                         dv_len(dv_sub(known[CG_KNEE_L + s], known[CG_ANKLE_L + s]));
+            legs++;
+        }
+    }
+    std_leg *= 0.5;
+    double scale = legs && model_leg / legs > 1e-3 ? (model_leg / legs) / std_leg : 1.0;
+    for (int b = 0; b < CW_BONES; b++)
+        c->pos[b] = have[b] ? known[b] : (dv){BONES[b].std[0] * scale, BONES[b].std[1] * scale, BONES[b].std[2] * scale};
+    for (int s = 0; s < 2; s++) {
+        double thigh = dv_len(dv_sub(c->pos[CG_HIP_L + s], c->pos[CG_KNEE_L + s]));
+        double shin = dv_len(dv_sub(c->pos[CG_KNEE_L + s], c->pos[CG_ANKLE_L + s]));
+        c->leg_len[s] = thigh + shin;
+        double knee = c->knee_min;
+        c->reach[s] = sqrt(thigh * thigh + shin * shin + 2 * thigh * shin * cos(knee));
+    }
+
+    /* structure */
+    c->pelvis_on_waist = c->idx[CB_LOWER] == PM_NO_INDEX && c->idx[CB_WAIST] != PM_NO_INDEX;
+    c->pelvis_parents_upper = c->pelvis_on_waist;
+    if (!c->pelvis_on_waist && c->idx[CB_LOWER] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX) {
+        /* some models hang 上半身 below 下半身 */
+        uint32_t q = view_parent(&v, c->idx[CB_UPPER]);
+        for (uint32_t guard = 0; q != PM_NO_INDEX && q < n && guard < n; guard++) {
+            if (q == c->idx[CB_LOWER]) {
+                c->pelvis_parents_upper = true;
+                break;
+            }
+            q = view_parent(&v, q);
+        }
+    }
+    c->hip_half = 0.5 * fabs(c->pos[CG_HIP_L].x - c->pos[CG_HIP_R].x);
+    /* foot pivots, relative to the leg IK target: ball under the toe bone, heel a quarter foot behind */
+    double iy = 0.5 * (c->pos[CB_LEG_IK_L].y + c->pos[CB_LEG_IK_R].y);
+    double flen = 0.5 * ((c->pos[CB_LEG_IK_L].z - c->pos[CG_TOE_L].z) + (c->pos[CB_LEG_IK_R].z - c->pos[CG_TOE_R].z));
+    if (!(flen > 0.05 * c->leg_len[0])) flen = 0.25 * c->leg_len[0];
+    c->heel_rel = (dv){0, -iy, 0.25 * flen};
+    c->ball_rel = (dv){0, -iy, -flen};
+    for (int s = 0; s < 2; s++) {
+        dv arm = c->pos[CB_ARM_L + s], elbow = c->pos[CB_ELBOW_L + s], wrist = c->pos[CG_WRIST_L + s];
+        c->arm_rest_angle[s] = atan2(arm.y - elbow.y, fabs(elbow.x - arm.x) + 1e-9);
+        dv d = dv_sub(wrist, elbow);
+        double len = dv_len(d);
+        d = len > 1e-9 ? dv_scale(d, 1 / len) : (dv){s == SIDE_L ? 1.0 : -1.0, -1, 0};
+        /* axis d x (0, 0, -1) turns the forearm toward the front */
+        dv axis = {-d.y, d.x, 0};
+        double al = dv_len(axis);
+        c->elbow_axis[s] = al > 1e-9 ? dv_scale(axis, 1 / al) : (dv){1, 0, 0};
+    }
+    c->torso_h = maxd(0.5, c->pos[CB_SHOULDER_L].y - c->pos[CB_UPPER].y);
+    return PM_OK;
+}
+
+/* Choose the loop: steps N = 8 m, frames Lf = round(N T). */
+static void choose_loop(cw *c, bool has_bpm, double *drift) {
+    uint32_t m_min = c->uturn ? 2 : 1;
+    c->tau = c->uturn ? 3 : 1;
+    c->r = c->uturn ? 1.5 : 1.0;
+    double want = c->p.traverse_distance;
+    if (c->traverse && want > 0 && c->S_nom > 1e-9) {
+        double half = want / c->S_nom + c->r + c->tau;
+        uint32_t m = (uint32_t)ceil(2 * half / 8 - 1e-9);
+        if (m > m_min) m_min = m;
+    }
+    const uint32_t max_frames = 7200;
+    uint32_t m_max = (uint32_t)floor(max_frames / (8 * c->T));
+    if (m_max < 1) m_max = 1;
+    if (m_min > m_max) m_min = m_max;
+    uint32_t m = m_min;
+    for (;; m++) {
+        double L = 8.0 * m * c->T;
+        double e = fabs(llround(L) - L) / L * 1800.0;
+        *drift = e;
+        if (!has_bpm || e < 0.75 || m >= m_max) break;
+    }
+    c->N = 8 * m;
+    c->Lf = (uint32_t)llround(c->N * c->T);
+    c->half = c->N / 2.0;
+    c->W = c->half - c->tau;
+    if (c->traverse) {
+        double walk = c->W - c->r;
+        c->D = want > 0 ? mind(want, c->S_nom * walk) : c->S_nom * walk;
+        c->S = walk > 0 ? c->D / walk : 0;
+    } else {
+        c->D = 0;
+        c->S = c->S_nom;
+    }
+}
+
+static int64_t round_event(const cw *c, double sigma) { return (int64_t)llround(sigma_time(c, sigma)); }
+
+static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *err) {
+    c->k_lo = -STEP_MARGIN;
+    c->k_hi = (int64_t)c->N + STEP_MARGIN;
+    c->steps = pmi_alloc_array(a, (size_t)(c->k_hi - c->k_lo + 1), sizeof(cw_step), err, "catwalk: steps");
+    if (!c->steps) return PM_ERR_OUT_OF_MEMORY;
+    bool toe_ik[2] = {c->idx[CB_TOE_IK_L] != PM_NO_INDEX, c->idx[CB_TOE_IK_R] != PM_NO_INDEX};
+    for (int64_t k = c->k_lo; k <= c->k_hi; k++) {
+        cw_step *st = &c->steps[k - c->k_lo];
+        int side = (int)(k & 1);
+        double mid = (double)k + 0.6; /* mid stance: the pelvis is over this foot */
+        cw_path p = path_at(c, mid);
+        double in = c->traverse ? intensity(c, p.v) : (c->S > 1e-9 ? 1.0 : 0.0);
+        double fwd = c->traverse ? (c->S > 1e-9 ? clampd(p.v / c->S, 0, 1) : 0) : in;
+        double w = c->w_stand + (c->w_walk - c->w_stand) * in;
+        double sgn = side == SIDE_L ? 1.0 : -1.0;
+        /* at mid stance the ankle is under the hip joint (not where the rest pose puts it: some
+         * models stand with the legs slanting) */
+        double rest_z = 0.5 * (c->pos[CG_HIP_L].z + c->pos[CG_HIP_R].z);
+        double iy = c->pos[side == SIDE_L ? CB_LEG_IK_L : CB_LEG_IK_R].y;
+        dv off = dv_rot(dq_y(p.psi), (dv){sgn * w, 0, rest_z});
+        st->foot = (dv){p.x + off.x, iy, p.z + off.z};
+        st->yaw = p.psi;
+        st->yaw_q = dq_y(p.psi);
+        st->hs = toe_ik[side] ? c->heel_strike * fwd : 0;
+        /* full roll walking forwards, a little stepping on the spot, none stepping backwards */
+        st->to = toe_ik[side] ? c->toe_off * (fwd + 0.3 * (1 - in)) : 0;
+        st->f_strike = strike_frame(c, k);
+        int64_t next = strike_frame(c, k + 1), next2 = strike_frame(c, k + 2);
+        st->f_flat = round_event(c, (double)k + 0.15);
+        if (st->f_flat <= st->f_strike) st->f_flat = st->f_strike + 1;
+        if (st->f_flat > next) st->f_flat = next;
+        st->f_heeloff = round_event(c, (double)k + 0.7);
+        if (st->f_heeloff <= st->f_flat) st->f_heeloff = st->f_flat + 1;
+        st->f_toeoff = round_event(c, (double)k + 1.2);
+        if (st->f_toeoff <= st->f_heeloff) st->f_toeoff = st->f_heeloff + 1;
+        if (st->f_toeoff > next2 - 2) st->f_toeoff = next2 - 2;
+        if (st->f_heeloff >= st->f_toeoff) st->f_heeloff = st->f_toeoff - 1;
+        if (st->f_flat >= st->f_heeloff) st->f_flat = st->f_heeloff - 1;
+    }
+    return PM_OK;
+}
+
+/* ---- sampling and keys -------------------------------------------------------------------------- */
+
+/* Per keyed bone: which channels move, and where its samples live. */
+typedef struct cw_track {
+    int bone;
+    bool pos[3];
+    bool rot;
+    double *p[3];
+    double *q;
+    uint8_t *forced;
+} cw_track;
+
+static void put_q(double *q, uint32_t i, dq v) {
+    double *d = q + 4 * (size_t)i;
+    if (i > 0) {
+        const double *prev = d - 4;
+        if (prev[0] * v.x + prev[1] * v.y + prev[2] * v.z + prev[3] * v.w < 0) v = (dq){-v.x, -v.y, -v.z, -v.w};
+    } else if (v.w < 0) {
+        v = (dq){-v.x, -v.y, -v.z, -v.w};
+    }
+    d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w;
+}
+
+/*
+ * The crouch over the loop (n periodic samples, plus sample n == sample 0): the smallest smooth
+ * profile above `need` (clamped to [0, cap]) built as a sliding maximum over +-radius followed by
+ * two box filters of half-width radius / 2, so it never dips below the need and changes over about a
+ * step. Replaces need[] with the profile and returns its maximum.
+ */
+static double crouch_profile(double *need, double *tmp, uint32_t n, uint32_t radius, double cap) {
+    if (radius > n / 2) radius = n / 2;
+    /* sliding maximum over [i - radius, i + radius] (periodic) by doubling: after the loop cur[i] is
+     * the maximum over [i, i + w - 1], w the largest power of two <= 2 radius + 1, and two such
+     * windows cover the wanted one */
+    double *cur = need, *nxt = tmp, *swap;
+    for (uint32_t i = 0; i < n; i++) cur[i] = clampd(cur[i], 0, cap);
+    uint32_t w = 1;
+    for (; 2 * w <= 2 * radius + 1; w *= 2) {
+        for (uint32_t i = 0; i < n; i++) nxt[i] = maxd(cur[i], cur[(i + w) % n]);
+        swap = cur, cur = nxt, nxt = swap;
+    }
+    for (uint32_t i = 0; i < n; i++) nxt[i] = maxd(cur[(i + n - radius) % n], cur[(i + radius + 1 - w + n) % n]);
+    swap = cur, cur = nxt, nxt = swap;
+    /* two box filters of half-width radius / 2 */
+    uint32_t h = radius / 2;
+    for (int pass = 0; pass < 2; pass++) {
+        double sum = 0;
+        for (uint32_t d = 0; d <= 2 * h; d++) sum += cur[(n - h + d) % n];
+        for (uint32_t i = 0; i < n; i++) {
+            nxt[i] = sum / (2 * h + 1);
+            sum += cur[(i + h + 1) % n] - cur[(i + n - h) % n];
+        }
+        swap = cur, cur = nxt, nxt = swap;
+    }
+    double top = 0;
+    for (uint32_t i = 0; i < n; i++) need[i] = cur[i], top = maxd(top, cur[i]);
+    need[n] = need[0];
+    return top;
+}
+
+static uint32_t lcg(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static pm_result add_morphs(const cw *c, const cw_model_view *v, pm_vmd *vmd, pm_catwalk_info *info, pm_error *err) {
+    uint32_t n = view_morph_count(v);
+    char want[NAME_CAP], have[NAME_CAP];
+    const char *blink = NULL, *smile = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *const *cands = pass == 0 ? BLINK_MORPHS : SMILE_MORPHS;
+        const char *found = NULL;
+        for (int k = 0; cands[k] && !found; k++) {
+            if (!fold_name(cands[k], want, sizeof want)) continue;
+            for (uint32_t i = 0; i < n && !found; i++) {
+                const char *nm = view_morph_name(v, i);
+                if (nm && fold_name(nm, have, sizeof have) && strcmp(have, want) == 0) found = nm;
+            }
+        }
+        if (pass == 0) blink = found;
+        else smile = found;
+    }
+    pm_result r;
+    const uint32_t Lf = c->Lf;
+    if (blink && c->p.blink.value > 0) {
+        double w = c->p.blink.value;
+        uint32_t seed = c->p.seed, starts[256], count = 0;
+        /* 2-6 s apart; the gap across the loop end counts too */
+        uint32_t t = 20 + lcg(&seed) % 40;
+        while (t + 8 < Lf && count < 256) {
+            starts[count++] = t;
+            t += 60 + lcg(&seed) % 121;
+        }
+        while (count > 0 && (Lf - starts[count - 1]) + starts[0] < 60) count--;
+        if ((r = pm_vmd_add_morph_key(vmd, blink, 0, 0, err))) return r;
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t b = starts[i];
+            if ((r = pm_vmd_add_morph_key(vmd, blink, b, 0, err)) || (r = pm_vmd_add_morph_key(vmd, blink, b + 2, (float)w, err)) ||
+                (r = pm_vmd_add_morph_key(vmd, blink, b + 3, (float)w, err)) ||
+                (r = pm_vmd_add_morph_key(vmd, blink, b + 6, 0, err)))
+                return r;
+        }
+        if ((r = pm_vmd_add_morph_key(vmd, blink, Lf, 0, err))) return r;
+        info->blink_morph = blink;
+    }
+    if (smile && c->p.expression.value > 0) {
+        float w = c->p.expression.value;
+        if ((r = pm_vmd_add_morph_key(vmd, smile, 0, w, err)) || (r = pm_vmd_add_morph_key(vmd, smile, Lf, w, err))) return r;
+        info->expression_morph = smile;
+    }
+    return PM_OK;
+}
+
+pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+                              pm_catwalk_info *info_out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no output motion");
+    *out = NULL;
+    pm_catwalk_info info_local, *info = info_out ? info_out : &info_local;
+    memset(info, 0, sizeof *info);
+    cw c;
+    memset(&c, 0, sizeof c);
+    pm_result r = pmi_catwalk_resolve_params(params, &c.p, err);
+    if (r) return r;
+    const pm_allocator *a = &c.p.allocator;
+    const pm_catwalk_params *p = &c.p;
+    c.knee_min = (5 + 25 * p->stance_knee.value) * DEG;
+    if ((r = resolve_model(&c, model, a, err))) return r;
+
+    /* tempo */
+    bool has_bpm = p->bpm != 0;
+    double bpm = has_bpm ? p->bpm : 120.0 * p->speed;
+    double beat = 1800.0 / bpm;
+    c.T = beat * (p->cadence == PM_CATWALK_CADENCE_BEAT ? 1 : 2);
+
+    /* amounts */
+    double L = 0.5 * (c.leg_len[0] + c.leg_len[1]);
+    c.traverse = p->traverse;
+    c.uturn = p->u_turn;
+    c.S_nom = p->stride.value * 1.5 * L;
+    c.lift = p->step_height.value * 0.2 * L;
+    c.sway = p->hip_sway.value * 0.08 * L;
+    c.bob = p->bob.value * 0.1 * L;
+    c.twist = p->hip_twist.value * 16 * DEG;
+    c.drop = p->pelvis_drop.value * 10 * DEG;
+    c.torso_twist = p->torso_twist.value * 12 * DEG;
+    c.torso_sway = p->torso_sway.value;
+    c.lean = p->lean.value * 15 * DEG;
+    c.head = p->head_stabilize.value;
+    c.toe_off = p->toe_off.value * 60 * DEG;
+    c.heel_strike = p->heel_strike.value * 30 * DEG;
+    c.arm_swing = p->arm_swing.value * 30 * DEG;
+    c.w_walk = c.hip_half * (1 - 2 * p->cross_step.value);
+    c.w_stand = 0.5 * (c.pos[CB_LEG_IK_L].x - c.pos[CB_LEG_IK_R].x);
+    c.clearance = 0.11 * L;
+    for (int s = 0; s < 2; s++) {
+        double sgn = s == SIDE_L ? 1.0 : -1.0;
+        c.hang[s] = dq_z(-sgn * (75 * DEG - c.arm_rest_angle[s]));
+        c.posed_arm[s] = dq_mul(dq_x(5 * DEG), dq_z(-sgn * (p->pose_shoulder.value * DEG - c.arm_rest_angle[s])));
+        c.posed_elbow[s] = dq_axis(c.elbow_axis[s].x, c.elbow_axis[s].y, c.elbow_axis[s].z, p->pose_elbow.value * DEG);
+        c.shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
+    }
+    double drift = 0;
+    choose_loop(&c, has_bpm, &drift);
+    if ((r = build_steps(&c, a, err))) return r;
+
+    /* which bones get which channels */
+    cw_track tracks[CB_COUNT];
+    int nt = 0;
+    int pelvis_bone = c.pelvis_on_waist ? CB_WAIST : CB_LOWER;
+    for (int b = 0; b < CB_COUNT; b++) {
+        if (c.idx[b] == PM_NO_INDEX || b == CB_TOE_IK_L || b == CB_TOE_IK_R) continue;
+        if ((b == CB_WAIST || b == CB_LOWER) && b != pelvis_bone) continue;
+        cw_track *t = &tracks[nt++];
+        memset(t, 0, sizeof *t);
+        t->bone = b;
+        if (b == CB_CENTER) t->pos[0] = t->pos[1] = t->pos[2] = true, t->rot = c.uturn;
+        else if (b == CB_GROOVE) t->pos[0] = true;
+        else if (b == CB_LEG_IK_L || b == CB_LEG_IK_R) t->pos[0] = t->pos[1] = t->pos[2] = t->rot = true;
+        else t->rot = true;
+    }
+    const uint32_t per_frame = 2, ns = c.Lf * per_frame + 1;
+    size_t doubles = 0;
+    for (int i = 0; i < nt; i++) doubles += (size_t)ns * ((tracks[i].pos[0] + tracks[i].pos[1] + tracks[i].pos[2]) + 4 * tracks[i].rot);
+    doubles += 2 * (size_t)ns; /* crouch profile and scratch */
+    double *pool = pmi_alloc_array(a, doubles + 1, sizeof(double), err, "catwalk: samples");
+    uint8_t *forced = pool ? pmi_alloc_array(a, 2 * ((size_t)c.Lf + 1), 1, err, "catwalk: events") : NULL;
+    pmi_keyfit_key *keys = forced ? pmi_alloc_array(a, (size_t)c.Lf + 1, sizeof(pmi_keyfit_key), err, "catwalk: keys") : NULL;
+    pmi_keyfit *fit = keys ? pmi_keyfit_create(a, c.Lf, per_frame, err) : NULL;
+    pm_vmd *vmd = NULL;
+    if (!fit) {
+        r = PM_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    double *cursor = pool;
+    double *need = cursor, *tmp = cursor + ns;
+    cursor += 2 * (size_t)ns;
+    for (int i = 0; i < nt; i++) {
+        for (int axis = 0; axis < 3; axis++)
+            if (tracks[i].pos[axis]) tracks[i].p[axis] = cursor, cursor += ns;
+        if (tracks[i].rot) tracks[i].q = cursor, cursor += 4 * (size_t)ns;
+    }
+    /* gait events force keys on the leg IK bones */
+    for (int64_t k = c.k_lo; k <= c.k_hi; k++) {
+        const cw_step *st = step_at(&c, k);
+        uint8_t *ev = forced + (size_t)(k & 1) * (c.Lf + 1);
+        int64_t fr[4] = {st->f_strike, st->f_flat, st->f_heeloff, st->f_toeoff};
+        for (int e = 0; e < 4; e++) {
+            int64_t f = fr[e] % (int64_t)c.Lf;
+            if (f < 0) f += c.Lf;
+            ev[f] = 1;
+            if (f == 0) ev[c.Lf] = 1;
+        }
+    }
+
+    /* sample the continuous motion */
+    for (uint32_t i = 0; i < ns; i++) {
+        cw_pose o;
+        eval_pose(&c, (double)i / per_frame, &o);
+        need[i] = o.crouch_need;
+        for (int k = 0; k < nt; k++) {
+            cw_track *t = &tracks[k];
+            switch (t->bone) {
+            case CB_CENTER: /* (+ 0.0 turns -0 into 0) */
+                t->p[0][i] = o.center.x + 0.0, t->p[1][i] = o.center.y + 0.0, t->p[2][i] = o.center.z + 0.0;
+                if (t->rot) put_q(t->q, i, o.center_rot);
+                break;
+            case CB_GROOVE: t->p[0][i] = o.groove_x + 0.0; break;
+            case CB_WAIST:
+            case CB_LOWER: put_q(t->q, i, o.pelvis); break;
+            case CB_UPPER: put_q(t->q, i, o.upper); break;
+            case CB_UPPER2: put_q(t->q, i, o.upper2); break;
+            case CB_NECK: put_q(t->q, i, o.neck); break;
+            case CB_HEAD: put_q(t->q, i, o.head); break;
+            case CB_SHOULDER_L:
+            case CB_SHOULDER_R: put_q(t->q, i, o.shoulder[t->bone - CB_SHOULDER_L]); break;
+            case CB_ARM_L:
+            case CB_ARM_R: put_q(t->q, i, o.arm[t->bone - CB_ARM_L]); break;
+            case CB_ELBOW_L:
+            case CB_ELBOW_R: put_q(t->q, i, o.elbow[t->bone - CB_ELBOW_L]); break;
+            case CB_LEG_IK_L:
+            case CB_LEG_IK_R: {
+                int s = t->bone - CB_LEG_IK_L;
+                t->p[0][i] = o.ik[s].x + 0.0, t->p[1][i] = o.ik[s].y + 0.0, t->p[2][i] = o.ik[s].z + 0.0;
+                put_q(t->q, i, o.ik_rot[s]);
+                break;
+            }
+            default: break;
+            }
+        }
+    }
+    double crouch = crouch_profile(need, tmp, ns - 1, (uint32_t)(0.5 * c.T * per_frame) + 1, 0.25 * L);
+    for (int k = 0; k < nt; k++)
+        if (tracks[k].bone == CB_CENTER)
+            for (uint32_t i = 0; i < ns; i++) tracks[k].p[1][i] -= need[i];
+
+    /* fit and write */
+    if ((r = pm_vmd_create(a, &vmd, err)) || (r = pm_vmd_set_model_name(vmd, "Catwalk", err))) goto done;
+    {
+        const char *ik_names[4];
+        bool ik_on[4] = {true, true, true, true};
+        uint32_t nik = 0;
+        const int ik_bones[4] = {CB_LEG_IK_L, CB_LEG_IK_R, CB_TOE_IK_L, CB_TOE_IK_R};
+        for (int i = 0; i < 4; i++)
+            if (c.idx[ik_bones[i]] != PM_NO_INDEX) ik_names[nik++] = c.name[ik_bones[i]];
+        if (nik) {
+            if ((r = pm_vmd_add_property_key(vmd, 0, true, nik, ik_names, ik_on, err))) goto done;
+            info->property_key_count = 1;
+        }
+    }
+    double max_pos = 0, max_rot = 0;
+    for (int k = 0; k < nt; k++) {
+        cw_track *t = &tracks[k];
+        pmi_keyfit_track kt = {c.Lf, per_frame, {t->p[0], t->p[1], t->p[2]}, t->q, NULL, p->position_tolerance,
+                               p->rotation_tolerance * DEG, 2 * c.T};
+        if (t->bone == CB_LEG_IK_L || t->bone == CB_LEG_IK_R) kt.forced = forced + (size_t)(t->bone - CB_LEG_IK_L) * (c.Lf + 1);
+        pmi_keyfit_result fr;
+        if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &fr, err))) goto done;
+        max_pos = maxd(max_pos, fr.max_pos_error);
+        max_rot = maxd(max_rot, fr.max_rot_error);
+        for (uint32_t j = 0; j < fr.count; j++) {
+            uint8_t ip[64];
+            pm_vmd_interp_pack(keys[j].curve, ip);
+            if ((r = pm_vmd_add_bone_key(vmd, c.name[t->bone], keys[j].frame, keys[j].pos, keys[j].rot, ip, err))) goto done;
+        }
+        info->key_count += fr.count;
+        info->used[info->used_count++] = c.name[t->bone];
+    }
+    for (int b = CB_TOE_IK_L; b <= CB_TOE_IK_R; b++)
+        if (c.idx[b] != PM_NO_INDEX) info->used[info->used_count++] = c.name[b];
+    for (int b = 0; b < CB_COUNT; b++) {
+        if (c.idx[b] != PM_NO_INDEX || b == CB_WAIST) continue;
+        info->missing[info->missing_count++] = BONES[b].canonical;
+    }
+    {
+        cw_model_view v = make_view(model);
+        if ((r = add_morphs(&c, &v, vmd, info, err))) goto done;
+        info->morph_key_count = vmd->morphs.count;
+    }
+
+    info->params = c.p;
+    info->loop_frames = c.Lf;
+    info->steps = c.N;
+    info->beat_frames = beat;
+    info->step_frames = c.T;
+    info->bpm = bpm;
+    info->drift_frames_per_minute = drift;
+    info->max_position_error = max_pos;
+    info->max_rotation_error = max_rot / DEG;
+    info->leg_length = L;
+    info->step_length = c.S;
+    info->traverse_distance = c.D;
+    info->crouch = crouch;
+    info->lift = c.lift;
+    *out = vmd;
+    vmd = NULL;
+done:
+    pm_vmd_free(vmd);
+    pmi_keyfit_free(fit);
+    pmi_free(a, keys);
+    pmi_free(a, forced);
+    pmi_free(a, pool);
+    pmi_free(a, c.steps);
+    return r;
+}

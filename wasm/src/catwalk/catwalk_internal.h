@@ -1,0 +1,21 @@
+/* Internal to the catwalk module, its ABI export and the CLI. */
+#ifndef PROCMOTION_CATWALK_INTERNAL_H
+#define PROCMOTION_CATWALK_INTERNAL_H
+
+#include "common/internal.h"
+#include "procmotion/catwalk.h"
+
+#include <cjson/cJSON.h>
+
+/* The JSON object the ABI returns and the CLI prints: loopFrames, beatFrames, stepFrames, steps, bpm,
+ * driftFramesPerMinute, keyCount, morphKeyCount, usedBones, missingBones, maxPositionError,
+ * maxRotationErrorDeg, legLength, stepLength, traverseDistance, crouch, lift, blinkMorph,
+ * expressionMorph and params (the values used, with the names pm_catwalk_params_from_json reads).
+ * NULL when out of memory. */
+cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info);
+
+/* JSON names of the cadence and arm pose values. */
+const char *pmi_catwalk_cadence_name(pm_catwalk_cadence c);
+const char *pmi_catwalk_arm_pose_name(pm_catwalk_arm_pose p);
+
+#endif

@@ -1,0 +1,308 @@
+/* Catwalk parameters: defaults, ranges, validation and clamping; JSON in and out. */
+#include "catwalk/catwalk_internal.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* One parameter: where it lives in pm_catwalk_params, its JSON name, default and range. */
+typedef struct cw_field {
+    size_t offset;
+    const char *c_name;
+    const char *json_name;
+    float def, min, max;
+} cw_field;
+
+#define FIELD(field, json, d, lo, hi) {offsetof(pm_catwalk_params, field), #field, json, d, lo, hi}
+
+/* Amounts (pm_catwalk_value: unset = default). */
+static const cw_field AMOUNTS[] = {
+    FIELD(hip_sway, "hipSway", 0.6f, 0, 1),
+    FIELD(step_height, "stepHeight", 0.5f, 0, 1),
+    FIELD(stride, "stride", 0.5f, 0, 1),
+    FIELD(cross_step, "crossStep", 0.55f, 0, 1),
+    FIELD(hip_twist, "hipTwist", 0.5f, 0, 1),
+    FIELD(pelvis_drop, "pelvisDrop", 0.5f, 0, 1),
+    FIELD(torso_twist, "torsoTwist", 0.5f, 0, 1),
+    FIELD(torso_sway, "torsoSway", 0.5f, 0, 1),
+    FIELD(lean, "lean", -0.1f, -1, 1),
+    FIELD(head_stabilize, "headStabilize", 0.7f, 0, 1),
+    FIELD(toe_off, "toeOff", 0.5f, 0, 1),
+    FIELD(heel_strike, "heelStrike", 0.4f, 0, 1),
+    FIELD(bob, "bob", 0.5f, 0, 1),
+    FIELD(stance_knee, "stanceKnee", 0.3f, 0, 1),
+    FIELD(arm_swing, "armSwing", 0.5f, 0, 1),
+    FIELD(pose_shoulder, "poseShoulder", 70, 0, 90),
+    FIELD(pose_elbow, "poseElbow", 30, 0, 150),
+    FIELD(blink, "blink", 1, 0, 1),
+    FIELD(expression, "expression", 0.25f, 0, 1),
+};
+enum { AMOUNT_COUNT = sizeof AMOUNTS / sizeof AMOUNTS[0] };
+
+/* Plain floats: 0 = default. */
+static const cw_field FLOATS[] = {
+    FIELD(speed, "speed", 1, 0.5f, 200.0f / 120.0f),
+    FIELD(traverse_distance, "traverseDistance", 0, 0, 400),
+    FIELD(position_tolerance, "positionTolerance", 0.01f, 0.0005f, 0.5f),
+    FIELD(rotation_tolerance, "rotationTolerance", 0.2f, 0.01f, 10),
+};
+enum { FLOAT_COUNT = sizeof FLOATS / sizeof FLOATS[0] };
+
+static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+const char *pmi_catwalk_cadence_name(pm_catwalk_cadence c) { return c == PM_CATWALK_CADENCE_BEAT ? "beat" : "2beat"; }
+const char *pmi_catwalk_arm_pose_name(pm_catwalk_arm_pose p) { return p == PM_CATWALK_ARMS_POSED ? "posed" : "swing"; }
+
+/* Fill every default, check for NaN/Inf and bad enums, clamp. Used by pm_catwalk_generate. */
+pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
+pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err) {
+    pm_catwalk_params p;
+    if (in) p = *in;
+    else memset(&p, 0, sizeof p);
+    if (!isfinite(p.bpm)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter bpm is not a finite number");
+    if (p.bpm != 0) p.bpm = clampf(p.bpm, 60, 200);
+    for (int i = 0; i < FLOAT_COUNT; i++) {
+        float *v = (float *)((char *)&p + FLOATS[i].offset);
+        if (!isfinite(*v))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter %s is not a finite number",
+                            FLOATS[i].c_name);
+        if (*v == 0) *v = FLOATS[i].def;
+        else *v = clampf(*v, FLOATS[i].min, FLOATS[i].max);
+    }
+    for (int i = 0; i < AMOUNT_COUNT; i++) {
+        pm_catwalk_value *v = (pm_catwalk_value *)((char *)&p + AMOUNTS[i].offset);
+        if (!v->set) {
+            v->set = true;
+            v->value = AMOUNTS[i].def;
+            continue;
+        }
+        if (!isfinite(v->value))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter %s is not a finite number",
+                            AMOUNTS[i].c_name);
+        v->value = clampf(v->value, AMOUNTS[i].min, AMOUNTS[i].max);
+    }
+    if ((uint32_t)p.cadence >= PM_CATWALK_CADENCE_COUNT)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter cadence has the invalid value %u",
+                        (unsigned)p.cadence);
+    if ((uint32_t)p.arm_pose >= PM_CATWALK_ARMS_COUNT)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter arm_pose has the invalid value %u",
+                        (unsigned)p.arm_pose);
+    if (p.cadence == PM_CATWALK_CADENCE_DEFAULT) p.cadence = PM_CATWALK_CADENCE_TWO_BEAT;
+    if (p.arm_pose == PM_CATWALK_ARMS_DEFAULT) p.arm_pose = PM_CATWALK_ARMS_SWING;
+    if (p.u_turn) p.traverse = true;
+    if (p.seed == 0) p.seed = 1;
+    *out = p;
+    return PM_OK;
+}
+
+/* ---- JSON in ------------------------------------------------------------------------------------ */
+
+static pm_result json_number(const cJSON *item, const char *key, double *out, pm_error *err) {
+    if (!cJSON_IsNumber(item)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a number", key);
+    *out = item->valuedouble;
+    if (!isfinite(*out)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s is not a finite number", key);
+    return PM_OK;
+}
+
+/* A double into a float without overflowing to Inf: huge values clamp later anyway. */
+static float to_float(double v) { return v > 3e38 ? 3e38f : v < -3e38 ? -3e38f : (float)v; }
+
+static pm_result json_bool(const cJSON *item, const char *key, bool *out, pm_error *err) {
+    if (!cJSON_IsBool(item)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be true or false", key);
+    *out = cJSON_IsTrue(item);
+    return PM_OK;
+}
+
+static pm_result json_pose_angles(const cJSON *item, pm_catwalk_params *p, pm_error *err) {
+    const cJSON *sh = NULL, *el = NULL;
+    if (cJSON_IsArray(item)) {
+        int n = cJSON_GetArraySize(item);
+        if (n < 1 || n > 2)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: poseArmAngle must be [shoulder, elbow] in degrees");
+        sh = cJSON_GetArrayItem(item, 0);
+        el = n > 1 ? cJSON_GetArrayItem(item, 1) : NULL;
+    } else if (cJSON_IsObject(item)) {
+        for (const cJSON *c = item->child; c; c = c->next) {
+            if (strcmp(c->string, "shoulder") == 0) sh = c;
+            else if (strcmp(c->string, "elbow") == 0) el = c;
+            else return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: poseArmAngle has an unknown key '%s'", c->string);
+        }
+    } else if (cJSON_IsNumber(item)) {
+        sh = item;
+    } else {
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: poseArmAngle must be {shoulder, elbow} in degrees");
+    }
+    double v;
+    pm_result r;
+    if (sh && !cJSON_IsNull(sh)) {
+        if ((r = json_number(sh, "poseArmAngle.shoulder", &v, err))) return r;
+        p->pose_shoulder = PM_CATWALK_VALUE(to_float(v));
+    }
+    if (el && !cJSON_IsNull(el)) {
+        if ((r = json_number(el, "poseArmAngle.elbow", &v, err))) return r;
+        p->pose_elbow = PM_CATWALK_VALUE(to_float(v));
+    }
+    return PM_OK;
+}
+
+static pm_result json_key(const cJSON *c, pm_catwalk_params *p, pm_error *err) {
+    const char *key = c->string;
+    double v;
+    pm_result r;
+    for (int i = 0; i < AMOUNT_COUNT; i++) {
+        if (strcmp(key, AMOUNTS[i].json_name) != 0) continue;
+        if (cJSON_IsNull(c)) return PM_OK;
+        if ((r = json_number(c, key, &v, err))) return r;
+        *(pm_catwalk_value *)((char *)p + AMOUNTS[i].offset) = PM_CATWALK_VALUE(to_float(v));
+        return PM_OK;
+    }
+    for (int i = 0; i < FLOAT_COUNT; i++) {
+        if (strcmp(key, FLOATS[i].json_name) != 0) continue;
+        if (cJSON_IsNull(c)) return PM_OK;
+        if ((r = json_number(c, key, &v, err))) return r;
+        float f = to_float(v);
+        /* an explicit 0 in JSON is a value, not "default": it clamps to the minimum (except where 0
+         * means automatic, as for traverseDistance) */
+        if (f == 0 && FLOATS[i].min > 0) f = FLOATS[i].min;
+        *(float *)((char *)p + FLOATS[i].offset) = f;
+        return PM_OK;
+    }
+    if (strcmp(key, "bpm") == 0) {
+        if (cJSON_IsNull(c)) return PM_OK;
+        if ((r = json_number(c, key, &v, err))) return r;
+        p->bpm = to_float(v); /* 0 = no music, as in C */
+        return PM_OK;
+    }
+    if (strcmp(key, "stepCadence") == 0 || strcmp(key, "armPose") == 0) {
+        if (cJSON_IsNull(c)) return PM_OK;
+        bool cadence = key[0] == 's';
+        const char *first = cadence ? "beat" : "swing", *second = cadence ? "2beat" : "posed";
+        const char *s = cJSON_GetStringValue(c);
+        int which = s && strcmp(s, first) == 0 ? 1 : s && strcmp(s, second) == 0 ? 2 : 0;
+        if (!which) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be \"%s\" or \"%s\"", key, first, second);
+        /* value 1 and 2 of both enums are the two choices in this order */
+        if (cadence) p->cadence = (pm_catwalk_cadence)which;
+        else p->arm_pose = (pm_catwalk_arm_pose)which;
+        return PM_OK;
+    }
+    if (strcmp(key, "traverse") == 0) return cJSON_IsNull(c) ? PM_OK : json_bool(c, key, &p->traverse, err);
+    if (strcmp(key, "uTurn") == 0) return cJSON_IsNull(c) ? PM_OK : json_bool(c, key, &p->u_turn, err);
+    if (strcmp(key, "poseArmAngle") == 0) return cJSON_IsNull(c) ? PM_OK : json_pose_angles(c, p, err);
+    if (strcmp(key, "seed") == 0) {
+        if (cJSON_IsNull(c)) return PM_OK;
+        if ((r = json_number(c, key, &v, err))) return r;
+        if (v < 0 || v > 4294967295.0 || v != floor(v))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: seed must be a whole number in [0, 2^32)");
+        p->seed = (uint32_t)v;
+        return PM_OK;
+    }
+    return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: unknown parameter '%s'", key);
+}
+
+pm_result pm_catwalk_params_from_json(const char *json, size_t len, pm_catwalk_params *out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no output parameters");
+    memset(out, 0, sizeof *out);
+    if (!json || len == 0) return PM_OK;
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the parameters are not valid JSON");
+    pm_result r = PM_OK;
+    if (!cJSON_IsObject(root)) r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the parameters must be a JSON object");
+    for (const cJSON *c = root->child; c && r == PM_OK; c = c->next) r = json_key(c, out, err);
+    cJSON_Delete(root);
+    if (r) memset(out, 0, sizeof *out);
+    return r;
+}
+
+/* ---- JSON out ----------------------------------------------------------------------------------- */
+
+/* A float parameter as the decimal a person typed (7 significant digits), not its binary expansion. */
+static double tidy(float f) {
+    double v = f;
+    if (v == 0 || !isfinite(v)) return v;
+    double scale = pow(10.0, 6 - floor(log10(fabs(v))));
+    return round(v * scale) / scale;
+}
+
+static cJSON *params_json(const pm_catwalk_params *p) {
+    cJSON *j = cJSON_CreateObject();
+    if (!j) return NULL;
+    if (p->bpm != 0) cJSON_AddNumberToObject(j, "bpm", tidy(p->bpm));
+    else cJSON_AddNullToObject(j, "bpm");
+    cJSON_AddStringToObject(j, "stepCadence", pmi_catwalk_cadence_name(p->cadence));
+    cJSON_AddStringToObject(j, "armPose", pmi_catwalk_arm_pose_name(p->arm_pose));
+    cJSON_AddBoolToObject(j, "traverse", p->traverse);
+    cJSON_AddBoolToObject(j, "uTurn", p->u_turn);
+    for (int i = 0; i < FLOAT_COUNT; i++)
+        cJSON_AddNumberToObject(j, FLOATS[i].json_name, tidy(*(const float *)((const char *)p + FLOATS[i].offset)));
+    for (int i = 0; i < AMOUNT_COUNT; i++) {
+        const pm_catwalk_value *v = (const pm_catwalk_value *)((const char *)p + AMOUNTS[i].offset);
+        if (AMOUNTS[i].offset == offsetof(pm_catwalk_params, pose_shoulder) ||
+            AMOUNTS[i].offset == offsetof(pm_catwalk_params, pose_elbow))
+            continue;
+        cJSON_AddNumberToObject(j, AMOUNTS[i].json_name, tidy(v->value));
+    }
+    cJSON *pose = cJSON_AddObjectToObject(j, "poseArmAngle");
+    if (pose) {
+        cJSON_AddNumberToObject(pose, "shoulder", tidy(p->pose_shoulder.value));
+        cJSON_AddNumberToObject(pose, "elbow", tidy(p->pose_elbow.value));
+    }
+    cJSON_AddNumberToObject(j, "seed", p->seed);
+    return j;
+}
+
+static cJSON *string_list(const char *const *items, uint32_t n) {
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(items[i]));
+    return a;
+}
+
+/* The numbers of pm_catwalk_info, by JSON name. */
+static const struct {
+    const char *name;
+    size_t offset;
+    bool is_u32; /* else double */
+} INFO_NUMBERS[] = {
+    {"loopFrames", offsetof(pm_catwalk_info, loop_frames), true},
+    {"beatFrames", offsetof(pm_catwalk_info, beat_frames), false},
+    {"stepFrames", offsetof(pm_catwalk_info, step_frames), false},
+    {"steps", offsetof(pm_catwalk_info, steps), true},
+    {"bpm", offsetof(pm_catwalk_info, bpm), false},
+    {"driftFramesPerMinute", offsetof(pm_catwalk_info, drift_frames_per_minute), false},
+    {"keyCount", offsetof(pm_catwalk_info, key_count), true},
+    {"morphKeyCount", offsetof(pm_catwalk_info, morph_key_count), true},
+    {"propertyKeyCount", offsetof(pm_catwalk_info, property_key_count), true},
+    {"maxPositionError", offsetof(pm_catwalk_info, max_position_error), false},
+    {"maxRotationErrorDeg", offsetof(pm_catwalk_info, max_rotation_error), false},
+    {"legLength", offsetof(pm_catwalk_info, leg_length), false},
+    {"stepLength", offsetof(pm_catwalk_info, step_length), false},
+    {"traverseDistance", offsetof(pm_catwalk_info, traverse_distance), false},
+    {"crouch", offsetof(pm_catwalk_info, crouch), false},
+    {"lift", offsetof(pm_catwalk_info, lift), false},
+};
+
+static void add_string_or_null(cJSON *j, const char *name, const char *value) {
+    if (value) cJSON_AddStringToObject(j, name, value);
+    else cJSON_AddNullToObject(j, name);
+}
+
+cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info) {
+    cJSON *j = cJSON_CreateObject();
+    if (!j) return NULL;
+    for (size_t i = 0; i < sizeof INFO_NUMBERS / sizeof INFO_NUMBERS[0]; i++) {
+        const char *at = (const char *)info + INFO_NUMBERS[i].offset;
+        double v;
+        if (INFO_NUMBERS[i].is_u32) {
+            uint32_t u;
+            memcpy(&u, at, sizeof u);
+            v = u;
+        } else {
+            memcpy(&v, at, sizeof v);
+        }
+        cJSON_AddNumberToObject(j, INFO_NUMBERS[i].name, v);
+    }
+    cJSON_AddItemToObject(j, "usedBones", string_list(info->used, info->used_count));
+    cJSON_AddItemToObject(j, "missingBones", string_list(info->missing, info->missing_count));
+    add_string_or_null(j, "blinkMorph", info->blink_morph);
+    add_string_or_null(j, "expressionMorph", info->expression_morph);
+    cJSON_AddItemToObject(j, "params", params_json(&info->params));
+    return j;
+}

@@ -1,0 +1,417 @@
+/* Groove settings: the joint table and defaults, merging the user's changes, JSON in and out (see
+ * procmotion/groove.h, SETTINGS, and docs/groove.md). */
+#include "groove_internal.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+
+typedef struct joint_def {
+    const char *name; /* JSON name */
+    const char *bone; /* MMD bone */
+    pm_groove_joint value;
+} joint_def;
+
+/* Phase rises up the spine (0, 0.03, ... 0.15); right-side joints are half a cycle behind the left. */
+static const joint_def JOINTS[PM_GROOVE_JOINT_COUNT] = {
+    {"pelvis", "下半身", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 2, 1, 0}},
+    {"spine", "上半身", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 2, 1, 0.03}},
+    {"chest", "上半身2", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 1.5, 1, 0.06}},
+    {"upperChest", "上半身3", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 1, 1, 0.09}},
+    {"neck", "首", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 2, 0.5, 0.12}},
+    {"head", "頭", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 0.5, 0.15}},
+    {"leftShoulder", "左肩", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 1, 0.06}},
+    {"rightShoulder", "右肩", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 1, 0.56}},
+    {"leftArm", "左腕", {PM_GROOVE_AXIS_X, PM_GROOVE_SINE, 4, 0.5, 0.09}},
+    {"rightArm", "右腕", {PM_GROOVE_AXIS_X, PM_GROOVE_SINE, 4, 0.5, 0.59}},
+    {"leftElbow", "左ひじ", {PM_GROOVE_AXIS_Y, PM_GROOVE_BOUNCE, 5, 1, 0.12}},
+    {"rightElbow", "右ひじ", {PM_GROOVE_AXIS_Y, PM_GROOVE_BOUNCE, -5, 1, 0.62}},
+};
+
+static const pm_groove_squat SQUAT_DEFAULT = {true, PM_GROOVE_BOUNCE, 3, 1.5, 1, 0};
+
+static const char *const AXIS_NAMES[PM_GROOVE_AXIS_COUNT] = {"x", "y", "z"};
+static const char *const WAVE_NAMES[PM_GROOVE_WAVE_COUNT] = {"bounce", "sine"};
+
+const char *pm_groove_joint_name(uint32_t joint) { return joint < PM_GROOVE_JOINT_COUNT ? JOINTS[joint].name : NULL; }
+const char *pm_groove_joint_bone(uint32_t joint) { return joint < PM_GROOVE_JOINT_COUNT ? JOINTS[joint].bone : NULL; }
+
+uint32_t pm_groove_joint_find(const char *name) {
+    if (!name) return PM_NO_INDEX;
+    for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++)
+        if (strcmp(JOINTS[j].name, name) == 0) return j;
+    return PM_NO_INDEX;
+}
+
+void pm_groove_defaults(pm_groove_params *out) {
+    for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) out->joints[j] = JOINTS[j].value;
+    out->squat = SQUAT_DEFAULT;
+}
+
+void pm_groove_config_reset(pm_groove_config *cfg) {
+    if (cfg) memset(cfg, 0, sizeof *cfg);
+}
+
+void pm_groove_config_reset_joint(pm_groove_config *cfg, uint32_t joint) {
+    if (!cfg || joint >= PM_GROOVE_JOINT_COUNT) return;
+    memset(&cfg->joints[joint], 0, sizeof cfg->joints[joint]);
+    cfg->joint_set[joint] = 0;
+}
+
+void pm_groove_config_reset_squat(pm_groove_config *cfg) {
+    if (!cfg) return;
+    memset(&cfg->squat, 0, sizeof cfg->squat);
+    cfg->squat_set = 0;
+}
+
+/* ---- checking values ----------------------------------------------------------------------------- */
+
+typedef struct range {
+    const char *field;
+    double lo, hi;
+    const char *unit;
+} range;
+
+static const range R_AMP = {"amp", -PMI_GROOVE_AMP_MAX, PMI_GROOVE_AMP_MAX, " (degrees)"};
+static const range R_FREQ = {"freq", 0, PMI_GROOVE_FREQ_MAX, " (cycles per beat)"};
+static const range R_PHASE = {"phase", 0, 1, " (cycles)"};
+static const range R_VERTICAL = {"vertical", 0, PMI_GROOVE_VERTICAL_MAX, " (cm)"};
+static const range R_LATERAL = {"lateral", -PMI_GROOVE_LATERAL_MAX, PMI_GROOVE_LATERAL_MAX, " (cm)"};
+
+static bool in_range(double v, const range *r) { return isfinite(v) && v >= r->lo && v <= r->hi; }
+
+static pm_result range_fail(pm_error *err, const char *where, const range *r, const char *got) {
+    return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s.%s must be a number in [%g, %g]%s, got %s", where,
+                    r->field, r->lo, r->hi, r->unit, got);
+}
+
+static pm_result check_number(double v, const char *where, const range *r, pm_error *err) {
+    if (in_range(v, r)) return PM_OK;
+    char got[40];
+    pmi_format(got, sizeof got, "%g", v);
+    return range_fail(err, where, r, got);
+}
+
+static pm_result check_enum(uint32_t v, uint32_t count, const char *where, const char *field, pm_error *err) {
+    if (v < count) return PM_OK;
+    return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s.%s must be %s, got %u", where, field,
+                    count == PM_GROOVE_AXIS_COUNT ? "0, 1 or 2 (x, y, z)" : "0 or 1 (bounce, sine)", v);
+}
+
+static pm_result check_joint(const pm_groove_joint *j, uint32_t joint, pm_error *err) {
+    char where[40];
+    pmi_format(where, sizeof where, "joints.%s", JOINTS[joint].name);
+    pm_result r;
+    if ((r = check_enum(j->axis, PM_GROOVE_AXIS_COUNT, where, "axis", err)) != PM_OK) return r;
+    if ((r = check_enum(j->wave, PM_GROOVE_WAVE_COUNT, where, "wave", err)) != PM_OK) return r;
+    if ((r = check_number(j->amp, where, &R_AMP, err)) != PM_OK) return r;
+    if ((r = check_number(j->freq, where, &R_FREQ, err)) != PM_OK) return r;
+    return check_number(j->phase, where, &R_PHASE, err);
+}
+
+static pm_result check_squat(const pm_groove_squat *s, pm_error *err) {
+    pm_result r;
+    if ((r = check_enum(s->wave, PM_GROOVE_WAVE_COUNT, "squat", "wave", err)) != PM_OK) return r;
+    if ((r = check_number(s->vertical, "squat", &R_VERTICAL, err)) != PM_OK) return r;
+    if ((r = check_number(s->lateral, "squat", &R_LATERAL, err)) != PM_OK) return r;
+    if ((r = check_number(s->freq, "squat", &R_FREQ, err)) != PM_OK) return r;
+    return check_number(s->phase, "squat", &R_PHASE, err);
+}
+
+static void merge_joint(pm_groove_joint *dst, const pm_groove_joint *src, uint32_t set) {
+    if (set & PM_GROOVE_FIELD_AXIS) dst->axis = src->axis;
+    if (set & PM_GROOVE_FIELD_WAVE) dst->wave = src->wave;
+    if (set & PM_GROOVE_FIELD_AMP) dst->amp = src->amp;
+    if (set & PM_GROOVE_FIELD_FREQ) dst->freq = src->freq;
+    if (set & PM_GROOVE_FIELD_PHASE) dst->phase = src->phase;
+}
+
+static void merge_squat(pm_groove_squat *dst, const pm_groove_squat *src, uint32_t set) {
+    if (set & PM_GROOVE_FIELD_ENABLED) dst->enabled = src->enabled;
+    if (set & PM_GROOVE_FIELD_WAVE) dst->wave = src->wave;
+    if (set & PM_GROOVE_FIELD_VERTICAL) dst->vertical = src->vertical;
+    if (set & PM_GROOVE_FIELD_LATERAL) dst->lateral = src->lateral;
+    if (set & PM_GROOVE_FIELD_FREQ) dst->freq = src->freq;
+    if (set & PM_GROOVE_FIELD_PHASE) dst->phase = src->phase;
+}
+
+pm_result pm_groove_config_resolve(const pm_groove_config *cfg, pm_groove_params *out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: resolve needs an output");
+    pm_groove_params p;
+    pm_groove_defaults(&p);
+    if (cfg) {
+        for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) merge_joint(&p.joints[j], &cfg->joints[j], cfg->joint_set[j]);
+        merge_squat(&p.squat, &cfg->squat, cfg->squat_set);
+    }
+    for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) {
+        pm_result r = check_joint(&p.joints[j], j, err);
+        if (r != PM_OK) return r;
+    }
+    pm_result r = check_squat(&p.squat, err);
+    if (r != PM_OK) return r;
+    *out = p;
+    return PM_OK;
+}
+
+/* ---- JSON in ------------------------------------------------------------------------------------- */
+
+/* A short description of a JSON value for error messages. */
+static void describe(const cJSON *v, char *buf, size_t cap) {
+    if (cJSON_IsNumber(v)) pmi_format(buf, cap, "%g", v->valuedouble);
+    else if (cJSON_IsString(v)) pmi_format(buf, cap, "\"%.24s\"", v->valuestring);
+    else if (cJSON_IsNull(v)) pmi_format(buf, cap, "null");
+    else if (cJSON_IsBool(v)) pmi_format(buf, cap, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsArray(v)) pmi_format(buf, cap, "an array");
+    else pmi_format(buf, cap, "an object");
+}
+
+static pm_result read_number(const cJSON *v, const char *where, const range *r, double *out, pm_error *err) {
+    if (cJSON_IsNumber(v) && in_range(v->valuedouble, r)) {
+        *out = v->valuedouble;
+        return PM_OK;
+    }
+    char got[40];
+    describe(v, got, sizeof got);
+    return range_fail(err, where, r, got);
+}
+
+static pm_result read_name(const cJSON *v, const char *where, const char *field, const char *const *names,
+                           uint32_t count, uint32_t *out, pm_error *err) {
+    if (cJSON_IsString(v))
+        for (uint32_t i = 0; i < count; i++)
+            if (strcmp(v->valuestring, names[i]) == 0) {
+                *out = i;
+                return PM_OK;
+            }
+    char got[40];
+    describe(v, got, sizeof got);
+    return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s.%s must be %s, got %s", where, field,
+                    count == PM_GROOVE_AXIS_COUNT ? "\"x\", \"y\" or \"z\"" : "\"bounce\" or \"sine\"", got);
+}
+
+static pm_result read_joint(const cJSON *obj, uint32_t joint, pm_groove_config *cfg, pm_error *err) {
+    char where[40];
+    pmi_format(where, sizeof where, "joints.%s", JOINTS[joint].name);
+    if (cJSON_IsNull(obj)) {
+        pm_groove_config_reset_joint(cfg, joint);
+        return PM_OK;
+    }
+    if (!cJSON_IsObject(obj)) {
+        char got[40];
+        describe(obj, got, sizeof got);
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s must be an object or null, got %s", where, got);
+    }
+    pm_groove_joint *j = &cfg->joints[joint];
+    const pm_groove_joint *def = &JOINTS[joint].value;
+    uint32_t *set = &cfg->joint_set[joint];
+    for (const cJSON *f = obj->child; f; f = f->next) {
+        const char *k = f->string;
+        pm_result r;
+        uint32_t bit;
+        bool same;
+        if (strcmp(k, "axis") == 0) {
+            r = read_name(f, where, k, AXIS_NAMES, PM_GROOVE_AXIS_COUNT, &j->axis, err);
+            bit = PM_GROOVE_FIELD_AXIS, same = j->axis == def->axis;
+        } else if (strcmp(k, "wave") == 0) {
+            r = read_name(f, where, k, WAVE_NAMES, PM_GROOVE_WAVE_COUNT, &j->wave, err);
+            bit = PM_GROOVE_FIELD_WAVE, same = j->wave == def->wave;
+        } else if (strcmp(k, "amp") == 0) {
+            r = read_number(f, where, &R_AMP, &j->amp, err);
+            bit = PM_GROOVE_FIELD_AMP, same = j->amp == def->amp;
+        } else if (strcmp(k, "freq") == 0) {
+            r = read_number(f, where, &R_FREQ, &j->freq, err);
+            bit = PM_GROOVE_FIELD_FREQ, same = j->freq == def->freq;
+        } else if (strcmp(k, "phase") == 0) {
+            r = read_number(f, where, &R_PHASE, &j->phase, err);
+            bit = PM_GROOVE_FIELD_PHASE, same = j->phase == def->phase;
+        } else {
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                            "groove: unknown field %s.%.32s (fields: axis, wave, amp, freq, phase)", where, k);
+        }
+        if (r != PM_OK) return r;
+        *set = same ? *set & ~bit : *set | bit; /* a value equal to the default is no change */
+    }
+    return PM_OK;
+}
+
+static pm_result read_squat(const cJSON *obj, pm_groove_config *cfg, pm_error *err) {
+    if (cJSON_IsNull(obj)) {
+        pm_groove_config_reset_squat(cfg);
+        return PM_OK;
+    }
+    if (!cJSON_IsObject(obj)) {
+        char got[40];
+        describe(obj, got, sizeof got);
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: squat must be an object or null, got %s", got);
+    }
+    pm_groove_squat *s = &cfg->squat;
+    const pm_groove_squat *def = &SQUAT_DEFAULT;
+    for (const cJSON *f = obj->child; f; f = f->next) {
+        const char *k = f->string;
+        pm_result r = PM_OK;
+        uint32_t bit;
+        bool same;
+        if (strcmp(k, "enabled") == 0) {
+            if (!cJSON_IsBool(f)) {
+                char got[40];
+                describe(f, got, sizeof got);
+                return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: squat.enabled must be true or false, got %s", got);
+            }
+            s->enabled = cJSON_IsTrue(f);
+            bit = PM_GROOVE_FIELD_ENABLED, same = s->enabled == def->enabled;
+        } else if (strcmp(k, "wave") == 0) {
+            r = read_name(f, "squat", k, WAVE_NAMES, PM_GROOVE_WAVE_COUNT, &s->wave, err);
+            bit = PM_GROOVE_FIELD_WAVE, same = s->wave == def->wave;
+        } else if (strcmp(k, "vertical") == 0) {
+            r = read_number(f, "squat", &R_VERTICAL, &s->vertical, err);
+            bit = PM_GROOVE_FIELD_VERTICAL, same = s->vertical == def->vertical;
+        } else if (strcmp(k, "lateral") == 0) {
+            r = read_number(f, "squat", &R_LATERAL, &s->lateral, err);
+            bit = PM_GROOVE_FIELD_LATERAL, same = s->lateral == def->lateral;
+        } else if (strcmp(k, "freq") == 0) {
+            r = read_number(f, "squat", &R_FREQ, &s->freq, err);
+            bit = PM_GROOVE_FIELD_FREQ, same = s->freq == def->freq;
+        } else if (strcmp(k, "phase") == 0) {
+            r = read_number(f, "squat", &R_PHASE, &s->phase, err);
+            bit = PM_GROOVE_FIELD_PHASE, same = s->phase == def->phase;
+        } else {
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                            "groove: unknown field squat.%.32s (fields: enabled, wave, vertical, lateral, freq, phase)",
+                            k);
+        }
+        if (r != PM_OK) return r;
+        cfg->squat_set = same ? cfg->squat_set & ~bit : cfg->squat_set | bit;
+    }
+    return PM_OK;
+}
+
+static pm_result unknown_joint(const char *name, pm_error *err) {
+    return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                    "groove: unknown joint \"%.32s\" (joints: pelvis, spine, chest, upperChest, neck, head, "
+                    "leftShoulder, rightShoulder, leftArm, rightArm, leftElbow, rightElbow)",
+                    name);
+}
+
+/* "reset": "all" | "joints" | "squat" | a joint name, or an array of those. */
+static pm_result apply_reset_item(const cJSON *v, pm_groove_config *cfg, pm_error *err) {
+    if (!cJSON_IsString(v)) {
+        char got[40];
+        describe(v, got, sizeof got);
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                        "groove: reset must be \"all\", \"joints\", \"squat\", a joint name or an array of them, got %s",
+                        got);
+    }
+    const char *s = v->valuestring;
+    if (strcmp(s, "all") == 0) pm_groove_config_reset(cfg);
+    else if (strcmp(s, "squat") == 0) pm_groove_config_reset_squat(cfg);
+    else if (strcmp(s, "joints") == 0)
+        for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) pm_groove_config_reset_joint(cfg, j);
+    else {
+        uint32_t j = pm_groove_joint_find(s);
+        if (j == PM_NO_INDEX) return unknown_joint(s, err);
+        pm_groove_config_reset_joint(cfg, j);
+    }
+    return PM_OK;
+}
+
+static pm_result parse_root(const cJSON *root, pm_groove_config *cfg, pm_error *err) {
+    if (!cJSON_IsObject(root)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: the settings must be a JSON object");
+    pm_result r;
+    for (const cJSON *f = root->child; f; f = f->next) {
+        const char *k = f->string;
+        if (strcmp(k, "reset") != 0 && strcmp(k, "joints") != 0 && strcmp(k, "squat") != 0)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: unknown setting \"%.32s\" (settings: joints, squat, reset)",
+                            k);
+    }
+    const cJSON *reset = cJSON_GetObjectItemCaseSensitive(root, "reset");
+    if (cJSON_IsArray(reset)) {
+        for (const cJSON *e = reset->child; e; e = e->next)
+            if ((r = apply_reset_item(e, cfg, err)) != PM_OK) return r;
+    } else if (reset && (r = apply_reset_item(reset, cfg, err)) != PM_OK) {
+        return r;
+    }
+    const cJSON *joints = cJSON_GetObjectItemCaseSensitive(root, "joints");
+    if (cJSON_IsNull(joints)) {
+        for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) pm_groove_config_reset_joint(cfg, j);
+    } else if (joints) {
+        if (!cJSON_IsObject(joints)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: joints must be an object or null");
+        for (const cJSON *e = joints->child; e; e = e->next) {
+            uint32_t j = pm_groove_joint_find(e->string);
+            if (j == PM_NO_INDEX) return unknown_joint(e->string, err);
+            if ((r = read_joint(e, j, cfg, err)) != PM_OK) return r;
+        }
+    }
+    const cJSON *squat = cJSON_GetObjectItemCaseSensitive(root, "squat");
+    if (squat && (r = read_squat(squat, cfg, err)) != PM_OK) return r;
+    return PM_OK;
+}
+
+pm_result pm_groove_config_parse(const char *json, size_t len, pm_groove_config *cfg, pm_error *err) {
+    if (!cfg || (!json && len)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: parse needs a config and text");
+    const char *text = json ? json : "", *at = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &at, false);
+    if (!root) {
+        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: the settings are not valid JSON (near byte %zu)", off);
+    }
+    pm_groove_config work = *cfg;
+    pm_result r = parse_root(root, &work, err);
+    cJSON_Delete(root);
+    if (r == PM_OK) *cfg = work;
+    return r;
+}
+
+/* ---- JSON out ------------------------------------------------------------------------------------ */
+
+static void add_joint_fields(cJSON *o, const pm_groove_joint *j, uint32_t mask) {
+    if (mask & PM_GROOVE_FIELD_AXIS) cJSON_AddStringToObject(o, "axis", AXIS_NAMES[j->axis % PM_GROOVE_AXIS_COUNT]);
+    if (mask & PM_GROOVE_FIELD_AMP) cJSON_AddNumberToObject(o, "amp", j->amp);
+    if (mask & PM_GROOVE_FIELD_FREQ) cJSON_AddNumberToObject(o, "freq", j->freq);
+    if (mask & PM_GROOVE_FIELD_PHASE) cJSON_AddNumberToObject(o, "phase", j->phase);
+    if (mask & PM_GROOVE_FIELD_WAVE) cJSON_AddStringToObject(o, "wave", WAVE_NAMES[j->wave % PM_GROOVE_WAVE_COUNT]);
+}
+
+static void add_squat_fields(cJSON *o, const pm_groove_squat *s, uint32_t mask) {
+    if (mask & PM_GROOVE_FIELD_ENABLED) cJSON_AddBoolToObject(o, "enabled", s->enabled);
+    if (mask & PM_GROOVE_FIELD_VERTICAL) cJSON_AddNumberToObject(o, "vertical", s->vertical);
+    if (mask & PM_GROOVE_FIELD_LATERAL) cJSON_AddNumberToObject(o, "lateral", s->lateral);
+    if (mask & PM_GROOVE_FIELD_FREQ) cJSON_AddNumberToObject(o, "freq", s->freq);
+    if (mask & PM_GROOVE_FIELD_PHASE) cJSON_AddNumberToObject(o, "phase", s->phase);
+    if (mask & PM_GROOVE_FIELD_WAVE) cJSON_AddStringToObject(o, "wave", WAVE_NAMES[s->wave % PM_GROOVE_WAVE_COUNT]);
+}
+
+pm_result pm_groove_config_to_json(const pm_groove_config *cfg, uint32_t flags, char *out, size_t out_cap,
+                                   size_t *out_size, pm_error *err) {
+    if (!out_size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: to_json needs out_size");
+    const bool changed = (flags & PM_GROOVE_JSON_CHANGED) != 0;
+    pm_groove_params p;
+    pm_result r = pm_groove_config_resolve(cfg, &p, err);
+    if (r != PM_OK) return r;
+    const uint32_t all_joint = PM_GROOVE_FIELD_AXIS | PM_GROOVE_FIELD_WAVE | PM_GROOVE_FIELD_AMP | PM_GROOVE_FIELD_FREQ |
+                               PM_GROOVE_FIELD_PHASE;
+    const uint32_t all_squat = all_joint | PM_GROOVE_FIELD_ENABLED | PM_GROOVE_FIELD_VERTICAL | PM_GROOVE_FIELD_LATERAL;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *joints = cJSON_CreateObject();
+    for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) {
+        uint32_t mask = changed ? (cfg ? cfg->joint_set[j] & all_joint : 0) : all_joint;
+        if (!mask) continue;
+        cJSON *o = cJSON_CreateObject();
+        add_joint_fields(o, &p.joints[j], mask);
+        cJSON_AddItemToObject(joints, JOINTS[j].name, o);
+    }
+    if (!changed || joints->child) cJSON_AddItemToObject(root, "joints", joints);
+    else cJSON_Delete(joints);
+    uint32_t smask = changed ? (cfg ? cfg->squat_set & all_squat : 0) : all_squat;
+    if (smask) add_squat_fields(cJSON_AddObjectToObject(root, "squat"), &p.squat, smask);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory writing JSON");
+    size_t n = strlen(text);
+    *out_size = n;
+    if (out) {
+        if (out_cap < n + 1)
+            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: JSON needs %zu bytes, the buffer has %zu", n + 1, out_cap);
+        else memcpy(out, text, n + 1);
+    }
+    cJSON_free(text);
+    return r;
+}

@@ -1,0 +1,470 @@
+/* The tracing timeline as JSON (schema in docs/tracing.md). Reading validates every field and names
+ * it in the error ("timeline JSON: keyframes[2].traces.leftHand.t: ..."). */
+#include "tracing_internal.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#define FORMAT_NAME "procmotion-timeline"
+#define FORMAT_VERSION 1
+
+/* ---- writing ----------------------------------------------------------------------------------- */
+
+/* A float as the shortest decimal that reads back as the same float (0.1f is written 0.1). */
+static cJSON *num_float(float f) {
+    char buf[32];
+    for (int prec = 6; prec <= 9; prec++) {
+        pmi_format(buf, sizeof buf, "%.*g", prec, (double)f);
+        double d = strtod(buf, NULL);
+        if ((float)d == f || prec == 9) return cJSON_CreateNumber(d);
+    }
+    return cJSON_CreateNumber(f);
+}
+
+static cJSON *floats_json(const float *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, num_float(v[i]));
+    return a;
+}
+
+static cJSON *vec3_json(pm_vec3 v) {
+    const float f[3] = {v.x, v.y, v.z};
+    return floats_json(f, 3);
+}
+
+static cJSON *points_json(const pm_vec3 *p, uint32_t n) {
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < n; i++) cJSON_AddItemToArray(a, vec3_json(p[i]));
+    return a;
+}
+
+static cJSON *easing_json(pm_easing e) {
+    const char *name = pm_easing_name(e);
+    if (name) return cJSON_CreateString(name);
+    const int v[4] = {e.x1, e.y1, e.x2, e.y2};
+    return cJSON_CreateIntArray(v, 4);
+}
+
+static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "beat", kf->beat);
+    cJSON_AddItemToObject(j, "easing", easing_json(kf->easing));
+    cJSON *rot = cJSON_AddObjectToObject(j, "rotations");
+    cJSON *trans = cJSON_AddObjectToObject(j, "translations");
+    for (uint32_t k = 0; k < tl->joint_count; k++) {
+        const pm_quat q = kf->rot[k];
+        const pm_vec3 t = kf->trans[k];
+        const char *name = pm_timeline_joint_name(tl, k).data;
+        if (!(q.x == 0 && q.y == 0 && q.z == 0 && q.w == 1)) {
+            const float v[4] = {q.x, q.y, q.z, q.w};
+            cJSON_AddItemToObject(rot, name, floats_json(v, 4));
+        }
+        if (!(t.x == 0 && t.y == 0 && t.z == 0)) cJSON_AddItemToObject(trans, name, vec3_json(t));
+    }
+    cJSON *traces = NULL;
+    for (int l = 0; l < PM_LIMB_COUNT; l++) {
+        const pmi_trace *t = &kf->trace[l];
+        if (!t->id) continue;
+        if (!traces) traces = cJSON_AddObjectToObject(j, "traces");
+        cJSON *tj = cJSON_AddObjectToObject(traces, pm_limb_name((pm_limb)l));
+        cJSON_AddNumberToObject(tj, "id", t->id);
+        cJSON_AddStringToObject(tj, "mode", pm_trajectory_mode_name(t->mode));
+        cJSON_AddItemToObject(tj, "points", points_json(t->points, t->point_count));
+        cJSON_AddItemToObject(tj, "pole", vec3_json(t->pole));
+        cJSON_AddItemToObject(tj, "t", num_float(t->t));
+    }
+    return j;
+}
+
+static pm_result print_json(cJSON *root, char *out, size_t out_cap, size_t *out_size, pm_error *err) {
+    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "timeline JSON: out of memory writing JSON");
+    size_t n = strlen(text);
+    *out_size = n;
+    pm_result r = PM_OK;
+    if (out) {
+        if (out_cap < n + 1)
+            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: needs %zu bytes, the buffer has %zu", n + 1, out_cap);
+        else memcpy(out, text, n + 1);
+    }
+    cJSON_free(text);
+    return r;
+}
+
+pm_result pm_timeline_to_json(const pm_timeline *tl, char *out, size_t out_cap, size_t *out_size, pm_error *err) {
+    if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !out_size)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: to_json needs a timeline and out_size");
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", FORMAT_NAME);
+    cJSON_AddNumberToObject(root, "version", FORMAT_VERSION);
+    cJSON_AddNumberToObject(root, "bpm", tl->bpm);
+    cJSON_AddNumberToObject(root, "nextTraceId", tl->next_id);
+    cJSON *kfs = cJSON_AddArrayToObject(root, "keyframes");
+    for (uint32_t i = 0; i < tl->kf_count; i++) cJSON_AddItemToArray(kfs, keyframe_json(tl, &tl->kf[i]));
+    cJSON *drafts = cJSON_AddObjectToObject(root, "trajectories");
+    for (int l = 0; l < PM_LIMB_COUNT; l++) {
+        const pmi_draft *d = &tl->drafts[l];
+        if (!d->has) continue;
+        cJSON *dj = cJSON_AddObjectToObject(drafts, pm_limb_name((pm_limb)l));
+        cJSON_AddStringToObject(dj, "mode", pm_trajectory_mode_name(d->mode));
+        cJSON_AddItemToObject(dj, "points", points_json(d->points, d->point_count));
+        if (d->has_pole) cJSON_AddItemToObject(dj, "pole", vec3_json(d->pole));
+    }
+    return print_json(root, out, out_cap, out_size, err);
+}
+
+pm_result pm_timeline_keyframe_to_json(const pm_timeline *tl, uint32_t index, char *out, size_t out_cap,
+                                       size_t *out_size, pm_error *err) {
+    if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !out_size)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: keyframe_to_json needs a timeline and out_size");
+    if (index >= tl->kf_count)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: keyframe %u of %u", index, tl->kf_count);
+    return print_json(keyframe_json(tl, &tl->kf[index]), out, out_cap, out_size, err);
+}
+
+/* ---- reading ----------------------------------------------------------------------------------- */
+
+typedef struct reader {
+    pm_error *err;
+    pm_result status;
+    char path[192]; /* where we are, e.g. "keyframes[3].traces.leftHand" */
+} reader;
+
+static bool fail(reader *r, const char *field, const char *fmt, ...) PMI_PRINTF(3, 4);
+static bool fail(reader *r, const char *field, const char *fmt, ...) {
+    if (r->status != PM_OK) return false;
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    pmi_vformat(what, sizeof what, fmt, ap);
+    va_end(ap);
+    r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "timeline JSON: %s%s%s: %s", r->path, r->path[0] && field[0] ? "." : "",
+                         field, what);
+    return false;
+}
+
+/* Push ".name" (or "[i]" when name is NULL) onto the path; returns the old length for pop(). */
+static size_t push(reader *r, const char *name, int index) {
+    size_t n = strlen(r->path);
+    if (name) pmi_format(r->path + n, sizeof r->path - n, "%s%s", n ? "." : "", name);
+    else pmi_format(r->path + n, sizeof r->path - n, "[%d]", index);
+    return n;
+}
+static void pop(reader *r, size_t n) { r->path[n] = '\0'; }
+
+static bool check_keys(reader *r, const cJSON *obj, const char *const *allowed) {
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        bool ok = false;
+        for (int i = 0; allowed[i] && !ok; i++) ok = strcmp(c->string, allowed[i]) == 0;
+        if (!ok) return fail(r, c->string, "unknown field");
+    }
+    return true;
+}
+
+/* n finite numbers (|v| <= 1e6) as floats. */
+static bool read_floats(reader *r, const cJSON *a, const char *field, float *out, int n) {
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+        return fail(r, field, "expected an array of %d numbers in -1e6..1e6", n);
+    int i = 0;
+    for (const cJSON *e = a->child; e; e = e->next, i++) {
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > PMI_MAX_COORD)
+            return fail(r, field, "expected an array of %d numbers in -1e6..1e6", n);
+        out[i] = (float)e->valuedouble;
+    }
+    return true;
+}
+
+static bool read_vec3(reader *r, const cJSON *a, const char *field, pm_vec3 *out) {
+    float v[3];
+    if (!read_floats(r, a, field, v, 3)) return false;
+    *out = pm_vec3_make(v[0], v[1], v[2]);
+    return true;
+}
+
+static bool read_number(reader *r, const cJSON *v, const char *field, double lo, double hi, double *out) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
+        return fail(r, field, "expected a number in %g..%g", lo, hi);
+    *out = v->valuedouble;
+    return true;
+}
+
+static bool read_mode(reader *r, const cJSON *v, pm_trajectory_mode *out) {
+    if (cJSON_IsString(v) && strcmp(v->valuestring, "line") == 0) *out = PM_TRAJECTORY_LINE;
+    else if (cJSON_IsString(v) && strcmp(v->valuestring, "curve") == 0) *out = PM_TRAJECTORY_CURVE;
+    else return fail(r, "mode", "expected \"line\" or \"curve\"");
+    return true;
+}
+
+/* points: 1..64 points, each [x, y, z]. */
+static bool read_points(reader *r, const cJSON *a, pm_vec3 *out, uint32_t *count, uint32_t min) {
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < (int)min || cJSON_GetArraySize(a) > PM_TRAJECTORY_MAX_POINTS)
+        return fail(r, "points", "expected an array of %u to %d points", min, PM_TRAJECTORY_MAX_POINTS);
+    uint32_t i = 0;
+    char field[24];
+    for (const cJSON *e = a->child; e; e = e->next, i++) {
+        pmi_format(field, sizeof field, "points[%u]", i);
+        if (!read_vec3(r, e, field, &out[i])) return false;
+    }
+    *count = i;
+    return true;
+}
+
+static bool read_easing(reader *r, const cJSON *v, pm_easing *out) {
+    *out = pm_easing_from_preset(PM_EASING_LINEAR);
+    if (!v) return true;
+    if (cJSON_IsString(v)) {
+        static const char *const names[PM_EASING_PRESET_COUNT] = {"linear", "ease-in", "ease-out", "ease-in-out"};
+        for (int i = 0; i < PM_EASING_PRESET_COUNT; i++)
+            if (strcmp(v->valuestring, names[i]) == 0) {
+                *out = pm_easing_from_preset((pm_easing_preset)i);
+                return true;
+            }
+    } else if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 4) {
+        uint8_t b[4];
+        int i = 0;
+        for (const cJSON *e = v->child; e; e = e->next, i++) {
+            if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 || e->valuedouble > 127)
+                goto bad;
+            b[i] = (uint8_t)e->valuedouble;
+        }
+        out->x1 = b[0], out->y1 = b[1], out->x2 = b[2], out->y2 = b[3];
+        return true;
+    }
+bad:
+    return fail(r, "easing", "expected \"linear\", \"ease-in\", \"ease-out\", \"ease-in-out\" or [x1, y1, x2, y2] in 0..127");
+}
+
+static bool read_limb(reader *r, const cJSON *c, pm_limb *out) {
+    for (int l = 0; l < PM_LIMB_COUNT; l++)
+        if (strcmp(c->string, pm_limb_name((pm_limb)l)) == 0) {
+            *out = (pm_limb)l;
+            return true;
+        }
+    return fail(r, c->string, "not a limb (leftHand, rightHand, leftFoot, rightFoot)");
+}
+
+static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pmi_trace *out) {
+    static const char *const keys[] = {"id", "mode", "points", "pole", "t", NULL};
+    if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
+    if (!check_keys(r, j, keys)) return false;
+    double id, t;
+    pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
+    pm_trace tr = {0};
+    const cJSON *pole = cJSON_GetObjectItemCaseSensitive(j, "pole");
+    if (!read_number(r, cJSON_GetObjectItemCaseSensitive(j, "id"), "id", 1, 4294967295.0, &id)) return false;
+    if (id != floor(id)) return fail(r, "id", "expected a whole number");
+    if (!read_mode(r, cJSON_GetObjectItemCaseSensitive(j, "mode"), &tr.mode) ||
+        !read_points(r, cJSON_GetObjectItemCaseSensitive(j, "points"), pts, &tr.point_count, 1) ||
+        !read_vec3(r, pole, "pole", &tr.pole) || !read_number(r, cJSON_GetObjectItemCaseSensitive(j, "t"), "t", 0, 1, &t))
+        return false;
+    tr.id = (uint32_t)id;
+    tr.points = pts;
+    tr.t = (float)t;
+    pm_result res = pmi_trace_copy(tl, out, &tr, r->err);
+    if (res != PM_OK) r->status = res;
+    return res == PM_OK;
+}
+
+/* A keyframe object into kf (initialised). */
+static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyframe *kf) {
+    static const char *const keys[] = {"beat", "easing", "rotations", "translations", "traces", NULL};
+    if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
+    if (!check_keys(r, j, keys)) return false;
+    if (!read_number(r, cJSON_GetObjectItemCaseSensitive(j, "beat"), "beat", 0, PM_TIMELINE_MAX_BEAT, &kf->beat) ||
+        !read_easing(r, cJSON_GetObjectItemCaseSensitive(j, "easing"), &kf->easing))
+        return false;
+    const char *maps[2] = {"rotations", "translations"};
+    for (int m = 0; m < 2; m++) {
+        const cJSON *map = cJSON_GetObjectItemCaseSensitive(j, maps[m]);
+        if (!map) continue;
+        if (!cJSON_IsObject(map)) return fail(r, maps[m], "expected an object of bone name -> values");
+        size_t at = push(r, maps[m], 0);
+        for (const cJSON *c = map->child; c; c = c->next) {
+            uint32_t joint = pmi_timeline_find_joint(tl, c->string);
+            if (joint == PM_NO_INDEX) return fail(r, c->string, "no bone or joint of that name");
+            if (m == 0) {
+                float q[4];
+                if (!read_floats(r, c, c->string, q, 4)) return false;
+                if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f))
+                    return fail(r, c->string, "a zero quaternion is not a rotation");
+                kf->rot[joint] = pmi_unit_quat((pm_quat){q[0], q[1], q[2], q[3]});
+            } else if (!read_vec3(r, c, c->string, &kf->trans[joint])) {
+                return false;
+            }
+        }
+        pop(r, at);
+    }
+    const cJSON *traces = cJSON_GetObjectItemCaseSensitive(j, "traces");
+    if (traces) {
+        if (!cJSON_IsObject(traces)) return fail(r, "traces", "expected an object of limb -> trace");
+        size_t at = push(r, "traces", 0);
+        for (const cJSON *c = traces->child; c; c = c->next) {
+            pm_limb limb;
+            if (!read_limb(r, c, &limb)) return false;
+            size_t at2 = push(r, c->string, 0);
+            if (!read_trace(r, tl, c, &kf->trace[limb])) return false;
+            pop(r, at2);
+        }
+        pop(r, at);
+    }
+    return true;
+}
+
+static bool read_drafts(reader *r, pm_timeline *tl, const cJSON *j) {
+    if (!cJSON_IsObject(j)) return fail(r, "trajectories", "expected an object of limb -> trajectory");
+    size_t at = push(r, "trajectories", 0);
+    for (const cJSON *c = j->child; c; c = c->next) {
+        pm_limb limb;
+        if (!read_limb(r, c, &limb)) return false;
+        size_t at2 = push(r, c->string, 0);
+        static const char *const keys[] = {"mode", "points", "pole", NULL};
+        if (!cJSON_IsObject(c)) return fail(r, "", "expected an object");
+        if (!check_keys(r, c, keys)) return false;
+        pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
+        pm_trajectory tr = {0};
+        const cJSON *pole = cJSON_GetObjectItemCaseSensitive(c, "pole");
+        if (!read_mode(r, cJSON_GetObjectItemCaseSensitive(c, "mode"), &tr.mode) ||
+            !read_points(r, cJSON_GetObjectItemCaseSensitive(c, "points"), pts, &tr.point_count, 1) ||
+            (pole && !read_vec3(r, pole, "pole", &tr.pole)))
+            return false;
+        tr.points = pts;
+        tr.has_pole = pole != NULL;
+        pm_result res = pm_timeline_set_trajectory(tl, limb, &tr, r->err);
+        if (res != PM_OK) {
+            r->status = res;
+            return false;
+        }
+        pop(r, at2);
+    }
+    pop(r, at);
+    return true;
+}
+
+/* Names in keyframes[].rotations / translations that the skeleton lacks (distinct, first-seen order). */
+static bool collect_extras(reader *r, const pm_skeleton *sk, const cJSON *kfs, const char ***names, uint32_t *count) {
+    size_t total = 0;
+    for (const cJSON *k = kfs->child; k; k = k->next)
+        for (int m = 0; m < 2; m++) {
+            const cJSON *map = cJSON_GetObjectItemCaseSensitive(k, m ? "translations" : "rotations");
+            if (cJSON_IsObject(map)) total += (size_t)cJSON_GetArraySize(map);
+        }
+    const char **list = pmi_alloc_array(NULL, total, sizeof *list, r->err, "timeline JSON: joint names");
+    if (!list) {
+        r->status = PM_ERR_OUT_OF_MEMORY;
+        return false;
+    }
+    uint32_t n = 0;
+    for (const cJSON *k = kfs->child; k; k = k->next)
+        for (int m = 0; m < 2; m++) {
+            const cJSON *map = cJSON_GetObjectItemCaseSensitive(k, m ? "translations" : "rotations");
+            if (!cJSON_IsObject(map)) continue;
+            for (const cJSON *c = map->child; c; c = c->next) {
+                if (!c->string[0] || pm_skeleton_find_mmd(sk, c->string) != PM_NO_INDEX) continue;
+                bool seen = false;
+                for (uint32_t i = 0; i < n && !seen; i++) seen = strcmp(list[i], c->string) == 0;
+                if (!seen) list[n++] = c->string;
+            }
+        }
+    *names = list;
+    *count = n;
+    return true;
+}
+
+pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton *skeleton,
+                                const pm_timeline_options *opts, pm_timeline **out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: out is NULL");
+    *out = NULL;
+    if (!json || !skeleton) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: needs text and a skeleton");
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root) return pmi_fail(err, PM_ERR_BAD_FORMAT, "timeline JSON: not valid JSON");
+    reader r = {err, PM_OK, ""};
+    pm_timeline *tl = NULL;
+    const char **extras = NULL;
+    uint32_t extra_count = 0;
+    static const char *const keys[] = {"format", "version", "bpm", "nextTraceId", "keyframes", "trajectories", NULL};
+    const cJSON *kfs = cJSON_GetObjectItemCaseSensitive(root, "keyframes");
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format"), *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
+    const cJSON *bpm_j = cJSON_GetObjectItemCaseSensitive(root, "bpm"), *next = cJSON_GetObjectItemCaseSensitive(root, "nextTraceId");
+    const cJSON *drafts = cJSON_GetObjectItemCaseSensitive(root, "trajectories");
+    double bpm = PM_TIMELINE_DEFAULT_BPM, next_id = 1, version = FORMAT_VERSION;
+    if (!cJSON_IsObject(root)) {
+        fail(&r, "", "expected an object");
+        goto done;
+    }
+    if (!check_keys(&r, root, keys)) goto done;
+    if (fmt && !(cJSON_IsString(fmt) && strcmp(fmt->valuestring, FORMAT_NAME) == 0)) {
+        fail(&r, "format", "expected \"" FORMAT_NAME "\"");
+        goto done;
+    }
+    if (ver && (!read_number(&r, ver, "version", 1, 1, &version))) goto done;
+    if (bpm_j && !read_number(&r, bpm_j, "bpm", PM_TIMELINE_MIN_BPM, PM_TIMELINE_MAX_BPM, &bpm)) goto done;
+    if (next && !read_number(&r, next, "nextTraceId", 1, 4294967295.0, &next_id)) goto done;
+    if (!cJSON_IsArray(kfs)) {
+        fail(&r, "keyframes", "expected an array");
+        goto done;
+    }
+    if (cJSON_GetArraySize(kfs) > PM_TIMELINE_MAX_KEYFRAMES) {
+        r.status = pmi_fail(err, PM_ERR_LIMIT, "timeline JSON: keyframes: more than %d keyframes", PM_TIMELINE_MAX_KEYFRAMES);
+        goto done;
+    }
+    if (!collect_extras(&r, skeleton, kfs, &extras, &extra_count)) goto done;
+    pm_timeline_options o = {0};
+    if (opts) o = *opts;
+    o.bpm = bpm;
+    if ((r.status = pmi_timeline_alloc(skeleton, &o, extra_count, extras, &tl, err)) != PM_OK) goto done;
+    int i = 0;
+    for (const cJSON *k = kfs->child; k; k = k->next, i++) {
+        pmi_keyframe kf;
+        if ((r.status = pmi_keyframe_init(tl, &kf, err)) != PM_OK) goto done;
+        size_t at = push(&r, "keyframes", 0);
+        push(&r, NULL, i);
+        if (!read_keyframe(&r, tl, k, &kf)) {
+            pmi_keyframe_release(tl, &kf);
+            goto done;
+        }
+        for (int l = 0; l < PM_LIMB_COUNT; l++)
+            if (kf.trace[l].id >= next_id) next_id = (double)kf.trace[l].id + 1;
+        const uint32_t before = tl->kf_count;
+        const double beat = kf.beat;
+        if ((r.status = pmi_timeline_insert(tl, &kf, NULL, err)) != PM_OK) goto done;
+        if (tl->kf_count == before) {
+            fail(&r, "beat", "beat %g appears twice", beat);
+            goto done;
+        }
+        pop(&r, at);
+    }
+    tl->next_id = next_id > 4294967295.0 ? UINT32_MAX : (uint32_t)next_id;
+    if (drafts && !read_drafts(&r, tl, drafts)) goto done;
+done:
+    free(extras);
+    cJSON_Delete(root);
+    if (r.status != PM_OK) {
+        pm_timeline_free(tl);
+        return r.status;
+    }
+    *out = tl;
+    return PM_OK;
+}
+
+pm_result pm_timeline_set_keyframe_json(pm_timeline *tl, const char *json, size_t len, uint32_t *index, pm_error *err) {
+    if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !json)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keyframe JSON: needs a timeline and text");
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root) return pmi_fail(err, PM_ERR_BAD_FORMAT, "keyframe JSON: not valid JSON");
+    reader r = {err, PM_OK, "keyframe"};
+    pmi_keyframe kf;
+    if ((r.status = pmi_keyframe_init(tl, &kf, err)) == PM_OK) {
+        if (read_keyframe(&r, tl, root, &kf)) {
+            for (int l = 0; l < PM_LIMB_COUNT; l++)
+                if (kf.trace[l].id >= tl->next_id) tl->next_id = kf.trace[l].id + 1;
+            r.status = pmi_timeline_insert(tl, &kf, index, err);
+        } else {
+            pmi_keyframe_release(tl, &kf);
+        }
+    }
+    cJSON_Delete(root);
+    return r.status;
+}

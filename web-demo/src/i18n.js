@@ -1,0 +1,304 @@
+// The page's labels in five languages, from one table. Pure data + a few functions (no DOM at
+// import time), so a node test can check that every key has every language.
+//
+//   t('play')                      -> the label in the current language
+//   t('err.model', { detail })     -> '{detail}' placeholders filled in
+//   applyI18n(root)                -> fills [data-i18n], [data-i18n-title], [data-i18n-placeholder]
+//
+// A capability that joins the page (groove, tracing, keypoints) adds its rows here.
+
+export const LANGUAGES = [
+  { id: 'en', name: 'English' },
+  { id: 'ja', name: '日本語' },
+  { id: 'zh-CN', name: '简体中文' },
+  { id: 'zh-TW', name: '繁體中文' },
+  { id: 'ko', name: '한국어' },
+];
+
+// key: [en, ja, zh-CN, zh-TW, ko]
+const ROWS = {
+  'app.subtitle': ['Procedural MMD motion, generated in WebAssembly',
+    'WebAssemblyで生成するMMDプロシージャルモーション',
+    '在 WebAssembly 中生成的 MMD 程序化动作',
+    '在 WebAssembly 中產生的 MMD 程序化動作',
+    'WebAssembly로 생성하는 MMD 절차적 모션'],
+  'lang': ['Language', '言語', '语言', '語言', '언어'],
+  'loading': ['Loading…', '読み込み中…', '加载中…', '載入中…', '불러오는 중…'],
+
+  // sections
+  'sec.mode': ['Mode', 'モード', '模式', '模式', '모드'],
+  'sec.tempo': ['Tempo', 'テンポ', '节拍', '節拍', '템포'],
+  'sec.params': ['Parameters', 'パラメータ', '参数', '參數', '매개변수'],
+  'sec.files': ['Model and motion', 'モデルとモーション', '模型与动作', '模型與動作', '모델과 모션'],
+  'sec.info': ['Motion', 'モーション', '动作', '動作', '모션'],
+  'sec.keypoints': ['Keypoints', 'キーポイント', '关键点', '關鍵點', '키포인트'],
+
+  // modes
+  'mode.catwalk': ['Catwalk', 'キャットウォーク', '猫步', '貓步', '캣워크'],
+  'mode.vmd': ['Loaded VMD', '読み込んだVMD', '已载入的 VMD', '已載入的 VMD', '불러온 VMD'],
+  'mode.groove': ['Groove', 'グルーヴ', '律动', '律動', '그루브'],
+  'mode.tracing': ['Tracing', 'トレース', '轨迹', '軌跡', '트레이싱'],
+  'mode.vmd.none': ['Load a VMD file first (button below or drag and drop).',
+    '先にVMDファイルを読み込んでください（下のボタンかドラッグ＆ドロップ）。',
+    '请先载入 VMD 文件（下方按钮或拖放）。',
+    '請先載入 VMD 檔案（下方按鈕或拖放）。',
+    '먼저 VMD 파일을 불러오세요 (아래 버튼 또는 끌어다 놓기).'],
+  'mode.vmd.playing': ['Playing {name}', '{name} を再生中', '正在播放 {name}', '正在播放 {name}', '{name} 재생 중'],
+
+  // tempo
+  'bpm': ['BPM', 'BPM', 'BPM', 'BPM', 'BPM'],
+  'bpm.tap': ['Tap', 'タップ', '敲击', '敲擊', '탭'],
+  'bpm.tap.title': ['Tap on the beat four times or more to set the BPM',
+    '拍に合わせて4回以上タップするとBPMが決まります',
+    '跟着节拍敲击四次以上来设定 BPM',
+    '跟著節拍敲擊四次以上來設定 BPM',
+    '박자에 맞춰 네 번 이상 탭하면 BPM이 설정됩니다'],
+  'bpm.none': ['No BPM (walk by speed)', 'BPMなし（速度で歩く）', '无 BPM（按速度行走）', '無 BPM（按速度行走）', 'BPM 없음 (속도로 걷기)'],
+
+  // catwalk parameters
+  'p.speed': ['Speed (no BPM)', '速度（BPMなし）', '速度（无 BPM）', '速度（無 BPM）', '속도 (BPM 없음)'],
+  'p.hipSway': ['Hip sway', '腰の揺れ', '胯部摆动', '胯部擺動', '엉덩이 흔들림'],
+  'p.stepHeight': ['Step height', '足の上げ幅', '抬腿高度', '抬腿高度', '발 높이'],
+  'p.stepCadence': ['Step cadence', '歩調', '步频', '步頻', '걸음 박자'],
+  'p.stepCadence.beat': ['One step per beat', '1拍に1歩', '每拍一步', '每拍一步', '한 박에 한 걸음'],
+  'p.stepCadence.2beat': ['One step per two beats', '2拍に1歩', '每两拍一步', '每兩拍一步', '두 박에 한 걸음'],
+  'p.armPose': ['Arms', '腕', '手臂', '手臂', '팔'],
+  'p.armPose.swing': ['Swing', '振る', '摆动', '擺動', '흔들기'],
+  'p.armPose.posed': ['Posed', 'ポーズ', '摆姿势', '擺姿勢', '포즈'],
+  'p.armSwing': ['Arm swing', '腕の振り', '手臂摆幅', '手臂擺幅', '팔 흔들기'],
+  'p.poseShoulder': ['Posed arm angle', 'ポーズ時の腕の角度', '姿势手臂角度', '姿勢手臂角度', '포즈 팔 각도'],
+  'p.poseElbow': ['Posed elbow bend', 'ポーズ時の肘の曲げ', '姿势肘部弯曲', '姿勢肘部彎曲', '포즈 팔꿈치 굽힘'],
+  'p.stride': ['Stride', '歩幅', '步幅', '步幅', '보폭'],
+  'p.crossStep': ['Cross-step', 'クロスステップ', '交叉步', '交叉步', '크로스 스텝'],
+  'p.hipTwist': ['Hip twist', '腰のひねり', '胯部扭转', '胯部扭轉', '엉덩이 비틀기'],
+  'p.pelvisDrop': ['Pelvis drop', '骨盤の傾き', '骨盆下沉', '骨盆下沉', '골반 기울기'],
+  'p.torsoTwist': ['Torso counter-twist', '上半身の逆ひねり', '躯干反向扭转', '軀幹反向扭轉', '상체 반대 비틀기'],
+  'p.torsoSway': ['Torso counter-sway', '上半身の逆揺れ', '躯干反向摆动', '軀幹反向擺動', '상체 반대 흔들기'],
+  'p.lean': ['Lean', '前傾', '前倾', '前傾', '기울기'],
+  'p.headStabilize': ['Head stabilisation', '頭の安定', '头部稳定', '頭部穩定', '머리 안정'],
+  'p.toeOff': ['Toe-off', 'つま先の蹴り出し', '脚尖蹬离', '腳尖蹬離', '발끝 차기'],
+  'p.heelStrike': ['Heel strike', 'かかと着地', '脚跟着地', '腳跟著地', '뒤꿈치 착지'],
+  'p.bob': ['Body bob', '上下動', '身体起伏', '身體起伏', '몸 상하 움직임'],
+  'p.stanceKnee': ['Stance knee bend', '支持脚の膝の曲げ', '支撑腿屈膝', '支撐腿屈膝', '디딤발 무릎 굽힘'],
+  'p.blink': ['Blinks', 'まばたき', '眨眼', '眨眼', '눈 깜빡임'],
+  'p.expression': ['Smile', '笑顔', '微笑', '微笑', '미소'],
+  'p.positionTolerance': ['Key fit tolerance (position)', 'キー近似の許容誤差（位置）', '关键帧拟合容差（位置）',
+    '關鍵幀擬合容差（位置）', '키 맞춤 허용 오차 (위치)'],
+  'p.rotationTolerance': ['Key fit tolerance (rotation)', 'キー近似の許容誤差（回転）', '关键帧拟合容差（旋转）',
+    '關鍵幀擬合容差（旋轉）', '키 맞춤 허용 오차 (회전)'],
+  'p.seed': ['Blink timing seed', 'まばたきのシード', '眨眼时机种子', '眨眼時機種子', '깜빡임 시드'],
+  'p.traverse': ['Walk along the runway', 'ランウェイを歩く', '沿 T 台行走', '沿伸展台行走', '런웨이 따라 걷기'],
+  'p.uTurn': ['Turn around at the ends', '端でターン', '尽头转身', '盡頭轉身', '끝에서 돌아서기'],
+  'p.traverseDistance': ['Runway length', 'ランウェイの長さ', 'T 台长度', '伸展台長度', '런웨이 길이'],
+  'p.auto': ['auto', '自動', '自动', '自動', '자동'],
+  'p.group.style': ['Walk style', '歩き方の調整', '步态风格', '步態風格', '걸음 스타일'],
+  'p.group.advanced': ['Advanced', '詳細設定', '高级', '進階', '고급'],
+  'p.default': ['default: {value}', '既定値: {value}', '默认值：{value}', '預設值：{value}', '기본값: {value}'],
+  'p.reset': ['Reset to default', '既定値に戻す', '恢复默认', '恢復預設', '기본값으로 되돌리기'],
+  'p.resetAll': ['Reset all', 'すべて戻す', '全部恢复', '全部恢復', '모두 되돌리기'],
+
+  // groove (modes/groove.js, docs/groove.md)
+  'g.base': ['Groove on', 'グルーヴの土台', '律动叠加于', '律動疊加於', '그루브 바탕'],
+  'g.base.rest': ['Standing pose', '直立ポーズ', '站立姿势', '站立姿勢', '선 자세'],
+  'g.base.catwalk': ['Catwalk', 'キャットウォーク', '猫步', '貓步', '캣워크'],
+  'g.base.vmd': ['Loaded VMD', '読み込んだVMD', '已载入的 VMD', '已載入的 VMD', '불러온 VMD'],
+  'g.squat': ['Squat bounce (legs)', '屈伸バウンス（脚）', '蹲弹律动（腿）', '蹲彈律動（腿）', '스쿼트 바운스 (다리)'],
+  'g.squat.enabled': ['Bounce on', 'バウンスする', '启用蹲弹', '啟用蹲彈', '바운스 켜기'],
+  'g.squat.vertical': ['Depth', '沈む深さ', '下沉幅度', '下沉幅度', '내려가는 깊이'],
+  'g.squat.lateral': ['Side sway', '左右の揺れ', '侧向摆动', '側向擺動', '좌우 흔들림'],
+  'g.squat.freq': ['Cycles per beat', '1拍あたりの回数', '每拍次数', '每拍次數', '박자당 횟수'],
+  'g.squat.phase': ['Phase delay', '位相の遅れ', '相位延迟', '相位延遲', '위상 지연'],
+  'g.squat.wave': ['Wave (depth)', '波形（沈み）', '波形（下沉）', '波形（下沉）', '파형 (깊이)'],
+  'g.squat.wave.bounce': ['bounce', 'バウンス', '弹跳', '彈跳', '바운스'],
+  'g.squat.wave.sine': ['sine', 'サイン', '正弦', '正弦', '사인'],
+  'g.field.amp': ['Amplitude', '振幅', '幅度', '幅度', '진폭'],
+  'g.field.freq': ['Cycles per beat', '1拍あたりの回数', '每拍次数', '每拍次數', '박자당 횟수'],
+  'g.field.phase': ['Phase delay', '位相の遅れ', '相位延迟', '相位延遲', '위상 지연'],
+  'g.field.wave': ['Wave', '波形', '波形', '波形', '파형'],
+  'g.field.wave.bounce': ['bounce', 'バウンス', '弹跳', '彈跳', '바운스'],
+  'g.field.wave.sine': ['sine', 'サイン', '正弦', '正弦', '사인'],
+  'g.field.axis': ['Axis', '回転軸', '旋转轴', '旋轉軸', '회전축'],
+  'g.field.axis.x': ['x (forward / back)', 'x（前後）', 'x（前后）', 'x（前後）', 'x (앞뒤)'],
+  'g.field.axis.y': ['y (twist)', 'y（ひねり）', 'y（扭转）', 'y（扭轉）', 'y (비틀기)'],
+  'g.field.axis.z': ['z (side to side)', 'z（左右）', 'z（左右）', 'z（左右）', 'z (좌우)'],
+  'g.joint.pelvis': ['Pelvis', '下半身', '骨盆', '骨盆', '골반'],
+  'g.joint.spine': ['Spine', '上半身', '脊椎', '脊椎', '척추'],
+  'g.joint.chest': ['Chest', '上半身2', '胸部', '胸部', '가슴'],
+  'g.joint.upperChest': ['Upper chest', '上半身3', '上胸部', '上胸部', '윗가슴'],
+  'g.joint.neck': ['Neck', '首', '颈部', '頸部', '목'],
+  'g.joint.head': ['Head', '頭', '头部', '頭部', '머리'],
+  'g.joint.leftShoulder': ['Left shoulder', '左肩', '左肩', '左肩', '왼쪽 어깨'],
+  'g.joint.rightShoulder': ['Right shoulder', '右肩', '右肩', '右肩', '오른쪽 어깨'],
+  'g.joint.leftArm': ['Left arm', '左腕', '左臂', '左臂', '왼팔'],
+  'g.joint.rightArm': ['Right arm', '右腕', '右臂', '右臂', '오른팔'],
+  'g.joint.leftElbow': ['Left elbow', '左ひじ', '左肘', '左肘', '왼쪽 팔꿈치'],
+  'g.joint.rightElbow': ['Right elbow', '右ひじ', '右肘', '右肘', '오른쪽 팔꿈치'],
+  'g.resetJoint': ['Reset this group', 'このグループを戻す', '恢复本组', '恢復本組', '이 그룹 되돌리기'],
+  // keypoints overlay
+  'kp.toggle': ['Show the MediaPipe Pose skeleton', 'MediaPipe Poseの骨格を表示', '显示 MediaPipe Pose 骨架',
+    '顯示 MediaPipe Pose 骨架', 'MediaPipe Pose 골격 표시'],
+  'kp.toggle.title': ['The 33 MediaPipe Pose keypoints and ten joint angles computed from the playing motion',
+    '再生中のモーションから計算したMediaPipe Poseの33点と10の関節角度',
+    '由正在播放的动作计算出的 MediaPipe Pose 33 个关键点和十个关节角度',
+    '由正在播放的動作計算出的 MediaPipe Pose 33 個關鍵點和十個關節角度',
+    '재생 중인 모션에서 계산한 MediaPipe Pose 33개 키포인트와 10개 관절 각도'],
+  'kp.title': ['MediaPipe Pose · 33 points', 'MediaPipe Pose・33点', 'MediaPipe Pose · 33 点', 'MediaPipe Pose · 33 點',
+    'MediaPipe Pose · 33점'],
+  'kp.left': ['left', '左', '左', '左', '왼쪽'],
+  'kp.right': ['right', '右', '右', '右', '오른쪽'],
+  'kp.empty': ['No keypoints', 'キーポイントなし', '没有关键点', '沒有關鍵點', '키포인트 없음'],
+  'kp.angle.shoulder': ['Shoulder', '肩', '肩', '肩', '어깨'],
+  'kp.angle.elbow': ['Elbow', '肘', '肘', '肘', '팔꿈치'],
+  'kp.angle.hip': ['Hip', '股関節', '髋', '髖', '고관절'],
+  'kp.angle.knee': ['Knee', '膝', '膝', '膝', '무릎'],
+  'kp.angle.neck': ['Neck', '首', '颈', '頸', '목'],
+  'kp.angle.spine': ['Spine', '背骨', '脊柱', '脊柱', '척추'],
+
+  // timeline
+  'play': ['Play', '再生', '播放', '播放', '재생'],
+  'pause': ['Pause', '一時停止', '暂停', '暫停', '일시 정지'],
+  'loop': ['Loop', 'ループ', '循环', '循環', '반복'],
+  'seek': ['Position in the motion', 'モーション内の位置', '动作中的位置', '動作中的位置', '모션 내 위치'],
+  'time.beat': ['beat {beat} / {beats}', '拍 {beat} / {beats}', '第 {beat} / {beats} 拍', '第 {beat} / {beats} 拍', '박 {beat} / {beats}'],
+  'time.frame': ['frame {frame} / {frames}', 'フレーム {frame} / {frames}', '帧 {frame} / {frames}', '幀 {frame} / {frames}', '프레임 {frame} / {frames}'],
+
+  // curve view
+  'curve.leftFoot': ['left foot height', '左足の高さ', '左脚高度', '左腳高度', '왼발 높이'],
+  'curve.rightFoot': ['right foot height', '右足の高さ', '右脚高度', '右腳高度', '오른발 높이'],
+  'curve.hipSway': ['hip sway', '腰の揺れ', '胯部摆动', '胯部擺動', '엉덩이 흔들림'],
+  'curve.beats': ['beats', '拍', '节拍', '節拍', '박자'],
+  'curve.empty': ['This motion has no foot IK or centre keys to plot.',
+    'このモーションには描画できる足IKやセンターのキーがありません。',
+    '此动作没有可绘制的足 IK 或センター 关键帧。',
+    '此動作沒有可繪製的足 IK 或センター 關鍵幀。',
+    '이 모션에는 그릴 발 IK나 센터 키가 없습니다.'],
+
+  // files
+  'file.model': ['Model files…', 'モデルファイル…', '模型文件…', '模型檔案…', '모델 파일…'],
+  'file.model.title': ['Pick a PMX or PMD together with its texture files', 'PMX/PMDとテクスチャファイルを一緒に選んでください',
+    '同时选择 PMX 或 PMD 及其贴图文件', '同時選擇 PMX 或 PMD 及其貼圖檔案', 'PMX 또는 PMD와 텍스처 파일을 함께 선택하세요'],
+  'file.modelFolder': ['Model folder…', 'モデルフォルダ…', '模型文件夹…', '模型資料夾…', '모델 폴더…'],
+  'file.modelFolder.title': ['Pick the folder that holds the PMX and its textures', 'PMXとテクスチャが入ったフォルダを選んでください',
+    '选择包含 PMX 及其贴图的文件夹', '選擇包含 PMX 及其貼圖的資料夾', 'PMX와 텍스처가 들어 있는 폴더를 선택하세요'],
+  'file.vmd': ['Load VMD…', 'VMDを読み込む…', '载入 VMD…', '載入 VMD…', 'VMD 불러오기…'],
+  'file.download': ['Download VMD', 'VMDをダウンロード', '下载 VMD', '下載 VMD', 'VMD 다운로드'],
+  'file.defaultModel': ['Back to the mannequin', 'マネキンに戻す', '换回人体模型', '換回人體模型', '마네킹으로 돌아가기'],
+  'file.drop': ['Drop a PMX (with its texture folder) or a VMD here',
+    'PMX（テクスチャフォルダごと）またはVMDをここにドロップ',
+    '将 PMX（连同贴图文件夹）或 VMD 拖放到这里',
+    '將 PMX（連同貼圖資料夾）或 VMD 拖放到這裡',
+    'PMX(텍스처 폴더 포함) 또는 VMD를 여기에 놓으세요'],
+  'file.hint': ['Or drag and drop files or a folder onto the page.',
+    'ファイルやフォルダをページにドラッグ＆ドロップすることもできます。',
+    '也可以把文件或文件夹拖放到页面上。',
+    '也可以把檔案或資料夾拖放到頁面上。',
+    '파일이나 폴더를 페이지에 끌어다 놓아도 됩니다.'],
+
+  // info
+  'info.model': ['Model', 'モデル', '模型', '模型', '모델'],
+  'info.mannequin': ['built-in mannequin', '内蔵マネキン', '内置人体模型', '內建人體模型', '내장 마네킹'],
+  'info.loop': ['Loop', 'ループ', '循环', '循環', '루프'],
+  'info.loopValue': ['{frames} frames ({seconds} s)', '{frames} フレーム（{seconds} 秒）', '{frames} 帧（{seconds} 秒）', '{frames} 幀（{seconds} 秒）', '{frames} 프레임 ({seconds}초)'],
+  'info.steps': ['Steps', '歩数', '步数', '步數', '걸음 수'],
+  'info.fit': ['Key fit', 'キー近似', '关键帧拟合', '關鍵幀擬合', '키 맞춤'],
+  'info.fitValue': ['within {pos} units, {rot}°', '誤差 {pos} 単位・{rot}° 以内', '误差 {pos} 单位、{rot}° 以内',
+    '誤差 {pos} 單位、{rot}° 以內', '오차 {pos} 단위, {rot}° 이내'],
+  'info.keys': ['Keys', 'キー数', '关键帧数', '關鍵幀數', '키 수'],
+  'info.bones': ['Bones used', '使用ボーン', '使用的骨骼', '使用的骨骼', '사용한 본'],
+  'info.missing': ['Missing bones', '見つからないボーン', '缺少的骨骼', '缺少的骨骼', '없는 본'],
+  'info.none': ['none', 'なし', '无', '無', '없음'],
+  'info.kpFrames': ['Keypoints', 'キーポイント', '关键点', '關鍵點', '키포인트'],
+  'info.kpFramesValue': ['{frames} frames ({ms} ms)', '{frames} フレーム（{ms} ms）', '{frames} 帧（{ms} 毫秒）',
+    '{frames} 幀（{ms} 毫秒）', '{frames} 프레임 ({ms} ms)'],
+  'info.kpLegs': ['Leg drive', '足の駆動', '腿部驱动', '腿部驅動', '다리 구동'],
+  'info.kpIgnored': ['Ignored bones', '無視したボーン', '忽略的骨骼', '忽略的骨骼', '무시한 본'],
+  'info.kpSkeleton': ['Keypoint skeleton', 'キーポイントの骨格', '关键点骨架', '關鍵點骨架', '키포인트 골격'],
+  'info.kpSkeletonStandard': ['MMD standard', 'MMD標準', 'MMD 标准', 'MMD 標準', 'MMD 표준'],
+  'info.kpSkeletonModel': ['this model', 'このモデル', '此模型', '此模型', '이 모델'],
+  'info.help': ['Drag to orbit, wheel to zoom, right-drag to pan.',
+    'ドラッグで回転、ホイールでズーム、右ドラッグで移動。',
+    '拖动旋转，滚轮缩放，右键拖动平移。',
+    '拖曳旋轉，滾輪縮放，右鍵拖曳平移。',
+    '드래그로 회전, 휠로 확대/축소, 오른쪽 드래그로 이동.'],
+
+  // errors
+  'err.title': ['Something went wrong', 'エラーが発生しました', '出错了', '發生錯誤', '문제가 발생했습니다'],
+  'err.close': ['Dismiss', '閉じる', '关闭', '關閉', '닫기'],
+  'err.model': ['Could not load the model {name}: {detail}', 'モデル {name} を読み込めませんでした: {detail}',
+    '无法载入模型 {name}：{detail}', '無法載入模型 {name}：{detail}', '모델 {name}을(를) 불러올 수 없습니다: {detail}'],
+  'err.noModel': ['No PMX or PMD file among the dropped files ({names}).',
+    'ドロップされたファイルにPMX/PMDがありません（{names}）。',
+    '拖放的文件中没有 PMX 或 PMD（{names}）。',
+    '拖放的檔案中沒有 PMX 或 PMD（{names}）。',
+    '놓은 파일 중에 PMX나 PMD가 없습니다 ({names}).'],
+  'err.vmd': ['Could not read the motion {name}: {detail}', 'モーション {name} を読み込めませんでした: {detail}',
+    '无法读取动作 {name}：{detail}', '無法讀取動作 {name}：{detail}', '모션 {name}을(를) 읽을 수 없습니다: {detail}'],
+  'err.generate': ['Could not generate the motion: {detail}', 'モーションを生成できませんでした: {detail}',
+    '无法生成动作：{detail}', '無法產生動作：{detail}', '모션을 생성할 수 없습니다: {detail}'],
+  'err.keypoints': ['Could not compute the keypoints of {name}: {detail}', '{name} のキーポイントを計算できませんでした: {detail}',
+    '无法计算 {name} 的关键点：{detail}', '無法計算 {name} 的關鍵點：{detail}', '{name}의 키포인트를 계산할 수 없습니다: {detail}'],
+  'err.unknownFile': ['Not a PMX, PMD or VMD file: {names}', 'PMX・PMD・VMDファイルではありません: {names}',
+    '不是 PMX、PMD 或 VMD 文件：{names}', '不是 PMX、PMD 或 VMD 檔案：{names}', 'PMX, PMD, VMD 파일이 아닙니다: {names}'],
+  'err.webgl': ['This browser cannot start WebGL: {detail}', 'このブラウザではWebGLを開始できません: {detail}',
+    '此浏览器无法启动 WebGL：{detail}', '此瀏覽器無法啟動 WebGL：{detail}', '이 브라우저에서 WebGL을 시작할 수 없습니다: {detail}'],
+  'err.capability': ['This build of procmotion has no {what} yet.', 'このprocmotionビルドには{what}がまだありません。',
+    '此 procmotion 版本还没有{what}。', '此 procmotion 版本還沒有{what}。', '이 procmotion 빌드에는 아직 {what}이(가) 없습니다.'],
+  'err.unexpected': ['Unexpected error: {detail}', '予期しないエラー: {detail}', '意外错误：{detail}', '意外錯誤：{detail}', '예기치 않은 오류: {detail}'],
+};
+
+const INDEX = Object.fromEntries(LANGUAGES.map((l, i) => [l.id, i]));
+
+/** Every key with its five labels (for tests and tools). */
+export const TABLE = Object.fromEntries(
+  Object.entries(ROWS).map(([k, row]) => [k, Object.fromEntries(LANGUAGES.map((l, i) => [l.id, row[i]]))]),
+);
+
+/** The best table language for a list of BCP 47 tags (navigator.languages), 'en' when none fits. */
+export function pickLanguage(tags) {
+  for (const raw of tags ?? []) {
+    const tag = String(raw).toLowerCase();
+    if (tag.startsWith('zh')) {
+      // Traditional for zh-TW, zh-HK, zh-MO and any zh-Hant; Simplified otherwise.
+      return /^zh-(tw|hk|mo)\b|hant/.test(tag) ? 'zh-TW' : 'zh-CN';
+    }
+    const base = tag.split('-')[0];
+    if (base === 'ja' || base === 'ko' || base === 'en') return base;
+  }
+  return 'en';
+}
+
+let current = 'en';
+const listeners = new Set();
+
+export function language() {
+  return current;
+}
+
+/** Switch language; listeners (and applyI18n callers) relabel the page. */
+export function setLanguage(id) {
+  if (!(id in INDEX)) throw new Error(`i18n: unknown language ${id}`);
+  current = id;
+  for (const fn of listeners) fn(id);
+}
+
+export function onLanguageChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The label for `key` in the current language, with {name} placeholders filled from `vars`. */
+export function t(key, vars) {
+  const row = ROWS[key];
+  let s = row ? row[INDEX[current]] ?? row[0] : key;
+  if (vars) s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  return s;
+}
+
+/** Fill text, titles, aria-labels and placeholders of elements marked with data-i18n* attributes. */
+export function applyI18n(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
+  if (root.documentElement) root.documentElement.lang = current;
+}

@@ -1,0 +1,419 @@
+// procmotion web demo: the built-in mannequin doing a catwalk at 120 BPM, every parameter live.
+//
+// Structure: viewer.js (Babylon scene + babylon-mmd runtime, owns the clock), modes/ (one module
+// per capability, registered in modes/registry.js), curves.js (foot/hip curve view), files.js
+// (pickers, drag and drop, textures as referenceFiles), i18n.js (labels), errors.js (banner).
+import { createProcMotion } from 'procmotion';
+import { getModelInfo } from 'procmotion/babylon';
+
+import { CurveView, sampleCurves } from './curves.js';
+import { clearErrors, describeError, initErrors, showError } from './errors.js';
+import { classify, entriesFromDataTransfer, entriesFromFileList, extensionOf, referenceFilesFor } from './files.js';
+import { LANGUAGES, applyI18n, language, onLanguageChange, pickLanguage, setLanguage, t } from './i18n.js';
+import { KeypointOverlay } from './keypoint-overlay.js';
+import { defaultModel } from './models.js';
+import { availableModes, getMode } from './modes/registry.js';
+import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
+import { Viewer } from './viewer.js';
+// Capabilities: each registers its mode. (tracing joins here as it lands; keypoints is
+// an overlay on any mode, keypoint-overlay.js.)
+import './modes/catwalk.js';
+import './modes/groove.js';
+import './modes/vmd.js';
+
+const $ = (sel) => document.querySelector(sel);
+
+/** The page's state and actions (exposed as window.demo.app for tests). */
+function createApp(pm, viewer) {
+  const bpmListeners = new Set();
+  const app = {
+    pm,
+    viewer,
+    bpm: 120,
+    mode: 'catwalk',
+    model: null, // { name, boneNames, morphNames, skeleton?, builtIn }
+    userVmd: null, // { name, bytes, lastFrame, keyCount }
+    motion: null, // the last generate() result
+    motionMode: null,
+    curves: null,
+    keypoints: null, // the KeypointOverlay (when the core has toKeypoints)
+    onBpmChange(fn) { bpmListeners.add(fn); return () => bpmListeners.delete(fn); },
+    setBpm(bpm) {
+      app.bpm = bpm === null ? null : clampBpm(bpm);
+      for (const fn of bpmListeners) fn(app.bpm);
+      app.regenerate();
+    },
+    regenerate,
+    regenerateNow,
+  };
+
+  // Slider drags send many input events: generate at most once per animation frame.
+  let pending = null;
+  function regenerate() {
+    pending ??= new Promise((ok) => requestAnimationFrame(() => { pending = null; ok(regenerateNow()); }));
+    return pending;
+  }
+
+  async function regenerateNow({ keepBeat } = {}) {
+    if (!app.model) return false;
+    const mode = getMode(app.mode);
+    if (!mode || !mode.ready(app)) return false;
+    let r;
+    const t0 = performance.now();
+    try {
+      r = mode.generate(app);
+    } catch (e) {
+      showError('err.generate', { detail: describeError(e) });
+      return false;
+    }
+    const generateMs = performance.now() - t0;
+    const sameMode = app.motionMode === app.mode;
+    if (r.sameMotion && sameMode && app.motion?.vmd === r.vmd && viewer.motion) {
+      // Same bytes (a loaded VMD with a new BPM): only the beat marks change.
+      viewer.motion.beatFrames = r.beatFrames;
+      app.motion = r;
+      app.curves.update(app.curves.samples, r.loopFrames, r.beatFrames);
+      app.keypoints?.update();
+      updateInfo(app);
+      return true;
+    }
+    let ok;
+    try {
+      ok = await viewer.setMotion(r.vmd, { name: r.name, loopFrames: r.loopFrames, beatFrames: r.beatFrames,
+        keepBeat: keepBeat ?? sameMode });
+    } catch (e) {
+      showError(app.mode === 'vmd' ? 'err.vmd' : 'err.generate', { name: r.name, detail: describeError(e) });
+      return false;
+    }
+    if (!ok) return false;
+    app.motion = r;
+    app.motionMode = app.mode;
+    app.generateMs = generateMs;
+    let samples = null;
+    try {
+      samples = sampleCurves(pm.readVmd(r.vmd), r.loopFrames);
+    } catch {
+      // babylon-mmd played it, so it is a VMD; the curve view just stays empty
+    }
+    app.curves.update(samples, r.loopFrames, r.beatFrames);
+    // Keep a runway walk in view (unless the user has moved the camera).
+    const travel = samples?.travel ?? null;
+    if (!viewer.userMovedCamera && String(travel) !== String(viewer.travel)) viewer.frameCamera(travel);
+    app.keypoints?.update();
+    updateInfo(app);
+    return true;
+  }
+
+  return app;
+}
+
+// ---- panel pieces ------------------------------------------------------------------------------
+
+function setupLanguage() {
+  const stored = (() => { try { return localStorage.getItem('procmotion.lang'); } catch { return null; } })();
+  const fromUrl = new URLSearchParams(location.search).get('lang');
+  const wanted = [fromUrl, stored].find((l) => LANGUAGES.some((x) => x.id === l));
+  setLanguage(wanted ?? pickLanguage(navigator.languages ?? [navigator.language]));
+  const sel = $('#lang');
+  sel.replaceChildren(...LANGUAGES.map((l) => new Option(l.name, l.id)));
+  sel.value = language();
+  sel.addEventListener('change', () => {
+    setLanguage(sel.value);
+    try { localStorage.setItem('procmotion.lang', sel.value); } catch { /* private mode */ }
+  });
+  onLanguageChange(() => applyI18n(document));
+  applyI18n(document);
+}
+
+function setupModes(app) {
+  const sel = $('#mode');
+  const container = $('#mode-controls');
+  let mounted = null;
+  const fill = () => {
+    sel.replaceChildren(...availableModes(app.pm).map((m) => new Option(t(`mode.${m.id}`), m.id)));
+    sel.value = app.mode;
+  };
+  fill();
+  onLanguageChange(fill);
+  app.setMode = (id) => {
+    if (!getMode(id)) return;
+    mounted?.dispose?.();
+    container.replaceChildren();
+    app.mode = id;
+    sel.value = id;
+    mounted = getMode(id).mount(container, app);
+    app.regenerateNow({ keepBeat: false });
+  };
+  sel.addEventListener('change', () => app.setMode(sel.value));
+  mounted = getMode(app.mode).mount(container, app);
+}
+
+function setupTempo(app) {
+  const input = $('#bpm');
+  const none = $('#no-bpm');
+  const tap = $('#tap');
+  input.min = BPM_MIN;
+  input.max = BPM_MAX;
+  input.value = app.bpm;
+  const tapper = new TapTempo();
+  const show = () => {
+    none.checked = app.bpm === null;
+    input.disabled = app.bpm === null;
+    if (app.bpm !== null && Number(input.value) !== app.bpm) input.value = app.bpm;
+  };
+  app.onBpmChange(show);
+  input.addEventListener('change', () => {
+    const v = Number(input.value);
+    if (input.value === '' || !Number.isFinite(v)) { input.value = app.bpm ?? 120; return; }
+    app.setBpm(v);
+  });
+  none.addEventListener('change', () => app.setBpm(none.checked ? null : clampBpm(Number(input.value) || 120)));
+  const doTap = () => {
+    tap.classList.remove('flash');
+    void tap.offsetWidth; // restart the flash animation
+    tap.classList.add('flash');
+    const bpm = tapper.tap(performance.now());
+    if (bpm !== null) app.setBpm(bpm);
+  };
+  tap.addEventListener('pointerdown', (e) => { e.preventDefault(); doTap(); });
+  tap.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); doTap(); } });
+  app.tapTempo = doTap;
+  show();
+}
+
+function setupTimeline(app) {
+  const { viewer } = app;
+  const play = $('#play');
+  const seek = $('#seek');
+  const time = $('#time');
+  const loop = $('#loop');
+  let dragging = false;
+  const showPlay = (playing) => {
+    play.textContent = playing ? '❚❚' : '▶';
+    play.dataset.i18nAria = playing ? 'pause' : 'play';
+    play.setAttribute('aria-label', t(playing ? 'pause' : 'play'));
+    play.title = t(playing ? 'pause' : 'play');
+  };
+  viewer.onPlayState.add(showPlay);
+  showPlay(viewer.playing);
+  play.addEventListener('click', () => (viewer.playing ? viewer.pause() : viewer.play()));
+  loop.checked = viewer.loop;
+  loop.addEventListener('change', () => { viewer.loop = loop.checked; });
+  seek.addEventListener('pointerdown', () => { dragging = true; });
+  window.addEventListener('pointerup', () => { dragging = false; });
+  seek.addEventListener('input', () => viewer.seek(Number(seek.value)));
+  let lastText = '';
+  viewer.onFrame.add((frame) => {
+    const n = viewer.loopFrames;
+    if (Number(seek.max) !== n) seek.max = n;
+    if (!dragging) seek.value = frame;
+    const beat = viewer.motion?.beatFrames;
+    const text = beat > 0
+      ? t('time.beat', { beat: (frame / beat + 1).toFixed(1), beats: Math.round(n / beat) })
+      : t('time.frame', { frame: Math.floor(frame), frames: n });
+    if (text !== lastText) { time.textContent = text; lastText = text; }
+    app.curves.draw(frame);
+    app.keypoints?.draw(frame);
+  });
+  // Keyboard: space plays/pauses, T taps the tempo (not while typing in a field).
+  window.addEventListener('keydown', (e) => {
+    if (e.target.closest?.('input, select, textarea, button')) return;
+    if (e.key === ' ') { e.preventDefault(); play.click(); }
+    if (e.key === 't' || e.key === 'T') app.tapTempo();
+  });
+}
+
+function updateInfo(app) {
+  const dl = $('#info');
+  const r = app.motion;
+  const rows = [
+    [t('info.model'), app.model?.builtIn ? t('info.mannequin') : app.model?.name ?? '—'],
+  ];
+  if (r) {
+    rows.push([t('info.loop'), t('info.loopValue', { frames: r.loopFrames, seconds: (r.loopFrames / 30).toFixed(2) })]);
+    if (r.steps !== undefined) rows.push([t('info.steps'), String(r.steps)]);
+    if (r.keyCount !== undefined) rows.push([t('info.keys'), String(r.keyCount + (r.morphKeyCount ?? 0))]);
+    if (r.maxPositionError !== undefined) {
+      rows.push([t('info.fit'), t('info.fitValue', { pos: r.maxPositionError.toFixed(4), rot: r.maxRotationErrorDeg.toFixed(3) })]);
+    }
+    if (r.usedBones) rows.push([t('info.bones'), String(r.usedBones.length)]);
+    if (r.missingBones) rows.push([t('info.missing'), r.missingBones.length ? r.missingBones.join(', ') : t('info.none')]);
+    if (app.keypoints) rows.push(...app.keypoints.infoRows());
+  }
+  dl.replaceChildren(...rows.flatMap(([k, v]) => {
+    const dt = document.createElement('dt'); dt.textContent = k;
+    const dd = document.createElement('dd'); dd.textContent = v;
+    return [dt, dd];
+  }));
+  $('#default-model').hidden = !!app.model?.builtIn;
+  $('#download').disabled = !r;
+}
+
+// ---- files ---------------------------------------------------------------------------------------
+
+async function loadModelInto(app, spec) {
+  const info = await app.viewer.loadModel(spec);
+  // Rest positions let the catwalk scale stride and lift to this model's legs.
+  let skeleton;
+  try {
+    skeleton = getModelInfo(info.mmdModel).skeleton;
+  } catch {
+    skeleton = undefined; // standard proportions
+  }
+  // bytes: the PMX/PMD the keypoints evaluate a VMD on (the mannequin uses the standard skeleton).
+  app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn,
+    bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source };
+  await app.regenerateNow({ keepBeat: true });
+}
+
+async function loadUserModel(app, entry, entries) {
+  const name = entry.file.name;
+  try {
+    const bytes = new Uint8Array(await entry.file.arrayBuffer());
+    const { referenceFiles, missing } = await referenceFilesFor(entry, bytes, entries);
+    if (missing.length) console.info(`procmotion demo: ${name}: textures not among the files: ${missing.join(', ')}`);
+    await loadModelInto(app, { source: bytes, extension: extensionOf(name), name, referenceFiles });
+    return true;
+  } catch (e) {
+    showError('err.model', { name, detail: describeError(e) });
+    return false;
+  }
+}
+
+async function loadUserVmd(app, entry) {
+  const name = entry.file.name;
+  let bytes;
+  let parsed;
+  try {
+    bytes = new Uint8Array(await entry.file.arrayBuffer());
+    parsed = app.pm.readVmd(bytes);
+  } catch (e) {
+    showError('err.vmd', { name, detail: describeError(e) });
+    return false;
+  }
+  let lastFrame = 0;
+  for (const f of parsed.bones.frames) lastFrame = Math.max(lastFrame, f);
+  for (const f of parsed.morphs.frames) lastFrame = Math.max(lastFrame, f);
+  app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count };
+  app.setMode('vmd');
+  return true;
+}
+
+async function loadEntries(app, entries) {
+  if (!entries.length) return;
+  clearErrors();
+  const { model, motions, others } = classify(entries);
+  if (!model && !motions.length) {
+    const names = others.slice(0, 4).map((e) => e.file.name).join(', ');
+    showError(others.some((e) => /\.(png|jpe?g|bmp|tga|sph|spa)$/i.test(e.path)) ? 'err.noModel' : 'err.unknownFile', { names });
+    return;
+  }
+  if (model && !(await loadUserModel(app, model, entries))) return;
+  if (motions.length) await loadUserVmd(app, motions[0]);
+}
+
+/** The Keypoints toggle (listed when this build of the core has pm.toKeypoints). */
+function setupKeypoints(app) {
+  if (typeof app.pm.toKeypoints !== 'function') return;
+  app.keypoints = new KeypointOverlay($('#viewport'), app, { onChange: () => updateInfo(app) });
+  const toggle = $('#kp-toggle');
+  $('#kp-section').hidden = false;
+  toggle.checked = false;
+  app.setKeypoints = (on) => {
+    toggle.checked = !!on;
+    app.keypoints.setEnabled(on);
+    updateInfo(app);
+  };
+  toggle.addEventListener('change', () => app.setKeypoints(toggle.checked));
+}
+
+function setupFiles(app) {
+  for (const id of ['#file-model', '#file-folder', '#file-vmd']) {
+    const input = $(id);
+    input.addEventListener('change', async () => {
+      const entries = entriesFromFileList(input.files);
+      input.value = '';
+      await loadEntries(app, entries);
+    });
+  }
+  $('#default-model').addEventListener('click', async () => {
+    try {
+      await loadModelInto(app, defaultModel(app.pm));
+    } catch (e) {
+      showError('err.model', { name: 'mannequin', detail: describeError(e) });
+    }
+  });
+  $('#download').addEventListener('click', () => {
+    const r = app.motion;
+    if (!r) return;
+    const url = URL.createObjectURL(new Blob([r.vmd], { type: 'application/octet-stream' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${r.name || 'procmotion'}.vmd`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  });
+  // Drag and drop anywhere on the page.
+  const overlay = $('#drop');
+  let depth = 0;
+  const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  window.addEventListener('dragenter', (e) => { if (hasFiles(e)) { depth++; overlay.hidden = false; } });
+  window.addEventListener('dragleave', () => { if (--depth <= 0) { depth = 0; overlay.hidden = true; } });
+  window.addEventListener('dragover', (e) => { if (hasFiles(e)) e.preventDefault(); });
+  window.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    depth = 0;
+    overlay.hidden = true;
+    await loadEntries(app, await entriesFromDataTransfer(e.dataTransfer));
+  });
+  app.loadEntries = (entries) => loadEntries(app, entries);
+}
+
+// ---- start ---------------------------------------------------------------------------------------
+
+async function main() {
+  setupLanguage();
+  initErrors($('#errors'));
+  $('#errors .close').addEventListener('click', clearErrors);
+  const demo = (window.demo = { ready: false, loadTimeMs: null });
+
+  let viewer;
+  try {
+    viewer = new Viewer($('#scene'));
+  } catch (e) {
+    showError('err.webgl', { detail: describeError(e) });
+    $('#loading').hidden = true;
+    return;
+  }
+  const pm = await createProcMotion();
+  const app = createApp(pm, viewer);
+  app.curves = new CurveView($('#curve-canvas'), $('#curve-legend'));
+  setupModes(app);
+  setupTempo(app);
+  setupTimeline(app);
+  setupFiles(app);
+  setupKeypoints(app);
+  onLanguageChange(() => updateInfo(app));
+  Object.assign(demo, { app, viewer, pm });
+
+  try {
+    await loadModelInto(app, defaultModel(pm));
+  } catch (e) {
+    showError('err.model', { name: 'mannequin', detail: describeError(e) });
+  }
+  updateInfo(app);
+  // Loaded = the first frame rendered with the model and its motion.
+  await new Promise((ok) => viewer.scene.onAfterRenderObservable.addOnce(ok));
+  demo.loadTimeMs = Math.round(performance.now());
+  demo.ready = true;
+  $('#loading').hidden = true;
+  document.body.classList.add('ready');
+}
+
+main().catch((e) => {
+  showError('err.unexpected', { detail: describeError(e) });
+  const loading = document.querySelector('#loading');
+  if (loading) loading.hidden = true;
+});
