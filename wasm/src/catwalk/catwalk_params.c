@@ -1,5 +1,6 @@
 /* Catwalk parameters: defaults, ranges, validation and clamping; JSON in and out. */
 #include "catwalk/catwalk_internal.h"
+#include "common/json.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -202,8 +203,11 @@ pm_result pm_catwalk_params_from_json(const char *json, size_t len, pm_catwalk_p
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no output parameters");
     memset(out, 0, sizeof *out);
     if (!json || len == 0) return PM_OK;
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the parameters are not valid JSON");
+    pm_result why;
+    cJSON *root = pmi_json_parse(json, len, &why);
+    if (!root)
+        return why == PM_ERR_OUT_OF_MEMORY ? pmi_fail(err, why, "catwalk: out of memory parsing the parameters")
+                                           : pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the parameters are not valid JSON");
     pm_result r = PM_OK;
     if (!cJSON_IsObject(root)) r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the parameters must be a JSON object");
     for (const cJSON *c = root->child; c && r == PM_OK; c = c->next) r = json_key(c, out, err);

@@ -139,6 +139,39 @@ bool pmi_json_syntax_ok(const char *text, size_t len) {
     return value(&j, 0);
 }
 
+cJSON *pmi_json_add(cJSON *to, const char *key, cJSON *item, bool *ok) {
+    if (*ok && item && to && (key ? cJSON_AddItemToObject(to, key, item) : cJSON_AddItemToArray(to, item))) return item;
+    cJSON_Delete(item);
+    *ok = false;
+    return NULL;
+}
+void pmi_json_add_string(cJSON *to, const char *key, const char *v, bool *ok) {
+    if (*ok) pmi_json_add(to, key, cJSON_CreateString(v ? v : ""), ok);
+}
+void pmi_json_add_number(cJSON *to, const char *key, double v, bool *ok) {
+    if (*ok) pmi_json_add(to, key, cJSON_CreateNumber(v), ok);
+}
+void pmi_json_add_bool(cJSON *to, const char *key, bool v, bool *ok) {
+    if (*ok) pmi_json_add(to, key, cJSON_CreateBool(v), ok);
+}
+
+pm_result pmi_json_print(cJSON *root, bool ok, char *out, size_t out_cap, size_t *out_size, const char *what,
+                         pm_error *err) {
+    char *text = root && ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "%s: out of memory writing JSON", what);
+    size_t n = strlen(text);
+    *out_size = n;
+    pm_result r = PM_OK;
+    if (out) {
+        if (out_cap < n + 1)
+            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "%s: JSON needs %zu bytes, the buffer has %zu", what, n + 1, out_cap);
+        else memcpy(out, text, n + 1);
+    }
+    cJSON_free(text);
+    return r;
+}
+
 cJSON *pmi_json_parse(const char *text, size_t len, pm_result *why) {
     cJSON *root = text && len ? cJSON_ParseWithLength(text, len) : NULL;
     *why = root ? PM_OK : pmi_json_syntax_ok(text, len) ? PM_ERR_OUT_OF_MEMORY : PM_ERR_BAD_FORMAT;

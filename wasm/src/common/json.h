@@ -17,4 +17,18 @@ cJSON *pmi_json_parse(const char *text, size_t len, pm_result *why);
  * and \uXXXX with surrogates in pairs. */
 bool pmi_json_syntax_ok(const char *text, size_t len);
 
+/* Checked JSON building: every cJSON call can run out of memory, and an unchecked one leaves the output
+ * silently incomplete (and leaks the detached item). Each helper attaches `item` to an object (key) or an
+ * array (key NULL); a NULL item or a failed attach frees the item, clears *ok and returns NULL; with *ok
+ * already false nothing more is built. Callers delete the root and fail when *ok is false. */
+cJSON *pmi_json_add(cJSON *to, const char *key, cJSON *item, bool *ok);
+void pmi_json_add_string(cJSON *to, const char *key, const char *v, bool *ok);
+void pmi_json_add_number(cJSON *to, const char *key, double v, bool *ok);
+void pmi_json_add_bool(cJSON *to, const char *key, bool v, bool *ok);
+/* cJSON_PrintUnformatted(root) into out / *out_size as every to_json does (out == NULL: size only; out_cap
+ * must hold the text and its NUL); deletes root. root NULL or ok false: PM_ERR_OUT_OF_MEMORY. `what`
+ * starts the messages ("groove"). */
+pm_result pmi_json_print(cJSON *root, bool ok, char *out, size_t out_cap, size_t *out_size, const char *what,
+                         pm_error *err);
+
 #endif

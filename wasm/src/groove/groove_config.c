@@ -2,7 +2,7 @@
  * procmotion/groove.h, SETTINGS, and docs/groove.md). */
 #include "groove_internal.h"
 
-#include <cjson/cJSON.h>
+#include "common/json.h"
 #include <math.h>
 
 typedef struct joint_def {
@@ -349,6 +349,8 @@ pm_result pm_groove_config_parse(const char *json, size_t len, pm_groove_config 
     if (!cfg || (!json && len)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: parse needs a config and text");
     const char *text = json ? json : "", *at = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &at, false);
+    if (!root && len && pmi_json_syntax_ok(text, len)) /* valid JSON: cJSON ran out of memory */
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory parsing the settings");
     if (!root) {
         size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: the settings are not valid JSON (near byte %zu)", off);
@@ -362,21 +364,21 @@ pm_result pm_groove_config_parse(const char *json, size_t len, pm_groove_config 
 
 /* ---- JSON out ------------------------------------------------------------------------------------ */
 
-static void add_joint_fields(cJSON *o, const pm_groove_joint *j, uint32_t mask) {
-    if (mask & PM_GROOVE_FIELD_AXIS) cJSON_AddStringToObject(o, "axis", AXIS_NAMES[j->axis % PM_GROOVE_AXIS_COUNT]);
-    if (mask & PM_GROOVE_FIELD_AMP) cJSON_AddNumberToObject(o, "amp", j->amp);
-    if (mask & PM_GROOVE_FIELD_FREQ) cJSON_AddNumberToObject(o, "freq", j->freq);
-    if (mask & PM_GROOVE_FIELD_PHASE) cJSON_AddNumberToObject(o, "phase", j->phase);
-    if (mask & PM_GROOVE_FIELD_WAVE) cJSON_AddStringToObject(o, "wave", WAVE_NAMES[j->wave % PM_GROOVE_WAVE_COUNT]);
+static void add_joint_fields(cJSON *o, const pm_groove_joint *j, uint32_t mask, bool *ok) {
+    if (mask & PM_GROOVE_FIELD_AXIS) pmi_json_add_string(o, "axis", AXIS_NAMES[j->axis % PM_GROOVE_AXIS_COUNT], ok);
+    if (mask & PM_GROOVE_FIELD_AMP) pmi_json_add_number(o, "amp", j->amp, ok);
+    if (mask & PM_GROOVE_FIELD_FREQ) pmi_json_add_number(o, "freq", j->freq, ok);
+    if (mask & PM_GROOVE_FIELD_PHASE) pmi_json_add_number(o, "phase", j->phase, ok);
+    if (mask & PM_GROOVE_FIELD_WAVE) pmi_json_add_string(o, "wave", WAVE_NAMES[j->wave % PM_GROOVE_WAVE_COUNT], ok);
 }
 
-static void add_squat_fields(cJSON *o, const pm_groove_squat *s, uint32_t mask) {
-    if (mask & PM_GROOVE_FIELD_ENABLED) cJSON_AddBoolToObject(o, "enabled", s->enabled);
-    if (mask & PM_GROOVE_FIELD_VERTICAL) cJSON_AddNumberToObject(o, "vertical", s->vertical);
-    if (mask & PM_GROOVE_FIELD_LATERAL) cJSON_AddNumberToObject(o, "lateral", s->lateral);
-    if (mask & PM_GROOVE_FIELD_FREQ) cJSON_AddNumberToObject(o, "freq", s->freq);
-    if (mask & PM_GROOVE_FIELD_PHASE) cJSON_AddNumberToObject(o, "phase", s->phase);
-    if (mask & PM_GROOVE_FIELD_WAVE) cJSON_AddStringToObject(o, "wave", WAVE_NAMES[s->wave % PM_GROOVE_WAVE_COUNT]);
+static void add_squat_fields(cJSON *o, const pm_groove_squat *s, uint32_t mask, bool *ok) {
+    if (mask & PM_GROOVE_FIELD_ENABLED) pmi_json_add_bool(o, "enabled", s->enabled, ok);
+    if (mask & PM_GROOVE_FIELD_VERTICAL) pmi_json_add_number(o, "vertical", s->vertical, ok);
+    if (mask & PM_GROOVE_FIELD_LATERAL) pmi_json_add_number(o, "lateral", s->lateral, ok);
+    if (mask & PM_GROOVE_FIELD_FREQ) pmi_json_add_number(o, "freq", s->freq, ok);
+    if (mask & PM_GROOVE_FIELD_PHASE) pmi_json_add_number(o, "phase", s->phase, ok);
+    if (mask & PM_GROOVE_FIELD_WAVE) pmi_json_add_string(o, "wave", WAVE_NAMES[s->wave % PM_GROOVE_WAVE_COUNT], ok);
 }
 
 pm_result pm_groove_config_to_json(const pm_groove_config *cfg, uint32_t flags, char *out, size_t out_cap,
@@ -389,29 +391,19 @@ pm_result pm_groove_config_to_json(const pm_groove_config *cfg, uint32_t flags, 
     const uint32_t all_joint = PM_GROOVE_FIELD_AXIS | PM_GROOVE_FIELD_WAVE | PM_GROOVE_FIELD_AMP | PM_GROOVE_FIELD_FREQ |
                                PM_GROOVE_FIELD_PHASE;
     const uint32_t all_squat = all_joint | PM_GROOVE_FIELD_ENABLED | PM_GROOVE_FIELD_VERTICAL | PM_GROOVE_FIELD_LATERAL;
+    /* every cJSON call checked (pmi_json_add): an allocation failure is an error, never a shorter JSON */
+    bool ok = true;
     cJSON *root = cJSON_CreateObject();
     cJSON *joints = cJSON_CreateObject();
-    for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) {
+    for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT && ok; j++) {
         uint32_t mask = changed ? (cfg ? cfg->joint_set[j] & all_joint : 0) : all_joint;
         if (!mask) continue;
-        cJSON *o = cJSON_CreateObject();
-        add_joint_fields(o, &p.joints[j], mask);
-        cJSON_AddItemToObject(joints, JOINTS[j].name, o);
+        cJSON *o = pmi_json_add(joints, JOINTS[j].name, cJSON_CreateObject(), &ok);
+        add_joint_fields(o, &p.joints[j], mask, &ok);
     }
-    if (!changed || joints->child) cJSON_AddItemToObject(root, "joints", joints);
+    if (!joints || !changed || joints->child) pmi_json_add(root, "joints", joints, &ok); /* NULL: fails */
     else cJSON_Delete(joints);
     uint32_t smask = changed ? (cfg ? cfg->squat_set & all_squat : 0) : all_squat;
-    if (smask) add_squat_fields(cJSON_AddObjectToObject(root, "squat"), &p.squat, smask);
-    char *text = cJSON_PrintUnformatted(root);
-    cJSON_Delete(root);
-    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory writing JSON");
-    size_t n = strlen(text);
-    *out_size = n;
-    if (out) {
-        if (out_cap < n + 1)
-            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: JSON needs %zu bytes, the buffer has %zu", n + 1, out_cap);
-        else memcpy(out, text, n + 1);
-    }
-    cJSON_free(text);
-    return r;
+    if (smask) add_squat_fields(pmi_json_add(root, "squat", cJSON_CreateObject(), &ok), &p.squat, smask, &ok);
+    return pmi_json_print(root, ok, out, out_cap, out_size, "groove", err);
 }

@@ -22,79 +22,67 @@ static const char *format_name(pm_model_format f) {
     }
 }
 
-/* Attach `item` to an object (key) or an array (key NULL). Any cJSON call can run out of memory: a NULL
- * item or a failed attach clears *ok and frees the item, so the JSON is never silently incomplete. */
-static cJSON *add(cJSON *to, const char *key, cJSON *item, bool *ok) {
-    if (item && to && (key ? cJSON_AddItemToObject(to, key, item) : cJSON_AddItemToArray(to, item))) return item;
-    cJSON_Delete(item);
-    *ok = false;
-    return NULL;
-}
-static void add_string(cJSON *to, const char *key, const char *v, bool *ok) { add(to, key, cJSON_CreateString(v ? v : ""), ok); }
-static void add_number(cJSON *to, const char *key, double v, bool *ok) { add(to, key, cJSON_CreateNumber(v), ok); }
-static void add_bool(cJSON *to, const char *key, bool v, bool *ok) { add(to, key, cJSON_CreateBool(v), ok); }
-
 static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
     bool ok = true;
     cJSON *root = cJSON_CreateObject();
-    add_string(root, "format", format_name(s->source.format), &ok);
-    add_string(root, "modelName", s->model_name.data, &ok);
-    add_string(root, "modelNameEn", s->model_name_en.data, &ok);
+    pmi_json_add_string(root, "format", format_name(s->source.format), &ok);
+    pmi_json_add_string(root, "modelName", s->model_name.data, &ok);
+    pmi_json_add_string(root, "modelNameEn", s->model_name_en.data, &ok);
     if (s->source.format != PM_MODEL_FORMAT_NONE) {
-        cJSON *src = add(root, "source", cJSON_CreateObject(), &ok);
-        add_number(src, "version", s->source.version, &ok);
-        add_number(src, "vertices", s->source.vertex_count, &ok);
-        add_number(src, "faces", s->source.face_count, &ok);
-        add_number(src, "textures", s->source.texture_count, &ok);
-        add_number(src, "materials", s->source.material_count, &ok);
-        add_string(src, "comment", s->source.model_comment.data, &ok);
+        cJSON *src = pmi_json_add(root, "source", cJSON_CreateObject(), &ok);
+        pmi_json_add_number(src, "version", s->source.version, &ok);
+        pmi_json_add_number(src, "vertices", s->source.vertex_count, &ok);
+        pmi_json_add_number(src, "faces", s->source.face_count, &ok);
+        pmi_json_add_number(src, "textures", s->source.texture_count, &ok);
+        pmi_json_add_number(src, "materials", s->source.material_count, &ok);
+        pmi_json_add_string(src, "comment", s->source.model_comment.data, &ok);
     }
-    cJSON *bones = add(root, "bones", cJSON_CreateArray(), &ok);
+    cJSON *bones = pmi_json_add(root, "bones", cJSON_CreateArray(), &ok);
     for (uint32_t i = 0; i < s->bone_count && ok; i++) {
         const pm_bone *b = &s->bones[i];
-        cJSON *j = add(bones, NULL, cJSON_CreateObject(), &ok);
-        add_string(j, "name", b->name.data, &ok);
-        add_string(j, "nameEn", b->name_en.data, &ok);
-        add(j, "position", vec3_json(b->position), &ok);
-        add_number(j, "parent", b->parent == PM_NO_INDEX ? -1.0 : (double)b->parent, &ok);
-        add_number(j, "transformOrder", b->transform_order, &ok);
-        add_number(j, "flags", b->flags, &ok);
+        cJSON *j = pmi_json_add(bones, NULL, cJSON_CreateObject(), &ok);
+        pmi_json_add_string(j, "name", b->name.data, &ok);
+        pmi_json_add_string(j, "nameEn", b->name_en.data, &ok);
+        pmi_json_add(j, "position", vec3_json(b->position), &ok);
+        pmi_json_add_number(j, "parent", b->parent == PM_NO_INDEX ? -1.0 : (double)b->parent, &ok);
+        pmi_json_add_number(j, "transformOrder", b->transform_order, &ok);
+        pmi_json_add_number(j, "flags", b->flags, &ok);
         if (b->flags & PM_BONE_TAIL_IS_BONE)
-            add_number(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone, &ok);
-        else add(j, "tail", vec3_json(b->tail_offset), &ok);
+            pmi_json_add_number(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone, &ok);
+        else pmi_json_add(j, "tail", vec3_json(b->tail_offset), &ok);
         if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX) {
-            cJSON *ap = add(j, "append", cJSON_CreateObject(), &ok);
-            add_number(ap, "parent", b->append_parent, &ok);
-            add_number(ap, "ratio", b->append_ratio, &ok);
-            add_bool(ap, "rotate", (b->flags & PM_BONE_APPEND_ROTATE) != 0, &ok);
-            add_bool(ap, "translate", (b->flags & PM_BONE_APPEND_TRANSLATE) != 0, &ok);
-            add_bool(ap, "local", (b->flags & PM_BONE_LOCAL_APPEND) != 0, &ok);
+            cJSON *ap = pmi_json_add(j, "append", cJSON_CreateObject(), &ok);
+            pmi_json_add_number(ap, "parent", b->append_parent, &ok);
+            pmi_json_add_number(ap, "ratio", b->append_ratio, &ok);
+            pmi_json_add_bool(ap, "rotate", (b->flags & PM_BONE_APPEND_ROTATE) != 0, &ok);
+            pmi_json_add_bool(ap, "translate", (b->flags & PM_BONE_APPEND_TRANSLATE) != 0, &ok);
+            pmi_json_add_bool(ap, "local", (b->flags & PM_BONE_LOCAL_APPEND) != 0, &ok);
         }
-        if (b->flags & PM_BONE_FIXED_AXIS) add(j, "fixedAxis", vec3_json(b->fixed_axis), &ok);
+        if (b->flags & PM_BONE_FIXED_AXIS) pmi_json_add(j, "fixedAxis", vec3_json(b->fixed_axis), &ok);
         if (b->flags & PM_BONE_LOCAL_AXES) {
-            cJSON *la = add(j, "localAxes", cJSON_CreateObject(), &ok);
-            add(la, "x", vec3_json(b->local_x), &ok);
-            add(la, "z", vec3_json(b->local_z), &ok);
+            cJSON *la = pmi_json_add(j, "localAxes", cJSON_CreateObject(), &ok);
+            pmi_json_add(la, "x", vec3_json(b->local_x), &ok);
+            pmi_json_add(la, "z", vec3_json(b->local_z), &ok);
         }
         if (b->has_ik) {
-            cJSON *ik = add(j, "ik", cJSON_CreateObject(), &ok);
-            add_number(ik, "target", b->ik.target == PM_NO_INDEX ? -1.0 : (double)b->ik.target, &ok);
-            add_number(ik, "loopCount", b->ik.loop_count, &ok);
-            add_number(ik, "limitAngle", b->ik.limit_angle, &ok);
-            cJSON *links = add(ik, "links", cJSON_CreateArray(), &ok);
+            cJSON *ik = pmi_json_add(j, "ik", cJSON_CreateObject(), &ok);
+            pmi_json_add_number(ik, "target", b->ik.target == PM_NO_INDEX ? -1.0 : (double)b->ik.target, &ok);
+            pmi_json_add_number(ik, "loopCount", b->ik.loop_count, &ok);
+            pmi_json_add_number(ik, "limitAngle", b->ik.limit_angle, &ok);
+            cJSON *links = pmi_json_add(ik, "links", cJSON_CreateArray(), &ok);
             for (uint32_t k = 0; k < b->ik.link_count && ok; k++) {
                 const pm_ik_link *l = &b->ik.links[k];
-                cJSON *lj = add(links, NULL, cJSON_CreateObject(), &ok);
-                add_number(lj, "bone", l->bone, &ok);
+                cJSON *lj = pmi_json_add(links, NULL, cJSON_CreateObject(), &ok);
+                pmi_json_add_number(lj, "bone", l->bone, &ok);
                 if (l->has_limit) {
-                    add(lj, "limitMin", vec3_json(l->limit_min), &ok);
-                    add(lj, "limitMax", vec3_json(l->limit_max), &ok);
+                    pmi_json_add(lj, "limitMin", vec3_json(l->limit_min), &ok);
+                    pmi_json_add(lj, "limitMax", vec3_json(l->limit_max), &ok);
                 }
             }
         }
     }
-    cJSON *morphs = add(root, "morphNames", cJSON_CreateArray(), &ok);
-    for (uint32_t i = 0; i < s->morph_count && ok; i++) add_string(morphs, NULL, s->morph_names[i].data, &ok);
+    cJSON *morphs = pmi_json_add(root, "morphNames", cJSON_CreateArray(), &ok);
+    for (uint32_t i = 0; i < s->morph_count && ok; i++) pmi_json_add_string(morphs, NULL, s->morph_names[i].data, &ok);
     if (!ok) {
         cJSON_Delete(root);
         return NULL;
@@ -104,21 +92,7 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
 
 pm_result pm_skeleton_to_json(const pm_skeleton *skeleton, char *out, size_t out_cap, size_t *out_size, pm_error *err) {
     if (!skeleton || !out_size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: to_json needs a skeleton");
-    cJSON *root = skeleton_to_cjson(skeleton);
-    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
-    cJSON_Delete(root);
-    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: out of memory writing JSON");
-    size_t n = strlen(text);
-    *out_size = n;
-    pm_result r = PM_OK;
-    if (out) {
-        if (out_cap < n + 1)
-            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: JSON needs %zu bytes, the buffer has %zu", n + 1,
-                         out_cap);
-        else memcpy(out, text, n + 1);
-    }
-    cJSON_free(text);
-    return r;
+    return pmi_json_print(skeleton_to_cjson(skeleton), true, out, out_cap, out_size, "skeleton", err);
 }
 
 /* ---- from JSON -------------------------------------------------------------------------------- */

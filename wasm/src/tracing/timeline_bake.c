@@ -96,7 +96,8 @@ static uint32_t first_at(const baker *bk, uint32_t f) {
 static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
     pm_timeline *tl = bk->tl;
     pm_anim *anim = NULL;
-    pm_result r = pm_anim_bind(tl->skeleton, bk->pass1, NULL, &anim, err);
+    pm_anim_bind_options bo = {.allocator = bk->pass1->allocator}; /* the caller's allocator, not malloc */
+    pm_result r = pm_anim_bind(tl->skeleton, bk->pass1, &bo, &anim, err);
     if (r != PM_OK) return r;
     uint64_t frames = 0; /* an upper bound of the keys to come, checked before the slow part */
     for (uint32_t a = 0; a + 1 < bk->n; a++)

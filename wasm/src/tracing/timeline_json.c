@@ -2,7 +2,9 @@
  * it in the error ("timeline JSON: keyframes[2].traces.leftHand.t: ..."). */
 #include "tracing_internal.h"
 
-#include <cjson/cJSON.h>
+#include "common/json.h"
+#include "common/strings.h"
+#include "skeleton/utf.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -23,20 +25,21 @@ static cJSON *num_float(float f) {
     return cJSON_CreateNumber(f);
 }
 
-static cJSON *floats_json(const float *v, int n) {
+/* Every cJSON call is checked (pmi_json_add): an allocation failure is an error, never a shorter JSON. */
+static cJSON *floats_json(const float *v, int n, bool *ok) {
     cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, num_float(v[i]));
+    for (int i = 0; i < n && a; i++) pmi_json_add(a, NULL, num_float(v[i]), ok);
     return a;
 }
 
-static cJSON *vec3_json(pm_vec3 v) {
+static cJSON *vec3_json(pm_vec3 v, bool *ok) {
     const float f[3] = {v.x, v.y, v.z};
-    return floats_json(f, 3);
+    return floats_json(f, 3, ok);
 }
 
-static cJSON *points_json(const pm_vec3 *p, uint32_t n) {
+static cJSON *points_json(const pm_vec3 *p, uint32_t n, bool *ok) {
     cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n; i++) cJSON_AddItemToArray(a, vec3_json(p[i]));
+    for (uint32_t i = 0; i < n && a; i++) pmi_json_add(a, NULL, vec3_json(p[i], ok), ok);
     return a;
 }
 
@@ -47,73 +50,59 @@ static cJSON *easing_json(pm_easing e) {
     return cJSON_CreateIntArray(v, 4);
 }
 
-static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf) {
+static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool *ok) {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "beat", kf->beat);
-    cJSON_AddItemToObject(j, "easing", easing_json(kf->easing));
-    cJSON *rot = cJSON_AddObjectToObject(j, "rotations");
-    cJSON *trans = cJSON_AddObjectToObject(j, "translations");
-    for (uint32_t k = 0; k < tl->joint_count; k++) {
+    pmi_json_add_number(j, "beat", kf->beat, ok);
+    pmi_json_add(j, "easing", easing_json(kf->easing), ok);
+    cJSON *rot = pmi_json_add(j, "rotations", cJSON_CreateObject(), ok);
+    cJSON *trans = pmi_json_add(j, "translations", cJSON_CreateObject(), ok);
+    for (uint32_t k = 0; k < tl->joint_count && *ok; k++) {
         const pm_quat q = kf->rot[k];
         const pm_vec3 t = kf->trans[k];
         const char *name = pm_timeline_joint_name(tl, k).data;
         if (!(q.x == 0 && q.y == 0 && q.z == 0 && q.w == 1)) {
             const float v[4] = {q.x, q.y, q.z, q.w};
-            cJSON_AddItemToObject(rot, name, floats_json(v, 4));
+            pmi_json_add(rot, name, floats_json(v, 4, ok), ok);
         }
-        if (!(t.x == 0 && t.y == 0 && t.z == 0)) cJSON_AddItemToObject(trans, name, vec3_json(t));
+        if (!(t.x == 0 && t.y == 0 && t.z == 0)) pmi_json_add(trans, name, vec3_json(t, ok), ok);
     }
     cJSON *traces = NULL;
-    for (int l = 0; l < PM_LIMB_COUNT; l++) {
+    for (int l = 0; l < PM_LIMB_COUNT && *ok; l++) {
         const pmi_trace *t = &kf->trace[l];
         if (!t->id) continue;
-        if (!traces) traces = cJSON_AddObjectToObject(j, "traces");
-        cJSON *tj = cJSON_AddObjectToObject(traces, pm_limb_name((pm_limb)l));
-        cJSON_AddNumberToObject(tj, "id", t->id);
-        cJSON_AddStringToObject(tj, "mode", pm_trajectory_mode_name(t->mode));
-        cJSON_AddItemToObject(tj, "points", points_json(t->points, t->point_count));
-        cJSON_AddItemToObject(tj, "pole", vec3_json(t->pole));
-        cJSON_AddItemToObject(tj, "t", num_float(t->t));
+        if (!traces) traces = pmi_json_add(j, "traces", cJSON_CreateObject(), ok);
+        cJSON *tj = pmi_json_add(traces, pm_limb_name((pm_limb)l), cJSON_CreateObject(), ok);
+        pmi_json_add_number(tj, "id", t->id, ok);
+        pmi_json_add_string(tj, "mode", pm_trajectory_mode_name(t->mode), ok);
+        pmi_json_add(tj, "points", points_json(t->points, t->point_count, ok), ok);
+        pmi_json_add(tj, "pole", vec3_json(t->pole, ok), ok);
+        pmi_json_add(tj, "t", num_float(t->t), ok);
     }
+    if (!j) *ok = false;
     return j;
-}
-
-static pm_result print_json(cJSON *root, char *out, size_t out_cap, size_t *out_size, pm_error *err) {
-    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
-    cJSON_Delete(root);
-    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "timeline JSON: out of memory writing JSON");
-    size_t n = strlen(text);
-    *out_size = n;
-    pm_result r = PM_OK;
-    if (out) {
-        if (out_cap < n + 1)
-            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: needs %zu bytes, the buffer has %zu", n + 1, out_cap);
-        else memcpy(out, text, n + 1);
-    }
-    cJSON_free(text);
-    return r;
 }
 
 pm_result pm_timeline_to_json(const pm_timeline *tl, char *out, size_t out_cap, size_t *out_size, pm_error *err) {
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !out_size)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: to_json needs a timeline and out_size");
+    bool ok = true;
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", FORMAT_NAME);
-    cJSON_AddNumberToObject(root, "version", FORMAT_VERSION);
-    cJSON_AddNumberToObject(root, "bpm", tl->bpm);
-    cJSON_AddNumberToObject(root, "nextTraceId", tl->next_id);
-    cJSON *kfs = cJSON_AddArrayToObject(root, "keyframes");
-    for (uint32_t i = 0; i < tl->kf_count; i++) cJSON_AddItemToArray(kfs, keyframe_json(tl, &tl->kf[i]));
-    cJSON *drafts = cJSON_AddObjectToObject(root, "trajectories");
-    for (int l = 0; l < PM_LIMB_COUNT; l++) {
+    pmi_json_add_string(root, "format", FORMAT_NAME, &ok);
+    pmi_json_add_number(root, "version", FORMAT_VERSION, &ok);
+    pmi_json_add_number(root, "bpm", tl->bpm, &ok);
+    pmi_json_add_number(root, "nextTraceId", tl->next_id, &ok);
+    cJSON *kfs = pmi_json_add(root, "keyframes", cJSON_CreateArray(), &ok);
+    for (uint32_t i = 0; i < tl->kf_count && ok; i++) pmi_json_add(kfs, NULL, keyframe_json(tl, &tl->kf[i], &ok), &ok);
+    cJSON *drafts = pmi_json_add(root, "trajectories", cJSON_CreateObject(), &ok);
+    for (int l = 0; l < PM_LIMB_COUNT && ok; l++) {
         const pmi_draft *d = &tl->drafts[l];
         if (!d->has) continue;
-        cJSON *dj = cJSON_AddObjectToObject(drafts, pm_limb_name((pm_limb)l));
-        cJSON_AddStringToObject(dj, "mode", pm_trajectory_mode_name(d->mode));
-        cJSON_AddItemToObject(dj, "points", points_json(d->points, d->point_count));
-        if (d->has_pole) cJSON_AddItemToObject(dj, "pole", vec3_json(d->pole));
+        cJSON *dj = pmi_json_add(drafts, pm_limb_name((pm_limb)l), cJSON_CreateObject(), &ok);
+        pmi_json_add_string(dj, "mode", pm_trajectory_mode_name(d->mode), &ok);
+        pmi_json_add(dj, "points", points_json(d->points, d->point_count, &ok), &ok);
+        if (d->has_pole) pmi_json_add(dj, "pole", vec3_json(d->pole, &ok), &ok);
     }
-    return print_json(root, out, out_cap, out_size, err);
+    return pmi_json_print(root, ok, out, out_cap, out_size, "timeline JSON", err);
 }
 
 pm_result pm_timeline_keyframe_to_json(const pm_timeline *tl, uint32_t index, char *out, size_t out_cap,
@@ -122,7 +111,9 @@ pm_result pm_timeline_keyframe_to_json(const pm_timeline *tl, uint32_t index, ch
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: keyframe_to_json needs a timeline and out_size");
     if (index >= tl->kf_count)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: keyframe %u of %u", index, tl->kf_count);
-    return print_json(keyframe_json(tl, &tl->kf[index]), out, out_cap, out_size, err);
+    bool ok = true;
+    cJSON *j = keyframe_json(tl, &tl->kf[index], &ok);
+    return pmi_json_print(j, ok, out, out_cap, out_size, "timeline JSON", err);
 }
 
 /* ---- reading ----------------------------------------------------------------------------------- */
@@ -343,34 +334,43 @@ static bool read_drafts(reader *r, pm_timeline *tl, const cJSON *j) {
     return true;
 }
 
-/* Names in keyframes[].rotations / translations that the skeleton lacks (distinct, first-seen order). */
-static bool collect_extras(reader *r, const pm_skeleton *sk, const cJSON *kfs, const char ***names, uint32_t *count) {
-    size_t total = 0;
-    for (const cJSON *k = kfs->child; k; k = k->next)
-        for (int m = 0; m < 2; m++) {
-            const cJSON *map = cJSON_GetObjectItemCaseSensitive(k, m ? "translations" : "rotations");
-            if (cJSON_IsObject(map)) total += (size_t)cJSON_GetArraySize(map);
-        }
-    const char **list = pmi_alloc_array(NULL, total, sizeof *list, r->err, "timeline JSON: joint names");
+/* Names in keyframes[].rotations / translations that the skeleton lacks (distinct, first-seen order).
+ * Every keyframe stores a value per joint (bones + these names), so their number is capped: a small
+ * file naming thousands of bones across thousands of keyframes would otherwise ask for gigabytes.
+ * A name that is not valid UTF-8 is an error (it could match no bone and could not be written back). */
+static bool collect_extras(reader *r, const pm_skeleton *sk, const cJSON *kfs, const pm_allocator *a,
+                           const char ***names, uint32_t *count) {
+    const char **list = pmi_alloc_array(a, PMI_TIMELINE_MAX_EXTRA_BONES, sizeof *list, r->err, "timeline JSON: joint names");
+    pmi_strmap seen = {a, 0, 0, NULL};
     if (!list) {
         r->status = PM_ERR_OUT_OF_MEMORY;
         return false;
     }
+    *names = list;
     uint32_t n = 0;
-    for (const cJSON *k = kfs->child; k; k = k->next)
-        for (int m = 0; m < 2; m++) {
+    bool ok = true;
+    for (const cJSON *k = kfs->child; k && ok; k = k->next)
+        for (int m = 0; m < 2 && ok; m++) {
             const cJSON *map = cJSON_GetObjectItemCaseSensitive(k, m ? "translations" : "rotations");
             if (!cJSON_IsObject(map)) continue;
-            for (const cJSON *c = map->child; c; c = c->next) {
-                if (!c->string[0] || pm_skeleton_find_mmd(sk, c->string) != PM_NO_INDEX) continue;
-                bool seen = false;
-                for (uint32_t i = 0; i < n && !seen; i++) seen = strcmp(list[i], c->string) == 0;
-                if (!seen) list[n++] = c->string;
+            for (const cJSON *c = map->child; c && ok; c = c->next) {
+                size_t len = strlen(c->string);
+                if (!len || pm_skeleton_find_mmd(sk, c->string) != PM_NO_INDEX) continue;
+                if (pmi_strmap_get(&seen, c->string, len) != PM_NO_INDEX) continue;
+                if (pmi_utf8_sanitize((const uint8_t *)c->string, len, NULL, 0) != len)
+                    ok = fail(r, m ? "translations" : "rotations", "a bone name is not valid UTF-8");
+                else if (n == PMI_TIMELINE_MAX_EXTRA_BONES)
+                    ok = false, r->status = pmi_fail(r->err, PM_ERR_LIMIT,
+                                                     "timeline JSON: more than %d bone names the skeleton lacks",
+                                                     PMI_TIMELINE_MAX_EXTRA_BONES);
+                else if (!pmi_strmap_put(&seen, c->string, len, n))
+                    ok = false, r->status = pmi_fail(r->err, PM_ERR_OUT_OF_MEMORY, "timeline JSON: out of memory");
+                else list[n++] = c->string;
             }
         }
-    *names = list;
+    pmi_strmap_release(&seen);
     *count = n;
-    return true;
+    return ok;
 }
 
 pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton *skeleton,
@@ -378,8 +378,10 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: out is NULL");
     *out = NULL;
     if (!json || !skeleton) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: needs text and a skeleton");
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root) return pmi_fail(err, PM_ERR_BAD_FORMAT, "timeline JSON: not valid JSON");
+    pm_result why;
+    cJSON *root = pmi_json_parse(json, len, &why);
+    if (!root)
+        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "timeline JSON: out of memory parsing the JSON" : "timeline JSON: not valid JSON");
     reader r = {err, PM_OK, ""};
     pm_timeline *tl = NULL;
     const char **extras = NULL;
@@ -410,7 +412,7 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
         r.status = pmi_fail(err, PM_ERR_LIMIT, "timeline JSON: keyframes: more than %d keyframes", PM_TIMELINE_MAX_KEYFRAMES);
         goto done;
     }
-    if (!collect_extras(&r, skeleton, kfs, &extras, &extra_count)) goto done;
+    if (!collect_extras(&r, skeleton, kfs, opts ? &opts->allocator : NULL, &extras, &extra_count)) goto done;
     pm_timeline_options o = {0};
     if (opts) o = *opts;
     o.bpm = bpm;
@@ -439,7 +441,7 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     tl->next_id = next_id > 4294967295.0 ? UINT32_MAX : (uint32_t)next_id;
     if (drafts && !read_drafts(&r, tl, drafts)) goto done;
 done:
-    free(extras);
+    pmi_free(opts ? &opts->allocator : NULL, extras);
     cJSON_Delete(root);
     if (r.status != PM_OK) {
         pm_timeline_free(tl);
@@ -452,8 +454,10 @@ done:
 pm_result pm_timeline_set_keyframe_json(pm_timeline *tl, const char *json, size_t len, uint32_t *index, pm_error *err) {
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !json)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keyframe JSON: needs a timeline and text");
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root) return pmi_fail(err, PM_ERR_BAD_FORMAT, "keyframe JSON: not valid JSON");
+    pm_result why;
+    cJSON *root = pmi_json_parse(json, len, &why);
+    if (!root)
+        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "keyframe JSON: out of memory parsing the JSON" : "keyframe JSON: not valid JSON");
     reader r = {err, PM_OK, "keyframe"};
     pmi_keyframe kf;
     if ((r.status = pmi_keyframe_init(tl, &kf, err)) == PM_OK) {

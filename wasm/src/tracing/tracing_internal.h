@@ -6,6 +6,9 @@
 
 #include "common/internal.h"
 
+/* Bone names a timeline JSON may key that its skeleton lacks (kept so the file writes back unchanged). */
+#define PMI_TIMELINE_MAX_EXTRA_BONES 1024
+
 #define PMI_TIMELINE_MAGIC 0x544c4e45u /* "TLNE" */
 /* Beats closer than this are the same keyframe time. */
 #define PMI_BEAT_EPSILON 1e-9
