@@ -71,7 +71,7 @@ max_len() {
     vmd|pose) echo 32768 ;;
     kp_frame) echo 2390 ;;
     sjis) echo 512 ;;
-    json) echo 4096 ;;
+    json|catwalk_json) echo 4096 ;;
     ik) echo 60 ;;
     *) echo 16384 ;;
   esac

@@ -15,7 +15,9 @@
 #define PM_FUZZ_TARGETS_H
 
 #include "procmotion/bvh.h"
+#include "procmotion/catwalk.h"
 #include "procmotion/gltf.h"
+#include "procmotion/groove.h"
 #include "procmotion/humanoid.h"
 #include "procmotion/ik.h"
 #include "procmotion/keypoints.h"
@@ -24,6 +26,7 @@
 #include "procmotion/pose.h"
 #include "procmotion/skeleton.h"
 #include "procmotion/text.h"
+#include "procmotion/tracing.h"
 #include "procmotion/vmd.h"
 
 #include "common/json.h" /* internal: the JSON error classifier has its own target */
@@ -561,6 +564,135 @@ static void pm_fuzz_ik(const uint8_t *data, size_t size) {
     }
 }
 
+/* ---- catwalk parameters, groove settings, tracing timelines (JSON) --------------------------------- */
+
+/* Every float of a motion a generator made is finite, and the motion writes. */
+static void pm_fuzz_check_motion(const pm_vmd *v) {
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->bones.position, 3 * (size_t)v->bones.count));
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->bones.rotation, 4 * (size_t)v->bones.count));
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(v->morphs.weight, v->morphs.count));
+    size_t n = 0;
+    pm_error err = {0};
+    pm_result r = pm_vmd_write(v, NULL, 0, &n, &err); /* a name Shift-JIS cannot hold is the writer's error */
+    PM_FUZZ_CHECK(r == PM_OK || (r == PM_ERR_ENCODING && err.message[0]));
+}
+
+static void pm_fuzz_catwalk_json(const uint8_t *data, size_t size) {
+    pm_catwalk_params p;
+    pm_error err = {0};
+    if (pm_catwalk_params_from_json((const char *)data, size, &p, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.message[0]);
+        return;
+    }
+    /* the generator is expensive: the fuzzer's corpus mostly varies the parameters, so generate */
+    pm_vmd *v = NULL;
+    pm_catwalk_info info;
+    if (pm_catwalk_generate(&p, NULL, &v, &info, &err) == PM_OK) {
+        PM_FUZZ_CHECK(v != NULL && v->bones.count > 0);
+        pm_fuzz_check_motion(v);
+    } else {
+        PM_FUZZ_CHECK(v == NULL && err.message[0]);
+    }
+    pm_vmd_free(v);
+}
+
+static char *pm_fuzz_groove_text(const pm_groove_config *cfg, uint32_t flags, size_t *n) {
+    pm_error err = {0};
+    PM_FUZZ_CHECK(pm_groove_config_to_json(cfg, flags, NULL, 0, n, &err) == PM_OK);
+    char *t = malloc(*n + 1);
+    t[0] = '\0';
+    PM_FUZZ_CHECK(pm_groove_config_to_json(cfg, flags, t, *n + 1, n, &err) == PM_OK);
+    return t;
+}
+
+static void pm_fuzz_groove_json(const uint8_t *data, size_t size) {
+    pm_groove_config cfg;
+    pm_groove_config_reset(&cfg);
+    pm_error err = {0};
+    if (pm_groove_config_parse((const char *)data, size, &cfg, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.message[0]);
+        return;
+    }
+    pm_groove_params p1;
+    if (pm_groove_config_resolve(&cfg, &p1, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.message[0]);
+        return;
+    }
+    /* settings -> JSON -> settings -> JSON gives the same text, the "changed only" form too (cJSON writes
+     * 15 significant digits when they read back within an epsilon, so the first trip may round a double) */
+    for (uint32_t flags = 0; flags <= PM_GROOVE_JSON_CHANGED; flags++) {
+        size_t n = 0, n2 = 0;
+        char *text = pm_fuzz_groove_text(&cfg, flags, &n);
+        pm_groove_config back;
+        pm_groove_config_reset(&back);
+        PM_FUZZ_CHECK(pm_groove_config_parse(text, n, &back, &err) == PM_OK);
+        char *again = pm_fuzz_groove_text(&back, flags, &n2);
+        PM_FUZZ_CHECK(n == n2 && strcmp(text, again) == 0);
+        free(again);
+        free(text);
+    }
+    pm_groove *g = NULL;
+    if (pm_groove_create(pm_fuzz_mannequin(), &cfg, NULL, &g, &err) != PM_OK) {
+        PM_FUZZ_CHECK(g == NULL && err.message[0]);
+        return;
+    }
+    const double times[3] = {0, 0.37, 7.9}, bpms[3] = {128, 60, 999};
+    for (int k = 0; k < 3; k++) {
+        pm_groove_frame f;
+        PM_FUZZ_CHECK(pm_groove_offsets(g, NULL, times[k], bpms[k], k == 1 ? PM_GROOVE_OFFSETS_ONLY : 0, &f, &err) == PM_OK);
+        PM_FUZZ_CHECK(pm_fuzz_all_finite(&f.joint_offset[0].x, 4 * PM_GROOVE_JOINT_COUNT) && pm_fuzz_all_finite(&f.body_offset.x, 3));
+        if (k != 1) PM_FUZZ_CHECK(pm_fuzz_all_finite(f.pose->world[0].m, 16 * (size_t)f.pose->bone_count));
+    }
+    pm_groove_free(g);
+}
+
+static char *pm_fuzz_timeline_text(const pm_timeline *tl, size_t *n) {
+    pm_error err = {0};
+    PM_FUZZ_CHECK(pm_timeline_to_json(tl, NULL, 0, n, &err) == PM_OK);
+    char *t = malloc(*n + 1);
+    t[0] = '\0';
+    PM_FUZZ_CHECK(pm_timeline_to_json(tl, t, *n + 1, n, &err) == PM_OK);
+    return t;
+}
+
+static void pm_fuzz_timeline_json(const uint8_t *data, size_t size) {
+    const pm_skeleton *sk = pm_fuzz_mannequin();
+    pm_timeline *tl = NULL;
+    pm_error err = {0};
+    if (pm_timeline_from_json((const char *)data, size, sk, NULL, &tl, &err) != PM_OK) {
+        PM_FUZZ_CHECK(tl == NULL && err.message[0]);
+        return;
+    }
+    /* JSON -> timeline -> JSON -> timeline -> JSON: the same text the second time */
+    size_t n1 = 0, n2 = 0;
+    char *j1 = pm_fuzz_timeline_text(tl, &n1);
+    PM_FUZZ_CHECK(pm_fuzz_valid_utf8(j1, n1)); /* names from the JSON (also bones the skeleton lacks) */
+    pm_timeline *t2 = NULL;
+    PM_FUZZ_CHECK(pm_timeline_from_json(j1, n1, sk, NULL, &t2, &err) == PM_OK);
+    if (t2) {
+        char *j2 = pm_fuzz_timeline_text(t2, &n2);
+        PM_FUZZ_CHECK(n1 == n2 && strcmp(j1, j2) == 0);
+        free(j2);
+    }
+    pm_timeline_free(t2);
+    free(j1);
+    pm_pose *pose = NULL;
+    if (pm_pose_create(sk, NULL, &pose, &err) == PM_OK) {
+        const double beats[4] = {-1, 0.5, 3.25, 1e6};
+        for (int k = 0; k < 4; k++) {
+            PM_FUZZ_CHECK(pm_timeline_evaluate_beat(tl, beats[k], pose, &err) == PM_OK);
+            PM_FUZZ_CHECK(pm_fuzz_all_finite(pose->world[0].m, 16 * (size_t)pose->bone_count));
+            PM_FUZZ_CHECK(pm_fuzz_all_finite(&pose->rotation[0].x, 4 * (size_t)pose->bone_count));
+        }
+        pm_pose_free(pose);
+    }
+    pm_vmd *v = NULL;
+    if (pm_timeline_bake(tl, NULL, &v, &err) == PM_OK) pm_fuzz_check_motion(v);
+    else PM_FUZZ_CHECK(v == NULL && err.message[0]);
+    pm_vmd_free(v);
+    pm_timeline_free(tl);
+}
+
 /* ---- JSON: the syntax check that tells an allocation failure from bad JSON -------------------------- */
 
 /* pmi_json_syntax_ok may be stricter than cJSON, never more lenient: whatever it accepts, cJSON parses
@@ -597,6 +729,9 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"pose", pm_fuzz_pose},
     {"ik", pm_fuzz_ik},
     {"json", pm_fuzz_json},
+    {"catwalk_json", pm_fuzz_catwalk_json},
+    {"groove_json", pm_fuzz_groove_json},
+    {"timeline_json", pm_fuzz_timeline_json},
 };
 #define PM_FUZZ_TARGET_COUNT (sizeof pm_fuzz_targets / sizeof pm_fuzz_targets[0])
 

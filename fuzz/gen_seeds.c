@@ -333,6 +333,21 @@ static void ik_seeds(void) {
     }
 }
 
+static void generator_seeds(void) {
+    for (int v = 0; v < 2; v++) {
+        smp_text c = pm_sample_catwalk_json(v);
+        seed("catwalk_json", v ? "bpm-posed-uturn.json" : "every-key.json", c.d, c.n);
+        free(c.d);
+    }
+    smp_text g = pm_sample_groove_json(), t = pm_sample_timeline_json();
+    seed("groove_json", "every-field.json", g.d, g.n);
+    const char *one = "{\"joints\":{\"head\":{\"amp\":0.5}},\"squat\":{}}";
+    seed("groove_json", "one-change.json", one, strlen(one));
+    seed("timeline_json", "left-hand-trace.json", t.d, t.n);
+    free(g.d);
+    free(t.d);
+}
+
 static void json_seeds(void) {
     static const char *texts[] = {
         "[1,-0.5e+3,true,false,null,\"a\\u00e9\\ud83d\\ude00\\n\"]", "\xEF\xBB\xBF {\"a\":{}} trailing",
@@ -365,6 +380,7 @@ int main(int argc, char **argv) {
     kp_seeds();
     sjis_seeds();
     ik_seeds();
+    generator_seeds();
     json_seeds();
     printf("pm_fuzz_seeds: %d files in %s%s\n", g_files, g_out, fixtures ? "" : " (no fixtures)");
     return 0;

@@ -7,7 +7,10 @@
 
 #include "pmx_builder.h"
 
+#include "procmotion/groove.h"
 #include "procmotion/keypoints.h"
+#include "procmotion/mannequin.h"
+#include "procmotion/tracing.h"
 #include "procmotion/vmd.h"
 
 #include <math.h>
@@ -460,6 +463,62 @@ static inline void pm_sample_kp_streams(const smp_text *bvh, smp_text *ndjson, t
     *binary = (tb){malloc(n), n, n};
     if (pm_kp_write_binary(s, binary->d, n, &n, &err) != PM_OK) smp_die("binary", &err);
     pm_kp_free(s);
+}
+
+/* ---- catwalk parameters, groove settings, tracing timelines -------------------------------------- */
+
+/* variant 0: every key set; 1: BPM with the posed arms and a traverse. */
+static inline smp_text pm_sample_catwalk_json(int variant) {
+    smp_text t = {0};
+    if (variant == 0)
+        smp_put(&t, "{\"bpm\":null,\"speed\":1.2,\"stepCadence\":\"beat\",\"armPose\":\"swing\",\"traverse\":false,"
+                    "\"uTurn\":false,\"traverseDistance\":0,\"hipSway\":0.7,\"stepHeight\":0.4,\"stride\":0.6,"
+                    "\"crossStep\":0.5,\"hipTwist\":0.5,\"pelvisDrop\":0.4,\"torsoTwist\":0.5,\"torsoSway\":0.5,"
+                    "\"lean\":-0.1,\"headStabilize\":0.7,\"toeOff\":0.5,\"heelStrike\":0.4,\"bob\":0.5,"
+                    "\"stanceKnee\":0.3,\"armSwing\":0.5,\"poseArmAngle\":[70,30],\"blink\":1,\"expression\":0.25,"
+                    "\"seed\":7,\"positionTolerance\":0.02,\"rotationTolerance\":0.5}");
+    else
+        smp_put(&t, "{\"bpm\":128,\"stepCadence\":\"2beat\",\"armPose\":\"posed\",\"uTurn\":true,"
+                    "\"traverseDistance\":40,\"poseArmAngle\":{\"shoulder\":60,\"elbow\":45},\"blink\":0}");
+    return t;
+}
+
+/* The groove settings: every field (flags 0) after merging a few changes. */
+static inline smp_text pm_sample_groove_json(void) {
+    pm_groove_config cfg;
+    pm_groove_config_reset(&cfg);
+    pm_error err = {0};
+    const char *change = "{\"joints\":{\"head\":{\"amp\":0.5}}}";
+    if (pm_groove_config_parse(change, strlen(change), &cfg, &err) != PM_OK) smp_die("groove parse", &err);
+    size_t n = 0;
+    pm_groove_config_to_json(&cfg, 0, NULL, 0, &n, &err);
+    smp_text t = {malloc(n + 1), n, n + 1};
+    if (pm_groove_config_to_json(&cfg, 0, t.d, n + 1, &n, &err) != PM_OK) smp_die("groove json", &err);
+    return t;
+}
+
+/* A timeline on the mannequin: a curved left-hand trace of 4 keyframes, a captured keyframe, 96 BPM. */
+static inline smp_text pm_sample_timeline_json(void) {
+    pm_skeleton *sk = NULL;
+    pm_timeline *tl = NULL;
+    pm_error err = {0};
+    if (pm_mannequin_skeleton(NULL, &sk, &err) != PM_OK) smp_die("mannequin", &err);
+    pm_timeline_options o = {.bpm = 96};
+    if (pm_timeline_create(sk, &o, &tl, &err) != PM_OK) smp_die("timeline", &err);
+    const pm_vec3 pts[4] = {{3, -2, -1}, {4, 0, -2}, {3, 2, -1}, {2, 1, 0}};
+    pm_trajectory tr = {PM_TRAJECTORY_CURVE, 4, pts, false, {0, 0, 0}};
+    pm_trace_generate gen = {.limb = PM_LIMB_LEFT_HAND, .trajectory = &tr, .count = 4, .start_beat = 1,
+                             .easing = pm_easing_from_preset(PM_EASING_EASE_IN_OUT)};
+    if (pm_timeline_generate(tl, &gen, NULL, &err) != PM_OK) smp_die("timeline generate", &err);
+    if (pm_timeline_capture_keyframe(tl, 6, pm_easing_from_preset(PM_EASING_LINEAR), NULL, &err) != PM_OK)
+        smp_die("timeline capture", &err);
+    size_t n = 0;
+    pm_timeline_to_json(tl, NULL, 0, &n, &err);
+    smp_text t = {malloc(n + 1), n, n + 1};
+    if (pm_timeline_to_json(tl, t.d, n + 1, &n, &err) != PM_OK) smp_die("timeline json", &err);
+    pm_timeline_free(tl);
+    pm_skeleton_free(sk);
+    return t;
 }
 
 #endif

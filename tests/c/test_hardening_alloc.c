@@ -12,13 +12,16 @@
 #include "sample_inputs.h"
 
 #include "procmotion/bvh.h"
+#include "procmotion/catwalk.h"
 #include "procmotion/gltf.h"
+#include "procmotion/groove.h"
 #include "procmotion/humanoid.h"
 #include "procmotion/keypoints.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
 #include "procmotion/skeleton.h"
+#include "procmotion/tracing.h"
 #include "procmotion/vmd.h"
 
 /* One run: use `a` for everything, free everything, return the first failure (or PM_OK). `c` is for
@@ -296,6 +299,79 @@ static pm_result run_pmx_write(run_ctx *x, const pm_allocator *a, pm_error *err)
     return r;
 }
 
+/* Catwalk: parameters from JSON, the generated loop (allocated with the parameters' allocator) written. */
+static pm_result run_catwalk(run_ctx *x, const pm_allocator *a, pm_error *err) {
+    pm_catwalk_params p;
+    pm_result r = pm_catwalk_params_from_json((const char *)x->in, x->n, &p, err);
+    p.allocator = *a;
+    pm_vmd *v = NULL;
+    if (r == PM_OK) r = pm_catwalk_generate(&p, NULL, &v, NULL, err);
+    size_t n = 0;
+    if (r == PM_OK) r = pm_vmd_write(v, NULL, 0, &n, err);
+    if (r == PM_OK) {
+        x->out = counter_tmalloc(x->c, n);
+        x->out_size = n;
+        r = pm_vmd_write(v, x->out, n, &n, err);
+    }
+    pm_vmd_free(v);
+    return r;
+}
+
+/* Groove: settings from JSON and back (cJSON), the layer on the mannequin, a few frames. */
+static pm_result run_groove(run_ctx *x, const pm_allocator *a, pm_error *err) {
+    pm_groove_config cfg;
+    pm_groove_config_reset(&cfg);
+    pm_result r = pm_groove_config_parse((const char *)x->in, x->n, &cfg, err);
+    size_t n = 0;
+    if (r == PM_OK) r = pm_groove_config_to_json(&cfg, PM_GROOVE_JSON_CHANGED, NULL, 0, &n, err);
+    if (r == PM_OK) {
+        x->out = counter_tmalloc(x->c, n + 1);
+        x->out_size = n + 1;
+        r = pm_groove_config_to_json(&cfg, PM_GROOVE_JSON_CHANGED, (char *)x->out, n + 1, &n, err);
+    }
+    pm_mannequin_options mo = {.allocator = *a};
+    pm_groove_options go = {.allocator = *a};
+    pm_skeleton *sk = NULL;
+    pm_groove *g = NULL;
+    if (r == PM_OK) r = pm_mannequin_skeleton(&mo, &sk, err);
+    if (r == PM_OK) r = pm_groove_create(sk, &cfg, &go, &g, err);
+    for (int k = 0; r == PM_OK && k < 4; k++) {
+        pm_groove_frame f;
+        r = pm_groove_offsets(g, NULL, 0.3 * k, 128, 0, &f, err);
+    }
+    pm_groove_free(g);
+    pm_skeleton_free(sk);
+    return r;
+}
+
+/* Tracing: a timeline from JSON on the mannequin, written back, evaluated and baked. */
+static pm_result run_timeline(run_ctx *x, const pm_allocator *a, pm_error *err) {
+    pm_mannequin_options mo = {.allocator = *a};
+    pm_timeline_options to = {.allocator = *a};
+    pm_timeline_bake_options bo = {.allocator = *a};
+    pm_skeleton *sk = NULL;
+    pm_timeline *tl = NULL;
+    pm_pose *pose = NULL;
+    pm_vmd *v = NULL;
+    pm_result r = pm_mannequin_skeleton(&mo, &sk, err);
+    if (r == PM_OK) r = pm_timeline_from_json((const char *)x->in, x->n, sk, &to, &tl, err);
+    size_t n = 0;
+    if (r == PM_OK) r = pm_timeline_to_json(tl, NULL, 0, &n, err);
+    if (r == PM_OK) {
+        x->out = counter_tmalloc(x->c, n + 1);
+        x->out_size = n + 1;
+        r = pm_timeline_to_json(tl, (char *)x->out, n + 1, &n, err);
+    }
+    if (r == PM_OK) r = pm_pose_create(sk, a, &pose, err);
+    for (int k = 0; r == PM_OK && k < 4; k++) r = pm_timeline_evaluate_beat(tl, 1.7 * k, pose, err);
+    if (r == PM_OK) r = pm_timeline_bake(tl, &bo, &v, err);
+    pm_vmd_free(v);
+    pm_pose_free(pose);
+    pm_timeline_free(tl);
+    pm_skeleton_free(sk);
+    return r;
+}
+
 /* ---- inputs ---------------------------------------------------------------------------------------- */
 
 static char *mannequin_json(size_t *n) {
@@ -406,6 +482,16 @@ PM_TEST(pose_binding_and_evaluation_fail_cleanly_at_every_allocation) {
     sweep("pose (JSON skeleton + VMD)", run_pose, (run_ctx){.in = vmd, .n = vn, .in2 = (const uint8_t *)json, .n2 = jn});
     free(vmd);
     free(json);
+}
+
+PM_TEST(catwalk_groove_and_tracing_fail_cleanly_at_every_allocation) {
+    smp_text c = pm_sample_catwalk_json(1), g = pm_sample_groove_json(), t = pm_sample_timeline_json();
+    sweep("catwalk (JSON params, generate)", run_catwalk, (run_ctx){.in = (const uint8_t *)c.d, .n = c.n});
+    sweep("groove (JSON, layer, frames)", run_groove, (run_ctx){.in = (const uint8_t *)g.d, .n = g.n});
+    sweep("timeline (JSON, evaluate, bake)", run_timeline, (run_ctx){.in = (const uint8_t *)t.d, .n = t.n});
+    free(c.d);
+    free(g.d);
+    free(t.d);
 }
 
 int main(void) { return pm_test_run_all(); }

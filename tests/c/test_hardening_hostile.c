@@ -2,8 +2,8 @@
  * any large allocation: the counting allocator's largest request stays small), hierarchies 100 000 deep
  * (run on a thread with a 512 KiB stack, half of the wasm build's, so recursion would overflow), cyclic
  * parents, IK chains that name themselves, NaN and Inf inside every format, zero-length bones, invalid
- * UTF-8 names, and GLB files whose chunk lengths lie. Catwalk's BPM cases wait for the catwalk module
- * (docs/reliability.md lists them). */
+ * UTF-8 names, GLB files whose chunk lengths lie, and tempos of 0, NaN or 1e9 for the catwalk, the groove
+ * and the tracing timeline. */
 #define _POSIX_C_SOURCE 200809L
 #include "counting_alloc.h"
 #include "pm_test.h"
@@ -12,13 +12,16 @@
 #include "sample_inputs.h"
 
 #include "procmotion/bvh.h"
+#include "procmotion/catwalk.h"
 #include "procmotion/gltf.h"
+#include "procmotion/groove.h"
 #include "procmotion/humanoid.h"
 #include "procmotion/ik.h"
 #include "procmotion/keypoints.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
 #include "procmotion/text.h"
+#include "procmotion/tracing.h"
 #include "procmotion/vmd.h"
 
 #include <pthread.h>
@@ -709,6 +712,101 @@ PM_TEST(a_glb_whose_chunk_lengths_lie_fails_cleanly) {
         free(c);
     }
     free(glb.d);
+}
+
+/* ---- tempo: BPM of 0, NaN, Inf, 1e9 ------------------------------------------------------------------ */
+
+static void check_motion_finite(const pm_vmd *v) {
+    PM_CHECK(v && v->bones.count > 0);
+    if (!v) return;
+    PM_CHECK(all_finite(v->bones.position, 3 * (size_t)v->bones.count));
+    PM_CHECK(all_finite(v->bones.rotation, 4 * (size_t)v->bones.count));
+    PM_CHECK(all_finite(v->morphs.weight, v->morphs.count));
+}
+
+PM_TEST(a_bpm_of_0_nan_inf_or_1e9_is_the_default_an_error_or_clamped_never_nan) {
+    const float bad[3] = {NAN, INFINITY, -INFINITY};
+    pm_error err = {0};
+    /* catwalk: 0 = no tempo (the default), 1e9 and -5 clamp to [60, 200], NaN and Inf are errors naming bpm */
+    const float ok_bpm[3] = {0, 1e9f, -5};
+    for (int k = 0; k < 3; k++) {
+        pm_catwalk_params p = {.bpm = ok_bpm[k]};
+        pm_vmd *v = NULL;
+        PM_CHECK_OK(pm_catwalk_generate(&p, NULL, &v, NULL, &err), &err);
+        check_motion_finite(v);
+        pm_vmd_free(v);
+    }
+    for (int k = 0; k < 3; k++) {
+        pm_catwalk_params p = {.bpm = bad[k]};
+        pm_vmd *v = NULL;
+        pm_result r = pm_catwalk_generate(&p, NULL, &v, NULL, &err);
+        PM_CHECK_MSG(r == PM_ERR_INVALID_ARGUMENT && !v && strstr(err.message, "bpm"), "catwalk bpm %g: %s", bad[k],
+                     err.message);
+        pm_vmd_free(v);
+    }
+    static const char *json[] = {"{\"bpm\":0}", "{\"bpm\":1e9}", "{\"bpm\":1e400}", "{\"bpm\":-1e400}"};
+    for (int k = 0; k < 4; k++) {
+        pm_catwalk_params p;
+        pm_vmd *v = NULL;
+        pm_result r = pm_catwalk_params_from_json(json[k], strlen(json[k]), &p, &err);
+        if (r == PM_OK) r = pm_catwalk_generate(&p, NULL, &v, NULL, &err);
+        if (k < 2) {
+            PM_CHECK_MSG(r == PM_OK, "%s: %s", json[k], err.message);
+            check_motion_finite(v);
+        } else {
+            PM_CHECK_MSG(r != PM_OK && strstr(err.message, "bpm"), "%s: %s", json[k], err.message);
+        }
+        pm_vmd_free(v);
+    }
+    /* groove: bpm must be in (0, 1000] for every frame */
+    pm_skeleton *sk = NULL;
+    PM_CHECK_OK(pm_mannequin_skeleton(NULL, &sk, &err), &err);
+    pm_groove *g = NULL;
+    PM_CHECK_OK(pm_groove_create(sk, NULL, NULL, &g, &err), &err);
+    const double groove_bad[6] = {0, NAN, INFINITY, 1e9, -120, 1000.5};
+    for (int k = 0; g && k < 6; k++) {
+        pm_groove_frame f;
+        pm_result r = pm_groove_offsets(g, NULL, 1.0, groove_bad[k], 0, &f, &err);
+        PM_CHECK_MSG(r == PM_ERR_INVALID_ARGUMENT && strstr(err.message, "bpm"), "groove bpm %g: %s", groove_bad[k],
+                     err.message);
+    }
+    pm_groove_frame f;
+    if (g) {
+        PM_CHECK_OK(pm_groove_offsets(g, NULL, 1e9, 1000, 0, &f, &err), &err); /* a late time at the top tempo */
+        PM_CHECK(all_finite(&f.joint_offset[0].x, 4 * PM_GROOVE_JOINT_COUNT) && all_finite(&f.body_offset.x, 3));
+    }
+    pm_groove_free(g);
+    /* tracing: the timeline's BPM and the bake's */
+    pm_timeline *tl = NULL;
+    PM_CHECK_OK(pm_timeline_create(sk, NULL, &tl, &err), &err);
+    for (int k = 0; tl && k < 6; k++) {
+        pm_result r = pm_timeline_set_bpm(tl, groove_bad[k] == 1000.5 ? 1e9 : groove_bad[k], &err);
+        PM_CHECK_MSG(r == PM_ERR_INVALID_ARGUMENT, "timeline bpm %g accepted", groove_bad[k]);
+    }
+    if (tl) {
+        PM_CHECK_OK(pm_timeline_capture_keyframe(tl, 0, pm_easing_from_preset(PM_EASING_LINEAR), NULL, &err), &err);
+        PM_CHECK_OK(pm_timeline_capture_keyframe(tl, 4, pm_easing_from_preset(PM_EASING_LINEAR), NULL, &err), &err);
+        for (int k = 0; k < 3; k++) {
+            pm_timeline_bake_options bo = {.bpm = bad[k]};
+            pm_vmd *v = NULL;
+            PM_CHECK_MSG(pm_timeline_bake(tl, &bo, &v, &err) == PM_ERR_INVALID_ARGUMENT && !v, "bake bpm %g", bad[k]);
+        }
+        pm_timeline_bake_options bo = {.bpm = 1e9};
+        pm_vmd *v = NULL;
+        pm_result r = pm_timeline_bake(tl, &bo, &v, &err);
+        PM_CHECK_MSG(r == PM_ERR_INVALID_ARGUMENT || (r == PM_OK && v), "bake at 1e9 BPM: %s", err.message);
+        pm_vmd_free(v);
+        pm_pose *pose = NULL;
+        PM_CHECK_OK(pm_pose_create(sk, NULL, &pose, &err), &err);
+        if (pose) {
+            PM_CHECK_EQ_INT(pm_timeline_evaluate(tl, NAN, pose, &err), PM_ERR_INVALID_ARGUMENT);
+            PM_CHECK_OK(pm_timeline_evaluate(tl, 1e12, pose, &err), &err);
+            PM_CHECK(all_finite(pose->world[0].m, 16 * (size_t)pose->bone_count));
+        }
+        pm_pose_free(pose);
+    }
+    pm_timeline_free(tl);
+    pm_skeleton_free(sk);
 }
 
 int main(void) { return pm_test_run_all(); }

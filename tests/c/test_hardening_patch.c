@@ -137,4 +137,14 @@ PM_TEST(text_patched_at_every_byte_decodes_and_encodes_cleanly) {
     sweep("Shift-JIS names", "sjis", sj, n);
 }
 
+PM_TEST(generator_settings_patched_at_every_byte_and_cut_at_every_length_fail_cleanly) {
+    smp_text c = pm_sample_catwalk_json(1), g = pm_sample_groove_json(), t = pm_sample_timeline_json();
+    sweep("catwalk parameters", "catwalk_json", c.d, c.n);
+    sweep("groove settings", "groove_json", g.d, g.n);
+    sweep("tracing timeline", "timeline_json", t.d, t.n);
+    free(c.d);
+    free(g.d);
+    free(t.d);
+}
+
 int main(void) { return pm_test_run_all(); }
