@@ -26,11 +26,12 @@ for arg in "$@"; do
 done
 
 # Debian packages: compilers and wasm toolchains, cJSON for native builds, dpkg-dev for
-# dpkg-source, chromium for the browser tests.
+# dpkg-source, chromium for the browser tests, valgrind for the memcheck stage.
 DEB_PACKAGES=(
   emscripten node-acorn binaryen            # emcc 3.1.6 (+ its acorn and wasm-opt)
   clang lld wasi-libc libclang-rt-14-dev-wasm32   # wasm32-wasi reactor build
-  libclang-rt-14-dev                        # sanitizer runtimes for clang (ASan/UBSan)
+  libclang-rt-14-dev                        # sanitizer and libFuzzer runtimes for clang (fuzz.sh)
+  valgrind                                  # test.sh's valgrind memcheck stage
   cmake make gcc                            # native build
   libcjson-dev                              # native cJSON
   dpkg-dev                                  # dpkg-source, to unpack cJSON's source
