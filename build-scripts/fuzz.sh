@@ -83,32 +83,33 @@ run_target() {
   mkdir -p "$corpus" "$crashes"
   local dirs=("$corpus" "$OUT/seeds/$t")
   [ -d "tests/data/regressions/$t" ] && dirs+=("tests/data/regressions/$t")
+  local rc=0
   # shellcheck disable=SC2086
   "$OUT/fuzz_$t" -max_total_time="$SECONDS_PER_TARGET" -max_len="$(max_len "$t")" -timeout=20 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$crashes" ${PM_FUZZ_FLAGS:-} \
-    "${dirs[@]}" >"$log" 2>&1
+    "${dirs[@]}" >"$log" 2>&1 || rc=$?
+  echo "$rc" >"$OUT/logs/$t.rc" # (bash may forget a finished job's status: `wait PID` is not reliable)
 }
 
 mkdir -p "$OUT/logs"
 echo "fuzz: ${#TARGETS[@]} targets x ${SECONDS_PER_TARGET} s, $JOBS at a time"
 t0=$SECONDS
-declare -A PIDS=()
 for t in "${TARGETS[@]}"; do
   if [ ! -x "$OUT/fuzz_$t" ]; then
     echo "fuzz: no target $t (see build/fuzz/targets.txt)" >&2
     exit 2
   fi
+  rm -f "$OUT/logs/$t.rc"
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 0.2; done
   run_target "$t" &
-  PIDS[$t]=$!
 done
+wait
 
 FAILED=()
 TOTAL_EXECS=0
 printf '\n%-14s %12s %9s %7s %7s %9s %s\n' target executions exec/s cov ft corpus result
 for t in "${TARGETS[@]}"; do
-  rc=0
-  wait "${PIDS[$t]}" || rc=$?
+  rc="$(cat "$OUT/logs/$t.rc" 2>/dev/null || echo 1)"
   log="$OUT/logs/$t.log"
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
   speed="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)"

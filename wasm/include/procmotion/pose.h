@@ -186,7 +186,9 @@ typedef struct pm_pose_options {
 
 /* Animation only: fill pose->translation and pose->rotation for `frame` (30 fps, fractional frames
  * interpolate) and record the property keys' IK states in the workspace. anim NULL = rest pose with
- * every IK on (unless forced off). `anim` must be bound to the workspace's skeleton. */
+ * every IK on (unless forced off). `anim` must be bound to the workspace's skeleton. Keys whose
+ * interpolation goes beyond the float range (values near 3.4e38, Bezier bytes above 127) fail with
+ * PM_ERR_BAD_FORMAT naming the bone, and the pose is left at rest (never Inf). */
 pm_result pm_pose_sample(const pm_anim *anim, pm_pose_workspace *ws, double frame, pm_pose *pose, pm_error *err);
 
 /* From pose->translation and pose->rotation (as the caller left them), evaluate append, world

@@ -2,6 +2,8 @@
  * order (see procmotion/pose.h; the CCD IK solver is in ik_ccd.c). */
 #include "pose_internal.h"
 
+#include <float.h>
+
 /* ---- workspace ------------------------------------------------------------------------------- */
 
 void pm_pose_workspace_free(pm_pose_workspace *ws) {
@@ -378,6 +380,15 @@ pm_result pm_pose_sample(const pm_anim *anim, pm_pose_workspace *ws, double fram
         st->rot = pmi_dq_identity();
         if (anim && anim->track_of_bone[i] != PM_NO_INDEX)
             sample_track(anim, &anim->tracks[anim->track_of_bone[i]], frame, &ws->cursor[i], st);
+        /* keys near the float limit (or Bezier bytes above 127) can interpolate beyond it: an error naming
+         * the bone, never Inf in the pose (found by fuzzing) */
+        if (!(fabs(st->off.x) <= FLT_MAX && fabs(st->off.y) <= FLT_MAX && fabs(st->off.z) <= FLT_MAX &&
+              fabs(st->rot.x) <= FLT_MAX && fabs(st->rot.y) <= FLT_MAX && fabs(st->rot.z) <= FLT_MAX &&
+              fabs(st->rot.w) <= FLT_MAX)) {
+            for (uint32_t k = 0; k < n; k++) pose->translation[k] = pm_vec3_make(0, 0, 0), pose->rotation[k] = pm_quat_identity();
+            return pmi_fail(err, PM_ERR_BAD_FORMAT, "pose: the keys of bone %u (%s) go beyond the float range at frame %g", i,
+                            ws->skeleton->bones[i].name.data, frame);
+        }
         pose->translation[i] = pm_vec3_make((float)st->off.x, (float)st->off.y, (float)st->off.z);
         pose->rotation[i] = pmi_dq_to_quat(st->rot);
         if (ws->bones[i].ik != PM_NO_INDEX) ws->ik_prop[i] = 1;
