@@ -41,11 +41,16 @@ long bench_max_rss_kb(void) {
     return ru.ru_maxrss;
 }
 
-void bench_report(const char *row, const char *input, double median_ms, int runs, double items, const char *unit) {
-    printf("{\"row\":\"%s\",\"input\":\"%s\",\"impl\":\"native\",\"median_ms\":%.6f,\"runs\":%d,\"items\":%.0f,"
+void bench_report_impl(const char *row, const char *input, const char *impl, double median_ms, int runs, double items,
+                       const char *unit) {
+    printf("{\"row\":\"%s\",\"input\":\"%s\",\"impl\":\"%s\",\"median_ms\":%.6f,\"runs\":%d,\"items\":%.0f,"
            "\"unit\":\"%s\",\"max_rss_kb\":%ld}\n",
-           row, input, median_ms, runs, items, unit, bench_max_rss_kb());
+           row, input, impl, median_ms, runs, items, unit, bench_max_rss_kb());
     fflush(stdout);
+}
+
+void bench_report(const char *row, const char *input, double median_ms, int runs, double items, const char *unit) {
+    bench_report_impl(row, input, "native", median_ms, runs, items, unit);
 }
 
 uint8_t *bench_read_file(const char *path, size_t *size) {

@@ -17,6 +17,9 @@ double bench_median(double *v, int n);
 long bench_max_rss_kb(void);
 /* One JSON line on stdout (see bench.c). */
 void bench_report(const char *row, const char *input, double median_ms, int runs, double items, const char *unit);
+/* The same with another implementation label than "native". */
+void bench_report_impl(const char *row, const char *input, const char *impl, double median_ms, int runs, double items,
+                       const char *unit);
 /* Whole file or exit(1). Caller frees. */
 uint8_t *bench_read_file(const char *path, size_t *size);
 

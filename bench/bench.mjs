@@ -45,7 +45,7 @@ for (const entry of PLAN) {
   if (ONLY && entry.row !== ONLY) continue;
   for (const input of entry.inputs(inputs)) {
     if (entry.native && existsSync(NATIVE)) {
-      const r = spawnSync(NATIVE, [...entry.native(input), String(RUNS)], { encoding: 'utf8' });
+      const r = spawnSync(NATIVE, [...entry.native(input, inputs), String(RUNS)], { encoding: 'utf8' });
       if (r.status !== 0) console.error(`bench: native ${entry.row} failed: ${r.stderr}`);
       else for (const line of r.stdout.trim().split('\n')) record(line);
     }
@@ -86,8 +86,11 @@ for (const group of groups.values()) {
       continue;
     }
     const rate = r.items / (r.median_ms / 1000);
-    const ratio = oursRef && !oursRef.text && r !== oursRef ? `${(r.median_ms / oursRef.median_ms).toFixed(1)}x time` : '';
-    lines.push(`| ${r.row} | ${r.input} | ${r.impl} | ${r.median_ms < 1 ? r.median_ms.toFixed(3) : r.median_ms.toFixed(1)} ms | ${fmtRate(rate, r.unit)} | ${(r.max_rss_kb / 1024).toFixed(0)} MB | ${ratio} |`);
+    // time per item (key, frame, solve, byte) relative to ours: item counts may differ between rows
+    const ratio = oursRef && !oursRef.text && r !== oursRef
+      ? `${((r.median_ms / r.items) / (oursRef.median_ms / oursRef.items)).toFixed(1)}x time` : '';
+    const rss = r.reported ? 'not run' : `${(r.max_rss_kb / 1024).toFixed(0)} MB`;
+    lines.push(`| ${r.row} | ${r.input} | ${r.impl} | ${r.median_ms < 1 ? r.median_ms.toFixed(3) : r.median_ms.toFixed(1)} ms | ${fmtRate(rate, r.unit)} | ${rss} | ${ratio} |`);
   }
 }
 const table = lines.join('\n');
