@@ -3,6 +3,7 @@
  *   procmotion_bench pose MODEL VMD [RUNS]   every bone, IK on, every frame 0..last key; items = frames.
  *                                            Also prints the same with IK off ("native, IK off").
  *   procmotion_bench two-bone-ik [RUNS]      pm_two_bone_ik on 100 000 prepared random limbs; items = solves.
+ *   procmotion_bench pose-hash MODEL VMD...  a hash of every evaluated pose (bit-identity checks; not timed).
  *
  * Binding (pm_anim_bind) and the workspace are made once outside the timing, as a viewer does. */
 #include "bench.h"
@@ -112,5 +113,51 @@ int bench_two_bone_ik(int argc, char **argv) {
     bench_report("two-bone-ik", "random leg-sized limbs", bench_median(t, runs), runs, N, "solves");
     free(t);
     free(in);
+    return 0;
+}
+
+/* procmotion_bench pose-hash MODEL VMD...: FNV-1a over the world matrices and final rotations and
+ * translations of every bone at every half frame from -2 to the last key + 2, IK on, per motion. Not
+ * timed: optimisations of the evaluator must leave these hashes unchanged (bit-identical results). */
+int bench_pose_hash(int argc, char **argv) {
+    if (argc < 2) return fprintf(stderr, "usage: pose-hash MODEL VMD...\n"), 2;
+    pm_error err = {0};
+    size_t msize;
+    uint8_t *mdata = bench_read_file(argv[0], &msize);
+    pm_skeleton *sk = NULL;
+    if (pm_model_read(mdata, msize, NULL, &sk, &err) != PM_OK) die(&err);
+    for (int a = 1; a < argc; a++) {
+        /* a trailing number is the RUNS argument bench.mjs appends: ignore it */
+        if (strspn(argv[a], "0123456789") == strlen(argv[a])) continue;
+        size_t vsize;
+        uint8_t *vdata = bench_read_file(argv[a], &vsize);
+        pm_vmd *vmd = NULL;
+        pm_anim *anim = NULL;
+        pm_pose_workspace *ws = NULL;
+        pm_pose *pose = NULL;
+        if (pm_vmd_read(vdata, vsize, NULL, &vmd, &err) != PM_OK || pm_anim_bind(sk, vmd, NULL, &anim, &err) != PM_OK ||
+            pm_pose_workspace_create(sk, NULL, &ws, &err) != PM_OK || pm_pose_create(sk, NULL, &pose, &err) != PM_OK)
+            die(&err);
+        pm_anim_info info;
+        pm_anim_get_info(anim, &info);
+        uint64_t h = 1469598103934665603ull;
+        for (double f = -2; f <= info.last_frame + 2.0; f += 0.5) {
+            if (pm_pose_evaluate(anim, ws, f, pose, NULL, &err) != PM_OK) die(&err);
+            const size_t n = sk->bone_count;
+            const uint8_t *parts[3] = {(const uint8_t *)pose->world, (const uint8_t *)pose->final_rotation,
+                                       (const uint8_t *)pose->final_translation};
+            const size_t sizes[3] = {n * sizeof(pm_mat4), n * sizeof(pm_quat), n * sizeof(pm_vec3)};
+            for (int p = 0; p < 3; p++)
+                for (size_t i = 0; i < sizes[p]; i++) h = (h ^ parts[p][i]) * 1099511628211ull;
+        }
+        printf("%016llx %s\n", (unsigned long long)h, base_name(argv[a]));
+        pm_pose_free(pose);
+        pm_pose_workspace_free(ws);
+        pm_anim_free(anim);
+        pm_vmd_free(vmd);
+        free(vdata);
+    }
+    pm_skeleton_free(sk);
+    free(mdata);
     return 0;
 }
