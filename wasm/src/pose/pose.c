@@ -478,6 +478,17 @@ void pmi_pose_update_bone(pm_pose_workspace *ws, uint32_t b, bool compute_ik) {
     if (compute_ik && bone->ik != PM_NO_INDEX) pmi_ik_solve(ws, &ws->iks[bone->ik]);
 }
 
+void pmi_pose_update_translation(pm_pose_workspace *ws, uint32_t b) {
+    const pmi_bone *bone = &ws->bones[b];
+    if (bone->append_src != PM_NO_INDEX && (bone->append_flags & PMI_APPEND_POS) && !(ws->flags & PM_POSE_NO_APPEND)) {
+        pmi_pose_update_bone(ws, b, false); /* the offset depends on the append source: the whole update */
+        return;
+    }
+    const pmi_dv off = animated_offset(ws, b);
+    pmi_world_translation_from_local(bone->rest[0] + off.x, bone->rest[1] + off.y, bone->rest[2] + off.z,
+                                     bone->parent != PM_NO_INDEX ? world_of(ws, bone->parent) : NULL, world_of(ws, b));
+}
+
 /* For each child: _updateWorldMatrixRecursive (a depth-first walk with an explicit stack). */
 void pmi_pose_update_children(pm_pose_workspace *ws, uint32_t b) {
     const pmi_bone *bone = &ws->bones[b];
