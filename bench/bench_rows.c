@@ -6,6 +6,7 @@ int bench_row_keypoints(int argc, char **argv);
 int bench_pose(int argc, char **argv);
 int bench_two_bone_ik(int argc, char **argv);
 int bench_pose_hash(int argc, char **argv);
+int bench_keypoints_hash(int argc, char **argv);
 
 const bench_row bench_extra_rows[] = {
     {"catwalk", bench_catwalk},
@@ -13,5 +14,6 @@ const bench_row bench_extra_rows[] = {
     {"pose", bench_pose},
     {"two-bone-ik", bench_two_bone_ik},
     {"pose-hash", bench_pose_hash},
+    {"keypoints-hash", bench_keypoints_hash},
 };
 const size_t bench_extra_row_count = sizeof bench_extra_rows / sizeof bench_extra_rows[0];
