@@ -310,6 +310,13 @@ typedef struct pmi_ik {
     uint32_t path_first; /* per link j: ws->path_of_link[link_first + j] = {first, count} into ws->path */
 } pmi_ik;
 
+#define PMI_CURVE_MEMO 16
+typedef struct pmi_curve_memo {
+    bool valid;
+    uint32_t cv; /* x1, y1, x2, y2 */
+    double x, y;
+} pmi_curve_memo;
+
 struct pm_pose_workspace {
     uint32_t magic;
     pm_allocator allocator;
@@ -336,6 +343,7 @@ struct pm_pose_workspace {
     uint32_t flags;
     uint32_t max_iterations;
     uint32_t ik_depth; /* nesting of IK solves (a target with IK of its own) */
+    pmi_curve_memo curve_memo[PMI_CURVE_MEMO]; /* recent Bezier solves (pm_pose_sample) */
 };
 
 /* anim.c: stable merge sort of indices (tmp has room for n); less(a, b) compares two indices. */
