@@ -195,7 +195,8 @@ export class TraceSession {
     const draft = state.drafts[limb];
     if (draft.points.length >= 64) throw new TraceInputError('err.traceTooMany', { limb, max: 64 });
     this.syncDraft(limb, draft);
-    draft.points = this.timeline.addControlPoint(limb, world, 0, draft.mode).points;
+    this.timeline.addControlPoint(limb, world, 0, draft.mode);
+    draft.points = this.timeline.getTrajectory(limb).points; // as the core holds them (float32)
     return draft;
   }
 
