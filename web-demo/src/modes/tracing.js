@@ -34,6 +34,7 @@ class TracingController {
       onDragEnd: (p) => this.moveTarget(p),
     });
     this.offs = [];
+    this.settled = Promise.resolve(true);
     this.buildPanel(container);
     this.ensureSession();
     this.refresh();
@@ -135,12 +136,18 @@ class TracingController {
     this.status.textContent = text;
   }
 
+  /** app.regenerate(), remembered: `settled` resolves once the motion shown is the latest (tests wait on it). */
+  regenerate() {
+    this.settled = this.app.regenerate();
+    return this.settled;
+  }
+
   /** Leave playback for the live pose (regenerate when asked). */
   edit(regenerate = false) {
     if (this.state.phase === 'edit') return;
     this.state.phase = 'edit';
     this.refresh();
-    if (regenerate) this.app.regenerate();
+    if (regenerate) this.regenerate();
   }
 
   selectLimb(limb) {
@@ -149,12 +156,12 @@ class TracingController {
     this.edit();
     if (this.session && !this.session.canTrace(limb)) this.reportBones(limb);
     this.refresh();
-    this.app.regenerate();
+    this.regenerate();
   }
 
   moveTarget(p) {
     this.state.targets[this.state.limb] = p;
-    this.app.regenerate();
+    this.regenerate();
   }
 
   setProgress(v) {
@@ -164,7 +171,7 @@ class TracingController {
     const rel = this.session?.canTrace(s.limb) ? this.session.sample(s.drafts[s.limb], v) : null;
     if (rel) s.targets[s.limb] = this.session.world(s.limb, rel);
     this.refresh();
-    this.app.regenerate();
+    this.regenerate();
   }
 
   /** The path changed: the generated keyframes no longer match it. */
@@ -172,12 +179,12 @@ class TracingController {
     this.state.generated = false;
     this.edit();
     this.refresh();
-    this.app.regenerate();
+    this.regenerate();
   }
 
   /** N, beat step or easing changed: regenerate the keyframes if there are some. */
   settingsChanged() {
-    if (this.state.phase === 'play') this.app.regenerate();
+    if (this.state.phase === 'play') this.regenerate();
   }
 
   reportBones(limb) {
