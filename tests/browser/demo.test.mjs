@@ -86,6 +86,24 @@ async function bodyClip(page) {
   return { x: box.x + r.x, y: box.y + r.y, width: r.width, height: r.height };
 }
 
+/**
+ * Screenshots of the body region (the union of both poses' rectangles) at frames fa and fb, written
+ * to OUT as names[0] and names[1]. Returns { clip, stats } (pixelStats of the pair).
+ */
+async function bodyShotsAt(page, fa, fb, names) {
+  await showFrame(page, fa);
+  const clipA = await bodyClip(page);
+  await showFrame(page, fb);
+  const clip = unionClip(clipA, await bodyClip(page));
+  await showFrame(page, fa);
+  const shotA = await page.screenshot({ clip });
+  await showFrame(page, fb);
+  const shotB = await page.screenshot({ clip });
+  writeFileSync(join(OUT, names[0]), shotA);
+  writeFileSync(join(OUT, names[1]), shotB);
+  return { clip, stats: await pixelStats(page, shotA, shotB) };
+}
+
 function unionClip(a, b) {
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
@@ -233,18 +251,7 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
 
       // Two screenshots a beat apart differ where the body is.
       const beat = state.beat;
-      await showFrame(page, 2 * beat);
-      const clipA = await bodyClip(page);
-      await showFrame(page, 3 * beat);
-      const clipB = await bodyClip(page);
-      const clip = unionClip(clipA, clipB);
-      await showFrame(page, 2 * beat);
-      const shotA = await page.screenshot({ clip });
-      await showFrame(page, 3 * beat);
-      const shotB = await page.screenshot({ clip });
-      writeFileSync(join(OUT, 'body-beat-2.png'), shotA);
-      writeFileSync(join(OUT, 'body-beat-3.png'), shotB);
-      const s = await pixelStats(page, shotA, shotB);
+      const { clip, stats: s } = await bodyShotsAt(page, 2 * beat, 3 * beat, ['body-beat-2.png', 'body-beat-3.png']);
       console.log(`# demo: body region ${Math.round(clip.width)}x${Math.round(clip.height)} px, `
         + `luminance std ${s.a.std.toFixed(1)}, ${s.a.colours} colours, ${(100 * s.diff).toFixed(1)} % pixels differ a beat apart`);
       assert.ok(s.a.std > 4 && s.a.colours > 50, `the canvas is not blank in the body region: ${JSON.stringify(s.a)}`);
@@ -450,18 +457,14 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
         const d = app.trace.drafts.leftHand;
         return app.tracing.session.world('leftHand', pm.sampleTrajectory(d.mode, d.points, tt));
       }, t);
-      const at0 = await onCurve(0);
-      await page.waitForFunction((p) => {
+      const wristAt = (p) => page.waitForFunction((q) => {
         const w = window.demo.viewer.bonePosition('左手首');
-        return Math.hypot(w[0] - p[0], w[1] - p[1], w[2] - p[2]) < 1e-3;
-      }, at0, { timeout: 10_000 });
+        return Math.hypot(w[0] - q[0], w[1] - q[1], w[2] - q[2]) < 1e-3;
+      }, p, { timeout: 10_000 });
+      await wristAt(await onCurve(0));
       const w0 = await bonePosition(page, '左手首');
       await page.locator('input[data-param="trace.progress"]').fill('0.5');
-      const at5 = await onCurve(0.5);
-      await page.waitForFunction((p) => {
-        const w = window.demo.viewer.bonePosition('左手首');
-        return Math.hypot(w[0] - p[0], w[1] - p[1], w[2] - p[2]) < 1e-3;
-      }, at5, { timeout: 10_000 });
+      await wristAt(await onCurve(0.5));
       const w5 = await bonePosition(page, '左手首');
       console.log(`# demo tracing: progress 0 -> 0.5 moved the wrist ${distance(w0, w5).toFixed(2)} units, onto the curve`);
       assert.ok(distance(w0, w5) > 1, `the wrist moved along the path: ${distance(w0, w5)}`);
@@ -480,18 +483,8 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       const f0 = await page.evaluate(() => window.demo.viewer.frame);
       await frames(page, 3);
       assert.notEqual(await page.evaluate(() => window.demo.viewer.frame), f0, 'the clock runs');
-      await showFrame(page, 1 * play.beat);
-      const clipA = await bodyClip(page);
-      await showFrame(page, 2 * play.beat);
-      const clip = unionClip(clipA, await bodyClip(page));
-      await showFrame(page, 1 * play.beat);
-      const shotA = await page.screenshot({ clip });
-      await showFrame(page, 2 * play.beat);
-      const shotB = await page.screenshot({ clip });
-      writeFileSync(join(OUT, 'tracing-beat-1.png'), shotA);
-      writeFileSync(join(OUT, 'tracing-beat-2.png'), shotB);
+      const { stats: px } = await bodyShotsAt(page, play.beat, 2 * play.beat, ['tracing-beat-1.png', 'tracing-beat-2.png']);
       await page.screenshot({ path: join(OUT, 'tracing-play.png') });
-      const px = await pixelStats(page, shotA, shotB);
       console.log(`# demo tracing: ${(100 * px.diff).toFixed(1)} % of the body region's pixels differ a beat apart`);
       assert.ok(px.diff > 0.003, `a beat apart the body region changes: ${(100 * px.diff).toFixed(2)} %`);
       // The wrist of the babylon-mmd model lies on the path while it plays (fractional frames too).
