@@ -36,7 +36,11 @@ class TracingController {
     this.offs = [];
     this.settled = Promise.resolve(true);
     this.buildPanel(container);
-    this.ensureSession();
+    try {
+      this.ensureSession();
+    } catch (e) {
+      this.report(e); // e.g. a skeleton the core cannot read: the banner says so, generate() will too
+    }
     this.refresh();
   }
 
