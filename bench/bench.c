@@ -35,6 +35,12 @@ double bench_median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+int bench_runs(int min_runs, double one_ms) {
+    double want = one_ms > 0 ? 200.0 / one_ms : 10000;
+    int n = want > 10000 ? 10000 : (int)want + 1;
+    return n > min_runs ? n : min_runs;
+}
+
 long bench_max_rss_kb(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -78,9 +84,10 @@ static int row_vmd_parse(int argc, char **argv) {
     size_t size;
     uint8_t *data = bench_read_file(argv[0], &size);
     int runs = argc > 1 ? atoi(argv[1]) : 20;
-    double *t = malloc(sizeof(double) * (size_t)runs);
+    if (runs < 1) runs = 1;
+    double *t = NULL;
     uint32_t keys = 0;
-    for (int r = 0; r < runs; r++) {
+    for (int r = -1; r < runs; r++) { /* r = -1: warm-up, which sets the number of runs */
         pm_error err = {0};
         pm_vmd *v = NULL;
         double t0 = bench_now_ms();
@@ -88,7 +95,13 @@ static int row_vmd_parse(int argc, char **argv) {
             fprintf(stderr, "procmotion_bench: %s\n", err.message);
             return 1;
         }
-        t[r] = bench_now_ms() - t0;
+        double dt = bench_now_ms() - t0;
+        if (r < 0) {
+            runs = bench_runs(runs, dt);
+            t = malloc(sizeof(double) * (size_t)runs);
+        } else {
+            t[r] = dt;
+        }
         keys = v->bones.count + v->morphs.count + v->cameras.count;
         pm_vmd_free(v);
     }

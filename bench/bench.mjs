@@ -57,7 +57,13 @@ for (const entry of PLAN) {
         results.push({ row: entry.row, input: input ? input.split('/').pop() : '', impl, failed: r.stderr.split('\n')[0] });
         continue;
       }
-      record(r.stdout.trim().split('\n').pop());
+      const line = r.stdout.trim().split('\n').pop();
+      if (JSON.parse(line).text !== undefined) {
+        results.push(JSON.parse(line));
+        console.error(`bench: ${entry.row.padEnd(12)} ${JSON.parse(line).input.padEnd(44)} ${impl}: ${JSON.parse(line).text}`);
+      } else {
+        record(line);
+      }
     }
   }
   for (const extra of entry.static?.(inputs) ?? []) results.push(extra);
@@ -114,7 +120,7 @@ const machine = [
   `- CPU: ${cpus()[0]?.model ?? '?'} x ${cpus().length}, RAM ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
   `- Node ${process.version}; ${version('emcc', ['--version'])}; ${version('cc', ['--version'])}`,
   `- babylon-mmd ${pkg('babylon-mmd')}, @babylonjs/core ${pkg('@babylonjs/core')}, mmd-parser ${pkg('mmd-parser')}`,
-  `- ${RUNS} timed runs per row after a warm-up (3 to 50 runs, up to 300 ms); median; each row in its own process (peak RSS is that process's)`,
+  `- JS rows: a warm-up of at least 3 runs and 500 ms, then at least ${RUNS} timed runs and 300 ms (at most 2000); native rows: at least ${RUNS} runs and 200 ms after one warm-up run; medians; each row in its own process (peak RSS is that process's); "vs ours" is the time per item (key, frame, solve) relative to procmotion wasm`,
   `- date: ${new Date().toISOString().slice(0, 10)}`,
 ].join('\n');
 

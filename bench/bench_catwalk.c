@@ -47,18 +47,18 @@ int bench_catwalk(int argc, char **argv) {
     cases[1].bpm = 128, cases[1].cadence = PM_CATWALK_CADENCE_BEAT;
     cases[2].u_turn = true;
     static const char *const labels[3] = {"default loop (in place, 120 BPM 2beat)", "128 BPM beat", "U-turn"};
-    double *t = malloc(sizeof(double) * (size_t)runs);
     for (int c = 0; c < 4; c++) {
         const pm_catwalk_params *p = &cases[c < 3 ? c : 0];
         uint32_t frames = 0, keys = 0;
         size_t bytes = 0;
-        one(p, c == 3, &frames, &keys, &bytes); /* warm-up */
-        for (int r = 0; r < runs; r++) t[r] = one(p, c == 3, &frames, &keys, &bytes);
+        int n = bench_runs(runs, one(p, c == 3, &frames, &keys, &bytes)); /* warm-up */
+        double *t = malloc(sizeof(double) * (size_t)n);
+        for (int r = 0; r < n; r++) t[r] = one(p, c == 3, &frames, &keys, &bytes);
         char input[200];
         snprintf(input, sizeof input, "%s: %u frames, %u keys, %zu bytes",
                  c == 3 ? "default loop, then the VMD bytes written" : labels[c], frames, keys, bytes);
-        bench_report("catwalk", input, bench_median(t, runs), runs, frames, "frames");
+        bench_report("catwalk", input, bench_median(t, n), n, frames, "frames");
+        free(t);
     }
-    free(t);
     return 0;
 }

@@ -14,9 +14,9 @@ int bench_row_keypoints(int argc, char **argv) {
     uint8_t *data = bench_read_file(argv[0], &size);
     int runs = argc > 1 ? atoi(argv[1]) : 20;
     if (runs < 1) runs = 1;
-    double *t = malloc(sizeof(double) * (size_t)runs);
+    double *t = NULL;
     uint32_t frames = 0;
-    for (int r = -1; r < runs; r++) { /* r = -1: warm-up */
+    for (int r = -1; r < runs; r++) { /* r = -1: warm-up, which sets the number of runs */
         pm_error err = {0};
         pm_kp_sequence *s = NULL;
         double t0 = bench_now_ms();
@@ -24,7 +24,13 @@ int bench_row_keypoints(int argc, char **argv) {
             fprintf(stderr, "procmotion_bench: %s\n", err.message);
             return 1;
         }
-        if (r >= 0) t[r] = bench_now_ms() - t0;
+        double dt = bench_now_ms() - t0;
+        if (r < 0) {
+            runs = bench_runs(runs, dt);
+            t = malloc(sizeof(double) * (size_t)runs);
+        } else {
+            t[r] = dt;
+        }
         frames = s->frame_count;
         pm_kp_free(s);
     }

@@ -136,7 +136,8 @@ export const PLAN = [
     row: 'vmd-parse',
     inputs: vmdFixtures,
     native: (path) => ['vmd-parse', path],
-    js: ['procmotion wasm', 'babylon-mmd ParseFromBuffer', 'babylon-mmd VmdLoader', 'mmd-parser'],
+    js: ['procmotion wasm', 'babylon-mmd ParseFromBuffer', 'babylon-mmd VmdLoader', 'mmd-parser',
+      'ratio in one process (ParseFromBuffer / ours, alternating)'],
   },
   {
     row: 'sjis',
