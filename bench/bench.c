@@ -41,6 +41,16 @@ int bench_runs(int min_runs, double one_ms) {
     return n > min_runs ? n : min_runs;
 }
 
+void bench_record(double **t, int *runs, int r, double dt) {
+    if (r >= 0) {
+        (*t)[r] = dt;
+        return;
+    }
+    *runs = bench_runs(*runs, dt);
+    *t = malloc(sizeof(double) * (size_t)*runs);
+    if (!*t) exit(1);
+}
+
 long bench_max_rss_kb(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -95,13 +105,7 @@ static int row_vmd_parse(int argc, char **argv) {
             fprintf(stderr, "procmotion_bench: %s\n", err.message);
             return 1;
         }
-        double dt = bench_now_ms() - t0;
-        if (r < 0) {
-            runs = bench_runs(runs, dt);
-            t = malloc(sizeof(double) * (size_t)runs);
-        } else {
-            t[r] = dt;
-        }
+        bench_record(&t, &runs, r, bench_now_ms() - t0);
         keys = v->bones.count + v->morphs.count + v->cameras.count;
         pm_vmd_free(v);
     }

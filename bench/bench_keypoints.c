@@ -24,13 +24,7 @@ int bench_row_keypoints(int argc, char **argv) {
             fprintf(stderr, "procmotion_bench: %s\n", err.message);
             return 1;
         }
-        double dt = bench_now_ms() - t0;
-        if (r < 0) {
-            runs = bench_runs(runs, dt);
-            t = malloc(sizeof(double) * (size_t)runs);
-        } else {
-            t[r] = dt;
-        }
+        bench_record(&t, &runs, r, bench_now_ms() - t0);
         frames = s->frame_count;
         pm_kp_free(s);
     }
