@@ -35,17 +35,38 @@ double bench_median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+int bench_runs(int min_runs, double one_ms) {
+    double want = one_ms > 0 ? 200.0 / one_ms : 10000;
+    int n = want > 10000 ? 10000 : (int)want + 1;
+    return n > min_runs ? n : min_runs;
+}
+
+void bench_record(double **t, int *runs, int r, double dt) {
+    if (r >= 0) {
+        (*t)[r] = dt;
+        return;
+    }
+    *runs = bench_runs(*runs, dt);
+    *t = malloc(sizeof(double) * (size_t)*runs);
+    if (!*t) exit(1);
+}
+
 long bench_max_rss_kb(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
 }
 
-void bench_report(const char *row, const char *input, double median_ms, int runs, double items, const char *unit) {
-    printf("{\"row\":\"%s\",\"input\":\"%s\",\"impl\":\"native\",\"median_ms\":%.6f,\"runs\":%d,\"items\":%.0f,"
+void bench_report_impl(const char *row, const char *input, const char *impl, double median_ms, int runs, double items,
+                       const char *unit) {
+    printf("{\"row\":\"%s\",\"input\":\"%s\",\"impl\":\"%s\",\"median_ms\":%.6f,\"runs\":%d,\"items\":%.0f,"
            "\"unit\":\"%s\",\"max_rss_kb\":%ld}\n",
-           row, input, median_ms, runs, items, unit, bench_max_rss_kb());
+           row, input, impl, median_ms, runs, items, unit, bench_max_rss_kb());
     fflush(stdout);
+}
+
+void bench_report(const char *row, const char *input, double median_ms, int runs, double items, const char *unit) {
+    bench_report_impl(row, input, "native", median_ms, runs, items, unit);
 }
 
 uint8_t *bench_read_file(const char *path, size_t *size) {
@@ -73,9 +94,10 @@ static int row_vmd_parse(int argc, char **argv) {
     size_t size;
     uint8_t *data = bench_read_file(argv[0], &size);
     int runs = argc > 1 ? atoi(argv[1]) : 20;
-    double *t = malloc(sizeof(double) * (size_t)runs);
+    if (runs < 1) runs = 1;
+    double *t = NULL;
     uint32_t keys = 0;
-    for (int r = 0; r < runs; r++) {
+    for (int r = -1; r < runs; r++) { /* r = -1: warm-up, which sets the number of runs */
         pm_error err = {0};
         pm_vmd *v = NULL;
         double t0 = bench_now_ms();
@@ -83,7 +105,7 @@ static int row_vmd_parse(int argc, char **argv) {
             fprintf(stderr, "procmotion_bench: %s\n", err.message);
             return 1;
         }
-        t[r] = bench_now_ms() - t0;
+        bench_record(&t, &runs, r, bench_now_ms() - t0);
         keys = v->bones.count + v->morphs.count + v->cameras.count;
         pm_vmd_free(v);
     }

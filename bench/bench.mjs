@@ -45,7 +45,7 @@ for (const entry of PLAN) {
   if (ONLY && entry.row !== ONLY) continue;
   for (const input of entry.inputs(inputs)) {
     if (entry.native && existsSync(NATIVE)) {
-      const r = spawnSync(NATIVE, [...entry.native(input), String(RUNS)], { encoding: 'utf8' });
+      const r = spawnSync(NATIVE, [...entry.native(input, inputs), String(RUNS)], { encoding: 'utf8' });
       if (r.status !== 0) console.error(`bench: native ${entry.row} failed: ${r.stderr}`);
       else for (const line of r.stdout.trim().split('\n')) record(line);
     }
@@ -57,7 +57,13 @@ for (const entry of PLAN) {
         results.push({ row: entry.row, input: input ? input.split('/').pop() : '', impl, failed: r.stderr.split('\n')[0] });
         continue;
       }
-      record(r.stdout.trim().split('\n').pop());
+      const line = r.stdout.trim().split('\n').pop();
+      if (JSON.parse(line).text !== undefined) {
+        results.push(JSON.parse(line));
+        console.error(`bench: ${entry.row.padEnd(12)} ${JSON.parse(line).input.padEnd(44)} ${impl}: ${JSON.parse(line).text}`);
+      } else {
+        record(line);
+      }
     }
   }
   for (const extra of entry.static?.(inputs) ?? []) results.push(extra);
@@ -86,8 +92,11 @@ for (const group of groups.values()) {
       continue;
     }
     const rate = r.items / (r.median_ms / 1000);
-    const ratio = oursRef && !oursRef.text && r !== oursRef ? `${(r.median_ms / oursRef.median_ms).toFixed(1)}x time` : '';
-    lines.push(`| ${r.row} | ${r.input} | ${r.impl} | ${r.median_ms < 1 ? r.median_ms.toFixed(3) : r.median_ms.toFixed(1)} ms | ${fmtRate(rate, r.unit)} | ${(r.max_rss_kb / 1024).toFixed(0)} MB | ${ratio} |`);
+    // time per item (key, frame, solve, byte) relative to ours: item counts may differ between rows
+    const ratio = oursRef && !oursRef.text && r !== oursRef
+      ? `${((r.median_ms / r.items) / (oursRef.median_ms / oursRef.items)).toFixed(1)}x time` : '';
+    const rss = r.reported ? 'not run' : `${(r.max_rss_kb / 1024).toFixed(0)} MB`;
+    lines.push(`| ${r.row} | ${r.input} | ${r.impl} | ${r.median_ms < 1 ? r.median_ms.toFixed(3) : r.median_ms.toFixed(1)} ms | ${fmtRate(rate, r.unit)} | ${rss} | ${ratio} |`);
   }
 }
 const table = lines.join('\n');
@@ -111,7 +120,7 @@ const machine = [
   `- CPU: ${cpus()[0]?.model ?? '?'} x ${cpus().length}, RAM ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
   `- Node ${process.version}; ${version('emcc', ['--version'])}; ${version('cc', ['--version'])}`,
   `- babylon-mmd ${pkg('babylon-mmd')}, @babylonjs/core ${pkg('@babylonjs/core')}, mmd-parser ${pkg('mmd-parser')}`,
-  `- ${RUNS} timed runs per row after a warm-up (3 to 50 runs, up to 300 ms); median; each row in its own process (peak RSS is that process's)`,
+  `- JS rows: a warm-up of at least 3 runs and 500 ms, then at least ${RUNS} timed runs and 300 ms (at most 2000); native rows: at least ${RUNS} runs and 200 ms after one warm-up run; medians; each row in its own process (peak RSS is that process's); "vs ours" is the time per item (key, frame, solve) relative to procmotion wasm`,
   `- date: ${new Date().toISOString().slice(0, 10)}`,
 ].join('\n');
 

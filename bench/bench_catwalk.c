@@ -3,7 +3,8 @@
  *   procmotion_bench catwalk [RUNS]
  *
  * Inputs: the default loop (240 frames, 2beat at 120 BPM, in place), 128 BPM with one step per beat,
- * and a U-turn loop (480 frames); all on the standard figure. `items` is the loop's frames. */
+ * and a U-turn loop (480 frames); all on the standard figure. `items` is the loop's frames; the input
+ * label carries the loop's frames, keys (bone, morph and property) and VMD bytes. */
 #include "bench.h"
 
 #include "procmotion/catwalk.h"
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double one(const pm_catwalk_params *p, bool write, uint32_t *frames) {
+static double one(const pm_catwalk_params *p, bool write, uint32_t *frames, uint32_t *keys, size_t *bytes) {
     pm_vmd *v = NULL;
     pm_error err = {0};
     pm_catwalk_info info;
@@ -32,6 +33,8 @@ static double one(const pm_catwalk_params *p, bool write, uint32_t *frames) {
     }
     double dt = bench_now_ms() - t0;
     *frames = info.loop_frames;
+    *keys = info.key_count + info.morph_key_count + info.property_key_count;
+    if (pm_vmd_write(v, NULL, 0, bytes, &err) != PM_OK) exit(1);
     pm_vmd_free(v);
     return dt;
 }
@@ -44,15 +47,18 @@ int bench_catwalk(int argc, char **argv) {
     cases[1].bpm = 128, cases[1].cadence = PM_CATWALK_CADENCE_BEAT;
     cases[2].u_turn = true;
     static const char *const labels[3] = {"default loop (in place, 120 BPM 2beat)", "128 BPM beat", "U-turn"};
-    double *t = malloc(sizeof(double) * (size_t)runs);
     for (int c = 0; c < 4; c++) {
         const pm_catwalk_params *p = &cases[c < 3 ? c : 0];
-        uint32_t frames = 0;
-        one(p, c == 3, &frames); /* warm-up */
-        for (int r = 0; r < runs; r++) t[r] = one(p, c == 3, &frames);
-        bench_report("catwalk", c == 3 ? "default loop, then the VMD bytes written" : labels[c],
-                     bench_median(t, runs), runs, frames, "frames");
+        uint32_t frames = 0, keys = 0;
+        size_t bytes = 0;
+        int n = bench_runs(runs, one(p, c == 3, &frames, &keys, &bytes)); /* warm-up */
+        double *t = malloc(sizeof(double) * (size_t)n);
+        for (int r = 0; r < n; r++) t[r] = one(p, c == 3, &frames, &keys, &bytes);
+        char input[200];
+        snprintf(input, sizeof input, "%s: %u frames, %u keys, %zu bytes",
+                 c == 3 ? "default loop, then the VMD bytes written" : labels[c], frames, keys, bytes);
+        bench_report("catwalk", input, bench_median(t, n), n, frames, "frames");
+        free(t);
     }
-    free(t);
     return 0;
 }

@@ -187,7 +187,10 @@ export class ProcMotion {
   /** Bytes currently allocated inside the module (leak checks). */
   readonly heapInUse: number;
 
-  /** Parse a VMD file. Throws ProcMotionError on truncated or non-VMD data. */
+  /**
+   * Parse a VMD file. Throws ProcMotionError on truncated or non-VMD data. The typed arrays are copies
+   * out of the module that share one ArrayBuffer (each with its own byteOffset).
+   */
   readVmd(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Vmd;
   /** Serialise a motion to VMD bytes (names to Shift-JIS, cut to the field widths). */
   writeVmd(vmd: VmdInput): Uint8Array;

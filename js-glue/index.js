@@ -39,6 +39,7 @@ const D = {
   SHADOWS: 32, SHADOW_FRAME: 33, SHADOW_MODE: 34, SHADOW_DISTANCE: 35,
   PROPS: 36, PROP_FRAME: 37, PROP_VISIBLE: 38, PROP_IK_START: 39, PROP_IK_COUNT: 40,
   PROP_IK_NAME_INDEX: 41, PROP_IK_ENABLED: 42,
+  PACKED_SIZE: 43, TEXT: 44, TEXT_BYTES: 45,
 };
 
 /** The 22 humanoid bones (VRM names) in the core's order (procmotion/humanoid.h). */
@@ -145,23 +146,6 @@ export class ProcMotion {
     return new Type(this.mod.HEAPU8.buffer, p, count).slice();
   }
 
-  /** A table of pm_string {offset, length} as JS strings, decoded with one TextDecoder call. */
-  _names(count, itemsPtr) {
-    if (!count) return [];
-    const u32 = this.mod.HEAPU32, heap = this.mod.HEAPU8;
-    let total = 0;
-    for (let i = 0; i < count; i++) total += u32[(itemsPtr >> 2) + 2 * i + 1] + 1;
-    const joined = new Uint8Array(total);
-    let o = 0;
-    for (let i = 0; i < count; i++) {
-      const base = (itemsPtr >> 2) + 2 * i;
-      const p = u32[base], n = u32[base + 1];
-      for (let k = 0; k < n; k++) joined[o + k] = heap[p + k];
-      o += n + 1; // NUL separator (names never contain NUL)
-    }
-    const out = utf8Decoder.decode(joined.subarray(0, total - 1)).split('\0');
-    return out;
-  }
 
   /**
    * Call an export that returns 0 and a malloc'd buffer through (out, size) pointers, or a non-zero
@@ -193,37 +177,45 @@ export class ProcMotion {
    */
   readVmd(bytes) {
     const data = toBytes(bytes, 'readVmd');
-    const s = this._scratch();
+    const mod = this.mod;
+    // one ABI call parses the file and packs every array and name table into one block, copied out
+    // at once; the typed arrays handed out are views of that copy (each with its own byteOffset)
+    const slots = mod._pm_abi_vmd_descriptor_slots();
+    const tmp = mod._pm_abi_alloc(data.byteLength + slots * 4 + ERROR_SIZE);
+    if (!tmp) throw new ProcMotionError(`out of wasm memory allocating ${data.byteLength} bytes`, 'PM_ERR_OUT_OF_MEMORY');
+    const dPtr = tmp + ((data.byteLength + 3) & ~3), errPtr = dPtr + slots * 4;
+    let block = 0;
     try {
-      const dataPtr = s.put(data);
-      const errPtr = s.alloc(ERROR_SIZE);
-      const vmd = this.mod._pm_abi_vmd_read(dataPtr, data.byteLength, errPtr);
-      if (!vmd) this._throw(s, errPtr, 'vmd');
-      try {
-        const slots = this.mod._pm_abi_vmd_descriptor_slots();
-        const dPtr = s.alloc(slots * 4);
-        this.mod._pm_abi_vmd_describe(vmd, dPtr);
-        const d = this._copy(Uint32Array, dPtr, slots);
-        return this._vmdFromDescriptor(d);
-      } finally {
-        this.mod._pm_abi_vmd_free(vmd);
-      }
+      mod.HEAPU8.set(data, tmp);
+      block = mod._pm_abi_vmd_read_packed(tmp, data.byteLength, dPtr, errPtr);
+      if (!block) throw new ProcMotionError(this._errorText(errPtr), 'vmd');
+      const d = new Uint32Array(mod.HEAPU8.buffer, dPtr, slots).slice();
+      const copy = mod.HEAPU8.slice(block, block + d[D.PACKED_SIZE]).buffer;
+      return this._vmdFromDescriptor(d, copy);
     } finally {
-      s.free();
+      if (block) mod._pm_abi_free(block);
+      mod._pm_abi_free(tmp);
     }
   }
 
-  _vmdFromDescriptor(d) {
-    const c = (Type, slot, n) => this._copy(Type, d[slot], n);
+  /** readVmd's result from a packed block's descriptor (offsets into `buf`, an ArrayBuffer). */
+  _vmdFromDescriptor(d, buf) {
+    const c = (Type, slot, n) => (n ? new Type(buf, d[slot], n) : new Type(0));
+    // the model name and every name of the three tables, joined by NUL: one decode, one split
+    const text = d[D.TEXT_BYTES] ? utf8Decoder.decode(new Uint8Array(buf, d[D.TEXT], d[D.TEXT_BYTES])) : '';
+    const all = text.split('\0');
+    const nbn = d[D.BONE_NAMES], nmn = d[D.MORPH_NAMES];
+    const boneNames = all.slice(1, 1 + nbn), morphNames = all.slice(1 + nbn, 1 + nbn + nmn);
+    const ikNames = all.slice(1 + nbn + nmn);
     const nb = d[D.BONES], nm = d[D.MORPHS], nc = d[D.CAMERAS], nl = d[D.LIGHTS], ns = d[D.SHADOWS];
     const np = d[D.PROPS];
     return {
       version: d[D.VERSION],
       sections: d[D.SECTIONS],
-      modelName: this._utf8(d[D.MODEL_NAME], d[D.MODEL_NAME_LEN]),
+      modelName: all[0],
       bones: {
         count: nb,
-        names: this._names(d[D.BONE_NAMES], d[D.BONE_NAMES + 1]),
+        names: boneNames,
         nameIndex: c(Uint32Array, D.BONE_NAME_INDEX, nb),
         frames: c(Uint32Array, D.BONE_FRAME, nb),
         positions: c(Float32Array, D.BONE_POSITION, nb * 3),
@@ -232,7 +224,7 @@ export class ProcMotion {
       },
       morphs: {
         count: nm,
-        names: this._names(d[D.MORPH_NAMES], d[D.MORPH_NAMES + 1]),
+        names: morphNames,
         nameIndex: c(Uint32Array, D.MORPH_NAME_INDEX, nm),
         frames: c(Uint32Array, D.MORPH_FRAME, nm),
         weights: c(Float32Array, D.MORPH_WEIGHT, nm),
@@ -264,7 +256,7 @@ export class ProcMotion {
         frames: c(Uint32Array, D.PROP_FRAME, np),
         visible: c(Uint8Array, D.PROP_VISIBLE, np),
         ikStart: np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]),
-        ikNames: this._names(d[D.IK_NAMES], d[D.IK_NAMES + 1]),
+        ikNames,
         ikNameIndex: c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]),
         ikEnabled: c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]),
       },

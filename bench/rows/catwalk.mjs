@@ -10,17 +10,21 @@ const CASES = {
   uturn: [{ uTurn: true }, null, 'U-turn'],
 };
 
+// the same label as the native row: frames, keys (bone, morph, property), VMD bytes
+const describe = (label, r) =>
+  `${label}: ${r.loopFrames} frames, ${r.keyCount + r.morphKeyCount + r.propertyKeyCount} keys, ${r.vmd.byteLength} bytes`;
+
 export const impls = {
   async 'procmotion wasm'(input) {
     const pm = await createProcMotion();
     if (input && existsSync(input)) {
       const skeleton = pm.readPmx(new Uint8Array(readFileSync(input)));
       const r = pm.generateCatwalkVmd({}, null, null, null, { skeleton });
-      return { items: r.loopFrames, unit: 'frames', label: 'default loop on yw_test_model',
+      return { items: r.loopFrames, unit: 'frames', label: describe('default loop on yw_test_model', r),
                run: () => pm.generateCatwalkVmd({}, null, null, null, { skeleton }) };
     }
     const [state, bpm, label] = CASES[input ?? 'default'];
     const r = pm.generateCatwalkVmd(state, bpm, null, null);
-    return { items: r.loopFrames, unit: 'frames', label, run: () => pm.generateCatwalkVmd(state, bpm, null, null) };
+    return { items: r.loopFrames, unit: 'frames', label: describe(label, r), run: () => pm.generateCatwalkVmd(state, bpm, null, null) };
   },
 };

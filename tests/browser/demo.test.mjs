@@ -12,6 +12,7 @@ import { join } from 'node:path';
 
 import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
 import { startDemoServer } from '../../build-scripts/serve-demo.mjs';
+import { distanceToPolyline } from '../../web-demo/src/modes/tracing-core.js';
 import {
   createMmdScene, disposeMmdScene, evaluateWorldPositions, boneIndex, fixturePath, fixturesAvailable,
   loadVmdAnimation, parseVmdBabylon, readFixture,
@@ -83,6 +84,24 @@ async function bodyClip(page) {
   const r = await page.evaluate(() => window.demo.viewer.bodyRect());
   assert.ok(r && r.width > 10 && r.height > 10, `body rectangle: ${JSON.stringify(r)}`);
   return { x: box.x + r.x, y: box.y + r.y, width: r.width, height: r.height };
+}
+
+/**
+ * Screenshots of the body region (the union of both poses' rectangles) at frames fa and fb, written
+ * to OUT as names[0] and names[1]. Returns { clip, stats } (pixelStats of the pair).
+ */
+async function bodyShotsAt(page, fa, fb, names) {
+  await showFrame(page, fa);
+  const clipA = await bodyClip(page);
+  await showFrame(page, fb);
+  const clip = unionClip(clipA, await bodyClip(page));
+  await showFrame(page, fa);
+  const shotA = await page.screenshot({ clip });
+  await showFrame(page, fb);
+  const shotB = await page.screenshot({ clip });
+  writeFileSync(join(OUT, names[0]), shotA);
+  writeFileSync(join(OUT, names[1]), shotB);
+  return { clip, stats: await pixelStats(page, shotA, shotB) };
 }
 
 function unionClip(a, b) {
@@ -162,6 +181,39 @@ async function bonePosition(page, name) {
   return page.evaluate((n) => window.demo.viewer.bonePosition(n), name);
 }
 
+const distance = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+/** Tracing mode: switch to it and wait for the live pose. */
+async function tracingOn(page) {
+  await page.locator('#mode').selectOption('tracing');
+  await page.waitForFunction(() => window.demo.app.motionMode === 'tracing' && window.demo.app.tracing?.session, null, { timeout: 30_000 });
+}
+
+/**
+ * Drags the IK target sphere with the mouse by (dx, dy) CSS pixels from its projected centre, in
+ * steps, and waits for the live pose of the new target (rendered). Returns { from, to } screen
+ * points, the target and how far the limb's end bone (babylon-mmd, in the page) is from it.
+ */
+async function dragSphere(page, dx, dy, endBone = '左手首') {
+  const box = await canvasBox(page);
+  const s = await page.evaluate(() => window.demo.app.tracing.gizmo.screenPosition());
+  const from = { x: box.x + s.x, y: box.y + s.y };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) await page.mouse.move(from.x + (dx * i) / 6, from.y + (dy * i) / 6);
+  await page.mouse.up();
+  await page.evaluate(() => window.demo.app.tracing.settled);
+  await frames(page, 2);
+  const target = await page.evaluate(() => window.demo.app.trace.targets[window.demo.app.trace.limb]);
+  const off = distance(await bonePosition(page, endBone), target);
+  return { from, to: { x: from.x + dx, y: from.y + dy }, target, off };
+}
+
+/** The traced path of a limb in world coordinates, densely sampled (flat array). */
+async function tracePath(page, limb) {
+  return page.evaluate((l) => Array.from(window.demo.app.tracing.session.pathWorld(l, window.demo.app.trace.drafts[l], 200)), limb);
+}
+
 describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
   test('opens on the mannequin walking, with no console errors; the body moves between beats', async () => {
     const { page, errors, context, loadTimeMs, wallMs } = await openDemo();
@@ -199,18 +251,7 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
 
       // Two screenshots a beat apart differ where the body is.
       const beat = state.beat;
-      await showFrame(page, 2 * beat);
-      const clipA = await bodyClip(page);
-      await showFrame(page, 3 * beat);
-      const clipB = await bodyClip(page);
-      const clip = unionClip(clipA, clipB);
-      await showFrame(page, 2 * beat);
-      const shotA = await page.screenshot({ clip });
-      await showFrame(page, 3 * beat);
-      const shotB = await page.screenshot({ clip });
-      writeFileSync(join(OUT, 'body-beat-2.png'), shotA);
-      writeFileSync(join(OUT, 'body-beat-3.png'), shotB);
-      const s = await pixelStats(page, shotA, shotB);
+      const { clip, stats: s } = await bodyShotsAt(page, 2 * beat, 3 * beat, ['body-beat-2.png', 'body-beat-3.png']);
       console.log(`# demo: body region ${Math.round(clip.width)}x${Math.round(clip.height)} px, `
         + `luminance std ${s.a.std.toFixed(1)}, ${s.a.colours} colours, ${(100 * s.diff).toFixed(1)} % pixels differ a beat apart`);
       assert.ok(s.a.std > 4 && s.a.colours > 50, `the canvas is not blank in the body region: ${JSON.stringify(s.a)}`);
@@ -338,6 +379,225 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       const walk = await page.evaluate(() => ({ loop: window.demo.viewer.loopFrames, copied: window.demo.app.motion.report.copiedKeys }));
       assert.ok(walk.loop > 0 && walk.copied > 0, JSON.stringify(walk));
       assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('tracing mode: drag the IK target, add points, curve, progress, generate, play on the path, download', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      await tracingOn(page);
+      const banner = page.locator('#errors');
+      const cam = () => page.evaluate(() => {
+        const c = window.demo.viewer.camera;
+        return [c.alpha, c.beta, c.radius, c.target.x, c.target.y, c.target.z];
+      });
+      // Generating with no path says so in the banner.
+      await page.locator('[data-action="trace.generate"]').click();
+      await banner.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await banner.textContent(), /Add at least two points/);
+      await page.locator('#errors .close').click();
+      assert.equal(await page.evaluate(() => window.demo.app.trace.phase), 'edit');
+
+      // The sphere starts on the wrist; a mouse drag moves it and the arm reaches it, the camera stays.
+      const rest = await bonePosition(page, '左手首');
+      const start = await page.evaluate(() => window.demo.app.tracing.gizmo.position);
+      assert.ok(distance(rest, start) < 1e-4, `the sphere starts on the wrist: ${start} vs ${rest}`);
+      const cam0 = await cam();
+      await page.screenshot({ path: join(OUT, 'tracing-start.png') });
+      const d1 = await dragSphere(page, -70, -120);
+      assert.ok(d1.off < 1e-3, `the wrist is on the sphere: ${d1.off}`);
+      assert.deepEqual(await cam(), cam0, 'the camera did not orbit while the sphere was dragged');
+      const wrist1 = await bonePosition(page, '左手首');
+      console.log(`# demo tracing: a 139 px drag moved the target ${distance(d1.target, start).toFixed(2)} units; wrist on it within `
+        + `${distance(wrist1, d1.target).toExponential(1)}`);
+      assert.ok(distance(wrist1, rest) > 2, `the arm reached: wrist moved ${distance(wrist1, rest)} units`);
+      const shown = await page.evaluate(() => window.demo.app.tracing.gizmo.screenPosition());
+      const box = await canvasBox(page);
+      assert.ok(Math.hypot(box.x + shown.x - d1.to.x, box.y + shown.y - d1.to.y) < 3, 'the sphere stays under the pointer');
+      await page.screenshot({ path: join(OUT, 'tracing-drag.png') });
+
+      // Three points: each the sphere's position, stored relative to 左腕.
+      await page.locator('[data-action="trace.add"]').click();
+      await page.locator('[data-action="trace.generate"]').click();
+      await banner.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await banner.textContent(), /Left hand: the path has 1 point/);
+      await page.locator('#errors .close').click();
+      await dragSphere(page, 60, -10);
+      await page.locator('[data-action="trace.add"]').click();
+      const d3 = await dragSphere(page, 10, 80);
+      await page.locator('[data-action="trace.add"]').click();
+      const drafts = await page.evaluate(() => ({ draft: window.demo.app.trace.drafts.leftHand,
+        root: window.demo.app.tracing.session.rest.leftHand.root, shoulder: window.demo.viewer.bonePosition('左腕'),
+        meshes: window.demo.app.tracing.gizmo.meshes.map((m) => m.name) }));
+      assert.equal(drafts.draft.points.length, 3);
+      assert.ok(distance(drafts.root, drafts.shoulder) < 1e-4, '左腕 rests where the session says');
+      const last = drafts.draft.points[2].map((v, i) => v + drafts.root[i]);
+      assert.ok(distance(last, d3.target) < 1e-4, `the point is the sphere's position relative to 左腕: ${last} vs ${d3.target}`);
+      assert.deepEqual(drafts.meshes.filter((n) => n.startsWith('trace-point')).length, 3, 'three point spheres');
+      assert.ok(drafts.meshes.some((n) => n.startsWith('trace-path')), 'the path is drawn');
+      const linePath = await tracePath(page, 'leftHand');
+
+      // Curve: the drawn path goes through the same points, another way.
+      await page.locator('select[data-param="trace.mode"]').selectOption('curve');
+      await page.waitForFunction(() => window.demo.app.trace.drafts.leftHand.mode === 'curve');
+      const curvePath = await tracePath(page, 'leftHand');
+      let apart = 0;
+      for (let i = 0; i < curvePath.length; i += 3) apart = Math.max(apart, distanceToPolyline(curvePath.slice(i, i + 3), linePath));
+      console.log(`# demo tracing: the curve leaves the line by up to ${apart.toFixed(2)} units`);
+      assert.ok(apart > 0.1, `line and curve differ: ${apart}`);
+      await page.screenshot({ path: join(OUT, 'tracing-curve.png') });
+
+      // The progress slider moves the wrist along the curve.
+      await page.locator('input[data-param="trace.progress"]').fill('0');
+      await page.waitForFunction(() => window.demo.app.trace.progress === 0);
+      const onCurve = async (t) => page.evaluate((tt) => {
+        const { app, pm } = window.demo;
+        const d = app.trace.drafts.leftHand;
+        return app.tracing.session.world('leftHand', pm.sampleTrajectory(d.mode, d.points, tt));
+      }, t);
+      const wristAt = (p) => page.waitForFunction((q) => {
+        const w = window.demo.viewer.bonePosition('左手首');
+        return Math.hypot(w[0] - q[0], w[1] - q[1], w[2] - q[2]) < 1e-3;
+      }, p, { timeout: 10_000 });
+      await wristAt(await onCurve(0));
+      const w0 = await bonePosition(page, '左手首');
+      await page.locator('input[data-param="trace.progress"]').fill('0.5');
+      await wristAt(await onCurve(0.5));
+      const w5 = await bonePosition(page, '左手首');
+      console.log(`# demo tracing: progress 0 -> 0.5 moved the wrist ${distance(w0, w5).toFixed(2)} units, onto the curve`);
+      assert.ok(distance(w0, w5) > 1, `the wrist moved along the path: ${distance(w0, w5)}`);
+
+      // Generate 5 keyframes: the baked VMD plays, looping; screenshots a beat apart differ.
+      assert.equal(await page.locator('input[data-param="trace.count"]').inputValue(), '5');
+      await page.locator('[data-action="trace.generate"]').click();
+      await page.waitForFunction(() => window.demo.app.motion?.name === 'trace-120' && window.demo.app.trace.phase === 'play',
+        null, { timeout: 20_000 });
+      const play = await page.evaluate(() => ({ loop: window.demo.viewer.loopFrames, beat: window.demo.viewer.motion.beatFrames,
+        playing: window.demo.viewer.playing, loopOn: window.demo.viewer.loop, info: document.querySelector('#info').textContent }));
+      assert.equal(play.beat, 15);
+      assert.equal(play.loop, 90, '4 beats on the path, a beat of hold, a beat back');
+      assert.ok(play.playing && play.loopOn, 'playing, looping');
+      assert.match(play.info, /Keyframes\s*5 \(Left hand\)/);
+      const f0 = await page.evaluate(() => window.demo.viewer.frame);
+      await frames(page, 3);
+      assert.notEqual(await page.evaluate(() => window.demo.viewer.frame), f0, 'the clock runs');
+      const { stats: px } = await bodyShotsAt(page, play.beat, 2 * play.beat, ['tracing-beat-1.png', 'tracing-beat-2.png']);
+      await page.screenshot({ path: join(OUT, 'tracing-play.png') });
+      console.log(`# demo tracing: ${(100 * px.diff).toFixed(1)} % of the body region's pixels differ a beat apart`);
+      assert.ok(px.diff > 0.003, `a beat apart the body region changes: ${(100 * px.diff).toFixed(2)} %`);
+      // The wrist of the babylon-mmd model lies on the path while it plays (fractional frames too).
+      const path = await tracePath(page, 'leftHand');
+      const offs = [];
+      for (const f of [0, 7.5, 15, 23.3, 36.7, 44, 60]) {
+        await showFrame(page, f);
+        offs.push(distanceToPolyline(await bonePosition(page, '左手首'), path));
+      }
+      console.log(`# demo tracing: wrist off the path while playing: ${offs.map((d) => d.toExponential(1)).join(', ')}`);
+      assert.ok(Math.max(...offs) < 0.1, `the wrist follows the path: ${offs}`);
+      await showFrame(page, 75); // the hold: still at the end of the path
+      assert.ok(distanceToPolyline(await bonePosition(page, '左手首'), path) < 0.1, 'the hold keeps the end');
+
+      // Download VMD: the bytes playing, read by babylon-mmd, keying the traced arm.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download').click()]);
+      assert.equal(download.suggestedFilename(), 'trace-120.vmd');
+      const dlPath = join(OUT, 'trace-120.vmd');
+      await download.saveAs(dlPath);
+      const bytes = new Uint8Array(readFileSync(dlPath));
+      assert.deepEqual(Array.from(bytes), await page.evaluate(() => Array.from(window.demo.app.motion.vmd)));
+      const parsed = await parseVmdBabylon(bytes);
+      const keyed = new Set(parsed.bones.map((k) => k.name));
+      for (const n of ['左腕', '左ひじ']) assert.ok(keyed.has(n), `${n} keyed (${[...keyed].join(' ')})`);
+      assert.ok(parsed.bones.filter((k) => k.name === '左腕').length >= 60, 'per-frame keys on the traced arm');
+      assert.equal((await loadVmdAnimation(bytes)).endFrame, 90);
+
+      // Back to editing shows the live pose; "Play keyframes" plays them again.
+      await page.locator('[data-action="trace.play"]').click();
+      await page.waitForFunction(() => window.demo.app.trace.phase === 'edit' && window.demo.app.motion.name === 'trace-pose');
+      await page.locator('[data-action="trace.play"]').click();
+      await page.waitForFunction(() => window.demo.app.trace.phase === 'play' && window.demo.app.motion.name === 'trace-120');
+      assert.equal(await banner.isVisible(), false);
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('tracing on a model without 左腕 says so in the banner; the other limbs still trace', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      // The mannequin with 左腕 renamed (UTF-16LE 左腕 -> 左翼).
+      const bytes = await page.evaluate(() => {
+        const b = window.demo.pm.mannequinPmx().slice();
+        let n = 0;
+        for (let i = 0; i + 4 <= b.length; i++) {
+          if (b[i] === 0xe6 && b[i + 1] === 0x5d && b[i + 2] === 0x55 && b[i + 3] === 0x81) { b[i + 2] = 0xfc; b[i + 3] = 0x7f; n++; }
+        }
+        return n === 1 ? Array.from(b) : null;
+      });
+      assert.ok(bytes, 'one 左腕 in the mannequin');
+      await page.locator('#file-model').setInputFiles({ name: 'no-left-arm.pmx', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+      await page.waitForFunction(() => window.demo.app.model?.name === 'no-left-arm.pmx', null, { timeout: 30_000 });
+      await tracingOn(page);
+      const banner = page.locator('#errors');
+      await banner.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await banner.textContent(), /Left hand: this model cannot trace it, it has no 左腕/);
+      assert.equal(await page.evaluate(() => window.demo.app.tracing.gizmo.target.isEnabled()), false, 'no sphere to drag');
+      await page.locator('#errors .close').click();
+      await page.locator('[data-action="trace.add"]').click();
+      await banner.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await banner.textContent(), /no 左腕/);
+      await page.locator('#errors .close').click();
+      // The right hand traces on this model.
+      await page.locator('select[data-param="trace.limb"]').selectOption('rightHand');
+      assert.ok((await dragSphere(page, 50, -100, '右手首')).off < 1e-3, 'the right wrist reaches the sphere');
+      await page.locator('[data-action="trace.add"]').click();
+      await dragSphere(page, 60, 40, '右手首');
+      await page.locator('[data-action="trace.add"]').click();
+      await page.locator('[data-action="trace.generate"]').click();
+      await page.waitForFunction(() => window.demo.app.motion?.name === 'trace-120', null, { timeout: 20_000 });
+      const path = await tracePath(page, 'rightHand');
+      await showFrame(page, 30);
+      assert.ok(distanceToPolyline(await bonePosition(page, '右手首'), path) < 0.1);
+      assert.equal(await banner.isVisible(), false);
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('tracing on yw_test_model.pmx (loaded from the picker): the wrist follows the drawn curve', { skip: NO_FIXTURES }, async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      const dir = fixturePath('pmx/yw_test_model');
+      await page.locator('#file-model').setInputFiles([join(dir, 'yw_test_model.pmx'), join(dir, 'tex/diffuse.png'), join(dir, 'tex/sph.png')]);
+      await page.waitForFunction(() => window.demo.app.model?.name === 'yw_test_model.pmx', null, { timeout: 30_000 });
+      await tracingOn(page);
+      const rest = await bonePosition(page, '左手首');
+      const start = await page.evaluate(() => window.demo.app.tracing.gizmo.position);
+      assert.ok(distance(rest, start) < 1e-3, `the sphere starts on this model's wrist: ${start} vs ${rest}`);
+      for (const [dx, dy] of [[-70, -120], [60, -10], [10, 80]]) {
+        const d = await dragSphere(page, dx, dy);
+        assert.ok(d.off < 1e-3, `the wrist reaches the sphere: ${d.off}`);
+        await page.locator('[data-action="trace.add"]').click();
+      }
+      await page.locator('select[data-param="trace.mode"]').selectOption('curve');
+      await page.locator('input[data-param="trace.count"]').fill('8');
+      await page.locator('[data-action="trace.generate"]').click();
+      await page.waitForFunction(() => window.demo.app.motion?.name === 'trace-120' && window.demo.viewer.loopFrames === 135,
+        null, { timeout: 20_000 });
+      const path = await tracePath(page, 'leftHand');
+      const offs = [];
+      for (const f of [0, 20.5, 50, 77.3, 105]) {
+        await showFrame(page, f);
+        offs.push(distanceToPolyline(await bonePosition(page, '左手首'), path));
+      }
+      console.log(`# demo tracing on yw_test_model: wrist off the curve ${offs.map((d) => d.toExponential(1)).join(', ')}`);
+      assert.ok(Math.max(...offs) < 0.1, `${offs}`);
+      await showFrame(page, 50);
+      await page.screenshot({ path: join(OUT, 'tracing-user-model.png') });
+      assert.deepEqual(errors, [], 'console errors');
     } finally {
       await context.close();
     }

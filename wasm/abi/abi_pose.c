@@ -105,7 +105,8 @@ PM_EXPORT int32_t pm_abi_pose_evaluate(pm_abi_pose *p, double frame, uint32_t fl
 }
 
 /* World positions of every bone for frames first, first + step, ... (count frames) into out
- * (count * bone_count * 3 floats, frame-major; out_floats is the buffer's size in floats). */
+ * (count * bone_count * 3 floats, frame-major; out_floats is the buffer's size in floats). The pose's
+ * world matrices hold the last frame afterwards; its final rotation and offset arrays are not updated. */
 PM_EXPORT int32_t pm_abi_pose_positions(pm_abi_pose *p, double first, double step, uint32_t count, uint32_t flags,
                                         float *out, uint32_t out_floats, char *errbuf) {
     pm_error err = {0};
@@ -118,11 +119,15 @@ PM_EXPORT int32_t pm_abi_pose_positions(pm_abi_pose *p, double first, double ste
                                 count, n, count * 3 * n, out_floats));
     if (!isfinite(first) || !isfinite(step))
         return fail_to(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: first or step is not finite"));
+    /* only the world matrices are read: the final rotations and offsets are not stored meanwhile */
+    pm_pose pose = *p->pose;
+    pose.final_rotation = NULL, pose.final_translation = NULL;
+    pm_pose_options opts = {flags, 0};
     for (uint32_t f = 0; f < count; f++) {
-        int32_t r = pm_abi_pose_evaluate(p, first + step * f, flags, errbuf);
-        if (r) return r;
+        pm_result r = pm_pose_evaluate(p->anim, p->ws, first + step * f, &pose, &opts, &err);
+        if (r != PM_OK) return fail_to(errbuf, &err, r);
         float *o = out + (size_t)f * n * 3;
-        for (uint32_t b = 0; b < n; b++) memcpy(o + (size_t)b * 3, &p->pose->world[b].m[12], 3 * sizeof(float));
+        for (uint32_t b = 0; b < n; b++) memcpy(o + (size_t)b * 3, &pose.world[b].m[12], 3 * sizeof(float));
     }
     return 0;
 }

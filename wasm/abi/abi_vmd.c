@@ -18,6 +18,9 @@ enum {
     D_LIGHTS, D_LIGHT_FRAME, D_LIGHT_COLOR, D_LIGHT_DIRECTION,
     D_SHADOWS, D_SHADOW_FRAME, D_SHADOW_MODE, D_SHADOW_DISTANCE,
     D_PROPS, D_PROP_FRAME, D_PROP_VISIBLE, D_PROP_IK_START, D_PROP_IK_COUNT, D_PROP_IK_NAME_INDEX, D_PROP_IK_ENABLED,
+    /* pm_abi_vmd_read_packed only: the block's size, and the model name and every name of the three
+     * tables joined by NUL (offset, byte length) */
+    D_PACKED_SIZE, D_TEXT, D_TEXT_BYTES,
     D_COUNT
 };
 
@@ -71,6 +74,117 @@ PM_EXPORT void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
     d[D_PROPS] = p->count, d[D_PROP_FRAME] = ptr(p->frame), d[D_PROP_VISIBLE] = ptr(p->visible);
     d[D_PROP_IK_START] = ptr(p->ik_start), d[D_PROP_IK_COUNT] = p->ik_count;
     d[D_PROP_IK_NAME_INDEX] = ptr(p->ik_name_index), d[D_PROP_IK_ENABLED] = ptr(p->ik_enabled);
+}
+
+/* ---- one call, one block ------------------------------------------------------------------------ */
+
+typedef struct packer {
+    uint8_t *base; /* NULL: measuring */
+    size_t at;
+} packer;
+
+/* Reserve n bytes (4-aligned), copy src there when writing; returns the offset. */
+static uint32_t pack(packer *pk, const void *src, size_t n) {
+    pk->at = (pk->at + 3) & ~(size_t)3;
+    uint32_t off = (uint32_t)pk->at;
+    if (pk->base && n) memcpy(pk->base + off, src, n);
+    pk->at += n;
+    return off;
+}
+
+/* Append one name to the text blob, NUL-separated from the one before (names hold no NUL). */
+static void pack_text(packer *pk, const pm_string *t, bool first) {
+    if (!first) {
+        if (pk->base) pk->base[pk->at] = 0;
+        pk->at++;
+    }
+    if (pk->base && t->length) memcpy(pk->base + pk->at, t->data, t->length);
+    pk->at += t->length;
+}
+
+static void pack_all(packer *pk, const pm_vmd *v, uint32_t *d) {
+    memset(d, 0, D_COUNT * sizeof *d);
+    d[D_VERSION] = v->version;
+    d[D_SECTIONS] = v->sections;
+    d[D_MODEL_NAME_LEN] = v->model_name.length;
+    d[D_BONE_NAMES] = v->bone_names.count, d[D_MORPH_NAMES] = v->morph_names.count, d[D_IK_NAMES] = v->ik_names.count;
+    const pm_vmd_bone_keys *b = &v->bones;
+    const size_t nb = b->count;
+    d[D_BONES] = b->count;
+    d[D_BONE_NAME_INDEX] = pack(pk, b->name_index, nb * 4), d[D_BONE_FRAME] = pack(pk, b->frame, nb * 4);
+    d[D_BONE_POSITION] = pack(pk, b->position, nb * 12), d[D_BONE_ROTATION] = pack(pk, b->rotation, nb * 16);
+    d[D_BONE_INTERP] = pack(pk, b->interpolation, nb * 64);
+    const pm_vmd_morph_keys *m = &v->morphs;
+    const size_t nm = m->count;
+    d[D_MORPHS] = m->count;
+    d[D_MORPH_NAME_INDEX] = pack(pk, m->name_index, nm * 4), d[D_MORPH_FRAME] = pack(pk, m->frame, nm * 4);
+    d[D_MORPH_WEIGHT] = pack(pk, m->weight, nm * 4);
+    const pm_vmd_camera_keys *c = &v->cameras;
+    const size_t nc = c->count;
+    d[D_CAMERAS] = c->count;
+    d[D_CAMERA_FRAME] = pack(pk, c->frame, nc * 4), d[D_CAMERA_DISTANCE] = pack(pk, c->distance, nc * 4);
+    d[D_CAMERA_POSITION] = pack(pk, c->position, nc * 12), d[D_CAMERA_ROTATION] = pack(pk, c->rotation, nc * 12);
+    d[D_CAMERA_INTERP] = pack(pk, c->interpolation, nc * 24), d[D_CAMERA_FOV] = pack(pk, c->fov, nc * 4);
+    d[D_CAMERA_PERSPECTIVE] = pack(pk, c->perspective, nc);
+    const pm_vmd_light_keys *l = &v->lights;
+    const size_t nl = l->count;
+    d[D_LIGHTS] = l->count;
+    d[D_LIGHT_FRAME] = pack(pk, l->frame, nl * 4), d[D_LIGHT_COLOR] = pack(pk, l->color, nl * 12);
+    d[D_LIGHT_DIRECTION] = pack(pk, l->direction, nl * 12);
+    const pm_vmd_shadow_keys *sh = &v->shadows;
+    const size_t ns = sh->count;
+    d[D_SHADOWS] = sh->count;
+    d[D_SHADOW_FRAME] = pack(pk, sh->frame, ns * 4), d[D_SHADOW_MODE] = pack(pk, sh->mode, ns);
+    d[D_SHADOW_DISTANCE] = pack(pk, sh->distance, ns * 4);
+    const pm_vmd_property_keys *p = &v->properties;
+    const size_t np = p->count, ni = p->ik_count;
+    d[D_PROPS] = p->count;
+    d[D_PROP_FRAME] = pack(pk, p->frame, np * 4), d[D_PROP_VISIBLE] = pack(pk, p->visible, np);
+    d[D_PROP_IK_START] = pack(pk, p->ik_start, np ? (np + 1) * 4 : 0), d[D_PROP_IK_COUNT] = p->ik_count;
+    d[D_PROP_IK_NAME_INDEX] = pack(pk, p->ik_name_index, ni * 4), d[D_PROP_IK_ENABLED] = pack(pk, p->ik_enabled, ni);
+    d[D_TEXT] = pack(pk, NULL, 0);
+    pack_text(pk, &v->model_name, true);
+    const pm_vmd_names *tables[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
+    for (int t = 0; t < 3; t++)
+        for (uint32_t i = 0; i < tables[t]->count; i++) pack_text(pk, &tables[t]->items[i], false);
+    d[D_TEXT_BYTES] = (uint32_t)(pk->at - d[D_TEXT]);
+    d[D_PACKED_SIZE] = (uint32_t)pk->at;
+}
+
+/*
+ * Parse a VMD and hand everything back in one malloc'd block (the host copies it out once and frees it
+ * with pm_abi_free): `d` gets the pm_abi_vmd_describe slots with every array slot an offset into the
+ * block (each 4-aligned) and the name-table counts (their pointer slots unused), D_PACKED_SIZE, and
+ * D_TEXT / D_TEXT_BYTES: the model name, then every bone, morph and IK name in table order, all
+ * joined by NUL (one text decode on the host, split in 1 + three counts strings). Returns the block,
+ * or NULL with a message in errbuf.
+ */
+PM_EXPORT uint8_t *pm_abi_vmd_read_packed(const uint8_t *data, uint32_t size, uint32_t *d, char *errbuf) {
+    pm_error err = {0};
+    pm_vmd *vmd = NULL;
+    if (pm_vmd_read(data, size, NULL, &vmd, &err) != PM_OK) {
+        pm_abi_set_error(errbuf, &err);
+        return NULL;
+    }
+    packer pk = {NULL, 0};
+    pack_all(&pk, vmd, d);
+    if (pk.at > UINT32_MAX - 4) {
+        pm_vmd_free(vmd);
+        pmi_fail(&err, PM_ERR_LIMIT, "abi: the motion needs more than 4 GB");
+        pm_abi_set_error(errbuf, &err);
+        return NULL;
+    }
+    pk.base = malloc(pk.at ? pk.at : 1);
+    if (!pk.base) {
+        pm_vmd_free(vmd);
+        pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for a %zu-byte motion", pk.at);
+        pm_abi_set_error(errbuf, &err);
+        return NULL;
+    }
+    pk.at = 0;
+    pack_all(&pk, vmd, d);
+    pm_vmd_free(vmd);
+    return pk.base;
 }
 
 /* Name tables on the way in: a UTF-8 blob and count + 1 offsets into it. */

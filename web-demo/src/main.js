@@ -15,10 +15,10 @@ import { defaultModel } from './models.js';
 import { availableModes, getMode } from './modes/registry.js';
 import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
-// Capabilities: each registers its mode. (tracing joins here as it lands; keypoints is
-// an overlay on any mode, keypoint-overlay.js.)
+// Capabilities: each registers its mode. (Keypoints is an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
 import './modes/groove.js';
+import './modes/tracing.js';
 import './modes/vmd.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -233,6 +233,7 @@ function updateInfo(app) {
     rows.push([t('info.loop'), t('info.loopValue', { frames: r.loopFrames, seconds: (r.loopFrames / 30).toFixed(2) })]);
     if (r.steps !== undefined) rows.push([t('info.steps'), String(r.steps)]);
     if (r.keyCount !== undefined) rows.push([t('info.keys'), String(r.keyCount + (r.morphKeyCount ?? 0))]);
+    if (r.keyframes !== undefined) rows.push([t('info.keyframes'), t('info.keyframesValue', { count: r.keyframes, limbs: r.traced })]);
     if (r.maxPositionError !== undefined) {
       rows.push([t('info.fit'), t('info.fitValue', { pos: r.maxPositionError.toFixed(4), rot: r.maxRotationErrorDeg.toFixed(3) })]);
     }

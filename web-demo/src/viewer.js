@@ -356,6 +356,44 @@ export class Viewer {
   }
 
   /**
+   * A function mapping a world point (x, y, z) to canvas CSS pixels { x, y } with the camera as it is
+   * now, and the canvas size.
+   */
+  _projector() {
+    const rw = this.engine.getRenderWidth();
+    const rh = this.engine.getRenderHeight();
+    const sx = this.canvas.clientWidth / rw;
+    const sy = this.canvas.clientHeight / rh;
+    const viewport = this.camera.viewport.toGlobal(rw, rh);
+    const transform = this.camera.getViewMatrix().multiply(this.camera.getProjectionMatrix());
+    const p = new Vector3();
+    return (x, y, z) => {
+      p.set(x, y, z);
+      const s = Vector3.Project(p, Matrix.IdentityReadOnly, transform, viewport);
+      return { x: s.x * sx, y: s.y * sy };
+    };
+  }
+
+  /** Canvas CSS-pixel position of the world point [x, y, z] with the current camera. */
+  screenPoint(point) {
+    return this._projector()(point[0], point[1], point[2]);
+  }
+
+  /** The world ray under canvas CSS pixel (x, y): { origin, dir } as [x, y, z] arrays (dir unit length). */
+  pointerRay(x, y) {
+    const rw = this.engine.getRenderWidth();
+    const rh = this.engine.getRenderHeight();
+    const px = (x * rw) / this.canvas.clientWidth;
+    const py = (y * rh) / this.canvas.clientHeight;
+    const view = this.camera.getViewMatrix();
+    const projection = this.camera.getProjectionMatrix();
+    const near = Vector3.Unproject(new Vector3(px, py, 0), rw, rh, Matrix.IdentityReadOnly, view, projection);
+    const far = Vector3.Unproject(new Vector3(px, py, 1), rw, rh, Matrix.IdentityReadOnly, view, projection);
+    const dir = far.subtract(near).normalize();
+    return { origin: near.asArray(), dir: dir.asArray() };
+  }
+
+  /**
    * The screen rectangle (CSS pixels, relative to the canvas) around the model's bones in the
    * current pose, with a margin: where the body is drawn. Null without a model.
    */
@@ -363,20 +401,13 @@ export class Viewer {
     const m = this.model;
     if (!m) return null;
     const w = m.mmdModel.worldTransformMatrices;
-    const rw = this.engine.getRenderWidth();
-    const rh = this.engine.getRenderHeight();
-    const sx = this.canvas.clientWidth / rw;
-    const sy = this.canvas.clientHeight / rh;
-    const viewport = this.camera.viewport.toGlobal(rw, rh);
-    const transform = this.scene.getTransformMatrix();
+    const project = this._projector();
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    const p = new Vector3();
     for (let i = 0; i < m.boneNames.length; i++) {
-      p.set(w[16 * i + 12], w[16 * i + 13], w[16 * i + 14]);
-      const s = Vector3.Project(p, Matrix.IdentityReadOnly, transform, viewport);
+      const s = project(w[16 * i + 12], w[16 * i + 13], w[16 * i + 14]);
       if (!Number.isFinite(s.x) || !Number.isFinite(s.y)) continue;
-      x0 = Math.min(x0, s.x * sx); x1 = Math.max(x1, s.x * sx);
-      y0 = Math.min(y0, s.y * sy); y1 = Math.max(y1, s.y * sy);
+      x0 = Math.min(x0, s.x); x1 = Math.max(x1, s.x);
+      y0 = Math.min(y0, s.y); y1 = Math.max(y1, s.y);
     }
     if (!Number.isFinite(x0)) return null;
     const mx = (x1 - x0) * margin + 4;

@@ -47,7 +47,7 @@ void pmi_free(const pm_allocator *a, void *ptr) {
     free(ptr);
 }
 
-void *pmi_alloc_array(const pm_allocator *a, size_t count, size_t elem, pm_error *err, const char *what) {
+void *pmi_alloc_array_unzeroed(const pm_allocator *a, size_t count, size_t elem, pm_error *err, const char *what) {
     if (elem && count > SIZE_MAX / 2 / elem) {
         pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "%s: %zu elements of %zu bytes overflow the address space", what, count,
                  elem);
@@ -55,11 +55,13 @@ void *pmi_alloc_array(const pm_allocator *a, size_t count, size_t elem, pm_error
     }
     size_t size = count * elem;
     void *p = pmi_alloc(a, size);
-    if (!p) {
-        pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "%s: out of memory allocating %zu bytes", what, size);
-        return NULL;
-    }
-    memset(p, 0, size ? size : 1);
+    if (!p) pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "%s: out of memory allocating %zu bytes", what, size);
+    return p;
+}
+
+void *pmi_alloc_array(const pm_allocator *a, size_t count, size_t elem, pm_error *err, const char *what) {
+    void *p = pmi_alloc_array_unzeroed(a, count, elem, err, what);
+    if (p) memset(p, 0, count && elem ? count * elem : 1);
     return p;
 }
 

@@ -40,6 +40,9 @@ void pmi_free(const pm_allocator *a, void *ptr);
 /* Zeroed array of count * elem bytes; fails (NULL + err) on overflow, on memory_limit or when the
  * allocator fails. count == 0 returns a valid 1-byte allocation so callers need no special case. */
 void *pmi_alloc_array(const pm_allocator *a, size_t count, size_t elem, pm_error *err, const char *what);
+/* The same without zeroing, for arrays the caller fills before anything reads them (a parser's key
+ * arrays: only the first `count` elements it has written are ever read). */
+void *pmi_alloc_array_unzeroed(const pm_allocator *a, size_t count, size_t elem, pm_error *err, const char *what);
 
 /* ---- bounded little-endian reading -------------------------------------------------------- */
 

@@ -33,6 +33,11 @@ typedef struct pmi_strmap {
 uint32_t pmi_strmap_get(const pmi_strmap *map, const char *key, size_t len);
 /* Insert (the key must not be present). Returns false when out of memory. */
 bool pmi_strmap_put(pmi_strmap *map, const char *key, size_t len, uint32_t value);
+/* The same with the key's pmi_hash_bytes already computed (a lookup that missed, then the insert). */
+uint32_t pmi_strmap_get_hashed(const pmi_strmap *map, const char *key, size_t len, uint32_t hash);
+bool pmi_strmap_put_hashed(pmi_strmap *map, const char *key, size_t len, uint32_t hash, uint32_t value);
+/* Make room for `count` entries in total without growing again. Returns false when out of memory. */
+bool pmi_strmap_reserve(pmi_strmap *map, uint32_t count);
 void pmi_strmap_release(pmi_strmap *map);
 
 uint32_t pmi_hash_bytes(const void *data, size_t len);

@@ -38,7 +38,16 @@ typedef struct vmd_ctx {
     uint8_t *override;            /* final_q fixed by IK */
     uint32_t *active;             /* bones that influence an output, in table (parents-first) order */
     uint8_t *legs_below;          /* bones below a leg's hip (through parents or append sources) */
+    uint32_t *leg_active;         /* the active bones below a leg's hip, in table order */
     uint32_t active_count;        /* 0 until the first frame */
+    uint32_t leg_active_count;
+    pm_vec3 *rest;                /* [n] table rest positions */
+    /* Bezier results of the current frame: motions share curves (and keys share frames), so a curve
+     * solved once per frame serves every channel with the same control points and x */
+    struct {
+        uint32_t cv;
+        float x, y;
+    } curve_memo[16];
     bool leg_ik;
     leg legs[2];
 } vmd_ctx;
@@ -102,21 +111,44 @@ static inline pm_quat qconj(pm_quat q) {
     return r;
 }
 
+/* pm_vec3_add / pm_vec3_sub / pm_vec3_scale (the same arithmetic), inlined */
+static inline pm_vec3 vadd(pm_vec3 a, pm_vec3 b) {
+    pm_vec3 r = {a.x + b.x, a.y + b.y, a.z + b.z};
+    return r;
+}
+static inline pm_vec3 vsub(pm_vec3 a, pm_vec3 b) {
+    pm_vec3 r = {a.x - b.x, a.y - b.y, a.z - b.z};
+    return r;
+}
+static inline pm_vec3 vscale(pm_vec3 a, float s) {
+    pm_vec3 r = {a.x * s, a.y * s, a.z * s};
+    return r;
+}
+
 /* ---- sampling ------------------------------------------------------------------------------------- */
 
-static inline float curve(const uint8_t *ip, int axis, float x) {
-    uint8_t cv[4];
-    pm_vmd_interp_unpack(ip, axis, cv);
-    if (cv[0] == cv[1] && cv[2] == cv[3]) return x; /* linear */
-    return pm_bezier_eval_mmd(cv[0], cv[1], cv[2], cv[3], x);
+/* Curve `axis` of a key's interpolation block at x (pm_vmd_interp_unpack's layout, babylon-mmd's
+ * solver), through the per-frame memo. */
+static inline float curve(vmd_ctx *c, const uint8_t *ip, int axis, float x) {
+    const uint8_t *b = ip + 16 * axis;
+    if (b[0] == b[4] && b[8] == b[12]) return x; /* linear */
+    const uint32_t cv = (uint32_t)b[0] | (uint32_t)b[4] << 8 | (uint32_t)b[8] << 16 | (uint32_t)b[12] << 24;
+    uint32_t slot = (cv ^ (cv >> 13) ^ (cv >> 21)) & 15;
+    if (c->curve_memo[slot].cv == cv && c->curve_memo[slot].x == x) return c->curve_memo[slot].y;
+    float y = pm_bezier_eval_mmd(b[0], b[4], b[8], b[12], x);
+    c->curve_memo[slot].cv = cv, c->curve_memo[slot].x = x, c->curve_memo[slot].y = y;
+    return y;
 }
 
 static void sample_track(vmd_ctx *c, uint32_t bone, uint32_t frame, pm_vec3 *t, pm_quat *q) {
     uint32_t s = c->track_start[bone], e = c->track_start[bone + 1];
     const pm_vmd_bone_keys *k = &c->vmd->bones;
-    *t = pm_vec3_make(0, 0, 0);
-    *q = pm_quat_identity();
-    if (s == e) return;
+    if (s == e) {
+        const pm_vec3 zero = {0, 0, 0};
+        const pm_quat identity = {0, 0, 0, 1};
+        *t = zero, *q = identity;
+        return;
+    }
     /* last key with frame <= frame: frames come in order, so step the cursor (search after a jump back) */
     uint32_t lo = c->cursor[bone];
     if (lo < s || lo >= e || k->frame[c->keys[lo]] > frame) {
@@ -133,7 +165,8 @@ static void sample_track(vmd_ctx *c, uint32_t bone, uint32_t frame, pm_vec3 *t, 
     uint32_t a = c->keys[lo];
     const float *pa = k->position + (size_t)a * 3;
     if (frame <= k->frame[a] || lo + 1 == e) {
-        *t = pm_vec3_make(pa[0], pa[1], pa[2]);
+        const pm_vec3 p = {pa[0], pa[1], pa[2]};
+        *t = p;
         *q = c->key_rot[a];
         return;
     }
@@ -143,11 +176,12 @@ static void sample_track(vmd_ctx *c, uint32_t bone, uint32_t frame, pm_vec3 *t, 
     const uint8_t *ip = k->interpolation + (size_t)b * PM_VMD_INTERP_SIZE; /* key B's curve (babylon-mmd) */
     float v[3];
     for (int axis = 0; axis < 3; axis++)
-        v[axis] = pa[axis] == pb[axis] ? pa[axis] : pa[axis] + (pb[axis] - pa[axis]) * curve(ip, axis, x);
-    *t = pm_vec3_make(v[0], v[1], v[2]);
+        v[axis] = pa[axis] == pb[axis] ? pa[axis] : pa[axis] + (pb[axis] - pa[axis]) * curve(c, ip, axis, x);
+    const pm_vec3 p = {v[0], v[1], v[2]};
+    *t = p;
     pm_quat qa = c->key_rot[a], qb = c->key_rot[b];
     if (memcmp(&qa, &qb, sizeof qa) == 0) *q = qa;
-    else *q = pm_quat_slerp(qa, qb, curve(ip, PM_VMD_AXIS_R, x));
+    else *q = pm_quat_slerp(qa, qb, curve(c, ip, PM_VMD_AXIS_R, x));
 }
 
 /* Leg IK state at a frame from the property keys (stepwise; a key that does not name the leg keeps the
@@ -181,26 +215,25 @@ static pm_quat append_rot(pm_quat src, float ratio) {
     return pm_quat_slerp(pm_quat_identity(), src, ratio);
 }
 
-/* FK over the active bones; with `only` set, only the bones it marks (a leg's subtree after IK). */
-static void fk(vmd_ctx *c, const uint8_t *only) {
-    for (uint32_t k = 0; k < c->active_count; k++) {
-        uint32_t i = c->active[k];
-        if (only && !only[i]) continue;
+/* FK over the bones listed (the active bones, or those below a leg's hip after IK), in table order. */
+static void fk(vmd_ctx *c, const uint32_t *list, uint32_t count) {
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = list[k];
         const pmi_mmd_bone *b = &pmi_mmd_standard[i];
         pm_quat q = c->anim_q[i];
         pm_vec3 t = c->anim_t[i];
         if (b->append >= 0) {
             if (b->flags & 0x100) q = qmul(q, append_rot(c->final_q[b->append], b->append_ratio));
-            if (b->flags & 0x200) t = pm_vec3_add(t, pm_vec3_scale(c->final_t[b->append], b->append_ratio));
+            if (b->flags & 0x200) t = vadd(t, vscale(c->final_t[b->append], b->append_ratio));
         }
         if (c->override[i]) q = c->final_q[i];
         else c->final_q[i] = q;
         c->final_t[i] = t;
-        pm_vec3 off = pm_vec3_add(rest_of(i), t);
+        pm_vec3 off = vadd(c->rest[i], t);
         if (b->parent >= 0) {
-            off = pm_vec3_sub(off, rest_of((uint32_t)b->parent));
+            off = vsub(off, c->rest[b->parent]);
             c->wq[i] = qmul(c->wq[b->parent], q);
-            c->wp[i] = pm_vec3_add(c->wp[b->parent], qrot(c->wq[b->parent], off));
+            c->wp[i] = vadd(c->wp[b->parent], qrot(c->wq[b->parent], off));
         } else {
             c->wq[i] = q;
             c->wp[i] = off;
@@ -284,6 +317,9 @@ static void find_active(vmd_ctx *c, const uint8_t *needed) {
         const pmi_mmd_bone *b = &pmi_mmd_standard[i];
         if ((b->parent >= 0 && c->legs_below[b->parent]) || (b->append >= 0 && c->legs_below[b->append])) c->legs_below[i] = 1;
     }
+    c->leg_active_count = 0;
+    for (uint32_t k = 0; k < c->active_count; k++)
+        if (c->legs_below[c->active[k]]) c->leg_active[c->leg_active_count++] = c->active[k];
 }
 
 /* The world matrix of a bone in the keypoint frame: S [R(q) | p] S with S = diag(1, 1, -1), i.e. the
@@ -308,16 +344,16 @@ static pm_result eval_vmd(void *ctx, uint32_t frame, double time, const uint8_t 
         sample_track(c, i, frame, &c->anim_t[i], &c->anim_q[i]);
         c->override[i] = 0;
     }
-    fk(c, NULL);
+    fk(c, c->active, c->active_count);
     if (c->leg_ik) {
         bool on[2];
         for (int s = 0; s < 2; s++)
             if ((on[s] = leg_ik_enabled(c, &c->legs[s], frame))) solve_leg(c, &c->legs[s]);
         if (on[0] || on[1]) {
-            fk(c, c->legs_below);
+            fk(c, c->leg_active, c->leg_active_count);
             for (int s = 0; s < 2; s++)
                 if (on[s] && c->legs[s].toe_ik != PM_NO_INDEX && c->legs[s].toe != PM_NO_INDEX) solve_toe(c, &c->legs[s]);
-            fk(c, c->legs_below);
+            fk(c, c->leg_active, c->leg_active_count);
         }
     }
     for (uint32_t i = 0; i < c->n; i++)
@@ -341,8 +377,9 @@ static bool moves_leg_ik(const pm_vmd *vmd) {
 /* ---- setup ----------------------------------------------------------------------------------------- */
 
 static void release(vmd_ctx *c, const pm_allocator *a) {
-    void *p[] = {c->track_start, c->keys, c->cursor, c->key_rot, c->anim_t, c->final_t, c->anim_q,
-                 c->final_q,     c->wq,   c->wp,     c->override, c->active, c->legs_below};
+    void *p[] = {c->track_start, c->keys,   c->cursor,     c->key_rot,    c->anim_t, c->final_t, c->anim_q,
+                 c->final_q,     c->wq,     c->wp,         c->override,   c->active, c->legs_below,
+                 c->leg_active,  c->rest};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) pmi_free(a, p[i]);
 }
 
@@ -376,15 +413,19 @@ pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options 
     c.override = pmi_alloc_array(a, n, 1, err, "keypoints: pose");
     c.active = pmi_alloc_array(a, n, sizeof(uint32_t), err, "keypoints: pose");
     c.legs_below = pmi_alloc_array(a, n, 1, err, "keypoints: pose");
+    c.leg_active = pmi_alloc_array(a, n, sizeof(uint32_t), err, "keypoints: pose");
+    c.rest = pmi_alloc_array(a, n, sizeof(pm_vec3), err, "keypoints: pose");
     refs = pmi_alloc_array(a, nk, sizeof *refs, err, "keypoints: tracks");
     name_bone = pmi_alloc_array(a, nn, sizeof *name_bone, err, "keypoints: tracks");
     folded = pmi_alloc_array(a, n, sizeof *folded, err, "keypoints: bones");
     if (!c.track_start || !c.keys || !c.cursor || !c.key_rot || !c.anim_t || !c.final_t || !c.anim_q || !c.final_q || !c.wq ||
-        !c.wp || !c.override || !c.active || !c.legs_below || !refs || !name_bone || !folded || pmi_kp_rig_alloc(&rig, a, n, err)) {
+        !c.wp || !c.override || !c.active || !c.legs_below || !c.leg_active || !c.rest || !refs || !name_bone || !folded || pmi_kp_rig_alloc(&rig, a, n, err)) {
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
     for (uint32_t i = 0; i < n; i++) fold(pmi_mmd_standard[i].name, strlen(pmi_mmd_standard[i].name), folded[i], sizeof folded[i]);
+    for (uint32_t i = 0; i < n; i++) c.rest[i] = rest_of(i);
+    for (int i = 0; i < 16; i++) c.curve_memo[i].x = -1; /* no x is negative: every slot starts empty */
     pm_kp_stats stats = {.format = PM_KP_FORMAT_VMD, .legs = PM_KP_LEGS_FK};
     /* VMD names -> table bones; every name in the table has a key, so unmatched names are ignored bones */
     for (uint32_t i = 0; i < nn; i++) {

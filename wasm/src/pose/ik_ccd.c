@@ -50,18 +50,24 @@ static double limit_angle(double angle, double min, double max, bool use_axis) {
 
 static inline double clamp_unit(double v) { return v < -1 ? -1 : v > 1 ? 1 : v; }
 
-/* MmdRuntimeBone.updateIkChainWorldMatrix without the update of the children. */
-static void update_link_only(pm_pose_workspace *ws, uint32_t b) {
+/* MmdRuntimeBone.updateIkChainWorldMatrix without the update of the children. With rotation_only, the
+ * world translation is left as it is: the caller knows that neither the parent's world matrix nor the
+ * local offset changed since it was computed (it depends on nothing else). */
+static void update_link(pm_pose_workspace *ws, uint32_t b, bool rotation_only) {
     const pmi_bone *bone = &ws->bones[b];
     pmi_bone_state *st = &ws->st[b];
     pmi_dq rot = pmi_dq_mul(st->ik_rot, st->local_rot);
-    pmi_world_from_local(rot, bone->rest[0] + st->local_pos.x, bone->rest[1] + st->local_pos.y,
-                         bone->rest[2] + st->local_pos.z,
-                         bone->parent != PM_NO_INDEX ? ws->world + (size_t)bone->parent * 16 : NULL,
-                         ws->world + (size_t)b * 16);
+    const float *parent = bone->parent != PM_NO_INDEX ? ws->world + (size_t)bone->parent * 16 : NULL;
+    float *out = ws->world + (size_t)b * 16;
+    pmi_world_rotation_from_local(rot, parent, out);
+    if (!rotation_only)
+        pmi_world_translation_from_local(bone->rest[0] + st->local_pos.x, bone->rest[1] + st->local_pos.y,
+                                         bone->rest[2] + st->local_pos.z, parent, out);
     st->fin_rot = rot;
     st->fin_pos = st->local_pos;
 }
+
+static void update_link_only(pm_pose_workspace *ws, uint32_t b) { update_link(ws, b, false); }
 
 /* MmdRuntimeBone.updateIkChainWorldMatrix */
 static void update_link_world(pm_pose_workspace *ws, uint32_t b) {
@@ -75,7 +81,8 @@ static void update_link_world(pm_pose_workspace *ws, uint32_t b) {
  * (pmi_ik_solve). */
 static void update_path(pm_pose_workspace *ws, const pmi_ik *ik, uint32_t index) {
     for (uint32_t j = index + 1; j-- > 0;) {
-        update_link_only(ws, ws->links[ik->link_first + j].bone);
+        /* the link that turned keeps its world translation (its parent is above it and did not move) */
+        update_link(ws, ws->links[ik->link_first + j].bone, j == index);
         const uint32_t *range = ws->path_of_link[ik->link_first + j];
         for (uint32_t k = 0; k < range[1]; k++) pmi_pose_update_bone(ws, ws->path[range[0] + k], false);
     }
@@ -95,7 +102,27 @@ static const pmi_euler_layout euler_layouts[3] = {
     [PMI_ORDER_XZY] = {0, 2, 1, 4, 6, 5, 8, 0},
 };
 
-/* Clamp a limited link's rotation (ik_rot * local_rot) in Euler angles and store the correction. */
+/* limit_angle(atan2(y, x), min, max, use_axis) for an axis limited to [0, 0] (the knee's Y and Z),
+ * without atan2. Such a limit keeps only whether the angle is zero, negative or positive: a non-zero
+ * angle becomes min (below) or max (above), whatever use_axis, and ±0 stays. atan2 (C Annex F) is ±0
+ * (the sign of y) when y is ±0 and x > 0 or x is +0, ±pi when y is ±0 and x < 0 or x is -0, and has the
+ * sign of y otherwise; it is never 0 for a non-zero y here (y and x are float matrix elements times
+ * 1 / cos(mid) >= 1, so y / x cannot underflow). */
+static double limit_zero_range_atan2(double y, double x, double min, double max) {
+    if (y == 0) {
+        if (x > 0 || (x == 0 && !signbit(x))) return y;
+        return signbit(y) ? min : max;
+    }
+    return y < 0 ? min : max;
+}
+
+/* 2^-27: below it asin(s) = s and cos(s) = 1 (the correctly rounded values, which the libm
+ * implementations we build with (glibc, musl, fdlibm in V8) return from an early branch). */
+#define PMI_TINY_ANGLE 7.450580596923828125e-9
+
+/* Clamp a limited link's rotation (ik_rot * local_rot) in Euler angles and store the correction.
+ * Exact shortcuts (same bits as the plain formulas): axes limited to [0, 0] skip their atan2, and a
+ * tiny middle angle (the knee turning about its own X axis) skips asin and cos. */
 static void clamp_euler(pm_pose_workspace *ws, const pmi_ik_link *link, bool use_axis) {
     static const pmi_dv unit[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     const pmi_euler_layout *l = &euler_layouts[link->order < 3 ? link->order : PMI_ORDER_XZY];
@@ -103,17 +130,28 @@ static void clamp_euler(pm_pose_workspace *ws, const pmi_ik_link *link, bool use
     float m[16];
     pmi_mat_from_dq(pmi_dq_mul(st->ik_rot, st->local_rot), m);
     const double threshold = 88 * PM_PI / 180;
+    const double mins[3] = {link->min.x, link->min.y, link->min.z}, maxs[3] = {link->max.x, link->max.y, link->max.z};
+    const bool zero_range[3] = {mins[0] == 0 && maxs[0] == 0, mins[1] == 0 && maxs[1] == 0,
+                                mins[2] == 0 && maxs[2] == 0};
     double r[3];
-    double mid = asin(clamp_unit(-(double)m[l->asin_index]));
-    if (fabs(mid) > threshold) mid = mid < 0 ? -threshold : threshold;
-    double c = cos(mid);
-    if (c != 0) c = 1 / c;
-    r[l->mid] = mid;
-    r[l->outer] = atan2(m[l->outer_num] * c, m[l->outer_den] * c);
-    r[l->inner] = atan2(m[l->inner_num] * c, m[l->inner_den] * c);
-    r[0] = limit_angle(r[0], link->min.x, link->max.x, use_axis);
-    r[1] = limit_angle(r[1], link->min.y, link->max.y, use_axis);
-    r[2] = limit_angle(r[2], link->min.z, link->max.z, use_axis);
+    const double sine = clamp_unit(-(double)m[l->asin_index]);
+    double mid, c;
+    if (fabs(sine) < PMI_TINY_ANGLE) {
+        mid = sine; /* asin(s) = s, cos(s) = 1 */
+        c = 1;
+    } else {
+        mid = asin(sine);
+        if (fabs(mid) > threshold) mid = mid < 0 ? -threshold : threshold;
+        c = cos(mid);
+        if (c != 0) c = 1 / c;
+    }
+    r[l->mid] = limit_angle(mid, mins[l->mid], maxs[l->mid], use_axis);
+    const double on = m[l->outer_num] * c, od = m[l->outer_den] * c;
+    const double in = m[l->inner_num] * c, id = m[l->inner_den] * c;
+    r[l->outer] = zero_range[l->outer] ? limit_zero_range_atan2(on, od, mins[l->outer], maxs[l->outer])
+                                       : limit_angle(atan2(on, od), mins[l->outer], maxs[l->outer], use_axis);
+    r[l->inner] = zero_range[l->inner] ? limit_zero_range_atan2(in, id, mins[l->inner], maxs[l->inner])
+                                       : limit_angle(atan2(in, id), mins[l->inner], maxs[l->inner], use_axis);
     pmi_dq q = pmi_dq_axis_angle(unit[l->outer], r[l->outer]);
     q = pmi_dq_mul(q, pmi_dq_axis_angle(unit[l->mid], r[l->mid]));
     q = pmi_dq_mul(q, pmi_dq_axis_angle(unit[l->inner], r[l->inner]));
@@ -160,10 +198,14 @@ static bool solve_link(pm_pose_workspace *ws, const pmi_ik *ik, uint32_t index, 
     pmi_bone_state *st = &ws->st[b];
     st->ik_rot = pmi_dq_mul(pmi_dq_axis_angle(axis, angle), st->ik_rot);
     if (link->has_limit) clamp_euler(ws, link, use_axis);
-    if (fast) update_path(ws, ik, index);
-    else
+    if (fast) {
+        update_path(ws, ik, index);
+        /* only the target's position is read until the solve ends, which recomputes the whole bone */
+        pmi_pose_update_translation(ws, ik->target);
+    } else {
         for (uint32_t i = index + 1; i-- > 0;) update_link_world(ws, ws->links[ik->link_first + i].bone);
-    pmi_pose_update_bone(ws, ik->target, false);
+        pmi_pose_update_bone(ws, ik->target, false);
+    }
     *target_pos = world_t(ws, ik->target);
     return true;
 }

@@ -326,8 +326,18 @@ static uint32_t upper_bound(const uint32_t *frames, uint32_t n, double t, uint32
     return *cursor = lo;
 }
 
-static void sample_track(const pm_anim *anim, const pmi_track *tr, double frame, uint32_t *cursor,
-                         pmi_bone_state *st) {
+/* bezier() through the workspace's memo: the bones of a motion are often keyed on the same frames
+ * with the same curves, so one solve per frame serves them all (same inputs, same result). */
+static double bezier_memo(pm_pose_workspace *ws, const uint8_t *c, double x) {
+    const uint32_t cv = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+    pmi_curve_memo *m = &ws->curve_memo[(cv ^ (cv >> 11) ^ (cv >> 23)) & (PMI_CURVE_MEMO - 1)];
+    if (m->valid && m->cv == cv && m->x == x) return m->y;
+    m->valid = true, m->cv = cv, m->x = x, m->y = bezier(c, x);
+    return m->y;
+}
+
+static void sample_track(pm_pose_workspace *ws, const pm_anim *anim, const pmi_track *tr, double frame,
+                         uint32_t *cursor, pmi_bone_state *st) {
     const uint32_t *fr = anim->frames + tr->first;
     const uint32_t n = tr->count;
     double t = frame < fr[0] ? fr[0] : frame > fr[n - 1] ? fr[n - 1] : frame;
@@ -345,10 +355,10 @@ static void sample_track(const pm_anim *anim, const pmi_track *tr, double frame,
     const uint8_t *cb = anim->curves + (size_t)b * 16;
     double g = (t - fr[ub - 1]) / ((double)fr[ub] - fr[ub - 1]);
     /* channels often share a curve: solve each distinct one once */
-    double wx = bezier(cb, g);
-    double wy = memcmp(cb + 4, cb, 4) == 0 ? wx : bezier(cb + 4, g);
-    double wz = memcmp(cb + 8, cb, 4) == 0 ? wx : memcmp(cb + 8, cb + 4, 4) == 0 ? wy : bezier(cb + 8, g);
-    double wr = memcmp(cb + 12, cb, 4) == 0 ? wx : bezier(cb + 12, g);
+    double wx = bezier_memo(ws, cb, g);
+    double wy = memcmp(cb + 4, cb, 4) == 0 ? wx : bezier_memo(ws, cb + 4, g);
+    double wz = memcmp(cb + 8, cb, 4) == 0 ? wx : memcmp(cb + 8, cb + 4, 4) == 0 ? wy : bezier_memo(ws, cb + 8, g);
+    double wr = memcmp(cb + 12, cb, 4) == 0 ? wx : bezier_memo(ws, cb + 12, g);
     st->off.x = pa[0] + ((double)pb[0] - pa[0]) * wx;
     st->off.y = pa[1] + ((double)pb[1] - pa[1]) * wy;
     st->off.z = pa[2] + ((double)pb[2] - pa[2]) * wz;
@@ -379,7 +389,7 @@ pm_result pm_pose_sample(const pm_anim *anim, pm_pose_workspace *ws, double fram
         st->off = pmi_dv_make(0, 0, 0);
         st->rot = pmi_dq_identity();
         if (anim && anim->track_of_bone[i] != PM_NO_INDEX)
-            sample_track(anim, &anim->tracks[anim->track_of_bone[i]], frame, &ws->cursor[i], st);
+            sample_track(ws, anim, &anim->tracks[anim->track_of_bone[i]], frame, &ws->cursor[i], st);
         /* keys near the float limit (or Bezier bytes above 127) can interpolate beyond it: an error naming
          * the bone, never Inf in the pose (found by fuzzing) */
         if (!(fabs(st->off.x) <= FLT_MAX && fabs(st->off.y) <= FLT_MAX && fabs(st->off.z) <= FLT_MAX &&
@@ -497,6 +507,17 @@ void pmi_pose_update_bone(pm_pose_workspace *ws, uint32_t b, bool compute_ik) {
     if (compute_ik && bone->ik != PM_NO_INDEX) pmi_ik_solve(ws, &ws->iks[bone->ik]);
 }
 
+void pmi_pose_update_translation(pm_pose_workspace *ws, uint32_t b) {
+    const pmi_bone *bone = &ws->bones[b];
+    if (bone->append_src != PM_NO_INDEX && (bone->append_flags & PMI_APPEND_POS) && !(ws->flags & PM_POSE_NO_APPEND)) {
+        pmi_pose_update_bone(ws, b, false); /* the offset depends on the append source: the whole update */
+        return;
+    }
+    const pmi_dv off = animated_offset(ws, b);
+    pmi_world_translation_from_local(bone->rest[0] + off.x, bone->rest[1] + off.y, bone->rest[2] + off.z,
+                                     bone->parent != PM_NO_INDEX ? world_of(ws, bone->parent) : NULL, world_of(ws, b));
+}
+
 /* For each child: _updateWorldMatrixRecursive (a depth-first walk with an explicit stack). */
 void pmi_pose_update_children(pm_pose_workspace *ws, uint32_t b) {
     const pmi_bone *bone = &ws->bones[b];
@@ -514,14 +535,24 @@ void pmi_pose_update_children(pm_pose_workspace *ws, uint32_t b) {
 }
 
 /* Take the caller's pose->translation / rotation; keep our double values where the pose still holds
- * their float rounding (so sample + evaluate rounds like babylon-mmd). */
-static pm_result load_inputs(pm_pose_workspace *ws, const pm_pose *pose, const pm_pose_options *opts, pm_error *err) {
+ * their float rounding (so sample + evaluate rounds like babylon-mmd). `sampled`: the pose holds what
+ * pm_pose_sample just wrote from our own (finite) values, so there is nothing to check or take. */
+static pm_result load_inputs(pm_pose_workspace *ws, const pm_pose *pose, const pm_pose_options *opts, bool sampled,
+                             pm_error *err) {
     pm_result res = check_ws_pose(ws, pose, err);
     if (res != PM_OK) return res;
     ws->world = (float *)pose->world;
     ws->flags = opts ? opts->flags : 0;
     uint32_t max = opts && opts->max_ik_iterations ? opts->max_ik_iterations : PM_POSE_MAX_IK_ITERATIONS;
     ws->max_iterations = max < PM_POSE_MAX_IK_ITERATIONS ? max : PM_POSE_MAX_IK_ITERATIONS;
+    if (sampled) {
+        for (uint32_t i = 0; i < ws->bone_count; i++) {
+            pmi_bone_state *st = &ws->st[i];
+            const float *r = ws->bones[i].rest;
+            st->pos = pmi_dv_make(r[0] + st->off.x, r[1] + st->off.y, r[2] + st->off.z);
+        }
+        return PM_OK;
+    }
     for (uint32_t i = 0; i < ws->bone_count; i++) {
         pmi_bone_state *st = &ws->st[i];
         pm_vec3 t = pose->translation[i];
@@ -539,6 +570,7 @@ static pm_result load_inputs(pm_pose_workspace *ws, const pm_pose *pose, const p
 }
 
 static void store_finals(const pm_pose_workspace *ws, pm_pose *pose) {
+    if (!pose->final_rotation && !pose->final_translation) return;
     for (uint32_t i = 0; i < ws->bone_count; i++) {
         const pmi_bone_state *st = &ws->st[i];
         if (pose->final_rotation) pose->final_rotation[i] = pm_quat_normalize(pmi_dq_to_quat(st->fin_rot));
@@ -547,8 +579,9 @@ static void store_finals(const pm_pose_workspace *ws, pm_pose *pose) {
     }
 }
 
-pm_result pm_pose_evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_pose_options *opts, pm_error *err) {
-    pm_result res = load_inputs(ws, pose, opts, err);
+static pm_result evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_pose_options *opts, bool sampled,
+                                pm_error *err) {
+    pm_result res = load_inputs(ws, pose, opts, sampled, err);
     if (res != PM_OK) return res;
     const uint32_t n = ws->bone_count;
     /* resetTransformState */
@@ -575,16 +608,20 @@ pm_result pm_pose_evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_
     return PM_OK;
 }
 
+pm_result pm_pose_evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_pose_options *opts, pm_error *err) {
+    return evaluate_local(ws, pose, opts, false, err);
+}
+
 pm_result pm_pose_evaluate(const pm_anim *anim, pm_pose_workspace *ws, double frame, pm_pose *pose,
                            const pm_pose_options *opts, pm_error *err) {
     pm_result res = pm_pose_sample(anim, ws, frame, pose, err);
     if (res != PM_OK) return res;
-    return pm_pose_evaluate_local(ws, pose, opts, err);
+    return evaluate_local(ws, pose, opts, true, err);
 }
 
 pm_result pm_pose_update_subtree(pm_pose_workspace *ws, pm_pose *pose, uint32_t bone, const pm_pose_options *opts,
                                  pm_error *err) {
-    pm_result res = load_inputs(ws, pose, opts, err);
+    pm_result res = load_inputs(ws, pose, opts, false, err);
     if (res != PM_OK) return res;
     if (bone >= ws->bone_count)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u of %u", bone, ws->bone_count);
@@ -596,7 +633,7 @@ pm_result pm_pose_update_subtree(pm_pose_workspace *ws, pm_pose *pose, uint32_t 
 
 pm_result pm_pose_solve_ik(pm_pose_workspace *ws, pm_pose *pose, uint32_t ik_bone, const pm_pose_options *opts,
                            pm_error *err) {
-    pm_result res = load_inputs(ws, pose, opts, err);
+    pm_result res = load_inputs(ws, pose, opts, false, err);
     if (res != PM_OK) return res;
     if (ik_bone >= ws->bone_count || ws->bones[ik_bone].ik == PM_NO_INDEX)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u has no IK", ik_bone);

@@ -63,13 +63,15 @@ static inline pmi_dq pmi_dq_conj(pmi_dq q) {
     pmi_dq r = {-q.x, -q.y, -q.z, q.w};
     return r;
 }
-/* Quaternion.RotationAxisToRef. A zero axis gives the identity (Babylon would give NaN). */
+/* Quaternion.RotationAxisToRef. A zero axis gives the identity (Babylon would give NaN). A zero angle
+ * skips sin and cos: sin(±0) = ±0 and cos(±0) = 1 exactly (C Annex F), so the bits are the same. */
 static inline pmi_dq pmi_dq_axis_angle(pmi_dv axis, double angle) {
     double len = sqrt(pmi_dv_len_sq(axis));
     if (!(len > 0)) return pmi_dq_identity();
     pmi_dq q;
-    q.w = cos(angle / 2);
-    double s = sin(angle / 2) / len;
+    const double half = angle / 2;
+    q.w = half == 0 ? 1.0 : cos(half);
+    double s = (half == 0 ? half : sin(half)) / len;
     q.x = axis.x * s;
     q.y = axis.y * s;
     q.z = axis.z * s;
@@ -130,28 +132,27 @@ static inline void pmi_mat_from_dq(pmi_dq q, float *m) {
  * translation (rest + offset) set, both stored as float, then Matrix.multiplyToRef(parent world)
  * (parent NULL for a root). Babylon sums all four products of each element in double; the products
  * left out here are exact zeros (both matrices are affine), so the sums and their float rounding are
- * the same (the sign of an exact zero aside). Written straight into `out` (no aliasing with parent). */
-static inline void pmi_world_from_local(pmi_dq q, double tx, double ty, double tz, const float *parent, float *out) {
+ * the same (the sign of an exact zero aside). Written straight into `out` (no aliasing with parent).
+ * pmi_world_rotation_from_local writes the rotation part only (out[0..11]) and
+ * pmi_world_translation_from_local the translation only (out[12..14]): each element depends only on its
+ * own part of the local matrix, so the split computes the same bits. */
+static inline void pmi_world_rotation_from_local(pmi_dq q, const float *parent, float *out) {
     const double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, zw = q.z * q.w, zx = q.z * q.x,
                  yw = q.y * q.w, yz = q.y * q.z, xw = q.x * q.w;
     /* the local matrix, rounded to float like Babylon's Float32Array (row r = Babylon's row r) */
     const float l00 = (float)(1.0 - 2.0 * (yy + zz)), l01 = (float)(2.0 * (xy + zw)), l02 = (float)(2.0 * (zx - yw));
     const float l10 = (float)(2.0 * (xy - zw)), l11 = (float)(1.0 - 2.0 * (zz + xx)), l12 = (float)(2.0 * (yz + xw));
     const float l20 = (float)(2.0 * (zx + yw)), l21 = (float)(2.0 * (yz - xw)), l22 = (float)(1.0 - 2.0 * (yy + xx));
-    const float l30 = (float)tx, l31 = (float)ty, l32 = (float)tz;
     out[3] = out[7] = out[11] = 0;
-    out[15] = 1;
     if (!parent) {
         out[0] = l00, out[1] = l01, out[2] = l02;
         out[4] = l10, out[5] = l11, out[6] = l12;
         out[8] = l20, out[9] = l21, out[10] = l22;
-        out[12] = l30, out[13] = l31, out[14] = l32;
         return;
     }
     const double p00 = parent[0], p01 = parent[1], p02 = parent[2];
     const double p10 = parent[4], p11 = parent[5], p12 = parent[6];
     const double p20 = parent[8], p21 = parent[9], p22 = parent[10];
-    const double p30 = parent[12], p31 = parent[13], p32 = parent[14];
 #define PMI_ROW(r, a0, a1, a2)                                                                                         \
     out[(r) * 4 + 0] = (float)((double)(a0) * p00 + (double)(a1) * p10 + (double)(a2) * p20);                        \
     out[(r) * 4 + 1] = (float)((double)(a0) * p01 + (double)(a1) * p11 + (double)(a2) * p21);                        \
@@ -160,9 +161,23 @@ static inline void pmi_world_from_local(pmi_dq q, double tx, double ty, double t
     PMI_ROW(1, l10, l11, l12);
     PMI_ROW(2, l20, l21, l22);
 #undef PMI_ROW
-    out[12] = (float)((double)l30 * p00 + (double)l31 * p10 + (double)l32 * p20 + p30);
-    out[13] = (float)((double)l30 * p01 + (double)l31 * p11 + (double)l32 * p21 + p31);
-    out[14] = (float)((double)l30 * p02 + (double)l31 * p12 + (double)l32 * p22 + p32);
+}
+
+static inline void pmi_world_translation_from_local(double tx, double ty, double tz, const float *parent, float *out) {
+    const float l30 = (float)tx, l31 = (float)ty, l32 = (float)tz;
+    out[15] = 1;
+    if (!parent) {
+        out[12] = l30, out[13] = l31, out[14] = l32;
+        return;
+    }
+    out[12] = (float)((double)l30 * parent[0] + (double)l31 * parent[4] + (double)l32 * parent[8] + parent[12]);
+    out[13] = (float)((double)l30 * parent[1] + (double)l31 * parent[5] + (double)l32 * parent[9] + parent[13]);
+    out[14] = (float)((double)l30 * parent[2] + (double)l31 * parent[6] + (double)l32 * parent[10] + parent[14]);
+}
+
+static inline void pmi_world_from_local(pmi_dq q, double tx, double ty, double tz, const float *parent, float *out) {
+    pmi_world_rotation_from_local(q, parent, out);
+    pmi_world_translation_from_local(tx, ty, tz, parent, out);
 }
 
 static inline void pmi_mat_identity(float *m) {
@@ -295,6 +310,13 @@ typedef struct pmi_ik {
     uint32_t path_first; /* per link j: ws->path_of_link[link_first + j] = {first, count} into ws->path */
 } pmi_ik;
 
+#define PMI_CURVE_MEMO 16
+typedef struct pmi_curve_memo {
+    bool valid;
+    uint32_t cv; /* x1, y1, x2, y2 */
+    double x, y;
+} pmi_curve_memo;
+
 struct pm_pose_workspace {
     uint32_t magic;
     pm_allocator allocator;
@@ -321,6 +343,7 @@ struct pm_pose_workspace {
     uint32_t flags;
     uint32_t max_iterations;
     uint32_t ik_depth; /* nesting of IK solves (a target with IK of its own) */
+    pmi_curve_memo curve_memo[PMI_CURVE_MEMO]; /* recent Bezier solves (pm_pose_sample) */
 };
 
 /* anim.c: stable merge sort of indices (tmp has room for n); less(a, b) compares two indices. */
@@ -329,6 +352,9 @@ void pmi_sort_indices(uint32_t *idx, uint32_t *tmp, uint32_t n, pmi_less_fn less
 /* pose.c */
 void pmi_pose_update_bone(pm_pose_workspace *ws, uint32_t b, bool compute_ik);
 void pmi_pose_update_children(pm_pose_workspace *ws, uint32_t b);
+/* The world translation of bone b only (its parent's world matrix current), for the IK target during the
+ * CCD iterations of a simple chain; the rest of the bone is recomputed when the solve ends. */
+void pmi_pose_update_translation(pm_pose_workspace *ws, uint32_t b);
 /* ik_ccd.c */
 void pmi_ik_solve(pm_pose_workspace *ws, const pmi_ik *ik);
 void pmi_ik_link_init(pmi_ik_link *link, const pm_ik_link *src);

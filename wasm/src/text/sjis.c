@@ -24,7 +24,7 @@ size_t pm_sjis_field_length(const uint8_t *field, size_t size) {
 
 /* Decode the character at data[*pos] (pos < size) and advance *pos past the bytes it used.
  * This is the WHATWG Shift_JIS decoder, with U+FFFD for each error. */
-static uint32_t sjis_decode_next(const uint8_t *data, size_t size, size_t *pos) {
+static inline uint32_t sjis_decode_next(const uint8_t *data, size_t size, size_t *pos) {
     uint8_t b = data[*pos];
     if (b <= 0x80) {
         *pos += 1;
@@ -53,7 +53,7 @@ static uint32_t sjis_decode_next(const uint8_t *data, size_t size, size_t *pos) 
 }
 
 /* UTF-8 bytes of a Unicode scalar value; returns 1..4. */
-size_t pm_utf8_encode(uint32_t cp, char buf[4]) {
+static inline size_t utf8_encode(uint32_t cp, char buf[4]) {
     if (cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) cp = 0xFFFDu;
     if (cp < 0x80) {
         buf[0] = (char)cp;
@@ -77,16 +77,33 @@ size_t pm_utf8_encode(uint32_t cp, char buf[4]) {
     return 4;
 }
 
+size_t pm_utf8_encode(uint32_t cp, char buf[4]) { return utf8_encode(cp, buf); }
+
 size_t pm_sjis_to_utf8(const uint8_t *data, size_t size, char *out, size_t out_cap) {
     if (!data) size = 0;
     if (!out) out_cap = 0;
+    if (size < SIZE_MAX / 4 && out_cap > 3 * size) {
+        /* room for the worst case (every byte a 3-byte character): no checks per character */
+        size_t written = 0;
+        for (size_t pos = 0; pos < size;) {
+            uint32_t cp = data[pos];
+            if (cp < 0x80) {
+                out[written++] = (char)cp;
+                pos++;
+                continue;
+            }
+            written += utf8_encode(sjis_decode_next(data, size, &pos), out + written);
+        }
+        out[written] = '\0';
+        return written;
+    }
     size_t total = 0, written = 0;
     bool full = false;
     for (size_t pos = 0; pos < size;) {
         char buf[4];
-        size_t n = pm_utf8_encode(sjis_decode_next(data, size, &pos), buf);
+        size_t n = utf8_encode(sjis_decode_next(data, size, &pos), buf);
         if (!full && n < out_cap - written) { /* leaves room for the NUL */
-            memcpy(out + written, buf, n);
+            for (size_t k = 0; k < n; k++) out[written + k] = buf[k]; /* n <= 4: no memcpy call */
             written += n;
         } else {
             full = true; /* nothing after a character that did not fit */

@@ -241,7 +241,7 @@ static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pmi_trace *ou
     static const char *const keys[] = {"id", "mode", "points", "pole", "t", NULL};
     if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
     if (!check_keys(r, j, keys)) return false;
-    double id, t;
+    double id = 0, t = 0;
     pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
     pm_trace tr = {0};
     const cJSON *pole = cJSON_GetObjectItemCaseSensitive(j, "pole");
@@ -293,7 +293,7 @@ static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyfra
         if (!cJSON_IsObject(traces)) return fail(r, "traces", "expected an object of limb -> trace");
         size_t at = push(r, "traces", 0);
         for (const cJSON *c = traces->child; c; c = c->next) {
-            pm_limb limb;
+            pm_limb limb = (pm_limb)0;
             if (!read_limb(r, c, &limb)) return false;
             size_t at2 = push(r, c->string, 0);
             if (!read_trace(r, tl, c, &kf->trace[limb])) return false;
@@ -308,7 +308,7 @@ static bool read_drafts(reader *r, pm_timeline *tl, const cJSON *j) {
     if (!cJSON_IsObject(j)) return fail(r, "trajectories", "expected an object of limb -> trajectory");
     size_t at = push(r, "trajectories", 0);
     for (const cJSON *c = j->child; c; c = c->next) {
-        pm_limb limb;
+        pm_limb limb = (pm_limb)0;
         if (!read_limb(r, c, &limb)) return false;
         size_t at2 = push(r, c->string, 0);
         static const char *const keys[] = {"mode", "points", "pole", NULL};

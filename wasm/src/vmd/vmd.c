@@ -85,12 +85,18 @@ static bool grow(const pm_allocator *a, void **p, uint32_t count, uint32_t cap, 
 
 static uint32_t next_cap(uint32_t cap) { return cap < 16 ? 16 : cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2; }
 
+bool pmi_vmd_reserve_names(pm_vmd *vmd, const pm_vmd_names *table, uint32_t count) {
+    int id = table_id(vmd, (pm_vmd_names *)table);
+    return id >= 0 && pmi_strmap_reserve(&pmi_vmd_internal_of(vmd)->maps[id], count);
+}
+
 pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size_t len, uint32_t *index,
                         pm_error *err) {
     int id = table_id(vmd, table);
     if (id < 0) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: not a name table of this motion");
     pmi_vmd_internal *in = pmi_vmd_internal_of(vmd);
-    uint32_t found = pmi_strmap_get(&in->maps[id], name, len);
+    const uint32_t hash = pmi_hash_bytes(name, len);
+    uint32_t found = pmi_strmap_get_hashed(&in->maps[id], name, len, hash);
     if (found != PM_NO_INDEX) {
         *index = found;
         return PM_OK;
@@ -103,7 +109,7 @@ pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size
         table->capacity = cap;
     }
     char *copy = pmi_arena_strdup(&in->arena, name, len);
-    if (!copy || !pmi_strmap_put(&in->maps[id], copy, len, table->count))
+    if (!copy || !pmi_strmap_put_hashed(&in->maps[id], copy, len, hash, table->count))
         return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
     table->items[table->count].data = copy;
     table->items[table->count].length = (uint32_t)len;

@@ -15,20 +15,30 @@ typedef struct reader {
     uint32_t max_keys;
     pm_result status; /* the first failure */
     pmi_strmap raw; /* raw Shift-JIS field bytes -> name index (per section, reset between sections) */
+    const uint8_t *last_field; /* the previous key's name field and its index: files group keys by name */
+    uint32_t last_index;
 } reader;
 
 /* Intern a fixed-width Shift-JIS name field into `table`; returns the index or PM_NO_INDEX on error. */
 static uint32_t intern_field(reader *r, pm_vmd_names *table, const uint8_t *field, size_t width) {
+    /* the same field bytes as the previous key's (the whole width: what follows a NUL may differ, and
+     * then the map below decides) */
+    if (r->last_field && memcmp(r->last_field, field, width) == 0) return r->last_index;
     size_t len = pm_sjis_field_length(field, width);
-    uint32_t idx = pmi_strmap_get(&r->raw, (const char *)field, len);
-    if (idx != PM_NO_INDEX) return idx;
+    const uint32_t hash = pmi_hash_bytes(field, len);
+    uint32_t idx = pmi_strmap_get_hashed(&r->raw, (const char *)field, len, hash);
+    if (idx != PM_NO_INDEX) {
+        r->last_field = field, r->last_index = idx;
+        return idx;
+    }
     char utf8[3 * PM_VMD_IK_NAME_SIZE + 1];
     size_t n = pm_sjis_to_utf8(field, len, utf8, sizeof utf8);
     if ((r->status = pm_vmd_intern(r->vmd, table, utf8, n, &idx, r->err)) != PM_OK) return PM_NO_INDEX;
-    if (!pmi_strmap_put(&r->raw, (const char *)field, len, idx)) {
+    if (!pmi_strmap_put_hashed(&r->raw, (const char *)field, len, hash, idx)) {
         r->status = pmi_fail(r->err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory interning names");
         return PM_NO_INDEX;
     }
+    r->last_field = field, r->last_index = idx;
     return idx;
 }
 
@@ -72,7 +82,7 @@ static void read_floats(const uint8_t *p, float *out, int n) {
 
 #define ALLOC(ptr, n, elem, what)                                                                          \
     do {                                                                                                   \
-        (ptr) = pmi_alloc_array(&v->allocator, (n), (elem), r->err, what);                                 \
+        (ptr) = pmi_alloc_array_unzeroed(&v->allocator, (n), (elem), r->err, what);                        \
         if (!(ptr)) {                                                                                      \
             r->status = PM_ERR_OUT_OF_MEMORY;                                                              \
             return false;                                                                                  \
@@ -241,6 +251,7 @@ static bool read_properties(reader *r, uint32_t n) {
     ALLOC(k->ik_enabled, total, 1, "vmd: property IK states");
     k->capacity = n + 1;
     k->ik_capacity = (uint32_t)total;
+    k->ik_start[0] = 0;
     uint32_t s = 0;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *p = pmi_take(&r->c, 9);
@@ -268,7 +279,7 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
     *out = NULL;
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: data is NULL");
     pm_vmd_read_options o = opts ? *opts : (pm_vmd_read_options){0};
-    reader r = {pmi_cursor_make(data, size), NULL, err, o.max_keys ? o.max_keys : PMI_VMD_DEFAULT_MAX_KEYS, PM_OK, {0}};
+    reader r = {pmi_cursor_make(data, size), NULL, err, o.max_keys ? o.max_keys : PMI_VMD_DEFAULT_MAX_KEYS, PM_OK, {0}, NULL, 0};
 
     static const char v2[] = "Vocaloid Motion Data 0002";
     static const char v1[] = "Vocaloid Motion Data file";
@@ -310,6 +321,15 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
         if (got < 0) goto fail_set;
         if (got == 0) break;
         pmi_strmap_release(&r.raw);
+        r.last_field = NULL; /* the name tables are per section */
+        /* names are at most one per key: room for up to 256 of them at once instead of growing the maps
+         * step by step (one map of raw fields, one of the decoded names) */
+        const uint32_t guess = count < 256 ? count : 256;
+        pm_vmd_names *const tables[6] = {&v->bone_names, &v->morph_names, NULL, NULL, NULL, &v->ik_names};
+        if (tables[s] && (!pmi_strmap_reserve(&r.raw, guess) || !pmi_vmd_reserve_names(v, tables[s], guess))) {
+            r.status = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory interning names");
+            goto fail_set;
+        }
         if (!readers[s](&r, count)) goto fail_set;
         v->sections = (uint32_t)s + 1;
     }

@@ -7,18 +7,10 @@ import { el, paramControl } from '../ui.js';
 import { t } from '../i18n.js';
 import { SPEED_PARAM, catwalkDefaults } from './catwalk-params.js';
 import { BASES, grooveParams, grooveSettings, grooveValues } from './groove-params.js';
+import { modelSkeleton } from './model-skeleton.js';
 import { getMode, registerMode } from './registry.js';
 
 const BASE_PARAM = { key: 'grooveBase', type: 'select', options: BASES, default: 'rest', label: 'g.base' };
-
-/** The model's skeleton for the core: its PMX/PMD bytes (with IK), else the rest skeleton the viewer read. */
-function modelSkeleton(app) {
-  const model = app.model;
-  if (model.bytes instanceof Uint8Array) return model.bytes;
-  if (model.builtIn) return (app.mannequinBytes ??= app.pm.mannequinPmx());
-  const { names, positions, parents } = model.skeleton;
-  return { bones: names.map((name, i) => ({ name, position: [...positions.subarray(3 * i, 3 * i + 3)], parent: parents[i] })) };
-}
 
 registerMode({
   id: 'groove',
