@@ -112,6 +112,8 @@ pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_
                          const pm_kp_options *opts, pm_kp_stats *stats, pm_kp_sequence **out, pm_error *err);
 
 uint32_t pmi_kp_max_frames(const pm_kp_options *opts);
+/* Frames of a `duration`-second source sampled at `fps` (both ends included); PM_ERR_LIMIT past the limit. */
+pm_result pmi_kp_frames_for(double duration, double fps, const pm_kp_options *opts, uint32_t *frames, pm_error *err);
 /* Decoders: frame f of a sequence they fill must hold what every sequence holds (x, y in [0, 1], z in
  * [-1, 1], visibility in [0, 1], a timestamp >= 0 and >= the previous one); PM_ERR_BAD_FORMAT naming
  * `where` `at` (e.g. "NDJSON line" 7) and the value otherwise. */

@@ -95,6 +95,14 @@ uint32_t pmi_kp_max_frames(const pm_kp_options *opts) {
     return opts && opts->max_frames ? opts->max_frames : 1000000u;
 }
 
+pm_result pmi_kp_frames_for(double duration, double fps, const pm_kp_options *opts, uint32_t *frames, pm_error *err) {
+    double nf = floor(duration * fps + 1e-6) + 1;
+    if (nf > pmi_kp_max_frames(opts))
+        return pmi_fail(err, PM_ERR_LIMIT, "keypoints: %.0f frames at %g fps exceed the limit of %u", nf, fps, pmi_kp_max_frames(opts));
+    *frames = (uint32_t)nf;
+    return PM_OK;
+}
+
 void pmi_kp_count_tiers(pm_kp_sequence *s) {
     s->stats.direct_points = s->stats.inferred_points = s->stats.missing_points = 0;
     for (int i = 0; i < PM_KP_POINT_COUNT && s->frame_count; i++) {

@@ -36,22 +36,12 @@ pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp_options 
     /* files round the frame time (".0333333", ".0083333"): a rate within 0.01 % of a whole number is that number */
     double native = 1.0 / b->frame_time;
     if (fabs(native - floor(native + 0.5)) < 1e-4 * native) native = floor(native + 0.5);
-    double fps = opts && opts->fps > 0 ? opts->fps : native;
-    if (opts && !(opts->fps >= 0 && isfinite(opts->fps))) {
-        r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: fps must be a finite number >= 0");
-        goto done;
-    }
+    double fps = opts && opts->fps > 0 ? opts->fps : native; /* pm_kp_from_data checked opts->fps */
     bvh_ctx ctx = {b, fps != native};
     uint32_t frames = b->frame_count ? b->frame_count : 1;
-    if (ctx.resample && b->frame_count > 1) {
-        double duration = (b->frame_count - 1) * b->frame_time;
-        double nf = floor(duration * fps + 1e-6) + 1;
-        if (nf > pmi_kp_max_frames(opts)) {
-            r = pmi_fail(err, PM_ERR_LIMIT, "keypoints: %.0f frames at %g fps exceed the limit of %u", nf, fps, pmi_kp_max_frames(opts));
-            goto done;
-        }
-        frames = (uint32_t)nf;
-    }
+    if (ctx.resample && b->frame_count > 1 &&
+        (r = pmi_kp_frames_for((b->frame_count - 1) * b->frame_time, fps, opts, &frames, err)))
+        goto done;
     pm_kp_stats stats = {.format = PM_KP_FORMAT_BVH};
     r = pmi_kp_run_rig(&rig, frames, fps, eval_bvh, &ctx, opts, &stats, out, err);
 done:

@@ -3,8 +3,6 @@
 #include "kp_internal.h"
 #include "procmotion/gltf.h"
 
-#include <math.h>
-
 typedef struct gltf_ctx {
     const pm_gltf *g;
     uint32_t animation;
@@ -49,14 +47,7 @@ pm_result pmi_kp_from_gltf(const uint8_t *data, size_t size, const pm_kp_options
     }
     double fps = opts && opts->fps > 0 ? opts->fps : 30.0;
     uint32_t frames = 1;
-    if (anim != PM_NO_INDEX) {
-        double nf = floor((double)g->animations[anim].duration * fps + 1e-6) + 1;
-        if (nf > pmi_kp_max_frames(opts)) {
-            r = pmi_fail(err, PM_ERR_LIMIT, "keypoints: %.0f frames at %g fps exceed the limit of %u", nf, fps, pmi_kp_max_frames(opts));
-            goto done;
-        }
-        frames = (uint32_t)nf;
-    }
+    if (anim != PM_NO_INDEX && (r = pmi_kp_frames_for(g->animations[anim].duration, fps, opts, &frames, err))) goto done;
     gltf_ctx ctx = {g, anim};
     pm_kp_stats stats = {.format = PM_KP_FORMAT_GLTF};
     r = pmi_kp_run_rig(&rig, frames, fps, eval_gltf, &ctx, opts, &stats, out, err);
