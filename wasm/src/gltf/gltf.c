@@ -54,6 +54,14 @@ static void list_items(const cJSON *a, const cJSON **items) {
 
 static uint32_t array_size(const cJSON *a) { return cJSON_IsArray(a) ? (uint32_t)cJSON_GetArraySize(a) : 0; }
 
+/* Whether `it` is an integer in [0, count); if so *out is it (else *out is left alone). */
+static bool index_below(const cJSON *it, uint32_t count, uint32_t *out) {
+    double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
+    if (!(v >= 0) || v != floor(v) || v >= count) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
 /* An optional index (absent -> PM_NO_INDEX); present must be an integer in [0, count). */
 static pm_result get_index(reader *rd, const cJSON *obj, const char *key, uint32_t count, bool required, uint32_t *out,
                            const char *where, uint32_t at) {
@@ -63,10 +71,8 @@ static pm_result get_index(reader *rd, const cJSON *obj, const char *key, uint32
         if (required) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: %s %u has no \"%s\"", where, at, key);
         return PM_OK;
     }
-    double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
-    if (!(v >= 0) || v != floor(v) || v >= count)
+    if (!index_below(it, count, out))
         return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: %s %u: \"%s\" is not an index below %u", where, at, key, count);
-    *out = (uint32_t)v;
     return PM_OK;
 }
 
@@ -343,10 +349,9 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
         if (ch && !cJSON_IsArray(ch)) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: node %u: children is not an array", i);
         rd->node_children[i] = ch;
         for (const cJSON *c = ch ? ch->child : NULL; c; c = c->next) {
-            double v = cJSON_IsNumber(c) ? c->valuedouble : -1;
-            if (!(v >= 0) || v != floor(v) || v >= n)
+            uint32_t k;
+            if (!index_below(c, n, &k))
                 return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: node %u: a child is not a node index below %u", i, n);
-            uint32_t k = (uint32_t)v;
             if (k == i) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: node %u is its own child", i);
             if (g->nodes[k].parent != PM_NO_INDEX)
                 return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: node %u has two parents (%u and %u)", k, g->nodes[k].parent, i);
@@ -386,18 +391,14 @@ static pm_result read_skins(reader *rd) {
         if (!sk->joints) return PM_ERR_OUT_OF_MEMORY;
         uint32_t k = 0;
         for (const cJSON *j = joints->child; j; j = j->next, k++) {
-            double v = cJSON_IsNumber(j) ? j->valuedouble : -1;
-            if (!(v >= 0) || v != floor(v) || v >= g->node_count)
+            if (!index_below(j, g->node_count, &sk->joints[k]))
                 return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: skin %u joint %u is not a node index", i, k);
-            sk->joints[k] = (uint32_t)v;
         }
     }
     return PM_OK;
 }
 
-static pm_result read_channel(reader *rd, const cJSON *anim, const cJSON *ch, uint32_t ai, uint32_t ci, pm_gltf_channel *out,
-                              bool *skip) {
-    (void)anim;
+static pm_result read_channel(reader *rd, const cJSON *ch, uint32_t ai, uint32_t ci, pm_gltf_channel *out, bool *skip) {
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(ch, "target");
     pm_result r;
     uint32_t si, node;
@@ -483,7 +484,7 @@ static pm_result read_animations(reader *rd) {
             pm_gltf_channel *out = &an->channels[an->channel_count];
             memset(out, 0, sizeof *out);
             bool skip;
-            r = read_channel(rd, a, c, ai, ci, out, &skip);
+            r = read_channel(rd, c, ai, ci, out, &skip);
             if (r) {
                 pmi_free(&g->allocator, out->times);
                 pmi_free(&g->allocator, out->values);
