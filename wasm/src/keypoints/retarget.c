@@ -263,7 +263,7 @@ static void put(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j,
     plan->conf[point] = c;
 }
 
-static void put_direct(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j, float c) {
+static void put_direct(pmi_kp_plan *plan, int point, uint32_t j, float c) {
     plan->joint[point] = j;
     plan->local[point] = pm_vec3_make(0, 0, 0);
     plan->conf[point] = c;
@@ -310,17 +310,17 @@ pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *e
         float sx = side == 0 ? 1.0f : -1.0f;
 #define SLOT(s) (side == 0 ? sl[PMI_SLOT_LEFT(s)] : sl[PMI_SLOT_RIGHT(s)])
         int o = side; /* left points are even-offset pairs: 11/12, 13/14, ... */
-        put_direct(rig, plan, 11 + o, SLOT(PMI_SIDE_UPPER_ARM), 1.0f);
-        put_direct(rig, plan, 23 + o, SLOT(PMI_SIDE_UPPER_LEG), 1.0f);
+        put_direct(plan, 11 + o, SLOT(PMI_SIDE_UPPER_ARM), 1.0f);
+        put_direct(plan, 23 + o, SLOT(PMI_SIDE_UPPER_LEG), 1.0f);
         uint32_t elbow = SLOT(PMI_SIDE_LOWER_ARM), knee = SLOT(PMI_SIDE_LOWER_LEG);
-        if (elbow != PM_NO_INDEX) put_direct(rig, plan, 13 + o, elbow, 1.0f);
-        if (knee != PM_NO_INDEX) put_direct(rig, plan, 25 + o, knee, 1.0f);
+        if (elbow != PM_NO_INDEX) put_direct(plan, 13 + o, elbow, 1.0f);
+        if (knee != PM_NO_INDEX) put_direct(plan, 25 + o, knee, 1.0f);
         uint32_t wrist = SLOT(PMI_SIDE_HAND);
-        if (wrist != PM_NO_INDEX) put_direct(rig, plan, 15 + o, wrist, 1.0f);
-        else if ((wrist = first_child(rig, C, elbow)) != PM_NO_INDEX) put_direct(rig, plan, 15 + o, wrist, 0.5f);
+        if (wrist != PM_NO_INDEX) put_direct(plan, 15 + o, wrist, 1.0f);
+        else if ((wrist = first_child(rig, C, elbow)) != PM_NO_INDEX) put_direct(plan, 15 + o, wrist, 0.5f);
         uint32_t ankle = SLOT(PMI_SIDE_FOOT);
-        if (ankle != PM_NO_INDEX) put_direct(rig, plan, 27 + o, ankle, 1.0f);
-        else if ((ankle = first_child(rig, C, knee)) != PM_NO_INDEX) put_direct(rig, plan, 27 + o, ankle, 0.5f);
+        if (ankle != PM_NO_INDEX) put_direct(plan, 27 + o, ankle, 1.0f);
+        else if ((ankle = first_child(rig, C, knee)) != PM_NO_INDEX) put_direct(plan, 27 + o, ankle, 0.5f);
 
         /* hand: pinky 17, index 19, thumb 21 */
         if (wrist != PM_NO_INDEX) {
@@ -339,7 +339,7 @@ pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *e
             } fingers[] = {{17, PMI_SIDE_LITTLE, 0.30f, -0.10f}, {19, PMI_SIDE_INDEX, 0.36f, 0.08f}, {21, PMI_SIDE_THUMB, 0.20f, 0.18f}};
             for (int k = 0; k < 3; k++) {
                 uint32_t j = SLOT(fingers[k].slot);
-                if (j != PM_NO_INDEX) put_direct(rig, plan, fingers[k].point + o, j, 1.0f);
+                if (j != PM_NO_INDEX) put_direct(plan, fingers[k].point + o, j, 1.0f);
                 else
                     put(rig, plan, fingers[k].point + o, wrist,
                         pm_vec3_add(w, pm_vec3_add(pm_vec3_scale(d, fingers[k].along * len), pm_vec3_scale(f, fingers[k].fwd * len))),
@@ -353,7 +353,7 @@ pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *e
             if (!(leg > 0)) leg = torso;
             put(rig, plan, 29 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, -0.06f * leg)), 0.5f);
             uint32_t toe = SLOT(PMI_SIDE_TOES);
-            if (toe != PM_NO_INDEX) put_direct(rig, plan, 31 + o, toe, 1.0f);
+            if (toe != PM_NO_INDEX) put_direct(plan, 31 + o, toe, 1.0f);
             else put(rig, plan, 31 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, 0.20f * leg)), 0.5f);
         }
 #undef SLOT
@@ -366,8 +366,8 @@ pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *e
             put(rig, plan, face[k].point, head,
                 pm_vec3_add(h, pm_vec3_make(face[k].x * torso, face[k].y * torso, face[k].z * torso)), 0.5f);
     }
-    if (sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(rig, plan, 2, sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)], 1.0f);
-    if (sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(rig, plan, 5, sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)], 1.0f);
+    if (sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(plan, 2, sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)], 1.0f);
+    if (sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(plan, 5, sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)], 1.0f);
     return PM_OK;
 }
 
