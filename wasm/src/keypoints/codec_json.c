@@ -128,6 +128,16 @@ static pm_result read_points(const cJSON *frame_obj, float *xyz, float *vis, con
 
 /* ---- NDJSON ---------------------------------------------------------------------------------------- */
 
+/* The line at *p without its leading blanks (spaces, tabs, CRs) as [*b, *e); *p moves past its newline.
+ * The line is blank when *b == *e. Both passes of the reader split lines here, so they count the same frames. */
+static void next_line(const char **p, const char *end, const char **b, const char **e) {
+    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+    *e = nl ? nl : end;
+    *b = *p;
+    while (*b < *e && (**b == ' ' || **b == '\t' || **b == '\r')) (*b)++;
+    *p = nl ? nl + 1 : end;
+}
+
 pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: out is NULL");
     *out = NULL;
@@ -135,15 +145,9 @@ pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_option
     const char *text = (const char *)data, *end = text + size;
     /* count the non-blank lines first: the frame count is known before allocating */
     size_t lines = 0;
-    for (const char *p = text; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        for (const char *q = p; q < e; q++)
-            if (*q != ' ' && *q != '\t' && *q != '\r') {
-                lines++;
-                break;
-            }
-        p = nl ? nl + 1 : end;
+    for (const char *p = text, *q, *e; p < end;) {
+        next_line(&p, end, &q, &e);
+        lines += q != e;
     }
     if (!lines) return pmi_fail(err, PM_ERR_TRUNCATED, "keypoints: the NDJSON holds no frame");
     if (lines > pmi_kp_max_frames(opts)) return pmi_fail(err, PM_ERR_LIMIT, "keypoints: %zu NDJSON frames exceed the limit", lines);
@@ -151,13 +155,9 @@ pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_option
     pm_result r = pmi_kp_sequence_new(opts ? &opts->allocator : NULL, (uint32_t)lines, &s, err);
     if (r) return r;
     uint32_t f = 0, line = 0;
-    for (const char *p = text; p < end && r == PM_OK;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
+    for (const char *p = text, *q, *e; p < end && r == PM_OK;) {
+        next_line(&p, end, &q, &e);
         line++;
-        const char *q = p;
-        while (q < e && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
-        p = nl ? nl + 1 : end;
         if (q == e) continue;
         pm_result why;
         cJSON *obj = pmi_json_parse(q, (size_t)(e - q), &why);
