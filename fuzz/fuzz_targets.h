@@ -321,7 +321,8 @@ static void pm_fuzz_gltf(const uint8_t *data, size_t size) {
         free(world);
         pm_gltf_free(g);
     }
-    /* the minimal node-name reader of humanoid.h agrees that a glTF is (or is not) there */
+    /* the minimal node-name reader of humanoid.h: valid UTF-8 names the humanoid mapper takes (it does not
+     * always agree with pm_gltf_read: it needs no asset.version but every node an object, every name a string) */
     pm_name_list *names = NULL;
     if (pm_gltf_node_names(data, size, NULL, &names, &err) == PM_OK) {
         for (uint32_t i = 0; i < names->count; i++)

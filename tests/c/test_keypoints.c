@@ -277,7 +277,7 @@ PM_TEST(vmd_leg_ik_bends_knees_forward_and_ignores_unknown_bones) {
     knees(s, &bent, &fwd);
     PM_CHECK(bent > 40);
     PM_CHECK_EQ_INT(fwd, bent);
-    /* the feet stay on the floor: ankles keep their height relative to each other, left on the right */
+    /* at the bottom of the squat the left ankle is still on the image's right */
     PM_CHECK(pt(s, 30, 27)[0] > pt(s, 30, 28)[0]);
     pm_kp_free(s);
 }
