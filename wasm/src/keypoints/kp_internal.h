@@ -56,9 +56,9 @@ pm_result pmi_kp_rig_alloc(pmi_kp_rig *rig, const pm_allocator *allocator, uint3
 void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *allocator);
 
 /* Fill rig->slots and rig->family from the names (the family that maps most core joints). Fails with
- * PM_ERR_NOT_FOUND naming what is missing when no family finds both hips and both shoulders. */
+ * PM_ERR_NOT_FOUND when no family finds both upper legs and both upper arms. */
 pm_result pmi_kp_map_names(pmi_kp_rig *rig, const pm_allocator *allocator, pm_error *err);
-/* Which family a single name belongs to in a given family table (tests). */
+/* The slot of a single name in the named family's table, or PM_NO_INDEX (the VRM humanoid table, tests). */
 uint32_t pmi_kp_name_slot(const char *family, const char *name);
 
 /* How each of the 33 points comes out of a frame's world matrices. */
@@ -107,7 +107,7 @@ pm_result pmi_kp_sequence_new(const pm_allocator *allocator, uint32_t frame_coun
 typedef pm_result (*pmi_kp_eval_fn)(void *ctx, uint32_t frame, double time, const uint8_t *needed, pm_mat4 *world,
                                     pm_error *err);
 
-/* Map names (unless the slots are set and rig->family is not NULL), plan, evaluate every frame, finish. */
+/* Map names (unless the source set rig->family, and the slots with it), plan, evaluate every frame, finish. */
 pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_kp_eval_fn eval, void *ctx,
                          const pm_kp_options *opts, pm_kp_stats *stats, pm_kp_sequence **out, pm_error *err);
 
