@@ -138,7 +138,7 @@ PM_TEST(data_uri_buffers_work_and_external_uris_say_so) {
     PM_CHECK_OK(pm_gltf_read((const uint8_t *)json, strlen(json), NULL, &gl, &err), &err);
     if (gl) {
         pm_mat4 w[2];
-        pm_gltf_world_matrices(gl, 0, 0.5f, w, &err);
+        PM_CHECK_OK(pm_gltf_world_matrices(gl, 0, 0.5f, w, &err), &err);
         PM_CHECK_NEAR(pm_mat4_get_translation(&w[1]).x, 1, 1e-6);
         pm_gltf_free(gl);
     }
