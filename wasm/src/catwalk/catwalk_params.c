@@ -50,11 +50,6 @@ enum { FLOAT_COUNT = sizeof FLOATS / sizeof FLOATS[0] };
 
 static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-const char *pmi_catwalk_cadence_name(pm_catwalk_cadence c) { return c == PM_CATWALK_CADENCE_BEAT ? "beat" : "2beat"; }
-const char *pmi_catwalk_arm_pose_name(pm_catwalk_arm_pose p) { return p == PM_CATWALK_ARMS_POSED ? "posed" : "swing"; }
-
-/* Fill every default, check for NaN/Inf and bad enums, clamp. Used by pm_catwalk_generate. */
-pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
 pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err) {
     pm_catwalk_params p;
     if (in) p = *in;
@@ -218,6 +213,9 @@ pm_result pm_catwalk_params_from_json(const char *json, size_t len, pm_catwalk_p
 
 /* ---- JSON out ----------------------------------------------------------------------------------- */
 
+static const char *cadence_name(pm_catwalk_cadence c) { return c == PM_CATWALK_CADENCE_BEAT ? "beat" : "2beat"; }
+static const char *arm_pose_name(pm_catwalk_arm_pose p) { return p == PM_CATWALK_ARMS_POSED ? "posed" : "swing"; }
+
 /* A float parameter as the decimal a person typed (7 significant digits), not its binary expansion. */
 static double tidy(float f) {
     double v = f;
@@ -231,8 +229,8 @@ static void add_params(cJSON *to, const char *key, const pm_catwalk_params *p, b
     cJSON *j = pmi_json_add(to, key, cJSON_CreateObject(), ok);
     if (p->bpm != 0) pmi_json_add_number(j, "bpm", tidy(p->bpm), ok);
     else pmi_json_add(j, "bpm", cJSON_CreateNull(), ok);
-    pmi_json_add_string(j, "stepCadence", pmi_catwalk_cadence_name(p->cadence), ok);
-    pmi_json_add_string(j, "armPose", pmi_catwalk_arm_pose_name(p->arm_pose), ok);
+    pmi_json_add_string(j, "stepCadence", cadence_name(p->cadence), ok);
+    pmi_json_add_string(j, "armPose", arm_pose_name(p->arm_pose), ok);
     pmi_json_add_bool(j, "traverse", p->traverse, ok);
     pmi_json_add_bool(j, "uTurn", p->u_turn, ok);
     for (int i = 0; i < FLOAT_COUNT; i++)
