@@ -2,6 +2,7 @@
  * generation along a trajectory (see procmotion/tracing.h). */
 #include "tracing_internal.h"
 
+#include "math/math_internal.h"
 #include "pose/pose_internal.h"
 #include "procmotion/ik.h"
 
@@ -31,19 +32,7 @@ double pm_easing_eval(pm_easing e, double p) {
     if (!(p > 0)) return 0;
     if (p >= 1) return 1;
     if (easing_linear(e)) return p;
-    double x1 = e.x1 / 127.0, y1 = e.y1 / 127.0, x2 = e.x2 / 127.0, y2 = e.y2 / 127.0;
-    double k = 0.5, t = k, s = 1.0 - t, sst3 = 0, stt3 = 0, ttt = 0;
-    for (int i = 0; i < 15; ++i) {
-        sst3 = 3.0 * s * s * t;
-        stt3 = 3.0 * s * t * t;
-        ttt = t * t * t;
-        double ft = (sst3 * x1) + (stt3 * x2) + ttt - p;
-        if (fabs(ft) < 1e-5) break;
-        k *= 0.5;
-        t += (ft < 0) ? k : -k;
-        s = 1.0 - t;
-    }
-    return (sst3 * y1) + (stt3 * y2) + ttt;
+    return pmi_bezier_mmd(e.x1 / 127.0, e.x2 / 127.0, e.y1 / 127.0, e.y2 / 127.0, p);
 }
 
 /* ---- create / free ----------------------------------------------------------------------------- */
