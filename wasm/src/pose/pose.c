@@ -41,10 +41,9 @@ static pm_result check_skeleton(const pm_skeleton *sk, const pm_allocator *al, p
         const pm_bone *b = &sk->bones[i];
         if (b->parent != PM_NO_INDEX && b->parent >= n)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u has parent %u of %u bones", i, b->parent, n);
-        if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX &&
-            b->append_parent >= n)
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u appends bone %u of %u", i, b->append_parent, n);
         const bool appends = (b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) != 0;
+        if (appends && b->append_parent != PM_NO_INDEX && b->append_parent >= n)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u appends bone %u of %u", i, b->append_parent, n);
         if (!finite3(b->position) || (appends && !isfinite(b->append_ratio)) ||
             ((b->flags & PM_BONE_FIXED_AXIS) && !finite3(b->fixed_axis)))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u has a non-finite position, ratio or axis", i);
