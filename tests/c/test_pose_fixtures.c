@@ -23,18 +23,6 @@ typedef struct loaded {
     pm_pose *pose;
 } loaded;
 
-static unsigned char *read_path(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
-    *size = fread(buf, 1, (size_t)(n > 0 ? n : 0), f);
-    fclose(f);
-    return buf;
-}
-
 static void unload(loaded *l) {
     pm_pose_free(l->pose);
     pm_pose_workspace_free(l->ws);
@@ -98,7 +86,7 @@ static int dump(int argc, char **argv) {
         return 2;
     }
     size_t ms = 0, vs = 0;
-    unsigned char *model = read_path(argv[2], &ms), *motion = read_path(argv[3], &vs);
+    unsigned char *model = pm_test_read_file(argv[2], &ms), *motion = pm_test_read_file(argv[3], &vs);
     double first = atof(argv[4]), step = atof(argv[6]);
     long count = atol(argv[5]);
     pm_error err = {0};

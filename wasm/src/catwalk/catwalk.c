@@ -7,8 +7,6 @@
 
 #define DEG (PM_PI / 180.0)
 
-pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
-
 /* ---- bones -------------------------------------------------------------------------------------- */
 
 /* Keyed (or reported) bones, in pm_catwalk_info order; then bones read only for proportions. */

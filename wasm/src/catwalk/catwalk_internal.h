@@ -14,8 +14,8 @@
  * NULL when out of memory. */
 cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info);
 
-/* JSON names of the cadence and arm pose values. */
-const char *pmi_catwalk_cadence_name(pm_catwalk_cadence c);
-const char *pmi_catwalk_arm_pose_name(pm_catwalk_arm_pose p);
+/* Fill every default, check for NaN/Inf and bad enums, clamp (catwalk_params.c, used by
+ * pm_catwalk_generate). */
+pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
 
 #endif

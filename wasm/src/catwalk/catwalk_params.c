@@ -50,11 +50,6 @@ enum { FLOAT_COUNT = sizeof FLOATS / sizeof FLOATS[0] };
 
 static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-const char *pmi_catwalk_cadence_name(pm_catwalk_cadence c) { return c == PM_CATWALK_CADENCE_BEAT ? "beat" : "2beat"; }
-const char *pmi_catwalk_arm_pose_name(pm_catwalk_arm_pose p) { return p == PM_CATWALK_ARMS_POSED ? "posed" : "swing"; }
-
-/* Fill every default, check for NaN/Inf and bad enums, clamp. Used by pm_catwalk_generate. */
-pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
 pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err) {
     pm_catwalk_params p;
     if (in) p = *in;
@@ -218,6 +213,9 @@ pm_result pm_catwalk_params_from_json(const char *json, size_t len, pm_catwalk_p
 
 /* ---- JSON out ----------------------------------------------------------------------------------- */
 
+static const char *cadence_name(pm_catwalk_cadence c) { return c == PM_CATWALK_CADENCE_BEAT ? "beat" : "2beat"; }
+static const char *arm_pose_name(pm_catwalk_arm_pose p) { return p == PM_CATWALK_ARMS_POSED ? "posed" : "swing"; }
+
 /* A float parameter as the decimal a person typed (7 significant digits), not its binary expansion. */
 static double tidy(float f) {
     double v = f;
@@ -226,37 +224,33 @@ static double tidy(float f) {
     return round(v * scale) / scale;
 }
 
-static cJSON *params_json(const pm_catwalk_params *p) {
-    cJSON *j = cJSON_CreateObject();
-    if (!j) return NULL;
-    if (p->bpm != 0) cJSON_AddNumberToObject(j, "bpm", tidy(p->bpm));
-    else cJSON_AddNullToObject(j, "bpm");
-    cJSON_AddStringToObject(j, "stepCadence", pmi_catwalk_cadence_name(p->cadence));
-    cJSON_AddStringToObject(j, "armPose", pmi_catwalk_arm_pose_name(p->arm_pose));
-    cJSON_AddBoolToObject(j, "traverse", p->traverse);
-    cJSON_AddBoolToObject(j, "uTurn", p->u_turn);
+/* The parameters as an object under `key` of `to`, every cJSON call checked (pmi_json_add). */
+static void add_params(cJSON *to, const char *key, const pm_catwalk_params *p, bool *ok) {
+    cJSON *j = pmi_json_add(to, key, cJSON_CreateObject(), ok);
+    if (p->bpm != 0) pmi_json_add_number(j, "bpm", tidy(p->bpm), ok);
+    else pmi_json_add(j, "bpm", cJSON_CreateNull(), ok);
+    pmi_json_add_string(j, "stepCadence", cadence_name(p->cadence), ok);
+    pmi_json_add_string(j, "armPose", arm_pose_name(p->arm_pose), ok);
+    pmi_json_add_bool(j, "traverse", p->traverse, ok);
+    pmi_json_add_bool(j, "uTurn", p->u_turn, ok);
     for (int i = 0; i < FLOAT_COUNT; i++)
-        cJSON_AddNumberToObject(j, FLOATS[i].json_name, tidy(*(const float *)((const char *)p + FLOATS[i].offset)));
+        pmi_json_add_number(j, FLOATS[i].json_name, tidy(*(const float *)((const char *)p + FLOATS[i].offset)), ok);
     for (int i = 0; i < AMOUNT_COUNT; i++) {
         const pm_catwalk_value *v = (const pm_catwalk_value *)((const char *)p + AMOUNTS[i].offset);
         if (AMOUNTS[i].offset == offsetof(pm_catwalk_params, pose_shoulder) ||
             AMOUNTS[i].offset == offsetof(pm_catwalk_params, pose_elbow))
             continue;
-        cJSON_AddNumberToObject(j, AMOUNTS[i].json_name, tidy(v->value));
+        pmi_json_add_number(j, AMOUNTS[i].json_name, tidy(v->value), ok);
     }
-    cJSON *pose = cJSON_AddObjectToObject(j, "poseArmAngle");
-    if (pose) {
-        cJSON_AddNumberToObject(pose, "shoulder", tidy(p->pose_shoulder.value));
-        cJSON_AddNumberToObject(pose, "elbow", tidy(p->pose_elbow.value));
-    }
-    cJSON_AddNumberToObject(j, "seed", p->seed);
-    return j;
+    cJSON *pose = pmi_json_add(j, "poseArmAngle", cJSON_CreateObject(), ok);
+    pmi_json_add_number(pose, "shoulder", tidy(p->pose_shoulder.value), ok);
+    pmi_json_add_number(pose, "elbow", tidy(p->pose_elbow.value), ok);
+    pmi_json_add_number(j, "seed", p->seed, ok);
 }
 
-static cJSON *string_list(const char *const *items, uint32_t n) {
-    cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(items[i]));
-    return a;
+static void add_string_list(cJSON *to, const char *key, const char *const *items, uint32_t n, bool *ok) {
+    cJSON *a = pmi_json_add(to, key, cJSON_CreateArray(), ok);
+    for (uint32_t i = 0; i < n && *ok; i++) pmi_json_add_string(a, NULL, items[i], ok);
 }
 
 /* The numbers of pm_catwalk_info, by JSON name. */
@@ -283,14 +277,14 @@ static const struct {
     {"lift", offsetof(pm_catwalk_info, lift), false},
 };
 
-static void add_string_or_null(cJSON *j, const char *name, const char *value) {
-    if (value) cJSON_AddStringToObject(j, name, value);
-    else cJSON_AddNullToObject(j, name);
+static void add_string_or_null(cJSON *j, const char *name, const char *value, bool *ok) {
+    if (value) pmi_json_add_string(j, name, value, ok);
+    else pmi_json_add(j, name, cJSON_CreateNull(), ok);
 }
 
 cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info) {
+    bool ok = true;
     cJSON *j = cJSON_CreateObject();
-    if (!j) return NULL;
     for (size_t i = 0; i < sizeof INFO_NUMBERS / sizeof INFO_NUMBERS[0]; i++) {
         const char *at = (const char *)info + INFO_NUMBERS[i].offset;
         double v;
@@ -301,12 +295,14 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info) {
         } else {
             memcpy(&v, at, sizeof v);
         }
-        cJSON_AddNumberToObject(j, INFO_NUMBERS[i].name, v);
+        pmi_json_add_number(j, INFO_NUMBERS[i].name, v, &ok);
     }
-    cJSON_AddItemToObject(j, "usedBones", string_list(info->used, info->used_count));
-    cJSON_AddItemToObject(j, "missingBones", string_list(info->missing, info->missing_count));
-    add_string_or_null(j, "blinkMorph", info->blink_morph);
-    add_string_or_null(j, "expressionMorph", info->expression_morph);
-    cJSON_AddItemToObject(j, "params", params_json(&info->params));
-    return j;
+    add_string_list(j, "usedBones", info->used, info->used_count, &ok);
+    add_string_list(j, "missingBones", info->missing, info->missing_count, &ok);
+    add_string_or_null(j, "blinkMorph", info->blink_morph, &ok);
+    add_string_or_null(j, "expressionMorph", info->expression_morph, &ok);
+    add_params(j, "params", &info->params, &ok);
+    if (ok) return j;
+    cJSON_Delete(j);
+    return NULL;
 }

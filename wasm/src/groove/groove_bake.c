@@ -250,10 +250,11 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
     const bool bounce = P->squat.enabled && info.leg_mode != PM_GROOVE_LEGS_NONE;
     const bool legs = bounce && info.leg_mode == PM_GROOVE_LEGS_ANALYTIC;
     if (bounce) add_track(&b, info.body_bone, cycle_frames(P->squat.freq, bpm), 0);
-    if (legs)
+    if (legs) {
+        const double leg_tol = leg_rot_tol(skeleton, &info, &o);
         for (int s = 0; s < 2; s++)
-            for (int k = 0; k < 3; k++)
-                add_track(&b, info.leg_bone[s][k], cycle_frames(P->squat.freq, bpm), leg_rot_tol(skeleton, &info, &o));
+            for (int k = 0; k < 3; k++) add_track(&b, info.leg_bone[s][k], cycle_frames(P->squat.freq, bpm), leg_tol);
+    }
     b.pool = pmi_alloc_array(&b.allocator, (size_t)b.samples * 7, (size_t)(b.track_count ? b.track_count : 1) * sizeof(double),
                              err, "groove: samples");
     b.keys = b.pool ? pmi_alloc_array(&b.allocator, (size_t)b.frames + 1, sizeof *b.keys, err, "groove: keys") : NULL;

@@ -4,15 +4,9 @@
 
 #include <math.h>
 
-/* Y(s) of an MMD curve with control y values (p1, p2) in [0,1]. */
-static inline double bez(double p1, double p2, double s) {
-    double r = 1.0 - s;
-    return 3.0 * r * r * s * p1 + 3.0 * r * s * s * p2 + s * s * s;
-}
-
 double pmi_keyfit_bezier(const uint8_t c[4], double x) {
     double s = pmi_bezier_param(c[0] / 127.0, c[2] / 127.0, x);
-    return bez(c[1] / 127.0, c[3] / 127.0, s);
+    return pmi_bezier_y(c[1] / 127.0, c[3] / 127.0, s);
 }
 
 static const uint8_t LINEAR[4] = {20, 20, 107, 107};
@@ -138,7 +132,7 @@ static bool fit_scalar(seg *g, const double *v, double tol, uint8_t curve[4], do
         uint8_t y1, y2;
         ls_handles(g, y, s, HANDLES[h][0] / 127.0, HANDLES[h][1] / 127.0, &y1, &y2);
         double py1 = y1 / 127.0, py2 = y2 / 127.0, e = 0;
-        for (uint32_t j = g->step; j < g->n; j += g->step) e = maxd(e, fabs(bez(py1, py2, s[j]) - y[j]));
+        for (uint32_t j = g->step; j < g->n; j += g->step) e = maxd(e, fabs(pmi_bezier_y(py1, py2, s[j]) - y[j]));
         e *= fabs(d);
         if (e < best) {
             best = e;
@@ -230,7 +224,7 @@ static bool fit_rotation(seg *g, const double *q, double tol, uint8_t curve[4], 
         ls_handles(g, y, s, HANDLES[h][0] / 127.0, HANDLES[h][1] / 127.0, &y1, &y2);
         double py1 = y1 / 127.0, py2 = y2 / 127.0, over = -INFINITY;
         for (uint32_t j = g->step; j < g->n; j += g->step) {
-            double d = alpha[j] - bez(py1, py2, s[j]) * theta;
+            double d = alpha[j] - pmi_bezier_y(py1, py2, s[j]) * theta;
             over = maxd(over, d * d - room[j]);
         }
         if (over < best) {
@@ -247,7 +241,7 @@ static bool fit_rotation(seg *g, const double *q, double tol, uint8_t curve[4], 
             if (curve[0] == HANDLES[k][0] && curve[2] == HANDLES[k][1]) h = k;
         const double *s = seg_s(g, h);
         for (uint32_t j = g->step; j < g->n; j += g->step) {
-            double d = alpha[j] - bez(py1, py2, s[j]) * theta, d2 = d * d;
+            double d = alpha[j] - pmi_bezier_y(py1, py2, s[j]) * theta, d2 = d * d;
             /* cos by its series where the angle is small (error < 1e-16 below 0.01 rad) */
             double cd = d2 < 1e-4 ? 1 - d2 * (0.5 - d2 / 24) : cos(d);
             worst = mind(worst, fabs(rho[j] * cd));

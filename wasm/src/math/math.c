@@ -304,10 +304,6 @@ pm_quat pm_mat4_get_rotation(const pm_mat4 *m) {
 
 /* ---- MMD Bezier --------------------------------------------------------------------------------- */
 
-static double bez(double p1, double p2, double s) {
-    double r = 1.0 - s;
-    return 3.0 * r * r * s * p1 + 3.0 * r * s * s * p2 + s * s * s;
-}
 static double bez_d(double p1, double p2, double s) {
     double r = 1.0 - s;
     return 3.0 * r * r * p1 + 6.0 * r * s * (p2 - p1) + 3.0 * s * s * (1.0 - p2);
@@ -319,7 +315,7 @@ double pmi_bezier_param(double x1, double x2, double x) {
     /* X(s) is monotone on [0,1] for control x in [0,1]: bracket with bisection, refine with Newton. */
     double lo = 0, hi = 1, s = x;
     for (int i = 0; i < 64; i++) {
-        double f = bez(x1, x2, s) - x;
+        double f = pmi_bezier_y(x1, x2, s) - x;
         if (fabs(f) < 1e-12) break;
         if (f < 0) lo = s;
         else hi = s;
@@ -340,24 +336,10 @@ float pm_bezier_eval(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float xf) {
     if (y2 > 127) y2 = 127;
     if (x1 == y1 && x2 == y2) return xf;
     double s = pmi_bezier_param(x1 / 127.0, x2 / 127.0, xf);
-    return (float)bez(y1 / 127.0, y2 / 127.0, s);
+    return (float)pmi_bezier_y(y1 / 127.0, y2 / 127.0, s);
 }
 
 float pm_bezier_eval_mmd(uint8_t x1, uint8_t y1, uint8_t x2, uint8_t y2, float xf) {
-    /* babylon-mmd's BezierInterpolate, step for step (JS doubles). */
-    double fx1 = x1 / 127.0, fx2 = x2 / 127.0, fy1 = y1 / 127.0, fy2 = y2 / 127.0, x = xf;
-    if (!isfinite(x)) return 0.0f;
-    double c = 0.5, t = c, s = 1.0 - t;
-    double sst3 = 0, stt3 = 0, ttt = 0;
-    for (int i = 0; i < 15; i++) {
-        sst3 = 3.0 * s * s * t;
-        stt3 = 3.0 * s * t * t;
-        ttt = t * t * t;
-        double ft = sst3 * fx1 + stt3 * fx2 + ttt - x;
-        if (fabs(ft) < 1e-5) break;
-        c *= 0.5;
-        t += (ft < 0) ? c : -c;
-        s = 1.0 - t;
-    }
-    return (float)(sst3 * fy1 + stt3 * fy2 + ttt);
+    if (!isfinite(xf)) return 0.0f;
+    return (float)pmi_bezier_mmd(x1 / 127.0, x2 / 127.0, y1 / 127.0, y2 / 127.0, xf);
 }

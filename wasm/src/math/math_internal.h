@@ -1,6 +1,33 @@
-/* Internal helpers of the math module shared with other modules (key fitting). */
+/* Internal helpers of the math module shared with other modules (key fitting, pose sampling, tracing
+ * easing). */
 #ifndef PROCMOTION_MATH_INTERNAL_H
 #define PROCMOTION_MATH_INTERNAL_H
+
+#include <math.h>
+
+/* Y(s) (or X(s)) of an MMD Bezier with control values (p1, p2) in [0,1]. */
+static inline double pmi_bezier_y(double p1, double p2, double s) {
+    double r = 1.0 - s;
+    return 3.0 * r * r * s * p1 + 3.0 * r * s * s * p2 + s * s * s;
+}
+
+/* babylon-mmd's BezierInterpolate(x1, x2, y1, y2, x) step for step in JS doubles (bisection, 15 steps,
+ * eps 1e-5), control values in [0,1] (not /127). Pose sampling, tracing easing and pm_bezier_eval_mmd
+ * (which rounds to float) share it so that they round alike. */
+static inline double pmi_bezier_mmd(double x1, double x2, double y1, double y2, double x) {
+    double k = 0.5, t = k, s = 1.0 - t, sst3 = 0, stt3 = 0, ttt = 0;
+    for (int i = 0; i < 15; ++i) {
+        sst3 = 3.0 * s * s * t;
+        stt3 = 3.0 * s * t * t;
+        ttt = t * t * t;
+        double ft = (sst3 * x1) + (stt3 * x2) + ttt - x;
+        if (fabs(ft) < 1e-5) break;
+        k *= 0.5;
+        t += (ft < 0) ? k : -k;
+        s = 1.0 - t;
+    }
+    return (sst3 * y1) + (stt3 * y2) + ttt;
+}
 
 /* The parameter s in [0,1] at which an MMD Bezier's X(s) = x, for control x values x1, x2 in [0,1]
  * (not /127): Newton with a bisection bracket, accurate to 1e-12. x outside (0,1) clamps; NaN gives 0. */

@@ -311,21 +311,20 @@ pm_result pm_anim_bind(const pm_skeleton *skeleton, const pm_vmd *vmd, const pm_
     res = bind_bones(anim, vmd, opts->normalized_names, name_bone, unmatched_bones, err);
     if (res == PM_OK) res = bind_properties(anim, vmd, opts->normalized_names, unmatched_ik, err);
     if (res == PM_OK) res = keep_unmatched(anim, vmd, unmatched_bones, unmatched_ik, err);
-    if (res != PM_OK) goto fail_res;
-    fill_info(anim);
-    pmi_free(&anim->allocator, name_bone);
-    pmi_free(&anim->allocator, unmatched_bones);
-    pmi_free(&anim->allocator, unmatched_ik);
-    *out = anim;
-    return PM_OK;
+    if (res == PM_OK) fill_info(anim);
+    goto done;
 fail:
     res = err ? err->type : PM_ERR_OUT_OF_MEMORY;
-fail_res:
+done:
     pmi_free(&anim->allocator, name_bone);
     pmi_free(&anim->allocator, unmatched_bones);
     pmi_free(&anim->allocator, unmatched_ik);
-    pm_anim_free(anim);
-    return res;
+    if (res != PM_OK) {
+        pm_anim_free(anim);
+        return res;
+    }
+    *out = anim;
+    return PM_OK;
 }
 
 void pm_anim_get_info(const pm_anim *anim, pm_anim_info *info) {

@@ -67,11 +67,9 @@ static void update_link(pm_pose_workspace *ws, uint32_t b, bool rotation_only) {
     st->fin_pos = st->local_pos;
 }
 
-static void update_link_only(pm_pose_workspace *ws, uint32_t b) { update_link(ws, b, false); }
-
 /* MmdRuntimeBone.updateIkChainWorldMatrix */
 static void update_link_world(pm_pose_workspace *ws, uint32_t b) {
-    update_link_only(ws, b);
+    update_link(ws, b, false);
     pmi_pose_update_children(ws, b);
 }
 

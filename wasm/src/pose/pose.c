@@ -2,6 +2,8 @@
  * order (see procmotion/pose.h; the CCD IK solver is in ik_ccd.c). */
 #include "pose_internal.h"
 
+#include "math/math_internal.h"
+
 #include <float.h>
 
 /* ---- workspace ------------------------------------------------------------------------------- */
@@ -39,10 +41,9 @@ static pm_result check_skeleton(const pm_skeleton *sk, const pm_allocator *al, p
         const pm_bone *b = &sk->bones[i];
         if (b->parent != PM_NO_INDEX && b->parent >= n)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u has parent %u of %u bones", i, b->parent, n);
-        if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX &&
-            b->append_parent >= n)
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u appends bone %u of %u", i, b->append_parent, n);
         const bool appends = (b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) != 0;
+        if (appends && b->append_parent != PM_NO_INDEX && b->append_parent >= n)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u appends bone %u of %u", i, b->append_parent, n);
         if (!finite3(b->position) || (appends && !isfinite(b->append_ratio)) ||
             ((b->flags & PM_BONE_FIXED_AXIS) && !finite3(b->fixed_axis)))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u has a non-finite position, ratio or axis", i);
@@ -295,21 +296,10 @@ pm_vec3 pm_pose_world_position(const pm_pose *pose, uint32_t bone) {
 
 /* ---- sampling ---------------------------------------------------------------------------------- */
 
-/* babylon-mmd's BezierInterpolate(x1, x2, y1, y2, x) in double (pm_bezier_eval_mmd rounds to float). */
+/* babylon-mmd's BezierInterpolate of a key's curve (x1, y1, x2, y2 bytes) in double (pm_bezier_eval_mmd
+ * rounds to float). */
 static double bezier(const uint8_t *c, double x) {
-    double x1 = c[0] / 127.0, y1 = c[1] / 127.0, x2 = c[2] / 127.0, y2 = c[3] / 127.0;
-    double k = 0.5, t = k, s = 1.0 - t, sst3 = 0, stt3 = 0, ttt = 0;
-    for (int i = 0; i < 15; ++i) {
-        sst3 = 3.0 * s * s * t;
-        stt3 = 3.0 * s * t * t;
-        ttt = t * t * t;
-        double ft = (sst3 * x1) + (stt3 * x2) + (ttt)-x;
-        if (fabs(ft) < 1e-5) break;
-        k *= 0.5;
-        t += (ft < 0) ? k : -k;
-        s = 1.0 - t;
-    }
-    return (sst3 * y1) + (stt3 * y2) + ttt;
+    return pmi_bezier_mmd(c[0] / 127.0, c[2] / 127.0, c[1] / 127.0, c[3] / 127.0, x);
 }
 
 /* First index in frames[0..n) whose frame is > t, starting from a cached guess (n >= 1). */

@@ -2,6 +2,7 @@
  * generation along a trajectory (see procmotion/tracing.h). */
 #include "tracing_internal.h"
 
+#include "math/math_internal.h"
 #include "pose/pose_internal.h"
 #include "procmotion/ik.h"
 
@@ -31,19 +32,7 @@ double pm_easing_eval(pm_easing e, double p) {
     if (!(p > 0)) return 0;
     if (p >= 1) return 1;
     if (easing_linear(e)) return p;
-    double x1 = e.x1 / 127.0, y1 = e.y1 / 127.0, x2 = e.x2 / 127.0, y2 = e.y2 / 127.0;
-    double k = 0.5, t = k, s = 1.0 - t, sst3 = 0, stt3 = 0, ttt = 0;
-    for (int i = 0; i < 15; ++i) {
-        sst3 = 3.0 * s * s * t;
-        stt3 = 3.0 * s * t * t;
-        ttt = t * t * t;
-        double ft = (sst3 * x1) + (stt3 * x2) + ttt - p;
-        if (fabs(ft) < 1e-5) break;
-        k *= 0.5;
-        t += (ft < 0) ? k : -k;
-        s = 1.0 - t;
-    }
-    return (sst3 * y1) + (stt3 * y2) + ttt;
+    return pmi_bezier_mmd(e.x1 / 127.0, e.x2 / 127.0, e.y1 / 127.0, e.y2 / 127.0, p);
 }
 
 /* ---- create / free ----------------------------------------------------------------------------- */
@@ -52,7 +41,7 @@ double pm_easing_eval(pm_easing e, double p) {
 static bool sane(float v) { return isfinite(v) && fabsf(v) <= PMI_MAX_COORD; }
 static bool sane3(pm_vec3 v) { return sane(v.x) && sane(v.y) && sane(v.z); }
 
-static pm_result check_bpm(double bpm, pm_error *err) {
+pm_result pmi_timeline_check_bpm(double bpm, pm_error *err) {
     if (!isfinite(bpm) || bpm < PM_TIMELINE_MIN_BPM || bpm > PM_TIMELINE_MAX_BPM)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: bpm %g is outside %g..%g", bpm, PM_TIMELINE_MIN_BPM,
                         PM_TIMELINE_MAX_BPM);
@@ -99,7 +88,7 @@ pm_result pmi_timeline_alloc(const pm_skeleton *skeleton, const pm_timeline_opti
     if (!skeleton || !out)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: pm_timeline_create needs a skeleton and an output");
     double bpm = opts && opts->bpm != 0 ? opts->bpm : PM_TIMELINE_DEFAULT_BPM;
-    pm_result r = check_bpm(bpm, err);
+    pm_result r = pmi_timeline_check_bpm(bpm, err);
     if (r != PM_OK) return r;
     pm_allocator al = {0};
     if (opts) al = opts->allocator;
@@ -158,7 +147,7 @@ uint32_t pm_timeline_keyframe_count(const pm_timeline *tl) { return valid(tl) ? 
 
 pm_result pm_timeline_set_bpm(pm_timeline *tl, double bpm, pm_error *err) {
     if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    pm_result r = check_bpm(bpm, err);
+    pm_result r = pmi_timeline_check_bpm(bpm, err);
     if (r == PM_OK) tl->bpm = bpm;
     return r;
 }

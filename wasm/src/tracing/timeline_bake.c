@@ -92,6 +92,11 @@ static uint32_t first_at(const baker *bk, uint32_t f) {
     return lo;
 }
 
+/* Whether limb l (found in the skeleton) follows one trace from keyframe a to a + 1. */
+static bool traced_segment(const pm_timeline *tl, uint32_t a, int l) {
+    return tl->kf[a].trace[l].id && tl->kf[a].trace[l].id == tl->kf[a + 1].trace[l].id && tl->limbs[l].ok;
+}
+
 /* Per-frame keys over the traced segments; marks the ordinary keys they replace in `drop`. */
 static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
     pm_timeline *tl = bk->tl;
@@ -102,7 +107,7 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
     uint64_t frames = 0; /* an upper bound of the keys to come, checked before the slow part */
     for (uint32_t a = 0; a + 1 < bk->n; a++)
         for (int l = 0; l < PM_LIMB_COUNT; l++)
-            if (tl->kf[a].trace[l].id && tl->kf[a].trace[l].id == tl->kf[a + 1].trace[l].id && tl->limbs[l].ok)
+            if (traced_segment(tl, a, l))
                 frames += (uint64_t)(bk->frame[a + 1] - bk->frame[a] + 1) * 2;
     if (frames > PM_TIMELINE_MAX_BAKED_KEYS) {
         pm_anim_free(anim);
@@ -116,7 +121,7 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
     for (uint32_t a = 0; a + 1 < bk->n && r == PM_OK; a++) {
         bool traced = false;
         for (int l = 0; l < PM_LIMB_COUNT; l++)
-            traced |= tl->kf[a].trace[l].id && tl->kf[a].trace[l].id == tl->kf[a + 1].trace[l].id && tl->limbs[l].ok;
+            traced |= traced_segment(tl, a, l);
         if (!traced) continue;
         uint32_t f0 = bk->frame[a], f1 = bk->frame[a + 1];
         if (any_done && f0 < done_to) f0 = done_to;
@@ -162,13 +167,12 @@ pm_result pm_timeline_bake(pm_timeline *tl, const pm_timeline_bake_options *opts
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !out)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: pm_timeline_bake needs a timeline and an output");
     double bpm = opts && opts->bpm != 0 ? opts->bpm : tl->bpm;
-    if (!isfinite(bpm) || bpm < PM_TIMELINE_MIN_BPM || bpm > PM_TIMELINE_MAX_BPM)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: bpm %g is outside %g..%g", bpm, PM_TIMELINE_MIN_BPM,
-                        PM_TIMELINE_MAX_BPM);
+    pm_result r = pmi_timeline_check_bpm(bpm, err);
+    if (r != PM_OK) return r;
     baker bk = {tl, bpm, tl->kf_count, NULL, NULL, NULL, NULL, 0};
     uint8_t *drop = NULL;
     const pm_allocator *al = &tl->allocator;
-    pm_result r = make_vmd(&bk, opts, &bk.out, err);
+    r = make_vmd(&bk, opts, &bk.out, err);
     if (r != PM_OK || bk.n == 0) goto done;
     r = PM_ERR_OUT_OF_MEMORY;
     bk.frame = pmi_alloc_array(al, bk.n, sizeof *bk.frame, err, "tracing: bake");

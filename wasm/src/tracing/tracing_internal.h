@@ -116,5 +116,7 @@ void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg);
  * evaluate again. Fills tl->state. */
 pm_result pmi_timeline_solve(pm_timeline *tl, pm_pose *pose, const pmi_request req[PM_LIMB_COUNT], pm_error *err);
 double pmi_timeline_frame_of(double beat, double bpm);
+/* A bpm in PM_TIMELINE_MIN_BPM..PM_TIMELINE_MAX_BPM, else PM_ERR_INVALID_ARGUMENT. */
+pm_result pmi_timeline_check_bpm(double bpm, pm_error *err);
 
 #endif

@@ -194,10 +194,6 @@ pm_result pm_trajectory_sample(pm_trajectory_mode mode, const pm_vec3 *input, ui
         *out = points[n - 1];
         return PM_OK;
     }
-    if (n == 1) {
-        *out = points[0];
-        return PM_OK;
-    }
     double lengths[PM_TRAJECTORY_MAX_POINTS] = {0}, total = 0;
     for (uint32_t i = 0; i + 1 < n; i++) total += lengths[i] = segment_length(mode, points, n, i);
     double s = (double)t * total;
