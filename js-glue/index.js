@@ -409,31 +409,65 @@ export class ProcMotion {
   }
 
   /**
-   * Internal: run fn(handle) with a skeleton made in the module from `skeleton` (an object shaped like
-   * readPmx's result, or PMX/PMD bytes), freeing it afterwards.
+   * Internal: a skeleton handle (the caller frees it) made in the module from `skeleton`, an object
+   * shaped like readPmx's result or PMX/PMD bytes. Throws ProcMotionError: '`what`: expected ...' for
+   * anything else, the core's message when it rejects the input.
    */
+  _skeletonHandle(s, skeleton, errPtr, what) {
+    let handle;
+    if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
+      const data = toBytes(skeleton, what);
+      handle = this.mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
+    } else if (skeleton && typeof skeleton === 'object') {
+      const json = utf8Encoder.encode(JSON.stringify(skeleton));
+      handle = this.mod._pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
+    } else {
+      throw new ProcMotionError(`${what}: expected a skeleton object or PMX/PMD bytes`, 'PM_ERR_INVALID_ARGUMENT');
+    }
+    if (!handle) this._throw(s, errPtr, 'skeleton');
+    return handle;
+  }
+
+  /** Internal: run fn(handle) with a skeleton made by _skeletonHandle, freeing it afterwards. */
   _withSkeleton(skeleton, fn) {
     const s = this._scratch();
     let handle = 0;
     try {
-      const errPtr = s.alloc(ERROR_SIZE);
-      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
-        const data = toBytes(skeleton, 'skeleton');
-        const p = s.put(data);
-        handle = this.mod._pm_abi_skeleton_from_model(p, data.byteLength, errPtr);
-      } else if (skeleton && typeof skeleton === 'object') {
-        const json = utf8Encoder.encode(JSON.stringify(skeleton));
-        const p = s.put(json);
-        handle = this.mod._pm_abi_skeleton_from_json(p, json.byteLength, errPtr);
-      } else {
-        throw new ProcMotionError('skeleton: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
-      }
-      if (!handle) this._throw(s, errPtr, 'skeleton');
+      handle = this._skeletonHandle(s, skeleton, s.alloc(ERROR_SIZE), 'skeleton');
       return fn(handle);
     } finally {
       if (handle) this.mod._pm_abi_skeleton_free(handle);
       s.free();
     }
+  }
+
+  /**
+   * Internal: a VMD handle (the caller frees it) from VMD bytes or a readVmd()-shaped object; 0 with
+   * errPtr filled when the core rejects it.
+   */
+  _vmdHandle(s, vmd, errPtr, what) {
+    const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, what) : this.writeVmd(vmd);
+    return this.mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
+  }
+
+  /** Internal: the bone names of a skeleton handle, in the skeleton's (and every pose output's) order. */
+  _skeletonBoneNames(skeleton) {
+    const s = this._scratch();
+    try {
+      const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_skeleton_to_json(skeleton, out, out + 4, err) !== 0) this._throw(s, err, 'skeleton');
+      return JSON.parse(this._takeText(out)).bones.map((b) => b.name);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Internal: the translations (3 per bone) of column-major 4x4 world matrices (16 per bone). */
+  _positionsOf(world) {
+    const n = world.length / 16;
+    const positions = new Float32Array(3 * n);
+    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    return positions;
   }
 
   /**
@@ -793,19 +827,9 @@ export class PoseEvaluator {
     try {
       const errPtr = s.alloc(ERROR_SIZE);
       // the skeleton handle lives as long as the evaluator
-      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
-        const data = toBytes(skeleton, 'skeleton');
-        this.skeleton = mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
-      } else if (skeleton && typeof skeleton === 'object') {
-        const json = utf8Encoder.encode(JSON.stringify(skeleton));
-        this.skeleton = mod._pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
-      } else {
-        throw new ProcMotionError('createPoseEvaluator: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
-      }
-      if (!this.skeleton) pm._throw(s, errPtr, 'skeleton');
+      this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createPoseEvaluator');
       if (vmd) {
-        const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, 'vmd') : pm.writeVmd(vmd);
-        vmdHandle = mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
+        vmdHandle = pm._vmdHandle(s, vmd, errPtr, 'vmd');
         if (!vmdHandle) {
           mod._pm_abi_skeleton_free(this.skeleton);
           pm._throw(s, errPtr, 'vmd');
@@ -838,17 +862,7 @@ export class PoseEvaluator {
 
   /** Bone names in evaluation-output order (the skeleton's order). */
   get boneNames() {
-    if (!this._boneNames) {
-      const pm = this.pm, s = pm._scratch();
-      try {
-        const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
-        if (pm.mod._pm_abi_skeleton_to_json(this.skeleton, out, out + 4, err) !== 0) pm._throw(s, err, 'skeleton');
-        this._boneNames = JSON.parse(pm._takeText(out)).bones.map((b) => b.name);
-      } finally {
-        s.free();
-      }
-    }
-    return this._boneNames;
+    return (this._boneNames ??= this.pm._skeletonBoneNames(this.skeleton));
   }
 
   _flags(options) {
@@ -869,8 +883,7 @@ export class PoseEvaluator {
     }
     const n = this.boneCount;
     const world = this.pm._copy(Float32Array, mod._pm_abi_pose_world(this.handle), 16 * n);
-    const positions = new Float32Array(3 * n);
-    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    const positions = this.pm._positionsOf(world);
     const rotations = this.pm._copy(Float32Array, mod._pm_abi_pose_final_rotations(this.handle), 4 * n);
     return { boneNames: this.boneNames, positions, world, rotations };
   }
@@ -1036,5 +1049,5 @@ export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './trac
 Object.assign(ProcMotion.prototype, tracingMethods);
 
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
-export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator, toBytes });
+export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator });
 export { GROOVE_JOINTS };
