@@ -62,11 +62,7 @@ export function installGroove(ProcMotion, deps) {
         this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createGroove');
         const [json, len] = putText(s, settingsText(config, 'createGroove'));
         this.handle = mod._pm_abi_groove_create(this.skeleton, json, len, errPtr);
-        if (!this.handle) {
-          mod._pm_abi_skeleton_free(this.skeleton);
-          this.skeleton = 0;
-          pm._throw(s, errPtr, 'groove');
-        }
+        if (!this.handle) pm._throw(s, errPtr, 'groove');
         this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
         const slots = mod._pm_abi_groove_info(this.handle, 0);
         const infoPtr = s.alloc(slots * 4);
@@ -74,6 +70,9 @@ export function installGroove(ProcMotion, deps) {
         this._info = pm._copy(Uint32Array, infoPtr, slots);
         this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
         this.posPtr = mod._pm_abi_alloc(24);
+      } catch (e) {
+        this.free(); // whatever was made before the throw (settingsText throws after the skeleton exists)
+        throw e;
       } finally {
         s.free();
       }

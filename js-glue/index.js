@@ -830,16 +830,10 @@ export class PoseEvaluator {
       this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createPoseEvaluator');
       if (vmd) {
         vmdHandle = pm._vmdHandle(s, vmd, errPtr, 'vmd');
-        if (!vmdHandle) {
-          mod._pm_abi_skeleton_free(this.skeleton);
-          pm._throw(s, errPtr, 'vmd');
-        }
+        if (!vmdHandle) pm._throw(s, errPtr, 'vmd');
       }
       this.handle = mod._pm_abi_pose_create(this.skeleton, vmdHandle, errPtr);
-      if (!this.handle) {
-        mod._pm_abi_skeleton_free(this.skeleton);
-        pm._throw(s, errPtr, 'pose');
-      }
+      if (!this.handle) pm._throw(s, errPtr, 'pose');
       this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
       const info = s.alloc(28);
       mod._pm_abi_pose_info(this.handle, info);
@@ -853,6 +847,9 @@ export class PoseEvaluator {
       this.unmatchedBones = names(0, i[2]);
       this.unmatchedIk = names(1, i[3]);
       this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } catch (e) {
+      this.free(); // whatever was made before the throw (writeVmd's checks throw after the skeleton exists)
+      throw e;
     } finally {
       if (vmdHandle) mod._pm_abi_vmd_free(vmdHandle);
       s.free();

@@ -125,8 +125,6 @@ export class Timeline {
     this.pm = pm;
     const mod = pm.mod;
     const s = pm._scratch();
-    this.skeleton = 0;
-    this.handle = 0;
     try {
       const err = s.alloc(ERROR_SIZE);
       // any typed-array view is taken as bytes here (the other skeleton takers want Uint8Array or ArrayBuffer)
@@ -140,13 +138,12 @@ export class Timeline {
         if (!Number.isFinite(bpm)) throw invalid('createTimeline: bpm is not finite');
         this.handle = mod._pm_abi_timeline_create(this.skeleton, bpm, err);
       }
-      if (!this.handle) {
-        mod._pm_abi_skeleton_free(this.skeleton);
-        this.skeleton = 0;
-        pm._throw(s, err, 'tracing');
-      }
+      if (!this.handle) pm._throw(s, err, 'tracing');
       this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
       this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } catch (e) {
+      this.free(); // whatever was made before the throw (the bpm check throws after the skeleton exists)
+      throw e;
     } finally {
       s.free();
     }
