@@ -302,9 +302,14 @@ export class ProcMotion {
     }
   }
 
+  /**
+   * Internal: a name table in the module: d[slot] = count, d[slot + 1] = the address of count + 2
+   * uint32 (count + 1 byte offsets into the UTF-8 blob, then the blob's address). Returns the blob's
+   * address (0 and d untouched for no names).
+   */
   _putNames(s, d, slot, names) {
     const list = names ?? [];
-    if (!list.length) return;
+    if (!list.length) return 0;
     const encoded = list.map((n) => utf8Encoder.encode(String(n)));
     const total = encoded.reduce((a, e) => a + e.byteLength, 0);
     const blob = new Uint8Array(total);
@@ -316,9 +321,10 @@ export class ProcMotion {
       o += e.byteLength;
     });
     offsets[list.length] = o;
-    offsets[list.length + 1] = s.put(blob);
+    const blobPtr = (offsets[list.length + 1] = s.put(blob));
     d[slot] = list.length;
     d[slot + 1] = s.put(offsets, Uint32Array);
+    return blobPtr;
   }
 
   // ---- models, skeletons, humanoid mapping -------------------------------------------------------
@@ -436,12 +442,10 @@ export class ProcMotion {
     const s = this._scratch();
     try {
       const d = new Uint32Array(2);
-      this._putNames(s, d, 0, names);
+      const blob = this._putNames(s, d, 0, names);
       const out = s.alloc(64 * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
-      const u32 = () => this.mod.HEAPU32;
-      const blob = names.length ? u32()[(offsets >> 2) + names.length + 1] : 0;
       if (this.mod._pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
       const r = this._copy(Uint32Array, out, 64);
       const bones = {}, naming = {};
