@@ -25,23 +25,12 @@ bash build-scripts/build.sh native wasm wasi demo
 CLI="$ROOT/build/native/procmotion"
 mkdir -p out
 
-HELP="$("$CLI" --help 2>&1 || true)"
-has_command() { grep -qE "^[[:space:]]+$1([[:space:]]|$)" <<<"$HELP"; }
-
 echo
-if has_command catwalk; then
-  "$CLI" catwalk --bpm 120 -o out/catwalk.vmd
-  echo "demo: wrote out/catwalk.vmd ($(stat -c %s out/catwalk.vmd) bytes): a catwalk at 120 BPM"
-  if has_command inspect; then "$CLI" inspect out/catwalk.vmd; fi
-else
-  echo "demo: the CLI has no 'catwalk' command yet: out/catwalk.vmd not written (the page generates its own)."
-fi
-if has_command mannequin; then
-  "$CLI" mannequin -o out/mannequin.pmx
-  echo "demo: wrote out/mannequin.pmx ($(stat -c %s out/mannequin.pmx) bytes): the built-in mannequin"
-else
-  echo "demo: the CLI has no 'mannequin' command yet: out/mannequin.pmx not written."
-fi
+"$CLI" catwalk --bpm 120 -o out/catwalk.vmd
+echo "demo: wrote out/catwalk.vmd ($(stat -c %s out/catwalk.vmd) bytes): a catwalk at 120 BPM"
+"$CLI" inspect out/catwalk.vmd
+"$CLI" mannequin -o out/mannequin.pmx
+echo "demo: wrote out/mannequin.pmx ($(stat -c %s out/mannequin.pmx) bytes): the built-in mannequin"
 
 if [ "$SERVE" -eq 0 ]; then
   echo "demo: web demo built in web-demo/dist/ (serve it with: node build-scripts/serve-demo.mjs)"

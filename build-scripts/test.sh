@@ -7,7 +7,7 @@
 # Stages: setup.sh (quiet when nothing is missing), build.sh native/wasm/wasi/demo, ctest in
 # build/native (ASan+UBSan), the C tests under valgrind memcheck (build/valgrind, built by the stage),
 # `node --test` on tests/node/**/*.test.mjs, `node --test` on tests/browser/**/*.test.mjs
-# (playwright-core + Debian chromium) when there are any, and build-scripts/fuzz.sh when it exists
+# (playwright-core + Debian chromium) when there are any, and build-scripts/fuzz.sh
 # (PM_FUZZ_SECONDS per target, default 10). Every stage runs even when an earlier one failed; the
 # script ends with a summary line and exits non-zero when any stage failed.
 set -uo pipefail
@@ -186,12 +186,8 @@ node_stage node tests/node
 node_stage browser tests/browser
 
 # ---- fuzz --------------------------------------------------------------------------------------
-if [ -f build-scripts/fuzz.sh ]; then
-  banner "fuzz"
-  if bash build-scripts/fuzz.sh; then record "fuzz PASS"; else record "fuzz FAIL"; FAILED=1; TOTAL_FAIL=$((TOTAL_FAIL + 1)); fi
-else
-  record "fuzz SKIP"
-fi
+banner "fuzz"
+if bash build-scripts/fuzz.sh; then record "fuzz PASS"; else record "fuzz FAIL"; FAILED=1; TOTAL_FAIL=$((TOTAL_FAIL + 1)); fi
 
 echo
 echo "procmotion tests: $(join "${SUMMARY[@]}") [$((SECONDS - T_START)) s]"

@@ -3,6 +3,7 @@
 #define PROCMOTION_CLI_H
 
 #include "procmotion/common.h"
+#include "procmotion/skeleton.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -18,6 +19,9 @@ typedef struct cli_command {
 
 /* Read a whole file. Returns NULL (and prints "procmotion: cannot read PATH: reason") on failure. */
 uint8_t *cli_read_file(const char *path, size_t *size);
+/* Read a PMX/PMD model's skeleton into *out (the caller frees it with pm_skeleton_free). Returns false
+ * after printing "procmotion: cannot read PATH: reason" or "procmotion CMD: PATH: message". */
+bool cli_read_skeleton(const char *cmd, const char *path, pm_skeleton **out);
 /* Write bytes to a file ("-" = stdout). Returns false after printing an error. */
 bool cli_write_file(const char *path, const uint8_t *data, size_t size);
 /* Print "procmotion CMD: message" to stderr and return 1 (the exit status for bad input). */
@@ -33,5 +37,19 @@ bool cli_parse_double(const char *text, double *out);
 
 extern const cli_command cli_commands[];
 extern const size_t cli_command_count;
+
+/* The commands (cli/cmd_<name>.c), listed in cli_commands (main.c). */
+#define CLI_COMMAND(name)                 \
+    int cmd_##name(int argc, char **argv); \
+    extern const char cmd_##name##_usage[]
+CLI_COMMAND(inspect);
+CLI_COMMAND(catwalk);
+CLI_COMMAND(keypoints);
+CLI_COMMAND(humanoid);
+CLI_COMMAND(mannequin);
+CLI_COMMAND(pose);
+CLI_COMMAND(groove);
+CLI_COMMAND(trace);
+#undef CLI_COMMAND
 
 #endif

@@ -1,5 +1,6 @@
 /* File, error and JSON helpers for the CLI commands. The CLI, unlike the core, may use stdio. */
 #include "cli.h"
+#include "procmotion/pmx.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,6 +42,17 @@ uint8_t *cli_read_file(const char *path, size_t *size) {
     }
     *size = n;
     return buf;
+}
+
+bool cli_read_skeleton(const char *cmd, const char *path, pm_skeleton **out) {
+    size_t size = 0;
+    uint8_t *data = cli_read_file(path, &size);
+    if (!data) return false;
+    pm_error err = {0};
+    pm_result r = pm_model_read(data, size, NULL, out, &err);
+    free(data);
+    if (r != PM_OK) cli_fail(cmd, "%s: %s", path, err.message);
+    return r == PM_OK;
 }
 
 bool cli_write_file(const char *path, const uint8_t *data, size_t size) {

@@ -8,13 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__has_include)
-#if __has_include("procmotion/pmx.h")
-#include "procmotion/pmx.h"
-#define CLI_HAVE_PMX 1
-#endif
-#endif
-
 const char cmd_catwalk_usage[] =
     "usage: procmotion catwalk [options] -o walk.vmd\n"
     "\n"
@@ -147,22 +140,12 @@ int cmd_catwalk(int argc, char **argv) {
     pm_catwalk_model model;
     memset(&model, 0, sizeof model);
     const pm_catwalk_model *mp = NULL;
-#ifdef CLI_HAVE_PMX
     pm_skeleton *sk = NULL;
     if (model_path) {
-        size_t size = 0;
-        uint8_t *data = cli_read_file(model_path, &size);
-        if (!data) return 1;
-        pm_result r = pm_model_read(data, size, NULL, &sk, &err);
-        free(data);
-        if (r) return cli_fail("catwalk", "%s: %s", model_path, err.message);
+        if (!cli_read_skeleton("catwalk", model_path, &sk)) return 1;
         model.skeleton = sk;
         mp = &model;
     }
-#else
-    if (model_path)
-        return cli_fail("catwalk", "--model needs the PMX reader (procmotion/pmx.h), which this build does not have");
-#endif
 
     pm_vmd *vmd = NULL;
     pm_catwalk_info info;
@@ -199,8 +182,6 @@ int cmd_catwalk(int argc, char **argv) {
 done:
     free(bytes);
     pm_vmd_free(vmd);
-#ifdef CLI_HAVE_PMX
     pm_skeleton_free(sk);
-#endif
     return rc;
 }

@@ -2,7 +2,6 @@
  * procmotion groove --print-config [--config C] [--changed]: the merged settings as JSON. */
 #include "cli.h"
 #include "procmotion/groove.h"
-#include "procmotion/pmx.h"
 #include "procmotion/vmd.h"
 
 #include <math.h>
@@ -113,16 +112,12 @@ int cmd_groove(int argc, char **argv) {
 
     int rc = 1;
     pm_error err = {0};
-    size_t msize = 0, vsize = 0, osize = 0;
-    uint8_t *mdata = cli_read_file(model_path, &msize), *vdata = NULL, *odata = NULL;
+    size_t vsize = 0, osize = 0;
+    uint8_t *vdata = NULL, *odata = NULL;
     pm_skeleton *skel = NULL;
     pm_vmd *base = NULL, *out = NULL;
     pm_groove_bake_report rep;
-    if (!mdata) goto done;
-    if (pm_model_read(mdata, msize, NULL, &skel, &err) != PM_OK) {
-        cli_fail("groove", "%s: %s", model_path, err.message);
-        goto done;
-    }
+    if (!cli_read_skeleton("groove", model_path, &skel)) goto done;
     if (vmd_path) {
         if (!(vdata = cli_read_file(vmd_path, &vsize))) goto done;
         if (pm_vmd_read(vdata, vsize, NULL, &base, &err) != PM_OK) {
@@ -153,6 +148,5 @@ done:
     pm_vmd_free(base);
     pm_skeleton_free(skel);
     free(vdata);
-    free(mdata);
     return rc;
 }

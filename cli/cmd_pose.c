@@ -1,6 +1,5 @@
 /* procmotion pose --model M --vmd V (--frame F | --frames A:B[:STEP]): bone world positions as JSON. */
 #include "cli.h"
-#include "procmotion/pmx.h"
 #include "procmotion/pose.h"
 #include "procmotion/vmd.h"
 
@@ -60,18 +59,14 @@ int cmd_pose(int argc, char **argv) {
 
     int rc = 1;
     pm_error err = {0};
-    size_t msize = 0, vsize = 0;
-    uint8_t *mdata = cli_read_file(model_path, &msize), *vdata = NULL;
+    size_t vsize = 0;
+    uint8_t *vdata = NULL;
     pm_skeleton *skel = NULL;
     pm_vmd *vmd = NULL;
     pm_anim *anim = NULL;
     pm_pose_workspace *ws = NULL;
     pm_pose *pose = NULL;
-    if (!mdata) goto done;
-    if (pm_model_read(mdata, msize, NULL, &skel, &err) != PM_OK) {
-        cli_fail("pose", "%s: %s", model_path, err.message);
-        goto done;
-    }
+    if (!cli_read_skeleton("pose", model_path, &skel)) goto done;
     if (vmd_path) {
         if (!(vdata = cli_read_file(vmd_path, &vsize))) goto done;
         if (pm_vmd_read(vdata, vsize, NULL, &vmd, &err) != PM_OK ||
@@ -118,6 +113,5 @@ done:
     pm_vmd_free(vmd);
     pm_skeleton_free(skel);
     free(vdata);
-    free(mdata);
     return rc;
 }

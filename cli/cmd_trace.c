@@ -1,7 +1,6 @@
 /* procmotion trace TIMELINE.json [--model M] -o OUT.vmd [--bpm B]: bake a tracing timeline to a VMD. */
 #include "cli.h"
 #include "procmotion/mannequin.h"
-#include "procmotion/pmx.h"
 #include "procmotion/tracing.h"
 #include "procmotion/vmd.h"
 
@@ -37,18 +36,14 @@ int cmd_trace(int argc, char **argv) {
 
     int rc = 1;
     pm_error err = {0};
-    size_t jsize = 0, msize = 0, vsize = 0;
-    uint8_t *jdata = cli_read_file(json_path, &jsize), *mdata = NULL, *vbytes = NULL;
+    size_t jsize = 0, vsize = 0;
+    uint8_t *jdata = cli_read_file(json_path, &jsize), *vbytes = NULL;
     pm_skeleton *skel = NULL;
     pm_timeline *tl = NULL;
     pm_vmd *vmd = NULL;
     if (!jdata) goto done;
     if (model_path) {
-        if (!(mdata = cli_read_file(model_path, &msize))) goto done;
-        if (pm_model_read(mdata, msize, NULL, &skel, &err) != PM_OK) {
-            cli_fail("trace", "%s: %s", model_path, err.message);
-            goto done;
-        }
+        if (!cli_read_skeleton("trace", model_path, &skel)) goto done;
     } else if (pm_mannequin_skeleton(NULL, &skel, &err) != PM_OK) {
         cli_fail_error("trace", &err);
         goto done;
@@ -84,7 +79,6 @@ done:
     pm_timeline_free(tl);
     pm_skeleton_free(skel);
     free(vbytes);
-    free(mdata);
     free(jdata);
     return rc;
 }

@@ -4,24 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int cmd_inspect(int argc, char **argv);
-extern const char cmd_inspect_usage[];
-int cmd_catwalk(int argc, char **argv);
-extern const char cmd_catwalk_usage[];
-int cmd_keypoints(int argc, char **argv);
-extern const char cmd_keypoints_usage[];
-int cmd_humanoid(int argc, char **argv);
-extern const char cmd_humanoid_usage[];
-int cmd_mannequin(int argc, char **argv);
-extern const char cmd_mannequin_usage[];
-int cmd_pose(int argc, char **argv);
-extern const char cmd_pose_usage[];
-int cmd_groove(int argc, char **argv);
-extern const char cmd_groove_usage[];
-extern const char cmd_mannequin_usage[];
-int cmd_trace(int argc, char **argv);
-extern const char cmd_trace_usage[];
-
 const cli_command cli_commands[] = {
     {"inspect", "print a JSON summary of a VMD, or a PMX/PMD model's skeleton", cmd_inspect_usage, cmd_inspect},
     {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM, BVH) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},

@@ -26,7 +26,7 @@ const OUT = { BEAT: 0, BODY: 1, LEGS_SOLVED: 4, FOOT_ERROR: 5, ANCHOR: 7, ANCHOR
 
 /**
  * Attach the groove methods to ProcMotion.prototype. `deps` carries what index.js defines:
- * { ProcMotionError, PoseEvaluator, toBytes }.
+ * { ProcMotionError, PoseEvaluator }.
  */
 export function installGroove(ProcMotion, deps) {
   const { ProcMotionError } = deps;
@@ -46,18 +46,6 @@ export function installGroove(ProcMotion, deps) {
     return JSON.stringify(config);
   }
 
-  /** A skeleton handle made from a skeleton object (readPmx) or PMX/PMD bytes; 0 with errPtr filled. */
-  function skeletonHandle(pm, skeleton, s, errPtr, what) {
-    const isBytes = skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer;
-    if (!isBytes && !(skeleton && typeof skeleton === 'object')) {
-      throw fail(`${what}: expected a skeleton object or PMX/PMD bytes`);
-    }
-    const data = isBytes ? deps.toBytes(skeleton, what) : utf8Encoder.encode(JSON.stringify(skeleton));
-    const p = s.put(data);
-    return isBytes ? pm.mod._pm_abi_skeleton_from_model(p, data.byteLength, errPtr)
-      : pm.mod._pm_abi_skeleton_from_json(p, data.byteLength, errPtr);
-  }
-
   /** Put text in module memory; returns [pointer, length]. */
   function putText(s, text) {
     const bytes = utf8Encoder.encode(text);
@@ -71,15 +59,10 @@ export function installGroove(ProcMotion, deps) {
       const s = pm._scratch();
       try {
         const errPtr = s.alloc(ERROR_SIZE);
-        this.skeleton = skeletonHandle(pm, skeleton, s, errPtr, 'createGroove');
-        if (!this.skeleton) pm._throw(s, errPtr, 'skeleton');
+        this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createGroove');
         const [json, len] = putText(s, settingsText(config, 'createGroove'));
         this.handle = mod._pm_abi_groove_create(this.skeleton, json, len, errPtr);
-        if (!this.handle) {
-          mod._pm_abi_skeleton_free(this.skeleton);
-          this.skeleton = 0;
-          pm._throw(s, errPtr, 'groove');
-        }
+        if (!this.handle) pm._throw(s, errPtr, 'groove');
         this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
         const slots = mod._pm_abi_groove_info(this.handle, 0);
         const infoPtr = s.alloc(slots * 4);
@@ -87,6 +70,9 @@ export function installGroove(ProcMotion, deps) {
         this._info = pm._copy(Uint32Array, infoPtr, slots);
         this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
         this.posPtr = mod._pm_abi_alloc(24);
+      } catch (e) {
+        this.free(); // whatever was made before the throw (settingsText throws after the skeleton exists)
+        throw e;
       } finally {
         s.free();
       }
@@ -108,6 +94,11 @@ export function installGroove(ProcMotion, deps) {
         offsets: o.subarray(OUT.BONE_OFFSET),
       };
       this._boneNames = null;
+    }
+
+    /** Bone names in the skeleton's order. */
+    get boneNames() {
+      return (this._boneNames ??= this.pm._skeletonBoneNames(this.skeleton));
     }
 
     _check() {
@@ -247,10 +238,8 @@ export function installGroove(ProcMotion, deps) {
     /** World positions (3 per bone) of the grooved pose of the last offsets() call: a copy. */
     worldPositions() {
       this._check();
-      const n = this.boneCount, w = this.pm.mod._pm_abi_groove_world(this.handle) >> 2, heap = this.pm.mod.HEAPF32;
-      const out = new Float32Array(3 * n);
-      for (let b = 0; b < n; b++) out.set(heap.subarray(w + 16 * b + 12, w + 16 * b + 15), 3 * b);
-      return out;
+      const w = this.pm.mod._pm_abi_groove_world(this.handle) >> 2;
+      return this.pm._positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
     }
 
     /**
@@ -305,10 +294,6 @@ export function installGroove(ProcMotion, deps) {
       this.handle = this.skeleton = this.errPtr = this.posPtr = 0;
     }
   }
-
-  // Bone names in the skeleton's order: PoseEvaluator's getter, which reads this.pm, this.skeleton and
-  // caches in this._boneNames, the fields a Groove has too.
-  Object.defineProperty(Groove.prototype, 'boneNames', Object.getOwnPropertyDescriptor(deps.PoseEvaluator.prototype, 'boneNames'));
 
   const methods = {
     /**
@@ -368,12 +353,9 @@ export function installGroove(ProcMotion, deps) {
       let sk = 0, vmd = 0;
       try {
         const errPtr = s.alloc(ERROR_SIZE);
-        sk = skeletonHandle(this, skeleton, s, errPtr, 'applyGrooveToVmd');
-        if (!sk) this._throw(s, errPtr, 'skeleton');
+        sk = this._skeletonHandle(s, skeleton, errPtr, 'applyGrooveToVmd');
         if (baseVmd) {
-          const bytes = baseVmd instanceof Uint8Array || baseVmd instanceof ArrayBuffer
-            ? deps.toBytes(baseVmd, 'applyGrooveToVmd') : this.writeVmd(baseVmd);
-          vmd = mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
+          vmd = this._vmdHandle(s, baseVmd, errPtr, 'applyGrooveToVmd');
           if (!vmd) this._throw(s, errPtr, 'vmd');
         }
         const [json, len] = putText(s, settingsText(config, 'applyGrooveToVmd'));

@@ -42,6 +42,29 @@ const D = {
   PACKED_SIZE: 43, TEXT: 44, TEXT_BYTES: 45,
 };
 
+// The typed arrays of readVmd's sections (index.d.ts) but the properties': per section its count slot
+// and [field, slot, values per key, type], in the order writeVmd checks them.
+const VMD_SECTIONS = [
+  ['bones', D.BONES, [
+    ['nameIndex', D.BONE_NAME_INDEX, 1, Uint32Array], ['frames', D.BONE_FRAME, 1, Uint32Array],
+    ['positions', D.BONE_POSITION, 3, Float32Array], ['rotations', D.BONE_ROTATION, 4, Float32Array],
+    ['interpolations', D.BONE_INTERP, 64, Uint8Array]]],
+  ['morphs', D.MORPHS, [
+    ['nameIndex', D.MORPH_NAME_INDEX, 1, Uint32Array], ['frames', D.MORPH_FRAME, 1, Uint32Array],
+    ['weights', D.MORPH_WEIGHT, 1, Float32Array]]],
+  ['cameras', D.CAMERAS, [
+    ['frames', D.CAMERA_FRAME, 1, Uint32Array], ['distances', D.CAMERA_DISTANCE, 1, Float32Array],
+    ['positions', D.CAMERA_POSITION, 3, Float32Array], ['rotations', D.CAMERA_ROTATION, 3, Float32Array],
+    ['interpolations', D.CAMERA_INTERP, 24, Uint8Array], ['fovs', D.CAMERA_FOV, 1, Uint32Array],
+    ['perspectives', D.CAMERA_PERSPECTIVE, 1, Uint8Array]]],
+  ['lights', D.LIGHTS, [
+    ['frames', D.LIGHT_FRAME, 1, Uint32Array], ['colors', D.LIGHT_COLOR, 3, Float32Array],
+    ['directions', D.LIGHT_DIRECTION, 3, Float32Array]]],
+  ['shadows', D.SHADOWS, [
+    ['frames', D.SHADOW_FRAME, 1, Uint32Array], ['modes', D.SHADOW_MODE, 1, Uint8Array],
+    ['distances', D.SHADOW_DISTANCE, 1, Float32Array]]],
+];
+
 /** The 22 humanoid bones (VRM names) in the core's order (procmotion/humanoid.h). */
 export const HUMANOID_BONES = [
   'hips', 'spine', 'chest', 'upperChest', 'neck', 'head',
@@ -207,60 +230,25 @@ export class ProcMotion {
     const nbn = d[D.BONE_NAMES], nmn = d[D.MORPH_NAMES];
     const boneNames = all.slice(1, 1 + nbn), morphNames = all.slice(1 + nbn, 1 + nbn + nmn);
     const ikNames = all.slice(1 + nbn + nmn);
-    const nb = d[D.BONES], nm = d[D.MORPHS], nc = d[D.CAMERAS], nl = d[D.LIGHTS], ns = d[D.SHADOWS];
+    const vmd = { version: d[D.VERSION], sections: d[D.SECTIONS], modelName: all[0] };
+    const names = { bones: boneNames, morphs: morphNames };
+    for (const [key, countSlot, fields] of VMD_SECTIONS) {
+      const n = d[countSlot];
+      const section = names[key] ? { count: n, names: names[key] } : { count: n };
+      for (const [field, slot, per, Type] of fields) section[field] = c(Type, slot, n * per);
+      vmd[key] = section;
+    }
     const np = d[D.PROPS];
-    return {
-      version: d[D.VERSION],
-      sections: d[D.SECTIONS],
-      modelName: all[0],
-      bones: {
-        count: nb,
-        names: boneNames,
-        nameIndex: c(Uint32Array, D.BONE_NAME_INDEX, nb),
-        frames: c(Uint32Array, D.BONE_FRAME, nb),
-        positions: c(Float32Array, D.BONE_POSITION, nb * 3),
-        rotations: c(Float32Array, D.BONE_ROTATION, nb * 4),
-        interpolations: c(Uint8Array, D.BONE_INTERP, nb * 64),
-      },
-      morphs: {
-        count: nm,
-        names: morphNames,
-        nameIndex: c(Uint32Array, D.MORPH_NAME_INDEX, nm),
-        frames: c(Uint32Array, D.MORPH_FRAME, nm),
-        weights: c(Float32Array, D.MORPH_WEIGHT, nm),
-      },
-      cameras: {
-        count: nc,
-        frames: c(Uint32Array, D.CAMERA_FRAME, nc),
-        distances: c(Float32Array, D.CAMERA_DISTANCE, nc),
-        positions: c(Float32Array, D.CAMERA_POSITION, nc * 3),
-        rotations: c(Float32Array, D.CAMERA_ROTATION, nc * 3),
-        interpolations: c(Uint8Array, D.CAMERA_INTERP, nc * 24),
-        fovs: c(Uint32Array, D.CAMERA_FOV, nc),
-        perspectives: c(Uint8Array, D.CAMERA_PERSPECTIVE, nc),
-      },
-      lights: {
-        count: nl,
-        frames: c(Uint32Array, D.LIGHT_FRAME, nl),
-        colors: c(Float32Array, D.LIGHT_COLOR, nl * 3),
-        directions: c(Float32Array, D.LIGHT_DIRECTION, nl * 3),
-      },
-      shadows: {
-        count: ns,
-        frames: c(Uint32Array, D.SHADOW_FRAME, ns),
-        modes: c(Uint8Array, D.SHADOW_MODE, ns),
-        distances: c(Float32Array, D.SHADOW_DISTANCE, ns),
-      },
-      properties: {
-        count: np,
-        frames: c(Uint32Array, D.PROP_FRAME, np),
-        visible: c(Uint8Array, D.PROP_VISIBLE, np),
-        ikStart: np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]),
-        ikNames,
-        ikNameIndex: c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]),
-        ikEnabled: c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]),
-      },
+    vmd.properties = {
+      count: np,
+      frames: c(Uint32Array, D.PROP_FRAME, np),
+      visible: c(Uint8Array, D.PROP_VISIBLE, np),
+      ikStart: np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]),
+      ikNames,
+      ikNameIndex: c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]),
+      ikEnabled: c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]),
     };
+    return vmd;
   }
 
   /**
@@ -276,60 +264,24 @@ export class ProcMotion {
       const modelName = utf8Encoder.encode(vmd.modelName ?? '');
       d[D.MODEL_NAME] = s.put(modelName);
       d[D.MODEL_NAME_LEN] = modelName.byteLength;
-      const b = vmd.bones ?? {}, m = vmd.morphs ?? {}, c = vmd.cameras ?? {}, l = vmd.lights ?? {};
-      const sh = vmd.shadows ?? {}, p = vmd.properties ?? {};
-      this._putNames(s, d, D.BONE_NAMES, b.names);
-      this._putNames(s, d, D.MORPH_NAMES, m.names);
+      const p = vmd.properties ?? {};
+      this._putNames(s, d, D.BONE_NAMES, vmd.bones?.names);
+      this._putNames(s, d, D.MORPH_NAMES, vmd.morphs?.names);
       this._putNames(s, d, D.IK_NAMES, p.ikNames);
-      const count = (sec, arr, per) => checkCount(sec.count ?? (arr ? Math.floor(arr.length / per) : 0), 'writeVmd: a section count');
-      const nb = count(b, b.frames, 1);
+      const count = (sec) => checkCount(sec.count ?? (sec.frames ? sec.frames.length : 0), 'writeVmd: a section count');
       const need = (arr, n, what) => {
         if (n && (!arr || arr.length < n)) {
           throw new ProcMotionError(`writeVmd: ${what} has ${arr ? arr.length : 0} values, ${n} needed`, 'PM_ERR_INVALID_ARGUMENT');
         }
         return arr;
       };
-      d[D.BONES] = nb;
-      if (nb) {
-        d[D.BONE_NAME_INDEX] = s.put(need(b.nameIndex, nb, 'bones.nameIndex'), Uint32Array);
-        d[D.BONE_FRAME] = s.put(need(b.frames, nb, 'bones.frames'), Uint32Array);
-        d[D.BONE_POSITION] = s.put(need(b.positions, nb * 3, 'bones.positions'), Float32Array);
-        d[D.BONE_ROTATION] = s.put(need(b.rotations, nb * 4, 'bones.rotations'), Float32Array);
-        d[D.BONE_INTERP] = s.put(need(b.interpolations, nb * 64, 'bones.interpolations'), Uint8Array);
+      for (const [key, countSlot, fields] of VMD_SECTIONS) {
+        const section = vmd[key] ?? {};
+        const n = count(section);
+        d[countSlot] = n;
+        if (n) for (const [field, slot, per, Type] of fields) d[slot] = s.put(need(section[field], n * per, `${key}.${field}`), Type);
       }
-      const nm = count(m, m.frames, 1);
-      d[D.MORPHS] = nm;
-      if (nm) {
-        d[D.MORPH_NAME_INDEX] = s.put(need(m.nameIndex, nm, 'morphs.nameIndex'), Uint32Array);
-        d[D.MORPH_FRAME] = s.put(need(m.frames, nm, 'morphs.frames'), Uint32Array);
-        d[D.MORPH_WEIGHT] = s.put(need(m.weights, nm, 'morphs.weights'), Float32Array);
-      }
-      const nc = count(c, c.frames, 1);
-      d[D.CAMERAS] = nc;
-      if (nc) {
-        d[D.CAMERA_FRAME] = s.put(need(c.frames, nc, 'cameras.frames'), Uint32Array);
-        d[D.CAMERA_DISTANCE] = s.put(need(c.distances, nc, 'cameras.distances'), Float32Array);
-        d[D.CAMERA_POSITION] = s.put(need(c.positions, nc * 3, 'cameras.positions'), Float32Array);
-        d[D.CAMERA_ROTATION] = s.put(need(c.rotations, nc * 3, 'cameras.rotations'), Float32Array);
-        d[D.CAMERA_INTERP] = s.put(need(c.interpolations, nc * 24, 'cameras.interpolations'), Uint8Array);
-        d[D.CAMERA_FOV] = s.put(need(c.fovs, nc, 'cameras.fovs'), Uint32Array);
-        d[D.CAMERA_PERSPECTIVE] = s.put(need(c.perspectives, nc, 'cameras.perspectives'), Uint8Array);
-      }
-      const nl = count(l, l.frames, 1);
-      d[D.LIGHTS] = nl;
-      if (nl) {
-        d[D.LIGHT_FRAME] = s.put(need(l.frames, nl, 'lights.frames'), Uint32Array);
-        d[D.LIGHT_COLOR] = s.put(need(l.colors, nl * 3, 'lights.colors'), Float32Array);
-        d[D.LIGHT_DIRECTION] = s.put(need(l.directions, nl * 3, 'lights.directions'), Float32Array);
-      }
-      const ns = count(sh, sh.frames, 1);
-      d[D.SHADOWS] = ns;
-      if (ns) {
-        d[D.SHADOW_FRAME] = s.put(need(sh.frames, ns, 'shadows.frames'), Uint32Array);
-        d[D.SHADOW_MODE] = s.put(need(sh.modes, ns, 'shadows.modes'), Uint8Array);
-        d[D.SHADOW_DISTANCE] = s.put(need(sh.distances, ns, 'shadows.distances'), Float32Array);
-      }
-      const np = count(p, p.frames, 1);
+      const np = count(p);
       d[D.PROPS] = np;
       if (np) {
         const ikStart = need(p.ikStart, np + 1, 'properties.ikStart');
@@ -350,9 +302,14 @@ export class ProcMotion {
     }
   }
 
+  /**
+   * Internal: a name table in the module: d[slot] = count, d[slot + 1] = the address of count + 2
+   * uint32 (count + 1 byte offsets into the UTF-8 blob, then the blob's address). Returns the blob's
+   * address (0 and d untouched for no names).
+   */
   _putNames(s, d, slot, names) {
     const list = names ?? [];
-    if (!list.length) return;
+    if (!list.length) return 0;
     const encoded = list.map((n) => utf8Encoder.encode(String(n)));
     const total = encoded.reduce((a, e) => a + e.byteLength, 0);
     const blob = new Uint8Array(total);
@@ -364,9 +321,10 @@ export class ProcMotion {
       o += e.byteLength;
     });
     offsets[list.length] = o;
-    offsets[list.length + 1] = s.put(blob);
+    const blobPtr = (offsets[list.length + 1] = s.put(blob));
     d[slot] = list.length;
     d[slot + 1] = s.put(offsets, Uint32Array);
+    return blobPtr;
   }
 
   // ---- models, skeletons, humanoid mapping -------------------------------------------------------
@@ -409,31 +367,65 @@ export class ProcMotion {
   }
 
   /**
-   * Internal: run fn(handle) with a skeleton made in the module from `skeleton` (an object shaped like
-   * readPmx's result, or PMX/PMD bytes), freeing it afterwards.
+   * Internal: a skeleton handle (the caller frees it) made in the module from `skeleton`, an object
+   * shaped like readPmx's result or PMX/PMD bytes. Throws ProcMotionError: '`what`: expected ...' for
+   * anything else, the core's message when it rejects the input.
    */
+  _skeletonHandle(s, skeleton, errPtr, what) {
+    let handle;
+    if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
+      const data = toBytes(skeleton, what);
+      handle = this.mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
+    } else if (skeleton && typeof skeleton === 'object') {
+      const json = utf8Encoder.encode(JSON.stringify(skeleton));
+      handle = this.mod._pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
+    } else {
+      throw new ProcMotionError(`${what}: expected a skeleton object or PMX/PMD bytes`, 'PM_ERR_INVALID_ARGUMENT');
+    }
+    if (!handle) this._throw(s, errPtr, 'skeleton');
+    return handle;
+  }
+
+  /** Internal: run fn(handle) with a skeleton made by _skeletonHandle, freeing it afterwards. */
   _withSkeleton(skeleton, fn) {
     const s = this._scratch();
     let handle = 0;
     try {
-      const errPtr = s.alloc(ERROR_SIZE);
-      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
-        const data = toBytes(skeleton, 'skeleton');
-        const p = s.put(data);
-        handle = this.mod._pm_abi_skeleton_from_model(p, data.byteLength, errPtr);
-      } else if (skeleton && typeof skeleton === 'object') {
-        const json = utf8Encoder.encode(JSON.stringify(skeleton));
-        const p = s.put(json);
-        handle = this.mod._pm_abi_skeleton_from_json(p, json.byteLength, errPtr);
-      } else {
-        throw new ProcMotionError('skeleton: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
-      }
-      if (!handle) this._throw(s, errPtr, 'skeleton');
+      handle = this._skeletonHandle(s, skeleton, s.alloc(ERROR_SIZE), 'skeleton');
       return fn(handle);
     } finally {
       if (handle) this.mod._pm_abi_skeleton_free(handle);
       s.free();
     }
+  }
+
+  /**
+   * Internal: a VMD handle (the caller frees it) from VMD bytes or a readVmd()-shaped object; 0 with
+   * errPtr filled when the core rejects it.
+   */
+  _vmdHandle(s, vmd, errPtr, what) {
+    const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, what) : this.writeVmd(vmd);
+    return this.mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
+  }
+
+  /** Internal: the bone names of a skeleton handle, in the skeleton's (and every pose output's) order. */
+  _skeletonBoneNames(skeleton) {
+    const s = this._scratch();
+    try {
+      const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_skeleton_to_json(skeleton, out, out + 4, err) !== 0) this._throw(s, err, 'skeleton');
+      return JSON.parse(this._takeText(out)).bones.map((b) => b.name);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Internal: the translations (3 per bone) of column-major 4x4 world matrices (16 per bone). */
+  _positionsOf(world) {
+    const n = world.length / 16;
+    const positions = new Float32Array(3 * n);
+    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    return positions;
   }
 
   /**
@@ -450,12 +442,10 @@ export class ProcMotion {
     const s = this._scratch();
     try {
       const d = new Uint32Array(2);
-      this._putNames(s, d, 0, names);
+      const blob = this._putNames(s, d, 0, names);
       const out = s.alloc(64 * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
-      const u32 = () => this.mod.HEAPU32;
-      const blob = names.length ? u32()[(offsets >> 2) + names.length + 1] : 0;
       if (this.mod._pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
       const r = this._copy(Uint32Array, out, 64);
       const bones = {}, naming = {};
@@ -793,29 +783,13 @@ export class PoseEvaluator {
     try {
       const errPtr = s.alloc(ERROR_SIZE);
       // the skeleton handle lives as long as the evaluator
-      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
-        const data = toBytes(skeleton, 'skeleton');
-        this.skeleton = mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
-      } else if (skeleton && typeof skeleton === 'object') {
-        const json = utf8Encoder.encode(JSON.stringify(skeleton));
-        this.skeleton = mod._pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
-      } else {
-        throw new ProcMotionError('createPoseEvaluator: expected a skeleton object or PMX/PMD bytes', 'PM_ERR_INVALID_ARGUMENT');
-      }
-      if (!this.skeleton) pm._throw(s, errPtr, 'skeleton');
+      this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createPoseEvaluator');
       if (vmd) {
-        const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, 'vmd') : pm.writeVmd(vmd);
-        vmdHandle = mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
-        if (!vmdHandle) {
-          mod._pm_abi_skeleton_free(this.skeleton);
-          pm._throw(s, errPtr, 'vmd');
-        }
+        vmdHandle = pm._vmdHandle(s, vmd, errPtr, 'vmd');
+        if (!vmdHandle) pm._throw(s, errPtr, 'vmd');
       }
       this.handle = mod._pm_abi_pose_create(this.skeleton, vmdHandle, errPtr);
-      if (!this.handle) {
-        mod._pm_abi_skeleton_free(this.skeleton);
-        pm._throw(s, errPtr, 'pose');
-      }
+      if (!this.handle) pm._throw(s, errPtr, 'pose');
       this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
       const info = s.alloc(28);
       mod._pm_abi_pose_info(this.handle, info);
@@ -829,6 +803,9 @@ export class PoseEvaluator {
       this.unmatchedBones = names(0, i[2]);
       this.unmatchedIk = names(1, i[3]);
       this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } catch (e) {
+      this.free(); // whatever was made before the throw (writeVmd's checks throw after the skeleton exists)
+      throw e;
     } finally {
       if (vmdHandle) mod._pm_abi_vmd_free(vmdHandle);
       s.free();
@@ -838,17 +815,7 @@ export class PoseEvaluator {
 
   /** Bone names in evaluation-output order (the skeleton's order). */
   get boneNames() {
-    if (!this._boneNames) {
-      const pm = this.pm, s = pm._scratch();
-      try {
-        const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
-        if (pm.mod._pm_abi_skeleton_to_json(this.skeleton, out, out + 4, err) !== 0) pm._throw(s, err, 'skeleton');
-        this._boneNames = JSON.parse(pm._takeText(out)).bones.map((b) => b.name);
-      } finally {
-        s.free();
-      }
-    }
-    return this._boneNames;
+    return (this._boneNames ??= this.pm._skeletonBoneNames(this.skeleton));
   }
 
   _flags(options) {
@@ -869,8 +836,7 @@ export class PoseEvaluator {
     }
     const n = this.boneCount;
     const world = this.pm._copy(Float32Array, mod._pm_abi_pose_world(this.handle), 16 * n);
-    const positions = new Float32Array(3 * n);
-    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    const positions = this.pm._positionsOf(world);
     const rotations = this.pm._copy(Float32Array, mod._pm_abi_pose_final_rotations(this.handle), 4 * n);
     return { boneNames: this.boneNames, positions, world, rotations };
   }
@@ -1036,5 +1002,5 @@ export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './trac
 Object.assign(ProcMotion.prototype, tracingMethods);
 
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
-export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator, toBytes });
+export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator });
 export { GROOVE_JOINTS };

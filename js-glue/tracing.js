@@ -12,7 +12,7 @@
 // Points and poles are offsets from the limb root bone's world position (腕 for hands, 足 for feet), in
 // MMD units and model axes. The C core does the work (procmotion/tracing.h); keyframes cross the
 // boundary as JSON objects in the documented schema (docs/tracing.md).
-import { PoseEvaluator, ProcMotionError } from './index.js';
+import { ProcMotionError } from './index.js';
 
 const ERROR_SIZE = 256;
 const utf8 = new TextEncoder();
@@ -64,13 +64,6 @@ function flatPoints(points, what = 'points') {
 function vec3(p, what) {
   if (!p || p.length !== 3 || !Array.from(p).every(Number.isFinite)) throw invalid(`tracing: ${what} must be [x, y, z] finite`);
   return Array.from(p);
-}
-
-function bytesOf(data, what) {
-  if (data instanceof Uint8Array) return data;
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  throw invalid(`${what}: expected a Uint8Array or ArrayBuffer`);
 }
 
 /** Methods added to ProcMotion (see index.d.ts). */
@@ -132,20 +125,11 @@ export class Timeline {
     this.pm = pm;
     const mod = pm.mod;
     const s = pm._scratch();
-    this.skeleton = 0;
-    this.handle = 0;
     try {
       const err = s.alloc(ERROR_SIZE);
-      if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || ArrayBuffer.isView(skeleton)) {
-        const data = bytesOf(skeleton, 'skeleton');
-        this.skeleton = mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, err);
-      } else if (skeleton && typeof skeleton === 'object') {
-        const text = utf8.encode(JSON.stringify(skeleton));
-        this.skeleton = mod._pm_abi_skeleton_from_json(s.put(text), text.byteLength, err);
-      } else {
-        throw invalid('createTimeline: expected a skeleton object or PMX/PMD bytes');
-      }
-      if (!this.skeleton) pm._throw(s, err, 'skeleton');
+      // any typed-array view is taken as bytes here (the other skeleton takers want Uint8Array or ArrayBuffer)
+      const bytes = ArrayBuffer.isView(skeleton) ? new Uint8Array(skeleton.buffer, skeleton.byteOffset, skeleton.byteLength) : skeleton;
+      this.skeleton = pm._skeletonHandle(s, bytes, err, 'createTimeline');
       if (json !== null) {
         const text = utf8.encode(json);
         this.handle = mod._pm_abi_timeline_from_json(this.skeleton, s.put(text), text.byteLength, err);
@@ -154,13 +138,12 @@ export class Timeline {
         if (!Number.isFinite(bpm)) throw invalid('createTimeline: bpm is not finite');
         this.handle = mod._pm_abi_timeline_create(this.skeleton, bpm, err);
       }
-      if (!this.handle) {
-        mod._pm_abi_skeleton_free(this.skeleton);
-        this.skeleton = 0;
-        pm._throw(s, err, 'tracing');
-      }
+      if (!this.handle) pm._throw(s, err, 'tracing');
       this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
       this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } catch (e) {
+      this.free(); // whatever was made before the throw (the bpm check throws after the skeleton exists)
+      throw e;
     } finally {
       s.free();
     }
@@ -183,9 +166,9 @@ export class Timeline {
     }
   }
 
-  /** Bone names of the skeleton, in pose order (read as PoseEvaluator reads them: same fields). */
+  /** Bone names of the skeleton, in pose order. */
   get boneNames() {
-    return Object.getOwnPropertyDescriptor(PoseEvaluator.prototype, 'boneNames').get.call(this);
+    return (this._boneNames ??= this.pm._skeletonBoneNames(this.skeleton));
   }
 
   get bpm() {
@@ -364,8 +347,7 @@ export class Timeline {
     }
     const n = this.boneCount;
     const world = pm._copy(Float32Array, mod._pm_abi_timeline_world(this.handle), 16 * n);
-    const positions = new Float32Array(3 * n);
-    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+    const positions = pm._positionsOf(world);
     const traces = {};
     const s = pm._scratch();
     try {

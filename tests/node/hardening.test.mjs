@@ -168,6 +168,16 @@ test('asking for more than the wasm heap can hold is a ProcMotionError and the m
   assert.equal(pm.heapInUse, inUse, 'nothing left allocated by the failures');
 });
 
+test('a constructor whose JS-side checks throw after the skeleton was made frees it', () => {
+  const inUse = pm.heapInUse;
+  const badVmd = motion(1);
+  badVmd.bones.nameIndex = new Uint32Array(0); // writeVmd throws once the skeleton exists
+  assert.throws(() => pm.createPoseEvaluator(badVmd, skeleton), ProcMotionError);
+  assert.throws(() => pm.createGroove({ joints: { head: { amp: NaN } } }, skeleton), ProcMotionError);
+  assert.throws(() => pm.createTimeline(skeleton, { bpm: NaN }), ProcMotionError);
+  assert.equal(pm.heapInUse, inUse, 'no skeleton left behind');
+});
+
 // ---- hostile arguments -------------------------------------------------------------------------------
 
 test('sizes and counts that would wrap around 2^32 are refused before reaching the module', () => {
