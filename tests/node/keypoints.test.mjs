@@ -127,7 +127,7 @@ test('keypoint calls leave the wasm heap as they found it', () => {
     pm.encodeKeypoints(kp);
     pm.encodeKeypoints(kp, 'binary');
     pm.keypointFeatures(kp);
-    try { pm.toKeypoints('{"format":"nope"}', 'json'); } catch { /* expected */ }
+    assert.throws(() => pm.toKeypoints('{"format":"nope"}', 'json'), ProcMotionError);
   }
   assert.equal(pm.heapInUse, before);
 });
