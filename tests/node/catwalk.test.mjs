@@ -187,6 +187,8 @@ test('procmotion catwalk writes the VMD and prints its summary', { skip: skipNoC
       const bad = spawnSync(cli, ['catwalk', '--model', out, '-o', out], { encoding: 'utf8' });
       assert.equal(bad.status, 1);
       assert.match(bad.stderr, /procmotion catwalk: /);
+    } else {
+      console.log(`# ${skipNoFixtures}: procmotion catwalk --model not checked`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
