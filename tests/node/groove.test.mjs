@@ -217,5 +217,5 @@ test('applyGrooveToVmd bakes keys for the groove bones only and copies the base'
   assert.throws(() => pm.applyGrooveToVmd(null, mannequin, null, 120, { positionTolerance: 5 }), /position_tolerance/);
   // (an empty skeleton is valid since PMX files without bones read to one: use a broken one)
   assert.throws(() => pm.applyGrooveToVmd(null, { bones: [{ name: 'a', position: [0, 0, 0], parent: 1 }] }, null, 120), ProcMotionError);
-  assert.equal(pm.heapInUse, before, "no module memory leaked");
+  assert.equal(pm.heapInUse, before, 'no module memory leaked');
 });

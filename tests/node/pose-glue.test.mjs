@@ -37,7 +37,8 @@ test('createPoseEvaluator / evaluatePose agree with babylon-mmd on every bone', 
       for (let k = 0; k < ours[i].length; k++) worst = Math.max(worst, Math.abs(ours[i][k] - theirs[i][k]));
     });
     console.log(`${motion} through the glue: max coordinate error vs babylon-mmd ${worst.toExponential(2)} units`);
-    assert.ok(worst < 1e-3, `max error ${worst}`);
+    // the glue runs the same evaluator as pose-oracle.test.mjs: float precision, not the issue's 1e-3
+    assert.ok(worst < 1e-5, `max error ${worst}`);
   }
   const one = pm.evaluatePose(readFixture('vmd/mei_wait.vmd'), pm.readPmx(model), 30);
   assert.equal(one.boneNames.length, 114);

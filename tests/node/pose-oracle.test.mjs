@@ -1,11 +1,11 @@
 // The pose oracle: procmotion's pose evaluation against babylon-mmd 1.3's own JS runtime (MmdRuntime,
 // NullEngine, physics off) on the shared fixtures. World positions of every bone at every half frame
-// (quarter frames for the short motion), from before the first key to after the last:
-//   bones moved by FK alone           within 1e-3 units
-//   bones IK can move                 within 1e-2 units
-//   the same in frames where an IK target stays out of reach (the bone misses it by more than
-//   5e-3 units), reported separately  within 0.05 units
-// The test prints the largest error of each kind per file.
+// (quarter frames for the short motion), from before the first key to after the last, in three kinds:
+// bones moved by FK alone, bones IK can move, and the same in frames where an IK target stays out of
+// reach (the bone misses it by more than 5e-3 units). The issue asked for 1e-3, 1e-2 and 0.05 units
+// respectively; the evaluator follows babylon-mmd's arithmetic and agrees to float precision (the
+// largest error of any kind on any file is about 5e-8), so every kind is held to 1e-5 and a numeric
+// regression shows. The test prints the largest error of each kind per file.
 //
 // Our side runs natively for now: build/native/test_pose_fixtures --dump MODEL MOTION FIRST COUNT STEP
 // (tests/c/test_pose_fixtures.c) prints the world positions as JSON.
@@ -35,9 +35,9 @@ const CASES = [
   // both written by the native helper (test_pose_fixtures --mannequin DIR)
   { model: 'mannequin.pmx', motion: 'mannequin_motion.vmd', step: 0.25, generated: true },
 ];
-const FK_TOL = 1e-3;
-const IK_TOL = 1e-2;
-const OUT_OF_REACH_TOL = 0.05;
+const FK_TOL = 1e-5;
+const IK_TOL = 1e-5;
+const OUT_OF_REACH_TOL = 1e-5;
 
 const skip = !fixturesAvailable() ? 'SKIP: ../shared/fixtures not found'
   : !existsSync(DUMP) ? 'SKIP: build/native/test_pose_fixtures not built (bash build-scripts/build.sh native)'

@@ -83,7 +83,10 @@ test('babylon-mmd plays the baked trace with the wrist and ankle on their paths'
     console.log(`yw_test_model at ${bpm} BPM, frames 0..${lastFrame}: ` +
       Object.entries(worst).map(([k, v]) => `${k} ${v.toExponential(2)}`).join(', '));
     assert.ok(worst.shoulderTravel > 1, 'the body moves');
-    for (const k of ['babylonWrist', 'babylonAnkle', 'oursWrist', 'oursAnkle', 'halfFrameWrist']) assert.ok(worst[k] < 0.05, `${k} ${worst[k]}`);
-    assert.ok(worst.oursVsBabylon < 1e-3, `ours vs babylon ${worst.oursVsBabylon}`);
+    // on whole frames the keys put the limbs on the path (measured ~2e-6); half a frame between two
+    // per-frame keys cuts the curve's chord (~2.4e-3)
+    for (const k of ['babylonWrist', 'babylonAnkle', 'oursWrist', 'oursAnkle']) assert.ok(worst[k] < 1e-4, `${k} ${worst[k]}`);
+    assert.ok(worst.halfFrameWrist < 0.01, `halfFrameWrist ${worst.halfFrameWrist}`);
+    assert.ok(worst.oursVsBabylon < 1e-5, `ours vs babylon ${worst.oursVsBabylon}`);
   }
 });

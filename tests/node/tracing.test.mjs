@@ -190,13 +190,13 @@ test('many evaluations and bakes leave the module heap unchanged', () => {
   warm.free();
   const before = pm.heapInUse;
   const tl = pm.createTimeline(mannequin);
+  assert.ok(tl instanceof Timeline);
   tl.generateKeyframes('rightHand', { count: 4, mode: 'curve', points: ARC.map(([x, y, z]) => [-x, y, z]) });
   for (let i = 0; i < 500; i++) tl.evaluate(i / 250);
   tl.bakeVmd();
   JSON.stringify(tl);
   tl.free();
   assert.equal(pm.heapInUse, before);
-  assert.ok(Timeline);
 });
 
 test('procmotion trace bakes a timeline JSON to a VMD', { skip: existsSync(CLI) ? false : 'SKIP: build/native/procmotion not built' }, () => {

@@ -45,5 +45,7 @@ test('procmotion-wasi.wasm has zero imports and runs with an empty import object
     const end = msg.indexOf(0);
     assert.match(new TextDecoder().decode(msg.subarray(0, end)), /bone key 0 of 406 is truncated/);
     x.pm_abi_vmd_free(vmd);
+  } else {
+    console.log('# SKIP: ../shared/fixtures not found: mei_wait.vmd through the raw ABI not checked');
   }
 });
