@@ -5,8 +5,9 @@
  *   int main(void) { return pm_test_run_all(); }
  *
  * Tests register themselves through a constructor; a failed check prints file:line and the values
- * and marks the test failed (the test goes on). pm_test_fixture() resolves a path under
- * ../shared/fixtures (or $PM_FIXTURES) and returns NULL, after printing "SKIP", when it is absent.
+ * and marks the test failed (the test goes on). pm_test_read_fixture() reads a file under
+ * ../shared/fixtures (or $PM_FIXTURES) and returns NULL, after printing "SKIP", when that folder is
+ * absent (a fixture missing from a present folder fails the test).
  */
 #ifndef PM_TEST_H
 #define PM_TEST_H
@@ -102,15 +103,25 @@ static inline unsigned char *pm_test_read_file(const char *path, size_t *size) {
     return buf;
 }
 
-/* Read a whole fixture file (relative to the fixtures dir). Returns NULL and prints SKIP if absent.
- * Caller frees. */
+/* Read a whole fixture file (relative to the fixtures dir). Caller frees. Returns NULL when it cannot
+ * be read: with the fixtures dir absent (no ../shared beside the repo) that prints SKIP; with the dir
+ * present (as in CI) a missing fixture is a failure of the current test, so a renamed or mistyped
+ * fixture cannot pass as a skip. */
 static inline unsigned char *pm_test_read_fixture(const char *rel, size_t *size) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", pm_test_fixture_dir(), rel);
     unsigned char *buf = pm_test_read_file(path, size);
     if (!buf) {
-        fprintf(stderr, "  SKIP: fixture %s not found (is ../shared beside the repo?)\n", path);
-        pm_test_skipped++;
+        char sources[1024];
+        snprintf(sources, sizeof sources, "%s/SOURCES.md", pm_test_fixture_dir());
+        FILE *dir_probe = fopen(sources, "rb");
+        if (dir_probe) {
+            fclose(dir_probe);
+            PM_FAIL_AT("fixture %s not found, though %s exists", path, sources);
+        } else {
+            fprintf(stderr, "  SKIP: fixture %s not found (is ../shared beside the repo?)\n", path);
+            pm_test_skipped++;
+        }
     }
     return buf;
 }
@@ -154,7 +165,7 @@ static inline int pm_test_run_all(void) {
         printf("%s %s\n", pm_test_current_failed ? "FAIL" : "ok  ", pm_test_entries[i].name);
         failed_tests += pm_test_current_failed;
     }
-    printf("%d tests, %d failed, %d fixtures skipped\n", pm_test_count, failed_tests, pm_test_skipped);
+    printf("%d tests, %d failed, %d skipped (a fixture or environment missing)\n", pm_test_count, failed_tests, pm_test_skipped);
     return failed_tests ? 1 : 0;
 }
 
