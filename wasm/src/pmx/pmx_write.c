@@ -68,11 +68,6 @@ static void put_string(wr *w, pm_string s) { put_text(w, s.data, s.data ? s.leng
 static uint8_t signed_size(size_t count) { return count <= 127 ? 1 : count <= 32767 ? 2 : 4; }
 static uint8_t vertex_size(size_t count) { return count < 255 ? 1 : count < 65535 ? 2 : 4; }
 
-static bool finite_n(const float *f, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(f[i])) return false;
-    return true;
-}
 static bool finite_v(pm_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
 /* Whether skeleton morph i also appears among the model's vertex morphs (then it is not repeated). */
@@ -106,7 +101,7 @@ static pm_result check_model(const pm_pmx_model *m, pm_error *err) {
         return pmi_fail(err, PM_ERR_LIMIT, "pmx write: a count does not fit PMX's signed 32-bit counts");
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         const pm_pmx_vertex *v = &m->vertices[i];
-        if (!finite_v(v->position) || !finite_v(v->normal) || !finite_n(v->uv, 2) || !isfinite(v->weight) ||
+        if (!finite_v(v->position) || !finite_v(v->normal) || !pmi_all_finite(v->uv, 2) || !isfinite(v->weight) ||
             !isfinite(v->edge_scale))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: vertex %u has a NaN or infinite value", i);
         if (v->bone[0] >= s->bone_count || (v->bone[1] != PM_NO_INDEX && v->bone[1] >= s->bone_count))
@@ -122,8 +117,8 @@ static pm_result check_model(const pm_pmx_model *m, pm_error *err) {
     uint64_t drawn = 0;
     for (uint32_t i = 0; i < m->material_count; i++) {
         const pm_pmx_material *mt = &m->materials[i];
-        if (!finite_n(mt->diffuse, 4) || !finite_n(mt->specular, 3) || !isfinite(mt->specular_power) ||
-            !finite_n(mt->ambient, 3) || !finite_n(mt->edge_color, 4) || !isfinite(mt->edge_size))
+        if (!pmi_all_finite(mt->diffuse, 4) || !pmi_all_finite(mt->specular, 3) || !isfinite(mt->specular_power) ||
+            !pmi_all_finite(mt->ambient, 3) || !pmi_all_finite(mt->edge_color, 4) || !isfinite(mt->edge_size))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u has a NaN or infinite value", i);
         if (mt->index_count % 3)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u draws %u indices (not a multiple of 3)",

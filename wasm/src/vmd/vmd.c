@@ -127,12 +127,6 @@ pm_result pm_vmd_set_model_name(pm_vmd *vmd, const char *name, pm_error *err) {
     return PM_OK;
 }
 
-static bool all_finite(const float *v, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i])) return false;
-    return true;
-}
-
 #define ENSURE(section, what, ...)                                                                                \
     do {                                                                                                          \
         if ((section)->count == (section)->capacity) {                                                            \
@@ -155,7 +149,7 @@ pm_result pm_vmd_add_bone_key(pm_vmd *vmd, const char *name, uint32_t frame, con
                               const float rotation[4], const uint8_t interpolation[64], pm_error *err) {
     if (!vmd || !name || !position || !rotation)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: bone key with a NULL argument");
-    if (!all_finite(position, 3) || !all_finite(rotation, 4))
+    if (!pmi_all_finite(position, 3) || !pmi_all_finite(rotation, 4))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: bone key for \"%s\" at frame %u is not finite", name,
                         frame);
     pm_vmd_bone_keys *k = &vmd->bones;
@@ -196,7 +190,7 @@ pm_result pm_vmd_add_camera_key(pm_vmd *vmd, uint32_t frame, float distance, con
                                 uint8_t perspective, pm_error *err) {
     if (!vmd || !position || !rotation)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: camera key with a NULL argument");
-    if (!isfinite(distance) || !all_finite(position, 3) || !all_finite(rotation, 3))
+    if (!isfinite(distance) || !pmi_all_finite(position, 3) || !pmi_all_finite(rotation, 3))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: camera key at frame %u is not finite", frame);
     pm_vmd_camera_keys *k = &vmd->cameras;
     ENSURE(k, "camera keys", ARR(k, frame, 4), ARR(k, distance, 4), ARR(k, position, 12), ARR(k, rotation, 12),
@@ -221,7 +215,7 @@ pm_result pm_vmd_add_light_key(pm_vmd *vmd, uint32_t frame, const float color[3]
                                pm_error *err) {
     if (!vmd || !color || !direction)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: light key with a NULL argument");
-    if (!all_finite(color, 3) || !all_finite(direction, 3))
+    if (!pmi_all_finite(color, 3) || !pmi_all_finite(direction, 3))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: light key at frame %u is not finite", frame);
     pm_vmd_light_keys *k = &vmd->lights;
     ENSURE(k, "light keys", ARR(k, frame, 4), ARR(k, color, 12), ARR(k, direction, 12));

@@ -70,12 +70,6 @@ static int read_count(reader *r, int section, uint32_t record_min, uint32_t *cou
     return 1;
 }
 
-static bool finite_n(const float *v, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i])) return false;
-    return true;
-}
-
 static void read_floats(const uint8_t *p, float *out, int n) {
     for (int i = 0; i < n; i++) out[i] = pmi_lef32(p + 4 * i);
 }
@@ -108,7 +102,7 @@ static bool read_bones(reader *r, uint32_t n) {
         read_floats(p + 31, k->rotation + 4 * (size_t)i, 4);
         memcpy(k->interpolation + 64 * (size_t)i, p + 47, 64);
         k->count = i + 1;
-        if (!finite_n(k->position + 3 * (size_t)i, 3) || !finite_n(k->rotation + 4 * (size_t)i, 4)) {
+        if (!pmi_all_finite(k->position + 3 * (size_t)i, 3) || !pmi_all_finite(k->rotation + 4 * (size_t)i, 4)) {
             r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: bone key %u of %u (\"%s\", frame %u) holds NaN or Inf", i, n,
                      v->bone_names.items[idx].data, k->frame[i]);
             return false;
@@ -162,8 +156,8 @@ static bool read_cameras(reader *r, uint32_t n) {
         k->fov[i] = pmi_le32(p + 56);
         k->perspective[i] = p[60];
         k->count = i + 1;
-        if (!isfinite(k->distance[i]) || !finite_n(k->position + 3 * (size_t)i, 3) ||
-            !finite_n(k->rotation + 3 * (size_t)i, 3)) {
+        if (!isfinite(k->distance[i]) || !pmi_all_finite(k->position + 3 * (size_t)i, 3) ||
+            !pmi_all_finite(k->rotation + 3 * (size_t)i, 3)) {
             r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: camera key %u of %u (frame %u) holds NaN or Inf", i, n,
                      k->frame[i]);
             return false;
@@ -185,7 +179,7 @@ static bool read_lights(reader *r, uint32_t n) {
         read_floats(p + 4, k->color + 3 * (size_t)i, 3);
         read_floats(p + 16, k->direction + 3 * (size_t)i, 3);
         k->count = i + 1;
-        if (!finite_n(k->color + 3 * (size_t)i, 3) || !finite_n(k->direction + 3 * (size_t)i, 3)) {
+        if (!pmi_all_finite(k->color + 3 * (size_t)i, 3) || !pmi_all_finite(k->direction + 3 * (size_t)i, 3)) {
             r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: light key %u of %u (frame %u) holds NaN or Inf", i, n,
                      k->frame[i]);
             return false;
