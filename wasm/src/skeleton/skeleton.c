@@ -208,7 +208,7 @@ pm_result pm_skeleton_create(const pm_bone_desc *bones, uint32_t bone_count, con
 
 /* A bone's name for messages: at most ~48 bytes, cut at a character boundary. */
 static const char *display_name(const pm_bone *b, char buf[64]) {
-    size_t n = 0, i = 0;
+    size_t i = 0;
     const char *s = b->name.data ? b->name.data : "";
     size_t len = b->name.data ? b->name.length : 0;
     while (i < len) {
@@ -217,9 +217,8 @@ static const char *display_name(const pm_bone *b, char buf[64]) {
         if (j > 48) break;
         i = j;
     }
-    n = i;
-    memcpy(buf, s, n);
-    buf[n] = 0;
+    memcpy(buf, s, i);
+    buf[i] = 0;
     return buf;
 }
 
@@ -309,7 +308,8 @@ uint32_t pm_skeleton_find(const pm_skeleton *s, const char *name) {
     return PM_NO_INDEX;
 }
 
-int pmi_name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen) {
+/* Compare two UTF-8 names treating full-width ASCII (U+FF01..U+FF5E) as ASCII. */
+static int name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen) {
     size_t i = 0, j = 0;
     while (i < alen && j < blen)
         if (pmi_fold_fullwidth(pmi_utf8_next(a, alen, &i)) != pmi_fold_fullwidth(pmi_utf8_next(b, blen, &j))) return 0;
@@ -321,6 +321,6 @@ uint32_t pm_skeleton_find_mmd(const pm_skeleton *s, const char *name) {
     if (exact != PM_NO_INDEX || !s || !name) return exact;
     size_t len = strlen(name);
     for (uint32_t i = 0; i < s->bone_count; i++)
-        if (pmi_name_equal_mmd(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
+        if (name_equal_mmd(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
     return PM_NO_INDEX;
 }

@@ -301,14 +301,13 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
     v->version = version;
     r.raw.allocator = &v->allocator;
     char model[3 * PM_VMD_MODEL_NAME_SIZE + 1];
-    size_t model_len = pm_sjis_to_utf8(name, pm_sjis_field_length(name, name_size), model, sizeof model);
+    pm_sjis_to_utf8(name, pm_sjis_field_length(name, name_size), model, sizeof model);
     if ((res = pm_vmd_set_model_name(v, model, err)) != PM_OK) goto fail;
 
     static const uint32_t record_min[6] = {PM_VMD_BONE_KEY_SIZE,  PM_VMD_MORPH_KEY_SIZE,  PM_VMD_CAMERA_KEY_SIZE,
                                            PM_VMD_LIGHT_KEY_SIZE, PM_VMD_SHADOW_KEY_SIZE, 9};
     bool (*const readers[6])(reader *, uint32_t) = {read_bones,  read_morphs,  read_cameras,
                                                      read_lights, read_shadows, read_properties};
-    (void)model_len;
     for (int s = 0; s < 6; s++) {
         uint32_t count = 0;
         int got = read_count(&r, s, record_min[s], &count);
