@@ -1,47 +1,20 @@
 /* pm_skeleton: construction, validation and lookup (see procmotion/skeleton.h). */
 #include "skeleton/skeleton_internal.h"
+#include "common/strings.h"
 #include "skeleton/utf.h"
 
 #include <math.h>
-#include <stdalign.h>
 
 /* ---- arena ------------------------------------------------------------------------------------ */
 
-typedef struct pmi_arena_chunk {
-    struct pmi_arena_chunk *next;
-    size_t used, cap;
-    alignas(16) unsigned char data[];
-} pmi_arena_chunk;
-
 typedef struct pmi_skeleton_internal {
-    pmi_arena_chunk *chunks;
+    pmi_arena arena; /* names, IK links, morph panels */
 } pmi_skeleton_internal;
-
-#define PMI_ARENA_CHUNK 16384u
 
 void *pmi_skeleton_arena_alloc(pm_skeleton *s, size_t size, pm_error *err) {
     pmi_skeleton_internal *in = s->internal;
-    size = (size + 7u) & ~(size_t)7u;
-    pmi_arena_chunk *c = in->chunks;
-    if (!c || c->cap - c->used < size) {
-        size_t cap = size > PMI_ARENA_CHUNK ? size : PMI_ARENA_CHUNK;
-        if (cap > SIZE_MAX / 2 - sizeof(pmi_arena_chunk)) {
-            pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: %zu bytes of names overflow the address space", size);
-            return NULL;
-        }
-        c = pmi_alloc(&s->allocator, sizeof(pmi_arena_chunk) + cap);
-        if (!c) {
-            pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: out of memory allocating %zu bytes", sizeof *c + cap);
-            return NULL;
-        }
-        c->next = in->chunks;
-        c->used = 0;
-        c->cap = cap;
-        in->chunks = c;
-    }
-    void *p = c->data + c->used;
-    c->used += size;
-    memset(p, 0, size);
+    void *p = pmi_arena_alloc(&in->arena, size);
+    if (!p) pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: out of memory allocating %zu bytes", size);
     return p;
 }
 
@@ -78,7 +51,12 @@ pm_skeleton *pmi_skeleton_new(const pm_allocator *allocator, uint32_t bone_count
     s->magic = PMI_SKELETON_MAGIC;
     s->model_name = s->model_name_en = empty_string;
     s->source.model_comment = s->source.model_comment_en = empty_string;
-    s->internal = pmi_alloc_array(&a, 1, sizeof(pmi_skeleton_internal), err, "skeleton");
+    pmi_skeleton_internal *in = pmi_alloc_array(&a, 1, sizeof *in, err, "skeleton");
+    if (in) {
+        in->arena.allocator = &s->allocator;
+        in->arena.chunk_size = 16384;
+    }
+    s->internal = in;
     s->bones = s->internal ? pmi_alloc_array(&a, bone_count, sizeof(pm_bone), err, "skeleton bones") : NULL;
     s->morph_names = s->bones ? pmi_alloc_array(&a, morph_count, sizeof(pm_string), err, "skeleton morphs") : NULL;
     if (!s->morph_names) {
@@ -117,12 +95,7 @@ void pm_skeleton_free(pm_skeleton *s) {
     pm_allocator a = s->allocator;
     pmi_skeleton_internal *in = s->internal;
     if (in) {
-        pmi_arena_chunk *c = in->chunks;
-        while (c) {
-            pmi_arena_chunk *next = c->next;
-            pmi_free(&a, c);
-            c = next;
-        }
+        pmi_arena_release(&in->arena);
         pmi_free(&a, in);
     }
     pmi_free(&a, s->bones);
