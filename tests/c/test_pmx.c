@@ -502,6 +502,38 @@ PM_TEST(every_morph_type_is_skipped_by_its_size) {
     free(b.d);
 }
 
+/* The additional-UV check on its own (above, the changed vertex layout fails the read first): one morph
+ * of type 7 (additional UV 4) and no vertices, in models declaring 4 and 3 additional UVs. */
+PM_TEST(uv_morph_beyond_the_declared_additional_uvs_is_rejected) {
+    for (uint8_t add_uv = 3; add_uv <= 4; add_uv++) {
+        tb_pmx_sizes z = {2.1f, add_uv, 1, 1, 1, 1, 1, 1};
+        tb b = {0};
+        tb_pmx_header(&b, z);
+        tb_pmx_no_geometry(&b);
+        tb_i32(&b, 1);
+        tb_pmx_bone(&b, z, "root", -1, 0, 0, 0, NULL, 0);
+        tb_i32(&b, 1);
+        tb_text(&b, "uv4");
+        tb_text(&b, "");
+        tb_u8(&b, 4);
+        tb_u8(&b, 7);
+        tb_i32(&b, 0);
+        tb_i32(&b, 0); /* display frames */
+        pm_skeleton *s = NULL;
+        pm_error err = {0};
+        pm_result r = pm_pmx_read(b.d, b.n, NULL, &s, &err);
+        if (add_uv == 4) {
+            PM_CHECK_OK(r, &err);
+        } else {
+            PM_CHECK_EQ_INT(r, PM_ERR_BAD_FORMAT);
+            PM_CHECK_MSG(strstr(err.message, "morph type 7 uses additional UV 4 but the model declares 3"), "%s",
+                         err.message);
+        }
+        pm_skeleton_free(s);
+        free(b.d);
+    }
+}
+
 PM_TEST(bad_skeletons_are_rejected) {
     /* parents 0 -> 2 -> 1 -> 0 */
     tb b = {0};

@@ -14,6 +14,11 @@ void pm_abi_set_error(char *errbuf, const pm_error *err) {
     errbuf[n] = '\0';
 }
 
+int32_t pm_abi_fail(char *errbuf, const pm_error *err, pm_result r) {
+    pm_abi_set_error(errbuf, err);
+    return (int32_t)r;
+}
+
 /* Allocate `size` bytes in the module's memory (NULL when out of memory; never aborts). */
 PM_EXPORT void *pm_abi_alloc(uint32_t size) { return malloc(size ? size : 1); }
 

@@ -45,11 +45,6 @@ typedef struct pm_abi_groove {
     pm_groove_preview preview;
 } pm_abi_groove;
 
-static int32_t fail_to(char *errbuf, const pm_error *err, pm_result r) {
-    pm_abi_set_error(errbuf, err);
-    return (int32_t)r;
-}
-
 static pm_result settings(const char *json, uint32_t len, pm_groove_config *cfg, pm_error *err) {
     memset(cfg, 0, sizeof *cfg);
     return json && len ? pm_groove_config_parse(json, len, cfg, err) : PM_OK;
@@ -72,7 +67,7 @@ PM_EXPORT int32_t pm_abi_groove_config(const char *json, uint32_t len, const cha
     if (r == PM_OK) r = pm_groove_config_to_json(&cfg, flags & PM_GROOVE_JSON_CHANGED, text, n + 1, &n, &err);
     if (r != PM_OK) {
         free(text);
-        return fail_to(errbuf, &err, r);
+        return pm_abi_fail(errbuf, &err, r);
     }
     *out = text;
     *out_len = (uint32_t)n;
@@ -106,7 +101,7 @@ PM_EXPORT pm_abi_groove *pm_abi_groove_create(const pm_skeleton *skeleton, const
         for (uint32_t b = 0; r == PM_OK && b < n; b++) h->rotation[b] = pm_quat_identity();
     }
     if (r != PM_OK) {
-        fail_to(errbuf, &err, r);
+        pm_abi_fail(errbuf, &err, r);
         pm_abi_groove_free(h);
         return NULL;
     }
@@ -119,7 +114,7 @@ PM_EXPORT int32_t pm_abi_groove_set_config(pm_abi_groove *h, const char *json, u
     pm_groove_config cfg;
     pm_result r = h ? settings(json, len, &cfg, &err) : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no groove handle");
     if (r == PM_OK) r = pm_groove_set_config(h->g, &cfg, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* INFO_SLOTS uint32 values: bone per joint, body bone, six leg bones (left hip, knee, ankle, right ...),
@@ -153,14 +148,14 @@ PM_EXPORT float *pm_abi_groove_world(pm_abi_groove *h) {
 PM_EXPORT int32_t pm_abi_groove_offsets(pm_abi_groove *h, const float *rotations, const float *translations,
                                         double time_seconds, double bpm, uint32_t flags, char *errbuf) {
     pm_error err = {0};
-    if (!h) return fail_to(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no groove handle"));
+    if (!h) return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no groove handle"));
     pm_pose in = {0};
     in.bone_count = h->bone_count;
     in.rotation = (pm_quat *)rotations;
     in.translation = (pm_vec3 *)translations;
     pm_groove_frame fr;
     pm_result r = pm_groove_offsets(h->g, rotations ? &in : NULL, time_seconds, bpm, flags, &fr, &err);
-    if (r != PM_OK) return fail_to(errbuf, &err, r);
+    if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     float *o = h->out;
     o[OUT_BEAT] = (float)fr.beat;
     memcpy(o + OUT_BODY, &fr.body_offset, 3 * sizeof(float));
@@ -180,7 +175,7 @@ PM_EXPORT int32_t pm_abi_groove_preview_step(pm_abi_groove *h, double *position,
     pm_error err = {0};
     pm_result r = h && position ? pm_groove_preview_update(h->g, &h->preview, position, time_seconds, bpm, flags, &err)
                                 : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no groove handle or position");
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* Remove the last preview offset from the position. */
@@ -197,7 +192,7 @@ PM_EXPORT int32_t pm_abi_groove_set_ik_mode(pm_abi_groove *h, uint32_t bone, uin
     pm_error err = {0};
     pm_result r = h ? pm_pose_set_ik_mode(pm_groove_workspace(h->g), bone, (pm_ik_mode)mode, &err)
                     : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no groove handle");
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /*
@@ -228,7 +223,7 @@ PM_EXPORT int32_t pm_abi_groove_bake(const pm_skeleton *skeleton, const pm_vmd *
     pm_vmd_free(v);
     if (r != PM_OK) {
         free(bytes);
-        return fail_to(errbuf, &err, r);
+        return pm_abi_fail(errbuf, &err, r);
     }
     if (report) {
         const double rv[8] = {rep.frames,       rep.leg_mode,           rep.keyed_bones,        rep.key_count,

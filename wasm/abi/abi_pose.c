@@ -20,11 +20,6 @@ typedef struct pm_abi_pose {
     pm_pose *pose;
 } pm_abi_pose;
 
-static int32_t fail_to(char *errbuf, const pm_error *err, pm_result r) {
-    if (errbuf) pmi_format(errbuf, PM_ABI_ERROR_SIZE, "%s", err->message);
-    return (int32_t)r;
-}
-
 PM_EXPORT void pm_abi_pose_free(pm_abi_pose *p) {
     if (!p) return;
     pm_pose_free(p->pose);
@@ -44,7 +39,7 @@ PM_EXPORT pm_abi_pose *pm_abi_pose_create(const pm_skeleton *skeleton, const pm_
     if (r == PM_OK) r = pm_pose_workspace_create(skeleton, NULL, &p->ws, &err);
     if (r == PM_OK) r = pm_pose_create(skeleton, NULL, &p->pose, &err);
     if (r != PM_OK) {
-        fail_to(errbuf, &err, r);
+        pm_abi_fail(errbuf, &err, r);
         pm_abi_pose_free(p);
         return NULL;
     }
@@ -86,7 +81,7 @@ PM_EXPORT int32_t pm_abi_pose_sample(pm_abi_pose *p, double frame, char *errbuf)
     pm_error err = {0};
     pm_result r = p ? pm_pose_sample(p->anim, p->ws, frame, p->pose, &err)
                     : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no pose handle");
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* World matrices from the local arrays as they are; flags are PM_POSE_* (1 = no IK, 2 = no append). */
@@ -95,7 +90,7 @@ PM_EXPORT int32_t pm_abi_pose_evaluate_local(pm_abi_pose *p, uint32_t flags, cha
     pm_pose_options opts = {flags, 0};
     pm_result r = p ? pm_pose_evaluate_local(p->ws, p->pose, &opts, &err)
                     : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no pose handle");
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* Sample + evaluate_local. */
@@ -111,21 +106,21 @@ PM_EXPORT int32_t pm_abi_pose_positions(pm_abi_pose *p, double first, double ste
                                         float *out, uint32_t out_floats, char *errbuf) {
     pm_error err = {0};
     if (!p || !out)
-        return fail_to(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no pose handle or buffer"));
+        return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no pose handle or buffer"));
     const uint32_t n = p->pose->bone_count;
     if (n && count > out_floats / 3 / n)
-        return fail_to(errbuf, &err,
+        return pm_abi_fail(errbuf, &err,
                        pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: %u frames of %u bones need %u floats, got %u",
                                 count, n, count * 3 * n, out_floats));
     if (!isfinite(first) || !isfinite(step))
-        return fail_to(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: first or step is not finite"));
+        return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: first or step is not finite"));
     /* only the world matrices are read: the final rotations and offsets are not stored meanwhile */
     pm_pose pose = *p->pose;
     pose.final_rotation = NULL, pose.final_translation = NULL;
     pm_pose_options opts = {flags, 0};
     for (uint32_t f = 0; f < count; f++) {
         pm_result r = pm_pose_evaluate(p->anim, p->ws, first + step * f, &pose, &opts, &err);
-        if (r != PM_OK) return fail_to(errbuf, &err, r);
+        if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
         float *o = out + (size_t)f * n * 3;
         for (uint32_t b = 0; b < n; b++) memcpy(o + (size_t)b * 3, &pose.world[b].m[12], 3 * sizeof(float));
     }
@@ -137,7 +132,7 @@ PM_EXPORT int32_t pm_abi_pose_set_ik_mode(pm_abi_pose *p, uint32_t bone, uint32_
     pm_error err = {0};
     pm_result r = p ? pm_pose_set_ik_mode(p->ws, bone, (pm_ik_mode)mode, &err)
                     : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no pose handle");
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* Whether the IK of `bone` was on in the last evaluation. */
@@ -151,12 +146,12 @@ PM_EXPORT uint32_t pm_abi_pose_ik_enabled(const pm_abi_pose *p, uint32_t bone) {
  */
 PM_EXPORT int32_t pm_abi_two_bone_ik(const float *in, float *out, char *errbuf) {
     pm_error err = {0};
-    if (!in || !out) return fail_to(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no buffers"));
+    if (!in || !out) return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no buffers"));
     pm_vec3 v[5];
     for (int i = 0; i < 5; i++) v[i] = pm_vec3_make(in[3 * i], in[3 * i + 1], in[3 * i + 2]);
     pm_two_bone_ik_result res;
     pm_result r = pm_two_bone_ik(v[0], v[1], v[2], v[3], v[4], &res, &err);
-    if (r != PM_OK) return fail_to(errbuf, &err, r);
+    if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     const float o[16] = {res.root_delta.x, res.root_delta.y, res.root_delta.z, res.root_delta.w,
                          res.mid_delta.x,  res.mid_delta.y,  res.mid_delta.z,  res.mid_delta.w,
                          res.mid.x,        res.mid.y,        res.mid.z,        res.end.x,

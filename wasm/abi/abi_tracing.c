@@ -18,14 +18,9 @@ typedef struct pm_abi_timeline {
     pm_pose *pose;
 } pm_abi_timeline;
 
-static int32_t fail_to(char *errbuf, const pm_error *err, pm_result r) {
-    pm_abi_set_error(errbuf, err);
-    return (int32_t)r;
-}
-
 static int32_t no_handle(char *errbuf) {
     pm_error err = {0};
-    return fail_to(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no timeline handle"));
+    return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no timeline handle"));
 }
 
 static pm_easing unpack_easing(uint32_t v) {
@@ -38,11 +33,11 @@ PM_EXPORT int32_t pm_abi_trajectory_sample(uint32_t mode, const float *points, u
                                            uint32_t count, float *out, char *errbuf) {
     pm_error err = {0};
     if ((n && !points) || (count && (!ts || !out)))
-        return fail_to(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no buffers"));
+        return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no buffers"));
     for (uint32_t i = 0; i < count; i++) {
         pm_vec3 p;
         pm_result r = pm_trajectory_sample((pm_trajectory_mode)mode, (const pm_vec3 *)points, n, ts[i], &p, &err);
-        if (r != PM_OK) return fail_to(errbuf, &err, r);
+        if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
         out[3 * i] = p.x, out[3 * i + 1] = p.y, out[3 * i + 2] = p.z;
     }
     return 0;
@@ -52,7 +47,7 @@ PM_EXPORT int32_t pm_abi_trajectory_sample(uint32_t mode, const float *points, u
 PM_EXPORT int32_t pm_abi_trajectory_length(uint32_t mode, const float *points, uint32_t n, double *out, char *errbuf) {
     pm_error err = {0};
     pm_result r = pm_trajectory_length((pm_trajectory_mode)mode, (const pm_vec3 *)points, n, out, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 PM_EXPORT void pm_abi_timeline_free(pm_abi_timeline *h) {
@@ -75,7 +70,7 @@ static pm_abi_timeline *wrap(const pm_skeleton *skeleton, pm_timeline *tl, pm_re
     if (r != PM_OK) {
         if (h) pm_abi_timeline_free(h);
         else pm_timeline_free(tl);
-        fail_to(errbuf, err, r);
+        pm_abi_fail(errbuf, err, r);
         return NULL;
     }
     return h;
@@ -104,7 +99,7 @@ static int32_t give_text(pm_result r, char *text, size_t n, char **out, uint32_t
                          char *errbuf) {
     if (r != PM_OK) {
         free(text);
-        return fail_to(errbuf, err, r);
+        return pm_abi_fail(errbuf, err, r);
     }
     *out = text;
     *len = (uint32_t)n;
@@ -140,7 +135,7 @@ PM_EXPORT int32_t pm_abi_timeline_set_bpm(pm_abi_timeline *h, double bpm, char *
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
     pm_result r = pm_timeline_set_bpm(h->tl, bpm, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 PM_EXPORT uint32_t pm_abi_timeline_keyframe_count(const pm_abi_timeline *h) {
@@ -164,7 +159,7 @@ PM_EXPORT int32_t pm_abi_timeline_set_keyframe_json(pm_abi_timeline *h, const ch
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
     pm_result r = pm_timeline_set_keyframe_json(h->tl, json, len, index, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* Insert the pose played at `beat` as a hand-made keyframe. */
@@ -173,14 +168,14 @@ PM_EXPORT int32_t pm_abi_timeline_capture_keyframe(pm_abi_timeline *h, double be
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
     pm_result r = pm_timeline_capture_keyframe(h->tl, beat, unpack_easing(easing), index, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 PM_EXPORT int32_t pm_abi_timeline_remove_keyframe(pm_abi_timeline *h, uint32_t index, char *errbuf) {
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
     pm_result r = pm_timeline_remove_keyframe(h->tl, index, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 PM_EXPORT void pm_abi_timeline_clear(pm_abi_timeline *h) {
@@ -195,7 +190,7 @@ PM_EXPORT int32_t pm_abi_timeline_set_trajectory(pm_abi_timeline *h, uint32_t li
     pm_trajectory tr = {(pm_trajectory_mode)mode, n, (const pm_vec3 *)points, has_pole != 0, {0, 0, 0}};
     if (has_pole && pole) tr.pole = pm_vec3_make(pole[0], pole[1], pole[2]);
     pm_result r = pm_timeline_set_trajectory(h->tl, (pm_limb)limb, &tr, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* A limb's draft: returns its point count (0 = none); out receives 64 x 3 point floats then the pole
@@ -217,7 +212,7 @@ PM_EXPORT int32_t pm_abi_timeline_default_pole(const pm_abi_timeline *h, uint32_
     if (!h) return no_handle(errbuf);
     pm_vec3 p;
     pm_result r = pm_timeline_default_pole(h->tl, (pm_limb)limb, &p, &err);
-    if (r != PM_OK) return fail_to(errbuf, &err, r);
+    if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     out[0] = p.x, out[1] = p.y, out[2] = p.z;
     return 0;
 }
@@ -229,7 +224,7 @@ PM_EXPORT int32_t pm_abi_timeline_generate(pm_abi_timeline *h, uint32_t limb, ui
     if (!h) return no_handle(errbuf);
     pm_trace_generate g = {(pm_limb)limb, NULL, count, start, step, unpack_easing(easing)};
     pm_result r = pm_timeline_generate(h->tl, &g, id, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* Evaluate at `seconds` (by_beat 0) or at a beat (by_beat 1) into the handle's pose. */
@@ -238,7 +233,7 @@ PM_EXPORT int32_t pm_abi_timeline_evaluate(pm_abi_timeline *h, double when, uint
     if (!h) return no_handle(errbuf);
     pm_result r = by_beat ? pm_timeline_evaluate_beat(h->tl, when, h->pose, &err)
                           : pm_timeline_evaluate(h->tl, when, h->pose, &err);
-    return r == PM_OK ? 0 : fail_to(errbuf, &err, r);
+    return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
 /* The handle's pose, valid until pm_abi_timeline_free: world matrices (16 floats per bone), local

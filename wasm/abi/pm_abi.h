@@ -22,5 +22,7 @@
 
 /* Copy an error's message into a host error buffer (PM_ABI_ERROR_SIZE bytes; NULL is ignored). */
 void pm_abi_set_error(char *errbuf, const pm_error *err);
+/* pm_abi_set_error, then r as the int32 the exports return. */
+int32_t pm_abi_fail(char *errbuf, const pm_error *err, pm_result r);
 
 #endif

@@ -55,10 +55,6 @@ static size_t fmt_unsigned(char *tmp, unsigned long long v, unsigned base, bool 
     return n;
 }
 
-/*
- * Decimal digits of |v| (v finite, > 0): writes `count` significant digits (1..17) into digits[] and
- * returns the decimal exponent of the first digit, rounding half to even on the long double value.
- */
 /* floor(x + 0.5), with exact halves rounded to even (as glibc's printf does). */
 static long double round_half_even(long double x) {
     long double f = floorl(x);
@@ -67,6 +63,10 @@ static long double round_half_even(long double x) {
     return f;
 }
 
+/*
+ * Decimal digits of |v| (v finite, > 0): writes `count` significant digits (1..17) into digits[] and
+ * returns the decimal exponent of the first digit, rounding half to even on the long double value.
+ */
 static int decimal_digits(double v, int count, char *digits) {
     unsigned long long limit = 1;
     for (int i = 0; i < count; i++) limit *= 10ULL;

@@ -5,6 +5,7 @@
 
 #include "procmotion/common.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
@@ -32,6 +33,13 @@ pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type,
  * *next (when not NULL) points after the number. Accurate to the last bit for up to 15 significant
  * digits and exponents within +-22, within an ulp otherwise. */
 bool pmi_parse_double(const char *p, const char *end, double *out, const char **next);
+
+/* Whether all n floats are finite (no NaN, no Inf). */
+static inline bool pmi_all_finite(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
 
 /* ---- allocation --------------------------------------------------------------------------- */
 

@@ -11,29 +11,47 @@ struct pmi_arena_chunk {
 
 #define PMI_ARENA_CHUNK 4096
 
-char *pmi_arena_strdup(pmi_arena *arena, const char *s, size_t len) {
-    if (len > SIZE_MAX / 2) return NULL;
-    size_t need = len + 1;
+/* `need` bytes at an address that is a multiple of `align` (a power of two), from the head chunk or
+ * a new one; NULL when out of memory. */
+static char *arena_take(pmi_arena *arena, size_t need, size_t align) {
+    if (need > SIZE_MAX / 2) return NULL;
     pmi_arena_chunk *c = arena->chunks;
-    if (!c || c->size - c->used < need) {
-        size_t size = need > PMI_ARENA_CHUNK ? need : PMI_ARENA_CHUNK;
+    size_t pad = c ? (size_t)(-(uintptr_t)(c->data + c->used) & (align - 1)) : 0;
+    if (!c || c->size - c->used < need + pad) {
+        const size_t chunk = arena->chunk_size ? arena->chunk_size : PMI_ARENA_CHUNK;
+        const size_t want = need + (align - 1); /* aligned wherever the chunk's data starts */
+        size_t size = want > chunk ? want : chunk;
         c = pmi_alloc(arena->allocator, sizeof(pmi_arena_chunk) + size);
         if (!c) return NULL;
         c->used = 0;
         c->size = size;
-        if (need > PMI_ARENA_CHUNK && arena->chunks) {
-            /* keep the partly used chunk at the head for small strings */
+        if (want > chunk && arena->chunks) {
+            /* keep the partly used chunk at the head for small requests */
             c->next = arena->chunks->next;
             arena->chunks->next = c;
         } else {
             c->next = arena->chunks;
             arena->chunks = c;
         }
+        pad = (size_t)(-(uintptr_t)c->data & (align - 1));
     }
-    char *out = c->data + c->used;
+    char *out = c->data + c->used + pad;
+    c->used += pad + need;
+    return out;
+}
+
+char *pmi_arena_strdup(pmi_arena *arena, const char *s, size_t len) {
+    if (len > SIZE_MAX / 2) return NULL;
+    char *out = arena_take(arena, len + 1, 1);
+    if (!out) return NULL;
     if (len && s) memcpy(out, s, len); /* s NULL: reserve only (pmi_arena_strdup_utf8) */
     out[len] = '\0';
-    c->used += need;
+    return out;
+}
+
+void *pmi_arena_alloc(pmi_arena *arena, size_t size) {
+    char *out = arena_take(arena, size, 8);
+    if (out) memset(out, 0, size);
     return out;
 }
 

@@ -7,14 +7,18 @@
 
 typedef struct pmi_arena_chunk pmi_arena_chunk;
 
-/* Bump allocator for NUL-terminated strings; everything is freed at once. Zero-initialise. */
+/* Bump allocator for NUL-terminated strings and small records; everything is freed at once.
+ * Zero-initialise. */
 typedef struct pmi_arena {
     const pm_allocator *allocator;
     pmi_arena_chunk *chunks;
+    size_t chunk_size; /* bytes per chunk; 0 = 4096 (a larger request gets a chunk of its own) */
 } pmi_arena;
 
 /* Copy `len` bytes plus a NUL into the arena. Returns NULL when out of memory. */
 char *pmi_arena_strdup(pmi_arena *arena, const char *s, size_t len);
+/* `size` zeroed bytes aligned to 8. Returns NULL when out of memory. */
+void *pmi_arena_alloc(pmi_arena *arena, size_t size);
 void pmi_arena_release(pmi_arena *arena);
 /* A name from a file into the arena as readers hand names out: invalid UTF-8 (also a character cut by
  * the end) becomes U+FFFD and a NUL ends it. *out_len gets the stored length. NULL when out of memory. */

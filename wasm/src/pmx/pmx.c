@@ -327,7 +327,7 @@ static pm_result read_materials(rd *r) {
 
 /* ---- bones ------------------------------------------------------------------------------------ */
 
-static pm_result read_bone(rd *r, pm_bone *b, uint32_t i) {
+static pm_result read_bone(rd *r, pm_bone *b) {
     int32_t order;
     const uint8_t *p;
     TRY(get_text(r, &b->name, "name"));
@@ -376,7 +376,6 @@ static pm_result read_bone(rd *r, pm_bone *b, uint32_t i) {
             TRY(get_vec3(r, &l->limit_max, "IK link upper limit"));
         }
     }
-    (void)i;
     return PM_OK;
 }
 
@@ -492,7 +491,7 @@ static pm_result read_pmx(rd *r, const pm_model_read_options *o) {
     TRY(decode_text(r, text[3], text_len[3], &s->source.model_comment_en));
     for (uint32_t i = 0; i < r->bone_count; i++) {
         enter(r, "bone", i, r->bone_count);
-        TRY(read_bone(r, &s->bones[i], i));
+        TRY(read_bone(r, &s->bones[i]));
     }
     if (max_bone_vertex != PM_NO_INDEX && max_bone >= r->bone_count) {
         enter(r, "vertex", max_bone_vertex, r->vertex_count);

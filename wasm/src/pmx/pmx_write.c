@@ -11,6 +11,7 @@ typedef struct wr {
     size_t pos;
     uint8_t encoding;
     uint8_t vsize, msize, bsize, morph_size;
+    uint32_t morph_count; /* written_morph_count */
 } wr;
 
 static void put(wr *w, const void *p, size_t n) {
@@ -68,11 +69,6 @@ static void put_string(wr *w, pm_string s) { put_text(w, s.data, s.data ? s.leng
 static uint8_t signed_size(size_t count) { return count <= 127 ? 1 : count <= 32767 ? 2 : 4; }
 static uint8_t vertex_size(size_t count) { return count < 255 ? 1 : count < 65535 ? 2 : 4; }
 
-static bool finite_n(const float *f, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(f[i])) return false;
-    return true;
-}
 static bool finite_v(pm_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
 /* Whether skeleton morph i also appears among the model's vertex morphs (then it is not repeated). */
@@ -91,7 +87,8 @@ static uint32_t written_morph_count(const pm_pmx_model *m) {
     return n;
 }
 
-static pm_result check_model(const pm_pmx_model *m, pm_error *err) {
+/* Validate everything the writer relies on; *nmorphs gets written_morph_count. */
+static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error *err) {
     if (!m || !m->skeleton) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: model or skeleton is NULL");
     pm_result r = pm_skeleton_validate(m->skeleton, err);
     if (r != PM_OK) return r;
@@ -106,7 +103,7 @@ static pm_result check_model(const pm_pmx_model *m, pm_error *err) {
         return pmi_fail(err, PM_ERR_LIMIT, "pmx write: a count does not fit PMX's signed 32-bit counts");
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         const pm_pmx_vertex *v = &m->vertices[i];
-        if (!finite_v(v->position) || !finite_v(v->normal) || !finite_n(v->uv, 2) || !isfinite(v->weight) ||
+        if (!finite_v(v->position) || !finite_v(v->normal) || !pmi_all_finite(v->uv, 2) || !isfinite(v->weight) ||
             !isfinite(v->edge_scale))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: vertex %u has a NaN or infinite value", i);
         if (v->bone[0] >= s->bone_count || (v->bone[1] != PM_NO_INDEX && v->bone[1] >= s->bone_count))
@@ -122,8 +119,8 @@ static pm_result check_model(const pm_pmx_model *m, pm_error *err) {
     uint64_t drawn = 0;
     for (uint32_t i = 0; i < m->material_count; i++) {
         const pm_pmx_material *mt = &m->materials[i];
-        if (!finite_n(mt->diffuse, 4) || !finite_n(mt->specular, 3) || !isfinite(mt->specular_power) ||
-            !finite_n(mt->ambient, 3) || !finite_n(mt->edge_color, 4) || !isfinite(mt->edge_size))
+        if (!pmi_all_finite(mt->diffuse, 4) || !pmi_all_finite(mt->specular, 3) || !isfinite(mt->specular_power) ||
+            !pmi_all_finite(mt->ambient, 3) || !pmi_all_finite(mt->edge_color, 4) || !isfinite(mt->edge_size))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u has a NaN or infinite value", i);
         if (mt->index_count % 3)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u draws %u indices (not a multiple of 3)",
@@ -147,13 +144,13 @@ static pm_result check_model(const pm_pmx_model *m, pm_error *err) {
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: morph %u offset %u is not finite", i, k);
         }
     }
-    uint32_t nmorphs = written_morph_count(m);
+    *nmorphs = written_morph_count(m);
     for (uint32_t i = 0; i < m->display_frame_count; i++) {
         const pm_pmx_display_frame *f = &m->display_frames[i];
         if (f->item_count && !f->items)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: display frame %u has NULL items", i);
         for (uint32_t k = 0; k < f->item_count; k++) {
-            uint32_t limit = f->items[k].is_morph ? nmorphs : s->bone_count;
+            uint32_t limit = f->items[k].is_morph ? *nmorphs : s->bone_count;
             if (f->items[k].index >= limit)
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: display frame %u item %u names %s %u (%u)", i, k,
                                 f->items[k].is_morph ? "morph" : "bone", f->items[k].index, limit);
@@ -201,7 +198,7 @@ static void write_bone(wr *w, const pm_bone *b) {
 
 static void write_all(wr *w, const pm_pmx_model *m) {
     const pm_skeleton *s = m->skeleton;
-    uint32_t nmorphs = written_morph_count(m);
+    const uint32_t nmorphs = w->morph_count;
     /* header */
     put(w, "PMX ", 4);
     put_f32(w, 2.0f);
@@ -338,14 +335,14 @@ pm_result pm_pmx_write(const pm_pmx_model *model, const pm_pmx_write_options *op
     *out_size = 0;
     uint8_t encoding = opts ? opts->encoding : 0;
     if (encoding > 1) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: encoding %u is not 0 or 1", encoding);
-    pm_result r = check_model(model, err);
-    if (r != PM_OK) return r;
     wr w = {0};
+    pm_result r = check_model(model, &w.morph_count, err);
+    if (r != PM_OK) return r;
     w.encoding = encoding;
     w.vsize = vertex_size(model->vertex_count);
     w.msize = signed_size(model->material_count);
     w.bsize = signed_size(model->skeleton->bone_count);
-    w.morph_size = signed_size(written_morph_count(model));
+    w.morph_size = signed_size(w.morph_count);
     write_all(&w, model);
     size_t size = w.pos;
     if (out) {

@@ -1,47 +1,20 @@
 /* pm_skeleton: construction, validation and lookup (see procmotion/skeleton.h). */
 #include "skeleton/skeleton_internal.h"
+#include "common/strings.h"
 #include "skeleton/utf.h"
 
 #include <math.h>
-#include <stdalign.h>
 
 /* ---- arena ------------------------------------------------------------------------------------ */
 
-typedef struct pmi_arena_chunk {
-    struct pmi_arena_chunk *next;
-    size_t used, cap;
-    alignas(16) unsigned char data[];
-} pmi_arena_chunk;
-
 typedef struct pmi_skeleton_internal {
-    pmi_arena_chunk *chunks;
+    pmi_arena arena; /* names, IK links, morph panels */
 } pmi_skeleton_internal;
-
-#define PMI_ARENA_CHUNK 16384u
 
 void *pmi_skeleton_arena_alloc(pm_skeleton *s, size_t size, pm_error *err) {
     pmi_skeleton_internal *in = s->internal;
-    size = (size + 7u) & ~(size_t)7u;
-    pmi_arena_chunk *c = in->chunks;
-    if (!c || c->cap - c->used < size) {
-        size_t cap = size > PMI_ARENA_CHUNK ? size : PMI_ARENA_CHUNK;
-        if (cap > SIZE_MAX / 2 - sizeof(pmi_arena_chunk)) {
-            pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: %zu bytes of names overflow the address space", size);
-            return NULL;
-        }
-        c = pmi_alloc(&s->allocator, sizeof(pmi_arena_chunk) + cap);
-        if (!c) {
-            pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: out of memory allocating %zu bytes", sizeof *c + cap);
-            return NULL;
-        }
-        c->next = in->chunks;
-        c->used = 0;
-        c->cap = cap;
-        in->chunks = c;
-    }
-    void *p = c->data + c->used;
-    c->used += size;
-    memset(p, 0, size);
+    void *p = pmi_arena_alloc(&in->arena, size);
+    if (!p) pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "skeleton: out of memory allocating %zu bytes", size);
     return p;
 }
 
@@ -78,7 +51,12 @@ pm_skeleton *pmi_skeleton_new(const pm_allocator *allocator, uint32_t bone_count
     s->magic = PMI_SKELETON_MAGIC;
     s->model_name = s->model_name_en = empty_string;
     s->source.model_comment = s->source.model_comment_en = empty_string;
-    s->internal = pmi_alloc_array(&a, 1, sizeof(pmi_skeleton_internal), err, "skeleton");
+    pmi_skeleton_internal *in = pmi_alloc_array(&a, 1, sizeof *in, err, "skeleton");
+    if (in) {
+        in->arena.allocator = &s->allocator;
+        in->arena.chunk_size = 16384;
+    }
+    s->internal = in;
     s->bones = s->internal ? pmi_alloc_array(&a, bone_count, sizeof(pm_bone), err, "skeleton bones") : NULL;
     s->morph_names = s->bones ? pmi_alloc_array(&a, morph_count, sizeof(pm_string), err, "skeleton morphs") : NULL;
     if (!s->morph_names) {
@@ -117,12 +95,7 @@ void pm_skeleton_free(pm_skeleton *s) {
     pm_allocator a = s->allocator;
     pmi_skeleton_internal *in = s->internal;
     if (in) {
-        pmi_arena_chunk *c = in->chunks;
-        while (c) {
-            pmi_arena_chunk *next = c->next;
-            pmi_free(&a, c);
-            c = next;
-        }
+        pmi_arena_release(&in->arena);
         pmi_free(&a, in);
     }
     pmi_free(&a, s->bones);
@@ -208,7 +181,7 @@ pm_result pm_skeleton_create(const pm_bone_desc *bones, uint32_t bone_count, con
 
 /* A bone's name for messages: at most ~48 bytes, cut at a character boundary. */
 static const char *display_name(const pm_bone *b, char buf[64]) {
-    size_t n = 0, i = 0;
+    size_t i = 0;
     const char *s = b->name.data ? b->name.data : "";
     size_t len = b->name.data ? b->name.length : 0;
     while (i < len) {
@@ -217,9 +190,8 @@ static const char *display_name(const pm_bone *b, char buf[64]) {
         if (j > 48) break;
         i = j;
     }
-    n = i;
-    memcpy(buf, s, n);
-    buf[n] = 0;
+    memcpy(buf, s, i);
+    buf[i] = 0;
     return buf;
 }
 
@@ -309,7 +281,8 @@ uint32_t pm_skeleton_find(const pm_skeleton *s, const char *name) {
     return PM_NO_INDEX;
 }
 
-int pmi_name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen) {
+/* Compare two UTF-8 names treating full-width ASCII (U+FF01..U+FF5E) as ASCII. */
+static int name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen) {
     size_t i = 0, j = 0;
     while (i < alen && j < blen)
         if (pmi_fold_fullwidth(pmi_utf8_next(a, alen, &i)) != pmi_fold_fullwidth(pmi_utf8_next(b, blen, &j))) return 0;
@@ -321,6 +294,6 @@ uint32_t pm_skeleton_find_mmd(const pm_skeleton *s, const char *name) {
     if (exact != PM_NO_INDEX || !s || !name) return exact;
     size_t len = strlen(name);
     for (uint32_t i = 0; i < s->bone_count; i++)
-        if (pmi_name_equal_mmd(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
+        if (name_equal_mmd(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
     return PM_NO_INDEX;
 }

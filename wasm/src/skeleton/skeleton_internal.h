@@ -27,7 +27,4 @@ pm_result pmi_skeleton_set_string(pm_skeleton *s, pm_string *dst, const char *ut
  * length len. */
 pm_result pmi_skeleton_string_buffer(pm_skeleton *s, pm_string *dst, size_t len, char **buf, pm_error *err);
 
-/* Compare two UTF-8 names treating full-width ASCII (U+FF01..U+FF5E) as ASCII. */
-int pmi_name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen);
-
 #endif

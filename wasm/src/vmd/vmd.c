@@ -5,7 +5,7 @@
 
 #define PMI_VMD_MAGIC 0x31444d56u /* "VMD1" */
 
-pmi_vmd_internal *pmi_vmd_internal_of(pm_vmd *vmd) { return (pmi_vmd_internal *)vmd->internal; }
+static pmi_vmd_internal *internal_of(pm_vmd *vmd) { return (pmi_vmd_internal *)vmd->internal; }
 
 pm_result pmi_vmd_new(const pm_allocator *allocator, pm_vmd **out, pm_error *err) {
     *out = NULL;
@@ -56,7 +56,7 @@ void pm_vmd_free(pm_vmd *vmd) {
     if (!vmd || vmd->magic != PMI_VMD_MAGIC) return;
     pm_allocator a = vmd->allocator;
     free_arrays(vmd);
-    pmi_vmd_internal *in = pmi_vmd_internal_of(vmd);
+    pmi_vmd_internal *in = internal_of(vmd);
     if (in) {
         pmi_arena_release(&in->arena);
         for (int i = 0; i < 3; i++) pmi_strmap_release(&in->maps[i]);
@@ -66,7 +66,7 @@ void pm_vmd_free(pm_vmd *vmd) {
     pmi_free(&a, vmd);
 }
 
-static int table_id(pm_vmd *vmd, pm_vmd_names *table) {
+static int table_id(const pm_vmd *vmd, const pm_vmd_names *table) {
     if (table == &vmd->bone_names) return 0;
     if (table == &vmd->morph_names) return 1;
     if (table == &vmd->ik_names) return 2;
@@ -86,15 +86,15 @@ static bool grow(const pm_allocator *a, void **p, uint32_t count, uint32_t cap, 
 static uint32_t next_cap(uint32_t cap) { return cap < 16 ? 16 : cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2; }
 
 bool pmi_vmd_reserve_names(pm_vmd *vmd, const pm_vmd_names *table, uint32_t count) {
-    int id = table_id(vmd, (pm_vmd_names *)table);
-    return id >= 0 && pmi_strmap_reserve(&pmi_vmd_internal_of(vmd)->maps[id], count);
+    int id = table_id(vmd, table);
+    return id >= 0 && pmi_strmap_reserve(&internal_of(vmd)->maps[id], count);
 }
 
 pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size_t len, uint32_t *index,
                         pm_error *err) {
     int id = table_id(vmd, table);
     if (id < 0) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: not a name table of this motion");
-    pmi_vmd_internal *in = pmi_vmd_internal_of(vmd);
+    pmi_vmd_internal *in = internal_of(vmd);
     const uint32_t hash = pmi_hash_bytes(name, len);
     uint32_t found = pmi_strmap_get_hashed(&in->maps[id], name, len, hash);
     if (found != PM_NO_INDEX) {
@@ -120,17 +120,11 @@ pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size
 pm_result pm_vmd_set_model_name(pm_vmd *vmd, const char *name, pm_error *err) {
     if (!vmd || !name) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: model name is NULL");
     size_t len = strlen(name);
-    char *copy = pmi_arena_strdup(&pmi_vmd_internal_of(vmd)->arena, name, len);
+    char *copy = pmi_arena_strdup(&internal_of(vmd)->arena, name, len);
     if (!copy) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing the model name");
     vmd->model_name.data = copy;
     vmd->model_name.length = (uint32_t)len;
     return PM_OK;
-}
-
-static bool all_finite(const float *v, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i])) return false;
-    return true;
 }
 
 #define ENSURE(section, what, ...)                                                                                \
@@ -155,7 +149,7 @@ pm_result pm_vmd_add_bone_key(pm_vmd *vmd, const char *name, uint32_t frame, con
                               const float rotation[4], const uint8_t interpolation[64], pm_error *err) {
     if (!vmd || !name || !position || !rotation)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: bone key with a NULL argument");
-    if (!all_finite(position, 3) || !all_finite(rotation, 4))
+    if (!pmi_all_finite(position, 3) || !pmi_all_finite(rotation, 4))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: bone key for \"%s\" at frame %u is not finite", name,
                         frame);
     pm_vmd_bone_keys *k = &vmd->bones;
@@ -196,7 +190,7 @@ pm_result pm_vmd_add_camera_key(pm_vmd *vmd, uint32_t frame, float distance, con
                                 uint8_t perspective, pm_error *err) {
     if (!vmd || !position || !rotation)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: camera key with a NULL argument");
-    if (!isfinite(distance) || !all_finite(position, 3) || !all_finite(rotation, 3))
+    if (!isfinite(distance) || !pmi_all_finite(position, 3) || !pmi_all_finite(rotation, 3))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: camera key at frame %u is not finite", frame);
     pm_vmd_camera_keys *k = &vmd->cameras;
     ENSURE(k, "camera keys", ARR(k, frame, 4), ARR(k, distance, 4), ARR(k, position, 12), ARR(k, rotation, 12),
@@ -221,7 +215,7 @@ pm_result pm_vmd_add_light_key(pm_vmd *vmd, uint32_t frame, const float color[3]
                                pm_error *err) {
     if (!vmd || !color || !direction)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: light key with a NULL argument");
-    if (!all_finite(color, 3) || !all_finite(direction, 3))
+    if (!pmi_all_finite(color, 3) || !pmi_all_finite(direction, 3))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: light key at frame %u is not finite", frame);
     pm_vmd_light_keys *k = &vmd->lights;
     ENSURE(k, "light keys", ARR(k, frame, 4), ARR(k, color, 12), ARR(k, direction, 12));

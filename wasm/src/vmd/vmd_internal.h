@@ -10,7 +10,6 @@ typedef struct pmi_vmd_internal {
     pmi_strmap maps[3]; /* UTF-8 name -> index: bone_names, morph_names, ik_names */
 } pmi_vmd_internal;
 
-pmi_vmd_internal *pmi_vmd_internal_of(pm_vmd *vmd);
 /* Room for `count` names in the table's name -> index map (a reader's guess; false when out of memory). */
 bool pmi_vmd_reserve_names(pm_vmd *vmd, const pm_vmd_names *table, uint32_t count);
 /* An empty motion with sections = 0 (the reader sets it). */

@@ -70,14 +70,19 @@ static int read_count(reader *r, int section, uint32_t record_min, uint32_t *cou
     return 1;
 }
 
-static bool finite_n(const float *v, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i])) return false;
-    return true;
-}
-
 static void read_floats(const uint8_t *p, float *out, int n) {
     for (int i = 0; i < n; i++) out[i] = pmi_lef32(p + 4 * i);
+}
+
+/* Key i of n of `section` (named `name`, or NULL) holds NaN or Inf: record the failure, return false. */
+static bool not_finite(reader *r, const char *section, uint32_t i, uint32_t n, const char *name, uint32_t frame) {
+    if (name)
+        r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: %s key %u of %u (\"%s\", frame %u) holds NaN or Inf",
+                             section, i, n, name, frame);
+    else
+        r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: %s key %u of %u (frame %u) holds NaN or Inf", section,
+                             i, n, frame);
+    return false;
 }
 
 #define ALLOC(ptr, n, elem, what)                                                                          \
@@ -108,11 +113,8 @@ static bool read_bones(reader *r, uint32_t n) {
         read_floats(p + 31, k->rotation + 4 * (size_t)i, 4);
         memcpy(k->interpolation + 64 * (size_t)i, p + 47, 64);
         k->count = i + 1;
-        if (!finite_n(k->position + 3 * (size_t)i, 3) || !finite_n(k->rotation + 4 * (size_t)i, 4)) {
-            r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: bone key %u of %u (\"%s\", frame %u) holds NaN or Inf", i, n,
-                     v->bone_names.items[idx].data, k->frame[i]);
-            return false;
-        }
+        if (!pmi_all_finite(k->position + 3 * (size_t)i, 3) || !pmi_all_finite(k->rotation + 4 * (size_t)i, 4))
+            return not_finite(r, "bone", i, n, v->bone_names.items[idx].data, k->frame[i]);
     }
     return true;
 }
@@ -132,11 +134,7 @@ static bool read_morphs(reader *r, uint32_t n) {
         k->frame[i] = pmi_le32(p + 15);
         k->weight[i] = pmi_lef32(p + 19);
         k->count = i + 1;
-        if (!isfinite(k->weight[i])) {
-            r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: morph key %u of %u (\"%s\", frame %u) holds NaN or Inf", i, n,
-                     v->morph_names.items[idx].data, k->frame[i]);
-            return false;
-        }
+        if (!isfinite(k->weight[i])) return not_finite(r, "morph", i, n, v->morph_names.items[idx].data, k->frame[i]);
     }
     return true;
 }
@@ -162,12 +160,9 @@ static bool read_cameras(reader *r, uint32_t n) {
         k->fov[i] = pmi_le32(p + 56);
         k->perspective[i] = p[60];
         k->count = i + 1;
-        if (!isfinite(k->distance[i]) || !finite_n(k->position + 3 * (size_t)i, 3) ||
-            !finite_n(k->rotation + 3 * (size_t)i, 3)) {
-            r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: camera key %u of %u (frame %u) holds NaN or Inf", i, n,
-                     k->frame[i]);
-            return false;
-        }
+        if (!isfinite(k->distance[i]) || !pmi_all_finite(k->position + 3 * (size_t)i, 3) ||
+            !pmi_all_finite(k->rotation + 3 * (size_t)i, 3))
+            return not_finite(r, "camera", i, n, NULL, k->frame[i]);
     }
     return true;
 }
@@ -185,11 +180,8 @@ static bool read_lights(reader *r, uint32_t n) {
         read_floats(p + 4, k->color + 3 * (size_t)i, 3);
         read_floats(p + 16, k->direction + 3 * (size_t)i, 3);
         k->count = i + 1;
-        if (!finite_n(k->color + 3 * (size_t)i, 3) || !finite_n(k->direction + 3 * (size_t)i, 3)) {
-            r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: light key %u of %u (frame %u) holds NaN or Inf", i, n,
-                     k->frame[i]);
-            return false;
-        }
+        if (!pmi_all_finite(k->color + 3 * (size_t)i, 3) || !pmi_all_finite(k->direction + 3 * (size_t)i, 3))
+            return not_finite(r, "light", i, n, NULL, k->frame[i]);
     }
     return true;
 }
@@ -207,11 +199,7 @@ static bool read_shadows(reader *r, uint32_t n) {
         k->mode[i] = p[4];
         k->distance[i] = pmi_lef32(p + 5);
         k->count = i + 1;
-        if (!isfinite(k->distance[i])) {
-            r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "vmd: self-shadow key %u of %u (frame %u) holds NaN or Inf", i, n,
-                     k->frame[i]);
-            return false;
-        }
+        if (!isfinite(k->distance[i])) return not_finite(r, "self-shadow", i, n, NULL, k->frame[i]);
     }
     return true;
 }
@@ -307,14 +295,13 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
     v->version = version;
     r.raw.allocator = &v->allocator;
     char model[3 * PM_VMD_MODEL_NAME_SIZE + 1];
-    size_t model_len = pm_sjis_to_utf8(name, pm_sjis_field_length(name, name_size), model, sizeof model);
+    pm_sjis_to_utf8(name, pm_sjis_field_length(name, name_size), model, sizeof model);
     if ((res = pm_vmd_set_model_name(v, model, err)) != PM_OK) goto fail;
 
     static const uint32_t record_min[6] = {PM_VMD_BONE_KEY_SIZE,  PM_VMD_MORPH_KEY_SIZE,  PM_VMD_CAMERA_KEY_SIZE,
                                            PM_VMD_LIGHT_KEY_SIZE, PM_VMD_SHADOW_KEY_SIZE, 9};
     bool (*const readers[6])(reader *, uint32_t) = {read_bones,  read_morphs,  read_cameras,
                                                      read_lights, read_shadows, read_properties};
-    (void)model_len;
     for (int s = 0; s < 6; s++) {
         uint32_t count = 0;
         int got = read_count(&r, s, record_min[s], &count);

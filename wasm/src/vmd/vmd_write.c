@@ -20,12 +20,6 @@ static pm_result encode_table(const pm_vmd *vmd, const pm_vmd_names *t, size_t w
     return PM_OK;
 }
 
-static bool finite_n(const float *v, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i])) return false;
-    return true;
-}
-
 static pm_result check_indices(const uint32_t *idx, uint32_t n, uint32_t names, const char *what, pm_error *err) {
     for (uint32_t i = 0; i < n; i++)
         if (idx[i] >= names)
@@ -41,18 +35,19 @@ static pm_result validate(const pm_vmd *v, size_t *size, pm_error *err) {
     if ((r = check_indices(v->morphs.name_index, v->morphs.count, v->morph_names.count, "morph", err))) return r;
     if ((r = check_indices(v->properties.ik_name_index, v->properties.ik_count, v->ik_names.count, "property IK", err)))
         return r;
-    if (!finite_n(v->bones.position, 3 * (size_t)v->bones.count) ||
-        !finite_n(v->bones.rotation, 4 * (size_t)v->bones.count))
+    if (!pmi_all_finite(v->bones.position, 3 * (size_t)v->bones.count) ||
+        !pmi_all_finite(v->bones.rotation, 4 * (size_t)v->bones.count))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: a bone key holds NaN or Inf");
-    if (!finite_n(v->morphs.weight, v->morphs.count))
+    if (!pmi_all_finite(v->morphs.weight, v->morphs.count))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: a morph key holds NaN or Inf");
-    if (!finite_n(v->cameras.distance, v->cameras.count) || !finite_n(v->cameras.position, 3 * (size_t)v->cameras.count) ||
-        !finite_n(v->cameras.rotation, 3 * (size_t)v->cameras.count))
+    if (!pmi_all_finite(v->cameras.distance, v->cameras.count) ||
+        !pmi_all_finite(v->cameras.position, 3 * (size_t)v->cameras.count) ||
+        !pmi_all_finite(v->cameras.rotation, 3 * (size_t)v->cameras.count))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: a camera key holds NaN or Inf");
-    if (!finite_n(v->lights.color, 3 * (size_t)v->lights.count) ||
-        !finite_n(v->lights.direction, 3 * (size_t)v->lights.count))
+    if (!pmi_all_finite(v->lights.color, 3 * (size_t)v->lights.count) ||
+        !pmi_all_finite(v->lights.direction, 3 * (size_t)v->lights.count))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: a light key holds NaN or Inf");
-    if (!finite_n(v->shadows.distance, v->shadows.count))
+    if (!pmi_all_finite(v->shadows.distance, v->shadows.count))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: a self-shadow key holds NaN or Inf");
     const pm_vmd_property_keys *p = &v->properties;
     if (p->count && (!p->ik_start || p->ik_start[0] != 0 || p->ik_start[p->count] != p->ik_count))
