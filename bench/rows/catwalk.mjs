@@ -16,7 +16,7 @@ const describe = (label, r) =>
 
 export const impls = {
   async 'procmotion wasm'(input) {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     if (input && existsSync(input)) {
       const skeleton = pm.readPmx(new Uint8Array(readFileSync(input)));
       const r = pm.generateCatwalkVmd({}, null, null, null, { skeleton });

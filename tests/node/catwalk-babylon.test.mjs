@@ -15,7 +15,7 @@ import {
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found';
 const MODEL = 'pmx/yw_test_model/yw_test_model.pmx';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 /** Plays `state` at `bpm` on the model; returns { result, at(frame, bone) -> [x, y, z], frames }. */
 async function play(ctx, state, bpm, step = 1) {

@@ -6,12 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+PM_ABI_RESULTS(PM_ABI_CHECK_RESULT, )
+_Static_assert(PM_ABI_ERROR_MESSAGE % 4 == 0 && PM_ABI_ERROR_CODE % 4 == 0, "error buffer: aligned code");
+
 void pm_abi_set_error(char *errbuf, const pm_error *err) {
     if (!errbuf || !err) return;
     size_t n = 0;
-    while (n < PM_ABI_ERROR_SIZE - 1 && err->message[n]) n++;
+    while (n < PM_ABI_ERROR_CODE - 1 && err->message[n]) n++;
+    if (err->message[n]) /* cut: never inside a UTF-8 sequence */
+        while (n > 0 && ((unsigned char)err->message[n] & 0xC0) == 0x80) n--;
     memcpy(errbuf, err->message, n);
     errbuf[n] = '\0';
+    const int32_t code = (int32_t)err->type;
+    memcpy(errbuf + PM_ABI_ERROR_CODE, &code, sizeof code);
 }
 
 int32_t pm_abi_fail(char *errbuf, const pm_error *err, pm_result r) {

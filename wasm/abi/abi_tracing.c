@@ -13,6 +13,14 @@
 
 #include <stdlib.h>
 
+/* Slots of pm_abi_timeline_trace_state and pm_abi_timeline_trajectory (pm_abi_table.h). */
+enum { PM_ABI_LAYOUT_TRACE_STATE(PM_ABI_SLOT_ENUM, TS_) TS_COUNT };
+enum { PM_ABI_LAYOUT_TRAJECTORY(PM_ABI_SLOT_ENUM, TJ_) TJ_COUNT };
+enum { PM_ABI_LAYOUT_TRAJECTORY_INFO(PM_ABI_SLOT_ENUM, TI_) TI_COUNT };
+_Static_assert(TJ_POLE - TJ_POINTS == 3 * PM_TRAJECTORY_MAX_POINTS, "trajectory: 3 floats per point");
+PM_ABI_ENUM_LIMB(PM_ABI_CHECK_ENUM, limb)
+PM_ABI_ENUM_TRAJECTORY_MODE(PM_ABI_CHECK_ENUM, trajectory_mode)
+
 typedef struct pm_abi_timeline {
     pm_timeline *tl;
     pm_pose *pose;
@@ -193,17 +201,17 @@ PM_EXPORT int32_t pm_abi_timeline_set_trajectory(pm_abi_timeline *h, uint32_t li
     return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
-/* A limb's draft: returns its point count (0 = none); out receives 64 x 3 point floats then the pole
- * (3 floats); info receives mode and has_pole. */
+/* A limb's draft: returns its point count (0 = none); out receives TJ_COUNT floats (the points, 3 each,
+ * then the pole); info receives TI_COUNT values (mode, has_pole). */
 PM_EXPORT uint32_t pm_abi_timeline_trajectory(const pm_abi_timeline *h, uint32_t limb, float *out, uint32_t *info) {
     pm_trajectory tr;
     if (!h || !out || !info || !pm_timeline_get_trajectory(h->tl, (pm_limb)limb, &tr)) return 0;
-    memcpy(out, tr.points, tr.point_count * sizeof *tr.points);
-    out[3 * PM_TRAJECTORY_MAX_POINTS] = tr.pole.x;
-    out[3 * PM_TRAJECTORY_MAX_POINTS + 1] = tr.pole.y;
-    out[3 * PM_TRAJECTORY_MAX_POINTS + 2] = tr.pole.z;
-    info[0] = (uint32_t)tr.mode;
-    info[1] = tr.has_pole ? 1 : 0;
+    memcpy(out + TJ_POINTS, tr.points, tr.point_count * sizeof *tr.points);
+    out[TJ_POLE] = tr.pole.x;
+    out[TJ_POLE + 1] = tr.pole.y;
+    out[TJ_POLE + 2] = tr.pole.z;
+    info[TI_MODE] = (uint32_t)tr.mode;
+    info[TI_HAS_POLE] = tr.has_pole ? 1 : 0;
     return tr.point_count;
 }
 
@@ -245,13 +253,16 @@ PM_EXPORT float *pm_abi_timeline_final_rotations(pm_abi_timeline *h) {
     return h ? (float *)h->pose->final_rotation : NULL;
 }
 
-/* The last evaluation's state of a limb into 13 floats: active, id, t, root xyz, target xyz, pole xyz, miss. */
+/* The last evaluation's state of a limb into TS_COUNT floats: active, id, t, root xyz, target xyz, pole
+ * xyz, miss. */
 PM_EXPORT void pm_abi_timeline_trace_state(const pm_abi_timeline *h, uint32_t limb, float *out) {
     pm_trace_state s;
     pm_timeline_trace_state(h ? h->tl : NULL, (pm_limb)limb, &s);
-    const float v[13] = {s.active ? 1.0f : 0.0f, (float)s.id, s.t, s.root.x, s.root.y, s.root.z, s.target.x,
-                         s.target.y, s.target.z, s.pole.x, s.pole.y, s.pole.z, s.miss};
-    memcpy(out, v, sizeof v);
+    out[TS_ACTIVE] = s.active ? 1.0f : 0.0f, out[TS_ID] = (float)s.id, out[TS_T] = s.t;
+    memcpy(out + TS_ROOT, &s.root, 3 * sizeof(float));
+    memcpy(out + TS_TARGET, &s.target, 3 * sizeof(float));
+    memcpy(out + TS_POLE, &s.pole, 3 * sizeof(float));
+    out[TS_MISS] = s.miss;
 }
 
 /* Bake to VMD bytes (bpm 0 = the timeline's). */

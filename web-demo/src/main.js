@@ -313,16 +313,24 @@ async function loadEntries(app, entries) {
   if (motions.length) await loadUserVmd(app, motions[0]);
 }
 
-/** The Keypoints toggle (listed when this build of the core has pm.toKeypoints). */
+/** The Keypoints toggle: switching it on the first time loads the keypoints module (pm.loadAsync). */
 function setupKeypoints(app) {
-  if (typeof app.pm.toKeypoints !== 'function') return;
   app.keypoints = new KeypointOverlay($('#viewport'), app, { onChange: () => updateInfo(app) });
   const toggle = $('#kp-toggle');
   $('#kp-section').hidden = false;
   toggle.checked = false;
-  app.setKeypoints = (on) => {
+  app.setKeypoints = async (on) => {
     toggle.checked = !!on;
-    app.keypoints.setEnabled(on);
+    if (on) {
+      try {
+        await app.pm.loadAsync('keypoints');
+      } catch (e) {
+        toggle.checked = false;
+        showError('err.keypoints', { name: 'keypoints', detail: describeError(e) });
+        return;
+      }
+    }
+    app.keypoints.setEnabled(toggle.checked);
     updateInfo(app);
   };
   toggle.addEventListener('change', () => app.setKeypoints(toggle.checked));
@@ -388,7 +396,9 @@ async function main() {
     $('#loading').hidden = true;
     return;
   }
-  const pm = await createProcMotion();
+  // the core and the motion module (the mannequin, models, groove, tracing); keypoints load when the
+  // overlay is first switched on
+  const pm = await createProcMotion({ load: ['motion'] });
   const app = createApp(pm, viewer);
   app.curves = new CurveView($('#curve-canvas'), $('#curve-legend'));
   setupModes(app);
