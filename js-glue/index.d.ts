@@ -1,19 +1,44 @@
-// Type declarations for the procmotion ES module (js-glue/index.js).
+// Type declarations for the procmotion ES module (js-glue/index.js). Every export: docs/api.md.
+
+/** The feature modules pm.loadAsync takes: each is a .wasm of its own that shares the core's memory. */
+export type FeatureModule = 'motion' | 'keypoints';
+export type ProcMotionModule = 'core' | FeatureModule;
+export const FEATURE_MODULES: readonly FeatureModule[];
+
+/** Where a .wasm is: a URL (or its string), bytes, a compiled module, or a (promised) Response. */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response | PromiseLike<Response>;
 
 /** Options for createProcMotion. */
 export interface CreateProcMotionOptions {
-  /** Passed to the Emscripten module factory (e.g. `{ wasmMemory }`); rarely needed. */
-  moduleOptions?: Record<string, unknown>;
+  /**
+   * procmotion.wasm from elsewhere (a URL: the feature modules are looked for beside it), or one
+   * source per module. Default: beside the glue, new URL('./procmotion.wasm', import.meta.url).
+   */
+  wasm?: WasmSource | Partial<Record<ProcMotionModule, WasmSource>>;
+  /** Feature modules to load now, as pm.loadAsync would. */
+  load?: FeatureModule | readonly FeatureModule[] | 'all';
 }
 
-/** Load the WebAssembly core. */
+/** Load the WebAssembly core (VMD, Shift-JIS, catwalk). */
 export function createProcMotion(options?: CreateProcMotionOptions): Promise<ProcMotion>;
 
-/** An error from the core; `message` names what was wrong (section, key, parameter, character). */
+/** The core's pm_result names, and the glue's own codes. */
+export type ProcMotionErrorCode =
+  | 'PM_ERR_INVALID_ARGUMENT' | 'PM_ERR_TRUNCATED' | 'PM_ERR_BAD_FORMAT' | 'PM_ERR_OUT_OF_MEMORY' | 'PM_ERR_LIMIT'
+  | 'PM_ERR_ENCODING' | 'PM_ERR_NOT_FOUND' | 'PM_ERR_IO' | 'PM_ERR_UNKNOWN'
+  /** a method of a feature module that was not loaded (pm.loadAsync) */
+  | 'PM_ERR_NOT_LOADED'
+  /** a .wasm that could not be fetched or instantiated */
+  | 'PM_ERR_WASM';
+
+/** An error from procmotion; `message` names what was wrong (section, key, parameter, character). */
 export class ProcMotionError extends Error {
   readonly name: 'ProcMotionError';
-  /** Which part raised it ('vmd', 'text', ...) or a PM_ERR_* code name. */
-  readonly code: string;
+  /** The core's pm_result name (PM_ERR_TRUNCATED, ...) or one of the glue's codes. */
+  readonly code: ProcMotionErrorCode;
+  /** The part of procmotion that raised it: 'vmd', 'catwalk', 'pose', 'groove', 'keypoints', 'loader', ... */
+  readonly module: string | null;
+  constructor(message: string, code?: ProcMotionErrorCode, module?: string | null, options?: { cause?: unknown });
 }
 
 /** Bone keys: parallel typed arrays in file order and a table of distinct names. */
@@ -180,8 +205,18 @@ export interface KeypointSequenceInput {
 }
 
 export class ProcMotion {
+  /** Use createProcMotion(). */
+  private constructor();
   /** Library version, e.g. "0.1.0". */
   readonly version: string;
+  /** The modules loaded so far, 'core' first. */
+  readonly modules: ProcMotionModule[];
+  /**
+   * Load feature modules ('motion': models, pose, IK, groove, tracing; 'keypoints': motion to
+   * MediaPipe keypoints), each once, their dependencies first. Their methods throw
+   * ProcMotionError('PM_ERR_NOT_LOADED') until then.
+   */
+  loadAsync(modules?: FeatureModule | readonly FeatureModule[] | 'all'): Promise<this>;
   /** Bytes of wasm memory reserved (grows, never shrinks). */
   readonly heapSize: number;
   /** Bytes currently allocated inside the module (leak checks). */
@@ -252,7 +287,7 @@ export type HumanoidBone =
   | 'leftUpperLeg' | 'leftLowerLeg' | 'leftFoot' | 'leftToes'
   | 'rightUpperLeg' | 'rightLowerLeg' | 'rightFoot' | 'rightToes';
 
-export const HUMANOID_BONES: HumanoidBone[];
+export const HUMANOID_BONES: readonly HumanoidBone[];
 
 export interface HumanoidMap {
   /** The source name found for each humanoid bone, or null. */
@@ -266,7 +301,7 @@ export interface HumanoidMap {
 }
 
 export interface ProcMotion {
-  /** Read a PMX (2.0/2.1) or PMD model's skeleton and morph names. */
+  /** Read a PMX (2.0/2.1) or PMD model's skeleton and morph names. ('motion' module) */
   readPmx(bytes: Uint8Array | ArrayBuffer): Skeleton;
   /** Map bone names (or a skeleton, or PMX/PMD bytes) to the 22 humanoid bones. */
   mapHumanoid(input: string[] | Skeleton | Uint8Array | ArrayBuffer): HumanoidMap;
@@ -291,8 +326,8 @@ export interface PoseOptions {
   append?: boolean;
 }
 
-/** A motion bound to a skeleton inside the module. Call free() when done. */
-export class PoseEvaluator {
+/** A motion bound to a skeleton inside the module. Call dispose() when done. */
+export interface PoseEvaluator {
   readonly boneNames: string[];
   readonly boneCount: number;
   readonly info: { tracks: number; keys: number; unmatchedBones: number; unmatchedIk: number; propertyKeys: number; firstFrame: number; lastFrame: number };
@@ -302,6 +337,9 @@ export class PoseEvaluator {
   /** World positions for `count` frames from `first` by `step`, frame-major (count * bones * 3). */
   positions(first: number, count: number, step?: number, options?: PoseOptions): Float32Array;
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
+  /** Release the module memory (safe twice). */
+  dispose(): void;
+  /** Alias of dispose(). */
   free(): void;
 }
 
@@ -404,9 +442,8 @@ export type CatwalkSkeleton =
       parents?: ArrayLike<number>;
     };
 
-export interface CatwalkResult {
-  /** The VMD file. */
-  vmd: Uint8Array;
+/** What generateCatwalkVmd measured and used (also spread on the result itself, ADR-086's shape). */
+export interface CatwalkReport {
   /** Loop length; the keys at loopFrames equal those at frame 0. */
   loopFrames: number;
   /** True frames per beat, 1800 / bpm (not rounded). */
@@ -444,6 +481,13 @@ export interface CatwalkResult {
   };
 }
 
+/** Every generator returns `{ vmd, report, ... }`. */
+export interface CatwalkResult extends CatwalkReport {
+  /** The VMD file. */
+  vmd: Uint8Array;
+  report: CatwalkReport;
+}
+
 /** Parameter names the catwalk reads. */
 export const CATWALK_PARAMETERS: readonly (keyof CatwalkParams)[];
 
@@ -459,6 +503,7 @@ export interface ProcMotion {
     boneNames: readonly string[] | null,
     options?: { skeleton?: CatwalkSkeleton },
   ): CatwalkResult;
+}
 
 // ---- tracing (js-glue/tracing.js; docs/tracing.md) ------------------------------------------------
 
@@ -467,7 +512,7 @@ export type TrajectoryMode = 'line' | 'curve';
 /** A named easing or an MMD Bezier curve [x1, y1, x2, y2] in 0..127 (the segment ending at the keyframe). */
 export type Easing = 'linear' | 'ease-in' | 'ease-out' | 'ease-in-out' | [number, number, number, number];
 export const TRACE_LIMBS: readonly TraceLimb[];
-export const TRACE_EASINGS: Readonly<Record<'linear' | 'ease-in' | 'ease-out' | 'ease-in-out', [number, number, number, number]>>;
+export const TRACE_EASINGS: Readonly<Record<'linear' | 'ease-in' | 'ease-out' | 'ease-in-out', readonly [number, number, number, number]>>;
 
 /** A trajectory: points and pole are offsets from the limb root (腕 / 足) world position, MMD units. */
 export interface Trajectory {
@@ -546,8 +591,18 @@ export interface GenerateOptions {
   pole?: [number, number, number];
 }
 
-/** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call free() when done. */
-export class Timeline {
+/** What Timeline.bake reports. */
+export interface TimelineBakeReport {
+  bpm: number;
+  keyframes: number;
+  /** Bone and morph keys written. */
+  keys: number;
+  /** The last frame (the loop length). */
+  frames: number;
+}
+
+/** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call dispose() when done. */
+export interface Timeline {
   readonly boneNames: string[];
   readonly boneCount: number;
   bpm: number;
@@ -570,9 +625,14 @@ export class Timeline {
   generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
   evaluate(timeSeconds: number): TimelinePose;
   evaluateBeat(beat: number): TimelinePose;
-  /** A 30 fps VMD (bpm default: the timeline's). */
+  /** A 30 fps VMD (bpm default: the timeline's) and what was written. */
+  bake(bpm?: number): { vmd: Uint8Array; report: TimelineBakeReport };
+  /** bake(bpm).vmd. */
   bakeVmd(bpm?: number): Uint8Array;
   toJSON(): TimelineJSON;
+  /** Release the module memory (safe twice). */
+  dispose(): void;
+  /** Alias of dispose(). */
   free(): void;
 }
 
@@ -678,8 +738,18 @@ export interface GrooveFrameOptions {
   offsetsOnly?: boolean;
 }
 
-/** A groove bound to a skeleton (createGroove). Call free() when done. */
-export class Groove {
+/** What applyToMmdModel needs of a babylon-mmd MmdModel (its runtime bones' Babylon bones). */
+export interface GrooveTargetModel {
+  runtimeBones: ReadonlyArray<{
+    linkedBone: {
+      rotationQuaternion: { x: number; y: number; z: number; w: number; set(x: number, y: number, z: number, w: number): unknown };
+      position: { x: number; y: number; z: number; set(x: number, y: number, z: number): unknown };
+    };
+  }>;
+}
+
+/** A groove bound to a skeleton (createGroove). Call dispose() when done. */
+export interface Groove {
   readonly boneNames: string[];
   readonly boneCount: number;
   readonly info: GrooveInfo;
@@ -689,13 +759,16 @@ export class Groove {
   offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
   /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
    * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
-  applyToMmdModel(model: { runtimeBones: ReadonlyArray<{ linkedBone: { rotationQuaternion: any; position: any } }> }, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  applyToMmdModel(model: GrooveTargetModel, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
   /** World positions (3 per bone) of the last grooved pose. */
   worldPositions(): Float32Array;
   previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
   previewStop<P extends { x: number; y: number; z: number } | number[]>(position: P): P;
   resetAnchors(): void;
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
+  /** Release the module memory (safe twice). */
+  dispose(): void;
+  /** Alias of dispose(). */
   free(): void;
 }
 
