@@ -214,7 +214,10 @@ export class ProcMotion {
   static boneKey(vmd: Vmd, index: number): VmdBoneKey;
 }
 
-/** A skeleton as JSON (docs/skeleton-json.md). */
+/**
+ * A skeleton bone as JSON (docs/skeleton-json.md). Every field readPmx returns is read back, so
+ * createPoseEvaluator(vmd, pm.readPmx(bytes)) poses exactly like createPoseEvaluator(vmd, bytes).
+ */
 export interface SkeletonBone {
   name: string;
   nameEn?: string;
@@ -222,12 +225,18 @@ export interface SkeletonBone {
   /** -1 for a root. */
   parent: number;
   transformOrder?: number;
+  /** PMX bone flags, taken exactly when present (0 too); absent: rotatable, visible, enabled, plus what the fields imply. */
   flags?: number;
   tail?: [number, number, number];
+  /** A bone index, -1 none. */
   tailBone?: number;
+  /** `parent` -1: the append flags without a source (as PMX allows). */
   append?: { parent: number; ratio: number; rotate: boolean; translate: boolean; local: boolean };
+  /** Twist bones: the rotation axis (used by pose evaluation). */
   fixedAxis?: [number, number, number];
   localAxes?: { x: [number, number, number]; z: [number, number, number] };
+  /** PMX external parent key. */
+  externalParent?: number;
   ik?: {
     target: number;
     loopCount: number;

@@ -349,8 +349,9 @@ export class ProcMotion {
 
   /**
    * Read a PMX (2.0/2.1) or PMD model's skeleton: `{ format, modelName, modelNameEn, source, bones:
-   * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, ik? }],
-   * morphNames }` (schema in docs/skeleton-json.md). Vertices, faces and materials are skipped.
+   * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, fixedAxis?,
+   * localAxes?, externalParent?, ik? }], morphNames }` (schema in docs/skeleton-json.md). Vertices,
+   * faces and materials are skipped. Lossless: every call that takes a skeleton reads all of it back.
    */
   readPmx(bytes) {
     const data = toBytes(bytes, 'readPmx');
