@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 // ---- the track list -----------------------------------------------------------------------------
 // tempo: a number (steady), { ramp: [from, to] } over the whole track, or { change: [from, to, at] }.
 // style: see PATTERNS. Options: rate (Hz), channels, seconds, noise (SNR in dB), reverb (RT60 s),
-// intro (seconds of quiet intro at -24 dB with pad and soft hats only), start (first beat, s), seed.
+// intro (seconds of quiet intro at -24 dB: pad, piano chords on the beats and hats, no drums or bass), start (first beat, s), seed.
 export const TRACKS = [
   { id: 'house-124', style: 'four', tempo: 124, rate: 44100, channels: 2, start: 0.42 },
   { id: 'house-128-48k', style: 'four', tempo: 128, rate: 48000, channels: 2, start: 0.9 },
@@ -246,7 +246,7 @@ export function renderTrack(spec, { seconds: override } = {}) {
     const inIntro = barStart < intro;
     // pad: the chord held for the bar (the harmonic change falls on the downbeat)
     for (const m of triad) tone(mix, barStart, barEnd - barStart, 0.05 * gainAt(barStart), (m % 3) - 1, midi(m), { attack: 0.04, partials: [1, 0.3, 0.1], release: 0.08 });
-    if (style.piano) {
+    if (style.piano || inIntro) {
       for (let b = 0; b < meter; b++) {
         const t = timeAt(beats, b0 + b);
         const g = (b === 0 ? 0.2 : 0.13) * gainAt(t);

@@ -4,14 +4,23 @@
 
 #include <stdlib.h>
 
+#ifdef PMI_BEATS_DEBUG /* a tuning aid: build with -DPMI_BEATS_DEBUG to trace the decisions on stderr */
+#include <stdio.h>
+#define PMI_TRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define PMI_TRACE(...) ((void)0)
+#endif
+
 /* Where a spectral flux peak sits relative to the onset that caused it (measured on clicks and drum
  * hits, docs/beats.md): beat time = frame time + this. */
-#define PMI_ONSET_LATENCY 0.0
+#define PMI_ONSET_LATENCY 0.002
 #define PMI_WINDOW_S 8.0  /* local tempo windows */
 #define PMI_HOP_S 1.0
 #define PMI_STEP_PENALTY 0.15 /* Viterbi: cost of a 5 % tempo step between 1 s windows */
-#define PMI_UP_RATIO 0.70     /* half-beat onsets at least this strong vs the beats: double the tempo */
-#define PMI_DOWN_RATIO 0.45   /* alternate beats this weak vs the others: halve it */
+#define PMI_UP_RATIO 0.75   /* beats at twice the tempo this strong (mean, vs the beats): double it */
+#define PMI_UP_MAYBE 0.60   /* between MAYBE and RATIO the level nearer the prior wins */
+#define PMI_DOWN_RATIO 0.25 /* alternate beats this weak vs the others: halve the tempo */
+#define PMI_DOWN_MAYBE 0.50
 
 typedef struct scratch {
     const pm_allocator *a;
@@ -290,6 +299,11 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
     pmi_autocorrelate(s.o, n, scan.acf_lags, acf);
     pmi_tempo_salience(acf, &scan, prior, sal);
     double lag = pmi_best_lag(sal, &scan);
+#ifdef PMI_BEATS_DEBUG
+    for (uint32_t l = scan.lag_min; l <= scan.lag_max; l++)
+        if (sal[l - scan.lag_min] > 0.5 * sal[(uint32_t)(lag + 0.5) - scan.lag_min])
+            PMI_TRACE("  salience lag %u (%.1f BPM): %.3f acf %.3f\n", l, 6000.0 / l, sal[l - scan.lag_min], acf[l]);
+#endif
     pmi_free(a, acf);
     pmi_free(a, sal);
 
@@ -327,16 +341,40 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
         }
     }
 
-    /* beats, then the metrical level */
+    /* beats, then the metrical level: a faster level whose beats are nearly as strong, or a slower one
+     * whose skipped beats are weak; in between, the level nearer the prior's centre */
     double scale = 1.0, bpm_est = 60.0 * PMI_FPS / lag;
     uint32_t count = track(&s, lag, scale, tightness);
-    for (int iter = 0; iter < 2 && count >= 4; iter++) {
+    for (int iter = 0; iter < 3 && count >= 4; iter++) {
         level_stats st = stats_of(&s, count);
-        double hi = fmax(st.even, st.odd), lo = fmin(st.even, st.odd);
-        if (st.mid >= PMI_UP_RATIO * st.on && bpm_est * scale * 2 <= pmi_opt_max_bpm(opt)) scale *= 2;
-        else if (lo < PMI_DOWN_RATIO * hi && bpm_est * scale / 2 >= pmi_opt_min_bpm(opt)) scale /= 2;
-        else break;
-        count = track(&s, lag, scale, tightness);
+        double bpm = bpm_est * scale;
+        double hi = fmax(st.even, st.odd), lo = fmin(st.even, st.odd), alt = hi > 0 ? lo / hi : 1;
+        double here = fabs(log2(bpm / prior));
+        PMI_TRACE("level %.2f BPM: on %.3f mid %.3f even %.3f odd %.3f (%.2f)\n", bpm, st.on, st.mid, st.even, st.odd, alt);
+        if (iter < 2 && bpm * 2 <= pmi_opt_max_bpm(opt) && !(scale < 1 && iter > 0)) {
+            uint32_t c2 = track(&s, lag, scale * 2, tightness);
+            double up = st.on > 0 ? stats_of(&s, c2).on / st.on : 0;
+            bool nearer = fabs(log2(2 * bpm / prior)) < here;
+            /* alternate beats far apart in strength at a level that cannot be halved: the beats follow
+             * an off-beat figure (swung notes), the faster level is then taken more readily */
+            bool suspect = alt < PMI_DOWN_RATIO && bpm / 2 < pmi_opt_min_bpm(opt);
+            PMI_TRACE("  x2: %.2f%s%s\n", up, nearer ? " (nearer the prior)" : "", suspect ? " (suspect level)" : "");
+            if (up >= PMI_UP_RATIO || (up > PMI_UP_MAYBE && nearer) || (suspect && nearer && up > 0.5)) {
+                scale *= 2, count = c2;
+                continue;
+            }
+            count = track(&s, lag, scale, tightness);
+        }
+        if (bpm / 2 >= pmi_opt_min_bpm(opt) && scale <= 1) {
+            bool nearer = fabs(log2(0.5 * bpm / prior)) < here;
+            PMI_TRACE("  /2: alternate beats %.2f%s\n", alt, nearer ? " (nearer the prior)" : "");
+            if (alt < PMI_DOWN_RATIO || (alt < PMI_DOWN_MAYBE && nearer)) {
+                scale /= 2;
+                count = track(&s, lag, scale, tightness);
+                continue;
+            }
+        }
+        break;
     }
     trim_beats(t, &s, &count);
     if (count < 2) goto finish;
