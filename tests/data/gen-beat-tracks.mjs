@@ -6,10 +6,10 @@
 // ground truth (beat times, bar positions, tempo) is exact. Deterministic: a seeded generator.
 //
 //   node tests/data/gen-beat-tracks.mjs OUTDIR [--only id1,id2] [--seconds N]
-//       writes OUTDIR/<id>.wav (16-bit), OUTDIR/<id>.beats.txt ("time barPosition" per line) and
+//       writes OUTDIR/<id>.wav (16-bit, with the core's writer: needs js-glue/dist, build.sh wasm), OUTDIR/<id>.beats.txt ("time barPosition" per line) and
 //       OUTDIR/tracks.json (the specs and truths)
 //
-//   import { TRACKS, renderTrack, encodeWav } from './gen-beat-tracks.mjs';
+//   import { TRACKS, renderTrack } from './gen-beat-tracks.mjs';
 //   const t = renderTrack(TRACKS.find((x) => x.id === 'house-124'));
 //   // t.samples (Float32Array, interleaved), t.sampleRate, t.channels, t.beats (seconds),
 //   // t.barPositions (1 = downbeat), t.bpm (null when the tempo is not steady), t.meter
@@ -351,22 +351,6 @@ function addNoise(mix, snr, rand) {
   }
 }
 
-/** A 16-bit PCM (or 32-bit float) WAV file of interleaved samples. */
-export function encodeWav(samples, sampleRate, channels, { float = false } = {}) {
-  const bytes = float ? 4 : 2, n = samples.length;
-  const buf = Buffer.alloc(44 + n * bytes);
-  buf.write('RIFF', 0); buf.writeUInt32LE(36 + n * bytes, 4); buf.write('WAVEfmt ', 8);
-  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(float ? 3 : 1, 20); buf.writeUInt16LE(channels, 22);
-  buf.writeUInt32LE(sampleRate, 24); buf.writeUInt32LE(sampleRate * channels * bytes, 28);
-  buf.writeUInt16LE(channels * bytes, 32); buf.writeUInt16LE(bytes * 8, 34);
-  buf.write('data', 36); buf.writeUInt32LE(n * bytes, 40);
-  for (let i = 0; i < n; i++) {
-    if (float) buf.writeFloatLE(samples[i], 44 + 4 * i);
-    else buf.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i] * 32768))), 44 + 2 * i);
-  }
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const out = args[0];
@@ -378,11 +362,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const only = opt('--only')?.split(',');
   const seconds = opt('--seconds') ? Number(opt('--seconds')) : undefined;
   mkdirSync(out, { recursive: true });
+  const { createProcMotion } = await import('../../js-glue/index.js'); // the core's WAV writer
+  const pm = await createProcMotion();
   const list = [];
   for (const spec of TRACKS) {
     if (only && !only.includes(spec.id)) continue;
     const t = renderTrack(spec, { seconds });
-    writeFileSync(join(out, `${spec.id}.wav`), encodeWav(t.samples, t.sampleRate, t.channels));
+    writeFileSync(join(out, `${spec.id}.wav`), pm.writeWav(t.samples, t.sampleRate, { channels: t.channels }));
     writeFileSync(join(out, `${spec.id}.beats.txt`), Array.from(t.beats, (b, i) => `${b.toFixed(6)} ${t.barPositions[i]}`).join('\n') + '\n');
     list.push({ ...spec, seconds: t.seconds, meter: t.meter, bpm: t.bpm, steady: t.steady, beats: Array.from(t.beats), barPositions: Array.from(t.barPositions) });
     console.error(`gen-beat-tracks: ${spec.id}: ${t.seconds} s, ${t.beats.length} beats`);

@@ -166,9 +166,10 @@ typedef struct pm_beat_grid {
 
 pm_beat_grid pm_beat_grid_from_bpm(double bpm, double offset);
 pm_beat_grid pm_beat_grid_from_beats(const pm_beats *beats);
-/* Tap tempo: n >= 2 tap times (seconds, increasing). Each tap is assigned the beat nearest its time
- * at the median tap interval (so a missed tap is a skipped beat), then bpm and offset come from a
- * least-squares line through (beat, time); offset is the time of the beat of the first tap. */
+/* Tap tempo: n >= 2 tap times (seconds, increasing; at most 4096). Each tap is assigned the beat
+ * nearest its time at the median tap interval (so a missed tap is a skipped beat); the period is the
+ * median interval per beat and offset (the time of the first tap's beat) the median of
+ * tap - beat x period, so one sloppy tap moves neither. */
 pm_result pm_beat_grid_from_taps(const double *tap_times, uint32_t n, pm_beat_grid *out, pm_error *err);
 /* PM_OK when the grid is usable: bpm finite in (0, 1000], offset finite, beats finite and increasing. */
 pm_result pm_beat_grid_check(const pm_beat_grid *grid, pm_error *err);

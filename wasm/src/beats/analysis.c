@@ -133,17 +133,6 @@ done:
     return result;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n) {
-    if (!n) return 0;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Run the DP at `scale` x the tempo; returns the beat count in s->beats. */
 static uint32_t track(scratch *s, double period, double scale, double tightness) {
     if (s->period) {
@@ -274,7 +263,7 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
     if (!b->onset_envelope || !tmp) goto oom;
     b->onset_count = (uint32_t)n;
     for (size_t k = 0; k < n; k++) tmp[k] = t->onset.v[k];
-    double top = n ? (qsort(tmp, n, sizeof *tmp, cmp_double), tmp[(size_t)floor(0.995 * (n - 1))]) : 0;
+    double top = n ? (qsort(tmp, n, sizeof *tmp, pmi_cmp_double), tmp[(size_t)floor(0.995 * (n - 1))]) : 0;
     if (n && top <= 0) top = tmp[n - 1];
     for (size_t k = 0; k < n; k++) b->onset_envelope[k] = top > 0 ? (float)dmin(1.0, t->onset.v[k] / top) : 0.0f;
     if (n < (size_t)(2 * PMI_FPS) || top <= 1e-9) goto finish; /* under 2 s, or silence: no beats */
@@ -317,7 +306,7 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
         uint32_t windows = local_tempo(&s, &scan, prior, path, maxw, err, &oom);
         if (oom) goto oom;
         for (uint32_t w = 0; w < windows; w++) tmp[w] = path[w];
-        double med = median(tmp, windows);
+        double med = pmi_median(tmp, windows);
         uint32_t near = 0;
         for (uint32_t w = 0; w < windows; w++) near += fabs(path[w] / med - 1) < 0.04;
         steady = near >= 0.9 * windows;
@@ -400,7 +389,7 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
 
     /* tempo: median interval; steady tracks by a least-squares line through the beats */
     for (uint32_t i = 0; i + 1 < count; i++) tmp[i] = b->beats[i + 1] - b->beats[i];
-    double ibi = median(tmp, count - 1);
+    double ibi = pmi_median(tmp, count - 1);
     b->bpm = 60.0 / ibi;
     {
         /* local tempo per interval, median of 5 */
@@ -411,7 +400,7 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
             uint32_t m = 0;
             for (int64_t j = (int64_t)i - 2; j <= (int64_t)i + 2; j++)
                 if (j >= 0 && j + 1 < (int64_t)count) w[m++] = b->beats[j + 1] - b->beats[j];
-            local[i] = 60.0 / median(w, m);
+            local[i] = 60.0 / pmi_median(w, m);
         }
         uint32_t within = 0;
         for (uint32_t i = 0; i + 1 < count; i++) within += fabs(local[i] / b->bpm - 1) < 0.02;

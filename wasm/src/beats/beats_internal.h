@@ -27,6 +27,10 @@ bool pmi_floats_reserve(const pm_allocator *a, pmi_floats *f, size_t n);
 bool pmi_floats_push(const pm_allocator *a, pmi_floats *f, float x);
 void pmi_floats_release(const pm_allocator *a, pmi_floats *f);
 
+/* qsort comparison of doubles, and the median of v[0..n) (sorts v in place; 0 when n == 0). */
+int pmi_cmp_double(const void *a, const void *b);
+double pmi_median(double *v, size_t n);
+
 /* In-place complex FFT of n = 2^k points (re, im interleaved), with tables from pmi_fft_init. */
 typedef struct pmi_fft {
     uint32_t n;        /* complex points */

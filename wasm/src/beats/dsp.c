@@ -1,6 +1,8 @@
 /* DSP helpers of the beat tracker: growable arrays, a radix-2 FFT, a decimating FIR. */
 #include "beats_internal.h"
 
+#include <stdlib.h>
+
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -186,4 +188,15 @@ bool pmi_decimator_push(const pm_allocator *a, pmi_decimator *d, const float *x,
         d->in_base += drop;
     }
     return true;
+}
+
+int pmi_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double pmi_median(double *v, size_t n) {
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, pmi_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }

@@ -22,11 +22,6 @@ pm_beat_grid pm_beat_grid_from_beats(const pm_beats *b) {
     return g;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 pm_result pm_beat_grid_from_taps(const double *taps, uint32_t n, pm_beat_grid *out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beat grid: no output");
     if (n < 2 || !taps) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beat grid: tap tempo needs at least 2 taps, got %u", n);
@@ -37,20 +32,22 @@ pm_result pm_beat_grid_from_taps(const double *taps, uint32_t n, pm_beat_grid *o
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beat grid: tap %u (%g s) is not after tap %u (%g s)", i, taps[i], i - 1,
                             taps[i - 1]);
     }
-    double gaps[4096];
+    double gaps[4096], per[4096];
     for (uint32_t i = 0; i + 1 < n; i++) gaps[i] = taps[i + 1] - taps[i];
-    qsort(gaps, n - 1, sizeof gaps[0], cmp_double);
-    double med = (n - 1) % 2 ? gaps[(n - 1) / 2] : 0.5 * (gaps[(n - 1) / 2 - 1] + gaps[(n - 1) / 2]);
-    /* each tap's beat number at the median interval; a least-squares line time = offset + beat * period */
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, beat = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i) beat += fmax(1.0, floor((taps[i] - taps[i - 1]) / med + 0.5));
-        sx += beat, sy += taps[i], sxx += beat * beat, sxy += beat * taps[i];
+    double med = pmi_median(gaps, n - 1);
+    /* each tap's beat number at the median interval (a missed tap is a skipped beat); the period is the
+     * median interval per beat, the offset the median of tap - beat * period: one sloppy tap moves neither */
+    double beat[4096];
+    beat[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        double k = fmax(1.0, floor((taps[i] - taps[i - 1]) / med + 0.5));
+        beat[i] = beat[i - 1] + k;
+        per[i - 1] = (taps[i] - taps[i - 1]) / k;
     }
-    double den = n * sxx - sx * sx;
-    double period = den > 0 ? (n * sxy - sx * sy) / den : med;
+    double period = pmi_median(per, n - 1);
     if (!(period > 0.06)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beat grid: the taps are too fast (%g s apart)", period);
-    double offset = (sy - period * sx) / n;
+    for (uint32_t i = 0; i < n; i++) per[i] = taps[i] - beat[i] * period;
+    double offset = pmi_median(per, n);
     *out = pm_beat_grid_from_bpm(60.0 / period, offset);
     return pm_beat_grid_check(out, err);
 }
