@@ -56,7 +56,7 @@ static pm_result parse_fmt(const uint8_t *p, uint64_t n, wav_fmt *f, pm_error *e
         f->valid_bits = pmi_le16(p + 18);
         f->mask = pmi_le32(p + 20);
         code = pmi_le16(p + 24);
-        if (pmi_le16(p + 26) != 0 || memcmp(p + 28, guid_tail, sizeof guid_tail) != 0)
+        if (memcmp(p + 26, guid_tail, sizeof guid_tail) != 0)
             return pmi_fail(err, PM_ERR_BAD_FORMAT, "wav: WAVE_FORMAT_EXTENSIBLE with a sub-format GUID that is not PCM or IEEE float");
         if (f->valid_bits == 0) f->valid_bits = f->bits;
         if (f->valid_bits > f->bits)
@@ -124,7 +124,7 @@ pm_result pm_wav_read(const uint8_t *data, size_t size, const pm_wav_options *op
         size_t at = pmi_offset(&c) + 12;
         const uint8_t *h = pmi_take(&c, 8);
         if (!h) {
-            if (have_fmt) break; /* a few stray bytes after the last chunk */
+            if (pmi_left(&c) <= 1) break; /* a pad byte */
             return pmi_fail(err, PM_ERR_TRUNCATED, "wav: a chunk header at offset %zu is cut off", at);
         }
         uint64_t n = pmi_le32(h + 4);
@@ -258,8 +258,8 @@ pm_result pm_wav_write(const float *samples, uint64_t frames, uint32_t channels,
         p[18] = (uint8_t)bits, p[19] = 0;
         uint32_t mask = channels == 1 ? 0x4 : channels == 2 ? 0x3 : 0;
         pmi_put32(p + 20, mask);
-        p[24] = is_float ? 3 : 1, p[25] = 0, p[26] = 0, p[27] = 0;
-        memcpy(p + 28, guid_tail, sizeof guid_tail);
+        p[24] = is_float ? 3 : 1, p[25] = 0;
+        memcpy(p + 26, guid_tail, sizeof guid_tail);
     }
     p += fmt_size;
     memcpy(p, "data", 4);

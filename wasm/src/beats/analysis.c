@@ -14,6 +14,7 @@
 /* Where a spectral flux peak sits relative to the onset that caused it (measured on clicks and drum
  * hits, docs/beats.md): beat time = frame time + this. */
 #define PMI_ONSET_LATENCY 0.002
+#define PMI_BASS_WEIGHT 0.3 /* bass flux added to the onsets, both at unit deviation */
 #define PMI_WINDOW_S 8.0  /* local tempo windows */
 #define PMI_HOP_S 1.0
 #define PMI_STEP_PENALTY 0.15 /* Viterbi: cost of a 5 % tempo step between 1 s windows */
@@ -284,7 +285,14 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
         goto oom;
     }
     for (uint32_t d = 1; d < s.logd_n; d++) s.logd[d] = log((double)d);
+    /* the full-band flux plus the bass flux, each at unit deviation: a kick counts as much as a
+     * broadband hit (a snare, a noisy hat) */
     pmi_prepare_onsets(t->onset.v, n, s.o);
+    {
+        float *bass = (float *)s.score; /* scratch: score is filled later */
+        pmi_prepare_onsets(t->bass.v, n, bass);
+        for (size_t k = 0; k < n; k++) s.o[k] += PMI_BASS_WEIGHT * bass[k];
+    }
     pmi_autocorrelate(s.o, n, scan.acf_lags, acf);
     pmi_tempo_salience(acf, &scan, prior, sal);
     double lag = pmi_best_lag(sal, &scan);

@@ -155,7 +155,7 @@ void pmi_decimator_release(const pm_allocator *a, pmi_decimator *d) {
 
 bool pmi_decimator_push(const pm_allocator *a, pmi_decimator *d, const float *x, size_t n, pmi_floats *out) {
     if (!pmi_floats_reserve(a, &d->in, d->in.n + n)) return false;
-    memcpy(d->in.v + d->in.n, x, n * sizeof(float));
+    if (n) memcpy(d->in.v + d->in.n, x, n * sizeof(float));
     d->in.n += n;
     d->in_total += n;
     /* output m needs inputs m * factor - half .. m * factor + half */
