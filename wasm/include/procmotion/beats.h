@@ -26,7 +26,8 @@
  * INPUT
  *   Float PCM, interleaved, 1 to 32 channels (averaged to mono), 8000 to 96000 Hz (any rate, not only
  *   the common ones). Samples must be finite (PM_ERR_INVALID_ARGUMENT names the first bad one);
- *   their level does not matter (the features are log-compressed), digital silence gives no beats.
+ *   their level does not matter (the features are log-compressed; samples beyond +-1000 are clipped),
+ *   digital silence gives no beats.
  *
  * METHOD (docs/beats.md has the references, parameters and measurements)
  *   1. Front end: the mono signal is decimated (windowed-sinc low-pass) to 8-16 kHz; a 46 ms Hann

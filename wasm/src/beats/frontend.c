@@ -9,6 +9,7 @@
 #define PMI_CHUNK 65536u       /* input frames analysed at a time inside a push */
 #define PMI_LOG_GAIN 1000.0f   /* log(1 + gain * magnitude): the log range starts 60 dB under full scale */
 #define PMI_BASS_HZ 200.0
+#define PMI_CLIP 1000.0f      /* samples beyond +-1000 (float files can hold anything) are clipped */
 #define PMI_BAND_MIN_HZ 30.0
 #define PMI_BAND_MAX_HZ 5500.0
 
@@ -267,14 +268,11 @@ static bool analyse_chunk(pm_beat_tracker *t, const float *x, size_t frames) {
     const pm_allocator *a = &t->allocator;
     if (!pmi_floats_reserve(a, &t->mono, frames)) return false;
     uint32_t ch = t->channels;
-    if (ch == 1) memcpy(t->mono.v, x, frames * sizeof(float));
-    else {
-        float inv = 1.0f / (float)ch;
-        for (size_t i = 0; i < frames; i++) {
-            float s = 0;
-            for (uint32_t c = 0; c < ch; c++) s += x[i * ch + c];
-            t->mono.v[i] = s * inv;
-        }
+    float inv = 1.0f / (float)ch;
+    for (size_t i = 0; i < frames; i++) {
+        float s = 0;
+        for (uint32_t c = 0; c < ch; c++) s += fminf(PMI_CLIP, fmaxf(-PMI_CLIP, x[i * ch + c]));
+        t->mono.v[i] = ch == 1 ? s : s * inv;
     }
     size_t before = t->spec.buf.n;
     if (!pmi_decimator_push(a, &t->dec, t->mono.v, frames, &t->spec.buf)) return false;
