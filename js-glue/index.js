@@ -1005,3 +1005,8 @@ Object.assign(ProcMotion.prototype, tracingMethods);
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
 export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator });
 export { GROOVE_JOINTS };
+
+// Beats (js-glue/beats.js): detectBeats, createBeatTracker, beatGrid*, createTapTempo, readWav, writeWav.
+import { installBeats, WAV_ENCODINGS } from './beats.js';
+export const { BeatTracker, TapTempo } = installBeats(ProcMotion, { ProcMotionError });
+export { WAV_ENCODINGS };
