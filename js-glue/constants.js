@@ -45,4 +45,11 @@ export const FEATURES = Object.freeze({
     'sampleTrajectory', 'trajectoryLength', 'createTimeline', 'timelineFromJSON',
   ]),
   keypoints: Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'encodeKeypoints', 'keypointFeatures']),
+  beats: Object.freeze([
+    'detectBeats', 'createBeatTracker', 'beatGrid', 'beatGridTime', 'beatGridBeat', 'beatGridBpmAt', 'beatGridFromTaps',
+    'createTapTempo', 'readWav', 'writeWav',
+  ]),
 });
+
+/** WAV sample encodings (procmotion/audio.h, pm_wav_encoding). */
+export const WAV_ENCODINGS = Object.freeze(['default', 'pcm_u8', 'pcm_s16', 'pcm_s24', 'pcm_s32', 'float32', 'float64']);

@@ -5,6 +5,7 @@
 //   const walk = pm.generateCatwalkVmd({ hipSway: 0.8 }, 128, morphNames, boneNames);  // { vmd, report, ... }
 //   await pm.loadAsync('motion');                      // models, pose, IK, groove, tracing (its own .wasm)
 //   await pm.loadAsync('keypoints');                   // MediaPipe keypoints from BVH, VMD, glTF/VRM
+//   await pm.loadAsync('beats');                       // beat tracking, beat grids, tap tempo, WAV
 //
 // The core is procmotion.wasm, fetched beside this file (new URL('./procmotion.wasm', import.meta.url),
 // which Vite and webpack 5 bundle as an asset) and compiled while it downloads; each feature module is
@@ -13,13 +14,15 @@
 // (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with the
 // core's message, its pm_result name in `code` and the module in `module`.
 import { CATWALK, CATWALK_OUT, MODULE_DEPS, MODULES, VMD as D } from './dist/abi.js';
-import { CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS } from './constants.js';
+import {
+  CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
+} from './constants.js';
 import {
   ERROR_SIZE, ProcMotionError, Scratch, checkCount, createModuleObject, instantiate, invalid, readError, toBytes,
   utf8Decoder, utf8Encoder,
 } from './runtime.js';
 
-export { CATWALK_PARAMETERS, GROOVE_JOINTS, HUMANOID_BONES, ProcMotionError, TRACE_EASINGS, TRACE_LIMBS };
+export { CATWALK_PARAMETERS, GROOVE_JOINTS, HUMANOID_BONES, ProcMotionError, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS };
 
 /** The feature modules pm.loadAsync() takes, in the order they depend on each other. */
 export const FEATURE_MODULES = Object.freeze(MODULES.filter((m) => m !== 'core'));
@@ -30,10 +33,12 @@ const WASM_URLS = {
   core: () => new URL('./procmotion.wasm', import.meta.url),
   motion: () => new URL('./procmotion-motion.wasm', import.meta.url),
   keypoints: () => new URL('./procmotion-keypoints.wasm', import.meta.url),
+  beats: () => new URL('./procmotion-beats.wasm', import.meta.url),
 };
 const FEATURE_CODE = {
   motion: () => import('./motion.js'),
   keypoints: () => import('./keypoints.js'),
+  beats: () => import('./beats.js'),
 };
 
 // The typed arrays of readVmd's sections (index.d.ts) but the properties': per section its count slot

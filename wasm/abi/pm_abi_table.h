@@ -27,7 +27,7 @@
 /* ---- modules --------------------------------------------------------------------------------- */
 
 /* X(P, module): core is loaded by createProcMotion; the others by pm.loadAsync(module). */
-#define PM_ABI_MODULES(X, P) X(P, core) X(P, motion) X(P, keypoints)
+#define PM_ABI_MODULES(X, P) X(P, core) X(P, motion) X(P, keypoints) X(P, beats)
 
 /* ---- exports --------------------------------------------------------------------------------- */
 
@@ -84,7 +84,11 @@
     /* keypoints (abi_keypoints.c) */                                                                         \
     X(P, keypoints, pm_abi_kp_descriptor_slots) X(P, keypoints, pm_abi_kp_point_name)                         \
     X(P, keypoints, pm_abi_kp_angle_name) X(P, keypoints, pm_abi_kp_from_data) X(P, keypoints, pm_abi_kp_make) \
-    X(P, keypoints, pm_abi_kp_free) X(P, keypoints, pm_abi_kp_describe) X(P, keypoints, pm_abi_kp_encode)
+    X(P, keypoints, pm_abi_kp_free) X(P, keypoints, pm_abi_kp_describe) X(P, keypoints, pm_abi_kp_encode)      \
+    /* beat tracking, the beat grid, tap tempo and WAV (abi_beats.c) */                                       \
+    X(P, beats, pm_abi_beats_create) X(P, beats, pm_abi_beats_push) X(P, beats, pm_abi_beats_now)             \
+    X(P, beats, pm_abi_beats_free) X(P, beats, pm_abi_beats_finish) X(P, beats, pm_abi_beat_grid_eval)        \
+    X(P, beats, pm_abi_beat_grid_from_taps) X(P, beats, pm_abi_wav_read) X(P, beats, pm_abi_wav_write)
 
 /* ---- layouts: X(P, NAME, values) per slot, in order; a slot's index is the sum of the values before it */
 
