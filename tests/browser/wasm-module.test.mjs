@@ -80,9 +80,9 @@ test('a server without the application/wasm type gets the fetch-and-instantiate 
       return { modules: pm.modules, bones: pm.readPmx(pm.mannequinPmx()).bones.length };
     }`, { types: { '.wasm': 'application/octet-stream' } });
     assert.equal(result.error, undefined, result.error);
-    assert.deepEqual(result.modules, ['core', 'motion', 'keypoints']);
+    assert.deepEqual(result.modules.slice(0, 3), ['core', 'motion', 'keypoints']);
     assert.ok(result.bones > 20);
-    assert.deepEqual(paths, ['instantiate', 'instantiate', 'instantiate']);
+    assert.deepEqual(paths, result.modules.map(() => 'instantiate'), 'one fetch-and-instantiate per module');
     assert.deepEqual(errors, []);
   });
 
