@@ -98,41 +98,61 @@ static bool grow(const pm_allocator *a, void **p, uint32_t count, uint32_t cap, 
 
 static uint32_t next_cap(uint32_t cap) { return cap < 16 ? 16 : cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2; }
 
-bool pmi_vmd_reserve_names(pm_vmd *vmd, const pm_vmd_names *table, uint32_t count) {
-    int id = pmi_vmd_table_id(vmd, table);
-    return id >= 0 && pmi_strmap_reserve(&internal_of(vmd)->maps[id], count) &&
-           pmi_strmap_reserve(&internal_of(vmd)->bytes[id], count);
-}
-
-/* Room for one more name (its text and its field). */
-static pm_result reserve_entry(pm_vmd *vmd, pm_vmd_names *t, size_t width, pm_error *err) {
-    if (t->count == UINT32_MAX - 1) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many names");
-    if (t->count < t->capacity) return PM_OK;
+/* Room for `want` names in the table's arrays (its texts and its fields). */
+static bool reserve_arrays(pm_vmd *vmd, pm_vmd_names *t, size_t width, uint32_t want) {
+    if (want <= t->capacity) return true;
     uint32_t cap = next_cap(t->capacity);
+    while (cap < want) cap = next_cap(cap);
     if (!grow(&vmd->allocator, (void **)&t->items, t->count, cap, sizeof(pm_string)) ||
         !grow(&vmd->allocator, (void **)&t->fields, t->count, cap, width))
-        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory growing a name table");
+        return false;
     t->capacity = cap;
+    return true;
+}
+
+bool pmi_vmd_reserve_names(pm_vmd *vmd, const pm_vmd_names *table, uint32_t count) {
+    int id = pmi_vmd_table_id(vmd, table);
+    if (id < 0 || count > UINT32_MAX - 1 - table->count) return false;
+    pmi_vmd_internal *in = internal_of(vmd);
+    return pmi_strmap_reserve(&in->bytes[id], table->count + count) &&
+           reserve_arrays(vmd, table_of(vmd, id), pmi_vmd_table_width(id), table->count + count);
+}
+
+/* Room for one more name. */
+static pm_result reserve_entry(pm_vmd *vmd, pm_vmd_names *t, size_t width, pm_error *err) {
+    if (t->count == UINT32_MAX - 1) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many names");
+    if (!reserve_arrays(vmd, t, width, t->count + 1))
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory growing a name table");
     return PM_OK;
 }
 
-/* Store the entry: text (already in the arena) and field; register the text unless an earlier entry
- * has it, and the name bytes (len of them, hashed) unless bytes_hash is NULL or they are there. */
-static pm_result put_entry(pm_vmd *vmd, int id, const char *text, size_t text_len, const uint8_t *field,
-                           size_t field_width, size_t len, const uint32_t *bytes_hash, uint32_t *index, pm_error *err) {
+/* Register the texts of entries indexed[id] .. count - 1 (each unless an earlier entry has its text). */
+static bool index_texts(pm_vmd *vmd, int id) {
+    pmi_vmd_internal *in = internal_of(vmd);
+    const pm_vmd_names *t = table_of(vmd, id);
+    if (in->indexed[id] < t->count && !pmi_strmap_reserve(&in->maps[id], t->count + 1)) return false;
+    for (; in->indexed[id] < t->count; in->indexed[id]++) {
+        const pm_string *s = &t->items[in->indexed[id]];
+        const uint32_t h = pmi_hash_bytes(s->data, s->length);
+        if (pmi_strmap_get_hashed(&in->maps[id], s->data, s->length, h) == PM_NO_INDEX &&
+            !pmi_strmap_put_hashed(&in->maps[id], s->data, s->length, h, in->indexed[id]))
+            return false;
+    }
+    return true;
+}
+
+/* Store a new entry: its text and, unless NULL, its name bytes (`len` of them, hashed to raw_hash, not in
+ * the table yet), both already in the arena, and its field (field_width bytes, NUL-padded to the
+ * table's width). Its text is registered when pm_vmd_intern next looks texts up. */
+static pm_result put_entry(pm_vmd *vmd, int id, const char *text, size_t text_len, const char *raw, size_t len,
+                           uint32_t raw_hash, const uint8_t *field, size_t field_width, uint32_t *index,
+                           pm_error *err) {
     pmi_vmd_internal *in = internal_of(vmd);
     pm_vmd_names *t = table_of(vmd, id);
     const size_t width = pmi_vmd_table_width(id);
     const uint32_t i = t->count;
-    const uint32_t text_hash = pmi_hash_bytes(text, text_len);
-    if (pmi_strmap_get_hashed(&in->maps[id], text, text_len, text_hash) == PM_NO_INDEX &&
-        !pmi_strmap_put_hashed(&in->maps[id], text, text_len, text_hash, i))
+    if (raw && !pmi_strmap_put_hashed(&in->bytes[id], raw, len, raw_hash, i))
         return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
-    if (bytes_hash && pmi_strmap_get_hashed(&in->bytes[id], (const char *)field, len, *bytes_hash) == PM_NO_INDEX) {
-        const char *copy = pmi_arena_strdup(&in->arena, (const char *)field, len);
-        if (!copy || !pmi_strmap_put_hashed(&in->bytes[id], copy, len, *bytes_hash, i))
-            return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
-    }
     uint8_t *row = t->fields + (size_t)i * width;
     memcpy(row, field, field_width);
     memset(row + field_width, 0, width - field_width);
@@ -149,9 +169,13 @@ pm_result pmi_vmd_add_field(pm_vmd *vmd, int id, const uint8_t *field, size_t le
     if (r) return r;
     char utf8[3 * PM_VMD_IK_NAME_SIZE + 1];
     size_t n = pm_sjis_to_utf8(field, len, utf8, sizeof utf8);
-    const char *text = pmi_arena_strdup(&internal_of(vmd)->arena, utf8, n);
+    /* one arena block: the text and its NUL, then the name bytes the bytes map points at */
+    char *text = pmi_arena_strdup(&internal_of(vmd)->arena, NULL, n + 1 + len);
     if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
-    return put_entry(vmd, id, text, n, field, width, len, &hash, index, err);
+    memcpy(text, utf8, n);
+    text[n] = '\0';
+    memcpy(text + n + 1, field, len);
+    return put_entry(vmd, id, text, n, text + n + 1, len, hash, field, width, index, err);
 }
 
 pm_result pm_vmd_intern_field(pm_vmd *vmd, pm_vmd_names *table, const uint8_t *field, size_t width, uint32_t *index,
@@ -179,6 +203,7 @@ pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size
     int id = vmd && table ? pmi_vmd_table_id(vmd, table) : -1;
     if (id < 0) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: not a name table of this motion");
     pmi_vmd_internal *in = internal_of(vmd);
+    if (!index_texts(vmd, id)) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory indexing names");
     uint32_t found = pmi_strmap_get(&in->maps[id], name, len);
     if (found != PM_NO_INDEX) {
         *index = found;
@@ -196,7 +221,11 @@ pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size
     bool encoded = pm_utf8_to_sjis(name, len, field, width, &n, NULL, NULL) == PM_OK;
     if (!encoded) memset(field, 0, sizeof field);
     const uint32_t hash = pmi_hash_bytes(field, n);
-    return put_entry(vmd, id, text, len, field, width, n, encoded ? &hash : NULL, index, err);
+    const char *raw = NULL;
+    if (encoded && pmi_strmap_get_hashed(&in->bytes[id], (const char *)field, n, hash) == PM_NO_INDEX &&
+        !(raw = pmi_arena_strdup(&in->arena, (const char *)field, n)))
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
+    return put_entry(vmd, id, text, len, raw, n, hash, field, width, index, err);
 }
 
 pm_result pmi_vmd_add_variant(pm_vmd *vmd, pm_vmd_names *t, uint32_t key, const uint8_t *field, pm_error *err) {

@@ -8,7 +8,9 @@
 
 typedef struct pmi_vmd_internal {
     pmi_arena arena;
-    pmi_strmap maps[3];  /* UTF-8 text -> the first index with that text */
+    pmi_strmap maps[3];  /* UTF-8 text -> the first index with that text, for entries < indexed[] */
+    uint32_t indexed[3]; /* entries in maps[] so far: the reader fills only bytes[]; pm_vmd_intern
+                            catches maps[] up on first use */
     pmi_strmap bytes[3]; /* name bytes (before the field's NUL) -> index */
 } pmi_vmd_internal;
 

@@ -19,13 +19,23 @@ typedef struct reader {
     bool last_variant;
 } reader;
 
+/* Whether two name fields of `width` bytes (8..20) are equal: overlapping 8-byte words (loads, where a
+ * memcmp call would compare byte by byte in wasm). */
+static inline bool same_field(const uint8_t *a, const uint8_t *b, size_t width) {
+    uint64_t x[3], y[3];
+    memcpy(&x[0], a, 8), memcpy(&y[0], b, 8);
+    memcpy(&x[1], a + width / 2 - 4, 8), memcpy(&y[1], b + width / 2 - 4, 8);
+    memcpy(&x[2], a + width - 8, 8), memcpy(&y[2], b + width - 8, 8);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
+}
+
 /* Intern key `key`'s fixed-width Shift-JIS name field into `table` (by its bytes; a field whose padding
  * differs from its name's is kept as a variant); returns the index or PM_NO_INDEX on error. */
 static uint32_t intern_field(reader *r, pm_vmd_names *table, int id, uint32_t key, const uint8_t *field,
                              size_t width) {
     uint32_t idx;
     bool variant;
-    if (r->last_field && memcmp(r->last_field, field, width) == 0) { /* the whole field, padding too */
+    if (r->last_field && same_field(r->last_field, field, width)) { /* the whole field, padding too */
         idx = r->last_index;
         variant = r->last_variant;
     } else {
@@ -37,7 +47,7 @@ static uint32_t intern_field(reader *r, pm_vmd_names *table, int id, uint32_t ke
             if ((r->status = pmi_vmd_add_field(r->vmd, id, field, len, hash, &idx, r->err)) != PM_OK) return PM_NO_INDEX;
             variant = false;
         } else {
-            variant = memcmp(table->fields + (size_t)idx * width, field, width) != 0;
+            variant = !same_field(table->fields + (size_t)idx * width, field, width);
         }
         r->last_field = field, r->last_index = idx, r->last_variant = variant;
     }
