@@ -254,18 +254,28 @@ static void pm_fuzz_check_skeleton(const pm_skeleton *s) {
     free(j1);
 }
 
-/* Write a read skeleton as PMX (bones and morph names only) and read it back: the same bones. */
+/* Whether text `which`/`index` kept the same stored bytes in a and b (or in neither). */
+static int pm_fuzz_same_raw(const pm_skeleton *a, const pm_skeleton *b, pm_model_text which, uint32_t index) {
+    const uint8_t *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0;
+    int ka = pm_model_raw_text(a, which, index, &ra, &na, NULL), kb = pm_model_raw_text(b, which, index, &rb, &nb, NULL);
+    return ka == kb && na == nb && (!ka || memcmp(ra, rb, na) == 0);
+}
+
+/* Write a read skeleton as PMX (bones and morph names only; in the file's own encoding when it was a
+ * PMX) and read it back: the same bones, and every text that kept its stored bytes keeps the same. */
 static void pm_fuzz_pmx_roundtrip(const pm_skeleton *s) {
     pm_pmx_model model = {.skeleton = s};
+    pm_pmx_write_options wo = {s->source.format == PM_MODEL_FORMAT_PMX ? s->source.encoding : 0};
     pm_error err = {0};
     size_t need = 0;
-    if (pm_pmx_write(&model, NULL, NULL, 0, &need, &err) != PM_OK) {
+    if (pm_pmx_write(&model, &wo, NULL, 0, &need, &err) != PM_OK) {
         PM_FUZZ_CHECK(err.message[0]);
         return;
     }
     uint8_t *out = malloc(need);
     size_t got = 0;
-    PM_FUZZ_CHECK(pm_pmx_write(&model, NULL, out, need, &got, &err) == PM_OK && got == need);
+    PM_FUZZ_CHECK(pm_pmx_write(&model, &wo, out, need, &got, &err) == PM_OK && got == need);
     pm_skeleton *s2 = NULL;
     PM_FUZZ_CHECK(pm_pmx_read(out, got, NULL, &s2, &err) == PM_OK);
     if (s2) {
@@ -274,6 +284,15 @@ static void pm_fuzz_pmx_roundtrip(const pm_skeleton *s) {
         char *j1 = pm_fuzz_skeleton_json(s, &n1), *j2 = pm_fuzz_skeleton_json(s2, &n2);
         const char *b1 = strstr(j1, "\"bones\":["), *b2 = strstr(j2, "\"bones\":[");
         PM_FUZZ_CHECK(b1 && b2 && strcmp(b1, b2) == 0);
+        if (s->source.format == PM_MODEL_FORMAT_PMX) {
+            for (int w = PM_MODEL_TEXT_MODEL_NAME; w <= PM_MODEL_TEXT_COMMENT_EN; w++)
+                PM_FUZZ_CHECK(pm_fuzz_same_raw(s, s2, (pm_model_text)w, 0));
+            for (uint32_t i = 0; i < s->bone_count && i < s2->bone_count; i++)
+                PM_FUZZ_CHECK(pm_fuzz_same_raw(s, s2, PM_MODEL_TEXT_BONE_NAME, i) &&
+                              pm_fuzz_same_raw(s, s2, PM_MODEL_TEXT_BONE_NAME_EN, i));
+            for (uint32_t i = 0; i < s->morph_count && i < s2->morph_count; i++)
+                PM_FUZZ_CHECK(pm_fuzz_same_raw(s, s2, PM_MODEL_TEXT_MORPH_NAME, i));
+        }
         free(j1);
         free(j2);
     }
