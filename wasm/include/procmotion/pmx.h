@@ -149,6 +149,8 @@ typedef enum pm_model_text {
  */
 bool pm_model_raw_text(const pm_skeleton *skeleton, pm_model_text which, uint32_t index, const uint8_t **bytes,
                        size_t *size, uint8_t *encoding);
+/* The text itself (UTF-8, U+FFFD where the bytes were bad), or NULL for an index out of range. */
+const pm_string *pm_model_text_of(const pm_skeleton *skeleton, pm_model_text which, uint32_t index);
 
 /* ---- writing ---------------------------------------------------------------------------------- */
 

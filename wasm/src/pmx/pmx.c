@@ -538,19 +538,23 @@ pm_result pm_pmx_read(const uint8_t *data, size_t size, const pm_model_read_opti
     return pmi_mr_run("pmx", data, size, opts, out, err, read_pmx_entry, &r, sizeof r);
 }
 
+const pm_string *pm_model_text_of(const pm_skeleton *s, pm_model_text which, uint32_t index) {
+    if (!s) return NULL;
+    switch (which) {
+    case PM_MODEL_TEXT_MODEL_NAME: return &s->model_name;
+    case PM_MODEL_TEXT_MODEL_NAME_EN: return &s->model_name_en;
+    case PM_MODEL_TEXT_COMMENT: return &s->source.model_comment;
+    case PM_MODEL_TEXT_COMMENT_EN: return &s->source.model_comment_en;
+    case PM_MODEL_TEXT_BONE_NAME: return index < s->bone_count ? &s->bones[index].name : NULL;
+    case PM_MODEL_TEXT_BONE_NAME_EN: return index < s->bone_count ? &s->bones[index].name_en : NULL;
+    case PM_MODEL_TEXT_MORPH_NAME: return index < s->morph_count && s->morph_names ? &s->morph_names[index] : NULL;
+    default: return NULL;
+    }
+}
+
 bool pm_model_raw_text(const pm_skeleton *s, pm_model_text which, uint32_t index, const uint8_t **bytes,
                        size_t *size, uint8_t *encoding) {
-    if (!s) return false;
-    const pm_string *owner = NULL;
-    const bool bone = which == PM_MODEL_TEXT_BONE_NAME || which == PM_MODEL_TEXT_BONE_NAME_EN;
-    if (bone && index < s->bone_count)
-        owner = which == PM_MODEL_TEXT_BONE_NAME ? &s->bones[index].name : &s->bones[index].name_en;
-    else if (which == PM_MODEL_TEXT_MORPH_NAME && index < s->morph_count && s->morph_names)
-        owner = &s->morph_names[index];
-    else if (which == PM_MODEL_TEXT_MODEL_NAME) owner = &s->model_name;
-    else if (which == PM_MODEL_TEXT_MODEL_NAME_EN) owner = &s->model_name_en;
-    else if (which == PM_MODEL_TEXT_COMMENT) owner = &s->source.model_comment;
-    else if (which == PM_MODEL_TEXT_COMMENT_EN) owner = &s->source.model_comment_en;
+    const pm_string *owner = pm_model_text_of(s, which, index);
     size_t n = 0;
     uint8_t e = 0;
     const uint8_t *raw = owner ? pmi_skeleton_raw(s, owner, &e, &n) : NULL;
