@@ -266,20 +266,34 @@ export class ProcMotion {
     const ikNames = all.slice(1 + nbn + nmn);
     const vmd = { version: d[D.VERSION], sections: d[D.SECTIONS], modelName: all[0] };
     // rawNames (each name's stored field, index.d.ts) are views made on first read: readVmd stays as
-    // fast as without them; writeVmd reads them to give the file back byte for byte
+    // fast as without them; writeVmd reads them to give the file back byte for byte. The bone and morph
+    // sections are whole literals (an accessor in a literal that then gains properties one by one
+    // costs readVmd ~2 us per call); the other sections come from VMD_SECTIONS.
     const bf = d[D.BONE_FIELDS], mf = d[D.MORPH_FIELDS], kf = d[D.IK_FIELDS];
-    const named = {
-      bones: { count: 0, names: boneNames,
-               get rawNames() { return ownValue(this, 'rawNames', fieldViews(buf, bf, boneNames.length, 15)); },
-               set rawNames(v) { ownValue(this, 'rawNames', v); } },
-      morphs: { count: 0, names: morphNames,
-                get rawNames() { return ownValue(this, 'rawNames', fieldViews(buf, mf, morphNames.length, 15)); },
-                set rawNames(v) { ownValue(this, 'rawNames', v); } },
+    const nb = d[D.BONES], nm = d[D.MORPHS];
+    vmd.bones = {
+      count: nb,
+      names: boneNames,
+      get rawNames() { return ownValue(this, 'rawNames', fieldViews(buf, bf, boneNames.length, 15)); },
+      set rawNames(v) { ownValue(this, 'rawNames', v); },
+      nameIndex: c(Uint32Array, D.BONE_NAME_INDEX, nb),
+      frames: c(Uint32Array, D.BONE_FRAME, nb),
+      positions: c(Float32Array, D.BONE_POSITION, nb * 3),
+      rotations: c(Float32Array, D.BONE_ROTATION, nb * 4),
+      interpolations: c(Uint8Array, D.BONE_INTERP, nb * 64),
     };
-    for (const [key, countSlot, fields] of VMD_SECTIONS) {
+    vmd.morphs = {
+      count: nm,
+      names: morphNames,
+      get rawNames() { return ownValue(this, 'rawNames', fieldViews(buf, mf, morphNames.length, 15)); },
+      set rawNames(v) { ownValue(this, 'rawNames', v); },
+      nameIndex: c(Uint32Array, D.MORPH_NAME_INDEX, nm),
+      frames: c(Uint32Array, D.MORPH_FRAME, nm),
+      weights: c(Float32Array, D.MORPH_WEIGHT, nm),
+    };
+    for (const [key, countSlot, fields] of VMD_SECTIONS.slice(2)) {
       const n = d[countSlot];
-      const section = named[key] ?? { count: n };
-      section.count = n;
+      const section = { count: n };
       for (const [field, slot, per, Type] of fields) section[field] = c(Type, slot, n * per);
       vmd[key] = section;
     }
