@@ -37,10 +37,12 @@ export interface VmdBoneKeys {
   names: string[];
   /**
    * Per name, its 15-byte field as the file stored it (the bytes, the NUL and the padding after it),
-   * a view made on first access. writeVmd writes a name whose text is unchanged as these bytes; a
-   * renamed or added name is encoded from `names` (and must be Shift-JIS encodable).
+   * views of rawNameFields made on first access. writeVmd writes a name whose text is unchanged as
+   * these bytes; a renamed or added name is encoded from `names` (and must be Shift-JIS encodable).
    */
   rawNames: Uint8Array[];
+  /** The same fields back to back, 15 bytes a name (an own property; rawNames views it). */
+  rawNameFields: Uint8Array;
   rawNameVariants: VmdNameVariants;
   /** Per key, an index into `names`. */
   nameIndex: Uint32Array;
@@ -58,6 +60,7 @@ export interface VmdMorphKeys {
   names: string[];
   /** As VmdBoneKeys.rawNames: each name's 15-byte field as stored. */
   rawNames: Uint8Array[];
+  rawNameFields: Uint8Array;
   rawNameVariants: VmdNameVariants;
   nameIndex: Uint32Array;
   frames: Uint32Array;
@@ -102,6 +105,8 @@ export interface VmdPropertyKeys {
   ikNames: string[];
   /** Each IK name's 20-byte field as stored (see VmdBoneKeys.rawNames). */
   rawIkNames: Uint8Array[];
+  /** The same fields back to back, 20 bytes a name. */
+  rawIkNameFields: Uint8Array;
   rawIkNameVariants: VmdNameVariants;
   ikNameIndex: Uint32Array;
   ikEnabled: Uint8Array;
@@ -150,12 +155,12 @@ export interface VmdInput {
   rawHeader?: ArrayLike<number>;
   rawModelName?: ArrayLike<number>;
   trailingBytes?: ArrayLike<number>;
-  bones?: Partial<{ count: number; names: string[]; rawNames: ArrayLike<number>[]; rawNameVariants: VmdNameVariants; nameIndex: ArrayLike32; frames: ArrayLike32; positions: ArrayLike32; rotations: ArrayLike32; interpolations: ArrayLike32 }>;
-  morphs?: Partial<{ count: number; names: string[]; rawNames: ArrayLike<number>[]; rawNameVariants: VmdNameVariants; nameIndex: ArrayLike32; frames: ArrayLike32; weights: ArrayLike32 }>;
+  bones?: Partial<{ count: number; names: string[]; rawNames: ArrayLike<number>[]; rawNameFields: ArrayLike<number>; rawNameVariants: VmdNameVariants; nameIndex: ArrayLike32; frames: ArrayLike32; positions: ArrayLike32; rotations: ArrayLike32; interpolations: ArrayLike32 }>;
+  morphs?: Partial<{ count: number; names: string[]; rawNames: ArrayLike<number>[]; rawNameFields: ArrayLike<number>; rawNameVariants: VmdNameVariants; nameIndex: ArrayLike32; frames: ArrayLike32; weights: ArrayLike32 }>;
   cameras?: Partial<{ count: number; frames: ArrayLike32; distances: ArrayLike32; positions: ArrayLike32; rotations: ArrayLike32; interpolations: ArrayLike32; fovs: ArrayLike32; perspectives: ArrayLike32 }>;
   lights?: Partial<{ count: number; frames: ArrayLike32; colors: ArrayLike32; directions: ArrayLike32 }>;
   shadows?: Partial<{ count: number; frames: ArrayLike32; modes: ArrayLike32; distances: ArrayLike32 }>;
-  properties?: Partial<{ count: number; frames: ArrayLike32; visible: ArrayLike32; ikStart: ArrayLike32; ikNames: string[]; rawIkNames: ArrayLike<number>[]; rawIkNameVariants: VmdNameVariants; ikNameIndex: ArrayLike32; ikEnabled: ArrayLike32 }>;
+  properties?: Partial<{ count: number; frames: ArrayLike32; visible: ArrayLike32; ikStart: ArrayLike32; ikNames: string[]; rawIkNames: ArrayLike<number>[]; rawIkNameFields: ArrayLike<number>; rawIkNameVariants: VmdNameVariants; ikNameIndex: ArrayLike32; ikEnabled: ArrayLike32 }>;
 }
 
 /** One bone key as a plain object (convenience; not for hot loops). */

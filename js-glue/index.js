@@ -45,11 +45,12 @@ const D = {
   CANONICAL: 62,
 };
 
-// The VMD name tables: where their names and raw fields live in a section object, their width and raw slot.
+// The VMD name tables: in which section their names, per-name raw fields, back-to-back raw fields and
+// variants live, their field width and their first raw descriptor slot.
 const VMD_NAME_TABLES = [
-  ['bones', 'names', 'rawNames', 'rawNameVariants', 15, D.BONE_FIELDS],
-  ['morphs', 'names', 'rawNames', 'rawNameVariants', 15, D.MORPH_FIELDS],
-  ['properties', 'ikNames', 'rawIkNames', 'rawIkNameVariants', 20, D.IK_FIELDS],
+  ['bones', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', 15, D.BONE_FIELDS],
+  ['morphs', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', 15, D.MORPH_FIELDS],
+  ['properties', 'ikNames', 'rawIkNames', 'rawIkNameFields', 'rawIkNameVariants', 20, D.IK_FIELDS],
 ];
 
 // The typed arrays of readVmd's sections (index.d.ts) but the properties': per section its count slot
@@ -89,11 +90,28 @@ const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 
 const NO_BYTES = Object.freeze(new Uint8Array(0));
 const NO_VARIANTS = Object.freeze({ keys: Object.freeze(new Uint32Array(0)), fields: NO_BYTES });
 
-/** Internal: one Uint8Array view per name field (`count` fields of `width` bytes at `offset` in `buf`). */
-function fieldViews(buf, offset, count, width) {
-  const views = new Array(count);
-  for (let i = 0; i < count; i++) views[i] = new Uint8Array(buf, offset + i * width, width);
+/** Internal: one Uint8Array view per `width`-byte field of `fields` (name fields back to back). */
+function fieldViews(fields, width) {
+  const views = new Array(Math.floor(fields.length / width));
+  for (let i = 0; i < views.length; i++) views[i] = fields.subarray(i * width, i * width + width);
   return views;
+}
+
+/**
+ * readVmd's bone and morph sections (own properties as index.d.ts lists them). rawNameFields holds each
+ * name's stored 15-byte field back to back (own: spread and structuredClone copy it); rawNames, one view
+ * of it per name, is made on first read by this prototype's accessor, which costs readVmd nothing
+ * (an own accessor would cost ~3 us a call).
+ */
+class VmdNamedKeys {
+  get rawNames() { return ownValue(this, 'rawNames', fieldViews(this.rawNameFields, 15)); }
+  set rawNames(v) { ownValue(this, 'rawNames', v); }
+}
+
+/** readVmd's property section: rawIkNames from rawIkNameFields (20 bytes a name), as VmdNamedKeys. */
+class VmdPropertyKeys {
+  get rawIkNames() { return ownValue(this, 'rawIkNames', fieldViews(this.rawIkNameFields, 20)); }
+  set rawIkNames(v) { ownValue(this, 'rawIkNames', v); }
 }
 
 /** Internal: make obj[key] a plain data property holding value (replacing a lazy accessor); returns value. */
@@ -265,52 +283,32 @@ export class ProcMotion {
     const boneNames = all.slice(1, 1 + nbn), morphNames = all.slice(1 + nbn, 1 + nbn + nmn);
     const ikNames = all.slice(1 + nbn + nmn);
     const vmd = { version: d[D.VERSION], sections: d[D.SECTIONS], modelName: all[0] };
-    // rawNames (each name's stored field, index.d.ts) are views made on first read: readVmd stays as
-    // fast as without them; writeVmd reads them to give the file back byte for byte. The bone and morph
-    // sections are whole literals (an accessor in a literal that then gains properties one by one
-    // costs readVmd ~2 us per call); the other sections come from VMD_SECTIONS.
-    const bf = d[D.BONE_FIELDS], mf = d[D.MORPH_FIELDS], kf = d[D.IK_FIELDS];
-    const nb = d[D.BONES], nm = d[D.MORPHS];
-    vmd.bones = {
-      count: nb,
-      names: boneNames,
-      get rawNames() { return ownValue(this, 'rawNames', fieldViews(buf, bf, boneNames.length, 15)); },
-      set rawNames(v) { ownValue(this, 'rawNames', v); },
-      nameIndex: c(Uint32Array, D.BONE_NAME_INDEX, nb),
-      frames: c(Uint32Array, D.BONE_FRAME, nb),
-      positions: c(Float32Array, D.BONE_POSITION, nb * 3),
-      rotations: c(Float32Array, D.BONE_ROTATION, nb * 4),
-      interpolations: c(Uint8Array, D.BONE_INTERP, nb * 64),
-    };
-    vmd.morphs = {
-      count: nm,
-      names: morphNames,
-      get rawNames() { return ownValue(this, 'rawNames', fieldViews(buf, mf, morphNames.length, 15)); },
-      set rawNames(v) { ownValue(this, 'rawNames', v); },
-      nameIndex: c(Uint32Array, D.MORPH_NAME_INDEX, nm),
-      frames: c(Uint32Array, D.MORPH_FRAME, nm),
-      weights: c(Float32Array, D.MORPH_WEIGHT, nm),
-    };
-    for (const [key, countSlot, fields] of VMD_SECTIONS.slice(2)) {
+    const named = { bones: [boneNames, D.BONE_FIELDS], morphs: [morphNames, D.MORPH_FIELDS] };
+    for (const [key, countSlot, fields] of VMD_SECTIONS) {
       const n = d[countSlot];
-      const section = { count: n };
+      const section = named[key] ? new VmdNamedKeys() : {};
+      section.count = n;
+      if (named[key]) {
+        const [names, slot] = named[key];
+        section.names = names;
+        section.rawNameFields = c(Uint8Array, slot, names.length * 15);
+      }
       for (const [field, slot, per, Type] of fields) section[field] = c(Type, slot, n * per);
       vmd[key] = section;
     }
     const np = d[D.PROPS];
-    vmd.properties = {
-      count: np,
-      frames: c(Uint32Array, D.PROP_FRAME, np),
-      visible: c(Uint8Array, D.PROP_VISIBLE, np),
-      ikStart: np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]),
-      ikNames,
-      get rawIkNames() { return ownValue(this, 'rawIkNames', fieldViews(buf, kf, ikNames.length, 20)); },
-      set rawIkNames(v) { ownValue(this, 'rawIkNames', v); },
-      ikNameIndex: c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]),
-      ikEnabled: c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]),
-    };
+    const p = new VmdPropertyKeys();
+    p.count = np;
+    p.frames = c(Uint32Array, D.PROP_FRAME, np);
+    p.visible = c(Uint8Array, D.PROP_VISIBLE, np);
+    p.ikStart = np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]);
+    p.ikNames = ikNames;
+    p.rawIkNameFields = c(Uint8Array, D.IK_FIELDS, ikNames.length * 20);
+    p.ikNameIndex = c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]);
+    p.ikEnabled = c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]);
+    vmd.properties = p;
     // keys whose field differs from their name's only in the padding (usually none: a shared frozen empty)
-    for (const [key, , , variantsKey, width, slot] of VMD_NAME_TABLES) {
+    for (const [key, , , , variantsKey, width, slot] of VMD_NAME_TABLES) {
       const nv = d[slot + 1];
       vmd[key][variantsKey] = nv ? { keys: c(Uint32Array, slot + 2, nv), fields: c(Uint8Array, slot + 3, nv * width) } : NO_VARIANTS;
     }
@@ -345,13 +343,17 @@ export class ProcMotion {
         d[D.TRAILING] = s.put(vmd.trailingBytes, Uint8Array);
         d[D.TRAILING_SIZE] = vmd.trailingBytes.length;
       }
-      for (const [key, namesKey, rawKey, variantsKey, width, slot] of VMD_NAME_TABLES) {
+      for (const [key, namesKey, rawKey, fieldsKey, variantsKey, width, slot] of VMD_NAME_TABLES) {
         const section = vmd[key];
         const count = section?.[namesKey]?.length ?? 0;
-        const raw = count ? section[rawKey] : null;
-        if (raw) {
+        // the per-name fields when the section has them (set by the caller, or made by reading them),
+        // else the back-to-back ones readVmd made
+        const raw = count && Object.prototype.hasOwnProperty.call(section, rawKey) ? section[rawKey] : null;
+        const flat = count && !raw ? section[fieldsKey] : null;
+        if (raw || flat) {
           const fields = new Uint8Array(count * width);
-          for (let i = 0; i < count; i++) {
+          if (flat) fields.set(flat.length > fields.length ? Array.prototype.slice.call(flat, 0, fields.length) : flat);
+          else for (let i = 0; i < count; i++) {
             const f = raw[i];
             if (f) for (let k = 0, n = Math.min(width, f.length); k < n; k++) fields[i * width + k] = f[k];
           }

@@ -203,6 +203,24 @@ test('edits (rename a damaged bone, move one key) write a valid file that babylo
   assert.throws(() => pm.writeVmd(vmd), (e) => e instanceof ProcMotionError && /頭😀/.test(e.message) && /U\+1F600/.test(e.message));
 });
 
+test('the raw fields survive structuredClone and spreads, and rawNames can be replaced', async () => {
+  const cut = [0x83, 0x77, 0x83, 0x62, 0x83, 0x68, 0x83, 0x5a, 0x83, 0x62, 0x83, 0x67, 0x8f, 0xc1, 0x82];
+  const original = generate({ model: field([0x61], 20, 'fd'), f15: field(cut, 15, 'fd'), f20: field([0xfd], 20, 'random') });
+  const vmd = pm.readVmd(original);
+  assert.ok(same(pm.writeVmd(structuredClone(vmd)), original), 'structuredClone (what postMessage does)');
+  const spread = { ...vmd, bones: { ...vmd.bones }, morphs: { ...vmd.morphs }, properties: { ...vmd.properties } };
+  assert.ok(same(pm.writeVmd(spread), original), 'spread copies');
+  assert.equal(vmd.morphs.rawNames.length, 1);
+  assert.ok(same(vmd.morphs.rawNames[0], field(cut, 15, 'fd')));
+  assert.ok(same(pm.writeVmd({ ...vmd, morphs: { ...vmd.morphs } }), original), 'after rawNames was read');
+  // a new field with the same text: written as given
+  const other = field(cut, 15, 'zero');
+  vmd.morphs.rawNames[0] = other;
+  const w = pm.readVmd(pm.writeVmd(vmd));
+  assert.ok(same(w.morphs.rawNames[0], other));
+  assert.equal(w.morphs.names[0], vmd.morphs.names[0]);
+});
+
 test('a motion built in JS can carry raw name fields: unchanged text writes the given bytes', () => {
   const raw = field([0x8f, 0xc1, 0x82], 15, 'fd'); // 消 and a cut lead byte
   const text = pm.decodeShiftJis(raw.subarray(0, 3));
