@@ -73,7 +73,7 @@ export const HUMANOID_BONES = [
   'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
   'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
 ];
-const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 'cmu'];
+const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 'cmu', 'daz', 'english'];
 
 /** Load the WebAssembly module and return the API object. */
 export async function createProcMotion(options = {}) {
