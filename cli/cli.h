@@ -50,6 +50,7 @@ CLI_COMMAND(mannequin);
 CLI_COMMAND(pose);
 CLI_COMMAND(groove);
 CLI_COMMAND(trace);
+CLI_COMMAND(rig);
 #undef CLI_COMMAND
 
 #endif
