@@ -86,16 +86,24 @@
  *   chain.rest_error      MEASURED: distance from the effector to the IK bone after solving the rest
  *                         pose. rest_shift: how far that solve moved the effector from its rest spot.
  *   leg.knee_rest_bend    angle between thigh (hip -> knee) and shin (knee -> ankle) at rest, radians.
- *   leg.knee_bend_min/max MEASURED (FK): the bend with the knee turned about X to the end of its limit
- *                         nearest zero (the most open knee MMD allows: the rest bend plus 0.5 degrees
- *                         for a PMX knee, plus 28.6 degrees for a PMD knee under babylon-mmd) and to
- *                         the other end. Only when the leg chain's knee link is limited.
- *   leg.reach_rest        |hip - ankle| at rest. reach_max: MEASURED with the CCD, the IK bone put
- *                         twice the leg's length straight below the hip; reach_min: the IK bone put
- *                         at the hip. Without a leg IK chain reach_min = reach_max = 0.
- *   leg.thigh, shin, length; foot_length (ankle to toe, horizontal); ankle_height (the ankle's Y).
- *   floor_height          lowest rest Y of the ankles, heels and toes.
- *   hip_height            mean rest Y of the two hip joints (足).
+ *   leg.knee_bend_min/max the least and the largest bend the knee link's limit allows: the knee turned
+ *                         about X through the limit's X range (clamped to [-pi, pi], which is all the
+ *                         Euler decomposition gives; the limit holds Y and Z at 0), from the rest pose.
+ *                         bend_min is the most open knee MMD allows: the rest bend plus 0.5 degrees for
+ *                         a PMX knee (-180..-0.5 degrees), about 28.6 more for a PMD knee under
+ *                         babylon-mmd (its -180..-0.5 read as radians). Only with a limited knee link.
+ *   leg.reach_rest        |hip - ankle| at rest.
+ *   leg.reach_max         MEASURED with the CCD: the hip-ankle distance with the leg IK bone put twice
+ *                         the leg's length straight below the hip (the leg stretched as far as MMD's IK
+ *                         takes it; it lies below thigh + shin whenever the knee rests bent). Far targets
+ *                         in other directions stretch it to within ~0.01 of this.
+ *   leg.reach_min         the least hip-ankle distance over the knee's range (the same sweep as the
+ *                         bends; what the CCD reaches with a target at the hip, tests/c/test_rig.c); for
+ *                         an unlimited knee MEASURED with the IK bone at the hip. 0 without a leg IK.
+ *   leg.thigh, shin, length; foot_length (ankle to toe, horizontal); ankle_height (MEASURED: the
+ *                         ankle's Y in the solved rest pose).
+ *   floor_height          MEASURED: lowest Y of the ankles, heels and toes in the solved rest pose.
+ *   hip_height            MEASURED: mean Y of the two hip joints (足) in the solved rest pose.
  *   scale                 mean leg length over the standard figure's (NOTES.md: 9.419 units), 1 = a
  *                         ~20-unit figure; 0 without legs.
  *   arm.upper, fore, length, elbow_rest_bend (shoulder joint 腕 -> ひじ -> 手首).
@@ -313,10 +321,10 @@ typedef struct pm_rig_leg {
     float knee_rest_bend;    /* radians */
     bool knee_limited;       /* the leg chain's knee link has limits */
     pm_vec3 knee_limit_min, knee_limit_max; /* those limits (radians, as stored; zero when not limited) */
-    float knee_bend_min, knee_bend_max;     /* MEASURED (FK) bend at the limits, radians (0 when not limited) */
-    float reach_rest, reach_min, reach_max; /* hip-ankle distances; min/max MEASURED with the CCD */
+    float knee_bend_min, knee_bend_max;     /* the bends the limit allows, radians (0 when not limited) */
+    float reach_rest, reach_min, reach_max; /* hip-ankle distances (reach_max MEASURED with the CCD) */
     float foot_length;       /* ankle to toe, horizontal (0 without a toe) */
-    float ankle_height;      /* the ankle's rest Y */
+    float ankle_height;      /* the ankle's Y in the solved rest pose */
 } pm_rig_leg;
 
 typedef struct pm_rig_arm {
@@ -335,8 +343,8 @@ typedef struct pm_rig {
     pm_rig_chain *chains;          /* [chain_count] */
     pm_rig_leg legs[2];            /* 0 left, 1 right */
     pm_rig_arm arms[2];
-    float floor_height;            /* lowest rest Y of ankles, heels, toes (0 without legs) */
-    float hip_height;              /* mean rest Y of the hips (0 without legs) */
+    float floor_height;            /* lowest Y of ankles, heels, toes in the solved rest pose (0 without legs) */
+    float hip_height;              /* mean Y of the hips in the solved rest pose (0 without legs) */
     float leg_length;              /* mean thigh + shin of the present legs */
     float foot_length;             /* mean of the present legs' */
     float scale;                   /* leg_length / 9.419 (the standard figure); 0 without legs */

@@ -198,24 +198,17 @@ static void build_limbs(pm_rig *rig) {
             m->elbow_rest_bend = bend_at(a, e, w);
         }
     }
-    /* the figure */
+    /* the figure (heights: measure() takes them from the solved rest pose) */
     int legs = 0, feet = 0;
-    float lowest = INFINITY;
     for (int s = 0; s < 2; s++) {
         const pm_rig_leg *l = &rig->legs[s];
         if (!l->present) continue;
         legs++;
         rig->leg_length += l->length;
-        rig->hip_height += sk->bones[l->hip].position.y;
         if (l->toe != PM_NO_INDEX) feet++, rig->foot_length += l->foot_length;
-        const uint32_t pts[3] = {l->ankle, l->heel, l->toe};
-        for (int k = 0; k < 3; k++)
-            if (pts[k] != PM_NO_INDEX && sk->bones[pts[k]].position.y < lowest) lowest = sk->bones[pts[k]].position.y;
     }
     if (legs) {
         rig->leg_length /= (float)legs;
-        rig->hip_height /= (float)legs;
-        rig->floor_height = lowest;
         float std_leg = pm_vec3_distance(STD_HIP, STD_KNEE) + pm_vec3_distance(STD_KNEE, STD_ANKLE);
         rig->scale = rig->leg_length / std_leg;
     }
@@ -241,6 +234,51 @@ static pm_vec3 at(const meter *m, uint32_t b) { return pm_pose_world_position(m-
 /* Clamp a knee limit to what the Euler decomposition can give (X in [-pi, pi]). */
 static double clamp_pi(double a) { return a < -PM_PI ? -PM_PI : a > PM_PI ? PM_PI : a; }
 
+/* The knee turned by `a` about X from rest (what the limit allows: babylon-mmd's knee turns about X
+ * in its parent's frame, its Y and Z held at 0): the bend and the hip-ankle distance. */
+typedef struct knee_at {
+    double bend, reach;
+} knee_at;
+
+static knee_at knee_turned(pm_vec3 thigh, pm_vec3 shin, double a) {
+    double c = cos(a), sn = sin(a);
+    pm_vec3 s2 = pm_vec3_make(shin.x, (float)(shin.y * c - shin.z * sn), (float)(shin.y * sn + shin.z * c));
+    knee_at k = {angle_between(thigh, s2), pm_vec3_length(pm_vec3_add(thigh, s2))};
+    return k;
+}
+
+/* Objective q of the knee turned by a: 0 the bend, 1 minus the bend, 2 the hip-ankle distance. */
+static double knee_objective(pm_vec3 thigh, pm_vec3 shin, double a, int q) {
+    knee_at k = knee_turned(thigh, shin, a);
+    return q == 0 ? k.bend : q == 1 ? -k.bend : k.reach;
+}
+
+/* Over the knee's X range [lo, hi]: the least and the largest bend, and the least hip-ankle distance
+ * (each minimum sampled every 0.125 degrees or finer, then refined by ternary search to 1e-9 rad). */
+static void knee_range(pm_vec3 thigh, pm_vec3 shin, double lo, double hi, double *bend_min, double *bend_max,
+                       double *reach_min) {
+    enum { STEPS = 2880 };
+    double out[3];
+    for (int q = 0; q < 3; q++) {
+        double best = INFINITY, best_a = lo;
+        for (int i = 0; i <= STEPS; i++) {
+            double a = lo + (hi - lo) * i / STEPS, f = knee_objective(thigh, shin, a, q);
+            if (f < best) best = f, best_a = a;
+        }
+        double step = (hi - lo) / STEPS, x0 = fmax(lo, best_a - step), x1 = fmin(hi, best_a + step);
+        for (int it = 0; it < 80 && x1 - x0 > 1e-9; it++) {
+            double m0 = x0 + (x1 - x0) / 3, m1 = x1 - (x1 - x0) / 3;
+            if (knee_objective(thigh, shin, m0, q) < knee_objective(thigh, shin, m1, q)) x1 = m1;
+            else x0 = m0;
+        }
+        double f = knee_objective(thigh, shin, 0.5 * (x0 + x1), q);
+        out[q] = f < best ? f : best;
+    }
+    *bend_min = out[0];
+    *bend_max = -out[1];
+    *reach_min = out[2];
+}
+
 static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
     const pm_skeleton *sk = rig->skeleton;
     pm_result r;
@@ -253,41 +291,58 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
         c->rest_error = pm_vec3_distance(e, at(m, c->ik_bone));
         c->rest_shift = pm_vec3_distance(e, sk->bones[c->target].position);
     }
-    /* knee bends at the two ends of the limit (FK, IK off) */
+    /* heights in the solved rest pose: what MMD shows before any key */
+    int legs = 0;
+    float lowest = INFINITY;
+    for (int s = 0; s < 2; s++) {
+        pm_rig_leg *l = &rig->legs[s];
+        if (!l->present) continue;
+        legs++;
+        rig->hip_height += at(m, l->hip).y;
+        l->ankle_height = at(m, l->ankle).y;
+        const uint32_t pts[3] = {l->ankle, l->heel, l->toe};
+        for (int k = 0; k < 3; k++)
+            if (pts[k] != PM_NO_INDEX && at(m, pts[k]).y < lowest) lowest = at(m, pts[k]).y;
+    }
+    if (legs) {
+        rig->hip_height /= (float)legs;
+        rig->floor_height = lowest;
+    }
+    /* what the knee limit allows (its X range, from the rest pose) */
     for (int s = 0; s < 2; s++) {
         pm_rig_leg *l = &rig->legs[s];
         if (!l->present || !l->knee_limited) continue;
         double lo = clamp_pi(fmin(l->knee_limit_min.x, l->knee_limit_max.x));
         double hi = clamp_pi(fmax(l->knee_limit_min.x, l->knee_limit_max.x));
-        double open = lo <= 0 && hi >= 0 ? 0 : hi < 0 ? hi : lo, closed = fabs(lo) > fabs(hi) ? lo : hi;
-        const double ends[2] = {open, closed};
-        float *outs[2] = {&l->knee_bend_min, &l->knee_bend_max};
-        for (int e = 0; e < 2; e++) {
-            if ((r = rest(m, err))) return r;
-            m->pose->rotation[l->knee] =
-                pm_quat_from_axis_angle(pm_vec3_make(1, 0, 0), (float)ends[e]);
-            if ((r = solve(m, PM_POSE_NO_IK, err))) return r;
-            *outs[e] = bend_at(at(m, l->hip), at(m, l->knee), at(m, l->ankle));
-        }
+        pm_vec3 h = sk->bones[l->hip].position, k = sk->bones[l->knee].position, a = sk->bones[l->ankle].position;
+        double bmin, bmax, rmin;
+        knee_range(pm_vec3_sub(k, h), pm_vec3_sub(a, k), lo, hi, &bmin, &bmax, &rmin);
+        l->knee_bend_min = (float)bmin;
+        l->knee_bend_max = (float)bmax;
+        l->reach_min = (float)rmin;
     }
-    /* reach: the leg IK bones far below the hips, then at the hips (both legs in one evaluation) */
+    /* reach_max: the leg IK bones far below the hips (both legs in one evaluation); reach_min of an
+     * unlimited knee: the IK bones at the hips */
     bool any = false;
     for (int s = 0; s < 2; s++) any |= rig->legs[s].present && rig->legs[s].ik_chain != PM_NO_INDEX;
     if (!any) return PM_OK;
     for (int pass = 0; pass < 2; pass++) {
         if ((r = rest(m, err))) return r;
+        bool moved = false;
         for (int s = 0; s < 2; s++) {
             const pm_rig_leg *l = &rig->legs[s];
-            if (!l->present || l->ik_chain == PM_NO_INDEX) continue;
+            if (!l->present || l->ik_chain == PM_NO_INDEX || (pass == 1 && l->knee_limited)) continue;
             uint32_t ik = rig->chains[l->ik_chain].ik_bone;
             pm_vec3 hip = sk->bones[l->hip].position;
             pm_vec3 goal = pass == 0 ? pm_vec3_make(hip.x, hip.y - 2.0f * l->length, hip.z) : hip;
             m->pose->translation[ik] = pm_vec3_sub(goal, sk->bones[ik].position);
+            moved = true;
         }
+        if (!moved) continue;
         if ((r = solve(m, 0, err))) return r;
         for (int s = 0; s < 2; s++) {
             pm_rig_leg *l = &rig->legs[s];
-            if (!l->present || l->ik_chain == PM_NO_INDEX) continue;
+            if (!l->present || l->ik_chain == PM_NO_INDEX || (pass == 1 && l->knee_limited)) continue;
             float d = pm_vec3_distance(at(m, l->hip), at(m, l->ankle));
             if (pass == 0) l->reach_max = d;
             else l->reach_min = d;
