@@ -1001,6 +1001,10 @@ import { tracingMethods } from './tracing.js';
 export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './tracing.js';
 Object.assign(ProcMotion.prototype, tracingMethods);
 
+// Rig analysis (js-glue/rig.js): pm.analyzeRig.
+import { rigMethods } from './rig.js';
+Object.assign(ProcMotion.prototype, rigMethods);
+
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
 export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator });
 export { GROOVE_JOINTS };
