@@ -254,29 +254,33 @@ static double knee_objective(pm_vec3 thigh, pm_vec3 shin, double a, int q) {
 }
 
 /* Over the knee's X range [lo, hi]: the least and the largest bend, and the least hip-ankle distance
- * (each minimum sampled every 0.125 degrees or finer, then refined by ternary search to 1e-9 rad). */
+ * (sampled every degree or finer, each extreme then refined by ternary search to 1e-9 rad; the three
+ * are smooth in the angle, with one extreme between neighbouring samples). */
 static void knee_range(pm_vec3 thigh, pm_vec3 shin, double lo, double hi, double *bend_min, double *bend_max,
                        double *reach_min) {
-    enum { STEPS = 2880 };
-    double out[3];
+    enum { STEPS = 360 };
+    double best[3] = {INFINITY, INFINITY, INFINITY}, best_a[3] = {lo, lo, lo};
+    for (int i = 0; i <= STEPS; i++) {
+        double a = lo + (hi - lo) * i / STEPS;
+        knee_at k = knee_turned(thigh, shin, a);
+        const double f[3] = {k.bend, -k.bend, k.reach};
+        for (int q = 0; q < 3; q++)
+            if (f[q] < best[q]) best[q] = f[q], best_a[q] = a;
+    }
+    double step = (hi - lo) / STEPS;
     for (int q = 0; q < 3; q++) {
-        double best = INFINITY, best_a = lo;
-        for (int i = 0; i <= STEPS; i++) {
-            double a = lo + (hi - lo) * i / STEPS, f = knee_objective(thigh, shin, a, q);
-            if (f < best) best = f, best_a = a;
-        }
-        double step = (hi - lo) / STEPS, x0 = fmax(lo, best_a - step), x1 = fmin(hi, best_a + step);
+        double x0 = fmax(lo, best_a[q] - step), x1 = fmin(hi, best_a[q] + step);
         for (int it = 0; it < 80 && x1 - x0 > 1e-9; it++) {
             double m0 = x0 + (x1 - x0) / 3, m1 = x1 - (x1 - x0) / 3;
             if (knee_objective(thigh, shin, m0, q) < knee_objective(thigh, shin, m1, q)) x1 = m1;
             else x0 = m0;
         }
         double f = knee_objective(thigh, shin, 0.5 * (x0 + x1), q);
-        out[q] = f < best ? f : best;
+        if (f < best[q]) best[q] = f;
     }
-    *bend_min = out[0];
-    *bend_max = -out[1];
-    *reach_min = out[2];
+    *bend_min = best[0];
+    *bend_max = -best[1];
+    *reach_min = best[2];
 }
 
 static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {

@@ -364,13 +364,28 @@ static int readings_of(const pmi_rig_name *p, reading out[8]) {
     return c;
 }
 
+/* The entries grouped by key length (a counting sort, made per call: no global state). */
+typedef struct entry_index {
+    uint16_t start[PMI_RIG_KEY_CAP + 1]; /* entries of length n: order[start[n] .. start[n + 1]) */
+    uint16_t order[ENTRY_COUNT];
+} entry_index;
+
+static void index_entries(entry_index *ix) {
+    memset(ix->start, 0, sizeof ix->start);
+    for (size_t e = 0; e < ENTRY_COUNT; e++) ix->start[ENTRIES[e].len + 1 <= PMI_RIG_KEY_CAP ? ENTRIES[e].len + 1 : PMI_RIG_KEY_CAP]++;
+    for (int n = 1; n <= PMI_RIG_KEY_CAP; n++) ix->start[n] += ix->start[n - 1];
+    uint16_t fill[PMI_RIG_KEY_CAP + 1];
+    memcpy(fill, ix->start, sizeof fill);
+    for (size_t e = 0; e < ENTRY_COUNT; e++) ix->order[fill[ENTRIES[e].len]++] = (uint16_t)e; /* file order kept */
+}
+
 static bool entry_is(const pmi_rig_entry *e, const char *k, size_t n, uint8_t side) {
     return e->len == n && (e->sided != 0) == (side != 0) && memcmp(e->key, k, n) == 0;
 }
 
 /* For each table in `tables` (a naming bit mask), the first reading that it has: (role, rank) per
  * naming into hit[]; hit[n].role == PM_RIG_ROLE_NONE where table n has none. */
-static void match_all(const char *raw, size_t len, uint32_t tables, pmi_rig_hit hit[PM_RIG_NAMING_COUNT]) {
+static void match_all(const entry_index *ix, const char *raw, size_t len, uint32_t tables, pmi_rig_hit hit[PM_RIG_NAMING_COUNT]) {
     for (int t = 0; t < PM_RIG_NAMING_COUNT; t++) hit[t].role = PM_RIG_ROLE_NONE, hit[t].rank = 255;
     pmi_rig_name p;
     if (!prepare(raw, len, &p)) return;
@@ -379,8 +394,9 @@ static void match_all(const char *raw, size_t len, uint32_t tables, pmi_rig_hit 
     uint32_t open = tables;
     for (int r = 0; r < nr && open; r++) {
         const char *k = p.key + rd[r].off;
-        for (size_t e = 0; e < ENTRY_COUNT; e++) {
-            const pmi_rig_entry *en = &ENTRIES[e];
+        size_t n = rd[r].len < PMI_RIG_KEY_CAP ? rd[r].len : PMI_RIG_KEY_CAP - 1;
+        for (uint32_t i = ix->start[n]; i < ix->start[n + 1]; i++) {
+            const pmi_rig_entry *en = &ENTRIES[ix->order[i]];
             if (!(open & PM_RIG_NAMING_BIT(en->naming)) || !entry_is(en, k, rd[r].len, rd[r].side)) continue;
             hit[en->naming].role = rd[r].side == 2 ? (pm_rig_role)(en->role + PM_RIG_SIDE_ROLE_COUNT) : en->role;
             hit[en->naming].rank = en->rank;
@@ -415,7 +431,9 @@ pm_rig_role pm_rig_name_role(const char *name, size_t len, const pm_rig_resolve_
     uint32_t tables = tables_of(opts);
     if (!(opts && opts->namings)) tables &= ~PM_RIG_NAMING_BIT(PM_RIG_NAMING_CMU);
     pmi_rig_hit hit[PM_RIG_NAMING_COUNT];
-    match_all(name, len, tables, hit);
+    entry_index ix;
+    index_entries(&ix);
+    match_all(&ix, name, len, tables, hit);
     for (size_t o = 0; o < sizeof ORDER / sizeof ORDER[0]; o++)
         if (hit[ORDER[o]].role != PM_RIG_ROLE_NONE) {
             if (naming) *naming = ORDER[o];
@@ -455,8 +473,8 @@ static bool bone_taken(const pm_rig_roles *out, uint32_t b) {
 
 /* One pass of rules 4-5 over `count` names (name_at(src, i), NULL or "" = skip). Roles already
  * set in `out` and bones already playing one are left alone. */
-static void resolve_pass(name_at_fn name_at, const void *src, uint32_t count, uint32_t tables, bool signed_cmu,
-                         bool english, per_table *t /* [PM_RIG_NAMING_COUNT] scratch */, pm_rig_roles *out) {
+static void resolve_pass(const entry_index *ix, name_at_fn name_at, const void *src, uint32_t count, uint32_t tables,
+                         bool signed_cmu, bool english, per_table *t /* [PM_RIG_NAMING_COUNT] scratch */, pm_rig_roles *out) {
     for (int n = 0; n < PM_RIG_NAMING_COUNT; n++)
         for (int r = 0; r < PM_RIG_ROLE_COUNT; r++) t[n].bone[r] = PM_NO_INDEX, t[n].rank[r] = 255;
     bool any = false;
@@ -464,7 +482,7 @@ static void resolve_pass(name_at_fn name_at, const void *src, uint32_t count, ui
         const char *nm = name_at(src, i);
         if (!nm || !*nm) continue;
         pmi_rig_hit hit[PM_RIG_NAMING_COUNT];
-        match_all(nm, strlen(nm), tables, hit);
+        match_all(ix, nm, strlen(nm), tables, hit);
         for (int n = 0; n < PM_RIG_NAMING_COUNT; n++) {
             pm_rig_role r = hit[n].role;
             if (r == PM_RIG_ROLE_NONE || hit[n].rank >= t[n].rank[r]) continue;
@@ -536,8 +554,10 @@ static pm_result resolve(name_at_fn jp, name_at_fn en, const void *src_jp, const
     /* per-table scratch: 9 x 86 x 5 bytes, too big for a small wasm stack frame in a loop but fine
      * once; kept on the stack so that resolving never allocates */
     per_table t[PM_RIG_NAMING_COUNT];
-    resolve_pass(jp, src_jp, count, tables, signed_cmu, false, t, out);
-    if (en) resolve_pass(en, src_en, count, tables, signed_cmu, true, t, out);
+    entry_index ix;
+    index_entries(&ix);
+    resolve_pass(&ix, jp, src_jp, count, tables, signed_cmu, false, t, out);
+    if (en) resolve_pass(&ix, en, src_en, count, tables, signed_cmu, true, t, out);
     (void)err;
     return PM_OK;
 }
