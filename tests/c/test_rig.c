@@ -727,6 +727,31 @@ PM_TEST(bad_input_and_every_allocation_failing) {
         pm_rig_free(rig);
         pm_skeleton_free(sk);
     }
+    /* huge positions (lengths and squares overflow the float range): every figure stays finite */
+    pm_skeleton *huge_base = mannequin();
+    for (int pass = 0; pass < 2 && huge_base; pass++) {
+        float big = pass ? 1e20f : 3e38f;
+        variant v;
+        variant_of(&v, huge_base);
+        v.d[vfind(&v, "左ひざ")].position = pm_vec3_make(big, -big, big);
+        v.d[vfind(&v, "右足首")].position = pm_vec3_make(-big, big, 1);
+        pm_skeleton *huge = vbuild(&v);
+        pm_rig *hr = huge ? analyze(huge) : NULL;
+        if (hr) {
+            for (int s = 0; s < 2; s++) {
+                const pm_rig_leg *l = &hr->legs[s];
+                const float f[] = {l->thigh, l->shin, l->length, l->knee_rest_bend, l->knee_bend_min, l->knee_bend_max,
+                                   l->reach_rest, l->reach_min, l->reach_max, l->foot_length, l->ankle_height};
+                for (size_t k = 0; k < N(f); k++) PM_CHECK_MSG(isfinite(f[k]), "leg %d figure %zu is %g", s, k, f[k]);
+            }
+            for (uint32_t c = 0; c < hr->chain_count; c++)
+                PM_CHECK(isfinite(hr->chains[c].rest_error) && isfinite(hr->chains[c].rest_distance));
+            PM_CHECK(isfinite(hr->floor_height) && isfinite(hr->scale) && isfinite(hr->leg_length));
+        }
+        pm_rig_free(hr);
+        pm_skeleton_free(huge);
+    }
+    pm_skeleton_free(huge_base);
     /* fail each allocation of an analysis in turn: a clean error and nothing leaked */
     pm_skeleton *m = mannequin();
     if (!m) return;

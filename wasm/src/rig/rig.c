@@ -98,6 +98,7 @@ static double angle_between(pm_vec3 a, pm_vec3 b) {
     double la = pm_vec3_length(a), lb = pm_vec3_length(b);
     if (!(la > 1e-9 && lb > 1e-9)) return 0;
     double c = pm_vec3_dot(a, b) / (la * lb);
+    if (!isfinite(c)) return 0;
     return acos(c < -1 ? -1 : c > 1 ? 1 : c);
 }
 
@@ -339,7 +340,9 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
             uint32_t ik = rig->chains[l->ik_chain].ik_bone;
             pm_vec3 hip = sk->bones[l->hip].position;
             pm_vec3 goal = pass == 0 ? pm_vec3_make(hip.x, hip.y - 2.0f * l->length, hip.z) : hip;
-            m->pose->translation[ik] = pm_vec3_sub(goal, sk->bones[ik].position);
+            pm_vec3 offset = pm_vec3_sub(goal, sk->bones[ik].position);
+            if (!isfinite(offset.x) || !isfinite(offset.y) || !isfinite(offset.z)) continue; /* beyond the float range */
+            m->pose->translation[ik] = offset;
             moved = true;
         }
         if (!moved) continue;
@@ -353,6 +356,29 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
         }
     }
     return PM_OK;
+}
+
+/* Skeletons may hold any finite position (up to 3e38): a figure that overflowed becomes 0, so no NaN or
+ * Inf ever leaves the analysis. */
+static void fin(float *v) {
+    if (!isfinite(*v)) *v = 0;
+}
+static void fin3(pm_vec3 *v) { fin(&v->x), fin(&v->y), fin(&v->z); }
+
+static void sanitize(pm_rig *rig) {
+    for (uint32_t i = 0; i < rig->chain_count; i++) {
+        pm_rig_chain *c = &rig->chains[i];
+        fin3(&c->rest_offset), fin(&c->rest_distance), fin(&c->rest_error), fin(&c->rest_shift);
+    }
+    for (int s = 0; s < 2; s++) {
+        pm_rig_leg *l = &rig->legs[s];
+        float *f[] = {&l->thigh, &l->shin, &l->length, &l->knee_rest_bend, &l->knee_bend_min, &l->knee_bend_max,
+                      &l->reach_rest, &l->reach_min, &l->reach_max, &l->foot_length, &l->ankle_height};
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) fin(f[k]);
+        pm_rig_arm *m = &rig->arms[s];
+        fin(&m->upper), fin(&m->fore), fin(&m->length), fin(&m->elbow_rest_bend);
+    }
+    fin(&rig->floor_height), fin(&rig->hip_height), fin(&rig->leg_length), fin(&rig->foot_length), fin(&rig->scale);
 }
 
 /* ---- the analysis --------------------------------------------------------------------------------- */
@@ -389,6 +415,7 @@ pm_result pm_rig_analyze(const pm_skeleton *sk, const pm_rig_options *opts, pm_r
         build_limbs(rig);
         if ((r = pm_pose_workspace_create(sk, &a, &m.ws, err)) == PM_OK && (r = pm_pose_create(sk, &a, &m.pose, err)) == PM_OK)
             r = measure(rig, &m, err);
+        sanitize(rig);
     }
     pm_pose_free(m.pose);
     pm_pose_workspace_free(m.ws);
