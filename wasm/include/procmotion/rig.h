@@ -76,7 +76,7 @@
  *   stored), loop count, limit angle, the IK bone's parent and its role (足IK親, 全ての親, ...), the
  *   side, and the kind: LEG (target is a leg's ankle), TOE (a toe), LEG_D (ひざD style: the target or a
  *   link is a D bone), ARM (arm and sleeve chains: the target or a link plays an arm role, or the
- *   name holds 袖 / sleeve), HAIR (髪, hair, ヘア, ポニテ, ツインテ, おさげ, もみあげ in the IK bone's or
+ *   name holds 袖 / sleeve), HAIR (髪, hair, ヘア, ポニ, ツインテ, おさげ, もみあげ in the IK bone's or
  *   the target's name), OTHER.
  *
  * REST GEOMETRY (world units, rest pose; MEASURED means the pose evaluator (pose.h: babylon-mmd's FK
@@ -112,7 +112,9 @@
  *   pm_rig_analyze allocates the rig and frees its scratch before returning; pm_rig_free(NULL) is
  *   fine. The rig BORROWS the skeleton (chains point at its IK links, pm_rig_to_json reads its names):
  *   keep the skeleton alive and unchanged while the rig is used. pm_rig_resolve_* and
- *   pm_rig_name_role allocate nothing. Names whose key is longer than 63 bytes never match.
+ *   pm_rig_name_role allocate nothing. Names whose key is longer than 63 bytes never match. No global
+ *   state: every call is reentrant. No NaN or Inf: a figure that overflows the float range (positions
+ *   near 3e38) is 0, and an IK goal beyond it is not measured.
  *
  * ERRORS
  *   NULL skeleton, names or out, a NULL name: PM_ERR_INVALID_ARGUMENT. An invalid skeleton:
