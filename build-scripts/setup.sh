@@ -26,7 +26,8 @@ for arg in "$@"; do
 done
 
 # Debian packages: compilers and wasm toolchains, cJSON for native builds, dpkg-dev for
-# dpkg-source, chromium for the browser tests, valgrind for the memcheck stage.
+# dpkg-source, chromium for the browser tests, valgrind for the memcheck stage, aubio and ffmpeg
+# for the beat tracker's peer tests and non-WAV input.
 DEB_PACKAGES=(
   emscripten node-acorn binaryen            # emcc 3.1.6 (+ its acorn and wasm-opt)
   clang lld wasi-libc libclang-rt-14-dev-wasm32   # wasm32-wasi reactor build
@@ -36,6 +37,8 @@ DEB_PACKAGES=(
   libcjson-dev                              # native cJSON
   dpkg-dev                                  # dpkg-source, to unpack cJSON's source
   chromium                                  # browser tests (playwright-core drives it)
+  aubio-tools                               # the beat tracker's peer (aubio beat / aubio tempo)
+  ffmpeg                                    # procmotion beats reads non-WAV audio through it
 )
 
 SRC_LIST=/etc/apt/sources.list.d/procmotion-src.sources

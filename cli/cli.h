@@ -34,6 +34,20 @@ void cli_print_json(cJSON *json);
 bool cli_is_help(const char *arg);
 /* Parse a finite double; false when the text is not a number. */
 bool cli_parse_double(const char *text, double *out);
+/* Whether s ends with the lower-case suffix, ignoring ASCII case (".WAV" ends with ".wav"). */
+bool cli_ends_with(const char *s, const char *suffix);
+/* Whether `name` is an executable file in a PATH directory. */
+bool cli_on_path(const char *name);
+
+/* A progress bar on stderr, drawn only when stderr is a terminal: "LABEL [####....] 42% 10/24 UNIT". */
+typedef struct cli_progress {
+    const char *label, *unit;
+    bool tty;
+    int last;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *label, const char *unit);
+/* Redraw when the percentage changed; a newline once done >= total. */
+void cli_progress_draw(cli_progress *p, double done, double total);
 
 extern const cli_command cli_commands[];
 extern const size_t cli_command_count;
@@ -51,6 +65,7 @@ CLI_COMMAND(pose);
 CLI_COMMAND(groove);
 CLI_COMMAND(trace);
 CLI_COMMAND(rig);
+CLI_COMMAND(beats);
 #undef CLI_COMMAND
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 uint8_t *cli_read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
@@ -100,4 +101,55 @@ bool cli_parse_double(const char *text, double *out) {
     if (end == text || *end != '\0' || errno == ERANGE) return false;
     *out = v;
     return true;
+}
+
+bool cli_ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return false;
+    for (size_t i = 0; i < m; i++) {
+        char a = s[n - m + i], b = suffix[i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != b) return false;
+    }
+    return true;
+}
+
+bool cli_on_path(const char *name) {
+    const char *path = getenv("PATH");
+    if (!path) return false;
+    char buf[4096];
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        if (n && n + strlen(name) + 2 < sizeof buf) {
+            memcpy(buf, path, n);
+            buf[n] = '/';
+            strcpy(buf + n + 1, name);
+            if (access(buf, X_OK) == 0) return true;
+        }
+        path += n + (colon ? 1 : 0);
+    }
+    return false;
+}
+
+void cli_progress_init(cli_progress *p, const char *label, const char *unit) {
+    p->label = label;
+    p->unit = unit;
+    p->tty = isatty(STDERR_FILENO) != 0;
+    p->last = -1;
+}
+
+void cli_progress_draw(cli_progress *p, double done, double total) {
+    if (!p->tty || !(total > 0)) return;
+    int pct = (int)(done * 100 / total);
+    if (pct > 100) pct = 100;
+    if (pct == p->last && done < total) return;
+    p->last = pct;
+    char bar[41];
+    int fill = pct * 40 / 100;
+    for (int i = 0; i < 40; i++) bar[i] = i < fill ? '#' : '.';
+    bar[40] = 0;
+    fprintf(stderr, "\r%s [%s] %3d%% %.0f/%.0f %s", p->label, bar, pct, done, total, p->unit);
+    if (done >= total) fputs("\n", stderr);
+    fflush(stderr);
 }

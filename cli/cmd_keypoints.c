@@ -32,39 +32,9 @@ const char cmd_keypoints_usage[] =
     "A progress bar is drawn on a terminal for long inputs; a summary (frames, NaN count, out-of-range\n"
     "count, ignored bones) goes to stderr. Exit status 0, 1 on bad input, 2 on a usage error.\n";
 
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m) return false;
-    for (size_t i = 0; i < m; i++) {
-        char a = s[n - m + i], b = suffix[i];
-        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-        if (a != b) return false;
-    }
-    return true;
-}
-
-/* Whether `name` is an executable file in a PATH directory. */
-static bool on_path(const char *name) {
-    const char *path = getenv("PATH");
-    if (!path) return false;
-    char buf[4096];
-    while (*path) {
-        const char *colon = strchr(path, ':');
-        size_t n = colon ? (size_t)(colon - path) : strlen(path);
-        if (n && n + strlen(name) + 2 < sizeof buf) {
-            memcpy(buf, path, n);
-            buf[n] = '/';
-            strcpy(buf + n + 1, name);
-            if (access(buf, X_OK) == 0) return true;
-        }
-        path += n + (colon ? 1 : 0);
-    }
-    return false;
-}
-
 /* .fbx/.dae -> a temporary .glb through `assimp export IN TMP.glb`; returns its bytes. */
 static uint8_t *via_assimp(const char *in, size_t *size) {
-    if (!on_path("assimp")) {
+    if (!cli_on_path("assimp")) {
         cli_fail("keypoints", "%s: reading .fbx/.dae needs the assimp command: apt-get install assimp-utils", in);
         return NULL;
     }
@@ -95,24 +65,9 @@ static uint8_t *via_assimp(const char *in, size_t *size) {
     return data;
 }
 
-typedef struct progress {
-    bool tty;
-    int last;
-} progress;
-
+/* The bar for long inputs only (600 frames or more). */
 static void draw(void *user, uint32_t done, uint32_t total) {
-    progress *p = user;
-    if (!p->tty || total < 600) return;
-    int pct = (int)((uint64_t)done * 100 / total);
-    if (pct == p->last && done != total) return;
-    p->last = pct;
-    char bar[41];
-    int fill = pct * 40 / 100;
-    for (int i = 0; i < 40; i++) bar[i] = i < fill ? '#' : '.';
-    bar[40] = 0;
-    fprintf(stderr, "\rkeypoints [%s] %3d%% %u/%u frames", bar, pct, done, total);
-    if (done == total) fputs("\n", stderr);
-    fflush(stderr);
+    if (total >= 600) cli_progress_draw(user, done, total);
 }
 
 int cmd_keypoints(int argc, char **argv) {
@@ -168,13 +123,14 @@ int cmd_keypoints(int argc, char **argv) {
     o.model = model_data;
     o.model_size = model_size;
     size_t size = 0;
-    uint8_t *data = ends_with(in, ".fbx") || ends_with(in, ".dae") ? via_assimp(in, &size) : cli_read_file(in, &size);
+    uint8_t *data = cli_ends_with(in, ".fbx") || cli_ends_with(in, ".dae") ? via_assimp(in, &size) : cli_read_file(in, &size);
     if (!data) {
         free(model_data);
         return 1;
     }
-    if (ends_with(in, ".fbx") || ends_with(in, ".dae")) fmt = PM_KP_FORMAT_GLTF;
-    progress prog = {isatty(STDERR_FILENO) != 0, -1};
+    if (cli_ends_with(in, ".fbx") || cli_ends_with(in, ".dae")) fmt = PM_KP_FORMAT_GLTF;
+    cli_progress prog;
+    cli_progress_init(&prog, "keypoints", "frames");
     o.progress = draw;
     o.progress_user = &prog;
     pm_error err = {0};

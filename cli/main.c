@@ -15,6 +15,7 @@ const cli_command cli_commands[] = {
      cmd_keypoints},
     {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},
     {"groove", "bake the BPM groove (joint oscillation, squat bounce) into a VMD", cmd_groove_usage, cmd_groove},
+    {"beats", "detect the tempo, beats and downbeats of music (WAV; other formats through ffmpeg)", cmd_beats_usage, cmd_beats},
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

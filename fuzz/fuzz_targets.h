@@ -14,6 +14,8 @@
 #ifndef PM_FUZZ_TARGETS_H
 #define PM_FUZZ_TARGETS_H
 
+#include "procmotion/audio.h"
+#include "procmotion/beats.h"
 #include "procmotion/bvh.h"
 #include "procmotion/catwalk.h"
 #include "procmotion/gltf.h"
@@ -158,9 +160,9 @@ static char *pm_fuzz_skeleton_json(const pm_skeleton *s, size_t *n) {
     return text;
 }
 
-/* A valid skeleton: lookups by its own names work, and JSON is a fixed point after one trip (the first
- * trip drops what the JSON reader does not take: the "source" block, display tails, fixed and local axes;
- * docs/skeleton-json.md), with the bone hierarchy kept. */
+/* A valid skeleton: lookups by its own names work, and its JSON reads back losslessly: the second JSON
+ * text equals the first from "bones" on (only "format" and the "source" block, a reader's, are not
+ * read back; docs/skeleton-json.md), and is a fixed point after that. */
 static void pm_fuzz_check_skeleton(const pm_skeleton *s) {
     pm_error err = {0};
     PM_FUZZ_CHECK(pm_skeleton_validate(s, &err) == PM_OK);
@@ -181,6 +183,8 @@ static void pm_fuzz_check_skeleton(const pm_skeleton *s) {
         for (uint32_t i = 0; i < s->bone_count && i < s2->bone_count; i++)
             PM_FUZZ_CHECK(s2->bones[i].parent == s->bones[i].parent && s2->bones[i].has_ik == s->bones[i].has_ik);
         char *j2 = pm_fuzz_skeleton_json(s2, &n2);
+        const char *b1 = strstr(j1, "\"bones\""), *b2 = strstr(j2, "\"bones\"");
+        PM_FUZZ_CHECK(b1 && b2 && strcmp(b1, b2) == 0);
         PM_FUZZ_CHECK(pm_skeleton_from_json(j2, n2, NULL, &s3, &err) == PM_OK);
         if (s3) {
             char *j3 = pm_fuzz_skeleton_json(s3, &n3);
@@ -733,6 +737,44 @@ static void pm_fuzz_json(const uint8_t *data, size_t size) {
     cJSON_Delete(root);
 }
 
+/* ---- WAV, and the beat tracker on what it read -------------------------------------------------------- */
+
+/* A file the reader accepts holds finite samples, writes back (same encoding) to a file that reads to the
+ * same values (exactly for 8/16/24-bit PCM and float32), and the beat tracker takes it without NaN out. */
+static void pm_fuzz_wav(const uint8_t *data, size_t size) {
+    pm_audio *a = NULL;
+    pm_error err = {0};
+    pm_wav_options o = {.max_samples = 1u << 20};
+    if (pm_wav_read(data, size, &o, &a, &err) != PM_OK) {
+        PM_FUZZ_CHECK(a == NULL && err.message[0]);
+        return;
+    }
+    size_t count = (size_t)(a->frame_count * a->channels);
+    PM_FUZZ_CHECK(pm_fuzz_all_finite(a->samples, count));
+    size_t n = 0;
+    if (pm_wav_write(a->samples, a->frame_count, a->channels, a->sample_rate, a->encoding, NULL, 0, &n, &err) == PM_OK) {
+        uint8_t *out = malloc(n);
+        PM_FUZZ_CHECK(out && pm_wav_write(a->samples, a->frame_count, a->channels, a->sample_rate, a->encoding, out, n, &n, &err) == PM_OK);
+        pm_audio *b = NULL;
+        PM_FUZZ_CHECK(pm_wav_read(out, n, &o, &b, &err) == PM_OK && b->frame_count == a->frame_count);
+        bool exact = a->encoding != PM_WAV_PCM_S32 && a->encoding != PM_WAV_FLOAT64;
+        if (b && exact) PM_FUZZ_CHECK(count == 0 || memcmp(a->samples, b->samples, count * sizeof(float)) == 0);
+        pm_audio_free(b);
+        free(out);
+    }
+    if (a->sample_rate >= 8000 && a->sample_rate <= 96000 && a->channels <= PM_BEATS_MAX_CHANNELS) {
+        pm_beats *bt = NULL;
+        if (pm_beats_detect(a->samples, a->frame_count, a->channels, a->sample_rate, NULL, &bt, &err) == PM_OK) {
+            PM_FUZZ_CHECK(isfinite(bt->bpm) && isfinite(bt->confidence) && pm_fuzz_all_finite(bt->onset_envelope, bt->onset_count));
+            for (uint32_t i = 0; i < bt->beat_count; i++) PM_FUZZ_CHECK(isfinite(bt->beats[i]) && (i == 0 || bt->beats[i] > bt->beats[i - 1]));
+        } else {
+            PM_FUZZ_CHECK(bt == NULL && err.message[0]);
+        }
+        pm_beats_free(bt);
+    }
+    pm_audio_free(a);
+}
+
 /* ---- the table ------------------------------------------------------------------------------------- */
 
 typedef struct pm_fuzz_target {
@@ -758,6 +800,7 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"catwalk_json", pm_fuzz_catwalk_json},
     {"groove_json", pm_fuzz_groove_json},
     {"timeline_json", pm_fuzz_timeline_json},
+    {"wav", pm_fuzz_wav},
 };
 #define PM_FUZZ_TARGET_COUNT (sizeof pm_fuzz_targets / sizeof pm_fuzz_targets[0])
 

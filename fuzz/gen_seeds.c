@@ -8,6 +8,7 @@
 #include "pm_test.h" /* pm_test_read_file */
 #include "sample_inputs.h"
 
+#include "procmotion/audio.h"
 #include "procmotion/keypoints.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
@@ -297,6 +298,29 @@ static void kp_seeds(void) {
     free(bin.d);
 }
 
+/* ---- WAV: every encoding, mono and stereo, a short drum-like signal ------------------------------------ */
+
+static void wav_seeds(void) {
+    float x[2 * 800];
+    for (int i = 0; i < 800; i++) {
+        double t = i / 8000.0, env = exp(-fmod(t, 0.05) / 0.01);
+        x[2 * i] = (float)(0.8 * sin(2 * 3.14159265 * 60 * t) * env);
+        x[2 * i + 1] = (float)(0.5 * sin(2 * 3.14159265 * 440 * t) * env);
+    }
+    for (int e = PM_WAV_PCM_U8; e < PM_WAV_ENCODING_COUNT; e++)
+        for (uint32_t ch = 1; ch <= 2; ch++) {
+            size_t n = 0;
+            pm_error err = {0};
+            if (pm_wav_write(x, 800 / ch, ch, 8000, (pm_wav_encoding)e, NULL, 0, &n, &err) != PM_OK) die("wav", &err);
+            uint8_t *buf = malloc(n);
+            if (!buf || pm_wav_write(x, 800 / ch, ch, 8000, (pm_wav_encoding)e, buf, n, &n, &err) != PM_OK) die("wav", &err);
+            char name[48];
+            snprintf(name, sizeof name, "%s-%uch.wav", pm_wav_encoding_name((pm_wav_encoding)e), ch);
+            seed("wav", name, buf, n);
+            free(buf);
+        }
+}
+
 /* ---- Shift-JIS names and UTF-8 text; IK limbs -------------------------------------------------------- */
 
 static void sjis_seeds(void) {
@@ -379,6 +403,7 @@ int main(int argc, char **argv) {
     gltf_seeds(fixtures);
     kp_seeds();
     sjis_seeds();
+    wav_seeds();
     ik_seeds();
     generator_seeds();
     json_seeds();

@@ -214,7 +214,10 @@ export class ProcMotion {
   static boneKey(vmd: Vmd, index: number): VmdBoneKey;
 }
 
-/** A skeleton as JSON (docs/skeleton-json.md). */
+/**
+ * A skeleton bone as JSON (docs/skeleton-json.md). Every field readPmx returns is read back, so
+ * createPoseEvaluator(vmd, pm.readPmx(bytes)) poses exactly like createPoseEvaluator(vmd, bytes).
+ */
 export interface SkeletonBone {
   name: string;
   nameEn?: string;
@@ -222,12 +225,18 @@ export interface SkeletonBone {
   /** -1 for a root. */
   parent: number;
   transformOrder?: number;
+  /** PMX bone flags, taken exactly when present (0 too); absent: rotatable, visible, enabled, plus what the fields imply. */
   flags?: number;
   tail?: [number, number, number];
+  /** A bone index, -1 none. */
   tailBone?: number;
+  /** `parent` -1: the append flags without a source (as PMX allows). */
   append?: { parent: number; ratio: number; rotate: boolean; translate: boolean; local: boolean };
+  /** Twist bones: the rotation axis (used by pose evaluation). */
   fixedAxis?: [number, number, number];
   localAxes?: { x: [number, number, number]; z: [number, number, number] };
+  /** PMX external parent key. */
+  externalParent?: number;
   ik?: {
     target: number;
     loopCount: number;
@@ -814,4 +823,132 @@ export interface RigAnalysis {
 export interface ProcMotion {
   /** The rig analysis of a model (PMX/PMD bytes or a skeleton object): roles, IK chains, rest geometry. */
   analyzeRig(model: SkeletonInput): RigAnalysis;
+}
+
+// ---- beats (js-glue/beats.js, docs/beats.md) ---------------------------------------------------------
+
+/** What Web Audio's AudioBuffer offers (any object of this shape works). */
+export interface AudioBufferLike {
+  readonly sampleRate: number;
+  readonly length: number;
+  readonly numberOfChannels: number;
+  getChannelData(channel: number): Float32Array;
+}
+
+export interface BeatOptions {
+  /** Interleaved channels of a Float32Array input (1 or 2, up to 32), default 1. */
+  channels?: number;
+  /** Default 55. */
+  minBpm?: number;
+  /** Default 215. */
+  maxBpm?: number;
+  /** Centre of the tempo prior, default 120. */
+  priorBpm?: number;
+  /** Ellis' tightness, default 100. */
+  tightness?: number;
+  /** 0 = detect 3 or 4; 2..12 fixes the meter. */
+  beatsPerBar?: number;
+  /** One tempo for the whole song (no tempo path). */
+  steady?: boolean;
+  /** Seconds; default 4 hours. */
+  maxSeconds?: number;
+  /** Called after each chunk: seconds analysed, seconds in all. */
+  onProgress?: (doneSeconds: number, totalSeconds: number) => void;
+}
+
+export interface TempoPoint {
+  time: number;
+  bpm: number;
+}
+
+export interface BeatResult {
+  /** The main tempo (0 when no beat was found). */
+  bpm: number;
+  /** 0..1: how clearly the beats stand out. */
+  confidence: number;
+  duration: number;
+  /** The first beat's time in seconds. */
+  offset: number;
+  steady: boolean;
+  beatsPerBar: number;
+  /** Beat times in seconds. */
+  beats: Float64Array;
+  /** Per beat: 1 = downbeat .. beatsPerBar. */
+  barPositions: Uint8Array;
+  downbeats: Float64Array;
+  firstDownbeat: number;
+  /** Knots of a piecewise-linear tempo curve (one knot when steady). */
+  tempoCurve: TempoPoint[];
+  /** Onset strength 0..1, onsetRate values a second. */
+  onsetEnvelope: Float32Array;
+  onsetRate: number;
+}
+
+/** The beat grid the generators take (a BPM, { bpm, offset }, tap tempo or a detection). */
+export interface BeatGrid {
+  bpm: number;
+  /** Seconds of beat 0. */
+  offset: number;
+  beats: Float64Array | null;
+  beatsPerBar: number;
+  firstDownbeat: number;
+}
+export type BeatGridInput = number | { bpm: number; offset?: number; beatsPerBar?: number; firstDownbeat?: number } | BeatResult | BeatGrid;
+
+export interface BeatNow {
+  time: number;
+  bpm: number;
+  lastBeat: number;
+  nextBeat: number;
+  phase: number;
+  confidence: number;
+}
+
+export class BeatTracker {
+  readonly sampleRate: number;
+  readonly channels: number;
+  push(samples: Float32Array | ArrayLike<number>): void;
+  now(): BeatNow;
+  finish(): BeatResult;
+  free(): void;
+}
+
+export class TapTempo {
+  /** Record a tap (milliseconds, e.g. performance.now()); a grid once 4 taps are in, else null. */
+  tap(ms: number): BeatGrid | null;
+  readonly count: number;
+}
+
+export type WavEncoding = 'default' | 'pcm_u8' | 'pcm_s16' | 'pcm_s24' | 'pcm_s32' | 'float32' | 'float64';
+export const WAV_ENCODINGS: readonly WavEncoding[];
+
+export interface WavAudio {
+  sampleRate: number;
+  channels: number;
+  frames: number;
+  /** Interleaved, integer formats scaled to [-1, 1). */
+  samples: Float32Array;
+  encoding: WavEncoding;
+  validBits: number;
+  formatTag: number;
+  channelMask: number;
+  rf64: boolean;
+}
+
+export interface ProcMotion {
+  detectBeats(samples: Float32Array, sampleRate: number, options?: BeatOptions): BeatResult;
+  detectBeats(buffer: AudioBufferLike, options?: BeatOptions): BeatResult;
+  createBeatTracker(sampleRate: number, options?: BeatOptions): BeatTracker;
+  beatGrid(x: BeatGridInput, offset?: number): BeatGrid;
+  beatGrid(x: null | undefined): null;
+  beatGridTime(grid: BeatGridInput, beat: number): number;
+  beatGridTime(grid: BeatGridInput, beats: ArrayLike<number>): Float64Array;
+  beatGridBeat(grid: BeatGridInput, seconds: number): number;
+  beatGridBeat(grid: BeatGridInput, seconds: ArrayLike<number>): Float64Array;
+  beatGridBpmAt(grid: BeatGridInput, seconds: number): number;
+  beatGridBpmAt(grid: BeatGridInput, seconds: ArrayLike<number>): Float64Array;
+  beatGridFromTaps(times: ArrayLike<number>): BeatGrid;
+  createTapTempo(options?: { maxTaps?: number; resetAfterMs?: number }): TapTempo;
+  readWav(bytes: Uint8Array | ArrayBuffer): WavAudio;
+  writeWav(samples: Float32Array | ArrayLike<number>, sampleRate: number, options?: { channels?: number; encoding?: WavEncoding }): Uint8Array;
 }

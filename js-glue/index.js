@@ -349,8 +349,9 @@ export class ProcMotion {
 
   /**
    * Read a PMX (2.0/2.1) or PMD model's skeleton: `{ format, modelName, modelNameEn, source, bones:
-   * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, ik? }],
-   * morphNames }` (schema in docs/skeleton-json.md). Vertices, faces and materials are skipped.
+   * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, fixedAxis?,
+   * localAxes?, externalParent?, ik? }], morphNames }` (schema in docs/skeleton-json.md). Vertices,
+   * faces and materials are skipped. Lossless: every call that takes a skeleton reads all of it back.
    */
   readPmx(bytes) {
     const data = toBytes(bytes, 'readPmx');
@@ -1008,3 +1009,8 @@ Object.assign(ProcMotion.prototype, rigMethods);
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
 export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator });
 export { GROOVE_JOINTS };
+
+// Beats (js-glue/beats.js): detectBeats, createBeatTracker, beatGrid*, createTapTempo, readWav, writeWav.
+import { installBeats, WAV_ENCODINGS } from './beats.js';
+export const { BeatTracker, TapTempo } = installBeats(ProcMotion, { ProcMotionError });
+export { WAV_ENCODINGS };

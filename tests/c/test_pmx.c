@@ -587,9 +587,9 @@ PM_TEST(bad_skeletons_are_rejected) {
 }
 
 PM_TEST(skeleton_create_validates) {
-    pm_bone_desc bones[3] = {{"root", NULL, {0, 0, 0}, PM_NO_INDEX, 0, 0, PM_NO_INDEX, 0, false, {0}},
-                             {"a", "A", {0, 1, 0}, 2, 0, 0, 0, 0, false, {0}},
-                             {"b", NULL, {0, 2, 0}, 1, 0, 0, PM_NO_INDEX, 0, false, {0}}};
+    pm_bone_desc bones[3] = {{.name = "root", .position = {0, 0, 0}, .parent = PM_NO_INDEX, .append_parent = PM_NO_INDEX},
+                             {.name = "a", .name_en = "A", .position = {0, 1, 0}, .parent = 2, .append_parent = 0},
+                             {.name = "b", .position = {0, 2, 0}, .parent = 1, .append_parent = PM_NO_INDEX}};
     pm_skeleton *s = NULL;
     pm_error err = {0};
     PM_CHECK_EQ_INT(pm_skeleton_create(bones, 3, NULL, 0, NULL, &s, &err), PM_ERR_BAD_FORMAT);
@@ -626,9 +626,9 @@ PM_TEST(skeleton_create_validates) {
 }
 
 PM_TEST(find_mmd_folds_full_width_ascii) {
-    pm_bone_desc bones[3] = {{"左足ＩＫ", NULL, {0, 0, 0}, PM_NO_INDEX, 0, 0, PM_NO_INDEX, 0, false, {0}},
-                             {"右人指１", NULL, {0, 0, 0}, 0, 0, 0, PM_NO_INDEX, 0, false, {0}},
-                             {"IK2", NULL, {0, 0, 0}, 0, 0, 0, PM_NO_INDEX, 0, false, {0}}};
+    pm_bone_desc bones[3] = {{.name = "左足ＩＫ", .position = {0, 0, 0}, .parent = PM_NO_INDEX, .append_parent = PM_NO_INDEX},
+                             {.name = "右人指１", .position = {0, 0, 0}, .parent = 0, .append_parent = PM_NO_INDEX},
+                             {.name = "IK2", .position = {0, 0, 0}, .parent = 0, .append_parent = PM_NO_INDEX}};
     pm_skeleton *s = NULL;
     pm_error err = {0};
     PM_CHECK_OK(pm_skeleton_create(bones, 3, NULL, 0, NULL, &s, &err), &err);
@@ -712,9 +712,9 @@ PM_TEST(fixture_skeletons_round_trip_through_the_writer) {
 
 PM_TEST(writer_round_trips_geometry_morphs_and_frames) {
     pm_ik_link link = {1, true, {-3.0f, 0, 0}, {-0.01f, 0, 0}};
-    pm_bone_desc bones[3] = {{"root", "Root", {0, 0, 0}, PM_NO_INDEX, 0, 0, PM_NO_INDEX, 0, false, {0}},
-                             {"ひざ", NULL, {0, 5, 0}, 0, 0, 0, PM_NO_INDEX, 0, false, {0}},
-                             {"足ＩＫ", NULL, {0, 1, 0}, 0, 0x1E, 0, PM_NO_INDEX, 0, true, {1, 40, 2.0f, 1, &link}}};
+    pm_bone_desc bones[3] = {{.name = "root", .name_en = "Root", .position = {0, 0, 0}, .parent = PM_NO_INDEX, .append_parent = PM_NO_INDEX},
+                             {.name = "ひざ", .position = {0, 5, 0}, .parent = 0, .append_parent = PM_NO_INDEX},
+                             {.name = "足ＩＫ", .position = {0, 1, 0}, .parent = 0, .flags = 0x1E, .append_parent = PM_NO_INDEX, .has_ik = true, .ik = {1, 40, 2.0f, 1, &link}}};
     bones[1].append_parent = 0, bones[1].append_ratio = 0.5f;
     const char *names[] = {"extra", "あ"};
     pm_skeleton *s = NULL;

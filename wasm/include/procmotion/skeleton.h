@@ -31,11 +31,17 @@
  *   To find a bone by what it does (センター, 足ＩＫ, an English or VRoid name) use the rig resolver.
  *
  * PM_SKELETON_CREATE
- *   Names are copied into the skeleton. flags 0 means ROTATABLE | VISIBLE | ENABLED. Append is on when
- *   append_parent is not PM_NO_INDEX and not (0 with ratio 0); then APPEND_ROTATE is added if neither
- *   append flag is set; when append is off the append flags are cleared. has_ik sets PM_BONE_IK (and
- *   !has_ik clears it); IK links are copied. Tails are offsets of (0, 0, 0) (TAIL_IS_BONE is cleared),
- *   fixed/local axes zero. morph_panel stays NULL and `source` zero (format NONE, empty comments).
+ *   Names are copied into the skeleton. flags 0 means ROTATABLE | VISIBLE | ENABLED; with
+ *   PM_BONE_EXACT_FLAGS the other bits are taken as they are (0 included). Append: with
+ *   APPEND_ROTATE or APPEND_TRANSLATE in flags, append_parent and append_ratio are taken as given
+ *   (PM_NO_INDEX: no source, as PMX allows); without them append is on when append_parent is not
+ *   PM_NO_INDEX and not (0 with ratio 0), and APPEND_ROTATE is then added; otherwise append is off
+ *   (LOCAL_APPEND cleared). has_ik sets PM_BONE_IK (and !has_ik clears it); IK links are copied. The
+ *   flag-guarded fields are copied when their flag is set and zero otherwise: tail_bone with
+ *   TAIL_IS_BONE (else tail_offset), fixed_axis with FIXED_AXIS, local_x / local_z with LOCAL_AXES,
+ *   external_parent_key with EXTERNAL_PARENT. So a zero-initialised desc (plus name and parents) is a
+ *   plain rotatable bone, and pm_skeleton_bone_desc's desc of a bone gives that bone back exactly.
+ *   morph_panel stays NULL and `source` zero (format NONE, empty comments).
  *
  * ADDITIONS (skeleton branch; new fields only, nothing existing changed)
  *   pm_model_format, pm_model_info and pm_skeleton.source (what a reader saw: format, version,
@@ -69,6 +75,10 @@ enum {
     PM_BONE_AFTER_PHYSICS = 0x1000,
     PM_BONE_EXTERNAL_PARENT = 0x2000
 };
+
+/* pm_bone_desc.flags only: take the other bits exactly, even when they are all 0 (without it, flags 0
+ * means ROTATABLE | VISIBLE | ENABLED). Never stored in a skeleton. */
+#define PM_BONE_EXACT_FLAGS 0x80000000u
 
 typedef struct pm_ik_link {
     uint32_t bone;          /* index of the link bone */
@@ -142,23 +152,39 @@ typedef struct pm_skeleton {
 } pm_skeleton;
 
 /* Build a skeleton from bone descriptions supplied by the caller (for example the glue passing a
- * babylon-mmd model's bones). Names are copied; the result validates as described above. */
+ * babylon-mmd model's bones). Names are copied; the result validates as described above. A desc
+ * carries every field of pm_bone, so any skeleton can be rebuilt (or edited) through descs. */
 typedef struct pm_bone_desc {
     const char *name;       /* UTF-8, required */
     const char *name_en;    /* may be NULL */
     pm_vec3 position;
     uint32_t parent;        /* PM_NO_INDEX for a root */
-    uint32_t flags;         /* 0 means ROTATABLE | VISIBLE | ENABLED */
+    uint32_t flags;         /* PM_BONE_*; 0 means ROTATABLE | VISIBLE | ENABLED (see PM_BONE_EXACT_FLAGS) */
     int32_t transform_order;
-    uint32_t append_parent; /* PM_NO_INDEX or 0 with append_ratio 0 for none */
+    uint32_t append_parent; /* PM_NO_INDEX (or 0 with append_ratio 0 when no append flag is set) for none */
     float append_ratio;
     bool has_ik;
     pm_ik ik;               /* links are copied */
+    /* -- the rest of pm_bone, each used only when its flag is set (zero-initialise for none) -- */
+    pm_vec3 tail_offset;    /* display tail when !(flags & PM_BONE_TAIL_IS_BONE) */
+    uint32_t tail_bone;     /* when flags & PM_BONE_TAIL_IS_BONE: a bone or PM_NO_INDEX */
+    pm_vec3 fixed_axis;     /* when flags & PM_BONE_FIXED_AXIS */
+    pm_vec3 local_x, local_z; /* when flags & PM_BONE_LOCAL_AXES */
+    int32_t external_parent_key; /* when flags & PM_BONE_EXTERNAL_PARENT */
 } pm_bone_desc;
 
 pm_result pm_skeleton_create(const pm_bone_desc *bones, uint32_t bone_count, const char *const *morph_names,
                              uint32_t morph_count, const pm_allocator *allocator, pm_skeleton **out,
                              pm_error *err);
+
+/*
+ * The desc of bone `index` (for pm_skeleton_create): every field of the bone (flags with
+ * PM_BONE_EXACT_FLAGS), its name, English name and IK links borrowed from the skeleton (valid while
+ * it lives). pm_skeleton_create on the descs of
+ * all bones gives a skeleton whose bones equal these field by field. PM_ERR_INVALID_ARGUMENT for a
+ * NULL skeleton or desc or an index out of range.
+ */
+pm_result pm_skeleton_bone_desc(const pm_skeleton *skeleton, uint32_t index, pm_bone_desc *out, pm_error *err);
 void pm_skeleton_free(pm_skeleton *skeleton);
 
 /* Check the invariants listed above. */
@@ -177,9 +203,12 @@ uint32_t pm_skeleton_find_mmd(const pm_skeleton *skeleton, const char *name);
  * Skeletons as JSON, the interchange of the JS glue and the CLI (schema: docs/skeleton-json.md).
  * pm_skeleton_to_json: out == NULL only sets *out_size (the length without the NUL); otherwise out_cap
  * must hold out_size + 1 bytes. pm_skeleton_from_json: bones with name, position, parent (-1 = root),
- * optional flags, transformOrder, append {parent, ratio, rotate, translate, local}, ik {target,
- * loopCount, limitAngle, links [{bone, limitMin, limitMax}]}, and morphNames; every index is checked
- * and the result validated as pm_skeleton_create does. Errors name the bone and the field.
+ * optional nameEn, flags, transformOrder, tail or tailBone, append {parent, ratio, rotate, translate,
+ * local}, fixedAxis, localAxes {x, z}, externalParent, ik {target, loopCount, limitAngle, links
+ * [{bone, limitMin, limitMax}]}, and modelName, modelNameEn, morphNames; every index is checked and
+ * the result validated as pm_skeleton_create does. Errors name the bone and the field. What
+ * pm_skeleton_to_json writes comes back with every bone field, the model names and the morph names
+ * unchanged (bit for bit: numbers are printed so that they read back exactly).
  */
 pm_result pm_skeleton_to_json(const pm_skeleton *skeleton, char *out, size_t out_cap, size_t *out_size, pm_error *err);
 pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator *allocator, pm_skeleton **out,

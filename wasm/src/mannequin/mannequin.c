@@ -3,6 +3,7 @@
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 
+#include "mannequin/mannequin_internal.h"
 #include "skeleton/skeleton_internal.h"
 
 #include <math.h>
@@ -287,49 +288,120 @@ static uint32_t ellipsoid(mesh *m, int material, uint32_t bone, pm_vec3 centre, 
     return first;
 }
 
-static pm_vec3 bone_pos(int b) { return pm_vec3_make(table[b].x, table[b].y, table[b].z); }
+static pm_vec3 table_pos(int b) { return pm_vec3_make(table[b].x, table[b].y, table[b].z); }
+
+/* The body fitted to a skeleton: where each table bone is in it (a missing bone is placed from its
+ * table parent by the table offset, scaled) and which of its bones the part is skinned to (a missing
+ * bone's parts go to its parent's bone; legs go to 足D / ひざD / 足首D when the skeleton has them). */
+typedef struct fit {
+    pm_vec3 pos[B_COUNT];
+    uint32_t skin[B_COUNT];
+    float scale; /* the head's height over the table's */
+} fit;
+
+/* "<name>D" in the skeleton (the deform bones real models skin their legs to), or PM_NO_INDEX. */
+static uint32_t find_d_bone(const pm_skeleton *s, const char *name) {
+    char d[64];
+    size_t n = strlen(name);
+    if (n + 2 > sizeof d) return PM_NO_INDEX;
+    memcpy(d, name, n);
+    d[n] = 'D';
+    d[n + 1] = 0;
+    return pm_skeleton_find(s, d);
+}
+
+static pm_result fit_skeleton(const pm_skeleton *s, bool eye_bones, fit *f, pm_error *err) {
+    uint32_t master = pm_skeleton_find(s, table[B_MASTER].name), head = pm_skeleton_find(s, table[B_HEAD].name);
+    if (master == PM_NO_INDEX || head == PM_NO_INDEX)
+        return pmi_fail(err, PM_ERR_NOT_FOUND, "mannequin: the skeleton has no %s or %s to fit the body to",
+                        table[B_MASTER].name, table[B_HEAD].name);
+    f->scale = (s->bones[head].position.y - s->bones[master].position.y) / table[B_HEAD].y;
+    if (!(f->scale > 1e-3f) || !(f->scale < 1e3f))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "mannequin: the head is at %g above the root, not a body",
+                        (double)(s->bones[head].position.y - s->bones[master].position.y));
+    for (int b = 0; b < B_COUNT; b++) { /* table parents come first */
+        uint32_t i = (b >= B_EYES && !eye_bones) ? PM_NO_INDEX : pm_skeleton_find(s, table[b].name);
+        int p = table[b].parent;
+        if (i != PM_NO_INDEX) {
+            f->pos[b] = s->bones[i].position;
+            f->skin[b] = i;
+        } else if (p >= 0) {
+            f->pos[b] = pm_vec3_add(f->pos[p], pm_vec3_scale(pm_vec3_sub(table_pos(b), table_pos(p)), f->scale));
+            f->skin[b] = f->skin[p];
+        } else {
+            return pmi_fail(err, PM_ERR_NOT_FOUND, "mannequin: the skeleton has no %s", table[b].name);
+        }
+    }
+    for (int b = B_LEG_L; b <= B_ANKLE_R; b++) {
+        if (b == B_TOE_L) continue;
+        uint32_t d = find_d_bone(s, table[b].name);
+        if (d != PM_NO_INDEX) f->skin[b] = d;
+    }
+    f->skin[B_TOE_L] = f->skin[B_ANKLE_L], f->skin[B_TOE_R] = f->skin[B_ANKLE_R];
+    return PM_OK;
+}
+
+/* The point (x, y, z) of the table's figure, carried with table bone b to where the fit puts it. The
+ * arithmetic is exact for the table's own skeleton (double differences of floats), so the built-in
+ * mannequin's vertices are the table's numbers. */
+static pm_vec3 at(const fit *f, int b, float x, float y, float z) {
+    const double s = f->scale;
+    return pm_vec3_make((float)(f->pos[b].x + s * ((double)x - table[b].x)),
+                        (float)(f->pos[b].y + s * ((double)y - table[b].y)),
+                        (float)(f->pos[b].z + s * ((double)z - table[b].z)));
+}
+
+static pm_vec3 sized(const fit *f, float x, float y, float z) {
+    return pm_vec3_make(x * f->scale, y * f->scale, z * f->scale);
+}
 
 typedef struct face_parts {
     uint32_t eye_first[2], eye_end[2]; /* vertex ranges of the eyes */
     uint32_t mouth_first, mouth_end;
+    pm_vec3 eye[2], mouth;             /* their centres */
+    float scale;
 } face_parts;
 
-static void build_body(mesh *m, bool eye_bones, face_parts *f) {
+static void build_body(mesh *m, const fit *f, face_parts *fp) {
+    const float k = f->scale;
+    const uint32_t *sk = f->skin;
     /* head, hair and face */
-    ellipsoid(m, M_SKIN, B_HEAD, pm_vec3_make(0, 17.9f, -0.05f), pm_vec3_make(1.05f, 1.15f, 1.1f));
-    ellipsoid(m, M_HAIR, B_HEAD, pm_vec3_make(0, 18.1f, 0.12f), pm_vec3_make(1.1f, 1.05f, 1.05f));
-    ellipsoid(m, M_SKIN, B_HEAD, pm_vec3_make(0, 17.6f, -1.13f), pm_vec3_make(0.09f, 0.14f, 0.12f)); /* nose */
+    ellipsoid(m, M_SKIN, sk[B_HEAD], at(f, B_HEAD, 0, 17.9f, -0.05f), sized(f, 1.05f, 1.15f, 1.1f));
+    ellipsoid(m, M_HAIR, sk[B_HEAD], at(f, B_HEAD, 0, 18.1f, 0.12f), sized(f, 1.1f, 1.05f, 1.05f));
+    ellipsoid(m, M_SKIN, sk[B_HEAD], at(f, B_HEAD, 0, 17.6f, -1.13f), sized(f, 0.09f, 0.14f, 0.12f)); /* nose */
+    fp->scale = k;
     for (int side = 0; side < 2; side++) {
-        pm_vec3 c = pm_vec3_make(side ? -EYE_X : EYE_X, EYE_Y, EYE_Z);
-        uint32_t bone = eye_bones ? (side ? B_EYE_R : B_EYE_L) : B_HEAD;
-        f->eye_first[side] = ellipsoid(m, M_EYES, bone, c, pm_vec3_make(0.14f, 0.2f, 0.08f));
-        f->eye_end[side] = vertex_count(m);
+        pm_vec3 c = at(f, B_HEAD, side ? -EYE_X : EYE_X, EYE_Y, EYE_Z);
+        fp->eye[side] = c;
+        fp->eye_first[side] = ellipsoid(m, M_EYES, sk[side ? B_EYE_R : B_EYE_L], c, sized(f, 0.14f, 0.2f, 0.08f));
+        fp->eye_end[side] = vertex_count(m);
     }
-    f->mouth_first = ellipsoid(m, M_MOUTH, B_HEAD, pm_vec3_make(0, 17.25f, -0.93f), pm_vec3_make(0.22f, 0.05f, 0.06f));
-    f->mouth_end = vertex_count(m);
-    capsule(m, M_SKIN, B_NECK, bone_pos(B_NECK), pm_vec3_make(0, 17.1f, 0), 0.36f, 0.36f);
+    fp->mouth = at(f, B_HEAD, 0, 17.25f, -0.93f);
+    fp->mouth_first = ellipsoid(m, M_MOUTH, sk[B_HEAD], fp->mouth, sized(f, 0.22f, 0.05f, 0.06f));
+    fp->mouth_end = vertex_count(m);
+    capsule(m, M_SKIN, sk[B_NECK], f->pos[B_NECK], at(f, B_NECK, 0, 17.1f, 0), 0.36f * k, 0.36f * k);
     /* torso */
-    ellipsoid(m, M_SHIRT, B_UPPER2, pm_vec3_make(0, 15.25f, -0.1f), pm_vec3_make(1.3f, 1.3f, 0.8f));
-    ellipsoid(m, M_SHIRT, B_UPPER, pm_vec3_make(0, 13.85f, -0.15f), pm_vec3_make(1.05f, 1.1f, 0.7f));
-    ellipsoid(m, M_TROUSERS, B_LOWER, pm_vec3_make(0, 12.0f, -0.1f), pm_vec3_make(1.2f, 1.35f, 0.8f));
+    ellipsoid(m, M_SHIRT, sk[B_UPPER2], at(f, B_UPPER2, 0, 15.25f, -0.1f), sized(f, 1.3f, 1.3f, 0.8f));
+    ellipsoid(m, M_SHIRT, sk[B_UPPER], at(f, B_UPPER, 0, 13.85f, -0.15f), sized(f, 1.05f, 1.1f, 0.7f));
+    ellipsoid(m, M_TROUSERS, sk[B_LOWER], at(f, B_LOWER, 0, 12.0f, -0.1f), sized(f, 1.2f, 1.35f, 0.8f));
     for (int side = 0; side < 2; side++) {
         int o = side ? B_SHOULDER_R - B_SHOULDER_L : 0, lo = side ? B_LEG_R - B_LEG_L : 0;
-        pm_vec3 sh = bone_pos(B_SHOULDER_L + o), arm = bone_pos(B_ARM_L + o), elbow = bone_pos(B_ELBOW_L + o),
-                wrist = bone_pos(B_WRIST_L + o);
-        capsule(m, M_SHIRT, (uint32_t)(B_SHOULDER_L + o), pm_vec3_add(sh, pm_vec3_make(side ? -0.25f : 0.25f, 0, -0.25f)),
-                arm, 0.42f, 0.4f);
-        capsule(m, M_SHIRT, (uint32_t)(B_ARM_L + o), arm, elbow, 0.38f, 0.32f);
-        capsule(m, M_SKIN, (uint32_t)(B_ELBOW_L + o), elbow, wrist, 0.29f, 0.23f);
+        pm_vec3 sh = f->pos[B_SHOULDER_L + o], arm = f->pos[B_ARM_L + o], elbow = f->pos[B_ELBOW_L + o],
+                wrist = f->pos[B_WRIST_L + o];
+        capsule(m, M_SHIRT, sk[B_SHOULDER_L + o], pm_vec3_add(sh, sized(f, side ? -0.25f : 0.25f, 0, -0.25f)), arm,
+                0.42f * k, 0.4f * k);
+        capsule(m, M_SHIRT, sk[B_ARM_L + o], arm, elbow, 0.38f * k, 0.32f * k);
+        capsule(m, M_SKIN, sk[B_ELBOW_L + o], elbow, wrist, 0.29f * k, 0.23f * k);
         pm_vec3 dir = pm_vec3_normalize(pm_vec3_sub(wrist, elbow));
-        capsule(m, M_SKIN, (uint32_t)(B_WRIST_L + o), pm_vec3_add(wrist, pm_vec3_scale(dir, 0.2f)),
-                pm_vec3_add(wrist, pm_vec3_scale(dir, 0.75f)), 0.24f, 0.19f);
-        pm_vec3 leg = bone_pos(B_LEG_L + lo), knee = bone_pos(B_KNEE_L + lo), ankle = bone_pos(B_ANKLE_L + lo),
-                toe = bone_pos(B_TOE_L + lo);
-        capsule(m, M_TROUSERS, (uint32_t)(B_LEG_L + lo), leg, knee, 0.7f, 0.48f);
-        capsule(m, M_TROUSERS, (uint32_t)(B_KNEE_L + lo), knee, ankle, 0.46f, 0.32f);
-        pm_vec3 heel = pm_vec3_make(ankle.x, 0.42f, 0.3f), tip = pm_vec3_make(toe.x, 0.32f, toe.z + 0.05f);
-        capsule(m, M_SHOES, (uint32_t)(B_ANKLE_L + lo), ankle, pm_vec3_make(ankle.x, 0.55f, 0.05f), 0.34f, 0.38f);
-        capsule(m, M_SHOES, (uint32_t)(B_ANKLE_L + lo), heel, tip, 0.42f, 0.32f);
+        capsule(m, M_SKIN, sk[B_WRIST_L + o], pm_vec3_add(wrist, pm_vec3_scale(dir, 0.2f * k)),
+                pm_vec3_add(wrist, pm_vec3_scale(dir, 0.75f * k)), 0.24f * k, 0.19f * k);
+        int leg = B_LEG_L + lo, knee = B_KNEE_L + lo, ankle = B_ANKLE_L + lo, toe = B_TOE_L + lo;
+        capsule(m, M_TROUSERS, sk[leg], f->pos[leg], f->pos[knee], 0.7f * k, 0.48f * k);
+        capsule(m, M_TROUSERS, sk[knee], f->pos[knee], f->pos[ankle], 0.46f * k, 0.32f * k);
+        pm_vec3 heel = at(f, ankle, table[ankle].x, 0.42f, 0.3f);
+        pm_vec3 tip = at(f, toe, table[toe].x, 0.32f, table[toe].z + 0.05f);
+        capsule(m, M_SHOES, sk[ankle], f->pos[ankle], at(f, ankle, table[ankle].x, 0.55f, 0.05f), 0.34f * k, 0.38f * k);
+        capsule(m, M_SHOES, sk[ankle], heel, tip, 0.42f * k, 0.32f * k);
     }
 }
 
@@ -355,17 +427,18 @@ static pm_result build_morphs(const mesh *m, const face_parts *f, const pm_alloc
         if (i != 1) /* eyes */
             for (int side = 0; side < 2; side++)
                 for (uint32_t j = f->eye_first[side]; j < f->eye_end[side]; j++) {
-                    float dy = v[j].position.y - EYE_Y;
+                    float dy = v[j].position.y - f->eye[side].y;
                     float move = i == 0 ? -0.92f * dy : (dy < 0 ? -0.8f * dy : -0.25f * dy);
                     (*vbuf)[k] = j;
-                    (*obuf)[k++] = pm_vec3_make(0, move, i == 0 ? 0.02f : 0.0f);
+                    (*obuf)[k++] = pm_vec3_make(0, move, i == 0 ? 0.02f * f->scale : 0.0f);
                 }
         if (i != 0) /* mouth */
             for (uint32_t j = f->mouth_first; j < f->mouth_end; j++) {
                 pm_vec3 p = v[j].position;
-                float dy = p.y - 17.25f, ax = fabsf(p.x) / 0.22f;
-                pm_vec3 off = i == 1 ? pm_vec3_make(-0.15f * p.x, dy < 0 ? -0.22f : 0.03f, dy < 0 ? 0.04f : 0.0f)
-                                     : pm_vec3_make(0.1f * p.x, 0.09f * ax * ax, 0);
+                float dx = p.x - f->mouth.x, dy = p.y - f->mouth.y, ax = fabsf(dx) / (0.22f * f->scale);
+                pm_vec3 off = i == 1 ? pm_vec3_make(-0.15f * dx, (dy < 0 ? -0.22f : 0.03f) * f->scale,
+                                                    (dy < 0 ? 0.04f : 0.0f) * f->scale)
+                                     : pm_vec3_make(0.1f * dx, 0.09f * f->scale * ax * ax, 0);
                 (*vbuf)[k] = j;
                 (*obuf)[k++] = off;
             }
@@ -395,40 +468,46 @@ static const int8_t frame_bones[8][10] = {
     {B_WAIST, B_LOWER, -1}, {B_LEG_L, B_KNEE_L, B_ANKLE_L, B_TOE_L, B_LEG_R, B_KNEE_R, B_ANKLE_R, B_TOE_R, -1},
     {B_LEG_IK_L, B_TOE_IK_L, B_LEG_IK_R, B_TOE_IK_R, -1}};
 
-pm_result pm_mannequin_pmx(const pm_mannequin_options *opts, uint8_t *out, size_t out_cap, size_t *out_size,
-                           pm_error *err) {
-    if (!out_size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "mannequin: out_size is NULL");
-    *out_size = 0;
-    pm_result r = check_options(&opts, err);
+void pmi_mannequin_body_free(pmi_mannequin_body *body) {
+    if (!body || !body->allocator) return;
+    const pm_allocator *a = body->allocator;
+    pmi_free(a, body->vertices);
+    pmi_free(a, body->indices);
+    pmi_free(a, body->morph_vertices);
+    pmi_free(a, body->morph_offsets);
+    pmi_free(a, body->display_items);
+    memset(body, 0, sizeof *body);
+}
+
+pm_result pmi_mannequin_body_build(const pm_skeleton *s, const pm_allocator *a, pmi_mannequin_body *body, pm_error *err) {
+    memset(body, 0, sizeof *body);
+    static const pm_allocator default_allocator;
+    body->allocator = a ? a : &default_allocator;
+    a = body->allocator;
+    fit fitted;
+    bool eye_bones = pm_skeleton_find(s, table[B_EYE_L].name) != PM_NO_INDEX;
+    pm_result r = fit_skeleton(s, eye_bones, &fitted, err);
     if (r != PM_OK) return r;
-    pm_skeleton *s = NULL;
-    if ((r = build_skeleton(opts, &s, err)) != PM_OK) return r;
-    const pm_allocator *a = &opts->allocator;
     mesh m;
     memset(&m, 0, sizeof m);
     m.vertices.allocator = a;
     for (int i = 0; i < M_COUNT; i++) m.indices[i].allocator = a;
     face_parts f;
-    build_body(&m, !opts->omit_eye_bones, &f);
+    build_body(&m, &fitted, &f);
     bool failed = m.vertices.failed;
     for (int i = 0; i < M_COUNT; i++) failed |= m.indices[i].failed;
-    uint32_t *mv = NULL, *indices = NULL;
-    pm_vec3 *mo = NULL;
-    pm_pmx_vertex_morph morphs[3];
     if (failed) r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "mannequin: out of memory building the mesh");
-    if (r == PM_OK) r = build_morphs(&m, &f, a, morphs, &mv, &mo, err);
+    if (r == PM_OK) r = build_morphs(&m, &f, a, body->morphs, &body->morph_vertices, &body->morph_offsets, err);
     /* one index array, material by material */
     size_t nindex = 0;
     for (int i = 0; i < M_COUNT; i++) nindex += m.indices[i].size / sizeof(uint32_t);
-    if (r == PM_OK && !(indices = pmi_alloc_array(a, nindex, sizeof(uint32_t), err, "mannequin indices")))
+    if (r == PM_OK && !(body->indices = pmi_alloc_array(a, nindex, sizeof(uint32_t), err, "mannequin indices")))
         r = PM_ERR_OUT_OF_MEMORY;
-    pm_pmx_material mats[M_COUNT];
-    memset(mats, 0, sizeof mats);
     size_t at = 0;
     for (int i = 0; i < M_COUNT && r == PM_OK; i++) {
-        memcpy(indices + at, m.indices[i].data, m.indices[i].size);
+        memcpy(body->indices + at, m.indices[i].data, m.indices[i].size);
         at += m.indices[i].size / sizeof(uint32_t);
-        pm_pmx_material *mt = &mats[i];
+        pm_pmx_material *mt = &body->materials[i];
         mt->name = materials[i].name;
         mt->name_en = materials[i].name_en;
         float c[3] = {materials[i].r, materials[i].g, materials[i].b};
@@ -446,32 +525,65 @@ pm_result pm_mannequin_pmx(const pm_mannequin_options *opts, uint8_t *out, size_
         mt->shared_toon = -1;
         mt->index_count = (uint32_t)(m.indices[i].size / sizeof(uint32_t));
     }
-    pm_pmx_display_item items[40];
-    pm_pmx_display_frame frames[8];
-    uint32_t nitems = 0;
-    for (int i = 0; i < 8; i++) {
-        frames[i].name = frame_names[i][0];
-        frames[i].name_en = frame_names[i][1];
-        frames[i].special = i < 2;
-        frames[i].items = items + nitems;
+    /* display frames: the table's groups with the bones the skeleton has, and one more frame ("その他")
+     * for the skeleton's bones that are not the mannequin's */
+    uint8_t *listed = NULL;
+    if (r == PM_OK && !(listed = pmi_alloc_array(a, s->bone_count, 1, err, "mannequin frames"))) r = PM_ERR_OUT_OF_MEMORY;
+    if (r == PM_OK && !(body->display_items = pmi_alloc_array(a, (size_t)s->bone_count + 3, sizeof(pm_pmx_display_item),
+                                                              err, "mannequin frames")))
+        r = PM_ERR_OUT_OF_MEMORY;
+    uint32_t nitems = 0, nframes = 0;
+    for (int i = 0; i < 9 && r == PM_OK; i++) {
+        pm_pmx_display_frame *fr = &body->display_frames[nframes];
+        fr->name = i < 8 ? frame_names[i][0] : "\xe3\x81\x9d\xe3\x81\xae\xe4\xbb\x96"; /* その他 */
+        fr->name_en = i < 8 ? frame_names[i][1] : "Others";
+        fr->special = i < 2;
+        fr->items = body->display_items + nitems;
         uint32_t start = nitems;
         if (i == 1)
-            for (uint32_t k = 0; k < 3; k++) items[nitems++] = (pm_pmx_display_item){1, k};
-        for (int k = 0; frame_bones[i][k] >= 0; k++)
-            if (frame_bones[i][k] < (int)s->bone_count) items[nitems++] = (pm_pmx_display_item){0, (uint32_t)frame_bones[i][k]};
-        frames[i].item_count = nitems - start;
+            for (uint32_t k = 0; k < 3; k++) body->display_items[nitems++] = (pm_pmx_display_item){1, k};
+        for (int k = 0; i < 8 && frame_bones[i][k] >= 0; k++) {
+            uint32_t b = pm_skeleton_find(s, table[frame_bones[i][k]].name);
+            if (b != PM_NO_INDEX && !listed[b]) listed[b] = 1, body->display_items[nitems++] = (pm_pmx_display_item){0, b};
+        }
+        if (i == 8) /* the bones that are not the mannequin's own (its eye bones have no frame) */
+            for (int t = 0; t < B_COUNT; t++) {
+                uint32_t b = pm_skeleton_find(s, table[t].name);
+                if (b != PM_NO_INDEX) listed[b] = 1;
+            }
+        for (uint32_t b = 0; i == 8 && b < s->bone_count; b++)
+            if (!listed[b]) body->display_items[nitems++] = (pm_pmx_display_item){0, b};
+        fr->item_count = nitems - start;
+        if (i < 8 || fr->item_count) nframes++;
     }
+    pmi_free(a, listed);
     if (r == PM_OK) {
-        pm_pmx_model model = {s, vertex_count(&m), (const pm_pmx_vertex *)m.vertices.data, (uint32_t)nindex, indices,
-                              M_COUNT, mats, 3, morphs, 8, frames};
-        pm_pmx_write_options wo = {opts->encoding};
-        r = pm_pmx_write(&model, &wo, out, out_cap, out_size, err);
+        body->vertices = (pm_pmx_vertex *)m.vertices.data; /* taken over from the buffer */
+        m.vertices.data = NULL;
+        body->model = (pm_pmx_model){s, vertex_count(&m), body->vertices, (uint32_t)nindex, body->indices,
+                                     M_COUNT, body->materials, 3, body->morphs, nframes, body->display_frames};
     }
-    pmi_free(a, indices);
-    pmi_free(a, mv);
-    pmi_free(a, mo);
     pmi_buf_release(&m.vertices);
     for (int i = 0; i < M_COUNT; i++) pmi_buf_release(&m.indices[i]);
+    if (r != PM_OK) pmi_mannequin_body_free(body);
+    return r;
+}
+
+pm_result pm_mannequin_pmx(const pm_mannequin_options *opts, uint8_t *out, size_t out_cap, size_t *out_size,
+                           pm_error *err) {
+    if (!out_size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "mannequin: out_size is NULL");
+    *out_size = 0;
+    pm_result r = check_options(&opts, err);
+    if (r != PM_OK) return r;
+    pm_skeleton *s = NULL;
+    if ((r = build_skeleton(opts, &s, err)) != PM_OK) return r;
+    pmi_mannequin_body body;
+    r = pmi_mannequin_body_build(s, &opts->allocator, &body, err);
+    if (r == PM_OK) {
+        pm_pmx_write_options wo = {opts->encoding};
+        r = pm_pmx_write(&body.model, &wo, out, out_cap, out_size, err);
+    }
+    pmi_mannequin_body_free(&body);
     pm_skeleton_free(s);
     return r;
 }

@@ -136,16 +136,23 @@ pm_result pm_skeleton_create(const pm_bone_desc *bones, uint32_t bone_count, con
         b->position = d->position;
         b->parent = d->parent;
         b->transform_order = d->transform_order;
-        b->flags = d->flags ? d->flags : (PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED);
-        bool append = d->append_parent != PM_NO_INDEX && !(d->append_parent == 0 && d->append_ratio == 0.0f);
+        if (d->flags & PM_BONE_EXACT_FLAGS) b->flags = d->flags & ~PM_BONE_EXACT_FLAGS;
+        else b->flags = d->flags ? d->flags : (PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED);
+        const uint32_t append_flags = PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE;
+        bool append = (b->flags & append_flags) ||
+                      (d->append_parent != PM_NO_INDEX && !(d->append_parent == 0 && d->append_ratio == 0.0f));
         if (append) {
             b->append_parent = d->append_parent;
             b->append_ratio = d->append_ratio;
-            if (!(b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE))) b->flags |= PM_BONE_APPEND_ROTATE;
-        } else {
-            b->flags &= ~(uint32_t)(PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE | PM_BONE_LOCAL_APPEND);
+            if (!(b->flags & append_flags)) b->flags |= PM_BONE_APPEND_ROTATE;
+        } else if (!(d->flags & PM_BONE_EXACT_FLAGS)) {
+            b->flags &= ~(uint32_t)PM_BONE_LOCAL_APPEND;
         }
-        b->flags &= ~(uint32_t)PM_BONE_TAIL_IS_BONE;
+        if (b->flags & PM_BONE_TAIL_IS_BONE) b->tail_bone = d->tail_bone;
+        else b->tail_offset = d->tail_offset;
+        if (b->flags & PM_BONE_FIXED_AXIS) b->fixed_axis = d->fixed_axis;
+        if (b->flags & PM_BONE_LOCAL_AXES) b->local_x = d->local_x, b->local_z = d->local_z;
+        if (b->flags & PM_BONE_EXTERNAL_PARENT) b->external_parent_key = d->external_parent_key;
         if (d->has_ik) {
             b->flags |= PM_BONE_IK;
             b->has_ik = true;
@@ -175,6 +182,32 @@ pm_result pm_skeleton_create(const pm_bone_desc *bones, uint32_t bone_count, con
         return r;
     }
     *out = s;
+    return PM_OK;
+}
+
+pm_result pm_skeleton_bone_desc(const pm_skeleton *s, uint32_t index, pm_bone_desc *out, pm_error *err) {
+    if (!s || s->magic != PMI_SKELETON_MAGIC || !out)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone_desc needs a skeleton and an output");
+    if (index >= s->bone_count)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u is out of range (%u bones)", index, s->bone_count);
+    const pm_bone *b = &s->bones[index];
+    memset(out, 0, sizeof *out);
+    out->name = b->name.data;
+    out->name_en = b->name_en.length ? b->name_en.data : NULL;
+    out->position = b->position;
+    out->parent = b->parent;
+    out->flags = b->flags | PM_BONE_EXACT_FLAGS; /* a bone without any flag stays without */
+    out->transform_order = b->transform_order;
+    out->append_parent = b->append_parent;
+    out->append_ratio = b->append_ratio;
+    out->has_ik = b->has_ik;
+    out->ik = b->ik;
+    out->tail_offset = b->tail_offset;
+    out->tail_bone = b->tail_bone;
+    out->fixed_axis = b->fixed_axis;
+    out->local_x = b->local_x;
+    out->local_z = b->local_z;
+    out->external_parent_key = b->external_parent_key;
     return PM_OK;
 }
 

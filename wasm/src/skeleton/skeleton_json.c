@@ -3,6 +3,7 @@
 #include "common/internal.h"
 #include "common/json.h"
 #include "procmotion/skeleton.h"
+#include "skeleton/skeleton_internal.h"
 
 #include <cjson/cJSON.h>
 #include <float.h>
@@ -50,9 +51,9 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
         if (b->flags & PM_BONE_TAIL_IS_BONE)
             pmi_json_add_number(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone, &ok);
         else pmi_json_add(j, "tail", vec3_json(b->tail_offset), &ok);
-        if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX) {
+        if (b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) {
             cJSON *ap = pmi_json_add(j, "append", cJSON_CreateObject(), &ok);
-            pmi_json_add_number(ap, "parent", b->append_parent, &ok);
+            pmi_json_add_number(ap, "parent", b->append_parent == PM_NO_INDEX ? -1.0 : (double)b->append_parent, &ok);
             pmi_json_add_number(ap, "ratio", b->append_ratio, &ok);
             pmi_json_add_bool(ap, "rotate", (b->flags & PM_BONE_APPEND_ROTATE) != 0, &ok);
             pmi_json_add_bool(ap, "translate", (b->flags & PM_BONE_APPEND_TRANSLATE) != 0, &ok);
@@ -64,6 +65,7 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
             pmi_json_add(la, "x", vec3_json(b->local_x), &ok);
             pmi_json_add(la, "z", vec3_json(b->local_z), &ok);
         }
+        if (b->flags & PM_BONE_EXTERNAL_PARENT) pmi_json_add_number(j, "externalParent", b->external_parent_key, &ok);
         if (b->has_ik) {
             cJSON *ik = pmi_json_add(j, "ik", cJSON_CreateObject(), &ok);
             pmi_json_add_number(ik, "target", b->ik.target == PM_NO_INDEX ? -1.0 : (double)b->ik.target, &ok);
@@ -183,6 +185,17 @@ static const char *get_string(const cJSON *obj, const char *key) {
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* modelName / modelNameEn (optional strings) onto a skeleton made by pm_skeleton_create. */
+static pm_result set_model_names(const cJSON *root, pm_skeleton *s, pm_error *err) {
+    const char *name = get_string(root, "modelName"), *name_en = get_string(root, "modelNameEn");
+    pm_result r = name ? pmi_skeleton_set_string(s, &s->model_name, name, strlen(name), err) : PM_OK;
+    if (r == PM_OK && name_en) r = pmi_skeleton_set_string(s, &s->model_name_en, name_en, strlen(name_en), err);
+    if (r != PM_OK) {
+        pm_skeleton_free(s);
+    }
+    return r;
+}
+
 pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator *allocator, pm_skeleton **out,
                                 pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton JSON: out is NULL");
@@ -234,26 +247,46 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
             goto done;
         }
         d->name_en = get_string(b, "nameEn");
-        double flags, order;
+        double flags, order, ext;
         if (!get_vec3(&r, b, "position", &d->position, true, i) || !get_index(&r, b, "parent", &d->parent, true, i) ||
             !get_number(&r, b, "flags", 0, 0xFFFF, 0, &flags, i) ||
-            !get_number(&r, b, "transformOrder", INT32_MIN, INT32_MAX, 0, &order, i))
+            !get_number(&r, b, "transformOrder", INT32_MIN, INT32_MAX, 0, &order, i) ||
+            !get_vec3(&r, b, "tail", &d->tail_offset, false, i) || !get_index(&r, b, "tailBone", &d->tail_bone, true, i) ||
+            !get_vec3(&r, b, "fixedAxis", &d->fixed_axis, false, i) ||
+            !get_number(&r, b, "externalParent", INT32_MIN, INT32_MAX, 0, &ext, i))
             goto done;
-        d->flags = (uint32_t)flags;
+        /* "flags" given: exactly those bits (0 too: PMX bones with no flags exist). Absent: rotatable,
+         * visible, enabled, plus what the fields present imply. Append and IK add their bits either way. */
+        const bool has_tail_bone = cJSON_GetObjectItemCaseSensitive(b, "tailBone") != NULL;
+        const cJSON *la = cJSON_GetObjectItemCaseSensitive(b, "localAxes");
+        if (la && (!cJSON_IsObject(la) || !get_vec3(&r, la, "x", &d->local_x, true, i) ||
+                   !get_vec3(&r, la, "z", &d->local_z, true, i))) {
+            fail_at(&r, PM_ERR_BAD_FORMAT, "\"localAxes\" must be an object with \"x\" and \"z\"", i);
+            goto done;
+        }
+        uint32_t f = (uint32_t)flags;
+        if (!cJSON_GetObjectItemCaseSensitive(b, "flags")) {
+            f = PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED;
+            if (has_tail_bone) f |= PM_BONE_TAIL_IS_BONE;
+            if (cJSON_GetObjectItemCaseSensitive(b, "fixedAxis")) f |= PM_BONE_FIXED_AXIS;
+            if (la) f |= PM_BONE_LOCAL_AXES;
+            if (cJSON_GetObjectItemCaseSensitive(b, "externalParent")) f |= PM_BONE_EXTERNAL_PARENT;
+        }
         d->transform_order = (int32_t)order;
+        d->external_parent_key = (int32_t)ext;
         d->append_parent = PM_NO_INDEX;
         const cJSON *ap = cJSON_GetObjectItemCaseSensitive(b, "append");
         if (ap) {
             double ratio;
-            if (!get_index(&r, ap, "parent", &d->append_parent, false, i) ||
+            if (!get_index(&r, ap, "parent", &d->append_parent, true, i) ||
                 !get_number(&r, ap, "ratio", -FLT_MAX, FLT_MAX, 1, &ratio, i))
                 goto done;
             d->append_ratio = (float)ratio;
-            if (!d->flags) d->flags = PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED;
-            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "rotate"))) d->flags |= PM_BONE_APPEND_ROTATE;
-            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "translate"))) d->flags |= PM_BONE_APPEND_TRANSLATE;
-            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "local"))) d->flags |= PM_BONE_LOCAL_APPEND;
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "rotate"))) f |= PM_BONE_APPEND_ROTATE;
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "translate"))) f |= PM_BONE_APPEND_TRANSLATE;
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "local"))) f |= PM_BONE_LOCAL_APPEND;
         }
+        d->flags = f | PM_BONE_EXACT_FLAGS;
         const cJSON *ik = cJSON_GetObjectItemCaseSensitive(b, "ik");
         if (ik) {
             double loops, limit;
@@ -269,8 +302,6 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
             d->has_ik = true;
             d->ik.loop_count = (uint32_t)loops;
             d->ik.limit_angle = (float)limit;
-            if (!d->flags) d->flags = PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED;
-            d->flags |= PM_BONE_IK;
             const cJSON *ls = cJSON_GetObjectItemCaseSensitive(ik, "links");
             if (ls && !cJSON_IsArray(ls)) {
                 fail_at(&r, PM_ERR_BAD_FORMAT, "\"ik.links\" must be an array", i);
@@ -306,15 +337,7 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         morphs[m] = e->valuestring;
     }
     r.status = pm_skeleton_create(descs, (uint32_t)n, morphs, (uint32_t)morph_count, allocator, out, err);
-    /* "flags": 0 given explicitly (a PMX bone with no flags) stays 0; only an absent "flags" means the
-     * default, so a skeleton goes through JSON unchanged (found by fuzzing) */
-    i = 0;
-    for (const cJSON *b = bones->child; b && r.status == PM_OK; b = b->next, i++) {
-        const cJSON *f = cJSON_GetObjectItemCaseSensitive(b, "flags");
-        if (cJSON_IsNumber(f) && f->valuedouble == 0 && !descs[i].has_ik &&
-            !((*out)->bones[i].flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)))
-            (*out)->bones[i].flags = 0;
-    }
+    if (r.status == PM_OK && (r.status = set_model_names(root, *out, err)) != PM_OK) *out = NULL;
 done:
     pmi_free(allocator, descs);
     pmi_free(allocator, links);
