@@ -1,6 +1,7 @@
 // pm.analyzeRig and `procmotion rig`: the same analysis from bytes, from a skeleton object and from the
 // CLI, and its MMD figures (reach, rest offsets and errors, floor) confirmed by babylon-mmd's own
-// runtime playing VMDs that key the leg IK bones on the mannequin and both shared PMX fixtures.
+// runtime playing VMDs that key the leg IK bones on the mannequin, both shared PMX fixtures and every
+// model of the test zoo (docs/zoo.md), whose built-in figures the analysis must also read back.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { boneIndex, createMmdScene, disposeMmdScene, evaluateWorldPositions, fixturesAvailable, readFixture } from './support/babylon.mjs';
+import { createPlayer } from './support/played.mjs';
+import { everyModel, zooSkip } from './support/zoo.mjs';
 
 const pm = await createProcMotion();
 const mannequin = pm.mannequinPmx();
@@ -168,4 +171,60 @@ test('babylon-mmd confirms the figures: reach.max, a reachable target, the rest 
       disposeMmdScene(ctx);
     }
   }
+});
+
+test('every zoo model: the analysis reads back what the model is built to be, and babylon-mmd plays its reach', { skip: zooSkip() }, async () => {
+  const models = everyModel(pm);
+  assert.ok(models.length >= 30, `${models.length} models`);
+  const rows = [];
+  for (const m of models) {
+    const bytes = m.bytes();
+    const rig = pm.analyzeRig(bytes);
+    const legs = [rig.legs.left, rig.legs.right];
+    assert.ok(legs.every(Boolean), `${m.id}: both legs`);
+    const e = m.expect;
+    if (e) {
+      legs.forEach((l, s) => {
+        assert.ok(Math.abs(l.knee.restBendDeg - e.kneeBendDeg[s]) < 1e-3, `${m.id}: knee ${l.knee.restBendDeg} vs ${e.kneeBendDeg[s]}`);
+        assert.ok(len(sub(l.ikOffset, e.ikOffset[s])) < 1e-4, `${m.id}: IK offset ${l.ikOffset} vs ${e.ikOffset[s]}`);
+        assert.ok(Math.abs(l.reach.rest - e.leg[s]) < 1e-4, `${m.id}: hip-ankle ${l.reach.rest} vs ${e.leg[s]}`);
+        assert.ok(Math.abs(l.ankleHeight - e.ankleY[s]) < 1e-3 || e.ikOffset[s][1] !== 0, `${m.id}: ankle ${l.ankleHeight} vs ${e.ankleY[s]}`);
+      });
+      assert.ok(Math.abs(rig.hipHeight - (e.hipY[0] + e.hipY[1]) / 2) < 1e-4, `${m.id}: hips`);
+      for (const ik of e.ikBones) assert.ok(rig.chains.some((c) => c.ik === ik), `${m.id}: chain ${ik}`);
+      const roles = new Set(Object.values(rig.roles));
+      for (const b of e.present) assert.ok(roles.has(b) || rig.chains.some((c) => c.ik === b), `${m.id}: ${b} plays no role`);
+      for (const b of e.absent) assert.ok(!roles.has(b), `${m.id}: ${b} should be absent`);
+      if (m.format === 'pmd') {
+        // PMD knees under babylon-mmd: limited by name to X -180..-0.5 read as radians
+        legs.forEach((l) => assert.ok(l.knee.bendMinDeg - l.knee.restBendDeg > 27, `${m.id}: PMD knee opens to ${l.knee.bendMinDeg}`));
+      }
+    }
+    // babylon-mmd: the legs stretched by IK bones far below the hips stop at reach.max; the rest pose
+    // leaves each ankle restError from its IK bone
+    const sk = pm.readPmx(bytes);
+    const pos = (b) => sk.bones.find((x) => x.name === b).position;
+    const far = {};
+    for (const l of legs) {
+      const hip = pos(l.hip);
+      far[l.ik] = sub([hip[0], hip[1] - 2 * l.length, hip[2]], pos(l.ik));
+    }
+    const player = await createPlayer(bytes);
+    try {
+      const names = [...new Set(legs.flatMap((l) => [l.hip, l.ankle, l.ik]))];
+      const stretched = await player.play(vmdWithOffsets(far), names, [0]);
+      const rest = await player.play(null, names, [0]);
+      legs.forEach((l) => {
+        const d = len(sub(stretched.at(0, l.ankle), stretched.at(0, l.hip)));
+        assert.ok(Math.abs(d - l.reach.max) < 1e-3, `${m.id} ${l.hip}: babylon-mmd stretches the leg to ${d}, reach.max ${l.reach.max}`);
+        const err = len(sub(rest.at(0, l.ankle), rest.at(0, l.ik)));
+        const chain = rig.chains.find((c) => c.ik === l.ik);
+        assert.ok(Math.abs(err - chain.restError) < 1e-3, `${m.id}: rest error ${err} vs ${chain.restError}`);
+      });
+    } finally {
+      player.dispose();
+    }
+    rows.push(`${m.id} ${legs.map((l) => `${l.knee.restBendDeg.toFixed(1)}/${l.knee.bendMinDeg.toFixed(1)}deg reach ${l.reach.max.toFixed(3)} of ${l.length.toFixed(3)}`).join(', ')}`);
+  }
+  console.log(`# analyzeRig on ${models.length} models (knee rest/most open, reach max of thigh + shin):\n# ${rows.join('\n# ')}`);
 });
