@@ -45,21 +45,13 @@ static void variant_of(variant *v, const pm_skeleton *sk) {
     uint32_t nik = 0;
     v->count = sk->bone_count;
     for (uint32_t i = 0; i < sk->bone_count; i++) {
-        const pm_bone *b = &sk->bones[i];
         pm_bone_desc *d = &v->d[i];
-        snprintf(v->names[i], sizeof v->names[i], "%s", b->name.data);
+        pm_error err = {0};
+        PM_CHECK_OK(pm_skeleton_bone_desc(sk, i, d, &err), &err);
+        snprintf(v->names[i], sizeof v->names[i], "%s", d->name);
         d->name = v->names[i];
-        d->name_en = b->name_en.data;
-        d->position = b->position;
-        d->parent = b->parent;
-        d->flags = b->flags;
-        d->transform_order = b->transform_order;
-        d->append_parent = b->append_parent;
-        d->append_ratio = b->append_ratio;
-        d->has_ik = b->has_ik;
-        if (b->has_ik) {
-            d->ik = b->ik;
-            memcpy(v->links[nik], b->ik.links, b->ik.link_count * sizeof(pm_ik_link));
+        if (d->has_ik) {
+            memcpy(v->links[nik], d->ik.links, d->ik.link_count * sizeof(pm_ik_link));
             d->ik.links = v->links[nik++];
         }
     }
@@ -87,6 +79,7 @@ static void vremove(variant *v, const char *name) {
         pm_bone_desc *d = &v->d[i];
         if (d->parent != PM_NO_INDEX && d->parent > k) d->parent--;
         if (d->append_parent != PM_NO_INDEX && d->append_parent > k) d->append_parent--;
+        if (d->tail_bone != PM_NO_INDEX && d->tail_bone >= k) d->tail_bone = d->tail_bone == k ? PM_NO_INDEX : d->tail_bone - 1;
         if (d->has_ik) {
             if (d->ik.target != PM_NO_INDEX && d->ik.target > k) d->ik.target--;
             for (uint32_t l = 0; l < d->ik.link_count; l++)
@@ -103,6 +96,7 @@ static uint32_t vadd(variant *v, const char *name, pm_vec3 pos, uint32_t parent)
     v->d[i].position = pos;
     v->d[i].parent = parent;
     v->d[i].append_parent = PM_NO_INDEX;
+    v->d[i].tail_bone = PM_NO_INDEX;
     return i;
 }
 
@@ -714,7 +708,7 @@ PM_TEST(bad_input_and_every_allocation_failing) {
     pm_rig_free(NULL);
     /* an empty skeleton and one without any known bone: no roles, no legs, no error */
     pm_skeleton *sk = NULL;
-    pm_bone_desc one = {"foo", NULL, {0, 1, 0}, PM_NO_INDEX, 0, 0, PM_NO_INDEX, 0, false, {0}};
+    pm_bone_desc one = {.name = "foo", .position = {0, 1, 0}, .parent = PM_NO_INDEX, .append_parent = PM_NO_INDEX, .tail_bone = PM_NO_INDEX};
     PM_CHECK_OK(pm_skeleton_create(&one, 1, NULL, 0, NULL, &sk, &err), &err);
     if (sk) {
         PM_CHECK_OK(pm_rig_analyze(sk, NULL, &rig, &err), &err);
