@@ -251,6 +251,8 @@ const ROWS = {
   'info.keyframes': ['Keyframes', 'キーフレーム', '关键帧', '關鍵幀', '키프레임'],
   'info.keyframesValue': ['{count} ({limbs})', '{count}（{limbs}）', '{count}（{limbs}）', '{count}（{limbs}）', '{count} ({limbs})'],
   'info.none': ['none', 'なし', '无', '無', '없음'],
+  'info.damaged': ['Names not in Shift-JIS (kept as stored)', 'Shift-JISでない名前（そのまま保持）', '非 Shift-JIS 名称（按原样保留）',
+    '非 Shift-JIS 名稱（按原樣保留）', 'Shift-JIS가 아닌 이름(그대로 보존)'],
   'info.kpFrames': ['Keypoints', 'キーポイント', '关键点', '關鍵點', '키포인트'],
   'info.kpFramesValue': ['{frames} frames ({ms} ms)', '{frames} フレーム（{ms} ms）', '{frames} 帧（{ms} 毫秒）',
     '{frames} 幀（{ms} 毫秒）', '{frames} 프레임 ({ms} ms)'],

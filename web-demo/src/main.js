@@ -250,6 +250,7 @@ function updateInfo(app) {
     }
     if (r.usedBones) rows.push([t('info.bones'), String(r.usedBones.length)]);
     if (r.missingBones) rows.push([t('info.missing'), r.missingBones.length ? r.missingBones.join(', ') : t('info.none')]);
+    if (r.damagedNames?.length) rows.push([t('info.damaged'), r.damagedNames.join(', ')]);
     if (app.keypoints) rows.push(...app.keypoints.infoRows());
   }
   fillInfo(dl, rows);
@@ -311,9 +312,27 @@ async function loadUserVmd(app, entry) {
   let lastFrame = 0;
   for (const f of parsed.bones.frames) lastFrame = Math.max(lastFrame, f);
   for (const f of parsed.morphs.frames) lastFrame = Math.max(lastFrame, f);
-  app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count };
+  app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count, damagedNames: damagedVmdNames(parsed) };
   app.setMode('vmd');
   return true;
+}
+
+/**
+ * The names of a readVmd result whose bytes are not Shift-JIS (a name MMD cut inside a double-byte
+ * character shows U+FFFD), each as "text <hex bytes>". They play and save as stored.
+ */
+function damagedVmdNames(vmd) {
+  const out = [];
+  const tables = [[vmd.bones, 'names', 'rawNames'], [vmd.morphs, 'names', 'rawNames'], [vmd.properties, 'ikNames', 'rawIkNames']];
+  for (const [section, namesKey, rawKey] of tables) {
+    section[namesKey].forEach((text, i) => {
+      if (!text.includes('\ufffd')) return;
+      const field = section[rawKey][i], end = field.indexOf(0);
+      const hex = Array.from(field.subarray(0, end < 0 ? field.length : end), (b) => b.toString(16).toUpperCase().padStart(2, '0'));
+      out.push(`${text} <${hex.join(' ')}>`);
+    });
+  }
+  return out;
 }
 
 async function loadEntries(app, entries) {
