@@ -40,7 +40,7 @@ export const TRACE_EASINGS = Object.freeze({
 /** Which feature module holds which ProcMotion methods and properties (checked by tests/node/package.test.mjs). */
 export const FEATURES = Object.freeze({
   motion: Object.freeze([
-    'readPmx', 'mapHumanoid', 'mannequinPmx', 'createPoseEvaluator', 'evaluatePose', 'solveTwoBoneIk',
+    'readPmx', 'mapHumanoid', 'mannequinPmx', 'analyzeRig', 'createPoseEvaluator', 'evaluatePose', 'solveTwoBoneIk',
     'grooveConfig', 'createGroove', 'grooveOffsets', 'bakeGroove', 'applyGrooveToVmd',
     'sampleTrajectory', 'trajectoryLength', 'createTimeline', 'timelineFromJSON',
   ]),

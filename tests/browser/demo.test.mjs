@@ -847,6 +847,38 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('a VMD with a name MMD cut inside a double-byte character plays, and the page shows it with its bytes', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      // a morph named ヘッドセット消 + the first byte of し (15 bytes, as MMD cut it), 0xFD padding
+      const bytes = await page.evaluate(() => {
+        const pm = window.demo.pm;
+        const cut = [0x83, 0x77, 0x83, 0x62, 0x83, 0x68, 0x83, 0x5a, 0x83, 0x62, 0x83, 0x67, 0x8f, 0xc1, 0x82];
+        const vmd = {
+          bones: { names: ['センター'], nameIndex: [0, 0], frames: [0, 30], positions: [0, 0, 0, 0, 1, 0],
+                   rotations: [0, 0, 0, 1, 0, 0, 0, 1], interpolations: new Uint8Array(128).fill(20) },
+          morphs: { names: [pm.decodeShiftJis(new Uint8Array(cut))], rawNames: [new Uint8Array(cut)], nameIndex: [0], frames: [10], weights: [1] },
+        };
+        const written = pm.writeVmd(vmd);
+        if (pm.readVmd(written).morphs.rawNames[0].join() !== cut.join()) throw new Error('the name was not written as stored');
+        return Array.from(written);
+      });
+      await page.locator('#file-vmd').setInputFiles({ name: 'cut.vmd', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+      await page.waitForFunction(() => window.demo.app.mode === 'vmd' && window.demo.app.motion?.name === 'cut', null, { timeout: 20_000 });
+      const info = await page.locator('#info').textContent();
+      console.log(`# demo: damaged name -> "${info.replace(/\s+/g, ' ').trim()}"`);
+      assert.match(info, /Names not in Shift-JIS/);
+      assert.ok(info.includes('ヘッドセット消\ufffd <83 77 83 62 83 68 83 5A 83 62 83 67 8F C1 82>'), info);
+      assert.equal(await page.locator('#errors').isVisible(), false);
+      const f0 = await page.evaluate(() => window.demo.viewer.frame);
+      await frames(page, 3);
+      assert.notEqual(await page.evaluate(() => window.demo.viewer.frame), f0, 'playing');
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('keypoints: a motion the converter rejects shows its message and keeps playing', async () => {
     const { page, errors, context } = await openDemo();
     try {
@@ -913,6 +945,48 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       assert.ok(r.diff > 0 && r.diff < 0.015, `model skeleton vs standard skeleton: ${r.diff}`);
       await showFrame(page, 40);
       await page.screenshot({ path: join(OUT, 'demo-keypoints-user-model.png') });
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the Model rig section shows the loaded model\'s analysis (pm.analyzeRig): mannequin, then yw_test_model.pmx', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      const section = async () => page.evaluate(() => ({
+        rig: window.demo.app.rig,
+        rows: [...document.querySelectorAll('#rig-info dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]),
+        visible: !!document.querySelector('#rig-section').offsetParent,
+      }));
+      const m = await section();
+      assert.ok(m.visible, 'the section is on the page');
+      const row = (r, label) => r.rows.find(([k]) => k === label)?.[1];
+      const legs = [m.rig.legs.left, m.rig.legs.right];
+      assert.equal(row(m, 'Naming'), 'mmd');
+      assert.equal(row(m, 'Leg IK'), '左足ＩＫ / 右足ＩＫ (under 全ての親)');
+      assert.equal(row(m, 'Knees at rest'), `${legs.map((l) => l.knee.restBendDeg.toFixed(1)).join(' / ')}° (opens to ${legs.map((l) => l.knee.bendMinDeg.toFixed(1)).join(' / ')}°)`);
+      assert.equal(row(m, 'Leg reach (MMD IK)'), `${legs.map((l) => l.reach.max.toFixed(3)).join(' / ')} of ${legs.map((l) => l.length.toFixed(3)).join(' / ')} units`);
+      assert.equal(row(m, 'IK chains'), '4 (leg 2, toe 2)');
+      assert.equal(row(m, 'Missing roles'), 'none');
+      await page.locator('#rig-section').scrollIntoViewIfNeeded();
+      await page.locator('#rig-section').screenshot({ path: join(OUT, 'demo-rig.png') });
+      // the page's analysis is the library's
+      const again = await page.evaluate(() => JSON.stringify(window.demo.pm.analyzeRig(window.demo.pm.mannequinPmx())));
+      assert.equal(JSON.stringify(m.rig), again);
+      if (!NO_FIXTURES) {
+        const dir = fixturePath('pmx/yw_test_model');
+        await page.locator('#file-model').setInputFiles([join(dir, 'yw_test_model.pmx'), join(dir, 'tex/diffuse.png'), join(dir, 'tex/sph.png')]);
+        await page.waitForFunction(() => window.demo.app.model?.name === 'yw_test_model.pmx', null, { timeout: 30_000 });
+        const y = await section();
+        assert.equal(row(y, 'Leg IK'), '左足ＩＫ / 右足ＩＫ (under 左足IK親, 右足IK親)');
+        assert.match(row(y, 'Knees at rest'), /^2\.9 \/ 2\.9° \(opens to 3\.4 \/ 3\.4°\)$/);
+        assert.equal(row(y, 'Leg reach (MMD IK)'), '10.169 / 10.169 of 10.174 / 10.174 units');
+        assert.equal(row(y, 'IK chains'), '4 (leg 2, toe 2)');
+        // labels follow the language
+        await page.locator('#lang').selectOption('ja');
+        assert.match(await page.locator('#rig-info').textContent(), /足の届く距離（MMD IK）/);
+      }
       assert.deepEqual(errors, [], 'console errors');
     } finally {
       await context.close();

@@ -50,6 +50,8 @@
     X(P, motion, pm_abi_skeleton_from_model) X(P, motion, pm_abi_skeleton_free)                               \
     X(P, motion, pm_abi_skeleton_bone_count) X(P, motion, pm_abi_skeleton_to_json)                            \
     X(P, motion, pm_abi_humanoid_map) X(P, motion, pm_abi_mannequin_pmx)                                      \
+    /* the rig analysis (abi_rig.c) */                                                                        \
+    X(P, motion, pm_abi_rig_json)                                                                             \
     /* pose evaluation (abi_pose.c) */                                                                        \
     X(P, motion, pm_abi_pose_free) X(P, motion, pm_abi_pose_create) X(P, motion, pm_abi_pose_info)            \
     X(P, motion, pm_abi_pose_unmatched) X(P, motion, pm_abi_pose_world) X(P, motion, pm_abi_pose_rotations)   \
@@ -113,7 +115,17 @@
     X(P, PROP_IK_NAME_INDEX, 1) X(P, PROP_IK_ENABLED, 1)                                                    \
     /* pm_abi_vmd_read_packed only: the block's size; the model name and every name of the three tables \
        joined by NUL (offset, byte length) */                                                               \
-    X(P, PACKED_SIZE, 1) X(P, TEXT, 1) X(P, TEXT_BYTES, 1)
+    X(P, PACKED_SIZE, 1) X(P, TEXT, 1) X(P, TEXT_BYTES, 1)                                                  \
+    /* what the file held beyond its content (vmd.h): the 30 header bytes, the 20-byte model-name field,    \
+       the bytes after the last section; per name table its fields (count x width bytes) and its            \
+       variants (count, ascending key indices, count x width bytes) */                                      \
+    X(P, HEADER, 1) X(P, MODEL_FIELD, 1) X(P, TRAILING, 1) X(P, TRAILING_SIZE, 1)                           \
+    X(P, BONE_FIELDS, 1) X(P, BONE_VARIANTS, 1) X(P, BONE_VARIANT_KEYS, 1) X(P, BONE_VARIANT_FIELDS, 1)     \
+    X(P, MORPH_FIELDS, 1) X(P, MORPH_VARIANTS, 1) X(P, MORPH_VARIANT_KEYS, 1)                               \
+    X(P, MORPH_VARIANT_FIELDS, 1)                                                                           \
+    X(P, IK_FIELDS, 1) X(P, IK_VARIANTS, 1) X(P, IK_VARIANT_KEYS, 1) X(P, IK_VARIANT_FIELDS, 1)             \
+    /* pm_abi_vmd_write only: non-zero for the canonical form */                                            \
+    X(P, CANONICAL, 1)
 
 /* pm_abi_catwalk_generate input (uint32 each). HAS_MODEL bit 0: a model is given, bit 1: its bone
  * names are given. Name slot pairs as in the VMD descriptor for writing. */
@@ -183,7 +195,13 @@
     X(P, none, 0, PM_HUMANOID_NAMING_NONE) X(P, vroid, 1, PM_HUMANOID_NAMING_VROID)                         \
     X(P, mixamo, 2, PM_HUMANOID_NAMING_MIXAMO) X(P, mmd, 3, PM_HUMANOID_NAMING_MMD)                         \
     X(P, chinese, 4, PM_HUMANOID_NAMING_CHINESE) X(P, biped, 5, PM_HUMANOID_NAMING_BIPED)                   \
-    X(P, cmu, 6, PM_HUMANOID_NAMING_CMU)
+    X(P, cmu, 6, PM_HUMANOID_NAMING_CMU) X(P, daz, 7, PM_HUMANOID_NAMING_DAZ)                               \
+    X(P, english, 8, PM_HUMANOID_NAMING_ENGLISH)
+/* VMD field widths in bytes (procmotion/vmd.h): readVmd's raw fields, writeVmd's fixed-size copies */
+#define PM_ABI_ENUM_VMD_FIELD(X, P)                                                                        \
+    X(P, header, 30, PM_VMD_HEADER_SIZE) X(P, modelName, 20, PM_VMD_MODEL_NAME_SIZE)                        \
+    X(P, modelNameV1, 10, PM_VMD_MODEL_NAME_SIZE_V1) X(P, boneName, 15, PM_VMD_BONE_NAME_SIZE)              \
+    X(P, ikName, 20, PM_VMD_IK_NAME_SIZE)
 #define PM_ABI_ENUM_IK_MODE(X, P) X(P, auto, 0, PM_IK_AUTO) X(P, on, 1, PM_IK_FORCE_ON) X(P, off, 2, PM_IK_FORCE_OFF)
 /* pose evaluation flags (bits) */
 #define PM_ABI_ENUM_POSE_FLAG(X, P) X(P, noIk, 1, PM_POSE_NO_IK) X(P, noAppend, 2, PM_POSE_NO_APPEND)
@@ -200,7 +218,7 @@
 #define PM_ABI_ENUMS(X, P)                                                                                 \
     X(P, keypoints, KP_FORMAT) X(P, keypoints, KP_LEGS) X(P, keypoints, KP_ENCODING)                        \
     X(P, motion, HUMANOID_NAMING) X(P, motion, IK_MODE) X(P, motion, POSE_FLAG) X(P, motion, LEG_MODE)      \
-    X(P, motion, GROOVE_FLAG) X(P, core, LIMB) X(P, motion, TRAJECTORY_MODE)
+    X(P, motion, GROOVE_FLAG) X(P, core, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)
 
 /* ---- results: X(P, name, value) (pm_result, procmotion/common.h) ------------------------------ */
 #define PM_ABI_RESULTS(X, P)                                                                               \
@@ -214,6 +232,9 @@
 #define PM_ABI_SLOT_ENUM(P, NAME, N) P##NAME, P##NAME##_END_ = P##NAME + (N)-1,
 /* PM_ABI_ENUM_IK_MODE(PM_ABI_CHECK_ENUM, ik_mode): the values here are the core's. */
 #define PM_ABI_CHECK_ENUM(P, NAME, VALUE, CONSTANT) _Static_assert((VALUE) == (CONSTANT), "abi enum " #P " differs from the core");
+/* 0 PM_ABI_ENUM_HUMANOID_NAMING(PM_ABI_COUNT_ENUM, ): how many values the list has (for an enum that
+ * must list every value of the core's, checked against its _COUNT). */
+#define PM_ABI_COUNT_ENUM(P, NAME, VALUE, CONSTANT) +1
 #define PM_ABI_CHECK_RESULT(P, NAME, VALUE) _Static_assert((VALUE) == (NAME), "abi result " #NAME " differs from pm_result");
 
 #endif

@@ -12,6 +12,8 @@ import { classify, entriesFromDataTransfer, entriesFromFileList, extensionOf, re
 import { LANGUAGES, applyI18n, language, onLanguageChange, pickLanguage, setLanguage, t } from './i18n.js';
 import { KeypointOverlay } from './keypoint-overlay.js';
 import { defaultModel } from './models.js';
+import { modelSkeleton } from './modes/model-skeleton.js';
+import { analyzeModelRig, rigRows } from './rig-summary.js';
 import { availableModes, getMode } from './modes/registry.js';
 import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
@@ -223,6 +225,15 @@ function setupTimeline(app) {
   });
 }
 
+/** Fill a <dl> with [label, value] rows. */
+function fillInfo(dl, rows) {
+  dl.replaceChildren(...rows.flatMap(([k, v]) => {
+    const dt = document.createElement('dt'); dt.textContent = k;
+    const dd = document.createElement('dd'); dd.textContent = v;
+    return [dt, dd];
+  }));
+}
+
 function updateInfo(app) {
   const dl = $('#info');
   const r = app.motion;
@@ -239,15 +250,20 @@ function updateInfo(app) {
     }
     if (r.usedBones) rows.push([t('info.bones'), String(r.usedBones.length)]);
     if (r.missingBones) rows.push([t('info.missing'), r.missingBones.length ? r.missingBones.join(', ') : t('info.none')]);
+    if (r.damagedNames?.length) rows.push([t('info.damaged'), r.damagedNames.join(', ')]);
     if (app.keypoints) rows.push(...app.keypoints.infoRows());
   }
-  dl.replaceChildren(...rows.flatMap(([k, v]) => {
-    const dt = document.createElement('dt'); dt.textContent = k;
-    const dd = document.createElement('dd'); dd.textContent = v;
-    return [dt, dd];
-  }));
+  fillInfo(dl, rows);
   $('#default-model').hidden = !!app.model?.builtIn;
   $('#download').disabled = !r;
+}
+
+/** The model rig section (rig-summary.js): analyse the loaded model (app.rig, null when that failed,
+ * app.rigError) and show its rows; `reanalyse` false only redraws (a language change). */
+function updateRig(app, reanalyse = true) {
+  if (reanalyse) ({ rig: app.rig, error: app.rigError } = analyzeModelRig(app.pm, modelSkeleton(app)));
+  const rows = app.rig ? rigRows(app.rig) : [[t('rig.naming'), t('rig.error', { detail: describeError(app.rigError) })]];
+  fillInfo($('#rig-info'), rows);
 }
 
 // ---- files ---------------------------------------------------------------------------------------
@@ -264,6 +280,7 @@ async function loadModelInto(app, spec) {
   // bytes: the PMX/PMD the keypoints evaluate a VMD on (the mannequin uses the standard skeleton).
   app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn,
     bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source };
+  updateRig(app);
   await app.regenerateNow({ keepBeat: true });
 }
 
@@ -295,9 +312,27 @@ async function loadUserVmd(app, entry) {
   let lastFrame = 0;
   for (const f of parsed.bones.frames) lastFrame = Math.max(lastFrame, f);
   for (const f of parsed.morphs.frames) lastFrame = Math.max(lastFrame, f);
-  app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count };
+  app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count, damagedNames: damagedVmdNames(parsed) };
   app.setMode('vmd');
   return true;
+}
+
+/**
+ * The names of a readVmd result whose bytes are not Shift-JIS (a name MMD cut inside a double-byte
+ * character shows U+FFFD), each as "text <hex bytes>". They play and save as stored.
+ */
+function damagedVmdNames(vmd) {
+  const out = [];
+  const tables = [[vmd.bones, 'names', 'rawNames'], [vmd.morphs, 'names', 'rawNames'], [vmd.properties, 'ikNames', 'rawIkNames']];
+  for (const [section, namesKey, rawKey] of tables) {
+    section[namesKey].forEach((text, i) => {
+      if (!text.includes('\ufffd')) return;
+      const field = section[rawKey][i], end = field.indexOf(0);
+      const hex = Array.from(field.subarray(0, end < 0 ? field.length : end), (b) => b.toString(16).toUpperCase().padStart(2, '0'));
+      out.push(`${text} <${hex.join(' ')}>`);
+    });
+  }
+  return out;
 }
 
 async function loadEntries(app, entries) {
@@ -407,6 +442,7 @@ async function main() {
   setupFiles(app);
   setupKeypoints(app);
   onLanguageChange(() => updateInfo(app));
+  onLanguageChange(() => app.model && updateRig(app, false));
   Object.assign(demo, { app, viewer, pm });
 
   try {
