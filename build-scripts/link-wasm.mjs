@@ -124,18 +124,45 @@ function callGraph(wat) {
 // Binaryen gives duplicate names a numeric suffix in link order, which differs between links.
 const baseName = (n) => n.replace(/\.\d+$/, '');
 
+/**
+ * Which function of a link each name is: `object:name` from the linker map (its CODE entries are the
+ * functions in index order, each with the object it came from). Binaryen names the k-th function of a
+ * name (static functions of different files: rig_names.c's and timeline.c's prepare) `name.k` in that
+ * order, so the same function can be `prepare` in one link and `prepare.1` in another, and the base
+ * name alone would take one file's function for the other's (it kept timeline.c's prepare, and the
+ * pose sampler it calls, in the core).
+ */
+function functionIdentities(map) {
+  const ids = new Map();
+  const start = map.search(/^\s+-\s+[0-9a-f]+\s+[0-9a-f]+ CODE$/m);
+  if (start < 0) return ids;
+  const body = map.slice(start).split('\n').slice(1);
+  const count = new Map();
+  for (const line of body) {
+    if (/^\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+ [A-Za-z_.]+$/.test(line)) break; // the next output section
+    const m = /^\s*-\s+[0-9a-f]+\s+[0-9a-f]+\s+(\S+):\(([^)]+)\)\s*$/.exec(line);
+    if (!m) continue;
+    const k = count.get(m[2]) ?? 0;
+    count.set(m[2], k + 1);
+    ids.set(k ? `${m[2]}.${k}` : m[2], `${m[1]}:${m[2]}`);
+  }
+  return ids;
+}
+const identityIn = (ids) => (n) => ids.get(n) ?? baseName(n);
+
 // Which module each function of the full link goes to: the first whose exports (with the modules
 // before it) need it. A quick -O0 link of modules[0..k-1] names what they need; whatever a function
 // kept there calls directly is kept too (a direct call must not become a placeholder).
 const fullWat = watOf(FULL);
 const graph = callGraph(fullWat);
 const fullNames = definedFunctionNames(readFileSync(FULL));
+const fullIdentity = identityIn(functionIdentities(mapText));
 const moduleOf = new Map();
 for (let k = MODULES.length - 1; k >= 1; k--) {
   const reach = join(WORK, `reach-${MODULES[k]}.wasm`);
-  link(reach, '-O0', exportsOf(MODULES.slice(0, k)));
-  const wanted = new Set(definedFunctionNames(readFileSync(reach)).map(baseName));
-  const keep = new Set(fullNames.filter((n) => wanted.has(baseName(n))));
+  const reachIdentity = identityIn(functionIdentities(link(reach, '-O0', exportsOf(MODULES.slice(0, k)), ['-Wl,--print-map'])));
+  const wanted = new Set(definedFunctionNames(readFileSync(reach)).map(reachIdentity));
+  const keep = new Set(fullNames.filter((n) => wanted.has(fullIdentity(n))));
   const stack = [...keep];
   while (stack.length) {
     for (const c of graph.get(stack.pop()) ?? []) {
@@ -152,11 +179,10 @@ for (const n of fullNames) if (!moduleOf.has(n)) moduleOf.set(n, MODULES[0]);
 // memcpy/memset/string compares, libm's sin/cos/...) get a copy of their own in each lazy module that
 // calls them; anything else is called where it is.
 const CLONE_LIMIT = 640; // bytes of code
-const sourceOf = new Map();
-for (const m of mapText.matchAll(/^\s*-\s+[0-9a-f]+\s+[0-9a-f]+\s+(\S+):\(([^)]+)\)\s*$/gm)) sourceOf.set(m[2], m[1]);
 const LIBC_LEAVES = /^(mem|str|sinf?$|cosf?$|tanf?$|asinf?$|acosf?$|atan2?f?$|l?l?roundf?$|floorf?$|ceilf?$|__sin|__cos|__tan|__rem_pio2f?$|R$)/;
 const clonable = (name) => {
-  const src = sourceOf.get(baseName(name)) ?? '';
+  const id = fullIdentity(name);
+  const src = id.includes(':') ? id.slice(0, id.lastIndexOf(':')) : '';
   return /\(math\.c\.o\)$/.test(src) || (/\/libc\.a\(/.test(src) && LIBC_LEAVES.test(baseName(name)));
 };
 const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
