@@ -917,7 +917,8 @@ export interface RigLeg {
   /** IK bones of the leg, toe and D-bone chains (null for none). */
   ik: string | null; toeIk: string | null; dIk: string | null;
   thigh: number; shin: number; length: number;
-  knee: { restBendDeg: number; limited: boolean; limitMin?: RigVec3; limitMax?: RigVec3; bendMinDeg?: number; bendMaxDeg?: number };
+  /** The knee joint: its rest bend and (with a limited knee link) the bends MMD's limit allows, in degrees. */
+  kneeJoint: { restBendDeg: number; limited: boolean; limitMin?: RigVec3; limitMax?: RigVec3; bendMinDeg?: number; bendMaxDeg?: number };
   /** Hip-ankle distances: at rest, and (with a leg IK) the least the knee allows and the most MMD's CCD stretches it (measured). */
   reach: { rest: number; min?: number; max?: number };
   ikOffset?: RigVec3;

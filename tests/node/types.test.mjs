@@ -26,6 +26,10 @@ import 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation.js'; // adds 
 export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array): Promise<number> {
   const pm = await createProcMotion({ load: ['motion'] });
   const vmd: Vmd = pm.readVmd(pm.writeVmd({ bones: { names: ['センター'], nameIndex: [0], frames: [0], positions: [0, 0, 0], rotations: [0, 0, 0, 1], interpolations: new Uint8Array(64) } }));
+  const canonical: Uint8Array = pm.writeVmd(vmd, { canonical: true });
+  const rawName: Uint8Array = vmd.bones.rawNames[0];
+  const rig = pm.analyzeRig(pmx);
+  const reach: number | undefined = rig.legs.left?.reach.max;
   const walk: CatwalkResult = pm.generateCatwalkVmd({ hipSway: 0.8, stepCadence: 'beat' }, 128, null, null, { skeleton: pm.readPmx(pmx) });
   const frames: number = walk.loopFrames + walk.report.keyCount + vmd.bones.count;
   const { animation, loopFrames } = await createCatwalkAnimationAsync(pm, model, { uTurn: true }, 120);
@@ -68,7 +72,13 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   loopRuntimeAnimation(runtime);
   // @ts-expect-error: the result has no such field
   void walk.loopLength;
-  return frames + pose.positions.length + baked.length + kp.frameCount + names.length;
+  // @ts-expect-error: canonical is a boolean
+  pm.writeVmd(vmd, { canonical: 'yes' });
+  // @ts-expect-error: analyzeRig takes a model (bytes or a skeleton), not a file name
+  pm.analyzeRig('model.pmx');
+  // @ts-expect-error: a leg has no such figure
+  void rig.legs.right?.reachMax;
+  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0);
 }
 `;
 
