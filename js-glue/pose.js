@@ -47,13 +47,17 @@ export const modelMethods = {
     return handle;
   },
 
-  /** Internal: run fn(handle) with a skeleton made by _skeletonHandle, freeing it afterwards. */
-  _withSkeleton(skeleton, fn) {
+  /**
+   * Internal: fn(handle, scratch, errPtr) with a skeleton made by _skeletonHandle (`what` names the
+   * call in errors), freeing the skeleton and the scratch afterwards.
+   */
+  _withSkeleton(skeleton, fn, what = 'skeleton') {
     const s = this._scratch();
     let handle = 0;
     try {
-      handle = this._skeletonHandle(s, skeleton, s.alloc(ERROR_SIZE), 'skeleton');
-      return fn(handle);
+      const errPtr = s.alloc(ERROR_SIZE);
+      handle = this._skeletonHandle(s, skeleton, errPtr, what);
+      return fn(handle, s, errPtr);
     } finally {
       if (handle) this.mod._pm_abi_skeleton_free(handle);
       s.free();
