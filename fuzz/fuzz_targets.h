@@ -260,6 +260,36 @@ static void pm_fuzz_model(const uint8_t *data, size_t size, int pmd) {
     pm_skeleton_free(s);
 }
 static void pm_fuzz_pmx(const uint8_t *data, size_t size) { pm_fuzz_model(data, size, 0); }
+
+/* The whole-model reader: every index it hands out is in range and the skeleton is the skeleton
+ * reader's. */
+static void pm_fuzz_model_load(const uint8_t *data, size_t size) {
+    pm_model *m = NULL;
+    pm_error err = {0};
+    pm_result r = pm_model_load(data, size, NULL, &m, &err);
+    if (r != PM_OK) {
+        PM_FUZZ_CHECK(m == NULL && err.type == r && err.message[0]);
+        return;
+    }
+    PM_FUZZ_CHECK(m->vertex_count <= size && m->index_count <= size && m->skeleton);
+    for (uint32_t i = 0; i < m->index_count; i++) PM_FUZZ_CHECK(m->indices[i] < m->vertex_count);
+    for (uint32_t i = 0; i < m->vertex_count; i++)
+        for (int k = 0; k < 4; k++)
+            PM_FUZZ_CHECK(m->vertices[i].bone[k] == PM_NO_INDEX || m->vertices[i].bone[k] < m->skeleton->bone_count);
+    uint64_t drawn = 0;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const pm_model_material *mat = &m->materials[i];
+        PM_FUZZ_CHECK(mat->index_start == drawn && mat->index_count % 3 == 0);
+        PM_FUZZ_CHECK(mat->texture == PM_NO_INDEX || mat->texture < m->texture_count);
+        drawn += mat->index_count;
+    }
+    PM_FUZZ_CHECK(drawn <= m->index_count);
+    for (uint32_t i = 0; i < m->morph_count; i++)
+        for (uint32_t k = 0; m->morphs[i].type == PM_MORPH_VERTEX && k < m->morphs[i].offset_count; k++)
+            PM_FUZZ_CHECK(m->morphs[i].offsets[k].index < m->vertex_count);
+    pm_fuzz_check_skeleton(m->skeleton);
+    pm_model_free(m);
+}
 static void pm_fuzz_pmd(const uint8_t *data, size_t size) { pm_fuzz_model(data, size, 1); }
 
 static void pm_fuzz_skeleton_from_json(const uint8_t *data, size_t size) {
@@ -786,6 +816,7 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"vmd", pm_fuzz_vmd},
     {"pmx", pm_fuzz_pmx},
     {"pmd", pm_fuzz_pmd},
+    {"model", pm_fuzz_model_load},
     {"skeleton_json", pm_fuzz_skeleton_from_json},
     {"bvh", pm_fuzz_bvh},
     {"gltf", pm_fuzz_gltf},
