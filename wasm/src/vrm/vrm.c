@@ -168,19 +168,24 @@ static float finite_or_zero(ctx *c, float v) {
 static pm_vec3 finite_vec(ctx *c, pm_vec3 v) {
     return pm_vec3_make(finite_or_zero(c, v.x), finite_or_zero(c, v.y), finite_or_zero(c, v.z));
 }
-/* MMD -> glTF: metres, z mirrored. */
-static pm_vec3 to_gltf(pm_vec3 v) { return pm_vec3_make(v.x * MMD_TO_METRES, v.y * MMD_TO_METRES, -v.z * MMD_TO_METRES); }
+/* MMD -> glTF: metres, z mirrored; anything that overflowed on the way is written as 0 (counted). */
+#define to_gltf(v) gl(c, (v))
+static pm_vec3 gl(ctx *c, pm_vec3 v) {
+    return finite_vec(c, pm_vec3_make(v.x * MMD_TO_METRES, v.y * MMD_TO_METRES, -v.z * MMD_TO_METRES));
+}
 
 /* Append bytes to the BIN chunk (4-aligned) as a bufferView; returns its index or -1. */
 static int32_t add_view(ctx *c, const void *data, size_t n, int target) {
     size_t pad = (4 - c->bin.size % 4) % 4;
-    uint8_t *p = pmi_buf_grow(&c->bin, pad + n);
-    if (!p) {
-        c->ok = false;
-        return -1;
+    if (pad + n) {
+        uint8_t *p = pmi_buf_grow(&c->bin, pad + n);
+        if (!p) {
+            c->ok = false;
+            return -1;
+        }
+        if (n) memcpy(p + pad, data, n);
     }
     size_t offset = c->bin.size - n;
-    if (n) memcpy(p + pad, data, n);
     cJSON *v = pmi_json_add(c->views, NULL, cJSON_CreateObject(), &c->ok);
     pmi_json_add_number(v, "buffer", 0, &c->ok);
     pmi_json_add_number(v, "byteOffset", (double)offset, &c->ok);
@@ -849,7 +854,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         pm_vec3 n = skin_dir(c, i, finite_vec(c, v->normal));
         n = pm_vec3_make(n.x, n.y, -n.z);
         float len = pm_vec3_length(n);
-        n = len > 1e-12f ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
+        n = len > 1e-12f && isfinite(len) ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
         pos[3 * i] = p.x, pos[3 * i + 1] = p.y, pos[3 * i + 2] = p.z;
         nrm[3 * i] = n.x, nrm[3 * i + 1] = n.y, nrm[3 * i + 2] = n.z;
         uv[2 * i] = finite_or_zero(c, v->uv[0]), uv[2 * i + 1] = finite_or_zero(c, v->uv[1]);
@@ -1119,13 +1124,20 @@ pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, p
         size_t at = 0;
         for (uint32_t k = 0; k < map.missing_required_count; k++) {
             pm_humanoid_bone hb = map.missing_required[k];
-            at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s (%s)", k ? ", " : "",
-                             pm_humanoid_bone_name(hb), pm_rig_role_mmd_name(pm_rig_role_of_humanoid(hb)));
+            if (map.missing_required_count <= 4) /* with the semi-standard MMD name while the message has room */
+                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s (%s)", k ? ", " : "",
+                                 pm_humanoid_bone_name(hb), pm_rig_role_mmd_name(pm_rig_role_of_humanoid(hb)));
+            else
+                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", k ? ", " : "",
+                                 pm_humanoid_bone_name(hb));
             if (at >= sizeof list) break;
         }
         return pmi_fail(err, PM_ERR_NOT_FOUND, "vrm: the model lacks %u required humanoid bone%s: %s",
                         map.missing_required_count, map.missing_required_count == 1 ? "" : "s", list);
     }
+    if (!model->vertex_count || !model->index_count)
+        return pmi_fail(err, PM_ERR_BAD_FORMAT, "vrm: the model has no mesh (%u vertices, %u face indices)",
+                        model->vertex_count, model->index_count);
     ctx c = {.m = model, .s = s, .o = o, .a = o->allocator, .err = err, .ok = true};
     c.bin.allocator = &c.a;
     pm_vrm_result *res = pmi_alloc_array(&c.a, 1, sizeof *res, err, "vrm result");
