@@ -132,7 +132,7 @@ test('procmotion vrm writes the file and prints the report; a model without the 
   const bad = Buffer.from(bytes);
   for (const name of ['左腕', 'arm_L']) { // its name and English name
     const b = Buffer.from(name, 'utf16le');
-    for (let i = bad.indexOf(b); i >= 0; i = bad.indexOf(b, i + 1)) bad[i] = 0x41;
+    for (let i = bad.indexOf(b); i >= 0; i = bad.indexOf(b, i + 1)) bad[i] = 0x78;
   }
   const badPath = join(dir, 'noarm.pmx');
   writeFileSync(badPath, bad);
