@@ -870,7 +870,7 @@ export interface VrmReport {
   missingRequiredBones: string[];
   drivable: boolean;
   humanBones: Record<string, string>;
-  tPose: { applied: boolean; armDegrees: { left: number; right: number } };
+  tPose: { applied: boolean; armDegrees: { left: number; right: number }; elbowDegrees: { left: number; right: number } };
   textures: Array<{ path: string; status: 'embedded' | 'converted' | 'missing' | 'unsupported' | 'unreadable' | 'unused' | 'toon'; detail?: string }>;
   materials: number;
   primitives: number;

@@ -168,6 +168,8 @@ typedef struct pm_vrm_result {
     uint32_t primitives;
     bool t_pose;                  /* the arms were baked into a T-pose */
     float arm_degrees[2];         /* left, right upper arm below horizontal before the bake */
+    float elbow_degrees[2];       /* how much further the forearm points down than the upper arm (the bake
+                                     straightens it) */
     pm_allocator allocator;
 } pm_vrm_result;
 

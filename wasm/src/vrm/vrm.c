@@ -319,6 +319,7 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
         uint32_t wrist = roles->bone[PM_RIG_SIDED(PM_RIG_LEFT_WRIST, side)];
         if (arm == PM_NO_INDEX || elbow == PM_NO_INDEX || wrist == PM_NO_INDEX) continue;
         res->arm_degrees[side] = arm_degrees_below(s, arm, elbow);
+        res->elbow_degrees[side] = arm_degrees_below(s, elbow, wrist) - res->arm_degrees[side];
         driven[2 * side] = arm, aim[2 * side] = elbow;
         driven[2 * side + 1] = elbow, aim[2 * side + 1] = wrist;
         side_x[2 * side] = side_x[2 * side + 1] = side ? -1.0f : 1.0f;
@@ -622,6 +623,9 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
     cJSON *ad = pmi_json_add(tp, "armDegrees", cJSON_CreateObject(), &ok);
     pmi_json_add_number(ad, "left", res->arm_degrees[0], &ok);
     pmi_json_add_number(ad, "right", res->arm_degrees[1], &ok);
+    cJSON *ed = pmi_json_add(tp, "elbowDegrees", cJSON_CreateObject(), &ok);
+    pmi_json_add_number(ed, "left", res->elbow_degrees[0], &ok);
+    pmi_json_add_number(ed, "right", res->elbow_degrees[1], &ok);
     cJSON *tx = pmi_json_add(r, "textures", cJSON_CreateArray(), &ok);
     for (uint32_t t = 0; t < c->m->texture_count; t++) {
         cJSON *o = pmi_json_add(tx, NULL, cJSON_CreateObject(), &ok);
