@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
@@ -201,4 +202,24 @@ describe('web demo: Music', { skip: SKIP, timeout: 180_000 }, () => {
       await context.close();
     }
   });
+
+  test('docs/demo-music.png (PM_UPDATE_DOCS_SCREENSHOT=1)', { skip: !process.env.PM_UPDATE_DOCS_SCREENSHOT && 'set PM_UPDATE_DOCS_SCREENSHOT=1 to rewrite docs/demo-music.png' }, async () => {
+    const { page, context } = await openDemo();
+    try {
+      const truth = track('rock-100', 30);
+      await dropFile(page, 'rock-100.wav', pm.writeWav(truth.samples, truth.sampleRate, { channels: 1 }), 'audio/wav');
+      await page.waitForFunction(() => window.demo.app.music.state === 'ready', null, { timeout: 30_000 });
+      await laneAt(page, 12.3);
+      await page.evaluate(() => { window.demo.viewer.pause(); window.demo.viewer.seek(4.5 * window.demo.viewer.motion.beatFrames); });
+      const png = await page.locator('#curves').screenshot({ path: join(REPO_ROOT, 'docs/demo-music.png') });
+      console.log(`# music: wrote docs/demo-music.png (${png.length} bytes)`);
+      assert.ok(png.length < 120 * 1024, `docs/demo-music.png is ${png.length} bytes (keep it under 120 KB)`);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test('docs/demo-music.png stays under 120 KB', { skip: !existsSync(join(REPO_ROOT, 'docs/demo-music.png')) && 'SKIP: no docs/demo-music.png yet' }, () => {
+  assert.ok(statSync(join(REPO_ROOT, 'docs/demo-music.png')).size < 120 * 1024);
 });
