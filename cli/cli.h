@@ -64,6 +64,7 @@ CLI_COMMAND(mannequin);
 CLI_COMMAND(pose);
 CLI_COMMAND(groove);
 CLI_COMMAND(trace);
+CLI_COMMAND(rig);
 CLI_COMMAND(beats);
 #undef CLI_COMMAND
 

@@ -25,6 +25,7 @@
 #include "procmotion/keypoints.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
+#include "procmotion/rig.h"
 #include "procmotion/pose.h"
 #include "procmotion/skeleton.h"
 #include "procmotion/text.h"
@@ -224,6 +225,26 @@ static void pm_fuzz_pmx_roundtrip(const pm_skeleton *s) {
     free(out);
 }
 
+/* The rig analysis of any skeleton a reader accepted: a clean error or finite figures and JSON. */
+static void pm_fuzz_rig(const pm_skeleton *s) {
+    pm_rig *rig = NULL;
+    pm_error err = {0};
+    if (pm_rig_analyze(s, NULL, &rig, &err) != PM_OK) {
+        PM_FUZZ_CHECK(rig == NULL && err.message[0]);
+        return;
+    }
+    for (int l = 0; l < 2; l++) {
+        const pm_rig_leg *g = &rig->legs[l];
+        const float f[] = {g->reach_min, g->reach_max, g->knee_bend_min, g->knee_bend_max, g->length, g->ankle_height};
+        PM_FUZZ_CHECK(pmi_all_finite(f, sizeof f / sizeof f[0]));
+    }
+    for (uint32_t c = 0; c < rig->chain_count; c++) PM_FUZZ_CHECK(isfinite(rig->chains[c].rest_error));
+    PM_FUZZ_CHECK(isfinite(rig->floor_height) && isfinite(rig->scale));
+    size_t n = 0;
+    PM_FUZZ_CHECK(pm_rig_to_json(rig, NULL, 0, &n, &err) == PM_OK || err.type == PM_ERR_OUT_OF_MEMORY);
+    pm_rig_free(rig);
+}
+
 static void pm_fuzz_model(const uint8_t *data, size_t size, int pmd) {
     pm_skeleton *s = NULL;
     pm_error err = {0};
@@ -235,6 +256,7 @@ static void pm_fuzz_model(const uint8_t *data, size_t size, int pmd) {
     PM_FUZZ_CHECK(s->bone_count <= size);
     pm_fuzz_check_skeleton(s);
     pm_fuzz_pmx_roundtrip(s);
+    pm_fuzz_rig(s);
     pm_skeleton_free(s);
 }
 static void pm_fuzz_pmx(const uint8_t *data, size_t size) { pm_fuzz_model(data, size, 0); }

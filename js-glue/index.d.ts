@@ -266,7 +266,7 @@ export const HUMANOID_BONES: HumanoidBone[];
 export interface HumanoidMap {
   /** The source name found for each humanoid bone, or null. */
   bones: Record<HumanoidBone, string | null>;
-  /** The candidate table that matched: 'vroid' | 'mixamo' | 'mmd' | 'chinese' | 'biped' | 'none'. */
+  /** The naming table that matched (docs/rig.md): 'vroid' | 'mixamo' | 'mmd' | 'english' | 'chinese' | 'biped' | 'daz' | 'cmu' | 'none'. */
   naming: Record<HumanoidBone, string>;
   mapped: number;
   total: number;
@@ -739,6 +739,90 @@ export interface ProcMotion {
   grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
   bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
   applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): Uint8Array;
+}
+
+// ---- rig analysis (js-glue/rig.js, docs/rig.md) ----------------------------------------------------
+
+/** Role names: 'root', 'center', 'groove', 'waist', 'lowerBody', 'upperBody', 'upperBody2', ..., 'leftLegIk', 'rightToeEx' (docs/rig.md). */
+export type RigRole = string;
+export type RigVec3 = [number, number, number];
+
+export interface RigChainLink {
+  bone: string;
+  role: RigRole | null;
+  /** Radians, as stored (present when the link is limited). */
+  limitMin?: RigVec3;
+  limitMax?: RigVec3;
+}
+
+export interface RigChain {
+  ik: string;
+  ikRole: RigRole | null;
+  target: string | null;
+  targetRole: RigRole | null;
+  kind: 'leg' | 'toe' | 'legD' | 'arm' | 'hair' | 'other';
+  side: 'left' | 'right' | 'none';
+  loopCount: number;
+  /** Radians per iteration step. */
+  limitAngle: number;
+  links: RigChainLink[];
+  parent: string | null;
+  parentRole: RigRole | null;
+  /** The IK bone's ancestors, nearest first. */
+  parents: string[];
+  /** IK bone rest position minus effector rest position (when the chain has a target). */
+  restOffset?: RigVec3;
+  restDistance?: number;
+  /** Measured: effector to IK bone after the rest-pose solve. */
+  restError?: number;
+  /** Measured: how far the rest-pose solve moves the effector. */
+  restShift?: number;
+}
+
+export interface RigLeg {
+  hip: string; knee: string; ankle: string; toe: string | null; heel: string | null;
+  /** IK bones of the leg, toe and D-bone chains (null for none). */
+  ik: string | null; toeIk: string | null; dIk: string | null;
+  thigh: number; shin: number; length: number;
+  knee: { restBendDeg: number; limited: boolean; limitMin?: RigVec3; limitMax?: RigVec3; bendMinDeg?: number; bendMaxDeg?: number };
+  /** Hip-ankle distances: at rest, and (with a leg IK) the least the knee allows and the most MMD's CCD stretches it (measured). */
+  reach: { rest: number; min?: number; max?: number };
+  ikOffset?: RigVec3;
+  footLength: number;
+  ankleHeight: number;
+}
+
+export interface RigArm {
+  shoulder: string | null; arm: string; elbow: string; wrist: string; ik: string | null;
+  upper: number; fore: number; length: number; elbowRestBendDeg: number;
+}
+
+export interface RigAnalysis {
+  boneCount: number;
+  /** The model's primary naming table. */
+  naming: string;
+  cmuSignature: boolean;
+  /** The bone playing each role found. */
+  roles: Record<RigRole, string>;
+  /** The table each role was matched by ('mmd', 'vroid', ... ; ' (English name)' appended for English names). */
+  roleNamings: Record<RigRole, string>;
+  /** Semi-standard roles a generator keys that the model lacks. */
+  missing: RigRole[];
+  /** The 22 humanoid bones (VRM humanBones names). */
+  humanoid: Record<HumanoidBone, string | null>;
+  chains: RigChain[];
+  legs: { left: RigLeg | null; right: RigLeg | null };
+  arms: { left: RigArm | null; right: RigArm | null };
+  floorHeight: number;
+  hipHeight: number;
+  legLength: number;
+  footLength: number;
+  scale: number;
+}
+
+export interface ProcMotion {
+  /** The rig analysis of a model (PMX/PMD bytes or a skeleton object): roles, IK chains, rest geometry. */
+  analyzeRig(model: SkeletonInput): RigAnalysis;
 }
 
 // ---- beats (js-glue/beats.js, docs/beats.md) ---------------------------------------------------------

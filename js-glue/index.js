@@ -73,7 +73,7 @@ export const HUMANOID_BONES = [
   'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
   'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
 ];
-const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 'cmu'];
+const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 'cmu', 'daz', 'english'];
 
 /** Load the WebAssembly module and return the API object. */
 export async function createProcMotion(options = {}) {
@@ -1001,6 +1001,10 @@ function normaliseSkeleton(sk, boneNames) {
 import { tracingMethods } from './tracing.js';
 export { Timeline, LIMBS as TRACE_LIMBS, EASINGS as TRACE_EASINGS } from './tracing.js';
 Object.assign(ProcMotion.prototype, tracingMethods);
+
+// Rig analysis (js-glue/rig.js): pm.analyzeRig.
+import { rigMethods } from './rig.js';
+Object.assign(ProcMotion.prototype, rigMethods);
 
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
 export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator });

@@ -919,6 +919,48 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('the Model rig section shows the loaded model\'s analysis (pm.analyzeRig): mannequin, then yw_test_model.pmx', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      const section = async () => page.evaluate(() => ({
+        rig: window.demo.app.rig,
+        rows: [...document.querySelectorAll('#rig-info dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]),
+        visible: !!document.querySelector('#rig-section').offsetParent,
+      }));
+      const m = await section();
+      assert.ok(m.visible, 'the section is on the page');
+      const row = (r, label) => r.rows.find(([k]) => k === label)?.[1];
+      const legs = [m.rig.legs.left, m.rig.legs.right];
+      assert.equal(row(m, 'Naming'), 'mmd');
+      assert.equal(row(m, 'Leg IK'), '左足ＩＫ / 右足ＩＫ (under 全ての親)');
+      assert.equal(row(m, 'Knees at rest'), `${legs.map((l) => l.knee.restBendDeg.toFixed(1)).join(' / ')}° (opens to ${legs.map((l) => l.knee.bendMinDeg.toFixed(1)).join(' / ')}°)`);
+      assert.equal(row(m, 'Leg reach (MMD IK)'), `${legs.map((l) => l.reach.max.toFixed(3)).join(' / ')} of ${legs.map((l) => l.length.toFixed(3)).join(' / ')} units`);
+      assert.equal(row(m, 'IK chains'), '4 (leg 2, toe 2)');
+      assert.equal(row(m, 'Missing roles'), 'none');
+      await page.locator('#rig-section').scrollIntoViewIfNeeded();
+      await page.locator('#rig-section').screenshot({ path: join(OUT, 'demo-rig.png') });
+      // the page's analysis is the library's
+      const again = await page.evaluate(() => JSON.stringify(window.demo.pm.analyzeRig(window.demo.pm.mannequinPmx())));
+      assert.equal(JSON.stringify(m.rig), again);
+      if (!NO_FIXTURES) {
+        const dir = fixturePath('pmx/yw_test_model');
+        await page.locator('#file-model').setInputFiles([join(dir, 'yw_test_model.pmx'), join(dir, 'tex/diffuse.png'), join(dir, 'tex/sph.png')]);
+        await page.waitForFunction(() => window.demo.app.model?.name === 'yw_test_model.pmx', null, { timeout: 30_000 });
+        const y = await section();
+        assert.equal(row(y, 'Leg IK'), '左足ＩＫ / 右足ＩＫ (under 左足IK親, 右足IK親)');
+        assert.match(row(y, 'Knees at rest'), /^2\.9 \/ 2\.9° \(opens to 3\.4 \/ 3\.4°\)$/);
+        assert.equal(row(y, 'Leg reach (MMD IK)'), '10.169 / 10.169 of 10.174 / 10.174 units');
+        assert.equal(row(y, 'IK chains'), '4 (leg 2, toe 2)');
+        // labels follow the language
+        await page.locator('#lang').selectOption('ja');
+        assert.match(await page.locator('#rig-info').textContent(), /足の届く距離（MMD IK）/);
+      }
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('docs/demo.png (PM_UPDATE_DOCS_SCREENSHOT=1)', { skip: !process.env.PM_UPDATE_DOCS_SCREENSHOT && 'set PM_UPDATE_DOCS_SCREENSHOT=1 to rewrite docs/demo.png' }, async () => {
     const context = await browser.newContext({ viewport: { width: 1040, height: 660 }, locale: 'en-US' });
     const page = await context.newPage();

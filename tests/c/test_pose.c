@@ -663,4 +663,33 @@ PM_TEST(bad_arguments_fail_with_messages) {
     pm_vmd_free(v);
 }
 
+PM_TEST(an_ik_chain_broken_at_a_later_link_plans_nothing_and_writes_nothing) {
+    /* root - hip - mid - knee - ankle, IK on the ankle with links [hip (mid and knee between), stray]:
+     * the second link is no ancestor of the first, so the chain plans no path; the planner used to write
+     * the first link's two path entries before finding that (a heap overrun under ASan) */
+    pm_bone_desc d[7];
+    memset(d, 0, sizeof d);
+    const char *names[7] = {"root", "hip", "mid", "knee", "ankle", "stray", "ik"};
+    for (int i = 0; i < 7; i++) {
+        d[i].name = names[i];
+        d[i].parent = i == 0 ? PM_NO_INDEX : i == 5 || i == 6 ? 0 : (uint32_t)(i - 1);
+        d[i].append_parent = PM_NO_INDEX;
+        d[i].position = pm_vec3_make(0, 10.0f - 2.0f * (float)i, 0);
+    }
+    pm_ik_link links[2] = {{1, false, {0, 0, 0}, {0, 0, 0}}, {5, false, {0, 0, 0}, {0, 0, 0}}};
+    d[6].has_ik = true;
+    d[6].ik = (pm_ik){4, 10, 1.0f, 2, links};
+    pm_error err = {0};
+    pm_skeleton *sk = NULL;
+    PM_CHECK_OK(pm_skeleton_create(d, 7, NULL, 0, NULL, &sk, &err), &err);
+    pm_pose_workspace *ws = NULL;
+    pm_pose *pose = NULL;
+    if (sk) PM_CHECK_OK(pm_pose_workspace_create(sk, NULL, &ws, &err), &err);
+    if (ws) PM_CHECK_OK(pm_pose_create(sk, NULL, &pose, &err), &err);
+    if (pose) PM_CHECK_OK(pm_pose_evaluate(NULL, ws, 0, pose, NULL, &err), &err);
+    pm_pose_free(pose);
+    pm_pose_workspace_free(ws);
+    pm_skeleton_free(sk);
+}
+
 int main(void) { return pm_test_run_all(); }

@@ -13,6 +13,8 @@ import { classify, entriesFromDataTransfer, entriesFromFileList, extensionOf, re
 import { LANGUAGES, applyI18n, language, onLanguageChange, pickLanguage, setLanguage, t } from './i18n.js';
 import { KeypointOverlay } from './keypoint-overlay.js';
 import { defaultModel } from './models.js';
+import { modelSkeleton } from './modes/model-skeleton.js';
+import { analyzeModelRig, rigRows } from './rig-summary.js';
 import { availableModes, getMode } from './modes/registry.js';
 import { MusicControl } from './music.js';
 import { AUDIO_EXTENSIONS } from './music-core.js';
@@ -266,6 +268,15 @@ function setupTimeline(app) {
   });
 }
 
+/** Fill a <dl> with [label, value] rows. */
+function fillInfo(dl, rows) {
+  dl.replaceChildren(...rows.flatMap(([k, v]) => {
+    const dt = document.createElement('dt'); dt.textContent = k;
+    const dd = document.createElement('dd'); dd.textContent = v;
+    return [dt, dd];
+  }));
+}
+
 function updateInfo(app) {
   const dl = $('#info');
   const r = app.motion;
@@ -284,13 +295,17 @@ function updateInfo(app) {
     if (r.missingBones) rows.push([t('info.missing'), r.missingBones.length ? r.missingBones.join(', ') : t('info.none')]);
     if (app.keypoints) rows.push(...app.keypoints.infoRows());
   }
-  dl.replaceChildren(...rows.flatMap(([k, v]) => {
-    const dt = document.createElement('dt'); dt.textContent = k;
-    const dd = document.createElement('dd'); dd.textContent = v;
-    return [dt, dd];
-  }));
+  fillInfo(dl, rows);
   $('#default-model').hidden = !!app.model?.builtIn;
   $('#download').disabled = !r;
+}
+
+/** The model rig section (rig-summary.js): analyse the loaded model (app.rig, null when that failed,
+ * app.rigError) and show its rows; `reanalyse` false only redraws (a language change). */
+function updateRig(app, reanalyse = true) {
+  if (reanalyse) ({ rig: app.rig, error: app.rigError } = analyzeModelRig(app.pm, modelSkeleton(app)));
+  const rows = app.rig ? rigRows(app.rig) : [[t('rig.naming'), t('rig.error', { detail: describeError(app.rigError) })]];
+  fillInfo($('#rig-info'), rows);
 }
 
 // ---- files ---------------------------------------------------------------------------------------
@@ -307,6 +322,7 @@ async function loadModelInto(app, spec) {
   // bytes: the PMX/PMD the keypoints evaluate a VMD on (the mannequin uses the standard skeleton).
   app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn,
     bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source };
+  updateRig(app);
   await app.regenerateNow({ keepBeat: true });
 }
 
@@ -446,6 +462,7 @@ async function main() {
   setupFiles(app);
   setupKeypoints(app);
   onLanguageChange(() => updateInfo(app));
+  onLanguageChange(() => app.model && updateRig(app, false));
   Object.assign(demo, { app, viewer, pm });
 
   try {

@@ -60,15 +60,13 @@
  *   motion at every half frame (checked exactly; between half frames the measured excess is 5 %).
  *   The largest deviation found is reported in pm_catwalk_info.
  *
- * BONES (matched after folding full-width ASCII to half-width and ignoring ASCII case, spaces, '_',
- * '.' and '-'; the first candidate present wins; a bone's English name counts when known)
- *   センター: センター, center, J_Bip_C_Hips, hips | グルーブ: グルーブ, groove | 腰: 腰, waist
- *   下半身: 下半身, lower body | 上半身: 上半身, upper body, J_Bip_C_Spine, spine
- *   上半身2: 上半身2, upper body2, J_Bip_C_Chest, chest | 首: 首, neck, J_Bip_C_Neck
- *   頭: 頭, head, J_Bip_C_Head | 左肩: 左肩, shoulder_L, left shoulder, J_Bip_L_Shoulder, leftShoulder
- *   左腕: 左腕, arm_L, left arm, J_Bip_L_UpperArm, leftUpperArm | 左ひじ: 左ひじ, 左肘, elbow_L,
- *   left elbow, J_Bip_L_LowerArm, leftLowerArm | 左足ＩＫ: 左足ＩＫ (= 左足IK), leg IK_L, left leg IK,
- *   leg_IK_L | 左つま先ＩＫ: 左つま先ＩＫ, toe IK_L, left toe IK (right side alike).
+ * BONES (found by role with the rig resolver, procmotion/rig.h: semi-standard, PMX Editor English,
+ * VRoid, Mixamo, Biped, Daz, Chinese names; full-width and half-width alike; a bone's English name
+ * counts when known). The roles: センター center (without one, a VRoid / Mixamo-style hips bone:
+ *   J_Bip_C_Hips, mixamorig:Hips), グルーブ groove, 腰 waist, 下半身 lowerBody, 上半身 upperBody,
+ *   上半身2 upperBody2, 首 neck, 頭 head, 左肩 leftShoulder, 左腕 leftArm, 左ひじ leftElbow, 左足ＩＫ
+ *   leftLegIk, 左つま先ＩＫ leftToeIk (right side alike); read for proportions: 足, ひざ, 足首, つま先,
+ *   手首. Morph names (blink, smile) match by their rig key (case, width and separators ignored).
  *   A missing bone drops only its own channels (グルーブ folds into センター, 上半身2 into 上半身, 首 into
  *   頭, 下半身 moves to 腰) and is listed in info.missing; bones that received keys (or, for つま先ＩＫ,
  *   the IK switch) are listed in info.used. Without つま先ＩＫ the feet stay flat (no roll).

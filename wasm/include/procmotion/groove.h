@@ -59,7 +59,8 @@
  *   [0, 100] cm, lateral [-100, 100] cm; bpm (0, 1000].
  *
  * BONES
- *   Resolved by MMD name with pm_skeleton_find_mmd (full-width and half-width alike). A joint whose
+ *   Resolved by role with the rig resolver (procmotion/rig.h: semi-standard names full-width and
+ *   half-width alike, English, VRoid, Mixamo ... names too). A joint whose
  *   bone is missing is skipped and listed in pm_groove_info.skipped. The body bone is グルーブ, else
  *   センター, else the root above 左足; its translation (VMD semantics: an offset in its parent's
  *   frame) takes the body offset. The legs are 左足/左ひざ/左足首 and 右足/右ひざ/右足首; without all

@@ -21,47 +21,16 @@
  *   UpperArm, LowerArm, Hand, UpperLeg, LowerLeg, Foot. (chest, upperChest, shoulders and toes are
  *   optional.)
  *
- * THE RULES (seed 003 §6.3, in order)
- *   1. Normalise: ASCII letters to lower case; full-width ASCII letters and digits (Ａ-Ｚ ａ-ｚ
- *      ０-９) to half-width; keep only a-z, 0-9, CJK ideographs (U+3400-4DBF, U+4E00-9FFF,
- *      U+F900-FAFF), hiragana (U+3041-309F), katakana (U+30A1-30FA, U+30FC-30FF: ー included) and
- *      々 (U+3005); drop everything else (spaces, '_', '.', ':', '(' ...). So "J_Bip_L_UpperArm"
- *      -> "jbiplupperarm", "左足ＩＫ" -> "左足ik", "上半身" stays "上半身".
- *   2. Strip prefixes, only these: "jbipc" (J_Bip_C_), "jbipl" -> "left" (J_Bip_L_), "jbipr" ->
- *      "right" (J_Bip_R_), "mixamorig" plus any digits (mixamorig:, mixamorig1:), "bip01" (3ds Max
- *      Biped). Never J_Aim_, J_Roll_, J_Sec_ (VRoid's helper bones keep their prefix and so never
- *      collide with the real bones).
- *   3. Side variants: a name beginning "l" matches a candidate "left..." (and "left..." matches
- *      "l..."), the same for r/right; a side written at the end after a separator (".L", "_l",
- *      " R", "-r") or as a trailing word ("HandLeft", "hand_right") counts as a leading side.
- *   4. Exact match: the normalised (and stripped, side-varied) name must equal a candidate; there is
- *      no prefix or substring matching, so 左足ＩＫ ("左足ik") never takes leftUpperLeg (左足).
- *   5. Candidate tables, in priority order (for each humanoid bone the first table that has a
- *      match wins; inside a table, the candidate listed first; among equal candidates, the bone
- *      that comes first in the model):
- *        VROID   VRoid J_Bip names and the VRM humanoid names themselves
- *                (hips, spine, chest, upperchest, neck, head, leftshoulder, leftupperarm,
- *                leftlowerarm, lefthand, leftupperleg, leftlowerleg, leftfoot, lefttoebase, lefttoes)
- *        MIXAMO  spine1 (chest), spine2 (upperChest), leftarm, leftforearm, leftupleg, leftleg
- *                (its hips, spine, neck, head, leftshoulder, lefthand, leftfoot, lefttoebase are
- *                VROID candidates)
- *        MMD     下半身 (hips), 上半身 (spine), 上半身2 (chest), 上半身3 (upperChest), 首, 頭, 左肩,
- *                左腕, 左ひじ, 左手首, 左足, 左ひざ, 左足首, 左つま先
- *        CHINESE 臀部/髋部/骨盆/胯部, 脊柱/脊椎/腰部, 胸部/胸, 上胸部/上胸, 脖子/颈部/颈/頸部, 头/头部,
- *                左肩膀/左锁骨, 左大臂/左上臂/左臂, 左小臂/左前臂/左肘, 左手/左手腕,
- *                左大腿, 左小腿/左膝, 左脚/左腳/左脚踝, 左脚趾/左腳趾/左脚尖
- *        BIPED   3ds Max Biped after "Bip01": pelvis, leftclavicle, leftthigh, leftcalf, lefttoe0
- *                (its spine, spine1, spine2, neck, head, leftupperarm, leftforearm, lefthand and
- *                leftfoot are already candidates above, with the same meaning)
- *        CMU     CMU motion-capture BVH names, consulted FIRST but only when the names carry a CMU
- *                signature (LeftCollar, LHipJoint, lowerback or lhumerus): there LeftShoulder is the
- *                upper arm and LeftCollar the clavicle (bvh11/cmuconvert: lowerback, Chest, Chest2,
- *                Neck/lowerneck, LeftCollar, LeftShoulder, LeftElbow, LeftWrist, LeftHip, LeftKnee,
- *                LeftAnkle, LeftToe; ASF: upperback, thorax, lclavicle, lhumerus, lradius, lfemur,
- *                ltibia, lfoot, ltoes). Without the signature Mixamo's LeftShoulder keeps its meaning.
- *      Right-side candidates are the left ones with "left" -> "right" and 左 -> 右. Every candidate
- *      string belongs to exactly one humanoid bone, so a model bone maps to at most one.
- *   The tables are in wasm/src/humanoid/humanoid.c; tests/c/test_humanoid.c checks them.
+ * THE RULES
+ *   The humanoid bones are roles of the rig resolver (procmotion/rig.h, THE RESOLVER: keys, prefixes,
+ *   sides, the naming tables vroid, mixamo, mmd, english, chinese, biped, daz and cmu, the primary
+ *   table and the fill), the one every module shares: hips = 下半身's role, spine = 上半身, chest =
+ *   上半身2, upperChest = 上半身3, and so on (rig.h, ROLES). naming[] is the table that matched.
+ *   pm_humanoid_map_skeleton also reads the bones' English names (rig.h rule 6).
+ *   What changed when the mapping moved into the resolver (docs/rig.md has the list): the tables are
+ *   the union of this module's and the keypoint joint map's (Abdomen is a spine, Torso a chest,
+ *   Blender's thigh.L / shin.L and Daz names map), a model's own naming decides ambiguous names (the
+ *   primary table), and lefttoes wins over lefttoebase when a model has both.
  *
  * ERRORS
  *   NULL names array with count > 0, a NULL name, or NULL out: PM_ERR_INVALID_ARGUMENT. Names that
@@ -117,6 +86,8 @@ typedef enum pm_humanoid_naming {
     PM_HUMANOID_NAMING_CHINESE,
     PM_HUMANOID_NAMING_BIPED,
     PM_HUMANOID_NAMING_CMU, /* CMU motion-capture BVH names, used only when the names carry a CMU signature */
+    PM_HUMANOID_NAMING_DAZ,
+    PM_HUMANOID_NAMING_ENGLISH, /* PMX Editor's English bone names (rig.h) */
     PM_HUMANOID_NAMING_COUNT,
     PM_HUMANOID_NAMING_FORCE_U32 = 0x7fffffff
 } pm_humanoid_naming;
@@ -138,11 +109,12 @@ pm_result pm_humanoid_map_skeleton(const pm_skeleton *skeleton, pm_humanoid_map 
 const char *pm_humanoid_bone_name(pm_humanoid_bone bone);
 /* One of the 16 required bones. */
 bool pm_humanoid_bone_required(pm_humanoid_bone bone);
-/* "vroid", "mixamo", "mmd", "chinese", "biped", "cmu", "none". */
+/* "vroid", "mixamo", "mmd", "chinese", "biped", "cmu", "daz", "english", "none". */
 const char *pm_humanoid_naming_name(pm_humanoid_naming naming);
 
-/* Rule 1 alone: normalise `len` bytes of UTF-8 into out (NUL-terminated when cap > 0, cut at a
- * whole character). Returns the full normalised length. */
+/* Rule 1 alone (= pm_rig_name_key): lower case ASCII, full-width ASCII folded, only a-z, 0-9, CJK,
+ * kana and 々 kept; into out (NUL-terminated when cap > 0, cut at a whole character). Returns the full
+ * normalised length. */
 size_t pm_humanoid_normalize(const char *name, size_t len, char *out, size_t cap);
 
 /* ---- glTF / GLB / VRM node names (a minimal reader; the full glTF reader is the keypoints module's) */

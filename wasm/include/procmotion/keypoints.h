@@ -69,7 +69,9 @@
  *   full-width ASCII folded, the prefixes "mixamorig", "J_Bip", "Bip01" and anything before ':' or '|'
  *   dropped; sides from left/right, l/r, .L/_R suffixes and 左/右) and matched exactly against the
  *   table of one family, the family that maps most core joints: MMD, CMU (bvh11 and ASF names),
- *   Mixamo/MotionBuilder, Daz/Poser, 3ds Max Biped, humanoid (VRM/Unity/Blender names). A VRM's own
+ *   Mixamo/MotionBuilder, Daz/Poser, 3ds Max Biped, humanoid (VRM/Unity/Blender names), each one
+ *   table of the rig resolver (procmotion/rig.h) used on its own, and humanoid.h (the resolver with
+ *   every table). A VRM's own
  *   humanoid table (VRMC_vrm or VRM 0.x) is used when present. stats.family names the choice.
  *
  * NO NaN

@@ -15,7 +15,7 @@
  *   1e-9 of the path length (docs/tracing.md has the measurement). No allocation.
  *
  * LIMBS
- *   Each limb is three bones found by name (pm_skeleton_find_mmd): root, middle, end =
+ *   Each limb is three bones found by role (the rig resolver, procmotion/rig.h): root, middle, end =
  *   左腕/左ひじ/左手首, 右腕/右ひじ/右手首, 左足/左ひざ/左足首, 右足/右ひざ/右足首. Trajectory points
  *   and the pole are OFFSETS (model axes, MMD units) from the root bone's world position at the
  *   moment they were made, so a path moves with the shoulder or hip when the body twists, squats or

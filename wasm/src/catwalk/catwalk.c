@@ -2,6 +2,7 @@
  * Bezier keys. See procmotion/catwalk.h for the behaviour and docs/catwalk.md for the numbers. */
 #include "catwalk/catwalk_internal.h"
 #include "keyfit/keyfit.h"
+#include "procmotion/rig.h"
 
 #include <math.h>
 
@@ -22,47 +23,40 @@ enum {
 _Static_assert(CB_COUNT == PM_CATWALK_BONE_COUNT, "PM_CATWALK_BONE_COUNT must match the bone table");
 
 typedef struct cw_bone_def {
-    const char *canonical;
-    const char *candidates[7];
-    float std[3]; /* the semi-standard figure (NOTES.md), world rest position */
+    const char *canonical; /* the semi-standard name (reported when missing, used by the standard figure) */
+    pm_rig_role role;      /* what the rig resolver looks for (procmotion/rig.h) */
+    float std[3];          /* the semi-standard figure (NOTES.md), world rest position */
 } cw_bone_def;
 
 static const cw_bone_def BONES[CW_BONES] = {
-    [CB_CENTER] = {"センター", {"センター", "center", "J_Bip_C_Hips", "hips", 0}, {0, 8, 0}},
-    [CB_GROOVE] = {"グルーブ", {"グルーブ", "groove", 0}, {0, 8.2f, 0}},
-    [CB_WAIST] = {"腰", {"腰", "waist", 0}, {0, 11.749f, 0.265f}},
-    [CB_LOWER] = {"下半身", {"下半身", "lower body", 0}, {0, 13.243f, -0.255f}},
-    [CB_UPPER] = {"上半身", {"上半身", "upper body", "J_Bip_C_Spine", "spine", 0}, {0, 13.301f, -0.255f}},
-    [CB_UPPER2] = {"上半身2", {"上半身2", "upper body2", "J_Bip_C_Chest", "chest", 0}, {0, 14.392f, -0.166f}},
-    [CB_NECK] = {"首", {"首", "neck", "J_Bip_C_Neck", 0}, {0, 16.418f, 0}},
-    [CB_HEAD] = {"頭", {"頭", "head", "J_Bip_C_Head", 0}, {0, 16.799f, 0}},
-    [CB_SHOULDER_L] = {"左肩", {"左肩", "shoulder_L", "left shoulder", "J_Bip_L_Shoulder", "leftShoulder", 0},
-                       {0.136f, 16.130f, 0.265f}},
-    [CB_SHOULDER_R] = {"右肩", {"右肩", "shoulder_R", "right shoulder", "J_Bip_R_Shoulder", "rightShoulder", 0},
-                       {-0.136f, 16.130f, 0.265f}},
-    [CB_ARM_L] = {"左腕", {"左腕", "arm_L", "left arm", "J_Bip_L_UpperArm", "leftUpperArm", 0}, {1.005f, 16.034f, 0.318f}},
-    [CB_ARM_R] = {"右腕", {"右腕", "arm_R", "right arm", "J_Bip_R_UpperArm", "rightUpperArm", 0},
-                  {-1.005f, 16.034f, 0.318f}},
-    [CB_ELBOW_L] = {"左ひじ", {"左ひじ", "左肘", "elbow_L", "left elbow", "J_Bip_L_LowerArm", "leftLowerArm", 0},
-                    {3.175f, 13.808f, 0.282f}},
-    [CB_ELBOW_R] = {"右ひじ", {"右ひじ", "右肘", "elbow_R", "right elbow", "J_Bip_R_LowerArm", "rightLowerArm", 0},
-                    {-3.175f, 13.808f, 0.282f}},
-    [CB_LEG_IK_L] = {"左足ＩＫ", {"左足ＩＫ", "leg IK_L", "left leg IK", 0}, {0.875f, 1.34f, 0}},
-    [CB_LEG_IK_R] = {"右足ＩＫ", {"右足ＩＫ", "leg IK_R", "right leg IK", 0}, {-0.875f, 1.34f, 0}},
-    [CB_TOE_IK_L] = {"左つま先ＩＫ", {"左つま先ＩＫ", "toe IK_L", "left toe IK", 0}, {0.929f, 0, -2.464f}},
-    [CB_TOE_IK_R] = {"右つま先ＩＫ", {"右つま先ＩＫ", "toe IK_R", "right toe IK", 0}, {-0.929f, 0, -2.464f}},
-    [CG_HIP_L] = {"左足", {"左足", "leg_L", "left leg", "J_Bip_L_UpperLeg", "leftUpperLeg", 0}, {0.797f, 10.753f, -0.073f}},
-    [CG_HIP_R] = {"右足", {"右足", "leg_R", "right leg", "J_Bip_R_UpperLeg", "rightUpperLeg", 0}, {-0.797f, 10.753f, -0.073f}},
-    [CG_KNEE_L] = {"左ひざ", {"左ひざ", "左膝", "knee_L", "left knee", "J_Bip_L_LowerLeg", "leftLowerLeg", 0},
-                   {0.684f, 5.984f, -0.817f}},
-    [CG_KNEE_R] = {"右ひざ", {"右ひざ", "右膝", "knee_R", "right knee", "J_Bip_R_LowerLeg", "rightLowerLeg", 0},
-                   {-0.684f, 5.984f, -0.817f}},
-    [CG_ANKLE_L] = {"左足首", {"左足首", "ankle_L", "left ankle", "J_Bip_L_Foot", "leftFoot", 0}, {0.874f, 1.470f, -0.001f}},
-    [CG_ANKLE_R] = {"右足首", {"右足首", "ankle_R", "right ankle", "J_Bip_R_Foot", "rightFoot", 0}, {-0.874f, 1.470f, -0.001f}},
-    [CG_TOE_L] = {"左つま先", {"左つま先", "toe_L", "left toe", "J_Bip_L_ToeBase", "leftToes", 0}, {0.927f, 0.033f, -2.409f}},
-    [CG_TOE_R] = {"右つま先", {"右つま先", "toe_R", "right toe", "J_Bip_R_ToeBase", "rightToes", 0}, {-0.927f, 0.033f, -2.409f}},
-    [CG_WRIST_L] = {"左手首", {"左手首", "wrist_L", "left wrist", "J_Bip_L_Hand", "leftHand", 0}, {4.397f, 11.978f, 0.272f}},
-    [CG_WRIST_R] = {"右手首", {"右手首", "wrist_R", "right wrist", "J_Bip_R_Hand", "rightHand", 0}, {-4.397f, 11.978f, 0.272f}},
+    [CB_CENTER] = {"センター", PM_RIG_CENTER, {0, 8, 0}},
+    [CB_GROOVE] = {"グルーブ", PM_RIG_GROOVE, {0, 8.2f, 0}},
+    [CB_WAIST] = {"腰", PM_RIG_WAIST, {0, 11.749f, 0.265f}},
+    [CB_LOWER] = {"下半身", PM_RIG_LOWER_BODY, {0, 13.243f, -0.255f}},
+    [CB_UPPER] = {"上半身", PM_RIG_UPPER_BODY, {0, 13.301f, -0.255f}},
+    [CB_UPPER2] = {"上半身2", PM_RIG_UPPER_BODY2, {0, 14.392f, -0.166f}},
+    [CB_NECK] = {"首", PM_RIG_NECK, {0, 16.418f, 0}},
+    [CB_HEAD] = {"頭", PM_RIG_HEAD, {0, 16.799f, 0}},
+    [CB_SHOULDER_L] = {"左肩", PM_RIG_LEFT_SHOULDER, {0.136f, 16.130f, 0.265f}},
+    [CB_SHOULDER_R] = {"右肩", PM_RIG_RIGHT_SHOULDER, {-0.136f, 16.130f, 0.265f}},
+    [CB_ARM_L] = {"左腕", PM_RIG_LEFT_ARM, {1.005f, 16.034f, 0.318f}},
+    [CB_ARM_R] = {"右腕", PM_RIG_RIGHT_ARM, {-1.005f, 16.034f, 0.318f}},
+    [CB_ELBOW_L] = {"左ひじ", PM_RIG_LEFT_ELBOW, {3.175f, 13.808f, 0.282f}},
+    [CB_ELBOW_R] = {"右ひじ", PM_RIG_RIGHT_ELBOW, {-3.175f, 13.808f, 0.282f}},
+    [CB_LEG_IK_L] = {"左足ＩＫ", PM_RIG_LEFT_LEG_IK, {0.875f, 1.34f, 0}},
+    [CB_LEG_IK_R] = {"右足ＩＫ", PM_RIG_RIGHT_LEG_IK, {-0.875f, 1.34f, 0}},
+    [CB_TOE_IK_L] = {"左つま先ＩＫ", PM_RIG_LEFT_TOE_IK, {0.929f, 0, -2.464f}},
+    [CB_TOE_IK_R] = {"右つま先ＩＫ", PM_RIG_RIGHT_TOE_IK, {-0.929f, 0, -2.464f}},
+    [CG_HIP_L] = {"左足", PM_RIG_LEFT_LEG, {0.797f, 10.753f, -0.073f}},
+    [CG_HIP_R] = {"右足", PM_RIG_RIGHT_LEG, {-0.797f, 10.753f, -0.073f}},
+    [CG_KNEE_L] = {"左ひざ", PM_RIG_LEFT_KNEE, {0.684f, 5.984f, -0.817f}},
+    [CG_KNEE_R] = {"右ひざ", PM_RIG_RIGHT_KNEE, {-0.684f, 5.984f, -0.817f}},
+    [CG_ANKLE_L] = {"左足首", PM_RIG_LEFT_ANKLE, {0.874f, 1.470f, -0.001f}},
+    [CG_ANKLE_R] = {"右足首", PM_RIG_RIGHT_ANKLE, {-0.874f, 1.470f, -0.001f}},
+    [CG_TOE_L] = {"左つま先", PM_RIG_LEFT_TOE, {0.927f, 0.033f, -2.409f}},
+    [CG_TOE_R] = {"右つま先", PM_RIG_RIGHT_TOE, {-0.927f, 0.033f, -2.409f}},
+    [CG_WRIST_L] = {"左手首", PM_RIG_LEFT_WRIST, {4.397f, 11.978f, 0.272f}},
+    [CG_WRIST_R] = {"右手首", PM_RIG_RIGHT_WRIST, {-4.397f, 11.978f, 0.272f}},
 };
 
 static const char *const BLINK_MORPHS[] = {"まばたき", "blink", "Fcl_EYE_Close", "eye_close", "eyeBlink", 0};
@@ -89,9 +83,6 @@ static const char *view_bone_name(const cw_model_view *v, uint32_t i) {
     if (v->sk) return v->sk->bones[i].name.data;
     return v->m->bone_names ? v->m->bone_names[i] : NULL;
 }
-static const char *view_bone_name_en(const cw_model_view *v, uint32_t i) {
-    return v->sk && v->sk->bones[i].name_en.length ? v->sk->bones[i].name_en.data : NULL;
-}
 static bool view_has_positions(const cw_model_view *v) { return v->sk || (v->m && v->m->bone_positions); }
 static pm_vec3 view_position(const cw_model_view *v, uint32_t i) {
     return v->sk ? v->sk->bones[i].position : v->m->bone_positions[i];
@@ -109,57 +100,13 @@ static const char *view_morph_name(const cw_model_view *v, uint32_t i) {
     return v->m->morph_names ? v->m->morph_names[i] : NULL;
 }
 
-/* Name folding for matching: full-width ASCII -> ASCII, ASCII lower case, drop ' ' '_' '-' '.' and
- * U+3000. Returns false when the folded name does not fit. */
-static bool fold_name(const char *s, char *out, size_t cap) {
-    size_t n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned c = *p;
-        if (c == 0xEF && (p[1] == 0xBC || p[1] == 0xBD) && p[2] >= 0x80 && p[2] <= 0xBF) {
-            unsigned cp = (p[1] == 0xBC ? 0xFF00u : 0xFF40u) + (p[2] - 0x80u);
-            if (cp >= 0xFF01 && cp <= 0xFF5E) {
-                c = cp - 0xFEE0u;
-                p += 3;
-                goto ascii;
-            }
-        }
-        if (c == 0xE3 && p[1] == 0x80 && p[2] == 0x80) {
-            p += 3;
-            continue;
-        }
-        if (c < 0x80) {
-            p++;
-        ascii:
-            if (c == ' ' || c == '_' || c == '-' || c == '.') continue;
-            if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
-            if (n + 1 >= cap) return false;
-            out[n++] = (char)c;
-            continue;
-        }
-        if (n + 1 >= cap) return false;
-        out[n++] = (char)*p++;
-    }
-    out[n] = '\0';
-    return true;
-}
-
 enum { NAME_CAP = 96 };
 
-/* Index of the first candidate present (PM_NO_INDEX when none); `folded` holds the model's folded
- * names (NAME_CAP bytes each, "" for names that did not fold) and English names after them. */
-static uint32_t find_candidates(const char *const *cands, const char *folded, uint32_t count, bool has_en) {
-    char want[NAME_CAP];
-    for (int c = 0; cands[c]; c++) {
-        if (!fold_name(cands[c], want, sizeof want)) continue;
-        for (uint32_t i = 0; i < count; i++)
-            if (folded[(size_t)i * NAME_CAP] && strcmp(folded + (size_t)i * NAME_CAP, want) == 0) return i;
-        if (has_en)
-            for (uint32_t i = 0; i < count; i++)
-                if (folded[(size_t)(count + i) * NAME_CAP] && strcmp(folded + (size_t)(count + i) * NAME_CAP, want) == 0)
-                    return i;
-    }
-    return PM_NO_INDEX;
+/* Morph names are compared by their rig key (pm_rig_name_key: case, width and separators ignored). */
+static bool same_key(const char *a, const char *b) {
+    char ka[NAME_CAP], kb[NAME_CAP];
+    size_t na = pm_rig_name_key(a, strlen(a), ka, sizeof ka), nb = pm_rig_name_key(b, strlen(b), kb, sizeof kb);
+    return na && na < sizeof ka && na == nb && memcmp(ka, kb, na) == 0;
 }
 
 /* ---- small double-precision rotation helpers -------------------------------------------------- */
@@ -499,22 +446,37 @@ static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_al
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the model has %u morphs but no morph names",
                         (unsigned)model->morph_count);
     uint32_t n = view_bone_count(&v);
-    bool has_en = v.sk != NULL;
-    char *folded = pmi_alloc_array(a, (size_t)n * (has_en ? 2 : 1) + 1, NAME_CAP, err, "catwalk: bone names");
-    if (!folded) return PM_ERR_OUT_OF_MEMORY;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *nm = view_bone_name(&v, i);
-        if (nm && !fold_name(nm, folded + (size_t)i * NAME_CAP, NAME_CAP)) folded[(size_t)i * NAME_CAP] = 0;
-        if (has_en) {
-            const char *en = view_bone_name_en(&v, i);
-            if (en && !fold_name(en, folded + (size_t)(n + i) * NAME_CAP, NAME_CAP)) folded[(size_t)(n + i) * NAME_CAP] = 0;
+    if (v.standard) {
+        for (int b = 0; b < CW_BONES; b++) c->idx[b] = (uint32_t)b, c->name[b] = BONES[b].canonical;
+    } else {
+        /* the roles, then (for a rig without センター) the semi-standard names alone: a VRoid or Mixamo
+         * hips bone carries the body like センター, and a 下半身 beside it stays the pelvis */
+        pm_rig_roles roles, mmd;
+        pm_result r = PM_OK;
+        const char **names = NULL;
+        if (!v.sk) {
+            if (!(names = pmi_alloc_array(a, n, sizeof *names, err, "catwalk: bone names"))) return PM_ERR_OUT_OF_MEMORY;
+            for (uint32_t i = 0; i < n; i++) names[i] = view_bone_name(&v, i) ? view_bone_name(&v, i) : "";
+        }
+        for (int pass = 0; pass < 2 && r == PM_OK; pass++) {
+            pm_rig_resolve_options o = {pass ? PM_RIG_NAMING_BIT(PM_RIG_NAMING_MMD) : 0};
+            pm_rig_roles *out = pass ? &mmd : &roles;
+            r = v.sk ? pm_rig_resolve_skeleton(v.sk, &o, out, err) : pm_rig_resolve_names(names, NULL, n, &o, out, err);
+            if (roles.bone[PM_RIG_CENTER] != PM_NO_INDEX || roles.bone[PM_RIG_LOWER_BODY] == PM_NO_INDEX ||
+                roles.naming[PM_RIG_LOWER_BODY] == PM_RIG_NAMING_MMD || roles.naming[PM_RIG_LOWER_BODY] == PM_RIG_NAMING_ENGLISH)
+                break;
+            if (pass == 1) {
+                roles.bone[PM_RIG_CENTER] = roles.bone[PM_RIG_LOWER_BODY];
+                roles.bone[PM_RIG_LOWER_BODY] = mmd.bone[PM_RIG_LOWER_BODY];
+            }
+        }
+        pmi_free(a, names);
+        if (r) return r;
+        for (int b = 0; b < CW_BONES; b++) {
+            c->idx[b] = roles.bone[BONES[b].role];
+            c->name[b] = c->idx[b] != PM_NO_INDEX ? view_bone_name(&v, c->idx[b]) : NULL;
         }
     }
-    for (int b = 0; b < CW_BONES; b++) {
-        c->idx[b] = find_candidates(BONES[b].candidates, folded, n, has_en);
-        c->name[b] = c->idx[b] != PM_NO_INDEX ? view_bone_name(&v, c->idx[b]) : NULL;
-    }
-    pmi_free(a, folded);
 
     /* proportions: the model's where known, else the standard figure scaled by the leg length */
     bool positions = view_has_positions(&v) && !v.standard;
@@ -735,18 +697,15 @@ static uint32_t lcg(uint32_t *s) {
 
 static pm_result add_morphs(const cw *c, const cw_model_view *v, pm_vmd *vmd, pm_catwalk_info *info, pm_error *err) {
     uint32_t n = view_morph_count(v);
-    char want[NAME_CAP], have[NAME_CAP];
     const char *blink = NULL, *smile = NULL;
     for (int pass = 0; pass < 2; pass++) {
         const char *const *cands = pass == 0 ? BLINK_MORPHS : SMILE_MORPHS;
         const char *found = NULL;
-        for (int k = 0; cands[k] && !found; k++) {
-            if (!fold_name(cands[k], want, sizeof want)) continue;
+        for (int k = 0; cands[k] && !found; k++)
             for (uint32_t i = 0; i < n && !found; i++) {
                 const char *nm = view_morph_name(v, i);
-                if (nm && fold_name(nm, have, sizeof have) && strcmp(have, want) == 0) found = nm;
+                if (nm && same_key(nm, cands[k])) found = nm;
             }
-        }
         if (pass == 0) blink = found;
         else smile = found;
     }

@@ -57,7 +57,7 @@ pm_result pmi_groove_check_clock(double time_seconds, double bpm, pm_error *err)
 
 /* ---- resolving bones ----------------------------------------------------------------------------- */
 
-static const char *const LEG_BONES[2][3] = {{"左足", "左ひざ", "左足首"}, {"右足", "右ひざ", "右足首"}};
+static const pm_rig_role LEG_ROLES[3] = {PM_RIG_LEFT_LEG, PM_RIG_LEFT_KNEE, PM_RIG_LEFT_ANKLE};
 
 static bool descends(const pm_skeleton *sk, uint32_t bone, uint32_t ancestor) {
     uint32_t p = sk->bones[bone].parent;
@@ -66,23 +66,26 @@ static bool descends(const pm_skeleton *sk, uint32_t bone, uint32_t ancestor) {
     return false;
 }
 
-static void resolve_bones(const pm_skeleton *sk, pm_groove_info *info) {
+static pm_result resolve_bones(const pm_skeleton *sk, pm_groove_info *info, pm_error *err) {
     memset(info, 0, sizeof *info);
+    pm_rig_roles roles;
+    pm_result r = pm_rig_resolve_skeleton(sk, NULL, &roles, err);
+    if (r) return r;
     for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) {
-        info->joint_bone[j] = pm_skeleton_find_mmd(sk, pm_groove_joint_bone(j));
+        info->joint_bone[j] = roles.bone[pmi_groove_joint_role(j)];
         if (info->joint_bone[j] == PM_NO_INDEX) info->skipped[info->skipped_count++] = pm_groove_joint_name(j);
     }
     bool legs = true;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++) {
-            info->leg_bone[s][k] = pm_skeleton_find_mmd(sk, LEG_BONES[s][k]);
+            info->leg_bone[s][k] = roles.bone[PM_RIG_SIDED(LEG_ROLES[k], s)];
             if (info->leg_bone[s][k] == PM_NO_INDEX) legs = false;
         }
     for (int s = 0; s < 2 && legs; s++)
         legs = descends(sk, info->leg_bone[s][1], info->leg_bone[s][0]) &&
                descends(sk, info->leg_bone[s][2], info->leg_bone[s][1]);
-    info->body_bone = pm_skeleton_find_mmd(sk, "グルーブ");
-    if (info->body_bone == PM_NO_INDEX) info->body_bone = pm_skeleton_find_mmd(sk, "センター");
+    info->body_bone = roles.bone[PM_RIG_GROOVE];
+    if (info->body_bone == PM_NO_INDEX) info->body_bone = roles.bone[PM_RIG_CENTER];
     if (info->body_bone == PM_NO_INDEX && info->leg_bone[0][0] != PM_NO_INDEX) {
         uint32_t r = info->leg_bone[0][0];
         for (uint32_t steps = 0; sk->bones[r].parent != PM_NO_INDEX && steps <= sk->bone_count; steps++)
@@ -112,6 +115,7 @@ static void resolve_bones(const pm_skeleton *sk, pm_groove_info *info) {
                      : knee_ik[0] && knee_ik[1] ? PM_GROOVE_LEGS_MMD_IK
                                                 : PM_GROOVE_LEGS_ANALYTIC;
     if (!legs) info->skipped[info->skipped_count++] = "squat";
+    return PM_OK;
 }
 
 /* ---- the runtime layer --------------------------------------------------------------------------- */
@@ -152,12 +156,12 @@ pm_result pm_groove_create(const pm_skeleton *skeleton, const pm_groove_config *
         g->bone_offset = pmi_alloc_array(&g->allocator, skeleton->bone_count, sizeof *g->bone_offset, err, "groove: offsets");
         if (!g->bone_offset) r = PM_ERR_OUT_OF_MEMORY;
     }
+    if (r == PM_OK) r = resolve_bones(skeleton, &g->info, err);
     if (r != PM_OK) {
         pm_groove_free(g);
         return r;
     }
     for (uint32_t b = 0; b < skeleton->bone_count; b++) g->bone_offset[b] = pm_quat_identity();
-    resolve_bones(skeleton, &g->info);
     *out = g;
     return PM_OK;
 }

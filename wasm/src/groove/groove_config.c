@@ -8,23 +8,24 @@
 typedef struct joint_def {
     const char *name; /* JSON name */
     const char *bone; /* MMD bone */
+    pm_rig_role role; /* the role the rig resolver finds it by (procmotion/rig.h) */
     pm_groove_joint value;
 } joint_def;
 
 /* Phase rises up the spine (0, 0.03, ... 0.15); right-side joints are half a cycle behind the left. */
 static const joint_def JOINTS[PM_GROOVE_JOINT_COUNT] = {
-    {"pelvis", "下半身", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 2, 1, 0}},
-    {"spine", "上半身", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 2, 1, 0.03}},
-    {"chest", "上半身2", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 1.5, 1, 0.06}},
-    {"upperChest", "上半身3", {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 1, 1, 0.09}},
-    {"neck", "首", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 2, 0.5, 0.12}},
-    {"head", "頭", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 0.5, 0.15}},
-    {"leftShoulder", "左肩", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 1, 0.06}},
-    {"rightShoulder", "右肩", {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 1, 0.56}},
-    {"leftArm", "左腕", {PM_GROOVE_AXIS_X, PM_GROOVE_SINE, 4, 0.5, 0.09}},
-    {"rightArm", "右腕", {PM_GROOVE_AXIS_X, PM_GROOVE_SINE, 4, 0.5, 0.59}},
-    {"leftElbow", "左ひじ", {PM_GROOVE_AXIS_Y, PM_GROOVE_BOUNCE, 5, 1, 0.12}},
-    {"rightElbow", "右ひじ", {PM_GROOVE_AXIS_Y, PM_GROOVE_BOUNCE, -5, 1, 0.62}},
+    {"pelvis", "下半身", PM_RIG_LOWER_BODY, {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 2, 1, 0}},
+    {"spine", "上半身", PM_RIG_UPPER_BODY, {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 2, 1, 0.03}},
+    {"chest", "上半身2", PM_RIG_UPPER_BODY2, {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 1.5, 1, 0.06}},
+    {"upperChest", "上半身3", PM_RIG_UPPER_BODY3, {PM_GROOVE_AXIS_X, PM_GROOVE_BOUNCE, 1, 1, 0.09}},
+    {"neck", "首", PM_RIG_NECK, {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 2, 0.5, 0.12}},
+    {"head", "頭", PM_RIG_HEAD, {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 0.5, 0.15}},
+    {"leftShoulder", "左肩", PM_RIG_LEFT_SHOULDER, {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 1, 0.06}},
+    {"rightShoulder", "右肩", PM_RIG_RIGHT_SHOULDER, {PM_GROOVE_AXIS_Z, PM_GROOVE_SINE, 3, 1, 0.56}},
+    {"leftArm", "左腕", PM_RIG_LEFT_ARM, {PM_GROOVE_AXIS_X, PM_GROOVE_SINE, 4, 0.5, 0.09}},
+    {"rightArm", "右腕", PM_RIG_RIGHT_ARM, {PM_GROOVE_AXIS_X, PM_GROOVE_SINE, 4, 0.5, 0.59}},
+    {"leftElbow", "左ひじ", PM_RIG_LEFT_ELBOW, {PM_GROOVE_AXIS_Y, PM_GROOVE_BOUNCE, 5, 1, 0.12}},
+    {"rightElbow", "右ひじ", PM_RIG_RIGHT_ELBOW, {PM_GROOVE_AXIS_Y, PM_GROOVE_BOUNCE, -5, 1, 0.62}},
 };
 
 static const pm_groove_squat SQUAT_DEFAULT = {true, PM_GROOVE_BOUNCE, 3, 1.5, 1, 0};
@@ -34,6 +35,7 @@ static const char *const WAVE_NAMES[PM_GROOVE_WAVE_COUNT] = {"bounce", "sine"};
 
 const char *pm_groove_joint_name(uint32_t joint) { return joint < PM_GROOVE_JOINT_COUNT ? JOINTS[joint].name : NULL; }
 const char *pm_groove_joint_bone(uint32_t joint) { return joint < PM_GROOVE_JOINT_COUNT ? JOINTS[joint].bone : NULL; }
+pm_rig_role pmi_groove_joint_role(uint32_t joint) { return joint < PM_GROOVE_JOINT_COUNT ? JOINTS[joint].role : PM_RIG_ROLE_NONE; }
 
 uint32_t pm_groove_joint_find(const char *name) {
     if (!name) return PM_NO_INDEX;

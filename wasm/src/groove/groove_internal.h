@@ -4,6 +4,7 @@
 #define PROCMOTION_GROOVE_INTERNAL_H
 
 #include "procmotion/groove.h"
+#include "procmotion/rig.h"
 
 #include "common/internal.h"
 
@@ -34,6 +35,9 @@ struct pm_groove {
 };
 
 /* Check time and bpm (names them on failure). */
+/* The rig role of a joint (its bone is found by role, so 上半身２ and English or VRoid names work). */
+pm_rig_role pmi_groove_joint_role(uint32_t joint);
+
 pm_result pmi_groove_check_clock(double time_seconds, double bpm, pm_error *err);
 
 /* The layer on g->pose as it stands (animated locals already in place, IK states in g->ws): joint

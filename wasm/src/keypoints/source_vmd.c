@@ -6,6 +6,7 @@
 #include "mmd_standard.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
+#include "procmotion/rig.h"
 #include "procmotion/vmd.h"
 
 #include <math.h>
@@ -52,32 +53,17 @@ typedef struct vmd_ctx {
     leg legs[2];
 } vmd_ctx;
 
-/* Names compared with full-width ASCII folded (足ＩＫ == 足IK). */
-static size_t fold(const char *s, size_t n, char *out, size_t cap) {
-    const uint8_t *p = (const uint8_t *)s;
-    size_t o = 0;
-    for (size_t i = 0; i < n && o + 4 < cap;) {
-        if (p[i] == 0xEF && i + 2 < n && (p[i + 1] == 0xBC || p[i + 1] == 0xBD)) {
-            unsigned cp = 0xF000u | ((unsigned)(p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3Fu);
-            if (cp >= 0xFF01 && cp <= 0xFF5E) {
-                out[o++] = (char)(cp - 0xFF01 + 0x21);
-                i += 3;
-                continue;
-            }
-        }
-        out[o++] = (char)p[i++];
-    }
-    out[o] = '\0';
-    return o;
+/* The table bone with this name (compared as MMD names: 足ＩＫ == 足IK), or PM_NO_INDEX. */
+static uint32_t find_standard(const char *name, size_t len) {
+    for (uint32_t i = 0; i < pmi_mmd_standard_count; i++)
+        if (pm_rig_names_equal(pmi_mmd_standard[i].name, strlen(pmi_mmd_standard[i].name), name, len)) return i;
+    return PM_NO_INDEX;
 }
 
-/* The table bone with this (folded) name, or PM_NO_INDEX; `table` holds the folded table names. */
-static uint32_t find_folded(const char (*table)[48], const char *name, size_t len) {
-    char a[96];
-    fold(name, len, a, sizeof a);
-    for (uint32_t i = 0; i < pmi_mmd_standard_count; i++)
-        if (strcmp(a, table[i]) == 0) return i;
-    return PM_NO_INDEX;
+/* The role a VMD name plays among the semi-standard (mmd) names. */
+static pm_rig_role mmd_role(const char *name, size_t len) {
+    pm_rig_resolve_options o = {PM_RIG_NAMING_BIT(PM_RIG_NAMING_MMD)};
+    return pm_rig_name_role(name, len, &o, NULL);
 }
 
 typedef struct keyref {
@@ -363,13 +349,12 @@ static pm_result eval_vmd(void *ctx, uint32_t frame, double time, const uint8_t 
 
 /* Whether a 足ＩＫ (or 足IK) track has a key with a non-zero translation: the motion drives its legs by IK. */
 static bool moves_leg_ik(const pm_vmd *vmd) {
-    char got[96];
     for (uint32_t i = 0; i < vmd->bones.count; i++) {
         const float *p = vmd->bones.position + (size_t)i * 3;
         if (p[0] == 0 && p[1] == 0 && p[2] == 0) continue;
         const pm_string *nm = &vmd->bone_names.items[vmd->bones.name_index[i]];
-        fold(nm->data, nm->length, got, sizeof got);
-        if (strcmp(got, "左足IK") == 0 || strcmp(got, "右足IK") == 0) return true;
+        pm_rig_role r = mmd_role(nm->data, nm->length);
+        if (r == PM_RIG_LEFT_LEG_IK || r == PM_RIG_RIGHT_LEG_IK) return true;
     }
     return false;
 }
@@ -397,7 +382,6 @@ pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options 
     uint32_t n = c.n, nk = vmd->bones.count, nn = vmd->bone_names.count;
     keyref *refs = NULL;
     uint32_t *name_bone = NULL;
-    char(*folded)[48] = NULL;
     pmi_kp_rig rig;
     memset(&rig, 0, sizeof rig);
     c.track_start = pmi_alloc_array(a, (size_t)n + 1, sizeof(uint32_t), err, "keypoints: tracks");
@@ -417,19 +401,17 @@ pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options 
     c.rest = pmi_alloc_array(a, n, sizeof(pm_vec3), err, "keypoints: pose");
     refs = pmi_alloc_array(a, nk, sizeof *refs, err, "keypoints: tracks");
     name_bone = pmi_alloc_array(a, nn, sizeof *name_bone, err, "keypoints: tracks");
-    folded = pmi_alloc_array(a, n, sizeof *folded, err, "keypoints: bones");
     if (!c.track_start || !c.keys || !c.cursor || !c.key_rot || !c.anim_t || !c.final_t || !c.anim_q || !c.final_q || !c.wq ||
-        !c.wp || !c.override || !c.active || !c.legs_below || !c.leg_active || !c.rest || !refs || !name_bone || !folded || pmi_kp_rig_alloc(&rig, a, n, err)) {
+        !c.wp || !c.override || !c.active || !c.legs_below || !c.leg_active || !c.rest || !refs || !name_bone || pmi_kp_rig_alloc(&rig, a, n, err)) {
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++) fold(pmi_mmd_standard[i].name, strlen(pmi_mmd_standard[i].name), folded[i], sizeof folded[i]);
     for (uint32_t i = 0; i < n; i++) c.rest[i] = rest_of(i);
     for (int i = 0; i < 16; i++) c.curve_memo[i].x = -1; /* no x is negative: every slot starts empty */
     pm_kp_stats stats = {.format = PM_KP_FORMAT_VMD, .legs = PM_KP_LEGS_FK};
     /* VMD names -> table bones; every name in the table has a key, so unmatched names are ignored bones */
     for (uint32_t i = 0; i < nn; i++) {
-        name_bone[i] = find_folded(folded, vmd->bone_names.items[i].data, vmd->bone_names.items[i].length);
+        name_bone[i] = find_standard(vmd->bone_names.items[i].data, vmd->bone_names.items[i].length);
         stats.ignored_bones += name_bone[i] == PM_NO_INDEX;
     }
     /* tracks: a stable counting sort by bone keeps file order; a track whose frames are out of order is
@@ -460,19 +442,28 @@ pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options 
         for (uint32_t k = s0; k < e0; k++) c.keys[k] = refs[k - s0].index;
     }
     for (uint32_t i = 0; i < n; i++) c.cursor[i] = c.track_start[i];
-    /* legs */
-    static const char *const leg_names[2][6] = {{"左足ＩＫ", "左つま先ＩＫ", "左足", "左ひざ", "左足首", "左つま先"},
-                                                {"右足ＩＫ", "右つま先ＩＫ", "右足", "右ひざ", "右足首", "右つま先"}};
-    for (int s = 0; s < 2; s++) {
-        leg *l = &c.legs[s];
-        uint32_t *f[6] = {&l->ik, &l->toe_ik, &l->hip, &l->knee, &l->ankle, &l->toe};
-        for (int k = 0; k < 6; k++) *f[k] = find_folded(folded, leg_names[s][k], strlen(leg_names[s][k]));
-        l->ik_name = PM_NO_INDEX;
-        char want[64], got[96];
-        fold(leg_names[s][0], strlen(leg_names[s][0]), want, sizeof want);
-        for (uint32_t i = 0; i < vmd->ik_names.count; i++) {
-            fold(vmd->ik_names.items[i].data, vmd->ik_names.items[i].length, got, sizeof got);
-            if (strcmp(want, got) == 0) l->ik_name = i;
+    /* legs: the table's bones by role */
+    {
+        const char **table_names = pmi_alloc_array(a, n, sizeof *table_names, err, "keypoints: bones");
+        if (!table_names) {
+            r = PM_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        for (uint32_t i = 0; i < n; i++) table_names[i] = pmi_mmd_standard[i].name;
+        pm_rig_roles roles;
+        r = pm_rig_resolve_names(table_names, NULL, n, NULL, &roles, err);
+        pmi_free(a, table_names);
+        if (r) goto done;
+        static const pm_rig_role leg_roles[6] = {PM_RIG_LEFT_LEG_IK, PM_RIG_LEFT_TOE_IK, PM_RIG_LEFT_LEG,
+                                                 PM_RIG_LEFT_KNEE,   PM_RIG_LEFT_ANKLE,  PM_RIG_LEFT_TOE};
+        for (int s = 0; s < 2; s++) {
+            leg *l = &c.legs[s];
+            uint32_t *f[6] = {&l->ik, &l->toe_ik, &l->hip, &l->knee, &l->ankle, &l->toe};
+            for (int k = 0; k < 6; k++) *f[k] = roles.bone[PM_RIG_SIDED(leg_roles[k], s)];
+            l->ik_name = PM_NO_INDEX;
+            for (uint32_t i = 0; i < vmd->ik_names.count; i++)
+                if (mmd_role(vmd->ik_names.items[i].data, vmd->ik_names.items[i].length) == PM_RIG_SIDED(PM_RIG_LEFT_LEG_IK, s))
+                    l->ik_name = i;
         }
     }
     c.leg_ik = moves_leg_ik(vmd);
@@ -490,7 +481,6 @@ done:
     release(&c, a);
     pmi_free(a, refs);
     pmi_free(a, name_bone);
-    pmi_free(a, folded);
     pmi_kp_rig_release(&rig, a);
     pm_vmd_free(vmd);
     return r;
@@ -540,9 +530,11 @@ pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const pm_kp_op
     if (moves_leg_ik(vmd)) stats.legs = PM_KP_LEGS_IK;
     else {
         /* an FK motion: the model's leg and toe IK would pin the feet to the IK bones' rest positions */
-        static const char *const legs_ik[4] = {"左足ＩＫ", "右足ＩＫ", "左つま先ＩＫ", "右つま先ＩＫ"};
+        pm_rig_roles roles;
+        if ((r = pm_rig_resolve_skeleton(sk, NULL, &roles, err))) goto done;
+        static const pm_rig_role legs_ik[4] = {PM_RIG_LEFT_LEG_IK, PM_RIG_RIGHT_LEG_IK, PM_RIG_LEFT_TOE_IK, PM_RIG_RIGHT_TOE_IK};
         for (int k = 0; k < 4; k++) {
-            uint32_t b = pm_skeleton_find_mmd(sk, legs_ik[k]);
+            uint32_t b = roles.bone[legs_ik[k]];
             if (b != PM_NO_INDEX && sk->bones[b].has_ik && (r = pm_pose_set_ik_mode(m.ws, b, PM_IK_FORCE_OFF, err))) goto done;
         }
     }

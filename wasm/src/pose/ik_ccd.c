@@ -228,20 +228,26 @@ uint32_t pmi_ik_plan(pm_pose_workspace *ws, pmi_ik *ik, uint32_t *path, uint32_t
     uint32_t listed = 0;
     ik->simple = false;
     if (ik->link_count == 0) return 0;
-    for (uint32_t j = 0; j < ik->link_count; j++) {
-        const uint32_t top = ws->links[ik->link_first + j].bone;
-        const uint32_t lower = j ? ws->links[ik->link_first + j - 1].bone : ik->target;
-        /* walk up from the lower bone's parent to this link */
-        uint32_t count = 0, p = ws->bones[lower].parent;
-        while (p != PM_NO_INDEX && p != top && count <= n) p = ws->bones[p].parent, count++;
-        if (p != top || lower == top) return 0;
-        if (path) {
-            ws->path_of_link[ik->link_first + j][0] = at + listed;
-            ws->path_of_link[ik->link_first + j][1] = count;
-            p = ws->bones[lower].parent;
-            for (uint32_t k = count; k-- > 0; p = ws->bones[p].parent) path[at + listed + k] = p;
+    /* the whole chain is checked before anything is written: a chain that fails at a later link counts
+     * 0, so writing its earlier links would overrun the path the counting pass sized (found by the rig
+     * analysis on patched PMD files) */
+    for (int write = 0; write < (path ? 2 : 1); write++) {
+        listed = 0;
+        for (uint32_t j = 0; j < ik->link_count; j++) {
+            const uint32_t top = ws->links[ik->link_first + j].bone;
+            const uint32_t lower = j ? ws->links[ik->link_first + j - 1].bone : ik->target;
+            /* walk up from the lower bone's parent to this link */
+            uint32_t count = 0, p = ws->bones[lower].parent;
+            while (p != PM_NO_INDEX && p != top && count <= n) p = ws->bones[p].parent, count++;
+            if (p != top || lower == top) return 0;
+            if (write) {
+                ws->path_of_link[ik->link_first + j][0] = at + listed;
+                ws->path_of_link[ik->link_first + j][1] = count;
+                p = ws->bones[lower].parent;
+                for (uint32_t k = count; k-- > 0; p = ws->bones[p].parent) path[at + listed + k] = p;
+            }
+            listed += count;
         }
-        listed += count;
     }
     /* no bone under the root-most link may append from another bone under it */
     const uint32_t root = ws->links[ik->link_first + ik->link_count - 1].bone;

@@ -2,6 +2,7 @@
 #include "skeleton/skeleton_internal.h"
 #include "common/strings.h"
 #include "skeleton/utf.h"
+#include "procmotion/rig.h"
 
 #include <math.h>
 
@@ -314,19 +315,11 @@ uint32_t pm_skeleton_find(const pm_skeleton *s, const char *name) {
     return PM_NO_INDEX;
 }
 
-/* Compare two UTF-8 names treating full-width ASCII (U+FF01..U+FF5E) as ASCII. */
-static int name_equal_mmd(const char *a, size_t alen, const char *b, size_t blen) {
-    size_t i = 0, j = 0;
-    while (i < alen && j < blen)
-        if (pmi_fold_fullwidth(pmi_utf8_next(a, alen, &i)) != pmi_fold_fullwidth(pmi_utf8_next(b, blen, &j))) return 0;
-    return i == alen && j == blen;
-}
-
 uint32_t pm_skeleton_find_mmd(const pm_skeleton *s, const char *name) {
     uint32_t exact = pm_skeleton_find(s, name);
     if (exact != PM_NO_INDEX || !s || !name) return exact;
     size_t len = strlen(name);
     for (uint32_t i = 0; i < s->bone_count; i++)
-        if (name_equal_mmd(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
+        if (pm_rig_names_equal(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
     return PM_NO_INDEX;
 }

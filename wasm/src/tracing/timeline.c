@@ -5,6 +5,7 @@
 #include "math/math_internal.h"
 #include "pose/pose_internal.h"
 #include "procmotion/ik.h"
+#include "procmotion/rig.h"
 
 #include <math.h>
 
@@ -58,12 +59,7 @@ static void find_limbs(pm_timeline *tl) {
         const pm_vec3 r = sk->bones[limb->bone[0]].position, m = sk->bones[limb->bone[1]].position,
                       e = sk->bones[limb->bone[2]].position;
         limb->reach = (double)pm_vec3_distance(r, m) + pm_vec3_distance(m, e);
-        for (uint32_t b = 0; b < sk->bone_count && limb->ik == PM_NO_INDEX; b++) {
-            const pm_bone *bone = &sk->bones[b];
-            if (!bone->has_ik || bone->ik.target != limb->bone[2]) continue;
-            for (uint32_t k = 0; k < bone->ik.link_count; k++)
-                if (bone->ik.links[k].bone == limb->bone[1]) limb->ik = b;
-        }
+        limb->ik = pm_rig_find_ik(sk, limb->bone[2], limb->bone[1]);
     }
 }
 

@@ -3,6 +3,7 @@
 #include "procmotion/tracing.h"
 
 #include "common/internal.h"
+#include "procmotion/rig.h"
 
 #include <math.h>
 
@@ -31,16 +32,20 @@ const char *pm_trajectory_mode_name(pm_trajectory_mode mode) {
 }
 
 pm_result pm_limb_bones(const pm_skeleton *skeleton, pm_limb limb, uint32_t out[3], pm_error *err) {
-    static const char *const names[PM_LIMB_COUNT][3] = {
-        {"左腕", "左ひじ", "左手首"}, {"右腕", "右ひじ", "右手首"}, {"左足", "左ひざ", "左足首"}, {"右足", "右ひざ", "右足首"}};
+    static const pm_rig_role roles[PM_LIMB_COUNT][3] = {
+        {PM_RIG_LEFT_ARM, PM_RIG_LEFT_ELBOW, PM_RIG_LEFT_WRIST}, {PM_RIG_RIGHT_ARM, PM_RIG_RIGHT_ELBOW, PM_RIG_RIGHT_WRIST},
+        {PM_RIG_LEFT_LEG, PM_RIG_LEFT_KNEE, PM_RIG_LEFT_ANKLE}, {PM_RIG_RIGHT_LEG, PM_RIG_RIGHT_KNEE, PM_RIG_RIGHT_ANKLE}};
     if (!skeleton || !out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: pm_limb_bones needs a skeleton");
     if ((unsigned)limb >= PM_LIMB_COUNT)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: limb %d is not a pm_limb", (int)limb);
+    pm_rig_roles found;
+    pm_result r = pm_rig_resolve_skeleton(skeleton, NULL, &found, err);
+    if (r) return r;
     for (int k = 0; k < 3; k++) {
-        out[k] = pm_skeleton_find_mmd(skeleton, names[limb][k]);
+        out[k] = found.bone[roles[limb][k]];
         if (out[k] == PM_NO_INDEX)
-            return pmi_fail(err, PM_ERR_NOT_FOUND, "tracing: the skeleton has no %s for the %s", names[limb][k],
-                            pm_limb_name(limb));
+            return pmi_fail(err, PM_ERR_NOT_FOUND, "tracing: the skeleton has no %s for the %s",
+                            pm_rig_role_mmd_name(roles[limb][k]), pm_limb_name(limb));
     }
     return PM_OK;
 }

@@ -1,0 +1,34 @@
+// The rig analysis (procmotion/rig.h, docs/rig.md). Attached to ProcMotion by index.js:
+//
+//   const rig = pm.analyzeRig(pmxBytes);     // or a skeleton object from pm.readPmx
+//   rig.roles.leftLegIk;                     // '左足ＩＫ' (the bone playing the role, by name)
+//   rig.legs.left.reach.max;                 // how far MMD's IK stretches the leg (measured)
+//   rig.chains[0].restOffset;                // where the IK bone sits relative to its effector
+//
+// One call reads the model once: roles from the one resolver every module uses, the IK chains as MMD
+// solves them, and the rest geometry with the figures MMD's IK decides measured by the pose evaluator.
+
+const ERROR_SIZE = 256;
+
+export const rigMethods = {
+  /**
+   * Analyse a model's rig. `model`: PMX/PMD bytes (Uint8Array / ArrayBuffer) or a skeleton object
+   * shaped like readPmx's result. Returns the JSON object of docs/rig.md: { boneCount, naming, roles,
+   * roleNamings, missing, humanoid, chains, legs: { left, right }, arms, floorHeight, hipHeight,
+   * legLength, footLength, scale }.
+   */
+  analyzeRig(model) {
+    const s = this._scratch();
+    let handle = 0;
+    try {
+      const err = s.alloc(ERROR_SIZE);
+      handle = this._skeletonHandle(s, model, err, 'analyzeRig');
+      const out = s.alloc(8);
+      if (this.mod._pm_abi_rig_json(handle, out, out + 4, err) !== 0) this._throw(s, err, 'rig');
+      return JSON.parse(this._takeText(out));
+    } finally {
+      if (handle) this.mod._pm_abi_skeleton_free(handle);
+      s.free();
+    }
+  },
+};
