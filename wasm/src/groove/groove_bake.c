@@ -75,10 +75,20 @@ static bool touched(const bake *b, const char *name) {
     return false;
 }
 
-/* Copy every key of the base except the touched bones' bone keys. */
+/* Copy every key of the base except the touched bones' bone keys. The base's names go first, by their
+ * bytes, so that the keys added by name below join them and a name read from a file is written back as
+ * it was (also one MMD cut inside a double-byte character, whose text Shift-JIS cannot encode). */
 static pm_result copy_base(bake *b, uint32_t *copied, pm_error *err) {
     const pm_vmd *v = b->base;
     pm_result r = PM_OK;
+    const pm_vmd_names *from[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
+    pm_vmd_names *to[3] = {&b->out->bone_names, &b->out->morph_names, &b->out->ik_names};
+    for (int t = 0; t < 3 && r == PM_OK; t++) {
+        const size_t width = t == 2 ? PM_VMD_IK_NAME_SIZE : PM_VMD_BONE_NAME_SIZE;
+        uint32_t idx;
+        for (uint32_t i = 0; from[t]->fields && i < from[t]->count && r == PM_OK; i++)
+            r = pm_vmd_intern_field(b->out, to[t], from[t]->fields + (size_t)i * width, width, &idx, err);
+    }
     const pm_vmd_bone_keys *bk = &v->bones;
     for (uint32_t k = 0; k < bk->count && r == PM_OK; k++) {
         const char *name = v->bone_names.items[bk->name_index[k]].data;
