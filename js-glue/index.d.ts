@@ -937,6 +937,7 @@ export interface VrmReport {
   morphTargets: number;
   expressions: Record<string, string>;
   morphsSkipped: number;
+  springs: { springs: number; joints: number; colliders: number; colliderGroups: number };
   metaDefaults: string[];
   weights: { sdefAsBdef2: number; qdefAsBdef4: number; renormalized: number };
   nonFinite: number;

@@ -3,7 +3,8 @@
 // (both upper arms 45 degrees down) moves the arms and nothing else; the VRM drawn by three-vrm beside
 // the PMX drawn by babylon-mmd from the same camera shows the same figure: the silhouettes' overlap
 // (intersection over union) is measured at the VRM's T-pose rest and with the arms posed back down by
-// the A-pose angles the bake removed (upper arm, then elbow), and written with the screenshots to test-results/vrm/.
+// the A-pose angles the bake removed (upper arm, then elbow), and written with the screenshots to
+// test-results/vrm/; springs made from rigid bodies swing under three-vrm's simulation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,52 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+});
+
+/** The mannequin with rigid bodies appended (its PMX ends with "0 rigid bodies, 0 joints"): [bone,
+ * mode, shape, size, offset from the bone]. Bone indices are 1 byte in the mannequin's PMX. */
+function withBodies(pmx, skeleton, bodies) {
+  assert.equal(pmx[14], 1, 'the mannequin uses 1-byte bone indices');
+  const parts = [pmx.subarray(0, pmx.length - 8)];
+  const u32 = (v) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, v, true); return b; };
+  const f32 = (a) => { const b = new Uint8Array(4 * a.length); a.forEach((v, i) => new DataView(b.buffer).setFloat32(4 * i, v, true)); return b; };
+  const text = (s) => { const t = new Uint8Array(Buffer.from(s, 'utf16le')); return [u32(t.length), t]; };
+  parts.push(u32(bodies.length));
+  bodies.forEach(([bone, mode, shape, size, off], k) => {
+    const p = skeleton.bones[bone].position;
+    parts.push(...text(`body${k}`), ...text(''), Uint8Array.of(bone, mode ? 1 : 0, 0, 0, shape),
+      f32([...size, p[0] + off[0], p[1] + off[1], p[2] + off[2], 0, 0, 0, 1, 0.5, 0.5, 0, 0.5]), Uint8Array.of(mode));
+  });
+  parts.push(u32(0));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+test('rigid bodies become springs that three-vrm simulates, and colliders', { skip: SKIP, timeout: 120_000 }, async (t) => {
+  const base = pm.mannequinPmx(), skeleton = pm.readPmx(base);
+  const ik = skeleton.bones.findIndex((b) => b.name === '左足ＩＫ'), toe = skeleton.bones.findIndex((b) => b.name === '左つま先ＩＫ');
+  const head = skeleton.bones.findIndex((b) => b.name === '頭');
+  // a chain of two physics bodies on 左足ＩＫ -> 左つま先ＩＫ (not human bones), a static sphere on the head
+  const bytes = withBodies(base, skeleton, [[head, 0, 0, [1.5, 0, 0], [0, 1, 0]], [ik, 1, 2, [0.3, 1, 0], [0, 0, 0]], [toe, 1, 0, [0.3, 0, 0], [0, 0, 0]]]);
+  const { glb, report } = pm.pmxToVrm(bytes);
+  assert.deepEqual(report.springs, { springs: 1, joints: 2, colliders: 1, colliderGroups: 1 });
+  const context = await browser.newContext({ viewport: { width: 680, height: 580 } });
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.vrmPage?.ready === true, null, { timeout: 60_000 });
+    const loaded = await page.evaluate((b) => window.vrmPage.showVrm(Uint8Array.from(b)), Array.from(glb));
+    assert.equal(loaded.springJoints, 1); // the chain's one swinging joint (its last joint is the tip)
+    assert.equal(loaded.springColliders, 1);
+    const { before, after } = await page.evaluate((n) => window.vrmPage.simulate(60, n), ['左つま先ＩＫ', '頭', '左足首']);
+    const moved = Math.hypot(...after['左つま先ＩＫ'].map((v, i) => v - before['左つま先ＩＫ'][i]));
+    t.diagnostic(`spring: 左つま先ＩＫ moved ${moved.toFixed(4)} m in 1 s of three-vrm's simulation; the head ${Math.hypot(...after['頭'].map((v, i) => v - before['頭'][i])).toExponential(1)} m`);
+    assert.ok(moved > 0.005, `the spring did not swing (${moved} m)`);
+    assert.ok(Math.hypot(...after['頭'].map((v, i) => v - before['頭'][i])) < 1e-6, 'the head moved');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
 });
 
 const models = () => [
@@ -73,6 +120,7 @@ test('three-vrm loads each VRM, finds the humanoid, poses it, and draws the PMX\
           `${m.id}: ${bone} is node "${loaded.humanBones[bone]}", the report says "${name}"`);
       }
       assert.equal(Object.keys(loaded.humanBones).length, Object.keys(report.humanBones).length);
+      assert.equal(loaded.springColliders, report.springs.colliders, `${m.id}: colliders`);
       for (const preset of Object.keys(report.expressions)) assert.ok(loaded.expressions.includes(preset), `${m.id}: expression ${preset}`);
 
       // T-pose at rest: the hands level with the shoulder joints

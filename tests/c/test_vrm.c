@@ -8,6 +8,7 @@
 
 #include "common/internal.h"
 #include "procmotion/humanoid.h"
+#include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/vrm.h"
 #include "vrm/vrm_internal.h"
@@ -351,6 +352,106 @@ PM_TEST(allocation_failures_leak_nothing) {
     PM_CHECK(needed > 10);
     pm_model_free(m);
     free(bytes);
+}
+
+/* PMX text: int32 byte length + UTF-16LE (ASCII and the BMP). */
+static size_t put_text(uint8_t *p, const char *ascii) {
+    size_t n = strlen(ascii);
+    pmi_put32(p, (uint32_t)(2 * n));
+    for (size_t i = 0; i < n; i++) p[4 + 2 * i] = (uint8_t)ascii[i], p[5 + 2 * i] = 0;
+    return 4 + 2 * n;
+}
+static size_t put_floats(uint8_t *p, const float *v, int n) {
+    for (int i = 0; i < n; i++) pmi_putf32(p + 4 * i, v[i]);
+    return 4u * (size_t)n;
+}
+
+/* The mannequin with a three-bone hair chain under 頭 moved by physics bodies, and a static sphere on the
+ * head: one spring (髪1 -> 髪2 -> 髪3 and 髪3's tail bone), one collider in the spring's group. */
+PM_TEST(rigid_bodies_become_springs_and_colliders) {
+    pm_error err = {0};
+    pm_skeleton *base = NULL;
+    PM_CHECK_OK(pm_mannequin_skeleton(NULL, &base, &err), &err);
+    if (!base) return;
+    uint32_t nb = base->bone_count, head = pm_skeleton_find(base, "頭");
+    pm_bone_desc *d = calloc(nb + 4, sizeof *d);
+    for (uint32_t i = 0; i < nb; i++) PM_CHECK_OK(pm_skeleton_bone_desc(base, i, &d[i], &err), &err);
+    const char *hair[4] = {"hair1", "hair2", "hair3", "hair_tip"};
+    pm_vec3 at = base->bones[head].position;
+    for (int k = 0; k < 4; k++) {
+        d[nb + k] = (pm_bone_desc){.name = hair[k], .parent = k ? nb + k - 1 : head,
+                                   .position = pm_vec3_make(at.x + 0.6f, at.y + 1.5f - 1.2f * (float)k, at.z + 0.8f)};
+        if (k < 3) d[nb + k].flags = PM_BONE_ROTATABLE | PM_BONE_VISIBLE | PM_BONE_ENABLED | PM_BONE_TAIL_IS_BONE | PM_BONE_EXACT_FLAGS,
+                   d[nb + k].tail_bone = nb + k + 1;
+    }
+    pm_skeleton *sk = NULL;
+    PM_CHECK_OK(pm_skeleton_create(d, nb + 4, NULL, 0, NULL, &sk, &err), &err);
+    free(d);
+    pm_skeleton_free(base);
+    if (!sk) return;
+    pm_pmx_vertex v[3] = {{.bone = {head, PM_NO_INDEX}, .normal = {0, 0, -1}}, {.position = {1, 0, 0}, .bone = {nb, PM_NO_INDEX}, .normal = {0, 0, -1}},
+                          {.position = {0, 1, 0}, .bone = {nb + 1, PM_NO_INDEX}, .normal = {0, 0, -1}}};
+    uint32_t idx[3] = {0, 1, 2};
+    pm_pmx_material mat = {.name = "m", .diffuse = {1, 1, 1, 1}, .index_count = 3};
+    pm_pmx_model pm = {.skeleton = sk, .vertex_count = 3, .vertices = v, .index_count = 3, .indices = idx, .material_count = 1, .materials = &mat};
+    size_t size = 0;
+    PM_CHECK_OK(pm_pmx_write(&pm, NULL, NULL, 0, &size, &err), &err);
+    uint8_t *buf = malloc(size + 4096);
+    PM_CHECK_OK(pm_pmx_write(&pm, NULL, buf, size, &size, &err), &err);
+    uint8_t bsize = buf[14];
+    PM_CHECK(bsize == 1 || bsize == 2);
+    size_t at_end = size - 8, p = at_end; /* replace "0 rigid bodies, 0 joints" */
+    pmi_put32(buf + p, 4);
+    p += 4;
+    for (int k = 0; k < 4; k++) {
+        static const char *const names[4] = {"head", "hair1", "hair2", "hair3"};
+        uint32_t bone = k == 0 ? head : nb + (uint32_t)k - 1;
+        p += put_text(buf + p, names[k]);
+        p += put_text(buf + p, "");
+        if (bsize == 1) buf[p++] = (uint8_t)bone;
+        else pmi_put32(buf + p, bone), p += 2; /* little-endian low half */
+        buf[p++] = k ? 1 : 0;                  /* group */
+        buf[p++] = 0, buf[p++] = 0;            /* collides with every group */
+        buf[p++] = k ? 2 : 0;                  /* capsule / sphere */
+        pm_vec3 bp = sk->bones[bone].position;
+        float f[14] = {k ? 0.3f : 1.5f, k ? 1.0f : 0, 0, bp.x, bp.y - (k ? 0.6f : -1.0f), bp.z, 0, 0, 0, 1, 0.5f, 0.6f, 0, 0.5f};
+        p += put_floats(buf + p, f, 14);
+        buf[p++] = k ? 1 : 0; /* physics / follows the bone */
+    }
+    pmi_put32(buf + p, 0); /* joints */
+    p += 4;
+    pm_model *m = NULL;
+    PM_CHECK_OK(pm_model_load(buf, p, NULL, &m, &err), &err);
+    pm_vrm_result *res = NULL;
+    if (m) {
+        PM_CHECK_EQ_INT(m->rigid_body_count, 4);
+        PM_CHECK_OK(pm_vrm_from_model(m, NULL, &res, &err), &err);
+    }
+    cJSON *json = res ? glb_json(res->glb, res->glb_size) : NULL;
+    cJSON *sb = cJSON_GetObjectItem(cJSON_GetObjectItem(json, "extensions"), "VRMC_springBone");
+    PM_CHECK(sb != NULL);
+    cJSON *springs = cJSON_GetObjectItem(sb, "springs"), *colliders = cJSON_GetObjectItem(sb, "colliders");
+    PM_CHECK_EQ_INT(cJSON_GetArraySize(springs), 1);
+    PM_CHECK_EQ_INT(cJSON_GetArraySize(colliders), 1);
+    cJSON *joints = cJSON_GetObjectItem(cJSON_GetArrayItem(springs, 0), "joints");
+    PM_CHECK_EQ_INT(cJSON_GetArraySize(joints), 4);
+    for (int k = 0; k < 4 && k < cJSON_GetArraySize(joints); k++)
+        PM_CHECK_EQ_INT(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, k), "node")->valueint, nb + (uint32_t)k);
+    PM_CHECK_EQ_INT(cJSON_GetObjectItem(cJSON_GetArrayItem(colliders, 0), "node")->valueint, head);
+    cJSON *sphere = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(colliders, 0), "shape"), "sphere");
+    PM_CHECK(sphere && fabs(cJSON_GetObjectItem(sphere, "radius")->valuedouble - 1.5 * 0.08) < 1e-6);
+    PM_CHECK(sphere && fabs(cJSON_GetArrayItem(cJSON_GetObjectItem(sphere, "offset"), 1)->valuedouble - 0.08) < 1e-6);
+    PM_CHECK_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(springs, 0), "colliderGroups")), 1);
+    cJSON *used = cJSON_GetObjectItem(json, "extensionsUsed"), *u;
+    int found = 0;
+    cJSON_ArrayForEach(u, used) found |= strcmp(u->valuestring, "VRMC_springBone") == 0;
+    PM_CHECK(found);
+    PM_CHECK(res && strstr(res->report_json, "\"springs\":{\"springs\":1,\"joints\":4,\"colliders\":1,\"colliderGroups\":1}") != NULL);
+    cJSON_Delete(json);
+    pm_vrm_result_free(res);
+    pm_model_free(m);
+    pm_skeleton_free(sk);
+    free(buf);
 }
 
 int main(void) { return pm_test_run_all(); }

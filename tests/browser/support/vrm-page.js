@@ -133,7 +133,27 @@ window.vrmPage = {
       expressions: vrm.expressionManager ? vrm.expressionManager.expressions.map((e) => e.expressionName) : [],
       lookAt: vrm.lookAt ? vrm.lookAt.applier?.constructor?.name ?? 'yes' : null,
       sanitize: Object.fromEntries(Object.values(humanBones).map((n) => [n, THREE.PropertyBinding.sanitizeNodeName(n)])),
+      springJoints: vrm.springBoneManager ? vrm.springBoneManager.joints.size : 0,
+      springColliders: (() => { // VRMSpringBoneCollider objects three-vrm hung under the nodes
+        let n = 0;
+        vrm.scene.traverse((o) => { if (o.shape && typeof o.shape.type === 'string' && !o.isMesh) n++; });
+        return n;
+      })(),
     };
+  },
+
+  /** Run three-vrm's spring simulation for `steps` of 1/60 s; world positions of named nodes before and
+   * after. */
+  simulate(steps, nodeNames) {
+    const where = () => Object.fromEntries(nodeNames.map((n) => {
+      const o = vrm.scene.getObjectByName(n);
+      return [n, o ? o.getWorldPosition(new THREE.Vector3()).toArray() : null];
+    }));
+    vrm.scene.updateMatrixWorld(true);
+    const before = where();
+    for (let i = 0; i < steps; i++) vrm.update(1 / 60);
+    vrm.scene.updateMatrixWorld(true);
+    return { before, after: where() };
   },
 
   /** Normalized humanoid rotations (quaternions x, y, z, w); {} resets. */

@@ -26,7 +26,9 @@
  *   (true colour, grey, colour-mapped, RLE or not) are converted to PNG; anything else (DDS, GIF, ...)
  *   and textures the caller did not supply are reported as skipped and the material keeps its colour.
  *   Materials: VRMC_materials_mtoon (default) or KHR_materials_unlit (PM_VRM_MATERIALS_UNLIT).
- *   VRMC_vrm 1.0: meta, humanoid, expressions, lookAt (below).
+ *   VRMC_vrm 1.0: meta, humanoid, expressions, lookAt (below). VRMC_springBone 1.0: static rigid
+ *   bodies on bones as colliders (sphere, capsule; a box as a sphere), chains of bones moved by
+ *   physics bodies (not human bones) as springs with the colliders MMD's groups let them touch.
  *
  * COORDINATES
  *   MMD units, left-handed, Y up, the model facing -Z become glTF metres, right-handed, Y up, facing +Z
@@ -72,7 +74,8 @@
  *   { humanoidMapped, humanoidTotal, missingRequiredBones: [...], drivable, humanBones: {vrm name: bone
  *   name}, tPose: {applied, armDegrees: {left, right}}, textures: [{path, status, detail}], materials,
  *   primitives, morphTargets, expressions: {preset: morph}, morphsSkipped, metaDefaults, weights:
- *   {sdef, qdef, renormalized}, nonFinite, facesNotDrawn, glbBytes }. humanoidMapped / humanoidTotal /
+ *   {sdef, qdef, renormalized}, nonFinite, facesNotDrawn, glbBytes,
+ *   springs: {springs, joints, colliders, colliderGroups}. humanoidMapped / humanoidTotal /
  *   missingRequiredBones / drivable are seed 003's figures (the 22 bones, the 16 required).
  *
  * ERRORS

@@ -600,11 +600,150 @@ static void write_material(ctx *c, cJSON *materials, const pm_model_material *ma
     pmi_json_add_string(mt, "outlineWidthMode", "none", &c->ok);
 }
 
+/* ---- springs from rigid bodies (VRMC_springBone) --------------------------------------------- */
+
+typedef struct spring_figures {
+    uint32_t springs, joints, colliders, collider_groups;
+} spring_figures;
+
+static float body_radius(const pm_model_rigid_body *b) {
+    float r = b->shape == 1 ? (b->size.x + b->size.y + b->size.z) / 3.0f : b->size.x; /* a box: a sphere of its mean half extent */
+    return isfinite(r) && r > 0 ? r : 0;
+}
+
+/* Whether MMD lets bodies a and b collide: neither's non-collision mask has the other's group. */
+static bool bodies_collide(const pm_model_rigid_body *a, const pm_model_rigid_body *b) {
+    return !((a->no_collision_mask >> (b->group & 15)) & 1) && !((b->no_collision_mask >> (a->group & 15)) & 1);
+}
+
+/* Static bodies on bones become colliders (sphere, capsule; a box as a sphere); chains of bones moved by
+ * physics bodies become springs, each with the colliders its first body collides with in MMD. Human
+ * bones are never spring joints. */
+static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *slots, spring_figures *f) {
+    const pm_model *m = c->m;
+    const pm_skeleton *s = c->s;
+    uint32_t nb = s->bone_count, nr = m->rigid_body_count;
+    if (!nr) return PM_OK;
+    uint32_t *dyn = pmi_alloc_array(&c->a, nb, sizeof *dyn, c->err, "vrm springs");    /* body moving each bone */
+    uint32_t *next = pmi_alloc_array(&c->a, nb, sizeof *next, c->err, "vrm springs");   /* chosen dynamic child */
+    int32_t *collider = pmi_alloc_array(&c->a, nr, sizeof *collider, c->err, "vrm springs"); /* body -> collider */
+    uint32_t *groups = pmi_alloc_array(&c->a, nb, sizeof *groups, c->err, "vrm springs"); /* group -> (group << 16 | mask) */
+    pm_result r = dyn && next && collider && groups ? PM_OK : PM_ERR_OUT_OF_MEMORY;
+    cJSON *sb = NULL, *colliders = NULL, *cgroups = NULL, *springs = NULL;
+    if (r == PM_OK) {
+        for (uint32_t i = 0; i < nb; i++) dyn[i] = next[i] = PM_NO_INDEX;
+        for (uint32_t i = 0; i < nr; i++) {
+            const pm_model_rigid_body *b = &m->rigid_bodies[i];
+            collider[i] = -1;
+            if (b->mode == 0 || b->bone == PM_NO_INDEX || dyn[b->bone] != PM_NO_INDEX) continue;
+            bool human = false;
+            for (size_t k = 0; k < VRM_SLOTS; k++) human |= slots[k] == b->bone;
+            if (!human) dyn[b->bone] = i;
+        }
+        for (uint32_t i = 0; i < nb; i++) { /* each dynamic bone continues its parent's chain through the first dynamic child */
+            uint32_t p = s->bones[i].parent;
+            if (dyn[i] != PM_NO_INDEX && p != PM_NO_INDEX && dyn[p] != PM_NO_INDEX && next[p] == PM_NO_INDEX) next[p] = i;
+        }
+        sb = cJSON_CreateObject();
+        colliders = pmi_json_add(sb, "colliders", cJSON_CreateArray(), &c->ok);
+        cgroups = pmi_json_add(sb, "colliderGroups", cJSON_CreateArray(), &c->ok);
+        springs = pmi_json_add(sb, "springs", cJSON_CreateArray(), &c->ok);
+        pmi_json_add_string(sb, "specVersion", "1.0", &c->ok);
+    }
+    for (uint32_t i = 0; i < nr && r == PM_OK; i++) { /* colliders */
+        const pm_model_rigid_body *b = &m->rigid_bodies[i];
+        if (b->mode != 0 || b->bone == PM_NO_INDEX) continue;
+        float radius = body_radius(b) * MMD_TO_METRES;
+        pm_vec3 bp = finite_vec(c, s->bones[b->bone].position);
+        pm_vec3 center = pm_vec3_add(c->rest[b->bone], pm_quat_rotate(c->rot[b->bone], pm_vec3_sub(finite_vec(c, b->position), bp)));
+        pm_quat q = pm_quat_mul(c->rot[b->bone], pm_quat_from_euler(finite_or_zero(c, b->rotation.y), finite_or_zero(c, b->rotation.x),
+                                                                    finite_or_zero(c, b->rotation.z), PM_EULER_YXZ));
+        cJSON *co = pmi_json_add(colliders, NULL, cJSON_CreateObject(), &c->ok);
+        pmi_json_add_number(co, "node", b->bone, &c->ok);
+        cJSON *shape = pmi_json_add(co, "shape", cJSON_CreateObject(), &c->ok);
+        pm_vec3 off = to_gltf(pm_vec3_sub(center, c->rest[b->bone]));
+        if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
+            pm_vec3 half = pm_vec3_scale(pm_quat_rotate(q, pm_vec3_make(0, 1, 0)), b->size.y * 0.5f);
+            pm_vec3 a = to_gltf(pm_vec3_sub(pm_vec3_sub(center, half), c->rest[b->bone]));
+            pm_vec3 t = to_gltf(pm_vec3_sub(pm_vec3_add(center, half), c->rest[b->bone]));
+            cJSON *cap = pmi_json_add(shape, "capsule", cJSON_CreateObject(), &c->ok);
+            pmi_json_add(cap, "offset", float_array(c, &a.x, 3), &c->ok);
+            pmi_json_add_number(cap, "radius", radius, &c->ok);
+            pmi_json_add(cap, "tail", float_array(c, &t.x, 3), &c->ok);
+        } else {
+            cJSON *sp = pmi_json_add(shape, "sphere", cJSON_CreateObject(), &c->ok);
+            pmi_json_add(sp, "offset", float_array(c, &off.x, 3), &c->ok);
+            pmi_json_add_number(sp, "radius", radius, &c->ok);
+        }
+        collider[i] = (int32_t)f->colliders++;
+    }
+    for (uint32_t head = 0; head < nb && r == PM_OK; head++) { /* springs: one per chain head */
+        if (dyn[head] == PM_NO_INDEX) continue;
+        uint32_t p = s->bones[head].parent;
+        if (p != PM_NO_INDEX && dyn[p] != PM_NO_INDEX && next[p] == head) continue; /* inside a chain */
+        const pm_model_rigid_body *hb = &m->rigid_bodies[dyn[head]];
+        /* the colliders this chain meets (they depend only on its body's group and mask), as a group shared
+         * by the chains that meet the same ones */
+        uint32_t key = (uint32_t)(hb->group & 15) << 16 | hb->no_collision_mask;
+        bool any = false;
+        for (uint32_t i = 0; i < nr && !any; i++) any = collider[i] >= 0 && bodies_collide(hb, &m->rigid_bodies[i]);
+        int32_t group = -1;
+        for (uint32_t g = 0; g < f->collider_groups && group < 0 && any; g++)
+            if (groups[g] == key) group = (int32_t)g;
+        if (group < 0 && any) {
+            groups[f->collider_groups] = key;
+            cJSON *cg = pmi_json_add(cgroups, NULL, cJSON_CreateObject(), &c->ok);
+            pmi_json_add_string(cg, "name", hb->name.data, &c->ok);
+            cJSON *list = pmi_json_add(cg, "colliders", cJSON_CreateArray(), &c->ok);
+            for (uint32_t i = 0; i < nr; i++)
+                if (collider[i] >= 0 && bodies_collide(hb, &m->rigid_bodies[i])) pmi_json_add_number(list, NULL, collider[i], &c->ok);
+            group = (int32_t)f->collider_groups++;
+        }
+        cJSON *sp = pmi_json_add(springs, NULL, cJSON_CreateObject(), &c->ok);
+        pmi_json_add_string(sp, "name", s->bones[head].name.data, &c->ok);
+        cJSON *joints = pmi_json_add(sp, "joints", cJSON_CreateArray(), &c->ok);
+        uint32_t last = head, count = 0;
+        for (uint32_t b = head; b != PM_NO_INDEX && count <= nb; b = next[b], count++) {
+            const pm_model_rigid_body *rb = &m->rigid_bodies[dyn[b]];
+            cJSON *j = pmi_json_add(joints, NULL, cJSON_CreateObject(), &c->ok);
+            pmi_json_add_number(j, "node", b, &c->ok);
+            pmi_json_add_number(j, "hitRadius", fminf(body_radius(rb) * MMD_TO_METRES, 0.5f), &c->ok);
+            pmi_json_add_number(j, "stiffness", 1.0, &c->ok);
+            pmi_json_add_number(j, "gravityPower", 0.2, &c->ok);
+            pmi_json_add_number(j, "dragForce", clamp01(0.4f + 0.5f * clamp01(rb->angular_damping)), &c->ok);
+            last = b;
+            f->joints++;
+        }
+        uint32_t tail = s->bones[last].flags & PM_BONE_TAIL_IS_BONE ? s->bones[last].tail_bone : PM_NO_INDEX;
+        if (tail != PM_NO_INDEX && tail < nb && s->bones[tail].parent == last && dyn[tail] == PM_NO_INDEX) {
+            cJSON *j = pmi_json_add(joints, NULL, cJSON_CreateObject(), &c->ok); /* the tip the last joint points at */
+            pmi_json_add_number(j, "node", tail, &c->ok);
+            f->joints++;
+        }
+        if (group >= 0) {
+            cJSON *gl = pmi_json_add(sp, "colliderGroups", cJSON_CreateArray(), &c->ok);
+            pmi_json_add_number(gl, NULL, group, &c->ok);
+        }
+        f->springs++;
+    }
+    if (r == PM_OK && (f->colliders || f->springs)) {
+        if (!f->springs) cJSON_DeleteItemFromObjectCaseSensitive(sb, "springs");
+        if (!f->collider_groups) cJSON_DeleteItemFromObjectCaseSensitive(sb, "colliderGroups");
+        if (!f->colliders) cJSON_DeleteItemFromObjectCaseSensitive(sb, "colliders");
+        pmi_json_add(ext, "VRMC_springBone", sb, &c->ok);
+        pmi_json_add_string(used, NULL, "VRMC_springBone", &c->ok);
+        sb = NULL;
+    }
+    cJSON_Delete(sb);
+    pmi_free(&c->a, dyn), pmi_free(&c->a, next), pmi_free(&c->a, collider), pmi_free(&c->a, groups);
+    return r;
+}
+
 /* ---- the report ----------------------------------------------------------------------------------- */
 
 static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map *map, const uint32_t *slots,
                               const int32_t *preset_morph, uint32_t material_count, const char *const *meta_defaults,
-                              int meta_default_count, uint32_t faces_not_drawn) {
+                              int meta_default_count, uint32_t faces_not_drawn, const spring_figures *sf) {
     bool ok = true;
     cJSON *r = cJSON_CreateObject();
     if (!r) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
@@ -640,6 +779,11 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
     for (size_t p = 0; p < PRESET_COUNT; p++)
         if (preset_morph[p] >= 0) pmi_json_add_string(ex, presets[p].preset, c->m->morphs[preset_morph[p]].name.data, &ok);
     pmi_json_add_number(r, "morphsSkipped", res->morphs_skipped, &ok);
+    cJSON *sp = pmi_json_add(r, "springs", cJSON_CreateObject(), &ok);
+    pmi_json_add_number(sp, "springs", sf->springs, &ok);
+    pmi_json_add_number(sp, "joints", sf->joints, &ok);
+    pmi_json_add_number(sp, "colliders", sf->colliders, &ok);
+    pmi_json_add_number(sp, "colliderGroups", sf->collider_groups, &ok);
     cJSON *md = pmi_json_add(r, "metaDefaults", cJSON_CreateArray(), &ok);
     for (int k = 0; k < meta_default_count; k++) pmi_json_add_string(md, NULL, meta_defaults[k], &ok);
     cJSON *w = pmi_json_add(r, "weights", cJSON_CreateObject(), &ok);
@@ -1068,6 +1212,9 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     pmi_json_add_number(an, "node", mesh_node, &c->ok);
     pmi_json_add_string(an, "type", "auto", &c->ok);
 
+    spring_figures springs = {0};
+    if (r == PM_OK) r = write_springs(c, ext, used, slots, &springs);
+
     cJSON *buffers = pmi_json_add(root, "buffers", cJSON_CreateArray(), &c->ok);
     cJSON *buf = pmi_json_add(buffers, NULL, cJSON_CreateObject(), &c->ok);
     size_t bin_size = (c->bin.size + 3) & ~(size_t)3;
@@ -1101,7 +1248,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     if (json) cJSON_free(json);
     if (r == PM_OK)
-        r = write_report(c, res, map, slots, preset_morph, written_materials, meta_defaults, nd, faces_not_drawn);
+        r = write_report(c, res, map, slots, preset_morph, written_materials, meta_defaults, nd, faces_not_drawn, &springs);
     pmi_free(&c->a, target_of);
     return r;
 }
