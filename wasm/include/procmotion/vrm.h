@@ -72,7 +72,7 @@
  *
  * REPORT (result->report_json, docs/vrm.md)
  *   { humanoidMapped, humanoidTotal, missingRequiredBones: [...], drivable, humanBones: {vrm name: bone
- *   name}, tPose: {applied, armDegrees: {left, right}}, textures: [{path, status, detail}], materials,
+ *   name}, tPose: {applied, armDegrees, elbowDegrees: {left, right}}, textures: [{path, status, detail}], materials,
  *   primitives, morphTargets, expressions: {preset: morph}, morphsSkipped, metaDefaults, weights:
  *   {sdef, qdef, renormalized}, nonFinite, facesNotDrawn, glbBytes,
  *   springs: {springs, joints, colliders, colliderGroups}. humanoidMapped / humanoidTotal /
