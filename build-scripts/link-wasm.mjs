@@ -18,8 +18,9 @@
 //   4. Data: the linker map gives every data symbol's address range, and merged string literals are
 //      cut at their NULs. A range that only one lazy module's code refers to (by address constant,
 //      or through a pointer stored in such data) moves into that module as an active data segment at
-//      the same address; everything the first module's code refers to, or that nothing refers to,
-//      stays.
+//      the same address; a range several lazy modules refer to moves into the one of them that the
+//      others load first (their dependency); everything the first module's code refers to, or that
+//      nothing refers to, stays.
 //   5. The names of the exports the lazy modules import are shortened, the name and producers
 //      sections dropped, and the files written: procmotion.wasm (core), procmotion-<module>.wasm, and
 //      abi.js (the interface for js-glue, see js-glue/dist/abi.js) and wasm-modules.json (sizes,
@@ -178,12 +179,13 @@ for (const n of fullNames) if (!moduleOf.has(n)) moduleOf.set(n, MODULES[0]);
 // The small computational leaves such calls reach in inner loops (the core's vector maths, libc's
 // memcpy/memset/string compares, libm's sin/cos/...) get a copy of their own in each lazy module that
 // calls them; anything else is called where it is.
-const CLONE_LIMIT = 640; // bytes of code
+const CLONE_LIMIT = 1024; // bytes of code
 const LIBC_LEAVES = /^(mem|str|sinf?$|cosf?$|tanf?$|asinf?$|acosf?$|atan2?f?$|l?l?roundf?$|floorf?$|ceilf?$|__sin|__cos|__tan|__rem_pio2f?$|R$)/;
 const clonable = (name) => {
   const id = fullIdentity(name);
   const src = id.includes(':') ? id.slice(0, id.lastIndexOf(':')) : '';
-  return /\(math\.c\.o\)$/.test(src) || (/\/libc\.a\(/.test(src) && LIBC_LEAVES.test(baseName(name)));
+  return /\(math\.c\.o\)$/.test(src) || /\/abi_common\.c\.o$/.test(src) || /\/libc\.a\(qsort\.o\)$/.test(src) ||
+    (/\/libc\.a\(/.test(src) && LIBC_LEAVES.test(baseName(name)));
 };
 const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
 {
@@ -258,7 +260,10 @@ let current = SPLIT_INPUT;
 for (let k = MODULES.length - 1; k >= 1; k--) {
   const lazy = MODULES[k];
   const names = definedFunctionNames(readFileSync(current));
-  const keep = names.filter((n) => MODULES.indexOf(moduleOf.get(n)) < k);
+  // only this module's functions leave: the later modules' were split off already, and what stands in
+  // their place here (the export wrappers that call their table slots) stays in the first module, or
+  // the core would reach a later module only through a wrapper in every module split after it
+  const keep = names.filter((n) => moduleOf.get(n) !== lazy);
   const keepFile = join(WORK, `keep-${lazy}.txt`);
   writeFileSync(keepFile, keep.join('\n') + '\n');
   const primary = join(WORK, `primary-${lazy}.wasm`), secondary = join(WORK, `${lazy}.wasm`);
@@ -296,7 +301,7 @@ function addressRefs(wat) {
   return refs;
 }
 
-function splitData(primaryFile, secondaries) {
+function splitData(primaryFile, secondaries, loadsFirst) {
   const psec = readSections(readFileSync(primaryFile));
   const dsec = psec.find((s) => s.id === 11);
   const segments = readData(dsec.body);
@@ -377,17 +382,24 @@ function splitData(primaryFile, secondaries) {
   };
   const inPrimary = marked(primaryFile);
   const users = secondaries.map((s) => marked(s.file));
+  // a unit the first module does not use goes to the feature module using it; when several do, to
+  // the one of them that each of the others loads first (their dependency), else, read-only data,
+  // into each of them (a segment writes the same bytes at the same address whichever loads first);
+  // else it stays in the first module. dest: the modules (indices) whose segments hold the unit.
   const dest = units.map((u, i) => {
-    if (inPrimary.has(i)) return -1;
+    if (inPrimary.has(i)) return [];
     const who = users.map((set, k) => (set.has(i) ? k : -1)).filter((k) => k >= 0);
-    return who.length === 1 ? who[0] : -1;
+    if (who.length <= 1) return who;
+    const first = who.find((k) => who.every((o) => o === k || loadsFirst[o].has(k)));
+    if (first !== undefined) return [first];
+    return u.strings || /:\(\.rodata/.test(u.source) ? who : [];
   });
   // segments per module from the image, cut at runs of >= 8 zero bytes
   const segmentsFor = (k) => {
     const out = [];
     let cur = null;
     units.forEach((u, i) => {
-      if (dest[i] !== k) return;
+      if (k < 0 ? dest[i].length : !dest[i].includes(k)) return;
       const bytes = image.subarray(u.start, Math.min(u.end, top));
       if (cur && cur.end === u.start) cur.parts.push(bytes), (cur.end = u.start + bytes.length);
       else out.push((cur = { start: u.start, end: u.start + bytes.length, parts: [bytes] }));
@@ -413,7 +425,7 @@ function splitData(primaryFile, secondaries) {
   const moved = secondaries.map((s, k) => {
     const sources = new Map();
     units.forEach((u, i) => {
-      if (dest[i] === k) sources.set(u.source, (sources.get(u.source) ?? 0) + (u.end - u.start));
+      if (dest[i].includes(k)) sources.set(u.source, (sources.get(u.source) ?? 0) + (u.end - u.start));
     });
     return { bytes: [...sources.values()].reduce((a, b) => a + b, 0), sources: Object.fromEntries(sources) };
   });
@@ -421,7 +433,27 @@ function splitData(primaryFile, secondaries) {
 }
 
 const lazy = steps.reverse(); // load order
-const data = splitData(PRIMARY, lazy);
+// the lazy modules each one calls into (through the first module's exports for their functions): the
+// glue loads those first
+const moduleFunctions = new Map(lazy.map((s) => [s.module, new Set(s.movedFunctions)]));
+const depsOf = lazy.map((s) => {
+  const deps = new Set();
+  for (const im of readImports(readSections(readFileSync(s.file)).find((x) => x.id === 2).body)) {
+    if (im.module !== 'primary' || !im.field.startsWith('%')) continue;
+    for (const [m, fns] of moduleFunctions) if (m !== s.module && fns.has(im.field.slice(1))) deps.add(m);
+  }
+  return deps;
+});
+// per lazy module (by index), the lazy modules loaded before it: its dependencies and theirs
+const loadsFirst = lazy.map((s, k) => {
+  const out = new Set(), stack = [...depsOf[k]];
+  while (stack.length) {
+    const m = stack.pop(), j = lazy.findIndex((x) => x.module === m);
+    if (!out.has(j)) out.add(j), stack.push(...depsOf[j]);
+  }
+  return out;
+});
+const data = splitData(PRIMARY, lazy, loadsFirst);
 
 // ---- 5. names, sections, files ---------------------------------------------------------------------
 const strip = (sections) => sections.filter((s) => !(s.id === 0 && ['name', 'producers', 'target_features'].includes(s.name)));
@@ -449,17 +481,11 @@ const tableLimits = (() => {
   if (!t || t.body[0] !== 1 || t.body[1] !== 0x70) throw new Error('link-wasm: the first module must define one funcref table');
   return t.body.subarray(2); // flags, min, max as the first module declares them
 })();
-const moduleFunctions = new Map(lazy.map((s) => [s.module, new Set(s.movedFunctions)]));
 const outputs = [{ module: MODULES[0], file: 'procmotion.wasm', bytes: primaryOut, deps: [] }];
 lazy.forEach((s, k) => {
   let secs = readSections(readFileSync(s.file));
   const imports = readImports(secs.find((x) => x.id === 2).body);
-  // the lazy modules this one calls into (through the first module's exports for their functions)
-  const deps = new Set();
-  for (const im of imports) {
-    if (im.module !== 'primary' || !im.field.startsWith('%')) continue;
-    for (const [m, fns] of moduleFunctions) if (m !== s.module && fns.has(im.field.slice(1))) deps.add(m);
-  }
+  const deps = depsOf[k];
   const fixed = imports.map((im) => ({
     ...im,
     field: rename.get(im.field) ?? im.field,

@@ -49,6 +49,7 @@ export const FEATURES = Object.freeze({
     'detectBeats', 'createBeatTracker', 'beatGrid', 'beatGridTime', 'beatGridBeat', 'beatGridBpmAt', 'beatGridFromTaps',
     'createTapTempo', 'readWav', 'writeWav',
   ]),
+  vrm: Object.freeze(['pmxToVrm']),
 });
 
 /** WAV sample encodings (procmotion/audio.h, pm_wav_encoding). */

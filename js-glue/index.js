@@ -6,6 +6,7 @@
 //   await pm.loadAsync('motion');                      // models, pose, IK, groove, tracing (its own .wasm)
 //   await pm.loadAsync('keypoints');                   // MediaPipe keypoints from BVH, VMD, glTF/VRM
 //   await pm.loadAsync('beats');                       // beat tracking, beat grids, tap tempo, WAV
+//   await pm.loadAsync('vrm');                         // PMX/PMD models as VRM 1.0 files
 //
 // The core is procmotion.wasm, fetched beside this file (new URL('./procmotion.wasm', import.meta.url),
 // which Vite and webpack 5 bundle as an asset) and compiled while it downloads; each feature module is
@@ -34,11 +35,13 @@ const WASM_URLS = {
   motion: () => new URL('./procmotion-motion.wasm', import.meta.url),
   keypoints: () => new URL('./procmotion-keypoints.wasm', import.meta.url),
   beats: () => new URL('./procmotion-beats.wasm', import.meta.url),
+  vrm: () => new URL('./procmotion-vrm.wasm', import.meta.url),
 };
 const FEATURE_CODE = {
   motion: () => import('./motion.js'),
   keypoints: () => import('./keypoints.js'),
   beats: () => import('./beats.js'),
+  vrm: () => import('./vrm.js'),
 };
 
 // The VMD name tables: in which section their names, per-name raw fields, back-to-back raw fields and

@@ -45,6 +45,8 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const baked: Uint8Array = pm.bakeGroove(null, pmx, null, 128).vmd;
   await pm.loadAsync('keypoints');
   const kp = pm.toKeypoints(walk.vmd, 'vmd', { fps: 30 });
+  await pm.loadAsync('vrm');
+  const vrm: Uint8Array = pm.pmxToVrm(pmx, { materials: 'unlit', meta: { authors: ['me'] } }).glb;
   const names: readonly string[] = CATWALK_PARAMETERS;
   try {
     pm.readVmd(new Uint8Array(4));
@@ -78,7 +80,9 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   pm.analyzeRig('model.pmx');
   // @ts-expect-error: a leg has no such figure
   void rig.legs.right?.reachMax;
-  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0);
+  // @ts-expect-error: materials is 'mtoon' or 'unlit'
+  pm.pmxToVrm(pmx, { materials: 'pbr' });
+  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0) + vrm.length;
 }
 `;
 

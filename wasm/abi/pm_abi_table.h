@@ -27,7 +27,7 @@
 /* ---- modules --------------------------------------------------------------------------------- */
 
 /* X(P, module): core is loaded by createProcMotion; the others by pm.loadAsync(module). */
-#define PM_ABI_MODULES(X, P) X(P, core) X(P, motion) X(P, keypoints) X(P, beats)
+#define PM_ABI_MODULES(X, P) X(P, core) X(P, motion) X(P, keypoints) X(P, beats) X(P, vrm)
 
 /* ---- exports --------------------------------------------------------------------------------- */
 
@@ -90,7 +90,9 @@
     /* beat tracking, the beat grid, tap tempo and WAV (abi_beats.c) */                                       \
     X(P, beats, pm_abi_beats_create) X(P, beats, pm_abi_beats_push) X(P, beats, pm_abi_beats_now)             \
     X(P, beats, pm_abi_beats_free) X(P, beats, pm_abi_beats_finish) X(P, beats, pm_abi_beat_grid_eval)        \
-    X(P, beats, pm_abi_beat_grid_from_taps) X(P, beats, pm_abi_wav_read) X(P, beats, pm_abi_wav_write)
+    X(P, beats, pm_abi_beat_grid_from_taps) X(P, beats, pm_abi_wav_read) X(P, beats, pm_abi_wav_write)          \
+    /* PMX/PMD to VRM 1.0 (abi_vrm.c) */                                                                      \
+    X(P, vrm, pm_abi_vrm_from_model)
 
 /* ---- layouts: X(P, NAME, values) per slot, in order; a slot's index is the sum of the values before it */
 

@@ -2,7 +2,8 @@
 //
 // Structure: viewer.js (Babylon scene + babylon-mmd runtime, owns the clock), modes/ (one module
 // per capability, registered in modes/registry.js), curves.js (foot/hip curve view), files.js
-// (pickers, drag and drop, textures as referenceFiles), i18n.js (labels), errors.js (banner).
+// (pickers, drag and drop, textures as referenceFiles), i18n.js (labels), errors.js (banner),
+// music.js (the Music control: a song, its beats and tempo).
 import { createProcMotion } from 'procmotion';
 import { getModelInfo } from 'procmotion/babylon';
 
@@ -15,8 +16,11 @@ import { defaultModel } from './models.js';
 import { modelSkeleton } from './modes/model-skeleton.js';
 import { analyzeModelRig, rigRows } from './rig-summary.js';
 import { availableModes, getMode } from './modes/registry.js';
-import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
+import { MusicControl } from './music.js';
+import { AUDIO_EXTENSIONS } from './music-core.js';
+import { BPM_MAX, BPM_MIN, clampBpm, fitBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
+import { modelToVrm, saveFile } from './vrm-export.js';
 // Capabilities: each registers its mode. (Keypoints is an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
 import './modes/groove.js';
@@ -32,6 +36,10 @@ function createApp(pm, viewer) {
     pm,
     viewer,
     bpm: 120,
+    offset: 0, // seconds of beat 0 (from the music's first beat, taps on the song, or typed)
+    beatGrid: null, // pm.beatGrid of the tempo: the detection's own beats when a song set it
+    tempoSource: 'default', // 'default' | 'typed' | 'tap' | 'music'
+    music: null, // the MusicControl (music.js)
     mode: 'catwalk',
     model: null, // { name, boneNames, morphNames, skeleton?, builtIn }
     userVmd: null, // { name, bytes, lastFrame, keyCount }
@@ -41,7 +49,17 @@ function createApp(pm, viewer) {
     keypoints: null, // the KeypointOverlay (when the core has toKeypoints)
     onBpmChange(fn) { bpmListeners.add(fn); return () => bpmListeners.delete(fn); },
     setBpm(bpm) {
+      app.setTempo({ bpm, source: 'typed' });
+    },
+    /**
+     * The page's tempo: bpm (null = none), offset (seconds of beat 0) and the grid the generators
+     * will take (issue 18's "Motion that follows the beats"; the modes read app.bpm today).
+     */
+    setTempo({ bpm, offset = app.offset, grid = null, source = 'typed' }) {
       app.bpm = bpm === null ? null : clampBpm(bpm);
+      app.offset = Number.isFinite(offset) ? offset : 0;
+      app.tempoSource = source;
+      app.beatGrid = grid ?? (app.bpm === null ? null : pm.beatGrid({ bpm: app.bpm, offset: app.offset }));
       for (const fn of bpmListeners) fn(app.bpm);
       app.regenerate();
     },
@@ -154,14 +172,22 @@ function setupTempo(app) {
   const input = $('#bpm');
   const none = $('#no-bpm');
   const tap = $('#tap');
+  const offset = $('#offset');
   input.min = BPM_MIN;
   input.max = BPM_MAX;
   input.value = app.bpm;
-  const tapper = new TapTempo();
+  // The package's tap tempo. While a song plays the taps are timed on the song's clock, so the
+  // offset they give is a time in the song; otherwise on the page's clock (the BPM only).
+  let tapper = null;
+  let tapClock = null;
+  let tapQueue = Promise.resolve();
   const show = () => {
     none.checked = app.bpm === null;
     input.disabled = app.bpm === null;
+    offset.disabled = app.bpm === null;
     if (app.bpm !== null && Number(input.value) !== app.bpm) input.value = app.bpm;
+    const o = Math.round(app.offset * 1000) / 1000;
+    if (Number(offset.value) !== o) offset.value = o;
   };
   app.onBpmChange(show);
   input.addEventListener('change', () => {
@@ -169,18 +195,43 @@ function setupTempo(app) {
     if (input.value === '' || !Number.isFinite(v)) { input.value = app.bpm ?? 120; return; }
     app.setBpm(v);
   });
+  offset.addEventListener('change', () => {
+    const v = Number(offset.value);
+    if (offset.value === '' || !Number.isFinite(v)) { show(); return; }
+    app.setTempo({ bpm: app.bpm, offset: v, source: 'typed' });
+  });
   none.addEventListener('change', () => app.setBpm(none.checked ? null : clampBpm(Number(input.value) || 120)));
   const doTap = () => {
     tap.classList.remove('flash');
     void tap.offsetWidth; // restart the flash animation
     tap.classList.add('flash');
-    const bpm = tapper.tap(performance.now());
-    if (bpm !== null) app.setBpm(bpm);
+    const onSong = !!app.music?.playing;
+    const clock = onSong ? 'song' : 'page';
+    const at = onSong ? app.music.position * 1000 : performance.now(); // the tap's time, before any await
+    const tapAt = () => {
+      if (clock !== tapClock) { tapper = app.pm.createTapTempo(); tapClock = clock; }
+      const grid = tapper.tap(at);
+      const bpm = grid ? fitBpm(grid.bpm) : null;
+      if (bpm !== null) app.setTempo({ bpm, offset: onSong ? grid.offset : app.offset, source: 'tap' });
+    };
+    // tap tempo is the beats module's (loaded on the first tap or song); taps keep their order
+    if (app.pm.modules.includes('beats')) tapAt();
+    else tapQueue = tapQueue.then(() => app.pm.loadAsync('beats')).then(tapAt, (e) => showError('err.unexpected', { detail: describeError(e) }));
   };
   tap.addEventListener('pointerdown', (e) => { e.preventDefault(); doTap(); });
   tap.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); doTap(); } });
   app.tapTempo = doTap;
   show();
+}
+
+/** The Music section (music.js) and its lane under the curve view. */
+function setupMusic(app) {
+  const els = {
+    file: $('#file-audio'), play: $('#music-play'), seek: $('#music-seek'), time: $('#music-time'),
+    info: $('#music-info'), use: $('#music-use'), remove: $('#music-remove'), lane: $('#music-canvas'),
+  };
+  els.file.accept = ['audio/*', ...AUDIO_EXTENSIONS].join(',');
+  app.music = new MusicControl(app, els);
 }
 
 function setupTimeline(app) {
@@ -279,7 +330,8 @@ async function loadModelInto(app, spec) {
   }
   // bytes: the PMX/PMD the keypoints evaluate a VMD on (the mannequin uses the standard skeleton).
   app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn,
-    bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source };
+    bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source, referenceFiles: spec.referenceFiles ?? [] };
+  $('#download-vrm').disabled = false;
   updateRig(app);
   await app.regenerateNow({ keepBeat: true });
 }
@@ -338,7 +390,11 @@ function damagedVmdNames(vmd) {
 async function loadEntries(app, entries) {
   if (!entries.length) return;
   clearErrors();
-  const { model, motions, others } = classify(entries);
+  const { model, motions, audio, others } = classify(entries);
+  if (audio.length && !model && !motions.length) {
+    await app.music.load(audio[0].file);
+    return;
+  }
   if (!model && !motions.length) {
     const names = others.slice(0, 4).map((e) => e.file.name).join(', ');
     showError(others.some((e) => /\.(png|jpe?g|bmp|tga|sph|spa)$/i.test(e.path)) ? 'err.noModel' : 'err.unknownFile', { names });
@@ -346,6 +402,7 @@ async function loadEntries(app, entries) {
   }
   if (model && !(await loadUserModel(app, model, entries))) return;
   if (motions.length) await loadUserVmd(app, motions[0]);
+  if (audio.length) await app.music.load(audio[0].file);
 }
 
 /** The Keypoints toggle: switching it on the first time loads the keypoints module (pm.loadAsync). */
@@ -390,14 +447,17 @@ function setupFiles(app) {
   $('#download').addEventListener('click', () => {
     const r = app.motion;
     if (!r) return;
-    const url = URL.createObjectURL(new Blob([r.vmd], { type: 'application/octet-stream' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `${r.name || 'procmotion'}.vmd`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveFile(r.vmd, `${r.name || 'procmotion'}.vmd`, 'application/octet-stream');
+  });
+  $('#download-vrm').addEventListener('click', async () => {
+    try {
+      await app.pm.loadAsync('vrm'); // the VRM writer is a feature module of its own, loaded on first use
+      const { glb, report, fileName } = modelToVrm(app);
+      app.lastVrm = { fileName, report };
+      saveFile(glb, fileName, 'model/gltf-binary');
+    } catch (e) {
+      showError('err.vrm', { name: app.model?.name ?? '', detail: describeError(e) });
+    }
   });
   // Drag and drop anywhere on the page.
   const overlay = $('#drop');
@@ -438,6 +498,7 @@ async function main() {
   app.curves = new CurveView($('#curve-canvas'), $('#curve-legend'));
   setupModes(app);
   setupTempo(app);
+  setupMusic(app);
   setupTimeline(app);
   setupFiles(app);
   setupKeypoints(app);
