@@ -89,6 +89,7 @@
 #define PROCMOTION_CATWALK_H
 
 #include "procmotion/common.h"
+#include "procmotion/landing.h"
 #include "procmotion/math.h"
 #include "procmotion/skeleton.h"
 #include "procmotion/vmd.h"
@@ -225,7 +226,27 @@ typedef struct pm_catwalk_info {
     const char *missing[PM_CATWALK_BONE_COUNT];  /* canonical names of bones the model lacks */
     const char *blink_morph;      /* the morph used for blinks, or NULL */
     const char *expression_morph; /* the morph used for the expression, or NULL */
+
+    /* What MMD plays (see LANDING above). */
+    bool verified;                /* the legs were landed and the report measured (a skeleton was
+                                     given, or the standard figure: on the built-in mannequin) */
+    pm_landing_report report;     /* measured by playing the result (valid when verified); its limbs
+                                     are the left and the right leg */
+    const char *report_bones[2];  /* the model's names of those limbs' ankles */
 } pm_catwalk_info;
+
+/* The plan: where the ankles are meant to be, per whole frame 0 .. frames (= loop_frames). */
+typedef struct pm_catwalk_plan {
+    uint32_t frames;
+    float *ankles;                /* [(frames + 1) * 6]: world positions, left xyz then right xyz */
+    uint8_t *contact;             /* [(frames + 1) * 2]: each foot's pm_landing_contact */
+    float floor[2];               /* each ankle's standing height ("below rest" is measured from it) */
+    pm_vec3 heel[2], ball[2];     /* the foot pivots: offsets from the ankle's rest position */
+    pm_allocator allocator;       /* what the arrays came from */
+} pm_catwalk_plan;
+
+/* Free a plan's arrays (NULL and repeated calls are fine). */
+void pm_catwalk_plan_free(pm_catwalk_plan *plan);
 
 /*
  * Generate the loop. params NULL = all defaults; model NULL = every standard bone, standard
@@ -233,6 +254,9 @@ typedef struct pm_catwalk_info {
  */
 pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
                               pm_catwalk_info *info, pm_error *err);
+/* The same, and the plan into *plan (may be NULL; free it with pm_catwalk_plan_free). */
+pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+                                   pm_catwalk_info *info, pm_catwalk_plan *plan, pm_error *err);
 
 /*
  * Read parameters from JSON text (an object; the JS glue's names): bpm (number or null), speed,

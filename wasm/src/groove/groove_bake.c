@@ -69,56 +69,11 @@ static double leg_rot_tol(const pm_skeleton *sk, const pm_groove_info *info, con
     return tol > 0 && tol < base ? tol : base;
 }
 
-static bool touched(const bake *b, const char *name) {
-    for (uint32_t t = 0; t < b->track_count; t++)
-        if (strcmp(b->sk->bones[b->tracks[t].bone].name.data, name) == 0) return true;
-    return false;
-}
-
 /* Copy every key of the base except the touched bones' bone keys. */
 static pm_result copy_base(bake *b, uint32_t *copied, pm_error *err) {
-    const pm_vmd *v = b->base;
-    pm_result r = PM_OK;
-    const pm_vmd_bone_keys *bk = &v->bones;
-    for (uint32_t k = 0; k < bk->count && r == PM_OK; k++) {
-        const char *name = v->bone_names.items[bk->name_index[k]].data;
-        if (touched(b, name)) continue;
-        r = pm_vmd_add_bone_key(b->out, name, bk->frame[k], bk->position + 3 * (size_t)k, bk->rotation + 4 * (size_t)k,
-                                bk->interpolation + 64 * (size_t)k, err);
-        ++*copied;
-    }
-    for (uint32_t k = 0; k < v->morphs.count && r == PM_OK; k++)
-        r = pm_vmd_add_morph_key(b->out, v->morph_names.items[v->morphs.name_index[k]].data, v->morphs.frame[k],
-                                 v->morphs.weight[k], err);
-    const pm_vmd_camera_keys *c = &v->cameras;
-    for (uint32_t k = 0; k < c->count && r == PM_OK; k++)
-        r = pm_vmd_add_camera_key(b->out, c->frame[k], c->distance[k], c->position + 3 * (size_t)k,
-                                  c->rotation + 3 * (size_t)k, c->interpolation + 24 * (size_t)k, c->fov[k],
-                                  c->perspective[k], err);
-    for (uint32_t k = 0; k < v->lights.count && r == PM_OK; k++)
-        r = pm_vmd_add_light_key(b->out, v->lights.frame[k], v->lights.color + 3 * (size_t)k,
-                                 v->lights.direction + 3 * (size_t)k, err);
-    for (uint32_t k = 0; k < v->shadows.count && r == PM_OK; k++)
-        r = pm_vmd_add_shadow_key(b->out, v->shadows.frame[k], v->shadows.mode[k], v->shadows.distance[k], err);
-    const pm_vmd_property_keys *p = &v->properties;
-    if (r != PM_OK || !p->count) return r;
-    uint32_t most = 0;
-    for (uint32_t k = 0; k < p->count; k++)
-        if (p->ik_start[k + 1] - p->ik_start[k] > most) most = p->ik_start[k + 1] - p->ik_start[k];
-    const char **names = pmi_alloc_array(&b->allocator, most, sizeof *names, err, "groove: IK names");
-    bool *on = names ? pmi_alloc_array(&b->allocator, most, sizeof *on, err, "groove: IK states") : NULL;
-    if (!on) r = PM_ERR_OUT_OF_MEMORY;
-    for (uint32_t k = 0; k < p->count && r == PM_OK; k++) {
-        uint32_t n = p->ik_start[k + 1] - p->ik_start[k];
-        for (uint32_t i = 0; i < n; i++) {
-            names[i] = v->ik_names.items[p->ik_name_index[p->ik_start[k] + i]].data;
-            on[i] = p->ik_enabled[p->ik_start[k] + i] != 0;
-        }
-        r = pm_vmd_add_property_key(b->out, p->frame[k], p->visible[k] != 0, n, names, on, err);
-    }
-    pmi_free(&b->allocator, names);
-    pmi_free(&b->allocator, on);
-    return r;
+    const char *names[MAX_TRACKS];
+    for (uint32_t t = 0; t < b->track_count; t++) names[t] = b->sk->bones[b->tracks[t].bone].name.data;
+    return pm_vmd_append(b->out, b->base, names, b->track_count, false, copied, err);
 }
 
 /* Sample every half frame: the groove on top of the base (or the rest pose). */
