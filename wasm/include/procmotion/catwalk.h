@@ -233,6 +233,7 @@ typedef struct pm_catwalk_info {
     pm_landing_report report;     /* measured by playing the result (valid when verified); its limbs
                                      are the left and the right leg */
     const char *report_bones[2];  /* the model's names of those limbs' ankles */
+    bool on_mannequin;            /* verified on the built-in mannequin (no model was given) */
 } pm_catwalk_info;
 
 /* The plan: where the ankles are meant to be, per whole frame 0 .. frames (= loop_frames). */

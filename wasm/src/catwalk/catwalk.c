@@ -210,6 +210,7 @@ typedef struct cw {
     const pm_skeleton *sk; /* the model's skeleton, when there is one (the standard figure: the mannequin's) */
     pm_rig *rig;           /* its rig analysis (leg chains, reach under MMD's knee limit) */
     bool landing;          /* the legs go through pm_landing_close: plan, land, measure */
+    bool standard;         /* no model: the standard figure, landed on the mannequin */
     double hip_half, arm_rest_angle[2];
     dv elbow_axis[2];
     dq hang[2], posed_arm[2], posed_elbow[2], shoulder_rest[2]; /* constant parts of the arm poses */
@@ -779,6 +780,7 @@ static pm_result land_legs(cw *c, const bool land[2], const float *plan, const f
     pm_vmd_free(*vmd);
     *vmd = landed;
     info->verified = true;
+    info->on_mannequin = c->standard;
     return PM_OK;
 }
 
@@ -848,6 +850,7 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
         m = &standard_model;
     }
     c.sk = m->skeleton;
+    c.standard = standard;
     if (c.sk) {
         pm_rig_options ro = {0};
         ro.allocator = *a;

@@ -326,6 +326,7 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan 
     if (info->verified) {
         const char *limbs[2] = {"left", "right"};
         pmi_landing_report_json(j, "report", &info->report, 0.01, info->report_bones, limbs, &ok);
+        pmi_json_add_string(cJSON_GetObjectItemCaseSensitive(j, "report"), "model", info->on_mannequin ? "mannequin" : "model", &ok);
     } else {
         pmi_json_add(j, "report", cJSON_CreateNull(), &ok);
     }

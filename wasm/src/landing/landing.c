@@ -9,10 +9,6 @@
 
 #include <float.h>
 
-/* The pre-pose must put the effector well inside the CCD's "reached" test (squared distance < 1e-8,
- * i.e. 1e-4 units) at every whole frame: the FK keys are fitted to within this distance. */
-#define FK_MISS 5e-5
-
 enum { MAX_PER_FRAME = 8 };
 
 /* ---- small double helpers (the pose module's Babylon math for the rest) ------------------------- */
@@ -152,6 +148,7 @@ typedef struct lnd {
     pm_pose_workspace *ws;
     pm_pose *pose;
     void *pool;
+    uint8_t *subset;     /* [bone_count]: the bones the limbs depend on (pm_pose_subset) */
 } lnd;
 
 static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->per_frame : 1; }
@@ -440,10 +437,24 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     L->sk = sk, L->a = L->o.allocator, L->frames = frames, L->n1 = frames + 1, L->count = count, L->limb = limbs;
     for (uint32_t i = 0; i < count; i++) classify(L, i);
     if ((r = pm_pose_workspace_create(sk, &L->a, &L->ws, err)) != PM_OK) return r;
-    return pm_pose_create(sk, &L->a, &L->pose, err);
+    if ((r = pm_pose_create(sk, &L->a, &L->pose, err)) != PM_OK) return r;
+    L->pose->final_rotation = NULL, L->pose->final_translation = NULL; /* not read: not computed */
+    /* only what the effectors (and the feet their IK turns) depend on is evaluated: the same numbers a
+     * full evaluation gives them, in a fraction of the time */
+    if (!(L->subset = pmi_alloc_array(&L->a, sk->bone_count, 1, err, "landing: bones"))) return PM_ERR_OUT_OF_MEMORY;
+    uint32_t want[2 * PM_LANDING_MAX_LIMBS];
+    uint32_t nw = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        want[nw++] = limbs[i].effector;
+        if (L->legs[i].toe != PM_NO_INDEX && L->legs[i].steer) want[nw++] = L->legs[i].toe;
+    }
+    if ((r = pm_pose_subset(sk, want, nw, L->subset, &L->a, err)) != PM_OK) return r;
+    pm_pose_set_subset(L->ws, L->subset);
+    return PM_OK;
 }
 
 static void teardown(lnd *L) {
+    pmi_free(&L->a, L->subset);
     pm_pose_free(L->pose);
     pm_pose_workspace_free(L->ws);
     pmi_free(&L->a, L->pool);
@@ -547,7 +558,11 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
                            L->o.rotation_tolerance * (PM_PI / 180.0), L->o.period};
     pmi_keyfit_result res;
     pm_result r = pmi_keyfit_track_fit(*fit, &kt, keys, &res, err);
-    *key_count = res.count;
+    *key_count = r == PM_OK ? res.count : 0;
+    if (r == PM_OK && (L->o.flags & PM_LANDING_LOOP) && res.count > 1) { /* a loop ends on its first key */
+        memcpy(keys[res.count - 1].pos, keys[0].pos, sizeof keys[0].pos);
+        memcpy(keys[res.count - 1].rot, keys[0].rot, sizeof keys[0].rot);
+    }
     return r;
 }
 
@@ -725,14 +740,31 @@ static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const cha
     return PM_OK;
 }
 
-static pm_result fit_fk(lnd *L, const leg *g, const double *q, uint32_t bone, double reach, pmi_keyfit *fit,
-                        pmi_keyfit_key *keys, pm_vmd *out, uint32_t *written, pm_error *err) {
-    pmi_keyfit_track kt = {L->frames, 1, {NULL, NULL, NULL}, q, NULL, 1.0, reach > 1e-6 ? FK_MISS / reach : 1e-6, L->o.period};
-    pmi_keyfit_result res;
-    pm_result r = pmi_keyfit_track_fit(fit, &kt, keys, &res, err);
-    if (r == PM_OK) r = add_keys(out, L->sk->bones[bone].name.data, keys, res.count, written, err);
-    (void)g;
-    return r;
+/* The pre-pose of one bone as keys: one per whole frame (the CCD must find every whole frame reached),
+ * linear in between, a run of equal frames kept by its two ends. */
+static pm_result write_fk(lnd *L, const double *q, uint32_t bone, pm_vmd *out, uint32_t *written, pm_error *err) {
+    uint8_t linear[PM_VMD_INTERP_SIZE];
+    pm_vmd_interp_linear(linear);
+    const float zero[3] = {0, 0, 0};
+    float prev[4] = {0, 0, 0, 0};
+    const bool loop = (L->o.flags & PM_LANDING_LOOP) && L->frames > 0;
+    for (uint32_t f = 0; f <= L->frames; f++) {
+        const double *d = q + 4 * (size_t)(loop && f == L->frames ? 0 : f); /* a loop ends on its first key */
+        float r[4] = {(float)d[0], (float)d[1], (float)d[2], (float)d[3]};
+        bool same_prev = f > 0 && memcmp(r, prev, sizeof r) == 0;
+        bool same_next = false;
+        if (f < L->frames) {
+            const double *e = d + 4;
+            float nx[4] = {(float)e[0], (float)e[1], (float)e[2], (float)e[3]};
+            same_next = memcmp(r, nx, sizeof r) == 0;
+        }
+        memcpy(prev, r, sizeof r);
+        if (same_prev && same_next) continue;
+        pm_result res = pm_vmd_add_bone_key(out, L->sk->bones[bone].name.data, f, zero, r, linear, err);
+        if (res != PM_OK) return res;
+        ++*written;
+    }
+    return PM_OK;
 }
 
 pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
@@ -745,7 +777,7 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
     lnd L;
     pm_anim *anim = NULL, *landed_anim = NULL;
     pm_vmd *res = NULL, *stage = NULL;
-    pmi_keyfit *fit = NULL, *fit1 = NULL;
+    pmi_keyfit *fit = NULL;
     uint32_t fit_pf = 0;
     pmi_keyfit_key *keys = NULL;
     double *scratch = NULL;
@@ -825,17 +857,12 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
         if ((r = pm_anim_bind(skeleton, stage, &bo, &landed_anim, err)) != PM_OK) goto done;
     }
     if ((r = pre_pose(&L, landed_anim, &rep, err)) != PM_OK) goto done;
-    if (!(fit1 = pmi_keyfit_create(&L.a, L.frames, 1, err))) {
-        r = PM_ERR_OUT_OF_MEMORY;
-        goto done;
-    }
     for (uint32_t i = 0; i < L.count && r == PM_OK; i++) {
         const leg *g = &L.legs[i];
         if (!g->steer) continue;
-        if ((r = fit_fk(&L, g, g->fk_hip, g->hip, g->thigh + g->shin, fit1, keys, res, &rep.key_count, err)) != PM_OK ||
-            (r = fit_fk(&L, g, g->fk_knee, g->knee, g->shin, fit1, keys, res, &rep.key_count, err)) != PM_OK ||
-            (g->toe_ik != PM_NO_INDEX &&
-             (r = fit_fk(&L, g, g->fk_foot, g->eff, 1.0, fit1, keys, res, &rep.key_count, err)) != PM_OK))
+        if ((r = write_fk(&L, g->fk_hip, g->hip, res, &rep.key_count, err)) != PM_OK ||
+            (r = write_fk(&L, g->fk_knee, g->knee, res, &rep.key_count, err)) != PM_OK ||
+            (g->toe_ik != PM_NO_INDEX && (r = write_fk(&L, g->fk_foot, g->eff, res, &rep.key_count, err)) != PM_OK))
             goto done;
     }
     if ((r = shift_children(&L, vmd, res, NULL, NULL, true, &rep.key_count, err)) != PM_OK) goto done;
@@ -860,7 +887,6 @@ done:
     pm_anim_free(anim);
     pm_anim_free(landed_anim);
     pmi_keyfit_free(fit);
-    pmi_keyfit_free(fit1);
     pmi_free(&L.a, keys);
     pmi_free(&L.a, scratch);
     teardown(&L);
