@@ -788,7 +788,12 @@ export interface GrooveBakeReport {
   maxPositionError: number;
   /** Degrees. */
   maxRotationError: number;
+  /** Measured: the played ankles' largest distance from where the base motion (or the rest pose) puts them. */
   maxFootError: number;
+  /** Joints without a bone, then 'squat' if skipped. */
+  skipped: string[];
+  /** What the bake plays like (limbs left, right), measured; null without the squat bounce. */
+  landing: LandingReport | null;
 }
 
 type SkeletonInput = Skeleton | Uint8Array | ArrayBuffer;

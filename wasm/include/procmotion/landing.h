@@ -48,7 +48,8 @@
  *      foot's pitch is unchanged when 足ＩＫ moves up to the ankle).
  *   5. Verification: the result is played at every whole frame 0..frames and measured (the report).
  *   Every other key of the input (other bones, morphs, camera, light, shadow, property keys) is kept.
- *   A limb without such a chain (a hand without IK) is only measured; so is every limb with
+ *   A leg without IK (limb.fk_only) gets step 2 alone, onto the plan itself. Any other limb without
+ *   such a chain (a hand without IK) is only measured; so is every limb with
  *   PM_LANDING_MEASURE_ONLY, and pm_landing_measure measures a motion as it is.
  *
  * THE REPORT (every figure measured by playing the result at whole frames 0..frames)
@@ -118,6 +119,8 @@ typedef struct pm_landing_limb {
     float floor;              /* the effector's height when it stands (with contact) */
     pm_vec3 heel, ball;       /* pivots: offsets from the effector's rest position, model axes at rest */
     bool keep_children;       /* IK bones under ik_bone keep their rest relation to the effector */
+    bool fk_only;             /* a leg without IK (ik_bone PM_NO_INDEX): its hip and knee (the
+                                 effector's grandparent and parent) are keyed by FK onto the plan */
 } pm_landing_limb;
 
 enum {

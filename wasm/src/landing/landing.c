@@ -117,6 +117,7 @@ double pm_landing_smooth_need(double *need, double *tmp, uint32_t n, uint32_t ra
 
 typedef struct leg {
     bool steer;          /* a leg limb the mechanism keys */
+    bool fk_only;        /* without IK: the hip and knee keyed onto the plan itself */
     uint32_t ik, hip, knee, eff, ik_parent, hip_parent;
     pmi_dv ik_rest_local; /* the IK bone's rest offset from its parent */
     pmi_dv k0, a0;       /* hip -> knee, knee -> effector at rest */
@@ -129,18 +130,20 @@ typedef struct leg {
     pmi_dv toe_ik_rel;   /* its rest offset from the leg IK bone */
     pmi_dv toe_dir;      /* effector -> toe at rest */
     /* per whole frame */
-    float *ik_parent_world; /* [n1 * 16] */
-    float *hip_parent_world;/* [n1 * 16] */
-    pmi_dv *hip_pos;     /* [n1] */
-    uint8_t *ik_off;     /* [n1]: frame keyed with the IK off */
-    double *fk_hip, *fk_knee, *fk_foot; /* [n1 * 4] rotation samples */
-    pmi_dv *toe_off;     /* [n1]: the foot IK bone's animated offset in the input */
+    /* per sample (ns of them, pf per frame) */
+    float *ik_parent_world; /* [ns * 16] */
+    float *hip_parent_world;/* [ns * 16] */
+    pmi_dv *hip_pos;     /* [ns] */
+    double *fk_hip, *fk_knee, *fk_foot; /* [ns * 4] rotation samples */
+    pmi_dv *toe_off;     /* [ns]: the foot IK bone's animated offset in the input */
+    uint8_t *ik_off;     /* [n1]: whole frame keyed with the IK off */
 } leg;
 
 typedef struct lnd {
     const pm_skeleton *sk;
     pm_allocator a;
     uint32_t frames, n1;
+    uint32_t pf, ns;     /* the steered limbs' samples per frame (they share it) and samples */
     uint32_t count;
     const pm_landing_limb *limb;
     pm_landing_options o;
@@ -211,17 +214,27 @@ static void classify(lnd *L, uint32_t i) {
     memset(g, 0, sizeof *g);
     g->eff = l->effector;
     g->ik = l->ik_bone;
-    if (g->ik == PM_NO_INDEX || (L->o.flags & PM_LANDING_MEASURE_ONLY)) return;
-    const pm_bone *ik = &sk->bones[g->ik];
-    if (!ik->has_ik || ik->ik.target != l->effector || ik->ik.link_count != 2) return;
-    g->knee = ik->ik.links[0].bone, g->hip = ik->ik.links[1].bone;
-    if (g->knee >= sk->bone_count || g->hip >= sk->bone_count || sk->bones[g->eff].parent != g->knee ||
-        sk->bones[g->knee].parent != g->hip)
-        return;
+    g->toe_ik = g->toe = PM_NO_INDEX;
+    if (L->o.flags & PM_LANDING_MEASURE_ONLY) return;
+    const pm_bone *ik = NULL;
+    if (g->ik == PM_NO_INDEX) {
+        if (!l->fk_only) return;
+        g->knee = sk->bones[g->eff].parent;
+        g->hip = g->knee < sk->bone_count ? sk->bones[g->knee].parent : PM_NO_INDEX;
+        if (g->hip >= sk->bone_count) return;
+        g->fk_only = true;
+    } else {
+        ik = &sk->bones[g->ik];
+        if (!ik->has_ik || ik->ik.target != l->effector || ik->ik.link_count != 2) return;
+        g->knee = ik->ik.links[0].bone, g->hip = ik->ik.links[1].bone;
+        if (g->knee >= sk->bone_count || g->hip >= sk->bone_count || sk->bones[g->eff].parent != g->knee ||
+            sk->bones[g->knee].parent != g->hip)
+            return;
+    }
     g->steer = true;
-    g->ik_parent = ik->parent;
+    g->ik_parent = ik ? ik->parent : PM_NO_INDEX;
     g->hip_parent = sk->bones[g->hip].parent;
-    pmi_dv ikp = dv_of(ik->position);
+    pmi_dv ikp = ik ? dv_of(ik->position) : dv_of(sk->bones[g->eff].position);
     g->ik_rest_local = g->ik_parent != PM_NO_INDEX ? pmi_dv_sub(ikp, dv_of(sk->bones[g->ik_parent].position)) : ikp;
     pmi_dv H = dv_of(sk->bones[g->hip].position), K = dv_of(sk->bones[g->knee].position), A = dv_of(sk->bones[g->eff].position);
     g->k0 = pmi_dv_sub(K, H), g->a0 = pmi_dv_sub(A, K);
@@ -233,10 +246,10 @@ static void classify(lnd *L, uint32_t i) {
         pmi_dv ax = dv_of(kb->fixed_axis);
         if (dv_len(ax) > 1e-6) g->axis = dv_scale(ax, 1 / dv_len(ax));
     }
+    if (!ik) return; /* no limits, no foot IK */
     const pm_ik_link *kl = &ik->ik.links[0];
     g->limited = kl->has_limit;
     g->lim_min = kl->limit_min, g->lim_max = kl->limit_max;
-    g->toe_ik = g->toe = PM_NO_INDEX;
     for (uint32_t b = 0; b < sk->bone_count; b++) {
         const pm_bone *t = &sk->bones[b];
         if (t->parent != g->ik || !t->has_ik || t->ik.link_count != 1 || t->ik.links[0].bone != g->eff) continue;
@@ -279,9 +292,20 @@ static bool solve_leg(const leg *g, pmi_dv hip, const float *parent, pmi_dv targ
         }
     }
     pmi_dv u = dv_add(k0, rotate_axis(n, alpha, a0));
-    double ul = dv_len(u);
     *q_knee = pmi_dq_axis_angle(n, alpha);
-    *q_hip = ul > 1e-12 && d > 1e-12 ? dq_arc(dv_scale(u, 1 / ul), dv_scale(w, 1 / d)) : pmi_dq_identity();
+    /* the hip: first turned about the hinge axis by gamma, which brings the bent leg back to the rest
+     * leg's direction in the plane across the axis (the thigh comes forward as the knee bends), then by
+     * the least arc onto the target. A plain least arc from the bent leg would twist the thigh by an
+     * amount that changes with the bend: a rotation path a VMD slerp cannot follow between frames. */
+    pmi_dv u0 = dv_add(k0, a0);
+    pmi_dv pu = pmi_dv_sub(u, dv_scale(n, pmi_dv_dot(u, n))), p0 = pmi_dv_sub(u0, dv_scale(n, pmi_dv_dot(u0, n)));
+    double gamma = 0;
+    if (dv_len(pu) > 1e-9 && dv_len(p0) > 1e-9) gamma = atan2(pmi_dv_dot(n, pmi_dv_cross(pu, p0)), pmi_dv_dot(pu, p0));
+    pmi_dq q_gamma = pmi_dq_axis_angle(n, gamma);
+    pmi_dv v = rotate_axis(n, gamma, u);
+    double vl = dv_len(v);
+    pmi_dq arc = vl > 1e-12 && d > 1e-12 ? dq_arc(dv_scale(v, 1 / vl), dv_scale(w, 1 / d)) : pmi_dq_identity();
+    *q_hip = pmi_dq_mul(arc, q_gamma);
     *angle = alpha;
     return reach;
 }
@@ -436,6 +460,16 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     if (r != PM_OK) return r;
     L->sk = sk, L->a = L->o.allocator, L->frames = frames, L->n1 = frames + 1, L->count = count, L->limb = limbs;
     for (uint32_t i = 0; i < count; i++) classify(L, i);
+    L->pf = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (!L->legs[i].steer) continue;
+        if (L->pf && per_frame(&limbs[i]) != L->pf)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "landing: the legs' plans have %u and %u samples per frame (one rate for all)",
+                            L->pf, per_frame(&limbs[i]));
+        L->pf = per_frame(&limbs[i]);
+    }
+    if (!L->pf) L->pf = 1;
+    L->ns = frames * L->pf + 1;
     if ((r = pm_pose_workspace_create(sk, &L->a, &L->ws, err)) != PM_OK) return r;
     if ((r = pm_pose_create(sk, &L->a, &L->pose, err)) != PM_OK) return r;
     L->pose->final_rotation = NULL, L->pose->final_translation = NULL; /* not read: not computed */
@@ -477,24 +511,24 @@ pm_result pm_landing_measure(const pm_skeleton *skeleton, const pm_vmd *vmd, uin
  * positions (IK moves none of them), and the IK bones' and legs' animated rotations. */
 static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
     pm_pose_options no_ik = {PM_POSE_NO_IK, 0};
-    for (uint32_t f = 0; f <= L->frames; f++) {
-        pm_result r = pm_pose_evaluate(anim, L->ws, f, L->pose, &no_ik, err);
+    for (uint32_t s = 0; s < L->ns; s++) {
+        pm_result r = pm_pose_evaluate(anim, L->ws, (double)s / L->pf, L->pose, &no_ik, err);
         if (r != PM_OK) return r;
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];
             if (!g->steer) continue;
             static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-            memcpy(g->ik_parent_world + 16 * (size_t)f, g->ik_parent != PM_NO_INDEX ? L->pose->world[g->ik_parent].m : identity,
+            memcpy(g->ik_parent_world + 16 * (size_t)s, g->ik_parent != PM_NO_INDEX ? L->pose->world[g->ik_parent].m : identity,
                    sizeof identity);
-            memcpy(g->hip_parent_world + 16 * (size_t)f,
+            memcpy(g->hip_parent_world + 16 * (size_t)s,
                    g->hip_parent != PM_NO_INDEX ? L->pose->world[g->hip_parent].m : identity, sizeof identity);
-            g->hip_pos[f] = dv_f(L->pose->world[g->hip].m + 12);
+            g->hip_pos[s] = dv_f(L->pose->world[g->hip].m + 12);
             /* the input's leg rotations stand where a frame has no plan */
             pm_quat h = L->pose->rotation[g->hip], k = L->pose->rotation[g->knee], e = L->pose->rotation[g->eff];
-            put_q(g->fk_hip, f, (pmi_dq){h.x, h.y, h.z, h.w});
-            put_q(g->fk_knee, f, (pmi_dq){k.x, k.y, k.z, k.w});
-            put_q(g->fk_foot, f, (pmi_dq){e.x, e.y, e.z, e.w});
-            g->toe_off[f] = g->toe_ik != PM_NO_INDEX ? dv_of(L->pose->translation[g->toe_ik]) : pmi_dv_make(0, 0, 0);
+            put_q(g->fk_hip, s, (pmi_dq){h.x, h.y, h.z, h.w});
+            put_q(g->fk_knee, s, (pmi_dq){k.x, k.y, k.z, k.w});
+            put_q(g->fk_foot, s, (pmi_dq){e.x, e.y, e.z, e.w});
+            g->toe_off[s] = g->toe_ik != PM_NO_INDEX ? dv_of(L->pose->translation[g->toe_ik]) : pmi_dv_make(0, 0, 0);
         }
     }
     return PM_OK;
@@ -505,7 +539,7 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
                         double *pool, uint32_t *key_count, pm_error *err) {
     const pm_landing_limb *l = &L->limb[i];
     const leg *g = &L->legs[i];
-    const uint32_t pf = per_frame(l), ns = L->frames * pf + 1;
+    const uint32_t pf = L->pf, ns = L->ns;
     double *px = pool, *py = px + ns, *pz = py + ns, *q = pz + ns;
     for (uint32_t s = 0; s < ns; s++) {
         const uint32_t f = s / pf;
@@ -524,9 +558,7 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
             rot = (pmi_dq){q4[0], q4[1], q4[2], q4[3]};
         }
         if (on) {
-            /* between whole frames the parent is taken as at the whole frame before (the parents of leg
-             * IK bones, 全ての親 or 足IK親, rarely move) */
-            const float *pw = g->ik_parent_world + 16 * (size_t)f;
+            const float *pw = g->ik_parent_world + 16 * (size_t)s;
             pmi_dv local = pmi_dv_sub(mat_rotate_t(pw, pmi_dv_sub(plan_at(l, s), pmi_dv_make(pw[12], pw[13], pw[14]))),
                                       g->ik_rest_local);
             px[s] = local.x + 0.0, py[s] = local.y + 0.0, pz[s] = local.z + 0.0;
@@ -570,50 +602,54 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
  * played position (from the new keys). */
 static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep, pm_error *err) {
     const bool loop = (L->o.flags & PM_LANDING_LOOP) && L->frames > 0;
-    for (uint32_t f = 0; f <= L->frames; f++) {
-        if (loop && f == L->frames) { /* frame 0 again */
+    for (uint32_t s = 0; s < L->ns; s++) {
+        const uint32_t f = s / L->pf;
+        const bool whole = s % L->pf == 0;
+        if (loop && s == L->ns - 1) { /* frame 0 again */
             for (uint32_t i = 0; i < L->count; i++) {
                 leg *g = &L->legs[i];
                 if (!g->steer) continue;
                 double *arr[3] = {g->fk_hip, g->fk_knee, g->fk_foot};
-                for (int k = 0; k < 3; k++) put_q(arr[k], f, (pmi_dq){arr[k][0], arr[k][1], arr[k][2], arr[k][3]});
+                for (int k = 0; k < 3; k++) put_q(arr[k], s, (pmi_dq){arr[k][0], arr[k][1], arr[k][2], arr[k][3]});
                 g->ik_off[f] = g->ik_off[0];
                 rep->limbs[i].ik_off_frames += g->ik_off[f];
             }
             break;
         }
-        pm_result r = pm_pose_sample(landed, L->ws, f, L->pose, err);
+        pm_result r = pm_pose_sample(landed, L->ws, (double)s / L->pf, L->pose, err);
         if (r != PM_OK) return r;
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];
             if (!g->steer || !active(&L->limb[i], f)) continue;
-            pm_vec3 off = L->pose->translation[g->ik];
-            pmi_dv target = mat_point(g->ik_parent_world + 16 * (size_t)f, dv_add(g->ik_rest_local, dv_of(off)));
+            const float *ipw = g->ik_parent_world + 16 * (size_t)s;
+            pmi_dv target = g->fk_only ? plan_at(&L->limb[i], s)
+                                       : mat_point(ipw, dv_add(g->ik_rest_local, dv_of(L->pose->translation[g->ik])));
             pmi_dq qh, qk;
             double alpha;
-            bool reach = solve_leg(g, g->hip_pos[f], g->hip_parent != PM_NO_INDEX ? g->hip_parent_world + 16 * (size_t)f : NULL,
-                                   target, &qh, &qk, &alpha);
-            if (!reach) rep->limbs[i].unreachable_frames++;
-            if (!knee_allowed(g, alpha) && !(L->o.flags & PM_LANDING_NO_IK_OFF)) g->ik_off[f] = 1, rep->limbs[i].ik_off_frames++;
-            put_q(g->fk_hip, f, qh);
-            put_q(g->fk_knee, f, qk);
+            const float *hpw = g->hip_parent != PM_NO_INDEX ? g->hip_parent_world + 16 * (size_t)s : NULL;
+            bool reach = solve_leg(g, g->hip_pos[s], hpw, target, &qh, &qk, &alpha);
+            if (whole && !reach) rep->limbs[i].unreachable_frames++;
+            /* a frame's IK state holds until the next frame: any sample up to it outside the knee's limit
+             * switches that frame's IK off */
+            if (!g->fk_only && !knee_allowed(g, alpha) && !(L->o.flags & PM_LANDING_NO_IK_OFF) && !g->ik_off[f])
+                g->ik_off[f] = 1, rep->limbs[i].ik_off_frames++;
+            put_q(g->fk_hip, s, qh);
+            put_q(g->fk_knee, s, qk);
             if (g->toe_ik != PM_NO_INDEX) {
                 /* the foot: the IK bone's world rotation, turned by the least arc that aims the toe at the
                  * foot IK bone, so that the foot's CCD finds it aimed and leaves it (and the foot turns
                  * exactly as the IK bone does: heel and ball pivots as planned) */
-                const float *ipw = g->ik_parent_world + 16 * (size_t)f;
                 pm_quat ql = L->pose->rotation[g->ik];
                 pmi_dq r_ik = pmi_dq_mul(pmi_dq_from_mat(ipw), (pmi_dq){ql.x, ql.y, ql.z, ql.w});
-                pmi_dv rel = dv_add(dv_add(g->toe_ik_rel, g->toe_off[f]), L->limb[i].keep_children ? g->rest_offset : pmi_dv_make(0, 0, 0));
-                pmi_dv aim = pmi_dv_sub(dv_add(target, rotate_q(r_ik, rel)), target);
+                pmi_dv rel = dv_add(dv_add(g->toe_ik_rel, g->toe_off[s]), L->limb[i].keep_children ? g->rest_offset : pmi_dv_make(0, 0, 0));
+                pmi_dv aim = rotate_q(r_ik, rel);
                 pmi_dq r_foot = r_ik;
                 if (dv_len(aim) > 1e-9) {
                     pmi_dv now = rotate_q(r_ik, g->toe_dir);
                     r_foot = pmi_dq_mul(dq_arc(now, dv_scale(aim, 1 / dv_len(aim))), r_ik);
                 }
-                const float *hpw = g->hip_parent != PM_NO_INDEX ? g->hip_parent_world + 16 * (size_t)f : NULL;
                 pmi_dq r_knee = pmi_dq_mul(pmi_dq_mul(hpw ? pmi_dq_from_mat(hpw) : pmi_dq_identity(), qh), qk);
-                put_q(g->fk_foot, f, pmi_dq_mul(pmi_dq_conj(r_knee), r_foot));
+                put_q(g->fk_foot, s, pmi_dq_mul(pmi_dq_conj(r_knee), r_foot));
             }
         }
     }
@@ -660,7 +696,7 @@ static pm_result write_properties(lnd *L, const pm_vmd *in, pm_vmd *out, bool *r
     if (r == PM_OK) {
         for (uint32_t k = 0; k < nm->count; k++) names[n++] = nm->items[k].data;
         for (uint32_t i = 0; i < L->count; i++) {
-            if (!L->legs[i].steer) continue;
+            if (!L->legs[i].steer || L->legs[i].fk_only) continue;
             const char *ik = L->sk->bones[L->legs[i].ik].name.data;
             bool have = false;
             for (uint32_t k = 0; k < n && !have; k++) have = strcmp(names[k], ik) == 0;
@@ -709,7 +745,7 @@ static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const cha
                                 uint32_t *written, pm_error *err) {
     for (uint32_t i = 0; i < L->count; i++) {
         const leg *g = &L->legs[i];
-        if (!g->steer || !L->limb[i].keep_children || dv_len(g->rest_offset) < 1e-6) continue;
+        if (!g->steer || g->fk_only || !L->limb[i].keep_children || dv_len(g->rest_offset) < 1e-6) continue;
         for (uint32_t b = 0; b < L->sk->bone_count; b++) {
             const pm_bone *bone = &L->sk->bones[b];
             if (bone->parent != g->ik || !bone->has_ik) continue;
@@ -740,31 +776,16 @@ static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const cha
     return PM_OK;
 }
 
-/* The pre-pose of one bone as keys: one per whole frame (the CCD must find every whole frame reached),
- * linear in between, a run of equal frames kept by its two ends. */
-static pm_result write_fk(lnd *L, const double *q, uint32_t bone, pm_vmd *out, uint32_t *written, pm_error *err) {
-    uint8_t linear[PM_VMD_INTERP_SIZE];
-    pm_vmd_interp_linear(linear);
-    const float zero[3] = {0, 0, 0};
-    float prev[4] = {0, 0, 0, 0};
-    const bool loop = (L->o.flags & PM_LANDING_LOOP) && L->frames > 0;
-    for (uint32_t f = 0; f <= L->frames; f++) {
-        const double *d = q + 4 * (size_t)(loop && f == L->frames ? 0 : f); /* a loop ends on its first key */
-        float r[4] = {(float)d[0], (float)d[1], (float)d[2], (float)d[3]};
-        bool same_prev = f > 0 && memcmp(r, prev, sizeof r) == 0;
-        bool same_next = false;
-        if (f < L->frames) {
-            const double *e = d + 4;
-            float nx[4] = {(float)e[0], (float)e[1], (float)e[2], (float)e[3]};
-            same_next = memcmp(r, nx, sizeof r) == 0;
-        }
-        memcpy(prev, r, sizeof r);
-        if (same_prev && same_next) continue;
-        pm_result res = pm_vmd_add_bone_key(out, L->sk->bones[bone].name.data, f, zero, r, linear, err);
-        if (res != PM_OK) return res;
-        ++*written;
-    }
-    return PM_OK;
+/* The pre-pose of one bone as keys: one on every whole frame (the CCD must find every whole frame
+ * reached), each segment's curve fitted through the samples between (a player at 60 fps shows them). */
+static pm_result write_fk(lnd *L, const double *q, uint32_t bone, pmi_keyfit *fit, const uint8_t *every,
+                          pmi_keyfit_key *keys, pm_vmd *out, uint32_t *written, pm_error *err) {
+    pmi_keyfit_track kt = {L->frames, L->pf, {NULL, NULL, NULL}, q, every, 1.0, 1e-6, 0};
+    pmi_keyfit_result res;
+    pm_result r = pmi_keyfit_track_fit(fit, &kt, keys, &res, err);
+    if (r != PM_OK) return r;
+    if ((L->o.flags & PM_LANDING_LOOP) && res.count > 1) memcpy(keys[res.count - 1].rot, keys[0].rot, sizeof keys[0].rot);
+    return add_keys(out, L->sk->bones[bone].name.data, keys, res.count, written, err);
 }
 
 pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
@@ -781,6 +802,7 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
     uint32_t fit_pf = 0;
     pmi_keyfit_key *keys = NULL;
     double *scratch = NULL;
+    uint8_t *every = NULL;
     pm_result r = setup(&L, skeleton, vmd, frames, limbs, limb_count, opts, err);
     if (r != PM_OK) goto done;
     bool steer = false;
@@ -793,7 +815,7 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
     }
     /* memory: per leg the parent matrices, hip positions, IK-off flags and FK samples */
     {
-        size_t per_leg = (size_t)L.n1 * (16 * 2 * sizeof(float) + 2 * sizeof(pmi_dv) + 1 + 12 * sizeof(double)) + 64;
+        size_t per_leg = (size_t)L.ns * (16 * 2 * sizeof(float) + 2 * sizeof(pmi_dv) + 12 * sizeof(double)) + L.n1 + 64;
         size_t bytes = per_leg * L.count;
         if (!(L.pool = pmi_alloc_array(&L.a, bytes, 1, err, "landing: frames"))) {
             r = PM_ERR_OUT_OF_MEMORY;
@@ -802,13 +824,13 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
         uint8_t *at = L.pool;
         for (uint32_t i = 0; i < L.count; i++) {
             leg *g = &L.legs[i];
-            g->fk_hip = (double *)at, at += (size_t)L.n1 * 4 * sizeof(double);
-            g->fk_knee = (double *)at, at += (size_t)L.n1 * 4 * sizeof(double);
-            g->fk_foot = (double *)at, at += (size_t)L.n1 * 4 * sizeof(double);
-            g->toe_off = (pmi_dv *)at, at += (size_t)L.n1 * sizeof(pmi_dv);
-            g->hip_pos = (pmi_dv *)at, at += (size_t)L.n1 * sizeof(pmi_dv);
-            g->ik_parent_world = (float *)at, at += (size_t)L.n1 * 16 * sizeof(float);
-            g->hip_parent_world = (float *)at, at += (size_t)L.n1 * 16 * sizeof(float);
+            g->fk_hip = (double *)at, at += (size_t)L.ns * 4 * sizeof(double);
+            g->fk_knee = (double *)at, at += (size_t)L.ns * 4 * sizeof(double);
+            g->fk_foot = (double *)at, at += (size_t)L.ns * 4 * sizeof(double);
+            g->toe_off = (pmi_dv *)at, at += (size_t)L.ns * sizeof(pmi_dv);
+            g->hip_pos = (pmi_dv *)at, at += (size_t)L.ns * sizeof(pmi_dv);
+            g->ik_parent_world = (float *)at, at += (size_t)L.ns * 16 * sizeof(float);
+            g->hip_parent_world = (float *)at, at += (size_t)L.ns * 16 * sizeof(float);
             g->ik_off = at, at += L.n1;
             at += (8 - ((uintptr_t)at & 7)) & 7;
         }
@@ -835,7 +857,7 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
     uint32_t nskip = 0;
     for (uint32_t i = 0; i < L.count; i++)
         if (L.legs[i].steer) {
-            skip[nskip++] = skeleton->bones[L.legs[i].ik].name.data;
+            if (!L.legs[i].fk_only) skip[nskip++] = skeleton->bones[L.legs[i].ik].name.data;
             skip[nskip++] = skeleton->bones[L.legs[i].hip].name.data;
             skip[nskip++] = skeleton->bones[L.legs[i].knee].name.data;
             if (L.legs[i].toe_ik != PM_NO_INDEX) skip[nskip++] = skeleton->bones[L.legs[i].eff].name.data;
@@ -844,7 +866,7 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
     /* stage: the new IK tracks over the input (the IK bones' played positions for the pre-pose) */
     if ((r = pm_vmd_create(&L.a, &stage, err)) != PM_OK) goto done;
     for (uint32_t i = 0; i < L.count; i++) {
-        if (!L.legs[i].steer) continue;
+        if (!L.legs[i].steer || L.legs[i].fk_only) continue;
         uint32_t nk = 0;
         if ((r = fit_ik(&L, i, anim, &fit, &fit_pf, keys, scratch, &nk, err)) != PM_OK) goto done;
         uint32_t w = 0;
@@ -857,12 +879,27 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
         if ((r = pm_anim_bind(skeleton, stage, &bo, &landed_anim, err)) != PM_OK) goto done;
     }
     if ((r = pre_pose(&L, landed_anim, &rep, err)) != PM_OK) goto done;
+    if (fit_pf != L.pf) {
+        pmi_keyfit_free(fit);
+        fit = NULL;
+        if (!(fit = pmi_keyfit_create(&L.a, L.frames, L.pf, err))) {
+            r = PM_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        fit_pf = L.pf;
+    }
+    every = pmi_alloc_array(&L.a, L.n1, 1, err, "landing: frames");
+    if (!every) {
+        r = PM_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    memset(every, 1, L.n1);
     for (uint32_t i = 0; i < L.count && r == PM_OK; i++) {
         const leg *g = &L.legs[i];
         if (!g->steer) continue;
-        if ((r = write_fk(&L, g->fk_hip, g->hip, res, &rep.key_count, err)) != PM_OK ||
-            (r = write_fk(&L, g->fk_knee, g->knee, res, &rep.key_count, err)) != PM_OK ||
-            (g->toe_ik != PM_NO_INDEX && (r = write_fk(&L, g->fk_foot, g->eff, res, &rep.key_count, err)) != PM_OK))
+        if ((r = write_fk(&L, g->fk_hip, g->hip, fit, every, keys, res, &rep.key_count, err)) != PM_OK ||
+            (r = write_fk(&L, g->fk_knee, g->knee, fit, every, keys, res, &rep.key_count, err)) != PM_OK ||
+            (g->toe_ik != PM_NO_INDEX && (r = write_fk(&L, g->fk_foot, g->eff, fit, every, keys, res, &rep.key_count, err)) != PM_OK))
             goto done;
     }
     if ((r = shift_children(&L, vmd, res, NULL, NULL, true, &rep.key_count, err)) != PM_OK) goto done;
@@ -889,6 +926,7 @@ done:
     pmi_keyfit_free(fit);
     pmi_free(&L.a, keys);
     pmi_free(&L.a, scratch);
+    pmi_free(&L.a, every);
     teardown(&L);
     return r;
 }
