@@ -11,7 +11,7 @@
 #define DEG (PM_PI / 180.0)
 /* planned knees bend at least this much beyond their rest bend (MMD's knee limit asks for 0.5 degrees;
  * the margin covers the difference between the planned and the played hip) */
-#define KNEE_MARGIN (1.5 * DEG)
+#define KNEE_MARGIN (2.5 * DEG)
 
 /* ---- bones -------------------------------------------------------------------------------------- */
 
