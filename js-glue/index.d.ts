@@ -643,6 +643,20 @@ export class Timeline {
   evaluateBeat(beat: number): TimelinePose;
   /** A 30 fps VMD (bpm default: the timeline's). */
   bakeVmd(bpm?: number): Uint8Array;
+  /** The bake with its plan (hands and feet per whole frame) and what MMD plays, measured (docs/landing.md). */
+  bake(bpm?: number): {
+    vmd: Uint8Array;
+    plan: {
+      frames: number;
+      /** 6 per frame: left hand xyz, right hand xyz (world). */
+      hands: Float32Array;
+      /** 6 per frame: left foot (ankle) xyz, right foot xyz. */
+      ankles: Float32Array;
+      /** 4 per frame (leftHand, rightHand, leftFoot, rightFoot): 1 = following a trace. */
+      active: Uint8Array;
+    };
+    report: LandingReport;
+  };
   toJSON(): TimelineJSON;
   free(): void;
 }
