@@ -74,16 +74,27 @@
  *   センター: their keys are world offsets. 全ての親 itself is never keyed, so a viewer can still
  *   place the model with it.
  *
+ * LANDING (issue 15; procmotion/landing.h, docs/landing.md)
+ *   With a skeleton (model->skeleton), or with no model at all (then on the built-in mannequin, the
+ *   standard figure), the walk closes the loop: it plans the ankles (each foothold at the ankle's
+ *   standing height, the heel and ball pivots on the rig's floor), lowers センター so that no knee opens
+ *   past 2.5 degrees beyond its rest bend (pm_landing_leg_reach: what MMD's knee limit allows), and hands
+ *   the plan to pm_landing_close, which keys the leg IK bones on it, pre-poses 足 / ひざ / 足首 (a key per
+ *   frame) so MMD's CCD finds the targets reached, switches a leg's IK off where a PMD knee as babylon-mmd
+ *   limits it could not follow, and measures the result (info.report, info.verified). The plan comes
+ *   with pm_catwalk_generate_plan. With bone names (and positions) alone the leg IK bones are keyed on
+ *   the ankle plan and nothing is measured.
+ *
  * PARAMETERS: see pm_catwalk_params; out-of-range values clamp (info.params holds what was used),
  * NaN or Inf anywhere is PM_ERR_INVALID_ARGUMENT naming the parameter, and so is an enum outside
  * its range.
  *
  * OWNERSHIP AND COST
  *   *out is a new motion (pm_vmd_free). info.used points into the model's name strings (valid as
- *   long as they are); info.missing points to static strings. Nothing else is kept. A default loop
- *   (240 frames, 15 keyed bones) takes about 0.65 ms natively, a U-turn loop (480 frames) 1.4 ms
- *   (bench/bench_catwalk.c; docs/catwalk.md has the figures, the loop-length table and the
- *   deviation measured between samples).
+ *   long as they are); info.missing points to static strings. Nothing else is kept (the plan's arrays
+ *   belong to the caller's pm_catwalk_plan). A default loop with its landing (240 frames) takes about
+ *   2 ms natively, 2.8 ms in wasm (bench/bench_catwalk.c; docs/catwalk.md has the figures, the
+ *   loop-length table and the deviation measured between samples).
  */
 #ifndef PROCMOTION_CATWALK_H
 #define PROCMOTION_CATWALK_H
