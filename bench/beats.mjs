@@ -1,41 +1,62 @@
 // The beat tracker beside its peers on the generated test tracks (tests/data/gen-beat-tracks.mjs):
-// MIREX F-measure (+-70 ms, beats before 5 s ignored), tempo Acc1 / Acc2, downbeat F, and the time of
-// a 4-minute song. Peers run on the same WAV files in the same run: Debian's aubio (`aubio beat`,
-// `aubio tempo`, aubio-tools). Two sets: the tuning set (the tracks the parameters were chosen on) and a
-// held-out set (the same styles at 7 % faster tempi, other start times and noise seeds, never tuned on).
-//   node bench/beats.mjs [--out docs/beats.md] [--quick]
-// Not a test: it prints figures (and rewrites the table in docs/beats.md after '<!-- beats-table -->').
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// MIREX F-measure (+-70 ms, beats before 5 s ignored), tempo Acc1 / Acc2, downbeat F, analysis time, and
+// the time of a 4-minute song. The peers (bench/beat-peers.mjs) run on the same WAV files in the same
+// run: Debian's aubio, and the npm packages web-audio-beat-detector (in Chromium), music-tempo and
+// essentia.js (Node; AGPL, a devDependency of the benchmark only). Two sets: the tuning set (the tracks
+// the parameters were chosen on) and a held-out set (the same styles at 7 % faster tempi, other start
+// times and noise seeds, never tuned on). Then freely licensed music Debian ships (asc-music, GPL-2+;
+// bench.sh installs it): no ground truth there, so the table gives each tool's tempo and how many
+// peers agree with ours.
+//   node bench/beats.mjs [--quick] [--no-write]
+// Not a test: it prints figures and rewrites the tables in docs/beats.md (after '<!-- beats-table -->')
+// and docs/benchmarks.md (between '<!-- beats-table -->' and '<!-- /beats-table -->').
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createProcMotion } from '../js-glue/index.js';
 import { TRACKS, renderTrack } from '../tests/data/gen-beat-tracks.mjs';
 import { evaluateTrack, fMeasure, tempoAccuracy } from '../tests/data/beat-metrics.mjs';
+import { HAVE_FFMPEG, mono44k, startPeers } from './beat-peers.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(ROOT, 'docs/beats.md');
 const QUICK = args.includes('--quick');
+const WRITE = !QUICK && !args.includes('--no-write');
 const DIR = join(tmpdir(), 'procmotion-beats-bench');
 mkdirSync(DIR, { recursive: true });
 const pm = await createProcMotion();
-const haveAubio = spawnSync('aubio', ['--help'], { encoding: 'utf8' }).status === 0;
+const { peers, skipped, close } = await startPeers(DIR);
+for (const s of skipped) console.error(`beats: SKIP peer ${s}`);
+
+/** Freely licensed music Debian ships: asc-music (Advanced Strategic Command's soundtrack, GPL-2+). */
+const DEBIAN_MUSIC = [{ pkg: 'asc-music', dir: '/usr/share/games/asc/music', licence: 'GPL-2+' }];
 
 const scaleTempo = (t, k) => (typeof t === 'number' ? Math.round(t * k * 10) / 10
   : t.ramp ? { ramp: t.ramp.map((x) => x * k) } : { change: [t.change[0] * k, t.change[1] * k, t.change[2]] });
 const heldOut = TRACKS.map((t) => ({ ...t, id: `${t.id}-h`, tempo: scaleTempo(t.tempo, 1.07), start: (t.start ?? 0.5) + 0.13, seed: 7 }))
   .filter((t) => typeof t.tempo !== 'number' || t.tempo <= 210);
 
-function aubio(path) {
-  const beats = execFileSync('aubio', ['beat', path], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  const tempo = Number(/([\d.]+) bpm/.exec(execFileSync('aubio', ['tempo', path], { encoding: 'utf8' }))?.[1] ?? 0);
-  return { beats, bpm: tempo };
+/** Every peer on one file: { [peer id]: { f, bpm, acc1, acc2, ms } } (f and acc against `truth` when given). */
+async function runPeers(path, sampleRate, truth) {
+  const out = {};
+  let mono = null;
+  const o = { sampleRate, mono: () => (mono ??= mono44k(path)) };
+  for (const p of peers) {
+    try {
+      const r = await p.run(path, o);
+      out[p.id] = { bpm: r.bpm, beats: r.beats, ms: r.ms, ...(truth ? { f: fMeasure(truth.beats, r.beats), ...(truth.bpm ? tempoAccuracy(r.bpm, truth.bpm) : {}) } : {}) };
+    } catch (e) {
+      console.error(`beats: ${p.id} failed on ${basename(path)}: ${String(e.message ?? e).split('\n')[0]}`);
+      out[p.id] = { bpm: 0, beats: [], ms: NaN, f: 0, acc1: false, acc2: false, failed: true };
+    }
+  }
+  return out;
 }
 
-function runSet(name, specs) {
+async function runSet(name, specs) {
   const rows = [];
   for (const spec of QUICK ? specs.slice(0, 6) : specs) {
     const t = renderTrack(spec);
@@ -45,21 +66,17 @@ function runSet(name, specs) {
     const ours = pm.detectBeats(t.samples, t.sampleRate, { channels: t.channels });
     const ms = performance.now() - t0;
     const e = evaluateTrack(t, ours);
-    const row = { set: name, id: spec.id, steady: t.steady, bpm: t.bpm, ours: { ...e, bpm: ours.bpm, ms } };
-    if (haveAubio) {
-      const a = aubio(wav);
-      row.aubio = { f: fMeasure(t.beats, a.beats), bpm: a.bpm, ...(t.bpm ? tempoAccuracy(a.bpm, t.bpm) : {}) };
-    }
+    const row = { set: name, id: spec.id, steady: t.steady, bpm: t.bpm, ours: { ...e, bpm: ours.bpm, ms }, peers: await runPeers(wav, t.sampleRate, t) };
     rows.push(row);
     console.error(`beats: ${spec.id.padEnd(20)} ours F ${e.f.toFixed(3)} ${ours.bpm.toFixed(1)} BPM` +
-      (row.aubio ? `   aubio F ${row.aubio.f.toFixed(3)} ${row.aubio.bpm.toFixed(1)} BPM` : ''));
+      peers.map((p) => `   ${p.id} F ${row.peers[p.id].f.toFixed(3)} ${Number(row.peers[p.id].bpm).toFixed(1)}`).join(''));
   }
   return rows;
 }
 
-const all = [...runSet('tuning', TRACKS), ...runSet('held-out', heldOut)];
+const all = [...await runSet('tuning', TRACKS), ...await runSet('held-out', heldOut)];
 
-// a 4-minute song (stereo, 44.1 kHz): our wasm time, median of 5, and aubio's on the same file
+// a 4-minute song (stereo, 44.1 kHz): our wasm time, median of 5, and each peer's on the same file (one run)
 const song = renderTrack(TRACKS.find((t) => t.id === 'rock-100'), { seconds: 240 });
 const songWav = join(DIR, 'song-4min.wav');
 writeFileSync(songWav, pm.writeWav(song.samples, 44100, { channels: 2 }));
@@ -70,39 +87,92 @@ for (let i = 0; i < 5; i++) {
   times.push(performance.now() - t0);
 }
 times.sort((a, b) => a - b);
-let aubioMs = null;
-if (haveAubio) {
-  const t0 = performance.now();
-  execFileSync('aubio', ['beat', songWav], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  aubioMs = performance.now() - t0;
+const songPeers = await runPeers(songWav, 44100, null);
+
+// freely licensed music Debian ships (no ground truth): each tool's tempo, and which peers agree with ours
+const debianSongs = [];
+const debianSkips = [];
+for (const m of DEBIAN_MUSIC) {
+  if (!existsSync(m.dir)) { debianSkips.push(`${m.pkg} is not installed (bash build-scripts/bench.sh installs it as root; or apt-get install ${m.pkg})`); continue; }
+  if (!HAVE_FFMPEG) { debianSkips.push(`${m.pkg}: no ffmpeg to decode it (apt-get install ffmpeg)`); continue; }
+  for (const file of readdirSync(m.dir).filter((f) => /\.(mp3|ogg|oga|flac|opus)$/i.test(f)).sort().slice(0, QUICK ? 1 : 3)) {
+    const wav = join(DIR, `${m.pkg}-${file.replace(/\.[^.]+$/, '')}.wav`);
+    if (!existsSync(wav)) execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', join(m.dir, file), '-ac', '2', '-ar', '44100', '-c:a', 'pcm_s16le', wav]);
+    const audio = pm.readWav(readFileSync(wav));
+    const t0 = performance.now();
+    const ours = pm.detectBeats(audio.samples, audio.sampleRate, { channels: audio.channels });
+    const ms = performance.now() - t0;
+    const others = await runPeers(wav, audio.sampleRate, null);
+    debianSongs.push({ pkg: m.pkg, licence: m.licence, file, seconds: audio.frames / audio.sampleRate, ours: { bpm: ours.bpm, beats: ours.beats, ms }, peers: others });
+    console.error(`beats: ${m.pkg}/${file}: ours ${ours.bpm.toFixed(1)} BPM` + peers.map((p) => `   ${p.id} ${Number(others[p.id].bpm).toFixed(1)}`).join(''));
+  }
 }
+for (const s of debianSkips) console.error(`beats: SKIP Debian music: ${s}`);
+await close();
 
 // ---- the tables ---------------------------------------------------------------------------------
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
 const pct = (x) => `${(100 * x).toFixed(0)} %`;
-const lines = [];
+const secs = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-');
+const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : '-');
+const bpm1 = (x) => (Number(x) > 0 ? Number(x).toFixed(1) : '-');
+const summary = [];
 for (const set of ['tuning', 'held-out']) {
   const rows = all.filter((r) => r.set === set), steady = rows.filter((r) => r.steady);
-  lines.push(`| ${set} (${rows.length} tracks) | mean F | Acc1 (steady) | Acc2 (steady) | downbeat F | meter |`);
-  lines.push('|---|---:|---:|---:|---:|---:|');
-  lines.push(`| procmotion (wasm) | ${mean(rows.map((r) => r.ours.f)).toFixed(3)} | ${pct(mean(steady.map((r) => +r.ours.acc1)))} | ${pct(mean(steady.map((r) => +r.ours.acc2)))} | ${mean(rows.map((r) => r.ours.downbeatF)).toFixed(3)} | ${rows.filter((r) => r.ours.meterOk).length}/${rows.length} |`);
-  if (haveAubio) lines.push(`| aubio 0.4.9 (\`aubio beat\`, \`aubio tempo\`) | ${mean(rows.map((r) => r.aubio.f)).toFixed(3)} | ${pct(mean(steady.map((r) => +r.aubio.acc1)))} | ${pct(mean(steady.map((r) => +r.aubio.acc2)))} | - | - |`);
-  lines.push('');
+  const total = (xs) => xs.filter(Number.isFinite).reduce((a, b) => a + b, 0);
+  summary.push(`| ${set} (${rows.length} tracks) | mean F | Acc1 (steady) | Acc2 (steady) | downbeat F | meter | no result | time (all tracks) |`);
+  summary.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+  summary.push(`| procmotion (wasm) | ${f3(mean(rows.map((r) => r.ours.f)))} | ${pct(mean(steady.map((r) => +r.ours.acc1)))} | ${pct(mean(steady.map((r) => +r.ours.acc2)))} | ${f3(mean(rows.map((r) => r.ours.downbeatF)))} | ${rows.filter((r) => r.ours.meterOk).length}/${rows.length} | ${rows.filter((r) => !(r.ours.bpm > 0)).length} | ${secs(total(rows.map((r) => r.ours.ms)))} |`);
+  for (const p of peers) {
+    const v = (r) => r.peers[p.id];
+    summary.push(`| ${p.label} | ${f3(mean(rows.map((r) => v(r).f)))} | ${pct(mean(steady.map((r) => +!!v(r).acc1)))} | ${pct(mean(steady.map((r) => +!!v(r).acc2)))} | - | - | ${rows.filter((r) => v(r).failed || !(v(r).bpm > 0)).length} | ${secs(total(rows.map((r) => v(r).ms)))} |`);
+  }
+  summary.push('');
 }
-lines.push('| track | truth BPM | procmotion F | procmotion BPM | aubio F | aubio BPM |');
-lines.push('|---|---:|---:|---:|---:|---:|');
+summary.push('| 4-minute song (stereo, 44.1 kHz) | time |');
+summary.push('|---|---:|');
+summary.push(`| procmotion wasm (Node ${process.version}, median of 5) | ${times[2].toFixed(0)} ms |`);
+const timeNotes = { aubio: 'native, one run, includes reading the file and Python start-up', wabd: 'one run, after decodeAudioData', mt: 'one run, on mono 44.1 kHz', es: 'one run, on mono 44.1 kHz' };
+for (const p of peers) summary.push(`| ${p.label} (${timeNotes[p.id]}) | ${Number.isFinite(songPeers[p.id].ms) ? `${songPeers[p.id].ms.toFixed(0)} ms` : 'failed'} |`);
+summary.push('');
+
+const perTrack = [];
+perTrack.push(`| track | truth BPM | procmotion F | BPM | ${peers.map((p) => `${p.id} F | BPM`).join(' | ')} |`);
+perTrack.push(`|---|---:|---:|---:|${peers.map(() => '---:|---:|').join('')}`);
 for (const r of all) {
-  lines.push(`| ${r.id} | ${r.bpm ?? 'varies'} | ${r.ours.f.toFixed(3)} | ${r.ours.bpm.toFixed(1)} | ${r.aubio ? r.aubio.f.toFixed(3) : '-'} | ${r.aubio ? r.aubio.bpm.toFixed(1) : '-'} |`);
+  perTrack.push(`| ${r.id} | ${r.bpm ?? 'varies'} | ${f3(r.ours.f)} | ${bpm1(r.ours.bpm)} | ${peers.map((p) => `${f3(r.peers[p.id].f)} | ${bpm1(r.peers[p.id].bpm)}`).join(' | ')} |`);
 }
-lines.push('');
-lines.push('| 4-minute song (stereo, 44.1 kHz) | time |');
-lines.push('|---|---:|');
-lines.push(`| procmotion wasm (Node ${process.version}, median of 5) | ${times[2].toFixed(0)} ms |`);
-if (aubioMs !== null) lines.push(`| aubio beat (native, one run, includes reading the file and Python start-up) | ${aubioMs.toFixed(0)} ms |`);
-const table = lines.join('\n');
+perTrack.push('');
+perTrack.push(`Peer ids: ${peers.map((p) => `${p.id} = ${p.label}`).join('; ')}.`);
+
+const debian = [];
+if (debianSongs.length) {
+  const agree = (a, b, octave) => a > 0 && b > 0 && (octave ? tempoAccuracy(a, b).acc2 : tempoAccuracy(a, b).acc1);
+  debian.push(`| Debian music (no ground truth) | length | procmotion BPM | ${peers.map((p) => `${p.id} BPM`).join(' | ')} | peers within 4 % of ours | within 4 % up to octaves | beats F of each peer against ours |`);
+  debian.push(`|---|---:|---:|${peers.map(() => '---:|').join('')}---:|---:|---|`);
+  for (const d of debianSongs) {
+    const near = peers.filter((p) => agree(d.peers[p.id].bpm, d.ours.bpm, false)).length;
+    const oct = peers.filter((p) => agree(d.peers[p.id].bpm, d.ours.bpm, true)).length;
+    const fs = peers.map((p) => `${p.id} ${f3(fMeasure(d.ours.beats, d.peers[p.id].beats))}`).join(', ');
+    debian.push(`| ${d.pkg}: ${d.file} (${d.licence}) | ${d.seconds.toFixed(0)} s | ${bpm1(d.ours.bpm)} | ${peers.map((p) => bpm1(d.peers[p.id].bpm)).join(' | ')} | ${near}/${peers.length} | ${oct}/${peers.length} | ${fs} |`);
+  }
+  debian.push('');
+} else {
+  debian.push(`Debian music: not measured in this run (${debianSkips.join('; ')}).`, '');
+}
+const skippedNote = skipped.length ? `Peers skipped in this run: ${skipped.join('; ')}.\n\n` : '';
+const stamp = `_Written by \`node bench/beats.mjs\` on ${new Date().toISOString().slice(0, 10)}._`;
+const table = [summary.join('\n'), debian.join('\n'), perTrack.join('\n')].join('\n');
 console.log(table);
-if (!QUICK && existsSync(OUT)) {
-  const head = readFileSync(OUT, 'utf8').split('<!-- beats-table -->')[0];
-  writeFileSync(OUT, `${head}<!-- beats-table -->\n_Written by \`node bench/beats.mjs\` on ${new Date().toISOString().slice(0, 10)}._\n\n${table}\n`);
-  console.error(`beats: wrote ${OUT}`);
+if (WRITE) {
+  const beatsMd = join(ROOT, 'docs/beats.md');
+  const head = readFileSync(beatsMd, 'utf8').split('<!-- beats-table -->')[0];
+  writeFileSync(beatsMd, `${head}<!-- beats-table -->\n${stamp}\n\n${skippedNote}${table}\n`);
+  const benchMd = join(ROOT, 'docs/benchmarks.md');
+  const text = readFileSync(benchMd, 'utf8');
+  const a = text.indexOf('<!-- beats-table -->'), b = text.indexOf('<!-- /beats-table -->');
+  if (a >= 0 && b > a) {
+    writeFileSync(benchMd, `${text.slice(0, a)}<!-- beats-table -->\n${stamp} Per track: [beats.md](beats.md#measurements).\n\n${skippedNote}${summary.join('\n')}\n${debian.join('\n')}\n${text.slice(b)}`);
+  }
+  console.error('beats: wrote docs/beats.md and docs/benchmarks.md');
 }

@@ -10,11 +10,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-bash build-scripts/setup.sh
+bash build-scripts/setup.sh --bench   # + Debian music for bench/beats.mjs (skipped with a message when it cannot)
 bash build-scripts/build.sh wasm wasi
 echo "bench: == native release build (build/release) =="
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPM_SANITIZE=OFF -DPM_BUILD_TESTS=OFF >/dev/null
 cmake --build build/release -j "$(nproc)" --target procmotion_bench >/dev/null
 node bench/bench.mjs "$@"
-echo "bench: == beats: accuracy beside aubio (docs/beats.md) =="
+echo "bench: == beats: accuracy and time beside aubio, web-audio-beat-detector, music-tempo, essentia.js (docs/beats.md) =="
 node bench/beats.mjs

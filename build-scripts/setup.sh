@@ -3,6 +3,8 @@
 #
 #   bash build-scripts/setup.sh          # install what is missing, quiet when nothing is
 #   bash build-scripts/setup.sh --check  # only report; exit 1 when something is missing
+#   bash build-scripts/setup.sh --bench  # also the benchmark's extras (Debian music for bench/beats.mjs);
+#                                        # not root: says what it skips and carries on
 #
 # What it checks, and does when something is missing (Debian 12 "bookworm"):
 #   1. Debian packages the build and the tests need (dpkg-query; apt-get install as root).
@@ -17,10 +19,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 CHECK_ONLY=0
+BENCH=0
 for arg in "$@"; do
   case "$arg" in
     --check) CHECK_ONLY=1 ;;
-    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --bench) BENCH=1 ;;
+    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup: unknown argument: $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -40,6 +44,11 @@ DEB_PACKAGES=(
   aubio-tools                               # the beat tracker's peer (aubio beat / aubio tempo)
   ffmpeg                                    # procmotion beats reads non-WAV audio through it
 )
+
+# The benchmark's extras (never needed by test.sh): freely licensed music Debian ships, decoded with
+# ffmpeg by bench/beats.mjs for tempo agreement with the peers. asc-music: three MP3s of Advanced
+# Strategic Command's soundtrack, GPL-2+ (/usr/share/doc/asc-music/copyright), 10 MB.
+BENCH_DEB_PACKAGES=(asc-music)
 
 SRC_LIST=/etc/apt/sources.list.d/procmotion-src.sources
 CJSON_DIR="$ROOT/.deps/cjson"
@@ -73,6 +82,24 @@ npm_ok() {
   # npm writes node_modules/.package-lock.json after every install; older than the lock = stale.
   [ -f node_modules/.package-lock.json ] && ! [ package-lock.json -nt node_modules/.package-lock.json ]
 }
+
+# --bench: the extras first, softly (the benchmark skips what is absent, with a message)
+if [ "$BENCH" -eq 1 ] && [ "$CHECK_ONLY" -eq 0 ]; then
+  bench_missing=()
+  for p in "${BENCH_DEB_PACKAGES[@]}"; do
+    dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' || bench_missing+=("$p")
+  done
+  if [ "${#bench_missing[@]}" -gt 0 ]; then
+    if is_root; then
+      say "apt-get install ${bench_missing[*]} (benchmark music)"
+      { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 "${bench_missing[@]}" >/dev/null; } ||
+        say "could not install ${bench_missing[*]}: the benchmark skips the Debian music"
+    else
+      say "not root: ${bench_missing[*]} not installed, the benchmark skips the Debian music (sudo apt-get install ${bench_missing[*]})"
+    fi
+  fi
+fi
 
 mapfile -t MISSING < <(missing_debs)
 

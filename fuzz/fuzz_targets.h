@@ -92,18 +92,69 @@ static int pm_fuzz_vmd_bounded(const pm_vmd *v) {
            pm_fuzz_all_bounded(v->bones.rotation, 4 * (size_t)v->bones.count);
 }
 
-/* Write a motion (size query, then the bytes); NULL when the writer refuses it (names Shift-JIS cannot
- * encode, such as the U+FFFD of an undecodable name). */
-static uint8_t *pm_fuzz_vmd_write(const pm_vmd *v, size_t *size) {
+/* Write a motion (size query, then the bytes); NULL when the writer refuses it (only a name that was
+ * changed or added and that Shift-JIS cannot encode; a motion as read always writes). */
+static uint8_t *pm_fuzz_vmd_write(const pm_vmd *v, bool canonical, size_t *size) {
     pm_error err = {0};
-    if (pm_vmd_write(v, NULL, 0, size, &err) != PM_OK) {
+    const pm_vmd_write_options o = {canonical};
+    if (pm_vmd_write_with(v, &o, NULL, 0, size, &err) != PM_OK) {
         PM_FUZZ_CHECK(err.type == PM_ERR_ENCODING && err.message[0]);
         return NULL;
     }
     uint8_t *out = malloc(*size ? *size : 1);
     size_t written = 0;
-    PM_FUZZ_CHECK(pm_vmd_write(v, out, *size, &written, &err) == PM_OK && written == *size);
+    PM_FUZZ_CHECK(pm_vmd_write_with(v, &o, out, *size, &written, &err) == PM_OK && written == *size);
     return out;
+}
+
+/* Whether name ia of ta and name ib of tb (fields of w bytes) have the same bytes and the same text. */
+static int pm_fuzz_same_name(const pm_vmd_names *ta, uint32_t ia, const pm_vmd_names *tb, uint32_t ib, size_t w) {
+    const uint8_t *fa = ta->fields + (size_t)ia * w, *fb = tb->fields + (size_t)ib * w;
+    size_t na = pm_sjis_field_length(fa, w), nb = pm_sjis_field_length(fb, w);
+    return na == nb && memcmp(fa, fb, na) == 0 && strcmp(ta->items[ia].data, tb->items[ib].data) == 0;
+}
+
+/* Two motions with the same content: every key of every section, each named by the same bytes. */
+static int pm_fuzz_vmd_same(const pm_vmd *a, const pm_vmd *b) {
+    const pm_vmd_bone_keys *x = &a->bones, *y = &b->bones;
+    if (x->count != y->count || a->morphs.count != b->morphs.count || a->cameras.count != b->cameras.count ||
+        a->lights.count != b->lights.count || a->shadows.count != b->shadows.count ||
+        a->properties.count != b->properties.count || a->properties.ik_count != b->properties.ik_count ||
+        strcmp(a->model_name.data, b->model_name.data) != 0)
+        return 0;
+    for (uint32_t i = 0; i < x->count; i++)
+        if (!pm_fuzz_same_name(&a->bone_names, x->name_index[i], &b->bone_names, y->name_index[i], 15) ||
+            x->frame[i] != y->frame[i] || memcmp(x->position + 3 * i, y->position + 3 * i, 12) ||
+            memcmp(x->rotation + 4 * i, y->rotation + 4 * i, 16) || memcmp(x->interpolation + 64 * i, y->interpolation + 64 * i, 64))
+            return 0;
+    for (uint32_t i = 0; i < a->morphs.count; i++)
+        if (!pm_fuzz_same_name(&a->morph_names, a->morphs.name_index[i], &b->morph_names, b->morphs.name_index[i], 15) ||
+            a->morphs.frame[i] != b->morphs.frame[i] || memcmp(&a->morphs.weight[i], &b->morphs.weight[i], 4))
+            return 0;
+    const pm_vmd_camera_keys *c = &a->cameras, *d = &b->cameras;
+    for (uint32_t i = 0; i < c->count; i++)
+        if (c->frame[i] != d->frame[i] || memcmp(&c->distance[i], &d->distance[i], 4) ||
+            memcmp(c->position + 3 * i, d->position + 3 * i, 12) || memcmp(c->rotation + 3 * i, d->rotation + 3 * i, 12) ||
+            memcmp(c->interpolation + 24 * i, d->interpolation + 24 * i, 24) || c->fov[i] != d->fov[i] ||
+            c->perspective[i] != d->perspective[i])
+            return 0;
+    for (uint32_t i = 0; i < a->lights.count; i++)
+        if (a->lights.frame[i] != b->lights.frame[i] || memcmp(a->lights.color + 3 * i, b->lights.color + 3 * i, 12) ||
+            memcmp(a->lights.direction + 3 * i, b->lights.direction + 3 * i, 12))
+            return 0;
+    for (uint32_t i = 0; i < a->shadows.count; i++)
+        if (a->shadows.frame[i] != b->shadows.frame[i] || a->shadows.mode[i] != b->shadows.mode[i] ||
+            memcmp(&a->shadows.distance[i], &b->shadows.distance[i], 4))
+            return 0;
+    const pm_vmd_property_keys *p = &a->properties, *q = &b->properties;
+    for (uint32_t i = 0; i < p->count; i++)
+        if (p->frame[i] != q->frame[i] || p->visible[i] != q->visible[i] || p->ik_start[i + 1] != q->ik_start[i + 1])
+            return 0;
+    for (uint32_t j = 0; j < p->ik_count; j++)
+        if (!pm_fuzz_same_name(&a->ik_names, p->ik_name_index[j], &b->ik_names, q->ik_name_index[j], 20) ||
+            p->ik_enabled[j] != q->ik_enabled[j])
+            return 0;
+    return 1;
 }
 
 static void pm_fuzz_vmd(const uint8_t *data, size_t size) {
@@ -125,25 +176,35 @@ static void pm_fuzz_vmd(const uint8_t *data, size_t size) {
     for (uint32_t i = 0; i < v->bone_names.count; i++) PM_FUZZ_CHECK(pm_fuzz_good_name(v->bone_names.items[i]));
     for (uint32_t i = 0; i < v->morph_names.count; i++) PM_FUZZ_CHECK(pm_fuzz_good_name(v->morph_names.items[i]));
     PM_FUZZ_CHECK(pm_fuzz_good_name(v->model_name));
-    /* write, read back, write again: the same bytes */
-    size_t n1 = 0;
-    uint8_t *w1 = pm_fuzz_vmd_write(v, &n1);
-    if (w1) {
+    /* whatever the reader accepts, the writer writes: the same bytes (lossless), and the canonical form
+     * reads back to the same content and is a fixed point */
+    size_t n1 = 0, n2 = 0, n3 = 0;
+    uint8_t *w1 = pm_fuzz_vmd_write(v, false, &n1);
+    PM_FUZZ_CHECK(w1 && n1 == size && memcmp(w1, data, size) == 0);
+    uint8_t *w2 = pm_fuzz_vmd_write(v, true, &n2);
+    PM_FUZZ_CHECK(w2 != NULL);
+    if (w2) {
         pm_vmd *v2 = NULL;
-        PM_FUZZ_CHECK(pm_vmd_read(w1, n1, NULL, &v2, &err) == PM_OK);
+        PM_FUZZ_CHECK(pm_vmd_read(w2, n2, NULL, &v2, &err) == PM_OK);
         if (v2) {
-            PM_FUZZ_CHECK(v2->bones.count == v->bones.count && v2->properties.count == v->properties.count);
-            size_t n2 = 0;
-            uint8_t *w2 = pm_fuzz_vmd_write(v2, &n2);
-            PM_FUZZ_CHECK(w2 && n2 == n1 && memcmp(w1, w2, n1) == 0);
-            free(w2);
+            PM_FUZZ_CHECK(v2->sections == 6 && pm_fuzz_vmd_same(v, v2));
+            uint8_t *w3 = pm_fuzz_vmd_write(v2, false, &n3);
+            PM_FUZZ_CHECK(w3 && n3 == n2 && memcmp(w2, w3, n2) == 0);
+            free(w3);
         }
         pm_vmd_free(v2);
     }
+    free(w2);
     free(w1);
-    /* building on a read motion works too */
+    /* building on a read motion works too, and every name it had keeps its index */
     const float pos[3] = {0, 1, 0}, rot[4] = {0, 0, 0, 1};
+    const uint32_t names = v->bone_names.count;
     PM_FUZZ_CHECK(pm_vmd_add_bone_key(v, "センター", 7, pos, rot, NULL, &err) == PM_OK);
+    PM_FUZZ_CHECK(v->bone_names.count <= names + 1);
+    if (names) {
+        uint32_t idx = PM_NO_INDEX;
+        PM_FUZZ_CHECK(pm_vmd_intern_field(v, &v->bone_names, v->bone_names.fields, 15, &idx, &err) == PM_OK && idx == 0);
+    }
     pm_vmd_free(v);
 }
 
@@ -198,18 +259,28 @@ static void pm_fuzz_check_skeleton(const pm_skeleton *s) {
     free(j1);
 }
 
-/* Write a read skeleton as PMX (bones and morph names only) and read it back: the same bones. */
+/* Whether text `which`/`index` kept the same stored bytes in a and b (or in neither). */
+static int pm_fuzz_same_raw(const pm_skeleton *a, const pm_skeleton *b, pm_model_text which, uint32_t index) {
+    const uint8_t *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0;
+    int ka = pm_model_raw_text(a, which, index, &ra, &na, NULL), kb = pm_model_raw_text(b, which, index, &rb, &nb, NULL);
+    return ka == kb && na == nb && (!ka || memcmp(ra, rb, na) == 0);
+}
+
+/* Write a read skeleton as PMX (bones and morph names only; in the file's own encoding when it was a
+ * PMX) and read it back: the same bones, and every text that kept its stored bytes keeps the same. */
 static void pm_fuzz_pmx_roundtrip(const pm_skeleton *s) {
     pm_pmx_model model = {.skeleton = s};
+    pm_pmx_write_options wo = {s->source.format == PM_MODEL_FORMAT_PMX ? s->source.encoding : 0};
     pm_error err = {0};
     size_t need = 0;
-    if (pm_pmx_write(&model, NULL, NULL, 0, &need, &err) != PM_OK) {
+    if (pm_pmx_write(&model, &wo, NULL, 0, &need, &err) != PM_OK) {
         PM_FUZZ_CHECK(err.message[0]);
         return;
     }
     uint8_t *out = malloc(need);
     size_t got = 0;
-    PM_FUZZ_CHECK(pm_pmx_write(&model, NULL, out, need, &got, &err) == PM_OK && got == need);
+    PM_FUZZ_CHECK(pm_pmx_write(&model, &wo, out, need, &got, &err) == PM_OK && got == need);
     pm_skeleton *s2 = NULL;
     PM_FUZZ_CHECK(pm_pmx_read(out, got, NULL, &s2, &err) == PM_OK);
     if (s2) {
@@ -218,6 +289,15 @@ static void pm_fuzz_pmx_roundtrip(const pm_skeleton *s) {
         char *j1 = pm_fuzz_skeleton_json(s, &n1), *j2 = pm_fuzz_skeleton_json(s2, &n2);
         const char *b1 = strstr(j1, "\"bones\":["), *b2 = strstr(j2, "\"bones\":[");
         PM_FUZZ_CHECK(b1 && b2 && strcmp(b1, b2) == 0);
+        if (s->source.format == PM_MODEL_FORMAT_PMX) {
+            for (int w = PM_MODEL_TEXT_MODEL_NAME; w <= PM_MODEL_TEXT_COMMENT_EN; w++)
+                PM_FUZZ_CHECK(pm_fuzz_same_raw(s, s2, (pm_model_text)w, 0));
+            for (uint32_t i = 0; i < s->bone_count && i < s2->bone_count; i++)
+                PM_FUZZ_CHECK(pm_fuzz_same_raw(s, s2, PM_MODEL_TEXT_BONE_NAME, i) &&
+                              pm_fuzz_same_raw(s, s2, PM_MODEL_TEXT_BONE_NAME_EN, i));
+            for (uint32_t i = 0; i < s->morph_count && i < s2->morph_count; i++)
+                PM_FUZZ_CHECK(pm_fuzz_same_raw(s, s2, PM_MODEL_TEXT_MORPH_NAME, i));
+        }
         free(j1);
         free(j2);
     }

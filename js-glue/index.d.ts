@@ -16,10 +16,34 @@ export class ProcMotionError extends Error {
   readonly code: string;
 }
 
+/**
+ * Keys whose stored name field has their name's bytes but other padding after the NUL (readVmd keeps
+ * them so that writeVmd gives the file back byte for byte): `keys` ascending key indices (for IK
+ * names: IK state indices), `fields` width bytes per key (15, or 20 for IK names).
+ */
+export interface VmdNameVariants {
+  keys: Uint32Array;
+  fields: Uint8Array;
+}
+
 /** Bone keys: parallel typed arrays in file order and a table of distinct names. */
 export interface VmdBoneKeys {
   count: number;
+  /**
+   * Distinct names, decoded from Shift-JIS for display and lookup. A name is its bytes: two keys share
+   * an entry when their name bytes are equal; bytes that are not CP932 (a name MMD cut inside a
+   * double-byte character) show as U+FFFD.
+   */
   names: string[];
+  /**
+   * Per name, its 15-byte field as the file stored it (the bytes, the NUL and the padding after it),
+   * views of rawNameFields made on first access. writeVmd writes a name whose text is unchanged as
+   * these bytes; a renamed or added name is encoded from `names` (and must be Shift-JIS encodable).
+   */
+  rawNames: Uint8Array[];
+  /** The same fields back to back, 15 bytes a name (an own property; rawNames views it). */
+  rawNameFields: Uint8Array;
+  rawNameVariants: VmdNameVariants;
   /** Per key, an index into `names`. */
   nameIndex: Uint32Array;
   frames: Uint32Array;
@@ -34,6 +58,10 @@ export interface VmdBoneKeys {
 export interface VmdMorphKeys {
   count: number;
   names: string[];
+  /** As VmdBoneKeys.rawNames: each name's 15-byte field as stored. */
+  rawNames: Uint8Array[];
+  rawNameFields: Uint8Array;
+  rawNameVariants: VmdNameVariants;
   nameIndex: Uint32Array;
   frames: Uint32Array;
   weights: Float32Array;
@@ -75,6 +103,11 @@ export interface VmdPropertyKeys {
   /** count + 1 entries: key k owns IK states ikStart[k] .. ikStart[k + 1] - 1. */
   ikStart: Uint32Array;
   ikNames: string[];
+  /** Each IK name's 20-byte field as stored (see VmdBoneKeys.rawNames). */
+  rawIkNames: Uint8Array[];
+  /** The same fields back to back, 20 bytes a name. */
+  rawIkNameFields: Uint8Array;
+  rawIkNameVariants: VmdNameVariants;
   ikNameIndex: Uint32Array;
   ikEnabled: Uint8Array;
 }
@@ -83,7 +116,7 @@ export interface VmdPropertyKeys {
 export interface Vmd {
   /** 2 for "Vocaloid Motion Data 0002", 1 for the old header. */
   version: number;
-  /** How many of the six sections the file held. */
+  /** How many of the six sections the file held (writeVmd writes those, and any later one holding keys). */
   sections: number;
   modelName: string;
   bones: VmdBoneKeys;
@@ -92,6 +125,22 @@ export interface Vmd {
   lights: VmdLightKeys;
   shadows: VmdShadowKeys;
   properties: VmdPropertyKeys;
+  /** The 30 header bytes as read (the magic and what follows it). */
+  rawHeader: Uint8Array;
+  /** The model-name field as read: 20 bytes (10 for a version 1 file). */
+  rawModelName: Uint8Array;
+  /** Bytes after the property section (usually none). */
+  trailingBytes: Uint8Array;
+}
+
+/** writeVmd options. */
+export interface WriteVmdOptions {
+  /**
+   * false (default): lossless, a file read by readVmd is written back byte for byte. true: the
+   * canonical form procmotion generates: 0002 header, names NUL-padded, all six section counts,
+   * nothing after them.
+   */
+  canonical?: boolean;
 }
 
 type ArrayLike32 = ArrayLike<number>;
@@ -99,12 +148,19 @@ type ArrayLike32 = ArrayLike<number>;
 /** What writeVmd accepts: the Vmd shape, any section may be missing, plain arrays allowed. */
 export interface VmdInput {
   modelName?: string;
-  bones?: Partial<{ count: number; names: string[]; nameIndex: ArrayLike32; frames: ArrayLike32; positions: ArrayLike32; rotations: ArrayLike32; interpolations: ArrayLike32 }>;
-  morphs?: Partial<{ count: number; names: string[]; nameIndex: ArrayLike32; frames: ArrayLike32; weights: ArrayLike32 }>;
+  /** Default 2; 1 writes the old header with a 10-byte model name (unless canonical). */
+  version?: number;
+  /** Sections to write (default 6); a later section holding keys is written too. */
+  sections?: number;
+  rawHeader?: ArrayLike<number>;
+  rawModelName?: ArrayLike<number>;
+  trailingBytes?: ArrayLike<number>;
+  bones?: Partial<{ count: number; names: string[]; rawNames: ArrayLike<number>[]; rawNameFields: ArrayLike<number>; rawNameVariants: VmdNameVariants; nameIndex: ArrayLike32; frames: ArrayLike32; positions: ArrayLike32; rotations: ArrayLike32; interpolations: ArrayLike32 }>;
+  morphs?: Partial<{ count: number; names: string[]; rawNames: ArrayLike<number>[]; rawNameFields: ArrayLike<number>; rawNameVariants: VmdNameVariants; nameIndex: ArrayLike32; frames: ArrayLike32; weights: ArrayLike32 }>;
   cameras?: Partial<{ count: number; frames: ArrayLike32; distances: ArrayLike32; positions: ArrayLike32; rotations: ArrayLike32; interpolations: ArrayLike32; fovs: ArrayLike32; perspectives: ArrayLike32 }>;
   lights?: Partial<{ count: number; frames: ArrayLike32; colors: ArrayLike32; directions: ArrayLike32 }>;
   shadows?: Partial<{ count: number; frames: ArrayLike32; modes: ArrayLike32; distances: ArrayLike32 }>;
-  properties?: Partial<{ count: number; frames: ArrayLike32; visible: ArrayLike32; ikStart: ArrayLike32; ikNames: string[]; ikNameIndex: ArrayLike32; ikEnabled: ArrayLike32 }>;
+  properties?: Partial<{ count: number; frames: ArrayLike32; visible: ArrayLike32; ikStart: ArrayLike32; ikNames: string[]; rawIkNames: ArrayLike<number>[]; rawIkNameFields: ArrayLike<number>; rawIkNameVariants: VmdNameVariants; ikNameIndex: ArrayLike32; ikEnabled: ArrayLike32 }>;
 }
 
 /** One bone key as a plain object (convenience; not for hot loops). */
@@ -192,8 +248,12 @@ export class ProcMotion {
    * out of the module that share one ArrayBuffer (each with its own byteOffset).
    */
   readVmd(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Vmd;
-  /** Serialise a motion to VMD bytes (names to Shift-JIS, cut to the field widths). */
-  writeVmd(vmd: VmdInput): Uint8Array;
+  /**
+   * Serialise a motion to VMD bytes. Unchanged names are written as their raw fields; changed or new
+   * names are encoded to Shift-JIS and cut to the field widths (a name that cannot be encoded throws,
+   * naming it). Lossless by default (a readVmd result comes back byte for byte); see WriteVmdOptions.
+   */
+  writeVmd(vmd: VmdInput, options?: WriteVmdOptions): Uint8Array;
   /** Encode text as Shift-JIS (Windows-31J); with maxBytes, cut at a whole character. */
   encodeShiftJis(text: string, maxBytes?: number): Uint8Array;
   /** Decode Shift-JIS bytes; invalid sequences become U+FFFD. */

@@ -40,7 +40,18 @@ const D = {
   PROPS: 36, PROP_FRAME: 37, PROP_VISIBLE: 38, PROP_IK_START: 39, PROP_IK_COUNT: 40,
   PROP_IK_NAME_INDEX: 41, PROP_IK_ENABLED: 42,
   PACKED_SIZE: 43, TEXT: 44, TEXT_BYTES: 45,
+  HEADER: 46, MODEL_FIELD: 47, TRAILING: 48, TRAILING_SIZE: 49,
+  BONE_FIELDS: 50, MORPH_FIELDS: 54, IK_FIELDS: 58, // each: fields, variant count, variant keys, variant fields
+  CANONICAL: 62,
 };
+
+// The VMD name tables: in which section their names, per-name raw fields, back-to-back raw fields and
+// variants live, their field width and their first raw descriptor slot.
+const VMD_NAME_TABLES = [
+  ['bones', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', 15, D.BONE_FIELDS],
+  ['morphs', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', 15, D.MORPH_FIELDS],
+  ['properties', 'ikNames', 'rawIkNames', 'rawIkNameFields', 'rawIkNameVariants', 20, D.IK_FIELDS],
+];
 
 // The typed arrays of readVmd's sections (index.d.ts) but the properties': per section its count slot
 // and [field, slot, values per key, type], in the order writeVmd checks them.
@@ -74,6 +85,47 @@ export const HUMANOID_BONES = [
   'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
 ];
 const HUMANOID_NAMINGS = ['none', 'vroid', 'mixamo', 'mmd', 'chinese', 'biped', 'cmu', 'daz', 'english'];
+
+// readVmd's empty rawNameVariants and trailingBytes (immutable, so one object serves every result)
+const NO_BYTES = Object.freeze(new Uint8Array(0));
+const NO_VARIANTS = Object.freeze({ keys: Object.freeze(new Uint32Array(0)), fields: NO_BYTES });
+
+/** Internal: one Uint8Array view per `width`-byte field of `fields` (name fields back to back). */
+function fieldViews(fields, width) {
+  const views = new Array(Math.floor(fields.length / width));
+  for (let i = 0; i < views.length; i++) views[i] = fields.subarray(i * width, i * width + width);
+  return views;
+}
+
+/**
+ * readVmd's bone and morph sections (own properties as index.d.ts lists them). rawNameFields holds each
+ * name's stored 15-byte field back to back (own: spread and structuredClone copy it); rawNames, one view
+ * of it per name, is made on first read by this prototype's accessor, which costs readVmd nothing
+ * (an own accessor would cost ~3 us a call).
+ */
+class VmdNamedKeys {
+  get rawNames() { return ownValue(this, 'rawNames', fieldViews(this.rawNameFields, 15)); }
+  set rawNames(v) { ownValue(this, 'rawNames', v); }
+}
+
+/** readVmd's property section: rawIkNames from rawIkNameFields (20 bytes a name), as VmdNamedKeys. */
+class VmdPropertyKeys {
+  get rawIkNames() { return ownValue(this, 'rawIkNames', fieldViews(this.rawIkNameFields, 20)); }
+  set rawIkNames(v) { ownValue(this, 'rawIkNames', v); }
+}
+
+/** Internal: make obj[key] a plain data property holding value (replacing a lazy accessor); returns value. */
+function ownValue(obj, key, value) {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  return value;
+}
+
+/** Internal: `bytes` (array-like) in a zero-filled Uint8Array of exactly n bytes. */
+function fixedBytes(bytes, n) {
+  const out = new Uint8Array(n);
+  for (let i = 0, m = Math.min(n, bytes.length); i < m; i++) out[i] = bytes[i];
+  return out;
+}
 
 /** Load the WebAssembly module and return the API object. */
 export async function createProcMotion(options = {}) {
@@ -231,31 +283,49 @@ export class ProcMotion {
     const boneNames = all.slice(1, 1 + nbn), morphNames = all.slice(1 + nbn, 1 + nbn + nmn);
     const ikNames = all.slice(1 + nbn + nmn);
     const vmd = { version: d[D.VERSION], sections: d[D.SECTIONS], modelName: all[0] };
-    const names = { bones: boneNames, morphs: morphNames };
+    const named = { bones: [boneNames, D.BONE_FIELDS], morphs: [morphNames, D.MORPH_FIELDS] };
     for (const [key, countSlot, fields] of VMD_SECTIONS) {
       const n = d[countSlot];
-      const section = names[key] ? { count: n, names: names[key] } : { count: n };
+      const section = named[key] ? new VmdNamedKeys() : {};
+      section.count = n;
+      if (named[key]) {
+        const [names, slot] = named[key];
+        section.names = names;
+        section.rawNameFields = c(Uint8Array, slot, names.length * 15);
+      }
       for (const [field, slot, per, Type] of fields) section[field] = c(Type, slot, n * per);
       vmd[key] = section;
     }
     const np = d[D.PROPS];
-    vmd.properties = {
-      count: np,
-      frames: c(Uint32Array, D.PROP_FRAME, np),
-      visible: c(Uint8Array, D.PROP_VISIBLE, np),
-      ikStart: np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]),
-      ikNames,
-      ikNameIndex: c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]),
-      ikEnabled: c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]),
-    };
+    const p = new VmdPropertyKeys();
+    p.count = np;
+    p.frames = c(Uint32Array, D.PROP_FRAME, np);
+    p.visible = c(Uint8Array, D.PROP_VISIBLE, np);
+    p.ikStart = np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]);
+    p.ikNames = ikNames;
+    p.rawIkNameFields = c(Uint8Array, D.IK_FIELDS, ikNames.length * 20);
+    p.ikNameIndex = c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]);
+    p.ikEnabled = c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]);
+    vmd.properties = p;
+    // keys whose field differs from their name's only in the padding (usually none: a shared frozen empty)
+    for (const [key, , , , variantsKey, width, slot] of VMD_NAME_TABLES) {
+      const nv = d[slot + 1];
+      vmd[key][variantsKey] = nv ? { keys: c(Uint32Array, slot + 2, nv), fields: c(Uint8Array, slot + 3, nv * width) } : NO_VARIANTS;
+    }
+    vmd.rawHeader = new Uint8Array(buf, d[D.HEADER], 30);
+    vmd.rawModelName = new Uint8Array(buf, d[D.MODEL_FIELD], d[D.VERSION] === 1 ? 10 : 20);
+    vmd.trailingBytes = d[D.TRAILING_SIZE] ? c(Uint8Array, D.TRAILING, d[D.TRAILING_SIZE]) : NO_BYTES;
     return vmd;
   }
 
   /**
    * Serialise a motion shaped like readVmd's result (missing sections are empty; plain arrays are
-   * accepted where typed arrays are documented). Returns the file as a Uint8Array.
+   * accepted where typed arrays are documented). Returns the file as a Uint8Array: by default a file
+   * read with readVmd comes back byte for byte (names whose text is unchanged are written as their raw
+   * fields, the header, sections and trailing bytes as read); `{ canonical: true }` writes the 0002
+   * header, NUL padding, all six section counts and nothing after them.
    */
-  writeVmd(vmd) {
+  writeVmd(vmd, options = {}) {
     if (!vmd || typeof vmd !== 'object') throw new ProcMotionError('writeVmd: expected a VMD object', 'PM_ERR_INVALID_ARGUMENT');
     const s = this._scratch();
     try {
@@ -264,6 +334,42 @@ export class ProcMotion {
       const modelName = utf8Encoder.encode(vmd.modelName ?? '');
       d[D.MODEL_NAME] = s.put(modelName);
       d[D.MODEL_NAME_LEN] = modelName.byteLength;
+      d[D.VERSION] = checkCount(vmd.version ?? 2, 'writeVmd: version');
+      d[D.SECTIONS] = checkCount(vmd.sections ?? 6, 'writeVmd: sections');
+      d[D.CANONICAL] = options?.canonical ? 1 : 0;
+      if (vmd.rawHeader) d[D.HEADER] = s.put(fixedBytes(vmd.rawHeader, 30));
+      if (vmd.rawModelName) d[D.MODEL_FIELD] = s.put(fixedBytes(vmd.rawModelName, 20));
+      if (vmd.trailingBytes?.length) {
+        d[D.TRAILING] = s.put(vmd.trailingBytes, Uint8Array);
+        d[D.TRAILING_SIZE] = vmd.trailingBytes.length;
+      }
+      for (const [key, namesKey, rawKey, fieldsKey, variantsKey, width, slot] of VMD_NAME_TABLES) {
+        const section = vmd[key];
+        const count = section?.[namesKey]?.length ?? 0;
+        // the per-name fields when the section has them (set by the caller, or made by reading them),
+        // else the back-to-back ones readVmd made
+        const raw = count && Object.prototype.hasOwnProperty.call(section, rawKey) ? section[rawKey] : null;
+        const flat = count && !raw ? section[fieldsKey] : null;
+        if (raw || flat) {
+          const fields = new Uint8Array(count * width);
+          if (flat) fields.set(flat.length > fields.length ? Array.prototype.slice.call(flat, 0, fields.length) : flat);
+          else for (let i = 0; i < count; i++) {
+            const f = raw[i];
+            if (f) for (let k = 0, n = Math.min(width, f.length); k < n; k++) fields[i * width + k] = f[k];
+          }
+          d[slot] = s.put(fields);
+        }
+        const variants = section?.[variantsKey];
+        const nv = variants?.keys?.length ?? 0;
+        if (nv) {
+          if (!variants.fields || variants.fields.length < nv * width) {
+            throw new ProcMotionError(`writeVmd: ${key}.${variantsKey}.fields has ${variants.fields?.length ?? 0} bytes, ${nv * width} needed`, 'PM_ERR_INVALID_ARGUMENT');
+          }
+          d[slot + 1] = nv;
+          d[slot + 2] = s.put(variants.keys, Uint32Array);
+          d[slot + 3] = s.put(variants.fields, Uint8Array);
+        }
+      }
       const p = vmd.properties ?? {};
       this._putNames(s, d, D.BONE_NAMES, vmd.bones?.names);
       this._putNames(s, d, D.MORPH_NAMES, vmd.morphs?.names);

@@ -847,6 +847,38 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('a VMD with a name MMD cut inside a double-byte character plays, and the page shows it with its bytes', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      // a morph named ヘッドセット消 + the first byte of し (15 bytes, as MMD cut it), 0xFD padding
+      const bytes = await page.evaluate(() => {
+        const pm = window.demo.pm;
+        const cut = [0x83, 0x77, 0x83, 0x62, 0x83, 0x68, 0x83, 0x5a, 0x83, 0x62, 0x83, 0x67, 0x8f, 0xc1, 0x82];
+        const vmd = {
+          bones: { names: ['センター'], nameIndex: [0, 0], frames: [0, 30], positions: [0, 0, 0, 0, 1, 0],
+                   rotations: [0, 0, 0, 1, 0, 0, 0, 1], interpolations: new Uint8Array(128).fill(20) },
+          morphs: { names: [pm.decodeShiftJis(new Uint8Array(cut))], rawNames: [new Uint8Array(cut)], nameIndex: [0], frames: [10], weights: [1] },
+        };
+        const written = pm.writeVmd(vmd);
+        if (pm.readVmd(written).morphs.rawNames[0].join() !== cut.join()) throw new Error('the name was not written as stored');
+        return Array.from(written);
+      });
+      await page.locator('#file-vmd').setInputFiles({ name: 'cut.vmd', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+      await page.waitForFunction(() => window.demo.app.mode === 'vmd' && window.demo.app.motion?.name === 'cut', null, { timeout: 20_000 });
+      const info = await page.locator('#info').textContent();
+      console.log(`# demo: damaged name -> "${info.replace(/\s+/g, ' ').trim()}"`);
+      assert.match(info, /Names not in Shift-JIS/);
+      assert.ok(info.includes('ヘッドセット消\ufffd <83 77 83 62 83 68 83 5A 83 62 83 67 8F C1 82>'), info);
+      assert.equal(await page.locator('#errors').isVisible(), false);
+      const f0 = await page.evaluate(() => window.demo.viewer.frame);
+      await frames(page, 3);
+      assert.notEqual(await page.evaluate(() => window.demo.viewer.frame), f0, 'playing');
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('keypoints: a motion the converter rejects shows its message and keeps playing', async () => {
     const { page, errors, context } = await openDemo();
     try {

@@ -864,6 +864,46 @@ PM_TEST(bake_on_a_real_motion_keeps_its_other_keys) {
     pm_skeleton_free(sk);
 }
 
+PM_TEST(bake_on_a_motion_with_a_name_cut_inside_a_character_writes_it_back_as_it_was) {
+    pm_skeleton *sk = mannequin();
+    pm_error err = {0};
+    pm_vmd *base = NULL;
+    PM_CHECK_OK(pm_vmd_create(NULL, &base, &err), &err);
+    /* ヘッドセット消 and the first byte of し (MMD cut the morph name at 15 bytes), 0xFD padding */
+    const uint8_t cut[15] = {0x83, 0x77, 0x83, 0x62, 0x83, 0x68, 0x83, 0x5A, 0x83, 0x62, 0x83, 0x67, 0x8F, 0xC1, 0x82};
+    uint8_t bone[15] = {0x93, 0xAA, 0x82, 0}; /* 頭 and a cut lead byte */
+    memset(bone + 4, 0xFD, 11);
+    uint32_t mi = 0, bi = 0;
+    PM_CHECK_OK(pm_vmd_intern_field(base, &base->morph_names, cut, 15, &mi, &err), &err);
+    PM_CHECK_OK(pm_vmd_intern_field(base, &base->bone_names, bone, 15, &bi, &err), &err);
+    const float pos[3] = {0, 0, 0}, rot[4] = {0, 0, 0, 1};
+    PM_CHECK_OK(pm_vmd_add_morph_key(base, base->morph_names.items[mi].data, 3, 0.5f, &err), &err);
+    PM_CHECK_OK(pm_vmd_add_bone_key(base, base->bone_names.items[bi].data, 3, pos, rot, NULL, &err), &err);
+    pm_vmd *v = NULL;
+    pm_groove_bake_options o = {0};
+    o.frames = 30;
+    PM_CHECK_OK(pm_groove_apply_to_vmd(base, sk, NULL, 120, &o, &v, NULL, &err), &err);
+    size_t size = 0;
+    if (v) PM_CHECK_OK(pm_vmd_write(v, NULL, 0, &size, &err), &err);
+    uint8_t *bytes = malloc(size ? size : 1);
+    if (v) PM_CHECK_OK(pm_vmd_write(v, bytes, size, &size, &err), &err);
+    pm_vmd *back = NULL;
+    PM_CHECK_OK(pm_vmd_read(bytes, size, NULL, &back, &err), &err);
+    if (back) {
+        PM_CHECK_EQ_INT(back->morphs.count, 1);
+        PM_CHECK(memcmp(back->morph_names.fields, cut, 15) == 0);
+        PM_CHECK_EQ_INT(keys_of(back, "頭\xEF\xBF\xBD"), 1);
+        for (uint32_t i = 0; i < back->bone_names.count; i++)
+            if (strcmp(back->bone_names.items[i].data, "頭\xEF\xBF\xBD") == 0)
+                PM_CHECK(memcmp(back->bone_names.fields + 15 * i, bone, 15) == 0);
+    }
+    pm_vmd_free(back);
+    free(bytes);
+    pm_vmd_free(v);
+    pm_vmd_free(base);
+    pm_skeleton_free(sk);
+}
+
 PM_TEST(bake_arguments) {
     pm_skeleton *sk = mannequin();
     pm_error err = {0};

@@ -221,4 +221,30 @@ PM_TEST(pmd_bad_references_are_rejected) {
     free(b.d);
 }
 
+PM_TEST(pmd_names_that_are_not_cp932_read_as_u_fffd_and_keep_their_field) {
+    size_t display_end = 0;
+    tb b = make_pmd(0, &display_end);
+    /* bone 5: "eye" becomes 9 double-byte characters, 'a' and the lead byte of a tenth (cut at 20 bytes:
+     * the field is full, no NUL) */
+    const size_t bone5 = 3 + 4 + 20 + 256 + 4 + 3 * 38 + 4 + 6 + 4 + 70 + 2 + 5 * 39;
+    PM_CHECK(memcmp(b.d + bone5, "eye", 3) == 0);
+    for (int k = 0; k < 9; k++) b.d[bone5 + 2 * k] = 0x83, b.d[bone5 + 2 * k + 1] = 0x77; /* ヘ */
+    b.d[bone5 + 18] = 'a', b.d[bone5 + 19] = 0x83;
+    pm_error err = {0};
+    pm_skeleton *s = NULL;
+    PM_CHECK_OK(pm_pmd_read(b.d, b.n, NULL, &s, &err), &err);
+    if (s) {
+        PM_CHECK_STR(s->bones[5].name.data, "ヘヘヘヘヘヘヘヘヘa\xEF\xBF\xBD");
+        const uint8_t *raw = NULL;
+        size_t size = 0;
+        uint8_t enc = 0;
+        PM_CHECK(pm_model_raw_text(s, PM_MODEL_TEXT_BONE_NAME, 5, &raw, &size, &enc));
+        PM_CHECK(size == 20 && enc == 2 && raw && memcmp(raw, b.d + bone5, 20) == 0);
+        PM_CHECK(!pm_model_raw_text(s, PM_MODEL_TEXT_BONE_NAME, 0, &raw, &size, &enc));
+        PM_CHECK(!pm_model_raw_text(s, PM_MODEL_TEXT_MORPH_NAME, 0, &raw, &size, &enc));
+    }
+    pm_skeleton_free(s);
+    free(b.d);
+}
+
 int main(void) { return pm_test_run_all(); }

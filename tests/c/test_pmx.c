@@ -777,6 +777,126 @@ PM_TEST(writer_round_trips_geometry_morphs_and_frames) {
     pm_skeleton_free(s);
 }
 
+/* ---- text that does not decode cleanly (issue 16) ------------------------------------------------ */
+
+static void raw_text(tb *b, const void *bytes, size_t n) {
+    tb_i32(b, (int32_t)n);
+    tb_put(b, bytes, n);
+}
+
+/* A PMX whose model name, bone names and morph name are the given raw texts (encoding 0 or 1). */
+static tb pmx_with_texts(uint8_t encoding, const void *const *texts, const size_t *sizes) {
+    tb b = {0};
+    tb_put(&b, "PMX ", 4);
+    tb_f32(&b, 2.0f);
+    tb_u8(&b, 8);
+    const uint8_t g[8] = {encoding, 0, 1, 1, 1, 1, 1, 1};
+    tb_put(&b, g, 8);
+    raw_text(&b, texts[0], sizes[0]); /* model name */
+    raw_text(&b, "", 0);
+    raw_text(&b, texts[1], sizes[1]); /* comment */
+    raw_text(&b, "", 0);
+    tb_pmx_no_geometry(&b);
+    tb_i32(&b, 2);
+    for (int k = 0; k < 2; k++) {
+        raw_text(&b, texts[2 + k], sizes[2 + k]); /* bone names */
+        raw_text(&b, k ? texts[5] : "", k ? sizes[5] : 0); /* bone 1's English name */
+        tb_vec3(&b, 0, (float)k, 0);
+        tb_idx(&b, 1, k - 1);
+        tb_i32(&b, 0);
+        tb_u16(&b, 0x001A);
+        tb_vec3(&b, 0, 1, 0);
+    }
+    tb_i32(&b, 1);
+    raw_text(&b, texts[4], sizes[4]); /* morph name */
+    raw_text(&b, "", 0);
+    tb_u8(&b, 4), tb_u8(&b, 1), tb_i32(&b, 0);
+    return b;
+}
+
+static uint8_t *write_pmx(const pm_skeleton *s, uint8_t encoding, size_t *n) {
+    pm_pmx_model m = {.skeleton = s};
+    pm_pmx_write_options o = {encoding};
+    pm_error err = {0};
+    *n = 0;
+    PM_CHECK_OK(pm_pmx_write(&m, &o, NULL, 0, n, &err), &err);
+    uint8_t *out = malloc(*n ? *n : 1);
+    PM_CHECK_OK(pm_pmx_write(&m, &o, out, *n, n, &err), &err);
+    return out;
+}
+
+PM_TEST(unpaired_surrogates_and_invalid_utf8_read_as_u_fffd_and_are_written_back_as_stored) {
+    static const pm_model_text which[6] = {PM_MODEL_TEXT_MODEL_NAME, PM_MODEL_TEXT_COMMENT, PM_MODEL_TEXT_BONE_NAME,
+                                           PM_MODEL_TEXT_BONE_NAME, PM_MODEL_TEXT_MORPH_NAME, PM_MODEL_TEXT_BONE_NAME_EN};
+    static const uint32_t index[6] = {0, 0, 0, 1, 0, 1};
+    /* UTF-16LE: an unpaired high surrogate, a lone low surrogate, a clean name, an odd length, a NUL
+     * inside, and a surrogate pair (clean) */
+    const uint8_t u0[] = {0x00, 0xD8, 'x', 0}, u1[] = {'c', 0, 0x00, 0xDC}, u2[] = {0x2D, 0x4E, 0x0B, 0x4E};
+    const uint8_t u3[] = {'a', 0, 'b'}, u4[] = {'m', 0, 0, 0, 'x', 0}, u5[] = {0x3D, 0xD8, 0x00, 0xDE};
+    const void *t16[6] = {u0, u1, u2, u3, u4, u5};
+    const size_t n16[6] = {4, 4, 4, 3, 6, 4};
+    const bool bad16[6] = {true, true, false, true, true, false};
+    /* UTF-8: a lone continuation byte, a cut sequence, clean text, an overlong form, a NUL, 0xFF */
+    const void *t8[6] = {"m\x80", "c\xE3\x81", "\xE4\xB8\xAD", "\xC0\xAF", "m\0x", "\xFF"};
+    const size_t n8[6] = {2, 3, 3, 2, 3, 1};
+    const bool bad8[6] = {true, true, false, true, true, true};
+    for (uint8_t enc = 0; enc <= 1; enc++) {
+        tb b = pmx_with_texts(enc, enc ? t8 : t16, enc ? n8 : n16);
+        pm_skeleton *s = read_ok(b.d, b.n);
+        if (!s) {
+            free(b.d);
+            continue;
+        }
+        PM_CHECK(strstr(s->model_name.data, "\xEF\xBF\xBD") != NULL);
+        for (int k = 0; k < 6; k++) {
+            const uint8_t *raw = NULL;
+            size_t size = 0;
+            uint8_t e = 9;
+            const bool kept = pm_model_raw_text(s, which[k], index[k], &raw, &size, &e);
+            PM_CHECK_MSG(kept == (enc ? bad8[k] : bad16[k]), "encoding %u text %d kept %d", enc, k, kept);
+            if (kept)
+                PM_CHECK(e == enc && size == (enc ? n8 : n16)[k] && memcmp(raw, (enc ? t8 : t16)[k], size) == 0);
+        }
+        PM_CHECK(!pm_model_raw_text(s, PM_MODEL_TEXT_BONE_NAME, 2, NULL, NULL, NULL));
+        /* written in the file's encoding: every text comes back as stored */
+        size_t n = 0;
+        uint8_t *w = write_pmx(s, enc, &n);
+        pm_skeleton *back = read_ok(w, n);
+        if (back) {
+            PM_CHECK_STR(back->model_name.data, s->model_name.data);
+            PM_CHECK_STR(back->bones[1].name.data, s->bones[1].name.data);
+            PM_CHECK_STR(back->morph_names[0].data, s->morph_names[0].data);
+            for (int k = 0; k < 6; k++) {
+                const uint8_t *r1 = NULL, *r2 = NULL;
+                size_t n1 = 0, n2 = 0;
+                const bool k1 = pm_model_raw_text(s, which[k], index[k], &r1, &n1, NULL);
+                const bool k2 = pm_model_raw_text(back, which[k], index[k], &r2, &n2, NULL);
+                PM_CHECK_MSG(k1 == k2 && n1 == n2 && (!k1 || memcmp(r1, r2, n1) == 0), "encoding %u text %d", enc, k);
+            }
+        }
+        pm_skeleton_free(back);
+        free(w);
+        /* in the other encoding the text is written as decoded (U+FFFD), which reads back clean */
+        w = write_pmx(s, (uint8_t)!enc, &n);
+        back = read_ok(w, n);
+        if (back) {
+            PM_CHECK_STR(back->bones[0].name.data, s->bones[0].name.data);
+            PM_CHECK(!pm_model_raw_text(back, PM_MODEL_TEXT_MODEL_NAME, 0, NULL, NULL, NULL));
+        }
+        pm_skeleton_free(back);
+        free(w);
+        /* a text the caller replaced is written as the new text */
+        s->bones[0].name = (pm_string){"hip", 3};
+        w = write_pmx(s, enc, &n);
+        back = read_ok(w, n);
+        if (back) PM_CHECK_STR(back->bones[0].name.data, "hip");
+        pm_skeleton_free(back);
+        free(w);
+        pm_skeleton_free(s);
+        free(b.d);
+    }
+}
+
 PM_TEST(allocation_failures_are_clean) {
     size_t n;
     unsigned char *d = pm_test_read_fixture(fixtures[0], &n);

@@ -1,7 +1,9 @@
 /* VMD reader and writer: real fixtures round-trip, truncation at every offset, hostile counts,
  * the builder, interpolation layout. */
 #include "pm_test.h"
+#include "pmx_builder.h"
 
+#include "procmotion/text.h"
 #include "procmotion/vmd.h"
 
 static const char *const fixtures[] = {
@@ -10,8 +12,8 @@ static const char *const fixtures[] = {
     "vmd/wavefile_camera.vmd",
 };
 
-/* The bytes our writer must produce for a file: names NUL-padded after their terminator, the v2 header
- * padded with NUL, and missing trailing section counts appended as zero. */
+/* The bytes the canonical writer must produce for a file: names NUL-padded after their terminator, the
+ * v2 header padded with NUL, and missing trailing section counts appended as zero. */
 static unsigned char *canonical(const unsigned char *in, size_t size, size_t *out_size) {
     unsigned char *c = calloc(1, size + 64);
     memcpy(c, in, size);
@@ -50,8 +52,26 @@ static unsigned char *canonical(const unsigned char *in, size_t size, size_t *ou
             }
         }
     }
-    *out_size = n;
+    *out_size = p; /* bytes after the property section are not written */
     return c;
+}
+
+/* Write `v` (lossless, or canonical) into a new buffer; NULL (and a failed check) on error. */
+static unsigned char *write_all(const pm_vmd *v, bool canonical_form, size_t *size) {
+    pm_error err = {0};
+    pm_vmd_write_options o = {canonical_form};
+    *size = 0;
+    if (pm_vmd_write_with(v, &o, NULL, 0, size, &err) != PM_OK) {
+        PM_FAIL_AT("write: %s", err.message);
+        return NULL;
+    }
+    unsigned char *buf = malloc(*size ? *size : 1);
+    if (pm_vmd_write_with(v, &o, buf, *size, size, &err) != PM_OK) {
+        PM_FAIL_AT("write: %s", err.message);
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 static void check_same_content(const pm_vmd *a, const pm_vmd *b) {
@@ -91,7 +111,7 @@ static void check_same_content(const pm_vmd *a, const pm_vmd *b) {
         }
 }
 
-PM_TEST(every_fixture_round_trips_with_identical_content_and_canonical_bytes) {
+PM_TEST(every_fixture_is_written_back_byte_identical_and_canonically_on_request) {
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t size;
         unsigned char *data = pm_test_read_fixture(fixtures[f], &size);
@@ -103,23 +123,23 @@ PM_TEST(every_fixture_round_trips_with_identical_content_and_canonical_bytes) {
             free(data);
             continue;
         }
-        size_t wsize = 0;
-        PM_CHECK_OK(pm_vmd_write(a, NULL, 0, &wsize, &err), &err);
-        unsigned char *w = malloc(wsize);
-        PM_CHECK_OK(pm_vmd_write(a, w, wsize, &wsize, &err), &err);
-        PM_CHECK_OK(pm_vmd_read(w, wsize, NULL, &b, &err), &err);
+        size_t wsize = 0, csize = 0, esize = 0;
+        unsigned char *w = write_all(a, false, &wsize);
+        PM_CHECK_MSG(w && wsize == size && memcmp(w, data, size) == 0, "%s: not written back byte-identical", fixtures[f]);
+        unsigned char *cw = write_all(a, true, &csize);
+        unsigned char *expect = canonical(data, size, &esize);
+        PM_CHECK_MSG(cw && csize == esize && memcmp(cw, expect, esize) == 0,
+                     "%s: canonical bytes differ from the canonical original", fixtures[f]);
+        PM_CHECK_OK(pm_vmd_read(cw, csize, NULL, &b, &err), &err);
         if (b) check_same_content(a, b);
-        size_t csize;
-        unsigned char *canon = canonical(data, size, &csize);
-        PM_CHECK_MSG(csize == wsize && memcmp(canon, w, wsize) == 0, "%s: written bytes differ from the canonical original",
-                     fixtures[f]);
         size_t differing = 0;
-        for (size_t i = 0; i < size && i < wsize; i++) differing += data[i] != w[i];
-        printf("  %s: %u sections, %u bone / %u morph / %u camera keys, %zu bytes; %zu bytes differ from the "
-               "original (name padding), %zu appended\n",
+        for (size_t i = 0; i < size && i < csize; i++) differing += data[i] != cw[i];
+        printf("  %s: %u sections, %u bone / %u morph / %u camera keys, %zu bytes, written back identical; canonical: "
+               "%zu bytes differ (name padding), %zu appended (section counts)\n",
                fixtures[f], a->sections, a->bones.count, a->morphs.count, a->cameras.count, size, differing,
-               wsize > size ? wsize - size : 0);
-        free(canon);
+               csize > size ? csize - size : 0);
+        free(expect);
+        free(cw);
         free(w);
         pm_vmd_free(a);
         pm_vmd_free(b);
@@ -355,6 +375,363 @@ PM_TEST(interpolation_pack_uses_the_shifted_rows_and_physics_on) {
     uint8_t c[4];
     pm_vmd_interp_unpack(lin, PM_VMD_AXIS_R, c);
     PM_CHECK(c[0] == 20 && c[1] == 20 && c[2] == 107 && c[3] == 107);
+}
+
+/* ---- generated files: damaged names, padding, sections (issue 16) -------------------------------------- */
+
+/* A VMD made byte by byte. Each name is given as its whole field. */
+static void gen_header(tb *b, int version, const uint8_t *model, size_t model_width) {
+    tb_put(b, version == 1 ? "Vocaloid Motion Data file" : "Vocaloid Motion Data 0002", 25);
+    tb_zero(b, 5);
+    tb_put(b, model, model_width);
+}
+static void gen_bone(tb *b, const uint8_t field[15], uint32_t frame) {
+    uint8_t interp[64];
+    pm_vmd_interp_linear(interp);
+    tb_put(b, field, 15);
+    tb_u32(b, frame);
+    tb_vec3(b, 0.5f, 0, -0.25f);
+    tb_f32(b, 0), tb_f32(b, 0), tb_f32(b, 0), tb_f32(b, 1);
+    tb_put(b, interp, 64);
+}
+static void gen_morph(tb *b, const uint8_t field[15], uint32_t frame, float w) {
+    tb_put(b, field, 15);
+    tb_u32(b, frame);
+    tb_f32(b, w);
+}
+
+/* A field of `width` bytes: the name bytes, then (when there is room) a NUL and the padding kind:
+ * 0 zeros, 1 0xFD, 2 pseudo-random bytes. */
+static void gen_field(uint8_t *field, size_t width, const uint8_t *name, size_t len, int padding, uint32_t seed) {
+    memcpy(field, name, len);
+    for (size_t k = len; k < width; k++) {
+        seed = seed * 1103515245u + 12345u;
+        field[k] = k == len ? 0 : padding == 0 ? 0 : padding == 1 ? 0xFD : (uint8_t)(seed >> 16);
+    }
+}
+
+/* A file with one of everything: model field, bone and morph keys named `f15` (twice each, and a
+ * clean name between), a camera, light and shadow key, and a property key with IK states named
+ * `f20` and a clean one. */
+static void gen_file(tb *b, const uint8_t model[20], const uint8_t f15[15], const uint8_t f20[20]) {
+    static const uint8_t center[15] = {0x83, 0x5A, 0x83, 0x93, 0x83, 0x5E, 0x81, 0x5B}; /* センター */
+    static const uint8_t leg_ik[20] = {0x8D, 0xB6, 0x91, 0xAB, 0x82, 0x68, 0x82, 0x6A};  /* 左足ＩＫ */
+    gen_header(b, 2, model, 20);
+    tb_u32(b, 3);
+    gen_bone(b, f15, 0);
+    gen_bone(b, center, 0);
+    gen_bone(b, f15, 10);
+    tb_u32(b, 2);
+    gen_morph(b, f15, 0, 0.25f);
+    gen_morph(b, f15, 5, 1.0f);
+    tb_u32(b, 1); /* camera */
+    tb_u32(b, 0), tb_f32(b, -45), tb_vec3(b, 0, 10, 0), tb_vec3(b, 0.1f, 0, 0);
+    for (int k = 0; k < 6; k++) tb_u8(b, 20), tb_u8(b, 107), tb_u8(b, 20), tb_u8(b, 107);
+    tb_u32(b, 30), tb_u8(b, 0);
+    tb_u32(b, 1), tb_u32(b, 0), tb_vec3(b, 0.6f, 0.6f, 0.6f), tb_vec3(b, -0.5f, -1, 0.5f); /* light */
+    tb_u32(b, 1), tb_u32(b, 0), tb_u8(b, 1), tb_f32(b, 0.01f);                              /* shadow */
+    tb_u32(b, 1), tb_u32(b, 0), tb_u8(b, 1), tb_u32(b, 2);                                  /* property */
+    tb_put(b, f20, 20), tb_u8(b, 1);
+    tb_put(b, leg_ik, 20), tb_u8(b, 0);
+}
+
+/* Read `data`; check it is written back byte-identical, that the canonical form is `data` with the
+ * padding zeroed, and that both read back to the same names (text and bytes). Returns the motion. */
+static pm_vmd *check_round_trips(const char *what, const unsigned char *data, size_t size) {
+    pm_error err = {0};
+    pm_vmd *v = NULL;
+    if (pm_vmd_read(data, size, NULL, &v, &err) != PM_OK) {
+        PM_FAIL_AT("%s: read failed: %s", what, err.message);
+        return NULL;
+    }
+    size_t wsize = 0, csize = 0, esize = 0;
+    unsigned char *w = write_all(v, false, &wsize);
+    PM_CHECK_MSG(w && wsize == size && memcmp(w, data, size) == 0, "%s: not written back byte-identical", what);
+    unsigned char *c = write_all(v, true, &csize);
+    unsigned char *expect = canonical(data, size, &esize);
+    PM_CHECK_MSG(c && csize == esize && memcmp(c, expect, esize) == 0, "%s: canonical form differs", what);
+    pm_vmd *back = NULL;
+    if (c && pm_vmd_read(c, csize, NULL, &back, &err) == PM_OK) {
+        check_same_content(v, back);
+        const pm_vmd_names *ta[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
+        const pm_vmd_names *tb_[3] = {&back->bone_names, &back->morph_names, &back->ik_names};
+        for (int t = 0; t < 3; t++) {
+            const size_t width = t == 2 ? 20 : 15;
+            PM_CHECK_EQ_INT(ta[t]->count, tb_[t]->count);
+            for (uint32_t i = 0; i < ta[t]->count && i < tb_[t]->count; i++)
+                PM_CHECK_MSG(pm_sjis_field_length(ta[t]->fields + i * width, width) ==
+                                     pm_sjis_field_length(tb_[t]->fields + i * width, width) &&
+                                 memcmp(ta[t]->fields + i * width, tb_[t]->fields + i * width,
+                                        pm_sjis_field_length(ta[t]->fields + i * width, width)) == 0,
+                             "%s: table %d name %u has other bytes after the canonical write", what, t, i);
+        }
+    } else {
+        PM_FAIL_AT("%s: the canonical form does not read: %s", what, err.message);
+    }
+    pm_vmd_free(back);
+    free(expect);
+    free(c);
+    free(w);
+    return v;
+}
+
+/* The text a field decodes to. */
+static void field_text(const uint8_t *field, size_t width, char *out, size_t cap) {
+    pm_sjis_to_utf8(field, pm_sjis_field_length(field, width), out, cap);
+}
+
+PM_TEST(names_cut_inside_a_double_byte_character_round_trip_with_any_padding) {
+    static const uint8_t he[2] = {0x83, 0x77}; /* ヘ */
+    int cases = 0, damaged = 0;
+    for (int lead_ascii = 0; lead_ascii <= 1; lead_ascii++)
+        for (size_t cut = 0; cut <= 3; cut++)      /* name length = width - cut */
+            for (int padding = 0; padding < 3; padding++) {
+                uint8_t name15[15], name20[20], f15[15], f20[20];
+                for (size_t k = 0; k < 20; k++) {
+                    uint8_t byte = lead_ascii && k == 0 ? 'a' : he[(k - (size_t)lead_ascii) % 2];
+                    if (k < 15) name15[k] = byte;
+                    name20[k] = byte;
+                }
+                gen_field(f15, 15, name15, 15 - cut, padding, (uint32_t)(cut * 7 + padding));
+                gen_field(f20, 20, name20, 20 - cut, padding, (uint32_t)(cut * 11 + padding));
+                tb b = {0};
+                gen_file(&b, f20, f15, f20);
+                char what[96];
+                snprintf(what, sizeof what, "ascii %d, cut %zu, padding %d", lead_ascii, cut, padding);
+                pm_vmd *v = check_round_trips(what, b.d, b.n);
+                if (v) {
+                    char want[64];
+                    field_text(f15, 15, want, sizeof want);
+                    const bool bad = strstr(want, "\xEF\xBF\xBD") != NULL;
+                    damaged += bad;
+                    /* the same bytes are one name: keys 0 and 2, both morph keys */
+                    PM_CHECK_EQ_INT(v->bones.name_index[0], v->bones.name_index[2]);
+                    PM_CHECK(v->bones.name_index[0] != v->bones.name_index[1]);
+                    PM_CHECK_EQ_INT(v->morphs.name_index[0], v->morphs.name_index[1]);
+                    PM_CHECK_EQ_INT(v->bone_names.count, 2);
+                    PM_CHECK_STR(v->bone_names.items[v->bones.name_index[0]].data, want);
+                    PM_CHECK(memcmp(v->bone_names.fields + 15 * v->bones.name_index[0], f15, 15) == 0);
+                    field_text(f20, 20, want, sizeof want);
+                    PM_CHECK_STR(v->model_name.data, want);
+                    PM_CHECK_STR(v->ik_names.items[v->properties.ik_name_index[0]].data, want);
+                    PM_CHECK(memcmp(v->model_field, f20, 20) == 0);
+                    PM_CHECK_EQ_INT(v->bone_names.variant_count, 0);
+                }
+                pm_vmd_free(v);
+                free(b.d);
+                cases++;
+            }
+    printf("  %d generated files, %d with a bone name cut inside a character\n", cases, damaged);
+    PM_CHECK(damaged >= 6);
+}
+
+PM_TEST(bytes_that_are_not_cp932_round_trip_and_stay_distinct_names) {
+    /* invalid lead bytes, invalid and unmapped trail bytes, a lead byte at the end of the field */
+    static const struct {
+        uint8_t bytes[6];
+        size_t len;
+    } bad[] = {
+        {{0xFD}, 1},       {{0xFE}, 1},       {{0xFF, 0x41}, 2},       {{0xA0, 0x82, 0xA0}, 3}, {{0x81, 0x20}, 2},
+        {{0x85, 0x40}, 2}, {{0x81, 0xFD, 0x41}, 3}, {{0xEF, 0xFC}, 2}, {{0x80, 0x81}, 2},       {{0x82}, 1},
+    };
+    const size_t n = sizeof bad / sizeof bad[0];
+    tb b = {0};
+    uint8_t model[20] = "model";
+    gen_header(&b, 2, model, 20);
+    tb_u32(&b, (uint32_t)(2 * n));
+    for (size_t i = 0; i < 2 * n; i++) {
+        uint8_t f[15];
+        gen_field(f, 15, bad[i % n].bytes, bad[i % n].len, 1, 0);
+        gen_bone(&b, f, (uint32_t)i);
+    }
+    pm_vmd *v = check_round_trips("invalid bytes", b.d, b.n);
+    if (v) {
+        /* 0xFD and 0xFE both read as one U+FFFD: still two names, each written back as its bytes */
+        PM_CHECK_EQ_INT(v->bone_names.count, n);
+        PM_CHECK_STR(v->bone_names.items[0].data, "\xEF\xBF\xBD");
+        PM_CHECK_STR(v->bone_names.items[1].data, "\xEF\xBF\xBD");
+        for (size_t i = 0; i < n; i++) PM_CHECK_EQ_INT(v->bones.name_index[i], v->bones.name_index[i + n]);
+        /* lookup by text finds the first name with that text; by bytes, each its own */
+        uint32_t idx = 99;
+        pm_error err = {0};
+        PM_CHECK_OK(pm_vmd_intern(v, &v->bone_names, "\xEF\xBF\xBD", 3, &idx, &err), &err);
+        PM_CHECK_EQ_INT(idx, 0);
+        const uint8_t fe[1] = {0xFE};
+        PM_CHECK_OK(pm_vmd_intern_field(v, &v->bone_names, fe, 1, &idx, &err), &err);
+        PM_CHECK_EQ_INT(idx, 1);
+        PM_CHECK_EQ_INT(v->bone_names.count, n);
+    }
+    pm_vmd_free(v);
+    free(b.d);
+}
+
+PM_TEST(files_ending_after_each_section_come_back_with_the_same_sections) {
+    uint8_t model[20] = {0}, f15[15] = {0}, f20[20] = {0};
+    memcpy(model, "cut", 3);
+    memcpy(f15, "\x83\x5A\x83\x93\x83\x5E\x81\x5B", 8);
+    memcpy(f20, "\x8D\xB6\x91\xAB\x82\x68\x82\x6A", 8);
+    tb full = {0};
+    gen_file(&full, model, f15, f20);
+    /* the offsets where each section ends */
+    const size_t ends[7] = {50, 54 + 3 * 111, 54 + 3 * 111 + 4 + 2 * 23, 54 + 3 * 111 + 4 + 2 * 23 + 4 + 61,
+                            54 + 3 * 111 + 4 + 2 * 23 + 4 + 61 + 4 + 28,
+                            54 + 3 * 111 + 4 + 2 * 23 + 4 + 61 + 4 + 28 + 4 + 9, full.n};
+    for (uint32_t k = 0; k <= 6; k++) {
+        char what[32];
+        snprintf(what, sizeof what, "ends after %u sections", k);
+        pm_vmd *v = check_round_trips(what, full.d, ends[k]);
+        if (v) PM_CHECK_EQ_INT(v->sections, k);
+        /* a key added to a section the file did not have: that section (and those before it) are written */
+        if (v && k < 4) {
+            pm_error err = {0};
+            const float color[3] = {1, 1, 1}, dir[3] = {0, -1, 0};
+            PM_CHECK_OK(pm_vmd_add_light_key(v, 3, color, dir, &err), &err);
+            size_t size = 0;
+            unsigned char *w = write_all(v, false, &size);
+            PM_CHECK_EQ_INT(size, ends[k] + 4 * (4 - k) + 28);
+            pm_vmd *r = NULL;
+            PM_CHECK_OK(pm_vmd_read(w, size, NULL, &r, &err), &err);
+            if (r) PM_CHECK(r->sections == 4 && r->lights.count == 1);
+            pm_vmd_free(r);
+            free(w);
+        }
+        pm_vmd_free(v);
+    }
+    /* bytes after the property section are kept (and dropped by the canonical form) */
+    tb_put(&full, "MMM\0extra", 9);
+    pm_vmd *v = check_round_trips("trailing bytes", full.d, full.n);
+    if (v) PM_CHECK(v->trailing_size == 9 && memcmp(v->trailing, "MMM\0extra", 9) == 0);
+    pm_vmd_free(v);
+    free(full.d);
+}
+
+PM_TEST(padding_that_differs_between_keys_of_one_name_is_kept_per_key) {
+    tb b = {0};
+    uint8_t model[20] = "pad";
+    gen_header(&b, 2, model, 20);
+    const uint8_t name[4] = {0x93, 0xAA, 0x82, 0xA0}; /* 頭あ */
+    tb_u32(&b, 5);
+    for (uint32_t i = 0; i < 5; i++) {
+        uint8_t f[15];
+        gen_field(f, 15, name, 4, i < 2 ? 1 : 2, i); /* keys 0, 1: 0xFD; 2, 3, 4: different random bytes */
+        gen_bone(&b, f, i);
+    }
+    pm_vmd *v = check_round_trips("padding per key", b.d, b.n);
+    if (v) {
+        PM_CHECK_EQ_INT(v->bone_names.count, 1);
+        PM_CHECK_EQ_INT(v->bone_names.variant_count, 3);
+        PM_CHECK(v->bone_names.variant_key[0] == 2 && v->bone_names.variant_key[2] == 4);
+    }
+    pm_vmd_free(v);
+    free(b.d);
+}
+
+PM_TEST(a_version_1_file_keeps_its_header_and_10_byte_model_name) {
+    tb b = {0};
+    const uint8_t model[10] = {'o', 'l', 'd', 0, 0xFD, 0xFD, 0xFD, 0xFD, 0xFD, 0xFD};
+    gen_header(&b, 1, model, 10);
+    b.d[27] = 'J'; /* junk after the magic */
+    uint8_t f[15];
+    gen_field(f, 15, (const uint8_t *)"\x93\xAA", 2, 1, 0);
+    tb_u32(&b, 1);
+    gen_bone(&b, f, 0);
+    pm_error err = {0};
+    pm_vmd *v = NULL;
+    PM_CHECK_OK(pm_vmd_read(b.d, b.n, NULL, &v, &err), &err);
+    if (v) {
+        PM_CHECK_EQ_INT(v->version, 1);
+        PM_CHECK_STR(v->model_name.data, "old");
+        size_t size = 0, csize = 0;
+        unsigned char *w = write_all(v, false, &size);
+        PM_CHECK(w && size == b.n && memcmp(w, b.d, size) == 0);
+        unsigned char *c = write_all(v, true, &csize);
+        PM_CHECK(c && csize == 50 + 4 + 111 + 20 && memcmp(c, "Vocaloid Motion Data 0002\0\0\0\0\0old\0", 34) == 0);
+        free(w);
+        free(c);
+    }
+    pm_vmd_free(v);
+    free(b.d);
+}
+
+PM_TEST(edited_files_stay_valid_and_keep_what_was_not_edited) {
+    /* ヘッドセット消 then the lead byte of し: the name MMD cut at 15 bytes */
+    const uint8_t cut[15] = {0x83, 0x77, 0x83, 0x62, 0x83, 0x68, 0x83, 0x5A, 0x83, 0x62, 0x83, 0x67, 0x8F, 0xC1, 0x82};
+    uint8_t model[20], f20[20];
+    gen_field(model, 20, (const uint8_t *)"\x83\x7E\x83\x4E", 4, 1, 0);
+    gen_field(f20, 20, cut, 15, 1, 0);
+    tb b = {0};
+    gen_file(&b, model, cut, f20);
+    pm_error err = {0};
+    pm_vmd *v = NULL;
+    PM_CHECK_OK(pm_vmd_read(b.d, b.n, NULL, &v, &err), &err);
+    if (!v) {
+        free(b.d);
+        return;
+    }
+    PM_CHECK_STR(v->morph_names.items[0].data, "ヘッドセット消\xEF\xBF\xBD");
+    /* move one key: only its frame's bytes change */
+    v->bones.frame[2] = 12;
+    size_t size = 0;
+    unsigned char *w = write_all(v, false, &size);
+    size_t differ = 0;
+    for (size_t i = 0; w && i < size && size == b.n; i++) differ += w[i] != b.d[i];
+    PM_CHECK(w && size == b.n && differ == 1 && w[54 + 2 * 111 + 15] == 12);
+    free(w);
+    /* rename the damaged bone: written as the new name, the morph with the same old bytes stays */
+    const uint32_t bi = v->bones.name_index[0];
+    v->bone_names.items[bi].data = "頭";
+    v->bone_names.items[bi].length = (uint32_t)strlen("頭");
+    w = write_all(v, false, &size);
+    pm_vmd *r = NULL;
+    PM_CHECK_OK(pm_vmd_read(w, size, NULL, &r, &err), &err);
+    if (r) {
+        PM_CHECK_STR(r->bone_names.items[r->bones.name_index[0]].data, "頭");
+        PM_CHECK_STR(r->bone_names.items[r->bones.name_index[2]].data, "頭");
+        PM_CHECK(memcmp(r->bone_names.fields + 15 * r->bones.name_index[0], "\x93\xAA\0\0\0\0\0\0\0\0\0\0\0\0\0", 15) == 0);
+        PM_CHECK(memcmp(r->morph_names.fields, cut, 15) == 0);
+        PM_CHECK(memcmp(w + 54 + 3 * 111 + 4, b.d + 54 + 3 * 111 + 4, size - (54 + 3 * 111 + 4)) == 0);
+    }
+    pm_vmd_free(r);
+    free(w);
+    /* a new name that Shift-JIS cannot encode is still refused, naming it */
+    v->bone_names.items[bi].data = "頭😀";
+    v->bone_names.items[bi].length = (uint32_t)strlen("頭😀");
+    size_t n = 0;
+    PM_CHECK_EQ_INT(pm_vmd_write(v, NULL, 0, &n, &err), PM_ERR_ENCODING);
+    PM_CHECK_MSG(strstr(err.message, "頭😀") && strstr(err.message, "U+1F600"), "message: %s", err.message);
+    /* a key added by text joins the damaged name read from the file */
+    uint32_t idx = 99;
+    PM_CHECK_OK(pm_vmd_intern(v, &v->morph_names, v->morph_names.items[0].data, v->morph_names.items[0].length, &idx,
+                              &err),
+                &err);
+    PM_CHECK_EQ_INT(idx, 0);
+    pm_vmd_free(v);
+    free(b.d);
+}
+
+PM_TEST(intern_field_copies_names_between_motions_with_their_bytes) {
+    pm_vmd *a = NULL;
+    pm_error err = {0};
+    PM_CHECK_OK(pm_vmd_create(NULL, &a, &err), &err);
+    uint8_t f[15];
+    gen_field(f, 15, (const uint8_t *)"\x8F\xC1\x82", 3, 1, 0); /* 消 + a cut lead byte, 0xFD padding */
+    uint32_t i0 = 9, i1 = 9, i2 = 9;
+    PM_CHECK_OK(pm_vmd_intern_field(a, &a->morph_names, f, 15, &i0, &err), &err);
+    PM_CHECK_OK(pm_vmd_intern_field(a, &a->morph_names, f, 3, &i1, &err), &err); /* same bytes, no padding */
+    PM_CHECK_OK(pm_vmd_intern(a, &a->morph_names, "消", strlen("消"), &i2, &err), &err);
+    PM_CHECK(i0 == 0 && i1 == 0 && i2 == 1);
+    PM_CHECK_STR(a->morph_names.items[0].data, "消\xEF\xBF\xBD");
+    PM_CHECK(memcmp(a->morph_names.fields, f, 15) == 0);
+    PM_CHECK(memcmp(a->morph_names.fields + 15, "\x8F\xC1\0", 3) == 0); /* an added name holds its encoding */
+    PM_CHECK_EQ_INT(pm_vmd_intern_field(a, &a->morph_names, f, 21, &i0, &err), PM_ERR_INVALID_ARGUMENT);
+    PM_CHECK_OK(pm_vmd_add_morph_key(a, "消", 0, 1, &err), &err);
+    PM_CHECK_OK(pm_vmd_add_morph_key(a, a->morph_names.items[0].data, 0, 1, &err), &err);
+    PM_CHECK(a->morphs.name_index[0] == 1 && a->morphs.name_index[1] == 0);
+    size_t size = 0;
+    unsigned char *w = write_all(a, false, &size);
+    PM_CHECK(w && size == 50 + 24 + 2 * 23 && memcmp(w + 58, "\x8F\xC1\0", 3) == 0 && memcmp(w + 58 + 23, f, 15) == 0);
+    free(w);
+    pm_vmd_free(a);
 }
 
 int main(void) { return pm_test_run_all(); }

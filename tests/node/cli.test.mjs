@@ -1,7 +1,9 @@
 // The native CLI as a user runs it: help, exit statuses, one-line errors, JSON output.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +29,44 @@ test('procmotion inspect prints a JSON summary of a VMD', { skip: skipNoCli || (
   assert.equal(j.counts.bone, 406);
   assert.equal(j.lastFrame, 120);
   assert.equal(j.bones['センター'], 5);
+});
+
+test('procmotion inspect shows a damaged name with its bytes in hex next to the decoded text', { skip: skipNoCli }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pm-inspect-'));
+  try {
+    // a VMD: a morph name MMD cut at 15 bytes inside a double-byte character (ヘッドセット消 + 0x82)
+    const cut = [0x83, 0x77, 0x83, 0x62, 0x83, 0x68, 0x83, 0x5a, 0x83, 0x62, 0x83, 0x67, 0x8f, 0xc1, 0x82];
+    const vmd = new Uint8Array(50 + 4 + 4 + 23);
+    vmd.set([...'Vocaloid Motion Data 0002'].map((c) => c.charCodeAt(0)));
+    vmd.set([0x61], 30); // model "a"
+    vmd.set([1], 54); // morph count
+    vmd.set(cut, 58);
+    writeFileSync(join(dir, 'cut.vmd'), vmd);
+    const r = run('inspect', join(dir, 'cut.vmd'));
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    const hex = '83 77 83 62 83 68 83 5A 83 62 83 67 8F C1 82';
+    assert.deepEqual(j.damagedNames, [{ section: 'morph', name: 'ヘッドセット消\ufffd', bytes: hex, keys: 1 }]);
+    assert.equal(j.morphs[`ヘッドセット消\ufffd <${hex}>`], 1);
+    // a PMX (UTF-16LE) whose bone name holds an unpaired surrogate
+    const u32 = (v) => [v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255];
+    const text = (bytes) => [...u32(bytes.length), ...bytes];
+    const f32 = (v) => [...new Uint8Array(new Float32Array([v]).buffer)];
+    const pmx = [
+      ...[...'PMX '].map((c) => c.charCodeAt(0)), ...f32(2), 8, 0, 0, 1, 1, 1, 1, 1, 1,
+      ...text([0x61, 0]), ...text([]), ...text([]), ...text([]), ...u32(0), ...u32(0), ...u32(0), ...u32(0),
+      ...u32(1), ...text([0x61, 0, 0x00, 0xd8]), ...text([]), ...f32(0), ...f32(0), ...f32(0), 0xff, ...u32(0), 0x1a, 0,
+      ...f32(0), ...f32(1), ...f32(0), ...u32(0),
+    ];
+    writeFileSync(join(dir, 'surrogate.pmx'), new Uint8Array(pmx));
+    const m = run('inspect', join(dir, 'surrogate.pmx'));
+    assert.equal(m.status, 0, m.stderr);
+    assert.deepEqual(JSON.parse(m.stdout).damagedNames, [{ section: 'bone', index: 0, name: 'a\ufffd', bytes: '61 00 00 D8' }]);
+    // clean files list nothing
+    if (existsSync(FIXTURES)) assert.deepEqual(JSON.parse(run('inspect', `${FIXTURES}vmd/mei_wait.vmd`).stdout).damagedNames, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('bad input exits 1 with one line naming the problem', { skip: skipNoCli }, () => {

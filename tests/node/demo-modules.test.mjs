@@ -1,4 +1,5 @@
-// The web demo's DOM-free modules in Node: the i18n table, language choice, tap tempo, the PMX
+// The web demo's DOM-free modules in Node: the i18n table, language choice, the tempo range (tap
+// tempo is the package's, tests/node/beats.test.mjs), the Music control's helpers, the PMX
 // texture-table reader behind referenceFiles, the curve sampler (against babylon-mmd's own
 // evaluation of the same VMD), and the keypoint overlay's tables and playhead lookup.
 import './support/register.mjs';
@@ -12,7 +13,8 @@ import { REPO_ROOT, fixturesAvailable, readFixture, createMmdScene, evaluateWorl
 
 const SRC = join(REPO_ROOT, 'web-demo/src');
 const { LANGUAGES, TABLE, pickLanguage, setLanguage, t } = await import(join(SRC, 'i18n.js'));
-const { TapTempo, clampBpm } = await import(join(SRC, 'tempo.js'));
+const { clampBpm, fitBpm } = await import(join(SRC, 'tempo.js'));
+const music = await import(join(SRC, 'music-core.js'));
 const { pmxTexturePaths, classify, extensionOf } = await import(join(SRC, 'files.js'));
 const { CATWALK_PARAMS } = await import(join(SRC, 'modes/catwalk-params.js'));
 const kpHelpers = await import(join(SRC, 'keypoints.js'));
@@ -34,7 +36,7 @@ test('every i18n key the page uses exists', () => {
   const used = new Set();
   const html = readFileSync(join(REPO_ROOT, 'web-demo/index.html'), 'utf8');
   for (const m of html.matchAll(/data-i18n(?:-title|-aria|-placeholder)?="([^"]+)"/g)) used.add(m[1]);
-  for (const f of ['main.js', 'errors.js', 'curves.js', 'modes/catwalk.js', 'modes/vmd.js', 'keypoint-overlay.js']) {
+  for (const f of ['main.js', 'errors.js', 'curves.js', 'modes/catwalk.js', 'modes/vmd.js', 'keypoint-overlay.js', 'music.js']) {
     const src = readFileSync(join(SRC, f), 'utf8');
     for (const m of src.matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]);
     for (const m of src.matchAll(/(?:showError|i18n: )\(?'([\w.]+)'/g)) used.add(m[1]);
@@ -71,17 +73,51 @@ test('the browser language picks the table language', () => {
   assert.equal(pickLanguage([]), 'en');
 });
 
-test('tap tempo: median of the last taps, starts over after a pause, clamps to 60..200', () => {
-  const tap = new TapTempo();
-  assert.equal(tap.tap(0), null);
-  assert.equal(tap.tap(500), null);
-  assert.equal(tap.tap(1000), null);
-  assert.equal(tap.tap(1500), 120);
-  assert.equal(tap.tap(2010), 120); // one sloppy tap does not move the median
-  assert.equal(tap.tap(5000), null); // > 2 s gap: start over
-  for (let i = 1; i <= 4; i++) tap.tap(5000 + i * 200);
-  assert.equal(tap.tap(6000), 200, '300 BPM taps clamp to 200');
+test('the tempo range: a detected or tapped tempo folds by octaves into 60..200, rounded to 0.1', () => {
   assert.equal(clampBpm(10), 60);
+  assert.equal(clampBpm(250), 200);
+  assert.equal(fitBpm(124.04), 124);
+  assert.equal(fitBpm(55), 110, 'a slow song is walked at twice its tempo');
+  assert.equal(fitBpm(210), 105, 'a fast one at half');
+  assert.equal(fitBpm(29.5), 118);
+  assert.equal(fitBpm(430), 107.5);
+  for (const bad of [0, -120, NaN, Infinity, null, undefined, '120']) assert.equal(fitBpm(bad), null, String(bad));
+});
+
+test('music: WAV sniffing, deinterleaving, time labels', () => {
+  const riff = (tag, kind = 'WAVE') => new Uint8Array([...tag, 0, 0, 0, 0, ...kind].map((c) => (typeof c === 'string' ? c.charCodeAt(0) : c)));
+  assert.ok(music.isWavBytes(riff('RIFF')));
+  assert.ok(music.isWavBytes(riff('RF64')));
+  assert.ok(!music.isWavBytes(riff('RIFF', 'AVI ')));
+  assert.ok(!music.isWavBytes(new TextEncoder().encode('OggS\0\x02...........')));
+  assert.ok(!music.isWavBytes(new Uint8Array(3)));
+  const [l, r] = music.deinterleave(Float32Array.from([1, -1, 2, -2, 3, -3]), 2);
+  assert.deepEqual([...l], [1, 2, 3]);
+  assert.deepEqual([...r], [-1, -2, -3]);
+  assert.equal(music.formatTime(0), '0:00.0');
+  assert.equal(music.formatTime(65.26), '1:05.3');
+  assert.equal(music.formatTime(NaN), '0:00.0');
+  assert.deepEqual(classify([{ path: 'a/song.MP3', file: {} }, { path: 'b.wav', file: {} }, { path: 'c.txt', file: {} }]).audio.map((e) => e.path),
+    ['a/song.MP3', 'b.wav']);
+});
+
+test('music lane: the window keeps the playhead at 30 %; beat marks and bars; envelope columns keep short onsets', () => {
+  assert.deepEqual(music.laneWindow(10, 60), { t0: 7.6, t1: 15.6 });
+  assert.deepEqual(music.laneWindow(1, 5), { t0: 0, t1: 5 }, 'a short song is shown whole');
+  const beats = Float64Array.from({ length: 40 }, (_, i) => 0.5 + i * 0.5);
+  const bars = Uint8Array.from(beats, (_, i) => ((i + 3) % 4) + 1); // beat 1 is the first downbeat
+  const marks = music.beatMarks(beats, bars, 3.9, 6.1, 220);
+  assert.deepEqual(marks.map((m) => m.time), [4, 4.5, 5, 5.5, 6]);
+  assert.ok(marks.every((m) => Math.abs(m.x - ((m.time - 3.9) / 2.2) * 220) < 1e-9));
+  assert.deepEqual(marks.filter((m) => m.downbeat).map((m) => [m.time, m.bar]), [[5, 3]], 'the bar number counts from the first downbeat');
+  assert.deepEqual(music.beatMarks(beats, bars, 30, 40, 100), []);
+  const env = new Float32Array(1000);
+  env[503] = 0.9; // one 10 ms onset at 5.03 s
+  const cols = music.envelopeColumns(env, 100, 4, 6, 20); // 10 frames a column
+  assert.equal(cols.length, 20);
+  assert.equal(Math.max(...cols), env[503]);
+  assert.equal(cols.indexOf(Math.max(...cols)), 10);
+  assert.ok(music.envelopeColumns(env, 100, 9, 12, 30).slice(10).every((v) => v === 0), 'nothing after the song');
 });
 
 test('PMX texture table of yw_test_model.pmx; garbage is not a PMX', { skip: NO_FIXTURES }, () => {

@@ -21,8 +21,21 @@ enum {
     /* pm_abi_vmd_read_packed only: the block's size, and the model name and every name of the three
      * tables joined by NUL (offset, byte length) */
     D_PACKED_SIZE, D_TEXT, D_TEXT_BYTES,
+    /* what the file held beyond its content (vmd.h): the 30 header bytes, the 20-byte model-name field,
+     * the bytes after the last section; per name table its fields (count x width bytes) and its
+     * variants (count, ascending key indices, count x width bytes) */
+    D_HEADER, D_MODEL_FIELD, D_TRAILING, D_TRAILING_SIZE,
+    D_BONE_FIELDS, D_BONE_VARIANTS, D_BONE_VARIANT_KEYS, D_BONE_VARIANT_FIELDS,
+    D_MORPH_FIELDS, D_MORPH_VARIANTS, D_MORPH_VARIANT_KEYS, D_MORPH_VARIANT_FIELDS,
+    D_IK_FIELDS, D_IK_VARIANTS, D_IK_VARIANT_KEYS, D_IK_VARIANT_FIELDS,
+    /* pm_abi_vmd_write only: non-zero for the canonical form */
+    D_CANONICAL,
     D_COUNT
 };
+
+/* The name tables in slot order (bone, morph, IK), their field widths and their first raw slot. */
+static const size_t table_width[3] = {PM_VMD_BONE_NAME_SIZE, PM_VMD_BONE_NAME_SIZE, PM_VMD_IK_NAME_SIZE};
+static const int table_raw_slot[3] = {D_BONE_FIELDS, D_MORPH_FIELDS, D_IK_FIELDS};
 
 static uint32_t ptr(const void *p) { return (uint32_t)(uintptr_t)p; }
 
@@ -74,6 +87,14 @@ PM_EXPORT void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
     d[D_PROPS] = p->count, d[D_PROP_FRAME] = ptr(p->frame), d[D_PROP_VISIBLE] = ptr(p->visible);
     d[D_PROP_IK_START] = ptr(p->ik_start), d[D_PROP_IK_COUNT] = p->ik_count;
     d[D_PROP_IK_NAME_INDEX] = ptr(p->ik_name_index), d[D_PROP_IK_ENABLED] = ptr(p->ik_enabled);
+    d[D_HEADER] = ptr(v->header), d[D_MODEL_FIELD] = ptr(v->model_field);
+    d[D_TRAILING] = ptr(v->trailing), d[D_TRAILING_SIZE] = v->trailing_size;
+    const pm_vmd_names *tables[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
+    for (int t = 0; t < 3; t++) {
+        const int at = table_raw_slot[t];
+        d[at] = ptr(tables[t]->fields), d[at + 1] = tables[t]->variant_count;
+        d[at + 2] = ptr(tables[t]->variant_key), d[at + 3] = ptr(tables[t]->variant_field);
+    }
 }
 
 /* ---- one call, one block ------------------------------------------------------------------------ */
@@ -142,9 +163,18 @@ static void pack_all(packer *pk, const pm_vmd *v, uint32_t *d) {
     d[D_PROP_FRAME] = pack(pk, p->frame, np * 4), d[D_PROP_VISIBLE] = pack(pk, p->visible, np);
     d[D_PROP_IK_START] = pack(pk, p->ik_start, np ? (np + 1) * 4 : 0), d[D_PROP_IK_COUNT] = p->ik_count;
     d[D_PROP_IK_NAME_INDEX] = pack(pk, p->ik_name_index, ni * 4), d[D_PROP_IK_ENABLED] = pack(pk, p->ik_enabled, ni);
+    d[D_HEADER] = pack(pk, v->header, PM_VMD_HEADER_SIZE), d[D_MODEL_FIELD] = pack(pk, v->model_field, PM_VMD_MODEL_NAME_SIZE);
+    d[D_TRAILING] = pack(pk, v->trailing, v->trailing_size), d[D_TRAILING_SIZE] = v->trailing_size;
+    const pm_vmd_names *tables[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
+    for (int t = 0; t < 3; t++) {
+        const pm_vmd_names *n = tables[t];
+        const int at = table_raw_slot[t];
+        d[at] = pack(pk, n->fields, n->fields ? n->count * table_width[t] : 0), d[at + 1] = n->variant_count;
+        d[at + 2] = pack(pk, n->variant_key, (size_t)n->variant_count * 4);
+        d[at + 3] = pack(pk, n->variant_field, n->variant_count * table_width[t]);
+    }
     d[D_TEXT] = pack(pk, NULL, 0);
     pack_text(pk, &v->model_name, true);
-    const pm_vmd_names *tables[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
     for (int t = 0; t < 3; t++)
         for (uint32_t i = 0; i < tables[t]->count; i++) pack_text(pk, &tables[t]->items[i], false);
     d[D_TEXT_BYTES] = (uint32_t)(pk->at - d[D_TEXT]);
@@ -187,11 +217,16 @@ PM_EXPORT uint8_t *pm_abi_vmd_read_packed(const uint8_t *data, uint32_t size, ui
     return pk.base;
 }
 
-/* Name tables on the way in: a UTF-8 blob and count + 1 offsets into it. */
-static pm_result names_in(const uint32_t *d, int slot, pm_vmd_names *t, pm_error *err) {
+/* Name tables on the way in: a UTF-8 blob and count + 1 offsets into it, and the fields and variants
+ * (raw_slot: the table's D_*_FIELDS). */
+static pm_result names_in(const uint32_t *d, int slot, int raw_slot, pm_vmd_names *t, pm_error *err) {
     uint32_t count = d[slot];
     const uint32_t *offsets = (const uint32_t *)(uintptr_t)d[slot + 1];
     t->count = count;
+    t->fields = (uint8_t *)(uintptr_t)d[raw_slot];
+    t->variant_count = d[raw_slot + 1];
+    t->variant_key = (uint32_t *)(uintptr_t)d[raw_slot + 2];
+    t->variant_field = (uint8_t *)(uintptr_t)d[raw_slot + 3];
     if (!count) return PM_OK;
     const char *blob = (const char *)(uintptr_t)offsets[count + 1];
     t->items = pmi_alloc_array(NULL, count, sizeof(pm_string), err, "abi: names");
@@ -207,8 +242,11 @@ static pm_result names_in(const uint32_t *d, int slot, pm_vmd_names *t, pm_error
 /*
  * Serialise a motion described by `d` (same slots as pm_abi_vmd_describe, except that each name slot
  * pair is {count, offsets} where offsets holds count + 1 byte offsets followed by one more uint32: the
- * address of the UTF-8 blob). On success returns 0, stores a malloc'd buffer in *out (host frees with
- * pm_abi_free) and its size in *out_size; otherwise returns the pm_result and fills errbuf.
+ * address of the UTF-8 blob). D_VERSION and D_SECTIONS are the motion's (version 0 means 2); the raw
+ * slots may be 0 (no header, model field or trailing bytes; no stored fields: every name is encoded);
+ * a fields slot must hold count x width bytes. D_CANONICAL non-zero writes the canonical form. On
+ * success returns 0, stores a malloc'd buffer in *out (host frees with pm_abi_free) and its size in
+ * *out_size; otherwise returns the pm_result and fills errbuf.
  */
 PM_EXPORT int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *out_size, char *errbuf) {
     pm_error err = {0};
@@ -216,16 +254,22 @@ PM_EXPORT int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *o
     memset(&v, 0, sizeof v);
     *out = NULL;
     *out_size = 0;
-    v.version = 2;
-    v.sections = 6;
+    const pm_vmd_write_options wo = {d[D_CANONICAL] != 0};
+    v.version = d[D_VERSION] ? d[D_VERSION] : 2;
+    v.sections = d[D_SECTIONS];
+    if (d[D_HEADER]) memcpy(v.header, (const void *)(uintptr_t)d[D_HEADER], PM_VMD_HEADER_SIZE);
+    if (d[D_MODEL_FIELD]) memcpy(v.model_field, (const void *)(uintptr_t)d[D_MODEL_FIELD], PM_VMD_MODEL_NAME_SIZE);
+    v.trailing = (const uint8_t *)(uintptr_t)d[D_TRAILING];
+    v.trailing_size = v.trailing ? d[D_TRAILING_SIZE] : 0;
     v.model_name.data = (const char *)(uintptr_t)d[D_MODEL_NAME];
     v.model_name.length = d[D_MODEL_NAME_LEN];
     if (!v.model_name.data) v.model_name.data = "", v.model_name.length = 0;
     pm_result r;
     uint8_t *buf = NULL;
     size_t size = 0;
-    if ((r = names_in(d, D_BONE_NAMES, &v.bone_names, &err)) || (r = names_in(d, D_MORPH_NAMES, &v.morph_names, &err)) ||
-        (r = names_in(d, D_IK_NAMES, &v.ik_names, &err)))
+    if ((r = names_in(d, D_BONE_NAMES, D_BONE_FIELDS, &v.bone_names, &err)) ||
+        (r = names_in(d, D_MORPH_NAMES, D_MORPH_FIELDS, &v.morph_names, &err)) ||
+        (r = names_in(d, D_IK_NAMES, D_IK_FIELDS, &v.ik_names, &err)))
         goto done;
 #define P(type, slot) ((type *)(uintptr_t)d[slot])
     v.bones = (pm_vmd_bone_keys){d[D_BONES], P(uint32_t, D_BONE_NAME_INDEX), P(uint32_t, D_BONE_FRAME),
@@ -264,13 +308,13 @@ PM_EXPORT int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *o
         r = pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: property IK states are missing an array");
         goto done;
     }
-    if ((r = pm_vmd_write(&v, NULL, 0, &size, &err))) goto done;
+    if ((r = pm_vmd_write_with(&v, &wo, NULL, 0, &size, &err))) goto done;
     buf = malloc(size ? size : 1);
     if (!buf) {
         r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory for a %zu-byte file", size);
         goto done;
     }
-    if ((r = pm_vmd_write(&v, buf, size, &size, &err))) goto done;
+    if ((r = pm_vmd_write_with(&v, &wo, buf, size, &size, &err))) goto done;
     *out = buf;
     *out_size = (uint32_t)size;
     buf = NULL;

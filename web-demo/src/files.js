@@ -3,6 +3,7 @@
 //
 // An entry is { file: File, path: 'folder/sub/name.ext' } (path relative to what the user picked
 // or dropped; just the name when the browser gives no folder).
+import { AUDIO_EXTENSIONS } from './music-core.js';
 
 export const MODEL_EXTENSIONS = ['.pmx', '.pmd'];
 export const MOTION_EXTENSIONS = ['.vmd'];
@@ -61,13 +62,14 @@ export async function entriesFromDataTransfer(dt) {
   return out;
 }
 
-/** Split entries into { model, motions, others } (model: the first PMX/PMD, by shortest path). */
+/** Split entries into { model, motions, audio, others } (model: the first PMX/PMD, by shortest path). */
 export function classify(entries) {
   const models = entries.filter((e) => MODEL_EXTENSIONS.includes(extensionOf(e.path)))
     .sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path));
   const motions = entries.filter((e) => MOTION_EXTENSIONS.includes(extensionOf(e.path)));
-  const others = entries.filter((e) => !models.includes(e) && !motions.includes(e));
-  return { model: models[0] ?? null, models, motions, others };
+  const audio = entries.filter((e) => AUDIO_EXTENSIONS.includes(extensionOf(e.path)));
+  const others = entries.filter((e) => !models.includes(e) && !motions.includes(e) && !audio.includes(e));
+  return { model: models[0] ?? null, models, motions, audio, others };
 }
 
 // ---- PMX texture table ---------------------------------------------------------------------------

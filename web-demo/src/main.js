@@ -2,7 +2,8 @@
 //
 // Structure: viewer.js (Babylon scene + babylon-mmd runtime, owns the clock), modes/ (one module
 // per capability, registered in modes/registry.js), curves.js (foot/hip curve view), files.js
-// (pickers, drag and drop, textures as referenceFiles), i18n.js (labels), errors.js (banner).
+// (pickers, drag and drop, textures as referenceFiles), i18n.js (labels), errors.js (banner),
+// music.js (the Music control: a song, its beats and tempo).
 import { createProcMotion } from 'procmotion';
 import { getModelInfo } from 'procmotion/babylon';
 
@@ -15,7 +16,9 @@ import { defaultModel } from './models.js';
 import { modelSkeleton } from './modes/model-skeleton.js';
 import { analyzeModelRig, rigRows } from './rig-summary.js';
 import { availableModes, getMode } from './modes/registry.js';
-import { BPM_MAX, BPM_MIN, TapTempo, clampBpm } from './tempo.js';
+import { MusicControl } from './music.js';
+import { AUDIO_EXTENSIONS } from './music-core.js';
+import { BPM_MAX, BPM_MIN, clampBpm, fitBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
 // Capabilities: each registers its mode. (Keypoints is an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
@@ -32,6 +35,10 @@ function createApp(pm, viewer) {
     pm,
     viewer,
     bpm: 120,
+    offset: 0, // seconds of beat 0 (from the music's first beat, taps on the song, or typed)
+    beatGrid: null, // pm.beatGrid of the tempo: the detection's own beats when a song set it
+    tempoSource: 'default', // 'default' | 'typed' | 'tap' | 'music'
+    music: null, // the MusicControl (music.js)
     mode: 'catwalk',
     model: null, // { name, boneNames, morphNames, skeleton?, builtIn }
     userVmd: null, // { name, bytes, lastFrame, keyCount }
@@ -41,7 +48,17 @@ function createApp(pm, viewer) {
     keypoints: null, // the KeypointOverlay (when the core has toKeypoints)
     onBpmChange(fn) { bpmListeners.add(fn); return () => bpmListeners.delete(fn); },
     setBpm(bpm) {
+      app.setTempo({ bpm, source: 'typed' });
+    },
+    /**
+     * The page's tempo: bpm (null = none), offset (seconds of beat 0) and the grid the generators
+     * will take (issue 18's "Motion that follows the beats"; the modes read app.bpm today).
+     */
+    setTempo({ bpm, offset = app.offset, grid = null, source = 'typed' }) {
       app.bpm = bpm === null ? null : clampBpm(bpm);
+      app.offset = Number.isFinite(offset) ? offset : 0;
+      app.tempoSource = source;
+      app.beatGrid = grid ?? (app.bpm === null ? null : pm.beatGrid({ bpm: app.bpm, offset: app.offset }));
       for (const fn of bpmListeners) fn(app.bpm);
       app.regenerate();
     },
@@ -154,14 +171,21 @@ function setupTempo(app) {
   const input = $('#bpm');
   const none = $('#no-bpm');
   const tap = $('#tap');
+  const offset = $('#offset');
   input.min = BPM_MIN;
   input.max = BPM_MAX;
   input.value = app.bpm;
-  const tapper = new TapTempo();
+  // The package's tap tempo. While a song plays the taps are timed on the song's clock, so the
+  // offset they give is a time in the song; otherwise on the page's clock (the BPM only).
+  let tapper = null;
+  let tapClock = null;
   const show = () => {
     none.checked = app.bpm === null;
     input.disabled = app.bpm === null;
+    offset.disabled = app.bpm === null;
     if (app.bpm !== null && Number(input.value) !== app.bpm) input.value = app.bpm;
+    const o = Math.round(app.offset * 1000) / 1000;
+    if (Number(offset.value) !== o) offset.value = o;
   };
   app.onBpmChange(show);
   input.addEventListener('change', () => {
@@ -169,18 +193,37 @@ function setupTempo(app) {
     if (input.value === '' || !Number.isFinite(v)) { input.value = app.bpm ?? 120; return; }
     app.setBpm(v);
   });
+  offset.addEventListener('change', () => {
+    const v = Number(offset.value);
+    if (offset.value === '' || !Number.isFinite(v)) { show(); return; }
+    app.setTempo({ bpm: app.bpm, offset: v, source: 'typed' });
+  });
   none.addEventListener('change', () => app.setBpm(none.checked ? null : clampBpm(Number(input.value) || 120)));
   const doTap = () => {
     tap.classList.remove('flash');
     void tap.offsetWidth; // restart the flash animation
     tap.classList.add('flash');
-    const bpm = tapper.tap(performance.now());
-    if (bpm !== null) app.setBpm(bpm);
+    const onSong = !!app.music?.playing;
+    const clock = onSong ? 'song' : 'page';
+    if (clock !== tapClock) { tapper = app.pm.createTapTempo(); tapClock = clock; }
+    const grid = tapper.tap(onSong ? app.music.position * 1000 : performance.now());
+    const bpm = grid ? fitBpm(grid.bpm) : null;
+    if (bpm !== null) app.setTempo({ bpm, offset: onSong ? grid.offset : app.offset, source: 'tap' });
   };
   tap.addEventListener('pointerdown', (e) => { e.preventDefault(); doTap(); });
   tap.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); doTap(); } });
   app.tapTempo = doTap;
   show();
+}
+
+/** The Music section (music.js) and its lane under the curve view. */
+function setupMusic(app) {
+  const els = {
+    file: $('#file-audio'), play: $('#music-play'), seek: $('#music-seek'), time: $('#music-time'),
+    info: $('#music-info'), use: $('#music-use'), remove: $('#music-remove'), lane: $('#music-canvas'),
+  };
+  els.file.accept = ['audio/*', ...AUDIO_EXTENSIONS].join(',');
+  app.music = new MusicControl(app, els);
 }
 
 function setupTimeline(app) {
@@ -250,6 +293,7 @@ function updateInfo(app) {
     }
     if (r.usedBones) rows.push([t('info.bones'), String(r.usedBones.length)]);
     if (r.missingBones) rows.push([t('info.missing'), r.missingBones.length ? r.missingBones.join(', ') : t('info.none')]);
+    if (r.damagedNames?.length) rows.push([t('info.damaged'), r.damagedNames.join(', ')]);
     if (app.keypoints) rows.push(...app.keypoints.infoRows());
   }
   fillInfo(dl, rows);
@@ -311,15 +355,37 @@ async function loadUserVmd(app, entry) {
   let lastFrame = 0;
   for (const f of parsed.bones.frames) lastFrame = Math.max(lastFrame, f);
   for (const f of parsed.morphs.frames) lastFrame = Math.max(lastFrame, f);
-  app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count };
+  app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count, damagedNames: damagedVmdNames(parsed) };
   app.setMode('vmd');
   return true;
+}
+
+/**
+ * The names of a readVmd result whose bytes are not Shift-JIS (a name MMD cut inside a double-byte
+ * character shows U+FFFD), each as "text <hex bytes>". They play and save as stored.
+ */
+function damagedVmdNames(vmd) {
+  const out = [];
+  const tables = [[vmd.bones, 'names', 'rawNames'], [vmd.morphs, 'names', 'rawNames'], [vmd.properties, 'ikNames', 'rawIkNames']];
+  for (const [section, namesKey, rawKey] of tables) {
+    section[namesKey].forEach((text, i) => {
+      if (!text.includes('\ufffd')) return;
+      const field = section[rawKey][i], end = field.indexOf(0);
+      const hex = Array.from(field.subarray(0, end < 0 ? field.length : end), (b) => b.toString(16).toUpperCase().padStart(2, '0'));
+      out.push(`${text} <${hex.join(' ')}>`);
+    });
+  }
+  return out;
 }
 
 async function loadEntries(app, entries) {
   if (!entries.length) return;
   clearErrors();
-  const { model, motions, others } = classify(entries);
+  const { model, motions, audio, others } = classify(entries);
+  if (audio.length && !model && !motions.length) {
+    await app.music.load(audio[0].file);
+    return;
+  }
   if (!model && !motions.length) {
     const names = others.slice(0, 4).map((e) => e.file.name).join(', ');
     showError(others.some((e) => /\.(png|jpe?g|bmp|tga|sph|spa)$/i.test(e.path)) ? 'err.noModel' : 'err.unknownFile', { names });
@@ -327,6 +393,7 @@ async function loadEntries(app, entries) {
   }
   if (model && !(await loadUserModel(app, model, entries))) return;
   if (motions.length) await loadUserVmd(app, motions[0]);
+  if (audio.length) await app.music.load(audio[0].file);
 }
 
 /** The Keypoints toggle (listed when this build of the core has pm.toKeypoints). */
@@ -409,6 +476,7 @@ async function main() {
   app.curves = new CurveView($('#curve-canvas'), $('#curve-legend'));
   setupModes(app);
   setupTempo(app);
+  setupMusic(app);
   setupTimeline(app);
   setupFiles(app);
   setupKeypoints(app);

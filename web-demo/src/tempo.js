@@ -1,5 +1,5 @@
-// Tap tempo: the BPM from the last taps (median interval of up to 8 taps; a pause of more than
-// 2 s starts over). Pure logic; the page feeds it performance.now() timestamps.
+// The page's tempo range and the tempo a detection or a tap gives the modes. Tap tempo itself is the
+// package's (pm.createTapTempo, docs/beats.md): one tap tempo in the project. Pure logic.
 
 export const BPM_MIN = 60;
 export const BPM_MAX = 200;
@@ -8,26 +8,15 @@ export function clampBpm(bpm) {
   return Math.min(BPM_MAX, Math.max(BPM_MIN, bpm));
 }
 
-export class TapTempo {
-  constructor({ maxTaps = 8, resetAfterMs = 2000 } = {}) {
-    this.maxTaps = maxTaps;
-    this.resetAfterMs = resetAfterMs;
-    this.taps = [];
-  }
-
-  /** Record a tap at time `ms`; returns the BPM (rounded to 0.1) once there are 4 taps, else null. */
-  tap(ms) {
-    const last = this.taps[this.taps.length - 1];
-    if (last !== undefined && (ms - last > this.resetAfterMs || ms <= last)) this.taps = [];
-    this.taps.push(ms);
-    if (this.taps.length > this.maxTaps) this.taps.shift();
-    if (this.taps.length < 4) return null;
-    const gaps = this.taps.slice(1).map((t, i) => t - this.taps[i]).sort((a, b) => a - b);
-    const median = gaps[gaps.length >> 1];
-    return Math.round(clampBpm(60000 / median) * 10) / 10;
-  }
-
-  get count() {
-    return this.taps.length;
-  }
+/**
+ * A detected or tapped tempo as the page's modes take it: rounded to 0.1 BPM, and brought into
+ * 60..200 by whole octaves (a 55 BPM song is walked at 110, a 210 BPM one at 105: every step still
+ * lands on a beat), clamped only when no octave fits. Null for anything that is not a tempo.
+ */
+export function fitBpm(bpm) {
+  if (typeof bpm !== 'number' || !Number.isFinite(bpm) || bpm <= 0) return null;
+  let b = bpm;
+  while (b < BPM_MIN) b *= 2;
+  while (b > BPM_MAX) b /= 2;
+  return Math.round(clampBpm(b) * 10) / 10;
 }

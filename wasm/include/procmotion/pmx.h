@@ -37,7 +37,8 @@
  *     cycles, no IK chain naming its own bone, finite values;
  *   - text: UTF-16LE with an unpaired surrogate or an odd trailing byte, and invalid UTF-8, decode
  *     to U+FFFD (like TextDecoder); a text length larger than the bytes left is PM_ERR_TRUNCATED; a
- *     NUL character ends the text (as in PMD and VMD's fixed fields), so names never hold one.
+ *     NUL character ends the text (as in PMD and VMD's fixed fields), so names never hold one. Such a
+ *     text keeps the bytes the file stored (pm_model_raw_text), and pm_pmx_write writes them back.
  *   Bytes after the morph section are not looked at.
  *
  * PMD (pm_pmd_read)
@@ -48,7 +49,9 @@
  *   limit float, links u16[]), morphs (the first, "base", is not a morph and is dropped; the
  *   others keep their names and categories), display lists, and when present the English names.
  *   Toon textures, rigid bodies and joints are not read; a file that ends right after the display
- *   lists (common in old models) is fine. PMD bones become PMX-like bones exactly as babylon-mmd
+ *   lists (common in old models) is fine. Names are decoded as text.h describes (U+FFFD where the
+ *   bytes are not CP932, e.g. a name cut inside a double-byte character); such a name keeps its
+ *   whole field (pm_model_raw_text). PMD bones become PMX-like bones exactly as babylon-mmd
  *   1.3's PmdReader converts them, because babylon-mmd is what procmotion's poses must agree with:
  *     - every bone: ROTATABLE | VISIBLE | ENABLED, tail = the tail bone (0 = none), order 0;
  *     - type 1 (rotate+move): + TRANSLATABLE;
@@ -73,7 +76,10 @@
  *   written as empty vertex morphs, so reading the output gives back the same skeleton (bones, morph
  *   names and panels, model names and comments). Without explicit display frames the writer makes
  *   "Root" (special, bone 0), "表情" (special, every morph) and "Bones" (every other bone).
- *   Same calling convention as pm_vmd_write: out == NULL computes the exact size.
+ *   Same calling convention as pm_vmd_write: out == NULL computes the exact size. A skeleton text
+ *   that kept its file's bytes (pm_model_raw_text: an unpaired surrogate, invalid UTF-8, a NUL inside)
+ *   is written as those bytes when the output has the file's encoding and the text was not replaced,
+ *   so a PMX read and written again gives its names back byte for byte.
  *
  * OWNERSHIP
  *   Readers borrow `data` during the call only; the skeleton owns copies of everything. On failure
@@ -120,6 +126,31 @@ pm_result pm_pmd_read(const uint8_t *data, size_t size, const pm_model_read_opti
 /* PMX or PMD by magic; anything else is PM_ERR_BAD_FORMAT. */
 pm_result pm_model_read(const uint8_t *data, size_t size, const pm_model_read_options *opts, pm_skeleton **out,
                         pm_error *err);
+
+/* Which text of a skeleton pm_model_raw_text looks at. */
+typedef enum pm_model_text {
+    PM_MODEL_TEXT_MODEL_NAME = 0,
+    PM_MODEL_TEXT_MODEL_NAME_EN,
+    PM_MODEL_TEXT_COMMENT,
+    PM_MODEL_TEXT_COMMENT_EN,
+    PM_MODEL_TEXT_BONE_NAME,    /* index: the bone */
+    PM_MODEL_TEXT_BONE_NAME_EN, /* index: the bone */
+    PM_MODEL_TEXT_MORPH_NAME,   /* index: the morph */
+    PM_MODEL_TEXT_COUNT,
+    PM_MODEL_TEXT_FORCE_U32 = 0x7fffffff
+} pm_model_text;
+
+/*
+ * The bytes the file stored for a text that did not decode cleanly: PMX UTF-16LE with an unpaired
+ * surrogate or an odd length, invalid UTF-8, a text with a NUL inside; PMD Shift-JIS that is not CP932
+ * (the whole 20- or 256-byte field). Returns true and sets *bytes (owned by the skeleton), *size and
+ * *encoding (0 UTF-16LE, 1 UTF-8, 2 Shift-JIS); false when the text decoded cleanly, the index is out
+ * of range, or the skeleton was not read from a file. Any output pointer may be NULL.
+ */
+bool pm_model_raw_text(const pm_skeleton *skeleton, pm_model_text which, uint32_t index, const uint8_t **bytes,
+                       size_t *size, uint8_t *encoding);
+/* The text itself (UTF-8, U+FFFD where the bytes were bad), or NULL for an index out of range. */
+const pm_string *pm_model_text_of(const pm_skeleton *skeleton, pm_model_text which, uint32_t index);
 
 /* ---- writing ---------------------------------------------------------------------------------- */
 

@@ -23,22 +23,41 @@
  * READING
  *   pm_vmd_read(data, size, opts, &vmd, &err) parses a whole file. Every count is checked against
  *   the bytes left before anything is allocated; truncated data fails with PM_ERR_TRUNCATED and a
- *   message naming the section and key index. Names are decoded as text.h describes (never
- *   fails). Free the result with pm_vmd_free().
+ *   message naming the section and key index. Free the result with pm_vmd_free().
+ *
+ * NAMES: THE BYTES ARE THE NAME, THE TEXT IS FOR DISPLAY AND LOOKUP
+ *   A name is its bytes before the field's first NUL. Keys whose names have the same bytes share one
+ *   entry of the section's table (and one name_index), whatever their text; two different byte
+ *   strings are two entries even when they decode to the same text (a name cut inside a double-byte
+ *   character, bytes that are not CP932, or the NEC/IBM duplicate pairs). items[i] is the decoded
+ *   text (text.h: never fails, U+FFFD where the bytes are bad); fields[i] is the whole field as the
+ *   file stored it: the bytes, the NUL and the padding after it (MMD leaves junk such as 0xFD there).
+ *   A key whose field has its name's bytes but other padding is a variant (variant_key /
+ *   variant_field), so every field of the file is kept. The model name keeps its field the same way
+ *   (model_field), the header its bytes after the magic (header), and bytes after the property
+ *   section are kept in `trailing`.
  *
  * BUILDING
  *   pm_vmd_create() returns an empty motion; pm_vmd_add_*() append keys (names are UTF-8 and are
- *   interned). Generators use this. A motion read from a file can be extended the same way.
+ *   interned: an existing entry with that text, else a new one whose field is the text's Shift-JIS
+ *   encoding). pm_vmd_intern_field() interns a name by its field bytes (copying names between
+ *   motions without losing bytes). A motion read from a file can be extended the same way.
  *
  * WRITING
- *   pm_vmd_write(vmd, out, cap, &size, &err): with out == NULL it only computes the exact size.
- *   The writer always writes the 0002 header and all six section counts, pads names with NUL,
- *   writes floats and interpolation bytes exactly as stored, and encodes names to Shift-JIS cut to
- *   15 bytes (bone, morph) or 20 bytes (model, IK) without splitting a double-byte character. A name
- *   Shift-JIS cannot encode fails with PM_ERR_ENCODING naming it. Bytes written for a file read by
- *   pm_vmd_read equal the original except (a) junk bytes after a name's NUL terminator are written as
- *   NUL, (b) a v1 header is written as v2, and (c) section counts missing at the end of the file
- *   are written as zero.
+ *   pm_vmd_write(vmd, out, cap, &size, &err) (or pm_vmd_write_with(vmd, &opts, ...)): with out == NULL
+ *   it only computes the exact size and validates. Floats and interpolation bytes are written exactly
+ *   as stored, keys in the order stored. A name whose text is unchanged (items[i] is what fields[i]
+ *   decodes to) is written as its stored bytes, so a damaged name that was read never makes the
+ *   writer fail; a name the caller changed or added is encoded to Shift-JIS, cut to 15 bytes (bone,
+ *   morph) or 20 bytes (model, IK) without splitting a double-byte character, NUL-padded, and a name
+ *   Shift-JIS cannot encode fails with PM_ERR_ENCODING naming it.
+ *   Default (lossless): a file read by pm_vmd_read and written without edits is byte-identical: the
+ *   header as read (version 1 stays version 1, with its 10-byte model name), every field with its
+ *   padding, only the sections the file had (plus any later section that now holds keys), and the
+ *   trailing bytes. A built motion has six sections, a zero header and no padding, so it is written
+ *   canonically either way.
+ *   canonical = true: the form procmotion generates: the 0002 header with NUL after the magic, names
+ *   as their bytes with NUL padding (variants dropped), all six section counts, nothing after them.
  *
  * INTERPOLATION
  *   The 64-byte block is four 16-byte rows, row r being the canonical 16 bytes
@@ -69,15 +88,24 @@ extern "C" {
 #define PM_VMD_SHADOW_KEY_SIZE 9
 #define PM_VMD_INTERP_SIZE 64
 #define PM_VMD_CAMERA_INTERP_SIZE 24
+#define PM_VMD_HEADER_SIZE 30
 
 /* Interpolation axes of a bone key. */
 enum { PM_VMD_AXIS_X = 0, PM_VMD_AXIS_Y = 1, PM_VMD_AXIS_Z = 2, PM_VMD_AXIS_R = 3 };
 
-/* A table of distinct UTF-8 names. */
+/* A table of distinct names (one per distinct byte string). Field width: PM_VMD_BONE_NAME_SIZE for
+ * bone and morph names, PM_VMD_IK_NAME_SIZE for IK names. */
 typedef struct pm_vmd_names {
     uint32_t count;
-    pm_string *items;
-    uint32_t capacity; /* internal */
+    pm_string *items;        /* [count] UTF-8 text decoded from the bytes (U+FFFD where they are bad) */
+    uint8_t *fields;         /* [count * width] each name's field: bytes, NUL, padding as the file stored
+                                them (an added name: its Shift-JIS encoding, NUL-padded; all zero when
+                                it has none). NULL means no stored fields (every name is encoded). */
+    uint32_t variant_count;  /* keys whose field holds their name's bytes with other padding */
+    uint32_t *variant_key;   /* [variant_count] ascending key index (IK names: index of the IK state) */
+    uint8_t *variant_field;  /* [variant_count * width] those keys' fields */
+    uint32_t capacity;         /* internal */
+    uint32_t variant_capacity; /* internal */
 } pm_vmd_names;
 
 typedef struct pm_vmd_bone_keys {
@@ -142,7 +170,11 @@ typedef struct pm_vmd {
     uint32_t magic;     /* internal: checked by pm_vmd_free */
     uint32_t version;   /* 2 for "Vocaloid Motion Data 0002", 1 for the old header */
     uint32_t sections;  /* how many of the six sections the file held (6 for a built motion) */
-    pm_string model_name;
+    pm_string model_name;               /* UTF-8, decoded from model_field */
+    uint8_t header[PM_VMD_HEADER_SIZE]; /* the header as read: magic and the 5 bytes after it (zero: built) */
+    uint8_t model_field[PM_VMD_MODEL_NAME_SIZE]; /* the model-name field as read (version 1: 10 bytes) */
+    const uint8_t *trailing;            /* bytes after the property section (NULL when none) */
+    uint32_t trailing_size;
     pm_vmd_names bone_names;
     pm_vmd_names morph_names;
     pm_vmd_names ik_names;
@@ -179,9 +211,15 @@ void pm_vmd_free(pm_vmd *vmd);
 /* Set the model name (UTF-8). */
 pm_result pm_vmd_set_model_name(pm_vmd *vmd, const char *name, pm_error *err);
 
-/* Intern a name in a table and return its index in *index (the existing index when present). */
+/* Intern a UTF-8 name in a table and return its index in *index: the first entry with this text when
+ * there is one, else a new entry whose field is the text's Shift-JIS encoding. */
 pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size_t len, uint32_t *index,
                         pm_error *err);
+/* Intern a name by its field (`width` bytes, at most the table's width; the name is the bytes before
+ * the first NUL): the entry with these bytes when there is one (its stored padding is kept), else a new
+ * entry decoded from them that keeps the field (padded with NUL to the table's width). */
+pm_result pm_vmd_intern_field(pm_vmd *vmd, pm_vmd_names *table, const uint8_t *field, size_t width, uint32_t *index,
+                              pm_error *err);
 
 /* Append keys. Names are UTF-8; `interpolation` NULL means linear (pm_vmd_interp_linear). Values must
  * be finite (PM_ERR_INVALID_ARGUMENT otherwise). */
@@ -204,9 +242,17 @@ pm_result pm_vmd_add_property_key(pm_vmd *vmd, uint32_t frame, bool visible, uin
 pm_result pm_vmd_append(pm_vmd *dst, const pm_vmd *src, const char *const *skip_bones, uint32_t skip_count,
                         bool skip_properties, uint32_t *bone_keys_copied, pm_error *err);
 
+/* Writing options; zero-initialise for the default (lossless), or pass NULL. */
+typedef struct pm_vmd_write_options {
+    bool canonical; /* true: 0002 header, NUL padding, all six section counts, no trailing bytes */
+} pm_vmd_write_options;
+
 /* Serialise. out == NULL: only *out_size is set (the exact size) and names are validated.
- * Otherwise out_cap must be >= that size (PM_ERR_INVALID_ARGUMENT if not). */
+ * Otherwise out_cap must be >= that size (PM_ERR_INVALID_ARGUMENT if not). pm_vmd_write is
+ * pm_vmd_write_with(vmd, NULL, ...): lossless. */
 pm_result pm_vmd_write(const pm_vmd *vmd, uint8_t *out, size_t out_cap, size_t *out_size, pm_error *err);
+pm_result pm_vmd_write_with(const pm_vmd *vmd, const pm_vmd_write_options *opts, uint8_t *out, size_t out_cap,
+                            size_t *out_size, pm_error *err);
 
 /* Interpolation helpers. curves[axis] = {x1, y1, x2, y2}, each 0..127 (larger values are clamped).
  * Writes the shifted-row block with physics on. */

@@ -72,7 +72,9 @@ static double leg_rot_tol(const pm_skeleton *sk, const pm_groove_info *info, con
     return tol > 0 && tol < base ? tol : base;
 }
 
-/* Copy every key of the base except the touched bones' bone keys. */
+/* Copy every key of the base except the touched bones' bone keys (pm_vmd_append: the base's names go
+ * first, by their bytes, so a name read from a file is written back as it was, also one MMD cut inside
+ * a double-byte character, whose text Shift-JIS cannot encode). */
 static pm_result copy_base(bake *b, uint32_t *copied, pm_error *err) {
     const char *names[MAX_TRACKS];
     for (uint32_t t = 0; t < b->track_count; t++) names[t] = b->sk->bones[b->tracks[t].bone].name.data;

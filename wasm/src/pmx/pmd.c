@@ -24,12 +24,17 @@ static pm_result get_count(pmd_rd *r, int bytes, size_t min_record, uint32_t *ou
     return pmi_mr_check_count(&r->m, *out, min_record, what);
 }
 
+/* A Shift-JIS field into the skeleton; a name whose bytes are not CP932 (U+FFFD in its text: Shift-JIS
+ * has no U+FFFD) keeps its whole field (pm_model_raw_text). */
 static pm_result decode(pmd_rd *r, const uint8_t *field, size_t size, pm_string *dst) {
     size_t n = pm_sjis_field_length(field, size);
     size_t len = pm_sjis_to_utf8(field, n, NULL, 0);
     char *buf;
     TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
     pm_sjis_to_utf8(field, n, buf, len + 1);
+    for (size_t i = 0; i + 2 < len; i++)
+        if ((uint8_t)buf[i] == 0xEF && (uint8_t)buf[i + 1] == 0xBF && (uint8_t)buf[i + 2] == 0xBD)
+            return pmi_skeleton_keep_raw(r->m.s, dst, 2, field, size, r->m.err);
     return PM_OK;
 }
 

@@ -166,7 +166,26 @@ static pm_result get_text_raw(rd *r, const uint8_t **p, size_t *n, const char *f
     return get_bytes(r, *n, p, field);
 }
 
-/* Decode raw PMX text into the skeleton. */
+/* Whether the n stored bytes decoded to `t` without loss (so writing t gives them back): UTF-8 that
+ * was valid, UTF-16LE of even length without an unpaired surrogate; neither with a NUL inside. */
+static bool text_round_trips(const rd *r, const uint8_t *p, size_t n, const pm_string *t) {
+    if (r->encoding == 1) return t->length == n && memcmp(t->data, p, n) == 0;
+    if (n % 2) return false;
+    for (size_t i = 0; i < n; i += 2) {
+        const uint32_t u = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8;
+        if (u == 0 || (u >= 0xDC00 && u <= 0xDFFF)) return false;
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            if (n - i < 4) return false;
+            const uint32_t v = (uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8;
+            if (v < 0xDC00 || v > 0xDFFF) return false;
+            i += 2;
+        }
+    }
+    return true;
+}
+
+/* Decode raw PMX text into the skeleton; a text whose stored bytes its UTF-8 does not give back keeps
+ * them (pm_model_raw_text). */
 static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) {
     size_t len = r->encoding == 0 ? pmi_utf16le_to_utf8(p, n, NULL, 0) : pmi_utf8_sanitize(p, n, NULL, 0);
     char *buf;
@@ -174,6 +193,7 @@ static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) 
     if (r->encoding == 0) pmi_utf16le_to_utf8(p, n, buf, len);
     else pmi_utf8_sanitize(p, n, buf, len);
     dst->length = (uint32_t)strlen(buf); /* a NUL ends the text (C strings, JSON and lookups agree) */
+    if (!text_round_trips(r, p, n, dst)) TRY(pmi_skeleton_keep_raw(r->m.s, dst, r->encoding, p, n, r->m.err));
     return PM_OK;
 }
 
@@ -516,4 +536,31 @@ pm_result pm_pmx_read(const uint8_t *data, size_t size, const pm_model_read_opti
                       pm_error *err) {
     rd r;
     return pmi_mr_run("pmx", data, size, opts, out, err, read_pmx_entry, &r, sizeof r);
+}
+
+const pm_string *pm_model_text_of(const pm_skeleton *s, pm_model_text which, uint32_t index) {
+    if (!s) return NULL;
+    switch (which) {
+    case PM_MODEL_TEXT_MODEL_NAME: return &s->model_name;
+    case PM_MODEL_TEXT_MODEL_NAME_EN: return &s->model_name_en;
+    case PM_MODEL_TEXT_COMMENT: return &s->source.model_comment;
+    case PM_MODEL_TEXT_COMMENT_EN: return &s->source.model_comment_en;
+    case PM_MODEL_TEXT_BONE_NAME: return index < s->bone_count ? &s->bones[index].name : NULL;
+    case PM_MODEL_TEXT_BONE_NAME_EN: return index < s->bone_count ? &s->bones[index].name_en : NULL;
+    case PM_MODEL_TEXT_MORPH_NAME: return index < s->morph_count && s->morph_names ? &s->morph_names[index] : NULL;
+    default: return NULL;
+    }
+}
+
+bool pm_model_raw_text(const pm_skeleton *s, pm_model_text which, uint32_t index, const uint8_t **bytes,
+                       size_t *size, uint8_t *encoding) {
+    const pm_string *owner = pm_model_text_of(s, which, index);
+    size_t n = 0;
+    uint8_t e = 0;
+    const uint8_t *raw = owner ? pmi_skeleton_raw(s, owner, &e, &n) : NULL;
+    if (!raw) return false;
+    if (bytes) *bytes = raw;
+    if (size) *size = n;
+    if (encoding) *encoding = e;
+    return true;
 }

@@ -64,7 +64,18 @@ static void put_text(wr *w, const char *s, size_t len) {
     w->pos += n;
 }
 static void put_cstr(wr *w, const char *s) { put_text(w, s, s ? strlen(s) : 0); }
-static void put_string(wr *w, pm_string s) { put_text(w, s.data, s.data ? s.length : 0); }
+/* A text of the skeleton: the bytes its file stored when it kept them in this encoding (pmx.h). */
+static void put_string(wr *w, const pm_skeleton *sk, const pm_string *s) {
+    uint8_t encoding = 0;
+    size_t size = 0;
+    const uint8_t *raw = pmi_skeleton_raw(sk, s, &encoding, &size);
+    if (!raw || encoding != w->encoding) {
+        put_text(w, s->data, s->data ? s->length : 0);
+        return;
+    }
+    put_u32(w, (uint32_t)size);
+    put(w, raw, size);
+}
 
 static uint8_t signed_size(size_t count) { return count <= 127 ? 1 : count <= 32767 ? 2 : 4; }
 static uint8_t vertex_size(size_t count) { return count < 255 ? 1 : count < 65535 ? 2 : 4; }
@@ -159,9 +170,9 @@ static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error 
     return PM_OK;
 }
 
-static void write_bone(wr *w, const pm_bone *b) {
-    put_string(w, b->name);
-    put_string(w, b->name_en);
+static void write_bone(wr *w, const pm_skeleton *sk, const pm_bone *b) {
+    put_string(w, sk, &b->name);
+    put_string(w, sk, &b->name_en);
     put_vec3(w, b->position);
     put_index(w, w->bsize, b->parent);
     put_u32(w, (uint32_t)b->transform_order);
@@ -205,10 +216,10 @@ static void write_all(wr *w, const pm_pmx_model *m) {
     put_u8(w, 8);
     const uint8_t globals[8] = {w->encoding, 0, w->vsize, 1, w->msize, w->bsize, w->morph_size, 1};
     put(w, globals, 8);
-    put_string(w, s->model_name);
-    put_string(w, s->model_name_en);
-    put_string(w, s->source.model_comment);
-    put_string(w, s->source.model_comment_en);
+    put_string(w, s, &s->model_name);
+    put_string(w, s, &s->model_name_en);
+    put_string(w, s, &s->source.model_comment);
+    put_string(w, s, &s->source.model_comment_en);
     /* vertices */
     put_u32(w, m->vertex_count);
     for (uint32_t i = 0; i < m->vertex_count; i++) {
@@ -259,7 +270,7 @@ static void write_all(wr *w, const pm_pmx_model *m) {
     }
     /* bones */
     put_u32(w, s->bone_count);
-    for (uint32_t i = 0; i < s->bone_count; i++) write_bone(w, &s->bones[i]);
+    for (uint32_t i = 0; i < s->bone_count; i++) write_bone(w, s, &s->bones[i]);
     /* morphs: the model's vertex morphs, then the skeleton's other names as empty vertex morphs */
     put_u32(w, nmorphs);
     for (uint32_t i = 0; i < m->morph_count; i++) {
@@ -276,7 +287,7 @@ static void write_all(wr *w, const pm_pmx_model *m) {
     }
     for (uint32_t i = 0; i < s->morph_count; i++) {
         if (morph_in_model(m, s->morph_names[i])) continue;
-        put_string(w, s->morph_names[i]);
+        put_string(w, s, &s->morph_names[i]);
         put_cstr(w, "");
         put_u8(w, s->morph_panel ? s->morph_panel[i] : 4);
         put_u8(w, 1);

@@ -8,9 +8,51 @@
 
 /* ---- arena ------------------------------------------------------------------------------------ */
 
+/* A text kept with the bytes its file stored (only texts whose UTF-8 does not give them back). */
+typedef struct pmi_raw_text {
+    struct pmi_raw_text *next;
+    const pm_string *owner; /* where the text lives in the skeleton */
+    const char *decoded;    /* owner->data when it was read: a replaced string is not the same text */
+    uint32_t decoded_length;
+    uint32_t size;
+    uint8_t encoding;
+    uint8_t bytes[];
+} pmi_raw_text;
+
 typedef struct pmi_skeleton_internal {
-    pmi_arena arena; /* names, IK links, morph panels */
+    pmi_arena arena;   /* names, IK links, morph panels, raw texts */
+    pmi_raw_text *raw; /* newest first */
 } pmi_skeleton_internal;
+
+pm_result pmi_skeleton_keep_raw(pm_skeleton *s, const pm_string *owner, uint8_t encoding, const uint8_t *bytes,
+                                size_t size, pm_error *err) {
+    if (size > UINT32_MAX - sizeof(pmi_raw_text))
+        return pmi_fail(err, PM_ERR_LIMIT, "skeleton: a text of %zu bytes is too long", size);
+    pmi_raw_text *t = pmi_skeleton_arena_alloc(s, sizeof *t + size, err);
+    if (!t) return PM_ERR_OUT_OF_MEMORY;
+    pmi_skeleton_internal *in = s->internal;
+    t->owner = owner;
+    t->decoded = owner->data;
+    t->decoded_length = owner->length;
+    t->size = (uint32_t)size;
+    t->encoding = encoding;
+    if (size) memcpy(t->bytes, bytes, size);
+    t->next = in->raw;
+    in->raw = t;
+    return PM_OK;
+}
+
+const uint8_t *pmi_skeleton_raw(const pm_skeleton *s, const pm_string *owner, uint8_t *encoding, size_t *size) {
+    const pmi_skeleton_internal *in = s && s->magic == PMI_SKELETON_MAGIC ? s->internal : NULL;
+    for (const pmi_raw_text *t = in ? in->raw : NULL; t; t = t->next)
+        if (t->owner == owner) {
+            if (owner->data != t->decoded || owner->length != t->decoded_length) return NULL;
+            if (encoding) *encoding = t->encoding;
+            if (size) *size = t->size;
+            return t->bytes;
+        }
+    return NULL;
+}
 
 void *pmi_skeleton_arena_alloc(pm_skeleton *s, size_t size, pm_error *err) {
     pmi_skeleton_internal *in = s->internal;

@@ -27,4 +27,13 @@ pm_result pmi_skeleton_set_string(pm_skeleton *s, pm_string *dst, const char *ut
  * length len. */
 pm_result pmi_skeleton_string_buffer(pm_skeleton *s, pm_string *dst, size_t len, char **buf, pm_error *err);
 
+/* Keep the bytes a model file stored for the text at `owner` (a pm_string of s, just decoded from them)
+ * when its UTF-8 does not give them back (pmx.h, pm_model_raw_text): `encoding` 0 UTF-16LE, 1 UTF-8,
+ * 2 Shift-JIS (a fixed field: the bytes, NUL and padding). */
+pm_result pmi_skeleton_keep_raw(pm_skeleton *s, const pm_string *owner, uint8_t encoding, const uint8_t *bytes,
+                                size_t size, pm_error *err);
+/* The bytes kept for the text at `owner` while it still holds what was decoded from them (the same
+ * string), else NULL. */
+const uint8_t *pmi_skeleton_raw(const pm_skeleton *s, const pm_string *owner, uint8_t *encoding, size_t *size);
+
 #endif

@@ -1,4 +1,5 @@
 /* VMD motions in memory: creation, name interning, appending keys, freeing (see procmotion/vmd.h). */
+#include "procmotion/text.h"
 #include "vmd_internal.h"
 
 #include <math.h>
@@ -21,7 +22,7 @@ pm_result pmi_vmd_new(const pm_allocator *allocator, pm_vmd **out, pm_error *err
     }
     memset(in, 0, sizeof *in);
     in->arena.allocator = &vmd->allocator;
-    for (int i = 0; i < 3; i++) in->maps[i].allocator = &vmd->allocator;
+    for (int i = 0; i < 3; i++) in->maps[i].allocator = in->bytes[i].allocator = &vmd->allocator;
     vmd->internal = in;
     vmd->magic = PMI_VMD_MAGIC;
     vmd->version = 2;
@@ -40,6 +41,9 @@ pm_result pm_vmd_create(const pm_allocator *allocator, pm_vmd **out, pm_error *e
 static void free_arrays(pm_vmd *v) {
     const pm_allocator *a = &v->allocator;
     void *ptrs[] = {v->bone_names.items,   v->morph_names.items,     v->ik_names.items,
+                    v->bone_names.fields,  v->morph_names.fields,    v->ik_names.fields,
+                    v->bone_names.variant_key, v->morph_names.variant_key, v->ik_names.variant_key,
+                    v->bone_names.variant_field, v->morph_names.variant_field, v->ik_names.variant_field,
                     v->bones.name_index,   v->bones.frame,           v->bones.position,
                     v->bones.rotation,     v->bones.interpolation,   v->morphs.name_index,
                     v->morphs.frame,       v->morphs.weight,         v->cameras.frame,
@@ -59,18 +63,27 @@ void pm_vmd_free(pm_vmd *vmd) {
     pmi_vmd_internal *in = internal_of(vmd);
     if (in) {
         pmi_arena_release(&in->arena);
-        for (int i = 0; i < 3; i++) pmi_strmap_release(&in->maps[i]);
+        for (int i = 0; i < 3; i++) {
+            pmi_strmap_release(&in->maps[i]);
+            pmi_strmap_release(&in->bytes[i]);
+        }
         pmi_free(&vmd->allocator, in);
     }
     vmd->magic = 0;
     pmi_free(&a, vmd);
 }
 
-static int table_id(const pm_vmd *vmd, const pm_vmd_names *table) {
+int pmi_vmd_table_id(const pm_vmd *vmd, const pm_vmd_names *table) {
     if (table == &vmd->bone_names) return 0;
     if (table == &vmd->morph_names) return 1;
     if (table == &vmd->ik_names) return 2;
     return -1;
+}
+
+size_t pmi_vmd_table_width(int id) { return id == 2 ? PM_VMD_IK_NAME_SIZE : PM_VMD_BONE_NAME_SIZE; }
+
+static pm_vmd_names *table_of(pm_vmd *vmd, int id) {
+    return id == 0 ? &vmd->bone_names : id == 1 ? &vmd->morph_names : &vmd->ik_names;
 }
 
 /* Grow one array to `cap` elements of `elem` bytes, keeping `count` of them. */
@@ -85,35 +98,149 @@ static bool grow(const pm_allocator *a, void **p, uint32_t count, uint32_t cap, 
 
 static uint32_t next_cap(uint32_t cap) { return cap < 16 ? 16 : cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2; }
 
-bool pmi_vmd_reserve_names(pm_vmd *vmd, const pm_vmd_names *table, uint32_t count) {
-    int id = table_id(vmd, table);
-    return id >= 0 && pmi_strmap_reserve(&internal_of(vmd)->maps[id], count);
+/* Room for `want` names in the table's arrays (its texts and its fields). */
+static bool reserve_arrays(pm_vmd *vmd, pm_vmd_names *t, size_t width, uint32_t want) {
+    if (want <= t->capacity) return true;
+    uint32_t cap = next_cap(t->capacity);
+    while (cap < want) cap = next_cap(cap);
+    if (!grow(&vmd->allocator, (void **)&t->items, t->count, cap, sizeof(pm_string)) ||
+        !grow(&vmd->allocator, (void **)&t->fields, t->count, cap, width))
+        return false;
+    t->capacity = cap;
+    return true;
 }
 
-pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size_t len, uint32_t *index,
-                        pm_error *err) {
-    int id = table_id(vmd, table);
-    if (id < 0) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: not a name table of this motion");
+bool pmi_vmd_reserve_names(pm_vmd *vmd, const pm_vmd_names *table, uint32_t count) {
+    int id = pmi_vmd_table_id(vmd, table);
+    if (id < 0 || count > UINT32_MAX - 1 - table->count) return false;
     pmi_vmd_internal *in = internal_of(vmd);
-    const uint32_t hash = pmi_hash_bytes(name, len);
-    uint32_t found = pmi_strmap_get_hashed(&in->maps[id], name, len, hash);
+    return pmi_strmap_reserve(&in->bytes[id], table->count + count) &&
+           reserve_arrays(vmd, table_of(vmd, id), pmi_vmd_table_width(id), table->count + count);
+}
+
+/* Room for one more name. */
+static pm_result reserve_entry(pm_vmd *vmd, pm_vmd_names *t, size_t width, pm_error *err) {
+    if (t->count == UINT32_MAX - 1) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many names");
+    if (!reserve_arrays(vmd, t, width, t->count + 1))
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory growing a name table");
+    return PM_OK;
+}
+
+/* Register the texts of entries indexed[id] .. count - 1 (each unless an earlier entry has its text). */
+static bool index_texts(pm_vmd *vmd, int id) {
+    pmi_vmd_internal *in = internal_of(vmd);
+    const pm_vmd_names *t = table_of(vmd, id);
+    if (in->indexed[id] < t->count && !pmi_strmap_reserve(&in->maps[id], t->count + 1)) return false;
+    for (; in->indexed[id] < t->count; in->indexed[id]++) {
+        const pm_string *s = &t->items[in->indexed[id]];
+        const uint32_t h = pmi_hash_bytes(s->data, s->length);
+        if (pmi_strmap_get_hashed(&in->maps[id], s->data, s->length, h) == PM_NO_INDEX &&
+            !pmi_strmap_put_hashed(&in->maps[id], s->data, s->length, h, in->indexed[id]))
+            return false;
+    }
+    return true;
+}
+
+/* Store a new entry: its text and, unless NULL, its name bytes (`len` of them, hashed to raw_hash, not in
+ * the table yet), both already in the arena, and its field (field_width bytes, NUL-padded to the
+ * table's width). Its text is registered when pm_vmd_intern next looks texts up. */
+static pm_result put_entry(pm_vmd *vmd, int id, const char *text, size_t text_len, const char *raw, size_t len,
+                           uint32_t raw_hash, const uint8_t *field, size_t field_width, uint32_t *index,
+                           pm_error *err) {
+    pmi_vmd_internal *in = internal_of(vmd);
+    pm_vmd_names *t = table_of(vmd, id);
+    const size_t width = pmi_vmd_table_width(id);
+    const uint32_t i = t->count;
+    if (raw && !pmi_strmap_put_hashed(&in->bytes[id], raw, len, raw_hash, i))
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
+    uint8_t *row = t->fields + (size_t)i * width;
+    memcpy(row, field, field_width);
+    memset(row + field_width, 0, width - field_width);
+    t->items[i].data = text;
+    t->items[i].length = (uint32_t)text_len;
+    *index = t->count++;
+    return PM_OK;
+}
+
+pm_result pmi_vmd_add_field(pm_vmd *vmd, int id, const uint8_t *field, size_t len, uint32_t hash, uint32_t *index,
+                            pm_error *err) {
+    const size_t width = pmi_vmd_table_width(id);
+    pm_result r = reserve_entry(vmd, table_of(vmd, id), width, err);
+    if (r) return r;
+    char utf8[3 * PM_VMD_IK_NAME_SIZE + 1];
+    size_t n = pm_sjis_to_utf8(field, len, utf8, sizeof utf8);
+    /* one arena block: the text and its NUL, then the name bytes the bytes map points at */
+    char *text = pmi_arena_strdup(&internal_of(vmd)->arena, NULL, n + 1 + len);
+    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
+    memcpy(text, utf8, n);
+    text[n] = '\0';
+    memcpy(text + n + 1, field, len);
+    return put_entry(vmd, id, text, n, text + n + 1, len, hash, field, width, index, err);
+}
+
+pm_result pm_vmd_intern_field(pm_vmd *vmd, pm_vmd_names *table, const uint8_t *field, size_t width, uint32_t *index,
+                              pm_error *err) {
+    int id = vmd && table ? pmi_vmd_table_id(vmd, table) : -1;
+    if (id < 0) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: not a name table of this motion");
+    if (!index || (!field && width)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: intern_field with a NULL argument");
+    if (width > pmi_vmd_table_width(id))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: a field of %zu bytes is wider than the table's %zu", width,
+                        pmi_vmd_table_width(id));
+    uint8_t padded[PM_VMD_IK_NAME_SIZE] = {0};
+    if (width) memcpy(padded, field, width);
+    const size_t len = pm_sjis_field_length(padded, width);
+    const uint32_t hash = pmi_hash_bytes(padded, len);
+    uint32_t found = pmi_strmap_get_hashed(&internal_of(vmd)->bytes[id], (const char *)padded, len, hash);
     if (found != PM_NO_INDEX) {
         *index = found;
         return PM_OK;
     }
-    if (table->count == UINT32_MAX - 1) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many names");
-    if (table->count == table->capacity) {
-        uint32_t cap = next_cap(table->capacity);
-        if (!grow(&vmd->allocator, (void **)&table->items, table->count, cap, sizeof(pm_string)))
-            return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory growing a name table");
-        table->capacity = cap;
+    return pmi_vmd_add_field(vmd, id, padded, len, hash, index, err);
+}
+
+pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size_t len, uint32_t *index,
+                        pm_error *err) {
+    int id = vmd && table ? pmi_vmd_table_id(vmd, table) : -1;
+    if (id < 0) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: not a name table of this motion");
+    pmi_vmd_internal *in = internal_of(vmd);
+    if (!index_texts(vmd, id)) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory indexing names");
+    uint32_t found = pmi_strmap_get(&in->maps[id], name, len);
+    if (found != PM_NO_INDEX) {
+        *index = found;
+        return PM_OK;
     }
-    char *copy = pmi_arena_strdup(&in->arena, name, len);
-    if (!copy || !pmi_strmap_put_hashed(&in->maps[id], copy, len, hash, table->count))
+    const size_t width = pmi_vmd_table_width(id);
+    pm_result r = reserve_entry(vmd, table, width, err);
+    if (r) return r;
+    const char *text = pmi_arena_strdup(&in->arena, name, len);
+    if (!text) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
+    /* the field the writer would make (all zero when the text has no Shift-JIS encoding: the writer
+     * then fails on it, naming it) */
+    uint8_t field[PM_VMD_IK_NAME_SIZE] = {0};
+    size_t n = 0;
+    bool encoded = pm_utf8_to_sjis(name, len, field, width, &n, NULL, NULL) == PM_OK;
+    if (!encoded) memset(field, 0, sizeof field);
+    const uint32_t hash = pmi_hash_bytes(field, n);
+    const char *raw = NULL;
+    if (encoded && pmi_strmap_get_hashed(&in->bytes[id], (const char *)field, n, hash) == PM_NO_INDEX &&
+        !(raw = pmi_arena_strdup(&in->arena, (const char *)field, n)))
         return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name");
-    table->items[table->count].data = copy;
-    table->items[table->count].length = (uint32_t)len;
-    *index = table->count++;
+    return put_entry(vmd, id, text, len, raw, n, hash, field, width, index, err);
+}
+
+pm_result pmi_vmd_add_variant(pm_vmd *vmd, pm_vmd_names *t, uint32_t key, const uint8_t *field, pm_error *err) {
+    const size_t width = pmi_vmd_table_width(pmi_vmd_table_id(vmd, t));
+    if (t->variant_count == t->variant_capacity) {
+        uint32_t cap = next_cap(t->variant_capacity);
+        if (t->variant_count == UINT32_MAX) return pmi_fail(err, PM_ERR_LIMIT, "vmd: too many name fields");
+        if (!grow(&vmd->allocator, (void **)&t->variant_key, t->variant_count, cap, sizeof(uint32_t)) ||
+            !grow(&vmd->allocator, (void **)&t->variant_field, t->variant_count, cap, width))
+            return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory storing a name field");
+        t->variant_capacity = cap;
+    }
+    t->variant_key[t->variant_count] = key;
+    memcpy(t->variant_field + (size_t)t->variant_count * width, field, width);
+    t->variant_count++;
     return PM_OK;
 }
 
@@ -343,6 +470,17 @@ pm_result pm_vmd_append(pm_vmd *dst, const pm_vmd *src, const char *const *skip_
     for (uint32_t i = 0; i < src->bone_names.count; i++)
         for (uint32_t s = 0; s < skip_count && !skip[i]; s++)
             skip[i] = skip_bones[s] && strcmp(src->bone_names.items[i].data, skip_bones[s]) == 0;
+    /* the names first, by their bytes (a read motion's fields), so that the keys added by name below join
+     * them and a name read from a file is written back as it was (also one MMD cut inside a double-byte
+     * character, whose text Shift-JIS cannot encode) */
+    const pm_vmd_names *from[3] = {&src->bone_names, &src->morph_names, &src->ik_names};
+    pm_vmd_names *to[3] = {&dst->bone_names, &dst->morph_names, &dst->ik_names};
+    for (int t = 0; t < 3 && r == PM_OK; t++) {
+        const size_t width = t == 2 ? PM_VMD_IK_NAME_SIZE : PM_VMD_BONE_NAME_SIZE;
+        uint32_t idx;
+        for (uint32_t i = 0; from[t]->fields && i < from[t]->count && r == PM_OK; i++)
+            if (t != 0 || !skip[i]) r = pm_vmd_intern_field(dst, to[t], from[t]->fields + (size_t)i * width, width, &idx, err);
+    }
     const pm_vmd_bone_keys *bk = &src->bones;
     uint32_t copied = 0;
     for (uint32_t k = 0; k < bk->count && r == PM_OK; k++) {

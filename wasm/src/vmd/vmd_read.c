@@ -14,31 +14,44 @@ typedef struct reader {
     pm_error *err;
     uint32_t max_keys;
     pm_result status; /* the first failure */
-    pmi_strmap raw; /* raw Shift-JIS field bytes -> name index (per section, reset between sections) */
-    const uint8_t *last_field; /* the previous key's name field and its index: files group keys by name */
-    uint32_t last_index;
+    const uint8_t *last_field; /* the previous key's name field, its index and whether it was a variant: */
+    uint32_t last_index;       /* files group keys by name */
+    bool last_variant;
 } reader;
 
-/* Intern a fixed-width Shift-JIS name field into `table`; returns the index or PM_NO_INDEX on error. */
-static uint32_t intern_field(reader *r, pm_vmd_names *table, const uint8_t *field, size_t width) {
-    /* the same field bytes as the previous key's (the whole width: what follows a NUL may differ, and
-     * then the map below decides) */
-    if (r->last_field && memcmp(r->last_field, field, width) == 0) return r->last_index;
-    size_t len = pm_sjis_field_length(field, width);
-    const uint32_t hash = pmi_hash_bytes(field, len);
-    uint32_t idx = pmi_strmap_get_hashed(&r->raw, (const char *)field, len, hash);
-    if (idx != PM_NO_INDEX) {
-        r->last_field = field, r->last_index = idx;
-        return idx;
+/* Whether two name fields of `width` bytes (8..20) are equal: overlapping 8-byte words (loads, where a
+ * memcmp call would compare byte by byte in wasm). */
+static inline bool same_field(const uint8_t *a, const uint8_t *b, size_t width) {
+    uint64_t x[3], y[3];
+    memcpy(&x[0], a, 8), memcpy(&y[0], b, 8);
+    memcpy(&x[1], a + width / 2 - 4, 8), memcpy(&y[1], b + width / 2 - 4, 8);
+    memcpy(&x[2], a + width - 8, 8), memcpy(&y[2], b + width - 8, 8);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
+}
+
+/* Intern key `key`'s fixed-width Shift-JIS name field into `table` (by its bytes; a field whose padding
+ * differs from its name's is kept as a variant); returns the index or PM_NO_INDEX on error. */
+static uint32_t intern_field(reader *r, pm_vmd_names *table, int id, uint32_t key, const uint8_t *field,
+                             size_t width) {
+    uint32_t idx;
+    bool variant;
+    if (r->last_field && same_field(r->last_field, field, width)) { /* the whole field, padding too */
+        idx = r->last_index;
+        variant = r->last_variant;
+    } else {
+        size_t len = pm_sjis_field_length(field, width);
+        const uint32_t hash = pmi_hash_bytes(field, len);
+        const pmi_vmd_internal *in = r->vmd->internal;
+        idx = pmi_strmap_get_hashed(&in->bytes[id], (const char *)field, len, hash);
+        if (idx == PM_NO_INDEX) {
+            if ((r->status = pmi_vmd_add_field(r->vmd, id, field, len, hash, &idx, r->err)) != PM_OK) return PM_NO_INDEX;
+            variant = false;
+        } else {
+            variant = !same_field(table->fields + (size_t)idx * width, field, width);
+        }
+        r->last_field = field, r->last_index = idx, r->last_variant = variant;
     }
-    char utf8[3 * PM_VMD_IK_NAME_SIZE + 1];
-    size_t n = pm_sjis_to_utf8(field, len, utf8, sizeof utf8);
-    if ((r->status = pm_vmd_intern(r->vmd, table, utf8, n, &idx, r->err)) != PM_OK) return PM_NO_INDEX;
-    if (!pmi_strmap_put_hashed(&r->raw, (const char *)field, len, hash, idx)) {
-        r->status = pmi_fail(r->err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory interning names");
-        return PM_NO_INDEX;
-    }
-    r->last_field = field, r->last_index = idx;
+    if (variant && (r->status = pmi_vmd_add_variant(r->vmd, table, key, field, r->err)) != PM_OK) return PM_NO_INDEX;
     return idx;
 }
 
@@ -105,7 +118,7 @@ static bool read_bones(reader *r, uint32_t n) {
     k->capacity = n;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *p = pmi_take(&r->c, PM_VMD_BONE_KEY_SIZE); /* count was checked: never NULL */
-        uint32_t idx = intern_field(r, &v->bone_names, p, 15);
+        uint32_t idx = intern_field(r, &v->bone_names, 0, i, p, PM_VMD_BONE_NAME_SIZE);
         if (idx == PM_NO_INDEX) return false;
         k->name_index[i] = idx;
         k->frame[i] = pmi_le32(p + 15);
@@ -128,7 +141,7 @@ static bool read_morphs(reader *r, uint32_t n) {
     k->capacity = n;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *p = pmi_take(&r->c, PM_VMD_MORPH_KEY_SIZE);
-        uint32_t idx = intern_field(r, &v->morph_names, p, 15);
+        uint32_t idx = intern_field(r, &v->morph_names, 1, i, p, PM_VMD_BONE_NAME_SIZE);
         if (idx == PM_NO_INDEX) return false;
         k->name_index[i] = idx;
         k->frame[i] = pmi_le32(p + 15);
@@ -249,7 +262,7 @@ static bool read_properties(reader *r, uint32_t n) {
         k->ik_start[i] = s;
         for (uint32_t j = 0; j < ik; j++, s++) {
             const uint8_t *q = pmi_take(&r->c, 21);
-            uint32_t idx = intern_field(r, &v->ik_names, q, 20);
+            uint32_t idx = intern_field(r, &v->ik_names, 2, s, q, PM_VMD_IK_NAME_SIZE);
             if (idx == PM_NO_INDEX) return false;
             k->ik_name_index[s] = idx;
             k->ik_enabled[s] = q[20];
@@ -267,7 +280,8 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
     *out = NULL;
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: data is NULL");
     pm_vmd_read_options o = opts ? *opts : (pm_vmd_read_options){0};
-    reader r = {pmi_cursor_make(data, size), NULL, err, o.max_keys ? o.max_keys : PMI_VMD_DEFAULT_MAX_KEYS, PM_OK, {0}, NULL, 0};
+    reader r = {pmi_cursor_make(data, size), NULL, err, o.max_keys ? o.max_keys : PMI_VMD_DEFAULT_MAX_KEYS, PM_OK,
+                NULL, 0, false};
 
     static const char v2[] = "Vocaloid Motion Data 0002";
     static const char v1[] = "Vocaloid Motion Data file";
@@ -293,7 +307,8 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
     if (res) return res;
     pm_vmd *v = r.vmd;
     v->version = version;
-    r.raw.allocator = &v->allocator;
+    memcpy(v->header, head, PM_VMD_HEADER_SIZE);
+    memcpy(v->model_field, name, name_size);
     char model[3 * PM_VMD_MODEL_NAME_SIZE + 1];
     pm_sjis_to_utf8(name, pm_sjis_field_length(name, name_size), model, sizeof model);
     if ((res = pm_vmd_set_model_name(v, model, err)) != PM_OK) goto fail;
@@ -307,27 +322,40 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
         int got = read_count(&r, s, record_min[s], &count);
         if (got < 0) goto fail_set;
         if (got == 0) break;
-        pmi_strmap_release(&r.raw);
         r.last_field = NULL; /* the name tables are per section */
         /* names are at most one per key: room for up to 256 of them at once instead of growing the maps
-         * step by step (one map of raw fields, one of the decoded names) */
+         * step by step (one map of the name bytes, one of the decoded names) */
         const uint32_t guess = count < 256 ? count : 256;
         pm_vmd_names *const tables[6] = {&v->bone_names, &v->morph_names, NULL, NULL, NULL, &v->ik_names};
-        if (tables[s] && (!pmi_strmap_reserve(&r.raw, guess) || !pmi_vmd_reserve_names(v, tables[s], guess))) {
+        if (tables[s] && !pmi_vmd_reserve_names(v, tables[s], guess)) {
             r.status = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory interning names");
             goto fail_set;
         }
         if (!readers[s](&r, count)) goto fail_set;
         v->sections = (uint32_t)s + 1;
     }
-    pmi_strmap_release(&r.raw);
+    /* whatever follows the property section is kept, so that writing gives the file back */
+    const size_t left = pmi_left(&r.c);
+    if (left) {
+        if (left > UINT32_MAX) {
+            res = pmi_fail(err, PM_ERR_LIMIT, "vmd: %zu bytes after the property section are more than 4 GB", left);
+            goto fail;
+        }
+        const uint8_t *rest = pmi_take(&r.c, left);
+        char *copy = pmi_arena_strdup(&((pmi_vmd_internal *)v->internal)->arena, (const char *)rest, left);
+        if (!copy) {
+            res = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "vmd: out of memory keeping %zu bytes after the last section", left);
+            goto fail;
+        }
+        v->trailing = (const uint8_t *)copy;
+        v->trailing_size = (uint32_t)left;
+    }
     *out = v;
     return PM_OK;
 
 fail_set:
     res = r.status != PM_OK ? r.status : PM_ERR_BAD_FORMAT;
 fail:
-    pmi_strmap_release(&r.raw);
     pm_vmd_free(v);
     return res;
 }

@@ -24,6 +24,7 @@ registerMode({
       loopFrames: Math.max(1, v.lastFrame),
       beatFrames: app.bpm ? (30 * 60) / app.bpm : 0,
       keyCount: v.keyCount,
+      damagedNames: v.damagedNames,
       name: v.name.replace(/\.vmd$/i, ''),
       sameMotion: true,
     };
