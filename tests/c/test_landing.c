@@ -278,6 +278,11 @@ PM_TEST(landing_rejects_bad_input_and_measures_as_it_is) {
     l.plan = plan;
     PM_CHECK_OK(pm_landing_measure(sk, v, 10, &l, 1, NULL, &rep, &err), &err);
     PM_CHECK(rep.limbs[0].frames == 11 && rep.max_error < 1e-4 && rep.landed && !rep.limbs[0].steered);
+    /* one frame: nothing to key between frames, measured as it is */
+    PM_CHECK_OK(pm_landing_close(sk, v, 0, &l, 1, NULL, &out, &rep, &err), &err);
+    PM_CHECK(out && rep.limbs[0].frames == 1 && !rep.limbs[0].steered && rep.max_error < 1e-4);
+    pm_vmd_free(out);
+    out = NULL;
     /* a plan out of reach: the leg stretched toward it, the frames counted, the error reported */
     for (int i = 0; i < 11; i++) plan[3 * i + 1] = a.y - 5;
     PM_CHECK_OK(pm_landing_close(sk, v, 10, &l, 1, NULL, &out, &rep, &err), &err);

@@ -48,7 +48,8 @@
  *      foot's pitch is unchanged when 足ＩＫ moves up to the ankle).
  *   5. Verification: the result is played at every whole frame 0..frames and measured (the report).
  *   Every other key of the input (other bones, morphs, camera, light, shadow, property keys) is kept.
- *   A leg without IK (limb.fk_only) gets step 2 alone, onto the plan itself. Any other limb without
+ *   A leg without IK (limb.fk_only) gets step 2 alone, onto the plan itself. A motion of one frame
+ *   (frames 0) is only measured. Any other limb without
  *   such a chain (a hand without IK) is only measured; so is every limb with
  *   PM_LANDING_MEASURE_ONLY, and pm_landing_measure measures a motion as it is.
  *

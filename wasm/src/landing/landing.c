@@ -208,6 +208,12 @@ static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t f
 /* A leg limb: ik_bone's chain has the effector as target and exactly two links, knee then hip, each the
  * parent of the one before (hip -> knee -> effector). */
 static void classify(lnd *L, uint32_t i) {
+    if (L->frames == 0) { /* a single frame: nothing to key between, measured only */
+        memset(&L->legs[i], 0, sizeof L->legs[i]);
+        L->legs[i].eff = L->limb[i].effector, L->legs[i].ik = L->limb[i].ik_bone;
+        L->legs[i].toe_ik = L->legs[i].toe = PM_NO_INDEX;
+        return;
+    }
     const pm_skeleton *sk = L->sk;
     const pm_landing_limb *l = &L->limb[i];
     leg *g = &L->legs[i];
@@ -459,6 +465,8 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     pm_result r = check_args(sk, vmd, frames, limbs, count, opts, &L->o, err);
     if (r != PM_OK) return r;
     L->sk = sk, L->a = L->o.allocator, L->frames = frames, L->n1 = frames + 1, L->count = count, L->limb = limbs;
+    /* the workspace checks the skeleton (indices, IK links) before anything reads its chains */
+    if ((r = pm_pose_workspace_create(sk, &L->a, &L->ws, err)) != PM_OK) return r;
     for (uint32_t i = 0; i < count; i++) classify(L, i);
     L->pf = 0;
     for (uint32_t i = 0; i < count; i++) {
@@ -470,7 +478,6 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     }
     if (!L->pf) L->pf = 1;
     L->ns = frames * L->pf + 1;
-    if ((r = pm_pose_workspace_create(sk, &L->a, &L->ws, err)) != PM_OK) return r;
     if ((r = pm_pose_create(sk, &L->a, &L->pose, err)) != PM_OK) return r;
     L->pose->final_rotation = NULL, L->pose->final_translation = NULL; /* not read: not computed */
     /* only what the effectors (and the feet their IK turns) depend on is evaluated: the same numbers a
