@@ -66,7 +66,7 @@ TARGETS=(${PM_FUZZ_TARGETS:-$(cat "$OUT/targets.txt")})
 # mutations stay fast.
 max_len() {
   case "$1" in
-    pmx) echo 262144 ;;
+    pmx|model|vrm) echo 262144 ;;
     gltf|skeleton_json|kp_auto) echo 131072 ;;
     vmd|pose) echo 32768 ;;
     kp_frame) echo 2390 ;;

@@ -65,6 +65,7 @@ CLI_COMMAND(pose);
 CLI_COMMAND(groove);
 CLI_COMMAND(trace);
 CLI_COMMAND(rig);
+CLI_COMMAND(vrm);
 CLI_COMMAND(beats);
 #undef CLI_COMMAND
 

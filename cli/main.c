@@ -8,6 +8,7 @@ const cli_command cli_commands[] = {
     {"inspect", "print a JSON summary of a VMD, or a PMX/PMD model's skeleton", cmd_inspect_usage, cmd_inspect},
     {"humanoid", "map a model's bones (PMX, PMD, glTF, VRM, BVH) to the 22 humanoid bones", cmd_humanoid_usage, cmd_humanoid},
     {"rig", "analyse a model's rig: bone roles, IK chains, rest geometry and reach (JSON)", cmd_rig_usage, cmd_rig},
+    {"vrm", "convert a PMX/PMD model to VRM 1.0 (humanoid, T-pose, textures, expressions)", cmd_vrm_usage, cmd_vrm},
     {"pose", "evaluate a VMD on a model: bone world positions as JSON", cmd_pose_usage, cmd_pose},
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
     {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},

@@ -31,6 +31,7 @@
 #include "procmotion/text.h"
 #include "procmotion/tracing.h"
 #include "procmotion/vmd.h"
+#include "procmotion/vrm.h"
 
 #include "common/json.h" /* internal: the JSON error classifier has its own target */
 
@@ -340,6 +341,60 @@ static void pm_fuzz_model(const uint8_t *data, size_t size, int pmd) {
     pm_skeleton_free(s);
 }
 static void pm_fuzz_pmx(const uint8_t *data, size_t size) { pm_fuzz_model(data, size, 0); }
+
+/* The whole-model reader: every index it hands out is in range and the skeleton is the skeleton
+ * reader's. */
+static void pm_fuzz_model_load(const uint8_t *data, size_t size) {
+    pm_model *m = NULL;
+    pm_error err = {0};
+    pm_result r = pm_model_load(data, size, NULL, &m, &err);
+    if (r != PM_OK) {
+        PM_FUZZ_CHECK(m == NULL && err.type == r && err.message[0]);
+        return;
+    }
+    PM_FUZZ_CHECK(m->vertex_count <= size && m->index_count <= size && m->skeleton);
+    for (uint32_t i = 0; i < m->index_count; i++) PM_FUZZ_CHECK(m->indices[i] < m->vertex_count);
+    for (uint32_t i = 0; i < m->vertex_count; i++)
+        for (int k = 0; k < 4; k++)
+            PM_FUZZ_CHECK(m->vertices[i].bone[k] == PM_NO_INDEX || m->vertices[i].bone[k] < m->skeleton->bone_count);
+    uint64_t drawn = 0;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const pm_model_material *mat = &m->materials[i];
+        PM_FUZZ_CHECK(mat->index_start == drawn && mat->index_count % 3 == 0);
+        PM_FUZZ_CHECK(mat->texture == PM_NO_INDEX || mat->texture < m->texture_count);
+        drawn += mat->index_count;
+    }
+    PM_FUZZ_CHECK(drawn <= m->index_count);
+    for (uint32_t i = 0; i < m->morph_count; i++)
+        for (uint32_t k = 0; m->morphs[i].type == PM_MORPH_VERTEX && k < m->morphs[i].offset_count; k++)
+            PM_FUZZ_CHECK(m->morphs[i].offsets[k].index < m->vertex_count);
+    pm_fuzz_check_skeleton(m->skeleton);
+    pm_model_free(m);
+}
+
+/* The VRM writer on whatever the model reader accepts: a model without the humanoid bones is refused
+ * with a message; anything written is a GLB whose JSON chunk holds no null (cJSON's rendering of a NaN
+ * or Inf: none may reach the file). */
+static void pm_fuzz_vrm(const uint8_t *data, size_t size) {
+    pm_model *m = NULL;
+    pm_error err = {0};
+    if (pm_model_load(data, size, NULL, &m, &err) != PM_OK) return;
+    pm_vrm_result *res = NULL;
+    pm_result r = pm_vrm_from_model(m, NULL, &res, &err);
+    if (r != PM_OK) {
+        PM_FUZZ_CHECK(res == NULL && err.message[0]);
+    } else {
+        PM_FUZZ_CHECK(res->glb_size >= 28 && memcmp(res->glb, "glTF", 4) == 0);
+        uint32_t jl = (uint32_t)res->glb[12] | ((uint32_t)res->glb[13] << 8) | ((uint32_t)res->glb[14] << 16) |
+                      ((uint32_t)res->glb[15] << 24);
+        PM_FUZZ_CHECK(20 + (size_t)jl <= res->glb_size);
+        PM_FUZZ_CHECK(!pm_fuzz_contains(res->glb + 20, jl, "null"));
+        PM_FUZZ_CHECK(res->report_json && !pm_fuzz_contains(res->report_json, res->report_json_length, "null"));
+        PM_FUZZ_CHECK(res->drivable && res->humanoid_total == 22);
+    }
+    pm_vrm_result_free(res);
+    pm_model_free(m);
+}
 static void pm_fuzz_pmd(const uint8_t *data, size_t size) { pm_fuzz_model(data, size, 1); }
 
 static void pm_fuzz_skeleton_from_json(const uint8_t *data, size_t size) {
@@ -866,6 +921,8 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"vmd", pm_fuzz_vmd},
     {"pmx", pm_fuzz_pmx},
     {"pmd", pm_fuzz_pmd},
+    {"model", pm_fuzz_model_load},
+    {"vrm", pm_fuzz_vrm},
     {"skeleton_json", pm_fuzz_skeleton_from_json},
     {"bvh", pm_fuzz_bvh},
     {"gltf", pm_fuzz_gltf},

@@ -37,6 +37,10 @@ static void seed_one(const char *target, const char *name, const void *data, siz
 /* Write OUT/<target>/<name>; JSON seeds of any target also go to the JSON classifier's corpus. */
 static void seed(const char *target, const char *name, const void *data, size_t size) {
     seed_one(target, name, data, size);
+    if (strcmp(target, "pmx") == 0 || strcmp(target, "pmd") == 0) { /* the whole-model reader and the VRM writer */
+        seed_one("model", name, data, size);
+        seed_one("vrm", name, data, size);
+    }
     if (strcmp(target, "json") != 0 && size && ((const char *)data)[0] == '{' && size < 65536) {
         char both[300];
         snprintf(both, sizeof both, "%s-%s", target, name);

@@ -966,6 +966,71 @@ export interface ProcMotion {
   analyzeRig(model: SkeletonInput): RigAnalysis;
 }
 
+// ---- VRM export (js-glue/vrm.js, docs/vrm.md) --------------------------------------------------------
+
+/** VRMC_vrm meta fields (VRM 1.0 names); nothing is filled in that is not given but name, authors and
+ * licenseUrl, which VRM requires (the report's metaDefaults says which were). */
+export interface VrmMeta {
+  name?: string;
+  version?: string;
+  authors?: string | string[];
+  copyrightInformation?: string;
+  contactInformation?: string;
+  references?: string | string[];
+  thirdPartyLicenses?: string;
+  licenseUrl?: string;
+  avatarPermission?: 'onlyAuthor' | 'onlySeparatelyLicensedPerson' | 'everyone';
+  commercialUsage?: 'personalNonProfit' | 'personalProfit' | 'corporation';
+  creditNotation?: 'required' | 'unnecessary';
+  modification?: 'prohibited' | 'allowModification' | 'allowModificationRedistribution';
+  otherLicenseUrl?: string;
+  allowExcessivelyViolentUsage?: boolean;
+  allowExcessivelySexualUsage?: boolean;
+  allowPoliticalOrReligiousUsage?: boolean;
+  allowAntisocialOrHateUsage?: boolean;
+  allowRedistribution?: boolean;
+}
+
+export type VrmTextures =
+  | Map<string, Uint8Array | ArrayBuffer>
+  | Record<string, Uint8Array | ArrayBuffer>
+  | Array<[string, Uint8Array | ArrayBuffer] | { path?: string; name?: string; data: Uint8Array | ArrayBuffer }>;
+
+export interface VrmOptions {
+  /** the model's texture files by path ('\\' and '/' alike, case ignored; a file name alone matches too) */
+  textures?: VrmTextures;
+  meta?: VrmMeta;
+  materials?: 'mtoon' | 'unlit';
+  /** keep the model's A-pose instead of baking the arms into a T-pose */
+  keepRestPose?: boolean;
+}
+
+export interface VrmReport {
+  humanoidMapped: number;
+  humanoidTotal: number;
+  missingRequiredBones: string[];
+  drivable: boolean;
+  humanBones: Record<string, string>;
+  tPose: { applied: boolean; armDegrees: { left: number; right: number }; elbowDegrees: { left: number; right: number } };
+  textures: Array<{ path: string; status: 'embedded' | 'converted' | 'missing' | 'unsupported' | 'unreadable' | 'unused' | 'toon'; detail?: string }>;
+  materials: number;
+  primitives: number;
+  morphTargets: number;
+  expressions: Record<string, string>;
+  morphsSkipped: number;
+  springs: { springs: number; joints: number; colliders: number; colliderGroups: number };
+  metaDefaults: string[];
+  weights: { sdefAsBdef2: number; qdefAsBdef4: number; renormalized: number };
+  nonFinite: number;
+  facesNotDrawn: number;
+  glbBytes: number;
+}
+
+export interface ProcMotion {
+  /** A PMX/PMD model as a VRM 1.0 file (GLB bytes) and the conversion report. */
+  pmxToVrm(model: Uint8Array | ArrayBuffer, options?: VrmOptions): { glb: Uint8Array; report: VrmReport };
+}
+
 // ---- beats (js-glue/beats.js, docs/beats.md) ---------------------------------------------------------
 
 /** What Web Audio's AudioBuffer offers (any object of this shape works). */

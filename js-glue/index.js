@@ -1132,6 +1132,10 @@ Object.assign(ProcMotion.prototype, tracingMethods);
 import { rigMethods } from './rig.js';
 Object.assign(ProcMotion.prototype, rigMethods);
 
+// VRM export (js-glue/vrm.js): pm.pmxToVrm.
+import { vrmMethods } from './vrm.js';
+Object.assign(ProcMotion.prototype, vrmMethods, { _toBytes: toBytes });
+
 // Groove (js-glue/groove.js): grooveConfig, createGroove, grooveOffsets, bakeGroove, applyGrooveToVmd.
 export const Groove = installGroove(ProcMotion, { ProcMotionError, PoseEvaluator });
 export { GROOVE_JOINTS };

@@ -20,6 +20,7 @@ import { MusicControl } from './music.js';
 import { AUDIO_EXTENSIONS } from './music-core.js';
 import { BPM_MAX, BPM_MIN, clampBpm, fitBpm } from './tempo.js';
 import { Viewer } from './viewer.js';
+import { modelToVrm, saveFile } from './vrm-export.js';
 // Capabilities: each registers its mode. (Keypoints is an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
 import './modes/groove.js';
@@ -322,7 +323,8 @@ async function loadModelInto(app, spec) {
   }
   // bytes: the PMX/PMD the keypoints evaluate a VMD on (the mannequin uses the standard skeleton).
   app.model = { name: spec.name, boneNames: info.boneNames, morphNames: info.morphNames, skeleton, builtIn: !!spec.builtIn,
-    bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source };
+    bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source, referenceFiles: spec.referenceFiles ?? [] };
+  $('#download-vrm').disabled = false;
   updateRig(app);
   await app.regenerateNow({ keepBeat: true });
 }
@@ -430,14 +432,16 @@ function setupFiles(app) {
   $('#download').addEventListener('click', () => {
     const r = app.motion;
     if (!r) return;
-    const url = URL.createObjectURL(new Blob([r.vmd], { type: 'application/octet-stream' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `${r.name || 'procmotion'}.vmd`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveFile(r.vmd, `${r.name || 'procmotion'}.vmd`, 'application/octet-stream');
+  });
+  $('#download-vrm').addEventListener('click', () => {
+    try {
+      const { glb, report, fileName } = modelToVrm(app);
+      app.lastVrm = { fileName, report };
+      saveFile(glb, fileName, 'model/gltf-binary');
+    } catch (e) {
+      showError('err.vrm', { name: app.model?.name ?? '', detail: describeError(e) });
+    }
   });
   // Drag and drop anywhere on the page.
   const overlay = $('#drop');

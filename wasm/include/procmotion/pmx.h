@@ -127,6 +127,188 @@ pm_result pm_pmd_read(const uint8_t *data, size_t size, const pm_model_read_opti
 pm_result pm_model_read(const uint8_t *data, size_t size, const pm_model_read_options *opts, pm_skeleton **out,
                         pm_error *err);
 
+/* ---- the whole model (pm_model_load) ---------------------------------------------------------
+ *
+ * pm_model_load reads everything a PMX 2.0/2.1 or PMD file holds that a converter needs: the skeleton
+ * (exactly what pm_model_read gives), vertices with their weights, faces, textures, materials, every
+ * morph with its offsets, display frames, rigid bodies and joints. It is the same reader as
+ * pm_model_read (one pass, the same checks and messages) keeping what the skeleton reader only walks.
+ *
+ *       pm_model *m = NULL;
+ *       if (pm_model_load(bytes, size, NULL, &m, &err) != PM_OK) puts(err.message);
+ *       m->vertices[0].bone[0]; m->materials[0].index_count; m->skeleton->bones[0].name.data;
+ *       pm_model_free(m);
+ *
+ * WHAT IS CHECKED besides pm_model_read's checks: rigid bodies (shape 0..2, mode 0..2, bone index in
+ * range or -1), joints (type 0..5, rigid body indices in range or -1), display items (type 0/1, the
+ * bone or morph in range), PMD rigid-body bones and joint bodies; every count against the bytes left
+ * before anything is allocated (PM_ERR_TRUNCATED), max_vertices and max_indices (PM_ERR_LIMIT).
+ * Sections that end the file early: a PMX that stops after the morphs, display frames or rigid bodies
+ * and a PMD that stops after the display lists, English names or toon textures read as having none
+ * of the sections after that point (as MMD and babylon-mmd accept them). PMX 2.1 soft bodies are not
+ * read.
+ *
+ * HOW PMD IS PRESENTED (as PMX, the way babylon-mmd's PmdReader converts it)
+ *   vertices: BDEF2 with weight = byte / 100, edge_scale = edge flag ? 1 : 0; materials: "tex.bmp*s.sph"
+ *   split into a texture and a sphere texture (.sph multiply, .spa add), the texture table built from
+ *   the distinct paths in material order; the toon index names one of the ten toon file names: the
+ *   default toon01..toon10.bmp become shared toons 0..9, other names join the texture table; flags:
+ *   edge -> EDGE | GROUND_SHADOW, alpha != 0.98 -> CAST | RECEIVE_SHADOW, alpha < 1 -> DOUBLE_SIDED.
+ *   Morphs: the base morph is dropped and every other morph becomes a vertex morph on the base's
+ *   vertices (type 1, panel = the PMD category). Display frames: "Root" (bone 0) and "表情" (the morph
+ *   display list), then the named bone frames. Rigid bodies: the position is stored relative to the
+ *   bone in PMD and is made a world position (bone 0 when the body names none), as babylon-mmd does.
+ *
+ * OWNERSHIP
+ *   The model owns every array and string (pm_model_free, NULL is fine); `data` is borrowed during the
+ *   call only. On failure *out is NULL and nothing is leaked. The skeleton belongs to the model.
+ */
+
+typedef enum pm_weight_type {
+    PM_WEIGHT_BDEF1 = 0,
+    PM_WEIGHT_BDEF2,
+    PM_WEIGHT_BDEF4,
+    PM_WEIGHT_SDEF,
+    PM_WEIGHT_QDEF, /* PMX 2.1 */
+    PM_WEIGHT_TYPE_COUNT,
+    PM_WEIGHT_TYPE_FORCE_U32 = 0x7fffffff
+} pm_weight_type;
+
+typedef struct pm_model_vertex {
+    pm_vec3 position;
+    pm_vec3 normal;
+    float uv[2];
+    uint8_t weight_type;       /* pm_weight_type */
+    uint32_t bone[4];          /* PM_NO_INDEX where the file has -1 or the type names fewer bones */
+    float weight[4];           /* as in the file: BDEF1 {1}, BDEF2 / SDEF {w, 1 - w}, BDEF4 / QDEF four */
+    pm_vec3 sdef_c, sdef_r0, sdef_r1; /* SDEF only */
+    float edge_scale;
+} pm_model_vertex;
+
+typedef struct pm_model_material {
+    pm_string name, name_en;
+    float diffuse[4];          /* RGBA */
+    float specular[3];
+    float specular_power;
+    float ambient[3];
+    uint8_t flags;             /* PM_PMX_MATERIAL_* (below) */
+    float edge_color[4];
+    float edge_size;
+    uint32_t texture;          /* index into textures, PM_NO_INDEX = none */
+    uint32_t sphere_texture;   /* index into textures, PM_NO_INDEX = none */
+    uint8_t sphere_mode;       /* 0 off, 1 multiply, 2 add, 3 sub-texture */
+    bool shared_toon;          /* toon is 0..9 (toon01..toon10.bmp) */
+    uint32_t toon;             /* shared index, or a texture index, PM_NO_INDEX = none */
+    pm_string memo;
+    uint32_t index_start;      /* first face index drawn (materials take consecutive runs) */
+    uint32_t index_count;      /* a multiple of 3 */
+} pm_model_material;
+
+typedef enum pm_morph_type {
+    PM_MORPH_GROUP = 0,
+    PM_MORPH_VERTEX,
+    PM_MORPH_BONE,
+    PM_MORPH_UV,
+    PM_MORPH_UV1, PM_MORPH_UV2, PM_MORPH_UV3, PM_MORPH_UV4,
+    PM_MORPH_MATERIAL,
+    PM_MORPH_FLIP,    /* 2.1 */
+    PM_MORPH_IMPULSE, /* 2.1 */
+    PM_MORPH_TYPE_COUNT,
+    PM_MORPH_TYPE_FORCE_U32 = 0x7fffffff
+} pm_morph_type;
+
+/* One offset of a non-material morph. `index` is a vertex (vertex, UV), a bone, a morph (group,
+ * flip) or a rigid body (impulse). value: vertex xyz; UV xyzw; bone translation xyz then rotation
+ * quaternion xyzw; group / flip weight in value[0]; impulse velocity xyz then torque xyz, `local` the
+ * local flag. */
+typedef struct pm_model_morph_offset {
+    uint32_t index;
+    float value[7];
+    uint8_t local;
+} pm_model_morph_offset;
+
+typedef struct pm_model_material_offset {
+    uint32_t material;         /* PM_NO_INDEX = every material */
+    uint8_t operation;         /* 0 multiply, 1 add */
+    float diffuse[4], specular[3], specular_power, ambient[3], edge_color[4], edge_size;
+    float texture[4], sphere[4], toon[4];
+} pm_model_material_offset;
+
+typedef struct pm_model_morph {
+    pm_string name, name_en;
+    uint8_t panel;             /* 0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other */
+    uint8_t type;              /* pm_morph_type */
+    uint32_t offset_count;
+    pm_model_morph_offset *offsets;            /* [offset_count] unless type is MATERIAL */
+    pm_model_material_offset *material_offsets; /* [offset_count] when type is MATERIAL */
+} pm_model_morph;
+
+typedef struct pm_model_display_frame {
+    pm_string name, name_en;
+    bool special;
+    uint32_t item_count;
+    struct pm_pmx_display_item *items; /* {is_morph, index} */
+} pm_model_display_frame;
+
+typedef struct pm_model_rigid_body {
+    pm_string name, name_en;
+    uint32_t bone;             /* PM_NO_INDEX = none */
+    uint8_t group;             /* 0..15 */
+    uint16_t no_collision_mask;
+    uint8_t shape;             /* 0 sphere (size.x radius), 1 box (half extents), 2 capsule (radius, height) */
+    pm_vec3 size;
+    pm_vec3 position;          /* world, MMD units */
+    pm_vec3 rotation;          /* Euler radians (MMD: Y, X, Z order) */
+    float mass, linear_damping, angular_damping, restitution, friction;
+    uint8_t mode;              /* 0 follows the bone, 1 physics, 2 physics + bone position */
+} pm_model_rigid_body;
+
+typedef struct pm_model_joint {
+    pm_string name, name_en;
+    uint8_t type;              /* 0 spring 6DOF (2.1: 1..5 other kinds, same fields) */
+    uint32_t body_a, body_b;   /* rigid bodies, PM_NO_INDEX = none */
+    pm_vec3 position, rotation;
+    pm_vec3 position_min, position_max, rotation_min, rotation_max;
+    pm_vec3 spring_position, spring_rotation;
+} pm_model_joint;
+
+typedef struct pm_model {
+    uint32_t magic;            /* internal */
+    pm_skeleton *skeleton;     /* owned by the model */
+    uint32_t vertex_count;
+    pm_model_vertex *vertices;
+    uint8_t additional_uv_count;   /* 0..4 */
+    float *additional_uv;          /* [vertex_count * additional_uv_count * 4], NULL when none */
+    uint32_t index_count;          /* face indices, a multiple of 3 */
+    uint32_t *indices;
+    uint32_t texture_count;
+    pm_string *textures;           /* paths as in the file (UTF-8; '\\' kept) */
+    uint32_t material_count;
+    pm_model_material *materials;
+    uint32_t morph_count;          /* = skeleton->morph_count */
+    pm_model_morph *morphs;
+    uint32_t display_frame_count;
+    pm_model_display_frame *display_frames;
+    uint32_t rigid_body_count;
+    pm_model_rigid_body *rigid_bodies;
+    uint32_t joint_count;
+    pm_model_joint *joints;
+    pm_allocator allocator;
+    void *internal;                /* internal: the arena */
+} pm_model;
+
+/* Options; zero-initialise (or pass NULL) for the defaults: pm_model_read's, at most 16777216 vertices
+ * and 67108864 face indices. */
+typedef struct pm_model_load_options {
+    pm_model_read_options read; /* allocator (the model's too), bone and morph limits, PMD knees */
+    uint32_t max_vertices;      /* 0 = 16777216; more is PM_ERR_LIMIT */
+    uint32_t max_indices;       /* 0 = 67108864; more is PM_ERR_LIMIT */
+} pm_model_load_options;
+
+pm_result pm_model_load(const uint8_t *data, size_t size, const pm_model_load_options *opts, pm_model **out,
+                        pm_error *err);
+void pm_model_free(pm_model *model);
+
 /* Which text of a skeleton pm_model_raw_text looks at. */
 typedef enum pm_model_text {
     PM_MODEL_TEXT_MODEL_NAME = 0,

@@ -51,8 +51,9 @@ pm_result pmi_mr_check_count(pmi_model_reader *r, uint64_t count, size_t min_rec
     return PM_OK;
 }
 
-pm_result pmi_mr_run(const char *format, const uint8_t *data, size_t size, const pm_model_read_options *opts,
-                     pm_skeleton **out, pm_error *err, pmi_model_read_fn read, void *reader, size_t reader_size) {
+static pm_result mr_run(const char *format, const uint8_t *data, size_t size, const pm_model_read_options *opts,
+                        const pm_model_load_options *load, pm_skeleton **out, pm_model *model, pm_error *err, pmi_model_read_fn read, void *reader,
+                        size_t reader_size) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "%s: out is NULL", format);
     *out = NULL;
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "%s: data is NULL", format);
@@ -65,6 +66,8 @@ pm_result pmi_mr_run(const char *format, const uint8_t *data, size_t size, const
     r->c = pmi_cursor_make(data ? data : nothing, size); /* NULL + 0 is UB in pointer arithmetic */
     r->err = err;
     r->format = format;
+    r->model = model;
+    r->load = load;
     pm_result res = read(r, opts);
     if (res != PM_OK) {
         pm_skeleton_free(r->s);
@@ -72,6 +75,17 @@ pm_result pmi_mr_run(const char *format, const uint8_t *data, size_t size, const
     }
     *out = r->s;
     return PM_OK;
+}
+
+pm_result pmi_mr_run(const char *format, const uint8_t *data, size_t size, const pm_model_read_options *opts,
+                     pm_skeleton **out, pm_error *err, pmi_model_read_fn read, void *reader, size_t reader_size) {
+    return mr_run(format, data, size, opts, NULL, out, NULL, err, read, reader, reader_size);
+}
+
+pm_result pmi_mr_run_model(const char *format, const uint8_t *data, size_t size, const pm_model_load_options *opts,
+                           pm_model *model, pm_error *err, pmi_model_read_fn read, void *reader, size_t reader_size) {
+    return mr_run(format, data, size, opts ? &opts->read : NULL, opts, &model->skeleton, model, err, read, reader,
+                  reader_size);
 }
 
 pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s) {
@@ -85,11 +99,6 @@ pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s) {
 }
 
 /* ---- PMX primitives --------------------------------------------------------------------------- */
-
-static pm_result skip(rd *r, size_t n, const char *field) {
-    const uint8_t *p;
-    return get_bytes(r, n, &p, field);
-}
 
 static pm_result get_u8(rd *r, uint8_t *v, const char *field) {
     const uint8_t *p;
@@ -186,13 +195,22 @@ static bool text_round_trips(const rd *r, const uint8_t *p, size_t n, const pm_s
 
 /* Decode raw PMX text into the skeleton; a text whose stored bytes its UTF-8 does not give back keeps
  * them (pm_model_raw_text). */
-static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) {
-    size_t len = r->encoding == 0 ? pmi_utf16le_to_utf8(p, n, NULL, 0) : pmi_utf8_sanitize(p, n, NULL, 0);
-    char *buf;
-    TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
+/* Decode raw PMX text into buf (len bytes + NUL, len from decoded_length); dst->length is the text up to
+ * the first NUL (C strings, JSON and lookups agree). */
+static size_t decoded_length(const rd *r, const uint8_t *p, size_t n) {
+    return r->encoding == 0 ? pmi_utf16le_to_utf8(p, n, NULL, 0) : pmi_utf8_sanitize(p, n, NULL, 0);
+}
+static void decode_into(const rd *r, const uint8_t *p, size_t n, char *buf, size_t len, pm_string *dst) {
     if (r->encoding == 0) pmi_utf16le_to_utf8(p, n, buf, len);
     else pmi_utf8_sanitize(p, n, buf, len);
-    dst->length = (uint32_t)strlen(buf); /* a NUL ends the text (C strings, JSON and lookups agree) */
+    dst->length = (uint32_t)strlen(buf);
+}
+
+static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) {
+    size_t len = decoded_length(r, p, n);
+    char *buf;
+    TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
+    decode_into(r, p, n, buf, len, dst);
     if (!text_round_trips(r, p, n, dst)) TRY(pmi_skeleton_keep_raw(r->m.s, dst, r->encoding, p, n, r->m.err));
     return PM_OK;
 }
@@ -238,7 +256,29 @@ static pm_result read_header(rd *r, const uint8_t *text[4], size_t text_len[4]) 
     return PM_OK;
 }
 
-/* ---- geometry (walked and checked, not kept) -------------------------------------------------- */
+/* ---- geometry (walked and checked; kept by pm_model_load) -------------------------------------- */
+
+#define MODEL(r) ((r)->m.model)
+
+static pm_result get_floats(rd *r, float *v, int n, const char *field) {
+    const uint8_t *p;
+    TRY(get_bytes(r, 4u * (size_t)n, &p, field));
+    for (int i = 0; i < n; i++) v[i] = pmi_lef32(p + 4 * i);
+    return PM_OK;
+}
+
+/* A text kept in the model (pm_model_load) or skipped. */
+static pm_result get_model_text(rd *r, pm_string *dst, const char *field) {
+    const uint8_t *p = NULL;
+    size_t n = 0;
+    TRY(get_text_raw(r, &p, &n, field));
+    if (!MODEL(r)) return PM_OK;
+    size_t len = decoded_length(r, p, n);
+    char *buf;
+    TRY(pmi_model_string_buffer(&r->m, dst, len, &buf));
+    decode_into(r, p, n, buf, len, dst);
+    return PM_OK;
+}
 
 static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_vertex) {
     enter(r, "vertices", UINT32_MAX, 0);
@@ -246,33 +286,73 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
     TRY(get_count(r, fixed + 1 + r->bsize + 4, &r->vertex_count, "vertex count"));
     *max_bone = 0;
     *max_bone_vertex = PM_NO_INDEX;
+    pm_model *m = MODEL(r);
+    if (m) {
+        if (r->vertex_count > pmi_model_max_vertices(&r->m))
+            return fail(r, PM_ERR_LIMIT, "%u vertices is more than the limit of %u", r->vertex_count,
+                        pmi_model_max_vertices(&r->m));
+        if (!(m->vertices = pmi_model_array(&r->m, r->vertex_count, sizeof *m->vertices, "pmx vertices")))
+            return PM_ERR_OUT_OF_MEMORY;
+        m->vertex_count = r->vertex_count;
+        m->additional_uv_count = r->add_uv;
+        if (r->add_uv && !(m->additional_uv = pmi_model_array(&r->m, (size_t)r->vertex_count * r->add_uv, 16,
+                                                               "pmx additional UVs")))
+            return PM_ERR_OUT_OF_MEMORY;
+    }
     for (uint32_t i = 0; i < r->vertex_count; i++) {
         enter(r, "vertex", i, r->vertex_count);
         uint8_t type;
-        TRY(skip(r, fixed, "position/normal/uv"));
+        const uint8_t *p;
+        pm_model_vertex *v = m ? &m->vertices[i] : NULL;
+        TRY(get_bytes(r, fixed, &p, "position/normal/uv"));
+        if (v) {
+            v->position = pm_vec3_make(pmi_lef32(p), pmi_lef32(p + 4), pmi_lef32(p + 8));
+            v->normal = pm_vec3_make(pmi_lef32(p + 12), pmi_lef32(p + 16), pmi_lef32(p + 20));
+            v->uv[0] = pmi_lef32(p + 24);
+            v->uv[1] = pmi_lef32(p + 28);
+            for (size_t k = 0; k < 4u * r->add_uv; k++)
+                m->additional_uv[(size_t)i * 4 * r->add_uv + k] = pmi_lef32(p + 32 + 4 * k);
+        }
         TRY(get_u8(r, &type, "weight type"));
         int bones;
-        size_t extra;
         switch (type) {
-        case 0: bones = 1, extra = 0; break;       /* BDEF1 */
-        case 1: bones = 2, extra = 4; break;       /* BDEF2: weight */
-        case 2: bones = 4, extra = 16; break;      /* BDEF4: 4 weights */
-        case 3: bones = 2, extra = 4 + 36; break;  /* SDEF: weight, C, R0, R1 */
-        case 4:                                    /* QDEF (2.1) */
+        case 0: bones = 1; break; /* BDEF1 */
+        case 1: bones = 2; break; /* BDEF2: weight */
+        case 2: bones = 4; break; /* BDEF4: 4 weights */
+        case 3: bones = 2; break; /* SDEF: weight, C, R0, R1 */
+        case 4:                   /* QDEF (2.1) */
             if (r->version < 2.05f) return fail(r, PM_ERR_BAD_FORMAT, "weight type 4 (QDEF) needs PMX 2.1");
-            bones = 4, extra = 16;
+            bones = 4;
             break;
         default: return fail(r, PM_ERR_BAD_FORMAT, "weight type %u is not 0..4", type);
         }
+        uint32_t bone[4] = {PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX};
         for (int k = 0; k < bones; k++) {
             uint32_t b = PM_NO_INDEX;
             TRY(get_index(r, r->bsize, &b, "weight bone index"));
+            bone[k] = b;
             if (b != PM_NO_INDEX && (*max_bone_vertex == PM_NO_INDEX || b > *max_bone)) {
                 *max_bone = b;
                 *max_bone_vertex = i;
             }
         }
-        TRY(skip(r, extra + 4, "weights/edge scale"));
+        float w[4] = {1, 0, 0, 0}, sdef[9] = {0};
+        if (type == 1 || type == 3) {
+            TRY(get_f32(r, &w[0], "weight"));
+            w[1] = 1.0f - w[0];
+        } else if (type == 2 || type == 4) TRY(get_floats(r, w, 4, "weights"));
+        if (type == 3) TRY(get_floats(r, sdef, 9, "SDEF C/R0/R1"));
+        float edge;
+        TRY(get_f32(r, &edge, "edge scale"));
+        if (v) {
+            v->weight_type = type;
+            memcpy(v->bone, bone, sizeof bone);
+            memcpy(v->weight, w, sizeof w);
+            v->sdef_c = pm_vec3_make(sdef[0], sdef[1], sdef[2]);
+            v->sdef_r0 = pm_vec3_make(sdef[3], sdef[4], sdef[5]);
+            v->sdef_r1 = pm_vec3_make(sdef[6], sdef[7], sdef[8]);
+            v->edge_scale = edge;
+        }
     }
     return PM_OK;
 }
@@ -281,10 +361,20 @@ static pm_result read_faces(rd *r) {
     enter(r, "faces", UINT32_MAX, 0);
     TRY(get_count(r, r->vsize, &r->index_count, "face index count"));
     if (r->index_count % 3) return fail(r, PM_ERR_BAD_FORMAT, "%u face indices is not a multiple of 3", r->index_count);
+    pm_model *m = MODEL(r);
+    if (m) {
+        if (r->index_count > pmi_model_max_indices(&r->m))
+            return fail(r, PM_ERR_LIMIT, "%u face indices is more than the limit of %u", r->index_count,
+                        pmi_model_max_indices(&r->m));
+        if (!(m->indices = pmi_model_array(&r->m, r->index_count, sizeof *m->indices, "pmx face indices")))
+            return PM_ERR_OUT_OF_MEMORY;
+        m->index_count = r->index_count;
+    }
     for (uint32_t i = 0; i < r->index_count; i++) {
         enter(r, "face index", i, r->index_count);
         uint32_t v;
         TRY(get_vertex_index(r, &v, "vertex index"));
+        if (m) m->indices[i] = v;
     }
     return PM_OK;
 }
@@ -292,9 +382,15 @@ static pm_result read_faces(rd *r) {
 static pm_result read_textures(rd *r) {
     enter(r, "textures", UINT32_MAX, 0);
     TRY(get_count(r, 4, &r->texture_count, "texture count"));
+    pm_model *m = MODEL(r);
+    if (m) {
+        if (!(m->textures = pmi_model_array(&r->m, r->texture_count, sizeof *m->textures, "pmx textures")))
+            return PM_ERR_OUT_OF_MEMORY;
+        m->texture_count = r->texture_count;
+    }
     for (uint32_t i = 0; i < r->texture_count; i++) {
         enter(r, "texture", i, r->texture_count);
-        TRY(get_text(r, NULL, "path"));
+        TRY(get_model_text(r, m ? &m->textures[i] : NULL, "path"));
     }
     return PM_OK;
 }
@@ -310,33 +406,54 @@ static pm_result read_materials(rd *r) {
     /* names 8, colours 44, flags 1, edge 20, textures 2*tsize, sphere mode 1, toon flag 1, toon >= 1,
      * memo 4, face count 4 */
     TRY(get_count(r, 8 + 44 + 1 + 20 + 2u * r->tsize + 1 + 1 + 1 + 4 + 4, &r->material_count, "material count"));
+    pm_model *m = MODEL(r);
+    if (m) {
+        if (!(m->materials = pmi_model_array(&r->m, r->material_count, sizeof *m->materials, "pmx materials")))
+            return PM_ERR_OUT_OF_MEMORY;
+        m->material_count = r->material_count;
+    }
     uint64_t faces = 0;
     for (uint32_t i = 0; i < r->material_count; i++) {
         enter(r, "material", i, r->material_count);
-        uint32_t tex, sphere, toon;
+        pm_model_material tmp, *mat = m ? &m->materials[i] : &tmp;
         uint8_t mode, toon_flag;
         int32_t nfaces;
-        TRY(get_text(r, NULL, "name"));
-        TRY(get_text(r, NULL, "English name"));
-        TRY(skip(r, 44 + 1 + 20, "colours/flags/edge"));
-        TRY(get_index(r, r->tsize, &tex, "texture index"));
-        TRY(check_texture(r, tex, "texture index"));
-        TRY(get_index(r, r->tsize, &sphere, "sphere texture index"));
-        TRY(check_texture(r, sphere, "sphere texture index"));
+        float c[16];
+        TRY(get_model_text(r, &mat->name, "name"));
+        TRY(get_model_text(r, &mat->name_en, "English name"));
+        TRY(get_floats(r, c, 11, "colours"));
+        memcpy(mat->diffuse, c, 16);
+        memcpy(mat->specular, c + 4, 12);
+        mat->specular_power = c[7];
+        memcpy(mat->ambient, c + 8, 12);
+        TRY(get_u8(r, &mat->flags, "flags"));
+        TRY(get_floats(r, c, 5, "edge"));
+        memcpy(mat->edge_color, c, 16);
+        mat->edge_size = c[4];
+        TRY(get_index(r, r->tsize, &mat->texture, "texture index"));
+        TRY(check_texture(r, mat->texture, "texture index"));
+        TRY(get_index(r, r->tsize, &mat->sphere_texture, "sphere texture index"));
+        TRY(check_texture(r, mat->sphere_texture, "sphere texture index"));
         TRY(get_u8(r, &mode, "sphere mode"));
         if (mode > 3) return fail(r, PM_ERR_BAD_FORMAT, "sphere mode %u is not 0..3", mode);
+        mat->sphere_mode = mode;
         TRY(get_u8(r, &toon_flag, "toon flag"));
         if (toon_flag > 1) return fail(r, PM_ERR_BAD_FORMAT, "toon flag %u is not 0 or 1", toon_flag);
+        mat->shared_toon = toon_flag == 1;
         if (toon_flag == 0) {
-            TRY(get_index(r, r->tsize, &toon, "toon texture index"));
-            TRY(check_texture(r, toon, "toon texture index"));
+            TRY(get_index(r, r->tsize, &mat->toon, "toon texture index"));
+            TRY(check_texture(r, mat->toon, "toon texture index"));
         } else {
             uint8_t shared;
             TRY(get_u8(r, &shared, "shared toon index"));
+            mat->toon = shared;
         }
-        TRY(get_text(r, NULL, "memo"));
+        TRY(get_model_text(r, &mat->memo, "memo"));
         TRY(get_i32(r, &nfaces, "face index count"));
         if (nfaces < 0) return fail(r, PM_ERR_BAD_FORMAT, "face index count is negative (%d)", (int)nfaces);
+        if (m && nfaces % 3) return fail(r, PM_ERR_BAD_FORMAT, "face index count %d is not a multiple of 3", (int)nfaces);
+        mat->index_start = (uint32_t)faces;
+        mat->index_count = (uint32_t)nfaces;
         faces += (uint32_t)nfaces;
         if (faces > r->index_count)
             return fail(r, PM_ERR_BAD_FORMAT, "materials draw %llu face indices but the model has %u",
@@ -401,9 +518,17 @@ static pm_result read_bone(rd *r, pm_bone *b) {
 
 /* ---- morphs ----------------------------------------------------------------------------------- */
 
-static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n) {
+static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_morph *mm) {
+    if (mm) {
+        mm->offset_count = n;
+        if (type == PM_MORPH_MATERIAL)
+            mm->material_offsets = pmi_model_array(&r->m, n, sizeof *mm->material_offsets, "pmx morph offsets");
+        else mm->offsets = pmi_model_array(&r->m, n, sizeof *mm->offsets, "pmx morph offsets");
+        if (!mm->offsets && !mm->material_offsets) return PM_ERR_OUT_OF_MEMORY;
+    }
     for (uint32_t k = 0; k < n; k++) {
         uint32_t idx;
+        pm_model_morph_offset tmp, *o = mm && mm->offsets ? &mm->offsets[k] : &tmp;
         switch (type) {
         case 0: /* group */
         case 9: /* flip (2.1) */
@@ -411,39 +536,56 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n) {
             if (idx == PM_NO_INDEX || idx >= r->morph_count)
                 return fail(r, PM_ERR_BAD_FORMAT, "offset %u names morph %d (%u morphs)", k,
                             idx == PM_NO_INDEX ? -1 : (int)idx, r->morph_count);
-            TRY(skip(r, 4, "offset weight"));
+            TRY(get_floats(r, o->value, 1, "offset weight"));
             break;
         case 1: /* vertex */
             TRY(get_vertex_index(r, &idx, "offset vertex index"));
-            TRY(skip(r, 12, "offset translation"));
+            TRY(get_floats(r, o->value, 3, "offset translation"));
             break;
         case 2: /* bone */
             TRY(get_index(r, r->bsize, &idx, "offset bone index"));
             if (idx != PM_NO_INDEX && idx >= r->bone_count)
                 return fail(r, PM_ERR_BAD_FORMAT, "offset %u names bone %u (%u bones)", k, idx, r->bone_count);
-            TRY(skip(r, 28, "offset translation/rotation"));
+            TRY(get_floats(r, o->value, 7, "offset translation/rotation"));
             break;
         case 3: case 4: case 5: case 6: case 7: /* UV, additional UV 1..4 */
             TRY(get_vertex_index(r, &idx, "offset vertex index"));
-            TRY(skip(r, 16, "offset UV"));
+            TRY(get_floats(r, o->value, 4, "offset UV"));
             break;
         case 8: { /* material */
             uint8_t op;
+            float c[28];
             TRY(get_index(r, r->msize, &idx, "offset material index"));
             if (idx != PM_NO_INDEX && idx >= r->material_count)
                 return fail(r, PM_ERR_BAD_FORMAT, "offset %u names material %u (%u materials)", k, idx,
                             r->material_count);
             TRY(get_u8(r, &op, "offset operation"));
             if (op > 1) return fail(r, PM_ERR_BAD_FORMAT, "offset %u operation %u is not 0 or 1", k, op);
-            TRY(skip(r, 112, "offset colours"));
+            TRY(get_floats(r, c, 28, "offset colours"));
+            if (mm) {
+                pm_model_material_offset *mo = &mm->material_offsets[k];
+                mo->material = idx;
+                mo->operation = op;
+                memcpy(mo->diffuse, c, 16);
+                memcpy(mo->specular, c + 4, 12);
+                mo->specular_power = c[7];
+                memcpy(mo->ambient, c + 8, 12);
+                memcpy(mo->edge_color, c + 11, 16);
+                mo->edge_size = c[15];
+                memcpy(mo->texture, c + 16, 16);
+                memcpy(mo->sphere, c + 20, 16);
+                memcpy(mo->toon, c + 24, 16);
+            }
             break;
         }
         case 10: /* impulse (2.1): rigid body, local flag, velocity, torque */
             TRY(get_index(r, r->rsize, &idx, "offset rigid body index"));
-            TRY(skip(r, 25, "offset impulse"));
+            TRY(get_u8(r, &o->local, "offset local flag"));
+            TRY(get_floats(r, o->value, 6, "offset impulse"));
             break;
         default: return fail(r, PM_ERR_BAD_FORMAT, "morph type %u is not 0..10", type);
         }
+        o->index = idx;
     }
     return PM_OK;
 }
@@ -465,12 +607,19 @@ static pm_result read_morphs(rd *r, uint32_t max_morphs) {
     if (r->morph_count > max_morphs)
         return fail(r, PM_ERR_LIMIT, "%u morphs is more than the limit of %u", r->morph_count, max_morphs);
     TRY(pmi_skeleton_set_morph_count(r->m.s, r->morph_count, true, r->m.err));
+    pm_model *m = MODEL(r);
+    if (m) {
+        if (!(m->morphs = pmi_model_array(&r->m, r->morph_count, sizeof *m->morphs, "pmx morphs")))
+            return PM_ERR_OUT_OF_MEMORY;
+        m->morph_count = r->morph_count;
+    }
     for (uint32_t i = 0; i < r->morph_count; i++) {
         enter(r, "morph", i, r->morph_count);
         uint8_t panel, type;
         uint32_t n;
+        pm_model_morph *mm = m ? &m->morphs[i] : NULL;
         TRY(get_text(r, &r->m.s->morph_names[i], "name"));
-        TRY(get_text(r, NULL, "English name"));
+        TRY(get_model_text(r, mm ? &mm->name_en : NULL, "English name"));
         TRY(get_u8(r, &panel, "panel"));
         TRY(get_u8(r, &type, "type"));
         if (type > 10) return fail(r, PM_ERR_BAD_FORMAT, "morph type %u is not 0..10", type);
@@ -478,8 +627,124 @@ static pm_result read_morphs(rd *r, uint32_t max_morphs) {
             return fail(r, PM_ERR_BAD_FORMAT, "morph type %u uses additional UV %u but the model declares %u", type,
                         type - 3, r->add_uv);
         r->m.s->morph_panel[i] = panel;
+        if (mm) {
+            mm->name = r->m.s->morph_names[i];
+            mm->panel = panel;
+            mm->type = type;
+        }
         TRY(get_count(r, morph_offset_min(r, type), &n, "offset count"));
-        TRY(read_morph_offsets(r, type, n));
+        TRY(read_morph_offsets(r, type, n, mm));
+    }
+    return PM_OK;
+}
+
+/* ---- display frames, rigid bodies, joints (pm_model_load) ------------------------------------- */
+
+static pm_result read_display_frames(rd *r) {
+    pm_model *m = MODEL(r);
+    enter(r, "display frames", UINT32_MAX, 0);
+    if (!pmi_left(&r->m.c)) return PM_OK; /* the file ends after the morphs */
+    uint32_t n;
+    TRY(get_count(r, 8 + 1 + 4, &n, "display frame count"));
+    if (!(m->display_frames = pmi_model_array(&r->m, n, sizeof *m->display_frames, "pmx display frames")))
+        return PM_ERR_OUT_OF_MEMORY;
+    m->display_frame_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        enter(r, "display frame", i, n);
+        pm_model_display_frame *f = &m->display_frames[i];
+        uint8_t special;
+        TRY(get_model_text(r, &f->name, "name"));
+        TRY(get_model_text(r, &f->name_en, "English name"));
+        TRY(get_u8(r, &special, "special flag"));
+        if (special > 1) return fail(r, PM_ERR_BAD_FORMAT, "special flag %u is not 0 or 1", special);
+        f->special = special;
+        TRY(get_count(r, 1u + (r->bsize < r->morph_size ? r->bsize : r->morph_size), &f->item_count, "item count"));
+        if (!(f->items = pmi_model_array(&r->m, f->item_count, sizeof *f->items, "pmx display items")))
+            return PM_ERR_OUT_OF_MEMORY;
+        for (uint32_t k = 0; k < f->item_count; k++) {
+            uint8_t type;
+            uint32_t idx;
+            TRY(get_u8(r, &type, "item type"));
+            if (type > 1) return fail(r, PM_ERR_BAD_FORMAT, "item %u type %u is not 0 (bone) or 1 (morph)", k, type);
+            TRY(get_index(r, type ? r->morph_size : r->bsize, &idx, type ? "item morph index" : "item bone index"));
+            uint32_t limit = type ? r->morph_count : r->bone_count;
+            if (idx == PM_NO_INDEX || idx >= limit)
+                return fail(r, PM_ERR_BAD_FORMAT, "item %u names %s %d (%u %s)", k, type ? "morph" : "bone",
+                            idx == PM_NO_INDEX ? -1 : (int)idx, limit, type ? "morphs" : "bones");
+            f->items[k].is_morph = type;
+            f->items[k].index = idx;
+        }
+    }
+    return PM_OK;
+}
+
+static pm_result read_rigid_bodies(rd *r) {
+    pm_model *m = MODEL(r);
+    enter(r, "rigid bodies", UINT32_MAX, 0);
+    if (!pmi_left(&r->m.c)) return PM_OK;
+    uint32_t n;
+    TRY(get_count(r, 8u + r->bsize + 1 + 2 + 1 + 36 + 20 + 1, &n, "rigid body count"));
+    if (!(m->rigid_bodies = pmi_model_array(&r->m, n, sizeof *m->rigid_bodies, "pmx rigid bodies")))
+        return PM_ERR_OUT_OF_MEMORY;
+    m->rigid_body_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        enter(r, "rigid body", i, n);
+        pm_model_rigid_body *b = &m->rigid_bodies[i];
+        const uint8_t *p;
+        float f[14];
+        TRY(get_model_text(r, &b->name, "name"));
+        TRY(get_model_text(r, &b->name_en, "English name"));
+        TRY(get_index(r, r->bsize, &b->bone, "bone index"));
+        if (b->bone != PM_NO_INDEX && b->bone >= r->bone_count)
+            return fail(r, PM_ERR_BAD_FORMAT, "bone index %u is out of range (%u bones)", b->bone, r->bone_count);
+        TRY(get_bytes(r, 4, &p, "group/mask/shape"));
+        b->group = p[0];
+        b->no_collision_mask = pmi_le16(p + 1);
+        b->shape = p[3];
+        if (b->shape > 2) return fail(r, PM_ERR_BAD_FORMAT, "shape %u is not 0 (sphere), 1 (box) or 2 (capsule)", b->shape);
+        TRY(get_floats(r, f, 14, "shape/mass/damping"));
+        b->size = pm_vec3_make(f[0], f[1], f[2]);
+        b->position = pm_vec3_make(f[3], f[4], f[5]);
+        b->rotation = pm_vec3_make(f[6], f[7], f[8]);
+        b->mass = f[9];
+        b->linear_damping = f[10];
+        b->angular_damping = f[11];
+        b->restitution = f[12];
+        b->friction = f[13];
+        TRY(get_u8(r, &b->mode, "physics mode"));
+        if (b->mode > 2) return fail(r, PM_ERR_BAD_FORMAT, "physics mode %u is not 0..2", b->mode);
+    }
+    return PM_OK;
+}
+
+static pm_result read_joints(rd *r) {
+    pm_model *m = MODEL(r);
+    enter(r, "joints", UINT32_MAX, 0);
+    if (!pmi_left(&r->m.c)) return PM_OK;
+    uint32_t n;
+    TRY(get_count(r, 8u + 1 + 2u * r->rsize + 96, &n, "joint count"));
+    if (!(m->joints = pmi_model_array(&r->m, n, sizeof *m->joints, "pmx joints"))) return PM_ERR_OUT_OF_MEMORY;
+    m->joint_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        enter(r, "joint", i, n);
+        pm_model_joint *j = &m->joints[i];
+        float f[24];
+        TRY(get_model_text(r, &j->name, "name"));
+        TRY(get_model_text(r, &j->name_en, "English name"));
+        TRY(get_u8(r, &j->type, "type"));
+        if (j->type > 5) return fail(r, PM_ERR_BAD_FORMAT, "type %u is not 0..5", j->type);
+        TRY(get_index(r, r->rsize, &j->body_a, "rigid body A index"));
+        TRY(get_index(r, r->rsize, &j->body_b, "rigid body B index"));
+        for (int k = 0; k < 2; k++) {
+            uint32_t b = k ? j->body_b : j->body_a;
+            if (b != PM_NO_INDEX && b >= m->rigid_body_count)
+                return fail(r, PM_ERR_BAD_FORMAT, "rigid body %c index %u is out of range (%u rigid bodies)", 'A' + k,
+                            b, m->rigid_body_count);
+        }
+        TRY(get_floats(r, f, 24, "position/rotation/limits/springs"));
+        pm_vec3 *dst[8] = {&j->position,     &j->rotation,     &j->position_min,    &j->position_max,
+                           &j->rotation_min, &j->rotation_max, &j->spring_position, &j->spring_rotation};
+        for (int k = 0; k < 8; k++) *dst[k] = pm_vec3_make(f[3 * k], f[3 * k + 1], f[3 * k + 2]);
     }
     return PM_OK;
 }
@@ -518,6 +783,11 @@ static pm_result read_pmx(rd *r, const pm_model_read_options *o) {
         return fail(r, PM_ERR_BAD_FORMAT, "weight names bone %u (%u bones)", max_bone, r->bone_count);
     }
     TRY(read_morphs(r, o && o->max_morphs ? o->max_morphs : 65536u));
+    if (MODEL(r)) {
+        TRY(read_display_frames(r));
+        TRY(read_rigid_bodies(r));
+        TRY(read_joints(r));
+    }
 
     s->source.format = PM_MODEL_FORMAT_PMX;
     s->source.version = r->version;
@@ -536,6 +806,12 @@ pm_result pm_pmx_read(const uint8_t *data, size_t size, const pm_model_read_opti
                       pm_error *err) {
     rd r;
     return pmi_mr_run("pmx", data, size, opts, out, err, read_pmx_entry, &r, sizeof r);
+}
+
+pm_result pmi_pmx_read_model(const uint8_t *data, size_t size, const pm_model_load_options *opts, pm_model *model,
+                             pm_error *err) {
+    rd r;
+    return pmi_mr_run_model("pmx", data, size, opts, model, err, read_pmx_entry, &r, sizeof r);
 }
 
 const pm_string *pm_model_text_of(const pm_skeleton *s, pm_model_text which, uint32_t index) {

@@ -19,6 +19,8 @@ typedef struct pmi_model_reader {
     const char *section; /* for messages */
     uint32_t index, count; /* element being read; index == UINT32_MAX: none */
     pm_skeleton *s;        /* the result being built (freed by pmi_mr_run on failure) */
+    const struct pm_model_load_options *load; /* pm_model_load's options (may be NULL) */
+    struct pm_model *model; /* pm_model_load: where everything else is kept (NULL: skeleton only) */
 } pmi_model_reader;
 
 pm_result pmi_mr_fail(pmi_model_reader *r, pm_result type, const char *fmt, ...) PMI_PRINTF(3, 4);
@@ -32,6 +34,26 @@ pm_result pmi_mr_check_count(pmi_model_reader *r, uint64_t count, size_t min_rec
 typedef pm_result (*pmi_model_read_fn)(pmi_model_reader *r, const struct pm_model_read_options *opts);
 pm_result pmi_mr_run(const char *format, const uint8_t *data, size_t size, const struct pm_model_read_options *opts,
                      pm_skeleton **out, pm_error *err, pmi_model_read_fn read, void *reader, size_t reader_size);
+/* The same keeping the whole model (pm_model_load): r->model is `model` during the read. */
+pm_result pmi_mr_run_model(const char *format, const uint8_t *data, size_t size,
+                           const struct pm_model_load_options *opts, struct pm_model *model, pm_error *err,
+                           pmi_model_read_fn read, void *reader, size_t reader_size);
+
+/* ---- the whole model (model.c) ---- */
+/* count * elem zeroed bytes owned by the model; NULL + err (PM_ERR_OUT_OF_MEMORY) on failure. */
+void *pmi_model_array(pmi_model_reader *r, size_t count, size_t elem, const char *what);
+/* Copy len bytes of valid UTF-8 into the model. */
+pm_result pmi_model_string(pmi_model_reader *r, pm_string *dst, const char *utf8, size_t len);
+/* Reserve len + 1 zeroed bytes for a string the caller fills (*buf). */
+pm_result pmi_model_string_buffer(pmi_model_reader *r, pm_string *dst, size_t len, char **buf);
+/* max_vertices / max_indices with their defaults. */
+uint32_t pmi_model_max_vertices(const pmi_model_reader *r);
+uint32_t pmi_model_max_indices(const pmi_model_reader *r);
+/* The readers' whole-model entry points (pmx.c, pmd.c); model is zeroed with its arena set up. */
+pm_result pmi_pmx_read_model(const uint8_t *data, size_t size, const struct pm_model_load_options *opts,
+                             struct pm_model *model, pm_error *err);
+pm_result pmi_pmd_read_model(const uint8_t *data, size_t size, const struct pm_model_load_options *opts,
+                             struct pm_model *model, pm_error *err);
 
 /* pm_skeleton_validate with the format prefixed to its message. */
 pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s);

@@ -1,0 +1,1330 @@
+/* PMX/PMD model -> VRM 1.0 (glTF 2.0 binary). See procmotion/vrm.h and docs/vrm.md. */
+#include "procmotion/vrm.h"
+
+#include "common/json.h"
+#include "procmotion/rig.h"
+#include "vrm/vrm_internal.h"
+
+#include <stdlib.h>
+
+#define PMI_VRM_MAGIC 0x314d5256u /* "VRM1" */
+#define MMD_TO_METRES 0.08f
+
+/* glTF constants */
+enum { GL_BYTE_UNSIGNED = 5121, GL_USHORT = 5123, GL_UINT = 5125, GL_FLOAT = 5126 };
+enum { GL_ARRAY_BUFFER = 34962, GL_ELEMENT_ARRAY_BUFFER = 34963 };
+
+/* ---- VRM human bones from rig roles -------------------------------------------------------------- */
+
+typedef struct vrm_bone {
+    pm_rig_role role;  /* the left role for sided bones (side 0), the centre role otherwise */
+    const char *name;  /* VRM name; sided names without the "left" / "right" prefix start upper case */
+    bool sided;
+    const char *parents[3]; /* VRM parents in order of preference (names after the side prefix) */
+} vrm_bone;
+
+static const vrm_bone vrm_bones[] = {
+    {PM_RIG_LOWER_BODY, "hips", false, {NULL}},
+    {PM_RIG_UPPER_BODY, "spine", false, {"hips"}},
+    {PM_RIG_UPPER_BODY2, "chest", false, {"spine"}},
+    {PM_RIG_UPPER_BODY3, "upperChest", false, {"chest"}},
+    {PM_RIG_NECK, "neck", false, {"upperChest", "chest", "spine"}},
+    {PM_RIG_HEAD, "head", false, {"neck", "upperChest", "chest"}},
+    {PM_RIG_LEFT_EYE, "Eye", true, {"head"}},
+    {PM_RIG_LEFT_SHOULDER, "Shoulder", true, {"upperChest", "chest", "spine"}},
+    {PM_RIG_LEFT_ARM, "UpperArm", true, {"+Shoulder", "upperChest", "chest"}},
+    {PM_RIG_LEFT_ELBOW, "LowerArm", true, {"+UpperArm"}},
+    {PM_RIG_LEFT_WRIST, "Hand", true, {"+LowerArm"}},
+    {PM_RIG_LEFT_LEG, "UpperLeg", true, {"hips"}},
+    {PM_RIG_LEFT_KNEE, "LowerLeg", true, {"+UpperLeg"}},
+    {PM_RIG_LEFT_ANKLE, "Foot", true, {"+LowerLeg"}},
+    {PM_RIG_LEFT_TOE, "Toes", true, {"+Foot"}},
+    {PM_RIG_LEFT_THUMB0, "ThumbMetacarpal", true, {"+Hand"}},
+    {PM_RIG_LEFT_THUMB1, "ThumbProximal", true, {"+ThumbMetacarpal", "+Hand"}},
+    {PM_RIG_LEFT_THUMB2, "ThumbDistal", true, {"+ThumbProximal"}},
+    {PM_RIG_LEFT_INDEX1, "IndexProximal", true, {"+Hand"}},
+    {PM_RIG_LEFT_INDEX2, "IndexIntermediate", true, {"+IndexProximal"}},
+    {PM_RIG_LEFT_INDEX3, "IndexDistal", true, {"+IndexIntermediate"}},
+    {PM_RIG_LEFT_MIDDLE1, "MiddleProximal", true, {"+Hand"}},
+    {PM_RIG_LEFT_MIDDLE2, "MiddleIntermediate", true, {"+MiddleProximal"}},
+    {PM_RIG_LEFT_MIDDLE3, "MiddleDistal", true, {"+MiddleIntermediate"}},
+    {PM_RIG_LEFT_RING1, "RingProximal", true, {"+Hand"}},
+    {PM_RIG_LEFT_RING2, "RingIntermediate", true, {"+RingProximal"}},
+    {PM_RIG_LEFT_RING3, "RingDistal", true, {"+RingIntermediate"}},
+    {PM_RIG_LEFT_LITTLE1, "LittleProximal", true, {"+Hand"}},
+    {PM_RIG_LEFT_LITTLE2, "LittleIntermediate", true, {"+LittleProximal"}},
+    {PM_RIG_LEFT_LITTLE3, "LittleDistal", true, {"+LittleIntermediate"}},
+};
+#define VRM_BONE_KINDS (sizeof vrm_bones / sizeof vrm_bones[0])
+#define VRM_SLOTS (2 * VRM_BONE_KINDS)
+
+/* The full VRM name of slot s (kind s / 2, side s % 2) into buf. */
+static const char *slot_name(size_t s, char *buf, size_t cap) {
+    const vrm_bone *b = &vrm_bones[s / 2];
+    if (!b->sided) return b->name;
+    pmi_format(buf, cap, "%s%s", s % 2 ? "right" : "left", b->name);
+    return buf;
+}
+
+const char *pm_vrm_bone_name(int rig_role) {
+    static const char *const names[] = {
+        "hips", "spine", "chest", "upperChest", "neck", "head",
+        "leftEye", "leftShoulder", "leftUpperArm", "leftLowerArm", "leftHand", "leftUpperLeg", "leftLowerLeg",
+        "leftFoot", "leftToes", "leftThumbMetacarpal", "leftThumbProximal", "leftThumbDistal", "leftIndexProximal",
+        "leftIndexIntermediate", "leftIndexDistal", "leftMiddleProximal", "leftMiddleIntermediate",
+        "leftMiddleDistal", "leftRingProximal", "leftRingIntermediate", "leftRingDistal", "leftLittleProximal",
+        "leftLittleIntermediate", "leftLittleDistal",
+        "rightEye", "rightShoulder", "rightUpperArm", "rightLowerArm", "rightHand", "rightUpperLeg",
+        "rightLowerLeg", "rightFoot", "rightToes", "rightThumbMetacarpal", "rightThumbProximal",
+        "rightThumbDistal", "rightIndexProximal", "rightIndexIntermediate", "rightIndexDistal",
+        "rightMiddleProximal", "rightMiddleIntermediate", "rightMiddleDistal", "rightRingProximal",
+        "rightRingIntermediate", "rightRingDistal", "rightLittleProximal", "rightLittleIntermediate",
+        "rightLittleDistal"};
+    size_t left = 0;
+    for (size_t k = 0; k < VRM_BONE_KINDS; k++) {
+        const vrm_bone *b = &vrm_bones[k];
+        if (!b->sided) {
+            if ((int)b->role == rig_role) return names[k];
+            continue;
+        }
+        if ((int)b->role == rig_role) return names[6 + left];
+        if ((int)PM_RIG_SIDED(b->role, 1) == rig_role) return names[30 + left];
+        left++;
+    }
+    return NULL;
+}
+
+/* ---- expressions -------------------------------------------------------------------------------- */
+
+typedef struct preset_map {
+    const char *preset;
+    const char *names[3]; /* MMD morph names, first found wins */
+} preset_map;
+
+static const preset_map presets[] = {
+    {"aa", {"\xe3\x81\x82"}},                                                 /* あ */
+    {"ih", {"\xe3\x81\x84"}},                                                 /* い */
+    {"ou", {"\xe3\x81\x86"}},                                                 /* う */
+    {"ee", {"\xe3\x81\x88"}},                                                 /* え */
+    {"oh", {"\xe3\x81\x8a"}},                                                 /* お */
+    {"blink", {"\xe3\x81\xbe\xe3\x81\xb0\xe3\x81\x9f\xe3\x81\x8d"}},          /* まばたき */
+    {"blinkLeft", {"\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf",          /* ウィンク */
+                   "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92"}}, /* ウィンク２ */
+    {"blinkRight", {"\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xe5\x8f\xb3", /* ウィンク右 */
+                    "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92\xe5\x8f\xb3", /* ウィンク２右 */
+                    "\xef\xbd\xb3\xef\xbd\xa8\xef\xbe\x9d\xef\xbd\xb8\xef\xbc\x92\xe5\x8f\xb3"}}, /* ｳｨﾝｸ２右 */
+    {"happy", {"\xe7\xac\x91\xe3\x81\x84"}},                                  /* 笑い */
+    {"angry", {"\xe6\x80\x92\xe3\x82\x8a"}},                                  /* 怒り */
+    {"sad", {"\xe5\x9b\xb0\xe3\x82\x8b"}},                                    /* 困る */
+    {"relaxed", {"\xe3\x81\xaa\xe3\x81\x94\xe3\x81\xbf"}},                    /* なごみ */
+    {"surprised", {"\xe3\x81\xb3\xe3\x81\xa3\xe3\x81\x8f\xe3\x82\x8a"}},      /* びっくり */
+};
+#define PRESET_COUNT (sizeof presets / sizeof presets[0])
+
+/* Shade colours (bottom row) of the shared toons toon01..toon10 as babylon-mmd ships them. */
+static const uint8_t shared_toon_shade[10][3] = {
+    {205, 205, 205}, {245, 225, 225}, {154, 154, 154}, {248, 239, 235}, {254, 232, 223},
+    {195, 172, 3},   {255, 255, 255}, {255, 255, 255}, {255, 255, 255}, {255, 255, 255}};
+
+/* ---- the writer's state ------------------------------------------------------------------------- */
+
+typedef struct texture_state {
+    const char *status;   /* "embedded", "converted", "missing", "unsupported", "unreadable", "unused" */
+    char detail[160];
+    int32_t image;        /* glTF image / texture index, -1 = none */
+    bool has_alpha;
+    bool used;
+    float shade[3];       /* as a toon: the bottom row colour (decoded BMP/TGA only) */
+    bool has_shade;
+} texture_state;
+
+typedef struct ctx {
+    const pm_model *m;
+    const pm_skeleton *s;
+    const pm_vrm_options *o;
+    pm_allocator a;
+    pm_error *err;
+    bool ok;              /* JSON building */
+    pmi_buf bin;
+    cJSON *views, *accessors;
+    uint32_t view_count, accessor_count;
+    /* per bone */
+    pm_vec3 *rest;        /* posed (T-pose) rest positions, MMD units */
+    pm_quat *rot;         /* world rotation of the bake */
+    bool *moved;
+    uint32_t *parent;     /* node parents after re-parenting */
+    /* per vertex */
+    uint16_t *joints;     /* [4 * vertex_count] */
+    float *weights;       /* [4 * vertex_count] */
+    uint32_t sdef, qdef, renormalized, non_finite;
+    texture_state *tex;
+} ctx;
+
+static float finite_or_zero(ctx *c, float v) {
+    if (isfinite(v)) return v;
+    c->non_finite++;
+    return 0.0f;
+}
+static pm_vec3 finite_vec(ctx *c, pm_vec3 v) {
+    return pm_vec3_make(finite_or_zero(c, v.x), finite_or_zero(c, v.y), finite_or_zero(c, v.z));
+}
+/* MMD -> glTF: metres, z mirrored; anything that overflowed on the way is written as 0 (counted). */
+#define to_gltf(v) gl(c, (v))
+static pm_vec3 gl(ctx *c, pm_vec3 v) {
+    return finite_vec(c, pm_vec3_make(v.x * MMD_TO_METRES, v.y * MMD_TO_METRES, -v.z * MMD_TO_METRES));
+}
+
+/* Append bytes to the BIN chunk (4-aligned) as a bufferView; returns its index or -1. */
+static int32_t add_view(ctx *c, const void *data, size_t n, int target) {
+    size_t pad = (4 - c->bin.size % 4) % 4;
+    if (pad + n) {
+        uint8_t *p = pmi_buf_grow(&c->bin, pad + n);
+        if (!p) {
+            c->ok = false;
+            return -1;
+        }
+        if (n) memcpy(p + pad, data, n);
+    }
+    size_t offset = c->bin.size - n;
+    cJSON *v = pmi_json_add(c->views, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_number(v, "buffer", 0, &c->ok);
+    pmi_json_add_number(v, "byteOffset", (double)offset, &c->ok);
+    pmi_json_add_number(v, "byteLength", (double)n, &c->ok);
+    if (target) pmi_json_add_number(v, "target", target, &c->ok);
+    return (int32_t)c->view_count++;
+}
+
+static cJSON *float_array(ctx *c, const float *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < n; i++) pmi_json_add_number(a, NULL, v[i], &c->ok);
+    return a;
+}
+
+/* An accessor on `view` (-1: none, all zeros); min / max for VEC3 when given. */
+static int32_t add_accessor(ctx *c, int32_t view, int component, uint32_t count, const char *type, const float *min,
+                            const float *max, cJSON **out) {
+    cJSON *a = pmi_json_add(c->accessors, NULL, cJSON_CreateObject(), &c->ok);
+    if (view >= 0) pmi_json_add_number(a, "bufferView", view, &c->ok);
+    pmi_json_add_number(a, "componentType", component, &c->ok);
+    pmi_json_add_number(a, "count", count, &c->ok);
+    pmi_json_add_string(a, "type", type, &c->ok);
+    if (min) pmi_json_add(a, "min", float_array(c, min, 3), &c->ok);
+    if (max) pmi_json_add(a, "max", float_array(c, max, 3), &c->ok);
+    if (out) *out = a;
+    return (int32_t)c->accessor_count++;
+}
+
+static void bounds(const float *v, uint32_t n, float mn[3], float mx[3]) {
+    for (int k = 0; k < 3; k++) mn[k] = n ? v[k] : 0, mx[k] = n ? v[k] : 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            mn[k] = fminf(mn[k], v[3 * i + k]);
+            mx[k] = fmaxf(mx[k], v[3 * i + k]);
+        }
+}
+
+/* ---- weights ------------------------------------------------------------------------------------ */
+
+/* glTF joints and weights of vertex i: BDEF1/2/4 as written, SDEF as BDEF2, QDEF as BDEF4; bones that
+ * are -1 or weigh <= 0 dropped, duplicates merged, normalised so they add up to 1 in float. */
+static void vertex_weights(ctx *c, uint32_t i) {
+    const pm_model_vertex *v = &c->m->vertices[i];
+    int n = v->weight_type == PM_WEIGHT_BDEF1 ? 1 : (v->weight_type == PM_WEIGHT_BDEF2 || v->weight_type == PM_WEIGHT_SDEF) ? 2 : 4;
+    if (v->weight_type == PM_WEIGHT_SDEF) c->sdef++;
+    if (v->weight_type == PM_WEIGHT_QDEF) c->qdef++;
+    uint32_t jb[4];
+    float jw[4];
+    int k = 0;
+    float sum = 0;
+    for (int t = 0; t < n; t++) {
+        uint32_t b = v->bone[t];
+        float w = n == 1 ? 1.0f : v->weight[t];
+        if (b == PM_NO_INDEX || b >= c->s->bone_count || !isfinite(w) || w <= 0) continue;
+        if (w > 1) w = 1;
+        int dup = -1;
+        for (int q = 0; q < k; q++)
+            if (jb[q] == b) dup = q;
+        if (dup >= 0) jw[dup] += w;
+        else jb[k] = b, jw[k++] = w;
+        sum += w;
+    }
+    if (k == 0) { /* no usable weight: the first named bone (or bone 0) takes the vertex */
+        jb[0] = v->bone[0] < c->s->bone_count ? v->bone[0] : 0;
+        jw[0] = sum = 1;
+        k = 1;
+    }
+    if (fabsf(sum - 1.0f) > 1e-4f && n > 1) c->renormalized++;
+    int big = 0;
+    float rest = 0;
+    for (int q = 0; q < k; q++) {
+        jw[q] /= sum;
+        if (jw[q] > jw[big]) big = q;
+    }
+    for (int q = 0; q < k; q++)
+        if (q != big) rest += jw[q];
+    jw[big] = 1.0f - rest;
+    for (int q = 0; q < 4; q++) {
+        c->joints[4 * (size_t)i + q] = q < k ? (uint16_t)jb[q] : 0;
+        c->weights[4 * (size_t)i + q] = q < k ? jw[q] : 0.0f;
+    }
+}
+
+/* ---- T-pose ------------------------------------------------------------------------------------- */
+
+/* The bones in an order where each comes after its parent. */
+static uint32_t *parent_order(ctx *c) {
+    uint32_t n = c->s->bone_count;
+    uint32_t *depth = pmi_alloc_array(&c->a, n, sizeof *depth, c->err, "vrm bone order");
+    uint32_t *order = pmi_alloc_array(&c->a, n, sizeof *order, c->err, "vrm bone order");
+    if (!depth || !order) {
+        pmi_free(&c->a, depth);
+        pmi_free(&c->a, order);
+        return NULL;
+    }
+    uint32_t maxd = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t d = 0;
+        for (uint32_t p = c->s->bones[i].parent; p != PM_NO_INDEX && d <= n; p = c->s->bones[p].parent) d++;
+        depth[i] = d;
+        if (d > maxd) maxd = d;
+    }
+    uint32_t k = 0;
+    for (uint32_t d = 0; d <= maxd && k < n; d++) /* O(n * depth); skeletons are a few hundred bones deep at most */
+        for (uint32_t i = 0; i < n; i++)
+            if (depth[i] == d) order[k++] = i;
+    pmi_free(&c->a, depth);
+    return order;
+}
+
+static float arm_degrees_below(const pm_skeleton *s, uint32_t arm, uint32_t elbow) {
+    pm_vec3 d = pm_vec3_sub(s->bones[elbow].position, s->bones[arm].position);
+    float len = pm_vec3_length(d);
+    if (!(len > 0)) return 0;
+    return (float)(asin(fmax(-1.0, fmin(1.0, -d.y / len))) * 180.0 / PM_PI);
+}
+
+/* Posed positions and rotations: the arms (腕, then ひじ) turned onto the sides. */
+static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res) {
+    const pm_skeleton *s = c->s;
+    uint32_t n = s->bone_count;
+    for (uint32_t i = 0; i < n; i++) {
+        c->rest[i] = finite_vec(c, s->bones[i].position);
+        c->rot[i] = pm_quat_identity();
+    }
+    uint32_t driven[4] = {PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX}, aim[4];
+    float side_x[4];
+    for (int side = 0; side < 2; side++) {
+        uint32_t arm = roles->bone[PM_RIG_SIDED(PM_RIG_LEFT_ARM, side)];
+        uint32_t elbow = roles->bone[PM_RIG_SIDED(PM_RIG_LEFT_ELBOW, side)];
+        uint32_t wrist = roles->bone[PM_RIG_SIDED(PM_RIG_LEFT_WRIST, side)];
+        if (arm == PM_NO_INDEX || elbow == PM_NO_INDEX || wrist == PM_NO_INDEX) continue;
+        res->arm_degrees[side] = arm_degrees_below(s, arm, elbow);
+        res->elbow_degrees[side] = arm_degrees_below(s, elbow, wrist) - res->arm_degrees[side];
+        driven[2 * side] = arm, aim[2 * side] = elbow;
+        driven[2 * side + 1] = elbow, aim[2 * side + 1] = wrist;
+        side_x[2 * side] = side_x[2 * side + 1] = side ? -1.0f : 1.0f;
+    }
+    if (c->o->keep_rest_pose) return PM_OK;
+    uint32_t *order = parent_order(c);
+    if (!order) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t b = order[k], p = s->bones[b].parent;
+        if (p != PM_NO_INDEX) {
+            c->rot[b] = c->rot[p];
+            c->rest[b] = pm_vec3_add(c->rest[p], pm_quat_rotate(c->rot[p], pm_vec3_sub(finite_vec(c, s->bones[b].position),
+                                                                                         finite_vec(c, s->bones[p].position))));
+        }
+        for (int d = 0; d < 4; d++) {
+            if (driven[d] != b) continue;
+            pm_vec3 dir = pm_quat_rotate(c->rot[b], pm_vec3_sub(s->bones[aim[d]].position, s->bones[b].position));
+            if (!(pm_vec3_length(dir) > 1e-6f)) continue;
+            pm_quat turn = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
+            c->rot[b] = pm_quat_normalize(pm_quat_mul(turn, c->rot[b]));
+        }
+    }
+    pmi_free(&c->a, order);
+    for (uint32_t i = 0; i < n; i++) {
+        pm_quat q = c->rot[i];
+        c->moved[i] = fabsf(q.w) < 1.0f - 1e-7f;
+        res->t_pose |= c->moved[i];
+    }
+    return PM_OK;
+}
+
+/* A point / direction of vertex i through the bake (linear blend skinning with the written weights). */
+static pm_vec3 skin_point(const ctx *c, uint32_t i, pm_vec3 v) {
+    const uint16_t *j = c->joints + 4 * (size_t)i;
+    const float *w = c->weights + 4 * (size_t)i;
+    bool any = false;
+    for (int k = 0; k < 4; k++) any |= w[k] > 0 && c->moved[j[k]];
+    if (!any) return v;
+    pm_vec3 out = pm_vec3_make(0, 0, 0);
+    for (int k = 0; k < 4; k++) {
+        if (w[k] <= 0) continue;
+        const pm_bone *b = &c->s->bones[j[k]];
+        pm_vec3 local = pm_vec3_sub(v, b->position);
+        out = pm_vec3_add(out, pm_vec3_scale(pm_vec3_add(c->rest[j[k]], pm_quat_rotate(c->rot[j[k]], local)), w[k]));
+    }
+    return out;
+}
+static pm_vec3 skin_dir(const ctx *c, uint32_t i, pm_vec3 v) {
+    const uint16_t *j = c->joints + 4 * (size_t)i;
+    const float *w = c->weights + 4 * (size_t)i;
+    bool any = false;
+    for (int k = 0; k < 4; k++) any |= w[k] > 0 && c->moved[j[k]];
+    if (!any) return v;
+    pm_vec3 out = pm_vec3_make(0, 0, 0);
+    for (int k = 0; k < 4; k++)
+        if (w[k] > 0) out = pm_vec3_add(out, pm_vec3_scale(pm_quat_rotate(c->rot[j[k]], v), w[k]));
+    return out;
+}
+
+/* ---- re-parenting for VRM's human hierarchy ------------------------------------------------------- */
+
+static bool is_ancestor(const uint32_t *parent, uint32_t n, uint32_t anc, uint32_t b) {
+    uint32_t steps = 0;
+    for (uint32_t p = parent[b]; p != PM_NO_INDEX && steps <= n; p = parent[p], steps++)
+        if (p == anc) return true;
+    return false;
+}
+
+static uint32_t slot_bone(const uint32_t *slots, const char *name, int side) {
+    for (size_t s = 0; s < VRM_SLOTS; s++) {
+        const vrm_bone *b = &vrm_bones[s / 2];
+        if ((int)(s % 2) != (b->sided ? side : 0)) continue;
+        if (strcmp(b->name, name[0] == '+' ? name + 1 : name) == 0 && b->sided == (name[0] == '+')) return slots[s];
+    }
+    return PM_NO_INDEX;
+}
+
+/* ---- textures ----------------------------------------------------------------------------------- */
+
+static bool path_char_eq(char a, char b) {
+    if (a == '\\') a = '/';
+    if (b == '\\') b = '/';
+    if (a >= 'A' && a <= 'Z') a = (char)(a + 32);
+    if (b >= 'A' && b <= 'Z') b = (char)(b + 32);
+    return a == b;
+}
+static bool path_eq(const char *a, size_t an, const char *b, size_t bn) {
+    while (an >= 2 && a[0] == '.' && (a[1] == '/' || a[1] == '\\')) a += 2, an -= 2;
+    while (bn >= 2 && b[0] == '.' && (b[1] == '/' || b[1] == '\\')) b += 2, bn -= 2;
+    if (an != bn) return false;
+    for (size_t i = 0; i < an; i++)
+        if (!path_char_eq(a[i], b[i])) return false;
+    return true;
+}
+static const char *base_name(const char *p, size_t n, size_t *len) {
+    size_t i = n;
+    while (i > 0 && p[i - 1] != '/' && p[i - 1] != '\\') i--;
+    *len = n - i;
+    return p + i;
+}
+
+static const pm_vrm_texture *find_texture(const pm_vrm_options *o, const pm_string *path) {
+    for (uint32_t k = 0; k < o->texture_count; k++)
+        if (o->textures[k].path && path_eq(o->textures[k].path, strlen(o->textures[k].path), path->data, path->length))
+            return &o->textures[k];
+    size_t bn, tn;
+    const char *b = base_name(path->data, path->length, &bn);
+    for (uint32_t k = 0; k < o->texture_count; k++) {
+        if (!o->textures[k].path) continue;
+        const char *t = base_name(o->textures[k].path, strlen(o->textures[k].path), &tn);
+        if (path_eq(t, tn, b, bn)) return &o->textures[k];
+    }
+    return NULL;
+}
+
+/* Decode BMP / TGA, or NULL pixels with a detail. */
+static pm_result decode_image(ctx *c, pmi_image_kind kind, const pm_vrm_texture *t, pmi_rgba *img, char *detail,
+                              size_t cap) {
+    pm_error e = {0};
+    pm_result r = kind == PMI_IMAGE_BMP ? pmi_bmp_decode(t->data, t->size, &c->a, img, &e)
+                                        : pmi_tga_decode(t->data, t->size, &c->a, img, &e);
+    if (r != PM_OK) pmi_format(detail, cap, "%s", e.message);
+    return r;
+}
+
+static int32_t add_image(ctx *c, cJSON *images, cJSON *textures, const uint8_t *data, size_t n, const char *mime,
+                         const char *name) {
+    int32_t view = add_view(c, data, n, 0);
+    cJSON *im = pmi_json_add(images, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_string(im, "name", name, &c->ok);
+    pmi_json_add_number(im, "bufferView", view, &c->ok);
+    pmi_json_add_string(im, "mimeType", mime, &c->ok);
+    int32_t index = cJSON_GetArraySize(images) - 1;
+    cJSON *tx = pmi_json_add(textures, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_number(tx, "sampler", 0, &c->ok);
+    pmi_json_add_number(tx, "source", index, &c->ok);
+    return index;
+}
+
+static pm_result write_textures(ctx *c, cJSON *root, pm_vrm_result *res) {
+    const pm_model *m = c->m;
+    cJSON *images = pmi_json_add(root, "images", cJSON_CreateArray(), &c->ok);
+    cJSON *textures = pmi_json_add(root, "textures", cJSON_CreateArray(), &c->ok);
+    cJSON *samplers = pmi_json_add(root, "samplers", cJSON_CreateArray(), &c->ok);
+    cJSON *smp = pmi_json_add(samplers, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_number(smp, "magFilter", 9729, &c->ok);
+    pmi_json_add_number(smp, "minFilter", 9987, &c->ok);
+    bool *toon = pmi_alloc_array(&c->a, m->texture_count, 1, c->err, "vrm textures");
+    if (!toon) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const pm_model_material *mat = &m->materials[i];
+        if (!mat->index_count) continue;
+        if (mat->texture != PM_NO_INDEX) c->tex[mat->texture].used = true;
+        if (mat->sphere_texture != PM_NO_INDEX && mat->sphere_mode == 2) c->tex[mat->sphere_texture].used = true;
+        if (!mat->shared_toon && mat->toon != PM_NO_INDEX) toon[mat->toon] = true;
+    }
+    pm_result r = PM_OK;
+    for (uint32_t t = 0; t < m->texture_count && r == PM_OK; t++) {
+        texture_state *ts = &c->tex[t];
+        ts->image = -1;
+        ts->status = "unused";
+        if (!ts->used && !toon[t]) continue;
+        const pm_vrm_texture *src = find_texture(c->o, &m->textures[t]);
+        if (!src || !src->data) {
+            ts->status = "missing";
+            pmi_format(ts->detail, sizeof ts->detail, "not among the %u textures given", c->o->texture_count);
+            res->textures_skipped += ts->used;
+            continue;
+        }
+        pmi_image_kind kind = pmi_image_sniff(src->data, src->size, m->textures[t].data, m->textures[t].length);
+        if (toon[t] && (kind == PMI_IMAGE_BMP || kind == PMI_IMAGE_TGA)) { /* the shade of a toon: bottom row */
+            pmi_rgba img;
+            char detail[160];
+            if (decode_image(c, kind, src, &img, detail, sizeof detail) == PM_OK) {
+                const uint8_t *px = img.pixels + ((size_t)(img.height - 1) * img.width + img.width / 2) * 4;
+                for (int k = 0; k < 3; k++) ts->shade[k] = px[k] / 255.0f;
+                ts->has_shade = true;
+                pmi_free(&c->a, img.pixels);
+            }
+        }
+        if (!ts->used) {
+            ts->status = ts->has_shade ? "toon" : "unused";
+            if (!ts->has_shade) pmi_format(ts->detail, sizeof ts->detail, "a toon texture that is not BMP or TGA (shade 0.8 used)");
+            continue;
+        }
+        if (kind == PMI_IMAGE_PNG || kind == PMI_IMAGE_JPEG) {
+            ts->image = add_image(c, images, textures, src->data, src->size, pmi_image_kind_name(kind), m->textures[t].data);
+            ts->has_alpha = kind == PMI_IMAGE_PNG && pmi_png_has_alpha(src->data, src->size);
+            ts->status = "embedded";
+            res->textures_embedded++;
+        } else if (kind == PMI_IMAGE_BMP || kind == PMI_IMAGE_TGA) {
+            pmi_rgba img;
+            if (decode_image(c, kind, src, &img, ts->detail, sizeof ts->detail) != PM_OK) {
+                ts->status = "unreadable";
+                res->textures_skipped++;
+                continue;
+            }
+            pmi_buf png = {.allocator = &c->a};
+            pmi_png_encode(&img, &png);
+            pmi_free(&c->a, img.pixels);
+            if (png.failed) {
+                pmi_buf_release(&png);
+                r = pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory converting texture %u", t);
+                break;
+            }
+            ts->image = add_image(c, images, textures, png.data, png.size, "image/png", m->textures[t].data);
+            ts->has_alpha = img.has_alpha;
+            pmi_buf_release(&png);
+            ts->status = "converted";
+            pmi_format(ts->detail, sizeof ts->detail, "%s %ux%u to PNG", pmi_image_kind_name(kind), img.width, img.height);
+            res->textures_converted++;
+        } else {
+            ts->status = "unsupported";
+            pmi_format(ts->detail, sizeof ts->detail, "%s is not converted (only PNG, JPEG, BMP and TGA are)",
+                       pmi_image_kind_name(kind));
+            res->textures_skipped++;
+        }
+    }
+    pmi_free(&c->a, toon);
+    if (c->ok && cJSON_GetArraySize(images) == 0) { /* glTF forbids empty arrays */
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "images");
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "textures");
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "samplers");
+    }
+    return r;
+}
+
+/* ---- materials ---------------------------------------------------------------------------------- */
+
+static float clamp01(float v) { return v > 1 ? 1 : v < 0 ? 0 : isfinite(v) ? v : 0; }
+
+static void texture_info(ctx *c, cJSON *to, const char *key, int32_t index) {
+    cJSON *t = pmi_json_add(to, key, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_number(t, "index", index, &c->ok);
+}
+
+static void write_material(ctx *c, cJSON *materials, const pm_model_material *mat) {
+    cJSON *o = pmi_json_add(materials, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_string(o, "name", mat->name.data, &c->ok);
+    float base[4];
+    for (int k = 0; k < 4; k++) base[k] = clamp01(mat->diffuse[k]);
+    int32_t tex = mat->texture != PM_NO_INDEX ? c->tex[mat->texture].image : -1;
+    bool alpha_tex = mat->texture != PM_NO_INDEX && c->tex[mat->texture].has_alpha;
+    cJSON *pbr = pmi_json_add(o, "pbrMetallicRoughness", cJSON_CreateObject(), &c->ok);
+    cJSON *bc = cJSON_CreateArray();
+    for (int k = 0; k < 4; k++) pmi_json_add_number(bc, NULL, base[k], &c->ok);
+    pmi_json_add(pbr, "baseColorFactor", bc, &c->ok);
+    if (tex >= 0) texture_info(c, pbr, "baseColorTexture", tex);
+    pmi_json_add_number(pbr, "metallicFactor", 0, &c->ok);
+    pmi_json_add_number(pbr, "roughnessFactor", 1, &c->ok);
+    bool blend = base[3] < 0.999f || alpha_tex;
+    if (blend) pmi_json_add_string(o, "alphaMode", "BLEND", &c->ok);
+    if (mat->flags & PM_PMX_MATERIAL_DOUBLE_SIDED) pmi_json_add_bool(o, "doubleSided", true, &c->ok);
+    cJSON *ext = pmi_json_add(o, "extensions", cJSON_CreateObject(), &c->ok);
+    if (c->o->materials == PM_VRM_MATERIALS_UNLIT) {
+        pmi_json_add(ext, "KHR_materials_unlit", cJSON_CreateObject(), &c->ok);
+        return;
+    }
+    float shade[3] = {0.8f, 0.8f, 0.8f};
+    if (mat->shared_toon && mat->toon < 10)
+        for (int k = 0; k < 3; k++) shade[k] = shared_toon_shade[mat->toon][k] / 255.0f;
+    else if (!mat->shared_toon && mat->toon != PM_NO_INDEX && c->tex[mat->toon].has_shade)
+        for (int k = 0; k < 3; k++) shade[k] = c->tex[mat->toon].shade[k];
+    cJSON *mt = pmi_json_add(ext, "VRMC_materials_mtoon", cJSON_CreateObject(), &c->ok);
+    pmi_json_add_string(mt, "specVersion", "1.0", &c->ok);
+    if (blend) pmi_json_add_bool(mt, "transparentWithZWrite", true, &c->ok);
+    float sc[3];
+    for (int k = 0; k < 3; k++) sc[k] = clamp01(base[k] * shade[k]);
+    pmi_json_add(mt, "shadeColorFactor", float_array(c, sc, 3), &c->ok);
+    if (tex >= 0) texture_info(c, mt, "shadeMultiplyTexture", tex);
+    pmi_json_add_number(mt, "shadingShiftFactor", 0, &c->ok);
+    pmi_json_add_number(mt, "shadingToonyFactor", 0.9, &c->ok);
+    if (mat->sphere_texture != PM_NO_INDEX && mat->sphere_mode == 2 && c->tex[mat->sphere_texture].image >= 0) {
+        float one[3] = {1, 1, 1};
+        pmi_json_add(mt, "matcapFactor", float_array(c, one, 3), &c->ok);
+        texture_info(c, mt, "matcapTexture", c->tex[mat->sphere_texture].image);
+    }
+    pmi_json_add_string(mt, "outlineWidthMode", "none", &c->ok);
+}
+
+/* ---- springs from rigid bodies (VRMC_springBone) --------------------------------------------- */
+
+typedef struct spring_figures {
+    uint32_t springs, joints, colliders, collider_groups;
+} spring_figures;
+
+static float body_radius(const pm_model_rigid_body *b) {
+    float r = b->shape == 1 ? (b->size.x + b->size.y + b->size.z) / 3.0f : b->size.x; /* a box: a sphere of its mean half extent */
+    return isfinite(r) && r > 0 ? r : 0;
+}
+
+/* Whether MMD lets bodies a and b collide: neither's non-collision mask has the other's group. */
+static bool bodies_collide(const pm_model_rigid_body *a, const pm_model_rigid_body *b) {
+    return !((a->no_collision_mask >> (b->group & 15)) & 1) && !((b->no_collision_mask >> (a->group & 15)) & 1);
+}
+
+/* Static bodies on bones become colliders (sphere, capsule; a box as a sphere); chains of bones moved by
+ * physics bodies become springs, each with the colliders its first body collides with in MMD. Human
+ * bones are never spring joints. */
+static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *slots, spring_figures *f) {
+    const pm_model *m = c->m;
+    const pm_skeleton *s = c->s;
+    uint32_t nb = s->bone_count, nr = m->rigid_body_count;
+    if (!nr) return PM_OK;
+    uint32_t *dyn = pmi_alloc_array(&c->a, nb, sizeof *dyn, c->err, "vrm springs");    /* body moving each bone */
+    uint32_t *next = pmi_alloc_array(&c->a, nb, sizeof *next, c->err, "vrm springs");   /* chosen dynamic child */
+    int32_t *collider = pmi_alloc_array(&c->a, nr, sizeof *collider, c->err, "vrm springs"); /* body -> collider */
+    uint32_t *groups = pmi_alloc_array(&c->a, nb, sizeof *groups, c->err, "vrm springs"); /* group -> (group << 16 | mask) */
+    pm_result r = dyn && next && collider && groups ? PM_OK : PM_ERR_OUT_OF_MEMORY;
+    cJSON *sb = NULL, *colliders = NULL, *cgroups = NULL, *springs = NULL;
+    if (r == PM_OK) {
+        for (uint32_t i = 0; i < nb; i++) dyn[i] = next[i] = PM_NO_INDEX;
+        for (uint32_t i = 0; i < nr; i++) {
+            const pm_model_rigid_body *b = &m->rigid_bodies[i];
+            collider[i] = -1;
+            if (b->mode == 0 || b->bone == PM_NO_INDEX || dyn[b->bone] != PM_NO_INDEX) continue;
+            bool human = false;
+            for (size_t k = 0; k < VRM_SLOTS; k++) human |= slots[k] == b->bone;
+            if (!human) dyn[b->bone] = i;
+        }
+        for (uint32_t i = 0; i < nb; i++) { /* each dynamic bone continues its parent's chain through the first dynamic child */
+            uint32_t p = s->bones[i].parent;
+            if (dyn[i] != PM_NO_INDEX && p != PM_NO_INDEX && dyn[p] != PM_NO_INDEX && next[p] == PM_NO_INDEX) next[p] = i;
+        }
+        sb = cJSON_CreateObject();
+        colliders = pmi_json_add(sb, "colliders", cJSON_CreateArray(), &c->ok);
+        cgroups = pmi_json_add(sb, "colliderGroups", cJSON_CreateArray(), &c->ok);
+        springs = pmi_json_add(sb, "springs", cJSON_CreateArray(), &c->ok);
+        pmi_json_add_string(sb, "specVersion", "1.0", &c->ok);
+    }
+    for (uint32_t i = 0; i < nr && r == PM_OK; i++) { /* colliders */
+        const pm_model_rigid_body *b = &m->rigid_bodies[i];
+        if (b->mode != 0 || b->bone == PM_NO_INDEX) continue;
+        float radius = body_radius(b) * MMD_TO_METRES;
+        pm_vec3 bp = finite_vec(c, s->bones[b->bone].position);
+        pm_vec3 center = pm_vec3_add(c->rest[b->bone], pm_quat_rotate(c->rot[b->bone], pm_vec3_sub(finite_vec(c, b->position), bp)));
+        pm_quat q = pm_quat_mul(c->rot[b->bone], pm_quat_from_euler(finite_or_zero(c, b->rotation.y), finite_or_zero(c, b->rotation.x),
+                                                                    finite_or_zero(c, b->rotation.z), PM_EULER_YXZ));
+        cJSON *co = pmi_json_add(colliders, NULL, cJSON_CreateObject(), &c->ok);
+        pmi_json_add_number(co, "node", b->bone, &c->ok);
+        cJSON *shape = pmi_json_add(co, "shape", cJSON_CreateObject(), &c->ok);
+        pm_vec3 off = to_gltf(pm_vec3_sub(center, c->rest[b->bone]));
+        if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
+            pm_vec3 half = pm_vec3_scale(pm_quat_rotate(q, pm_vec3_make(0, 1, 0)), b->size.y * 0.5f);
+            pm_vec3 a = to_gltf(pm_vec3_sub(pm_vec3_sub(center, half), c->rest[b->bone]));
+            pm_vec3 t = to_gltf(pm_vec3_sub(pm_vec3_add(center, half), c->rest[b->bone]));
+            cJSON *cap = pmi_json_add(shape, "capsule", cJSON_CreateObject(), &c->ok);
+            pmi_json_add(cap, "offset", float_array(c, &a.x, 3), &c->ok);
+            pmi_json_add_number(cap, "radius", radius, &c->ok);
+            pmi_json_add(cap, "tail", float_array(c, &t.x, 3), &c->ok);
+        } else {
+            cJSON *sp = pmi_json_add(shape, "sphere", cJSON_CreateObject(), &c->ok);
+            pmi_json_add(sp, "offset", float_array(c, &off.x, 3), &c->ok);
+            pmi_json_add_number(sp, "radius", radius, &c->ok);
+        }
+        collider[i] = (int32_t)f->colliders++;
+    }
+    for (uint32_t head = 0; head < nb && r == PM_OK; head++) { /* springs: one per chain head */
+        if (dyn[head] == PM_NO_INDEX) continue;
+        uint32_t p = s->bones[head].parent;
+        if (p != PM_NO_INDEX && dyn[p] != PM_NO_INDEX && next[p] == head) continue; /* inside a chain */
+        const pm_model_rigid_body *hb = &m->rigid_bodies[dyn[head]];
+        /* the colliders this chain meets (they depend only on its body's group and mask), as a group shared
+         * by the chains that meet the same ones */
+        uint32_t key = (uint32_t)(hb->group & 15) << 16 | hb->no_collision_mask;
+        bool any = false;
+        for (uint32_t i = 0; i < nr && !any; i++) any = collider[i] >= 0 && bodies_collide(hb, &m->rigid_bodies[i]);
+        int32_t group = -1;
+        for (uint32_t g = 0; g < f->collider_groups && group < 0 && any; g++)
+            if (groups[g] == key) group = (int32_t)g;
+        if (group < 0 && any) {
+            groups[f->collider_groups] = key;
+            cJSON *cg = pmi_json_add(cgroups, NULL, cJSON_CreateObject(), &c->ok);
+            pmi_json_add_string(cg, "name", hb->name.data, &c->ok);
+            cJSON *list = pmi_json_add(cg, "colliders", cJSON_CreateArray(), &c->ok);
+            for (uint32_t i = 0; i < nr; i++)
+                if (collider[i] >= 0 && bodies_collide(hb, &m->rigid_bodies[i])) pmi_json_add_number(list, NULL, collider[i], &c->ok);
+            group = (int32_t)f->collider_groups++;
+        }
+        cJSON *sp = pmi_json_add(springs, NULL, cJSON_CreateObject(), &c->ok);
+        pmi_json_add_string(sp, "name", s->bones[head].name.data, &c->ok);
+        cJSON *joints = pmi_json_add(sp, "joints", cJSON_CreateArray(), &c->ok);
+        uint32_t last = head, count = 0;
+        for (uint32_t b = head; b != PM_NO_INDEX && count <= nb; b = next[b], count++) {
+            const pm_model_rigid_body *rb = &m->rigid_bodies[dyn[b]];
+            cJSON *j = pmi_json_add(joints, NULL, cJSON_CreateObject(), &c->ok);
+            pmi_json_add_number(j, "node", b, &c->ok);
+            pmi_json_add_number(j, "hitRadius", fminf(body_radius(rb) * MMD_TO_METRES, 0.5f), &c->ok);
+            pmi_json_add_number(j, "stiffness", 1.0, &c->ok);
+            pmi_json_add_number(j, "gravityPower", 0.2, &c->ok);
+            pmi_json_add_number(j, "dragForce", clamp01(0.4f + 0.5f * clamp01(rb->angular_damping)), &c->ok);
+            last = b;
+            f->joints++;
+        }
+        uint32_t tail = s->bones[last].flags & PM_BONE_TAIL_IS_BONE ? s->bones[last].tail_bone : PM_NO_INDEX;
+        if (tail != PM_NO_INDEX && tail < nb && s->bones[tail].parent == last && dyn[tail] == PM_NO_INDEX) {
+            cJSON *j = pmi_json_add(joints, NULL, cJSON_CreateObject(), &c->ok); /* the tip the last joint points at */
+            pmi_json_add_number(j, "node", tail, &c->ok);
+            f->joints++;
+        }
+        if (group >= 0) {
+            cJSON *gl = pmi_json_add(sp, "colliderGroups", cJSON_CreateArray(), &c->ok);
+            pmi_json_add_number(gl, NULL, group, &c->ok);
+        }
+        f->springs++;
+    }
+    if (r == PM_OK && (f->colliders || f->springs)) {
+        if (!f->springs) cJSON_DeleteItemFromObjectCaseSensitive(sb, "springs");
+        if (!f->collider_groups) cJSON_DeleteItemFromObjectCaseSensitive(sb, "colliderGroups");
+        if (!f->colliders) cJSON_DeleteItemFromObjectCaseSensitive(sb, "colliders");
+        pmi_json_add(ext, "VRMC_springBone", sb, &c->ok);
+        pmi_json_add_string(used, NULL, "VRMC_springBone", &c->ok);
+        sb = NULL;
+    }
+    cJSON_Delete(sb);
+    pmi_free(&c->a, dyn), pmi_free(&c->a, next), pmi_free(&c->a, collider), pmi_free(&c->a, groups);
+    return r;
+}
+
+/* ---- the report ----------------------------------------------------------------------------------- */
+
+static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map *map, const uint32_t *slots,
+                              const int32_t *preset_morph, uint32_t material_count, const char *const *meta_defaults,
+                              int meta_default_count, uint32_t faces_not_drawn, const spring_figures *sf) {
+    bool ok = true;
+    cJSON *r = cJSON_CreateObject();
+    if (!r) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
+    pmi_json_add_number(r, "humanoidMapped", map->mapped, &ok);
+    pmi_json_add_number(r, "humanoidTotal", map->total, &ok);
+    cJSON *miss = pmi_json_add(r, "missingRequiredBones", cJSON_CreateArray(), &ok);
+    for (uint32_t k = 0; k < map->missing_required_count; k++)
+        pmi_json_add_string(miss, NULL, pm_humanoid_bone_name(map->missing_required[k]), &ok);
+    pmi_json_add_bool(r, "drivable", map->drivable, &ok);
+    cJSON *hb = pmi_json_add(r, "humanBones", cJSON_CreateObject(), &ok);
+    char nb[48];
+    for (size_t s = 0; s < VRM_SLOTS; s++)
+        if (slots[s] != PM_NO_INDEX) pmi_json_add_string(hb, slot_name(s, nb, sizeof nb), c->s->bones[slots[s]].name.data, &ok);
+    cJSON *tp = pmi_json_add(r, "tPose", cJSON_CreateObject(), &ok);
+    pmi_json_add_bool(tp, "applied", res->t_pose, &ok);
+    cJSON *ad = pmi_json_add(tp, "armDegrees", cJSON_CreateObject(), &ok);
+    pmi_json_add_number(ad, "left", res->arm_degrees[0], &ok);
+    pmi_json_add_number(ad, "right", res->arm_degrees[1], &ok);
+    cJSON *ed = pmi_json_add(tp, "elbowDegrees", cJSON_CreateObject(), &ok);
+    pmi_json_add_number(ed, "left", res->elbow_degrees[0], &ok);
+    pmi_json_add_number(ed, "right", res->elbow_degrees[1], &ok);
+    cJSON *tx = pmi_json_add(r, "textures", cJSON_CreateArray(), &ok);
+    for (uint32_t t = 0; t < c->m->texture_count; t++) {
+        cJSON *o = pmi_json_add(tx, NULL, cJSON_CreateObject(), &ok);
+        pmi_json_add_string(o, "path", c->m->textures[t].data, &ok);
+        pmi_json_add_string(o, "status", c->tex[t].status ? c->tex[t].status : "unused", &ok);
+        if (c->tex[t].detail[0]) pmi_json_add_string(o, "detail", c->tex[t].detail, &ok);
+    }
+    pmi_json_add_number(r, "materials", material_count, &ok);
+    pmi_json_add_number(r, "primitives", res->primitives, &ok);
+    pmi_json_add_number(r, "morphTargets", res->morph_targets, &ok);
+    cJSON *ex = pmi_json_add(r, "expressions", cJSON_CreateObject(), &ok);
+    for (size_t p = 0; p < PRESET_COUNT; p++)
+        if (preset_morph[p] >= 0) pmi_json_add_string(ex, presets[p].preset, c->m->morphs[preset_morph[p]].name.data, &ok);
+    pmi_json_add_number(r, "morphsSkipped", res->morphs_skipped, &ok);
+    cJSON *sp = pmi_json_add(r, "springs", cJSON_CreateObject(), &ok);
+    pmi_json_add_number(sp, "springs", sf->springs, &ok);
+    pmi_json_add_number(sp, "joints", sf->joints, &ok);
+    pmi_json_add_number(sp, "colliders", sf->colliders, &ok);
+    pmi_json_add_number(sp, "colliderGroups", sf->collider_groups, &ok);
+    cJSON *md = pmi_json_add(r, "metaDefaults", cJSON_CreateArray(), &ok);
+    for (int k = 0; k < meta_default_count; k++) pmi_json_add_string(md, NULL, meta_defaults[k], &ok);
+    cJSON *w = pmi_json_add(r, "weights", cJSON_CreateObject(), &ok);
+    pmi_json_add_number(w, "sdefAsBdef2", c->sdef, &ok);
+    pmi_json_add_number(w, "qdefAsBdef4", c->qdef, &ok);
+    pmi_json_add_number(w, "renormalized", c->renormalized, &ok);
+    pmi_json_add_number(r, "nonFinite", c->non_finite, &ok);
+    pmi_json_add_number(r, "facesNotDrawn", faces_not_drawn, &ok);
+    pmi_json_add_number(r, "glbBytes", (double)res->glb_size, &ok);
+    size_t n = 0;
+    char *text = ok ? cJSON_PrintUnformatted(r) : NULL;
+    cJSON_Delete(r);
+    if (!text) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
+    n = strlen(text);
+    res->report_json = pmi_alloc(&c->a, n + 1);
+    if (res->report_json) memcpy(res->report_json, text, n + 1);
+    cJSON_free(text);
+    if (!res->report_json) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
+    res->report_json_length = n;
+    return PM_OK;
+}
+
+/* ---- meta ---------------------------------------------------------------------------------------- */
+
+static void add_list(ctx *c, cJSON *to, const char *key, const char *text) {
+    cJSON *a = pmi_json_add(to, key, cJSON_CreateArray(), &c->ok);
+    const char *p = text;
+    while (a && *p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char item[512];
+        if (n >= sizeof item) n = sizeof item - 1;
+        memcpy(item, p, n);
+        item[n] = '\0';
+        if (n) pmi_json_add_string(a, NULL, item, &c->ok);
+        p += n;
+        while (*p && *p != '\n') p++; /* the rest of an over-long item */
+        if (*p == '\n') p++;
+    }
+}
+
+static int write_meta(ctx *c, cJSON *vrm, const char **defaults) {
+    const pm_vrm_meta *mt = &c->o->meta;
+    int nd = 0;
+    cJSON *meta = pmi_json_add(vrm, "meta", cJSON_CreateObject(), &c->ok);
+    const char *name = mt->name && *mt->name ? mt->name : c->s->model_name.length ? c->s->model_name.data : NULL;
+    if (!name) name = "model", defaults[nd++] = "name";
+    pmi_json_add_string(meta, "name", name, &c->ok);
+    if (mt->version) pmi_json_add_string(meta, "version", mt->version, &c->ok);
+    if (mt->authors && *mt->authors) add_list(c, meta, "authors", mt->authors);
+    else {
+        add_list(c, meta, "authors", "unknown");
+        defaults[nd++] = "authors";
+    }
+    if (mt->copyright_information) pmi_json_add_string(meta, "copyrightInformation", mt->copyright_information, &c->ok);
+    if (mt->contact_information) pmi_json_add_string(meta, "contactInformation", mt->contact_information, &c->ok);
+    if (mt->references && *mt->references) add_list(c, meta, "references", mt->references);
+    if (mt->third_party_licenses) pmi_json_add_string(meta, "thirdPartyLicenses", mt->third_party_licenses, &c->ok);
+    if (mt->license_url && *mt->license_url) pmi_json_add_string(meta, "licenseUrl", mt->license_url, &c->ok);
+    else {
+        pmi_json_add_string(meta, "licenseUrl", "https://vrm.dev/licenses/1.0/", &c->ok);
+        defaults[nd++] = "licenseUrl";
+    }
+    const struct { const char *key, *v; } strs[] = {{"avatarPermission", mt->avatar_permission},
+                                                     {"commercialUsage", mt->commercial_usage},
+                                                     {"creditNotation", mt->credit_notation},
+                                                     {"modification", mt->modification},
+                                                     {"otherLicenseUrl", mt->other_license_url}};
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
+        if (strs[k].v && *strs[k].v) pmi_json_add_string(meta, strs[k].key, strs[k].v, &c->ok);
+    const struct { const char *key; uint8_t v; } flags[] = {
+        {"allowExcessivelyViolentUsage", mt->allow_excessively_violent_usage},
+        {"allowExcessivelySexualUsage", mt->allow_excessively_sexual_usage},
+        {"allowPoliticalOrReligiousUsage", mt->allow_political_or_religious_usage},
+        {"allowAntisocialOrHateUsage", mt->allow_antisocial_or_hate_usage},
+        {"allowRedistribution", mt->allow_redistribution}};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        if (flags[k].v) pmi_json_add_bool(meta, flags[k].key, flags[k].v == 2, &c->ok);
+    return nd;
+}
+
+/* ---- the file ------------------------------------------------------------------------------------ */
+
+typedef struct sparse_pair {
+    uint32_t vertex;
+    pm_vec3 delta;
+} sparse_pair;
+
+static int cmp_pair(const void *a, const void *b) {
+    uint32_t x = ((const sparse_pair *)a)->vertex, y = ((const sparse_pair *)b)->vertex;
+    return x < y ? -1 : x > y;
+}
+
+/* Morph targets: one per vertex morph, sparse POSITION deltas (after the bake, in glTF space). */
+static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets_out, cJSON **names_out,
+                                     pm_vrm_result *res) {
+    const pm_model *m = c->m;
+    cJSON *targets = cJSON_CreateArray(), *names = cJSON_CreateArray();
+    *targets_out = targets, *names_out = names;
+    if (!targets || !names) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory");
+    uint32_t most = 0;
+    for (uint32_t i = 0; i < m->morph_count; i++)
+        if (m->morphs[i].type == PM_MORPH_VERTEX && m->morphs[i].offset_count > most) most = m->morphs[i].offset_count;
+    sparse_pair *pairs = pmi_alloc_array(&c->a, most, sizeof *pairs, c->err, "vrm morph targets");
+    uint32_t *idx = pmi_alloc_array(&c->a, most, sizeof *idx, c->err, "vrm morph targets");
+    float *val = pmi_alloc_array(&c->a, most, 3 * sizeof *val, c->err, "vrm morph targets");
+    pm_result r = PM_OK;
+    if (!pairs || !idx || !val) r = PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < m->morph_count && r == PM_OK; i++) {
+        const pm_model_morph *mm = &m->morphs[i];
+        target_of[i] = -1;
+        if (mm->type != PM_MORPH_VERTEX && mm->type != PM_MORPH_GROUP) res->morphs_skipped++;
+        if (mm->type != PM_MORPH_VERTEX) continue;
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < mm->offset_count; k++) {
+            uint32_t v = mm->offsets[k].index;
+            pm_vec3 d = finite_vec(c, pm_vec3_make(mm->offsets[k].value[0], mm->offsets[k].value[1], mm->offsets[k].value[2]));
+            pairs[n].vertex = v;
+            pairs[n++].delta = to_gltf(skin_dir(c, v, d));
+        }
+        qsort(pairs, n, sizeof *pairs, cmp_pair);
+        uint32_t u = 0; /* merge repeats (summed, as the offsets add up when MMD applies them) */
+        for (uint32_t k = 0; k < n; k++) {
+            if (u && pairs[u - 1].vertex == pairs[k].vertex) pairs[u - 1].delta = pm_vec3_add(pairs[u - 1].delta, pairs[k].delta);
+            else pairs[u++] = pairs[k];
+        }
+        uint32_t nz = 0;
+        for (uint32_t k = 0; k < u; k++)
+            if (pairs[k].delta.x != 0 || pairs[k].delta.y != 0 || pairs[k].delta.z != 0) {
+                idx[nz] = pairs[k].vertex;
+                val[3 * nz] = pairs[k].delta.x, val[3 * nz + 1] = pairs[k].delta.y, val[3 * nz + 2] = pairs[k].delta.z;
+                nz++;
+            }
+        float mn[3], mx[3];
+        bounds(val, nz, mn, mx);
+        for (int k = 0; k < 3; k++) mn[k] = fminf(mn[k], 0), mx[k] = fmaxf(mx[k], 0);
+        cJSON *acc;
+        int32_t a = add_accessor(c, -1, GL_FLOAT, m->vertex_count, "VEC3", mn, mx, &acc);
+        if (nz) {
+            cJSON *sp = pmi_json_add(acc, "sparse", cJSON_CreateObject(), &c->ok);
+            pmi_json_add_number(sp, "count", nz, &c->ok);
+            cJSON *si = pmi_json_add(sp, "indices", cJSON_CreateObject(), &c->ok);
+            pmi_json_add_number(si, "bufferView", add_view(c, idx, (size_t)nz * 4, 0), &c->ok);
+            pmi_json_add_number(si, "componentType", GL_UINT, &c->ok);
+            cJSON *sv = pmi_json_add(sp, "values", cJSON_CreateObject(), &c->ok);
+            pmi_json_add_number(sv, "bufferView", add_view(c, val, (size_t)nz * 12, 0), &c->ok);
+        }
+        cJSON *t = pmi_json_add(targets, NULL, cJSON_CreateObject(), &c->ok);
+        pmi_json_add_number(t, "POSITION", a, &c->ok);
+        pmi_json_add_string(names, NULL, mm->name.data, &c->ok);
+        target_of[i] = (int32_t)res->morph_targets++;
+    }
+    pmi_free(&c->a, pairs);
+    pmi_free(&c->a, idx);
+    pmi_free(&c->a, val);
+    return r;
+}
+
+static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, const pm_humanoid_map *map) {
+    const pm_model *m = c->m;
+    const pm_skeleton *s = c->s;
+    uint32_t nb = s->bone_count, nv = m->vertex_count;
+    pm_result r;
+
+    /* VRM human bones from the resolver's roles; a bone takes at most one */
+    uint32_t slots[VRM_SLOTS];
+    for (size_t k = 0; k < VRM_SLOTS; k++) {
+        const vrm_bone *b = &vrm_bones[k / 2];
+        uint32_t bone = PM_NO_INDEX;
+        if (b->sided || k % 2 == 0) bone = roles->bone[b->sided ? PM_RIG_SIDED(b->role, k % 2) : b->role];
+        for (size_t q = 0; q < k && bone != PM_NO_INDEX; q++)
+            if (slots[q] == bone) bone = PM_NO_INDEX;
+        slots[k] = bone;
+        res->human_bones += bone != PM_NO_INDEX;
+    }
+
+    for (uint32_t i = 0; i < nv; i++) vertex_weights(c, i);
+    if ((r = bake_pose(c, roles, res)) != PM_OK) return r;
+
+    /* node parents, re-parented where VRM's human hierarchy needs it */
+    for (uint32_t i = 0; i < nb; i++) c->parent[i] = s->bones[i].parent;
+    for (size_t k = 0; k < VRM_SLOTS; k++) {
+        uint32_t b = slots[k];
+        const vrm_bone *vb = &vrm_bones[k / 2];
+        if (b == PM_NO_INDEX) continue;
+        uint32_t want = PM_NO_INDEX;
+        for (int q = 0; q < 3 && vb->parents[q] && want == PM_NO_INDEX; q++) want = slot_bone(slots, vb->parents[q], (int)(k % 2));
+        if (want == PM_NO_INDEX || is_ancestor(c->parent, nb, want, b) || is_ancestor(c->parent, nb, b, want) || want == b)
+            continue;
+        c->parent[b] = want;
+    }
+
+    cJSON *root = cJSON_CreateObject();
+    if (!root) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory");
+    cJSON *asset = pmi_json_add(root, "asset", cJSON_CreateObject(), &c->ok);
+    pmi_json_add_string(asset, "version", "2.0", &c->ok);
+    pmi_json_add_string(asset, "generator", "procmotion " PM_VERSION_STRING " (pm_vrm_from_model)", &c->ok);
+    cJSON *used = pmi_json_add(root, "extensionsUsed", cJSON_CreateArray(), &c->ok);
+    pmi_json_add_string(used, NULL, "VRMC_vrm", &c->ok);
+    pmi_json_add_string(used, NULL, c->o->materials == PM_VRM_MATERIALS_UNLIT ? "KHR_materials_unlit" : "VRMC_materials_mtoon", &c->ok);
+    c->views = pmi_json_add(root, "bufferViews", cJSON_CreateArray(), &c->ok);
+    c->accessors = pmi_json_add(root, "accessors", cJSON_CreateArray(), &c->ok);
+
+    /* vertex arrays (shared by every primitive) */
+    float *pos = pmi_alloc_array(&c->a, nv, 12, c->err, "vrm positions");
+    float *nrm = pmi_alloc_array(&c->a, nv, 12, c->err, "vrm normals");
+    float *uv = pmi_alloc_array(&c->a, nv, 8, c->err, "vrm uvs");
+    if (!pos || !nrm || !uv) {
+        pmi_free(&c->a, pos), pmi_free(&c->a, nrm), pmi_free(&c->a, uv);
+        cJSON_Delete(root);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < nv; i++) {
+        const pm_model_vertex *v = &m->vertices[i];
+        pm_vec3 p = to_gltf(skin_point(c, i, finite_vec(c, v->position)));
+        pm_vec3 n = skin_dir(c, i, finite_vec(c, v->normal));
+        n = pm_vec3_make(n.x, n.y, -n.z);
+        float len = pm_vec3_length(n);
+        n = len > 1e-12f && isfinite(len) ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
+        pos[3 * i] = p.x, pos[3 * i + 1] = p.y, pos[3 * i + 2] = p.z;
+        nrm[3 * i] = n.x, nrm[3 * i + 1] = n.y, nrm[3 * i + 2] = n.z;
+        uv[2 * i] = finite_or_zero(c, v->uv[0]), uv[2 * i + 1] = finite_or_zero(c, v->uv[1]);
+    }
+    float mn[3], mx[3];
+    bounds(pos, nv, mn, mx);
+    int32_t a_pos = add_accessor(c, add_view(c, pos, (size_t)nv * 12, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC3", mn, mx, NULL);
+    int32_t a_nrm = add_accessor(c, add_view(c, nrm, (size_t)nv * 12, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC3", NULL, NULL, NULL);
+    int32_t a_uv = add_accessor(c, add_view(c, uv, (size_t)nv * 8, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC2", NULL, NULL, NULL);
+    int32_t a_j = add_accessor(c, add_view(c, c->joints, (size_t)nv * 8, GL_ARRAY_BUFFER), GL_USHORT, nv, "VEC4", NULL, NULL, NULL);
+    int32_t a_w = add_accessor(c, add_view(c, c->weights, (size_t)nv * 16, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC4", NULL, NULL, NULL);
+    pmi_free(&c->a, pos), pmi_free(&c->a, nrm), pmi_free(&c->a, uv);
+
+    /* inverse bind matrices: the (baked) rest translations */
+    float *ibm = pmi_alloc_array(&c->a, nb, 64, c->err, "vrm inverse bind matrices");
+    if (!ibm) {
+        cJSON_Delete(root);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < nb; i++) {
+        float *o = ibm + 16 * (size_t)i;
+        o[0] = o[5] = o[10] = o[15] = 1;
+        pm_vec3 t = to_gltf(c->rest[i]);
+        o[12] = -t.x, o[13] = -t.y, o[14] = -t.z;
+    }
+    int32_t a_ibm = add_accessor(c, add_view(c, ibm, (size_t)nb * 64, 0), GL_FLOAT, nb, "MAT4", NULL, NULL, NULL);
+    pmi_free(&c->a, ibm);
+
+    /* textures, materials */
+    if ((r = write_textures(c, root, res)) != PM_OK) {
+        cJSON_Delete(root);
+        return r;
+    }
+    cJSON *materials = pmi_json_add(root, "materials", cJSON_CreateArray(), &c->ok);
+    int32_t *target_of = pmi_alloc_array(&c->a, m->morph_count, sizeof *target_of, c->err, "vrm morphs");
+    uint32_t *tri = pmi_alloc_array(&c->a, m->index_count, 4, c->err, "vrm indices");
+    if (!target_of || !tri) {
+        pmi_free(&c->a, target_of), pmi_free(&c->a, tri);
+        cJSON_Delete(root);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    cJSON *targets = NULL, *names = NULL;
+    r = write_morph_targets(c, target_of, &targets, &names, res);
+
+    /* the mesh: one primitive per material that draws faces */
+    cJSON *meshes = pmi_json_add(root, "meshes", cJSON_CreateArray(), &c->ok);
+    cJSON *mesh = pmi_json_add(meshes, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_string(mesh, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
+    cJSON *prims = pmi_json_add(mesh, "primitives", cJSON_CreateArray(), &c->ok);
+    uint32_t drawn = 0, written_materials = 0;
+    for (uint32_t i = 0; i < m->material_count && r == PM_OK; i++) {
+        const pm_model_material *mat = &m->materials[i];
+        uint32_t cnt = mat->index_count - mat->index_count % 3;
+        drawn += mat->index_count;
+        if (!cnt) continue;
+        write_material(c, materials, mat);
+        for (uint32_t k = 0; k < cnt; k += 3) { /* reversed winding: the mirror flips it */
+            tri[k] = m->indices[mat->index_start + k];
+            tri[k + 1] = m->indices[mat->index_start + k + 2];
+            tri[k + 2] = m->indices[mat->index_start + k + 1];
+        }
+        int32_t view, acc;
+        if (nv <= 65535) {
+            uint16_t *t16 = (uint16_t *)tri; /* in place, front to back */
+            for (uint32_t k = 0; k < cnt; k++) t16[k] = (uint16_t)tri[k];
+            view = add_view(c, t16, (size_t)cnt * 2, GL_ELEMENT_ARRAY_BUFFER);
+            acc = add_accessor(c, view, GL_USHORT, cnt, "SCALAR", NULL, NULL, NULL);
+        } else {
+            view = add_view(c, tri, (size_t)cnt * 4, GL_ELEMENT_ARRAY_BUFFER);
+            acc = add_accessor(c, view, GL_UINT, cnt, "SCALAR", NULL, NULL, NULL);
+        }
+        cJSON *p = pmi_json_add(prims, NULL, cJSON_CreateObject(), &c->ok);
+        cJSON *at = pmi_json_add(p, "attributes", cJSON_CreateObject(), &c->ok);
+        pmi_json_add_number(at, "POSITION", a_pos, &c->ok);
+        pmi_json_add_number(at, "NORMAL", a_nrm, &c->ok);
+        pmi_json_add_number(at, "TEXCOORD_0", a_uv, &c->ok);
+        pmi_json_add_number(at, "JOINTS_0", a_j, &c->ok);
+        pmi_json_add_number(at, "WEIGHTS_0", a_w, &c->ok);
+        pmi_json_add_number(p, "indices", acc, &c->ok);
+        pmi_json_add_number(p, "material", written_materials++, &c->ok);
+        if (res->morph_targets) pmi_json_add(p, "targets", cJSON_Duplicate(targets, true), &c->ok);
+        res->primitives++;
+    }
+    if (res->morph_targets) {
+        cJSON *extras = pmi_json_add(mesh, "extras", cJSON_CreateObject(), &c->ok);
+        pmi_json_add(extras, "targetNames", names, &c->ok);
+        names = NULL;
+    }
+    cJSON_Delete(targets);
+    cJSON_Delete(names);
+    pmi_free(&c->a, tri);
+    uint32_t faces_not_drawn = drawn < m->index_count ? (m->index_count - drawn) / 3 : 0;
+    if (r == PM_OK && res->primitives == 0)
+        r = pmi_fail(c->err, PM_ERR_BAD_FORMAT, "vrm: the model draws no faces (%u materials, %u face indices)",
+                     m->material_count, m->index_count);
+
+    /* nodes: the bones, then the mesh */
+    cJSON *nodes = pmi_json_add(root, "nodes", cJSON_CreateArray(), &c->ok);
+    cJSON **kids = r == PM_OK ? pmi_alloc_array(&c->a, nb, sizeof *kids, c->err, "vrm nodes") : NULL;
+    if (r == PM_OK && !kids) r = PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < nb && r == PM_OK; i++) {
+        cJSON *n = pmi_json_add(nodes, NULL, cJSON_CreateObject(), &c->ok);
+        pmi_json_add_string(n, "name", s->bones[i].name.data, &c->ok);
+        pm_vec3 t = to_gltf(c->parent[i] == PM_NO_INDEX ? c->rest[i] : pm_vec3_sub(c->rest[i], c->rest[c->parent[i]]));
+        if (t.x != 0 || t.y != 0 || t.z != 0) pmi_json_add(n, "translation", float_array(c, &t.x, 3), &c->ok);
+        kids[i] = n;
+    }
+    for (uint32_t i = 0; i < nb && r == PM_OK; i++) {
+        if (c->parent[i] == PM_NO_INDEX) continue;
+        cJSON *pn = kids[c->parent[i]], *ch = cJSON_GetObjectItemCaseSensitive(pn, "children");
+        if (!ch) ch = pmi_json_add(pn, "children", cJSON_CreateArray(), &c->ok);
+        pmi_json_add_number(ch, NULL, i, &c->ok);
+    }
+    pmi_free(&c->a, kids);
+    uint32_t mesh_node = nb;
+    cJSON *mn_ = pmi_json_add(nodes, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_string(mn_, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
+    pmi_json_add_number(mn_, "mesh", 0, &c->ok);
+    pmi_json_add_number(mn_, "skin", 0, &c->ok);
+    cJSON *skins = pmi_json_add(root, "skins", cJSON_CreateArray(), &c->ok);
+    cJSON *skin = pmi_json_add(skins, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_number(skin, "inverseBindMatrices", a_ibm, &c->ok);
+    cJSON *joints = pmi_json_add(skin, "joints", cJSON_CreateArray(), &c->ok);
+    for (uint32_t i = 0; i < nb; i++) pmi_json_add_number(joints, NULL, i, &c->ok);
+    cJSON *scenes = pmi_json_add(root, "scenes", cJSON_CreateArray(), &c->ok);
+    cJSON *scene = pmi_json_add(scenes, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *sn = pmi_json_add(scene, "nodes", cJSON_CreateArray(), &c->ok);
+    for (uint32_t i = 0; i < nb; i++)
+        if (c->parent[i] == PM_NO_INDEX) pmi_json_add_number(sn, NULL, i, &c->ok);
+    pmi_json_add_number(sn, NULL, mesh_node, &c->ok);
+    pmi_json_add_number(root, "scene", 0, &c->ok);
+
+    /* VRMC_vrm */
+    cJSON *ext = pmi_json_add(root, "extensions", cJSON_CreateObject(), &c->ok);
+    cJSON *vrm = pmi_json_add(ext, "VRMC_vrm", cJSON_CreateObject(), &c->ok);
+    pmi_json_add_string(vrm, "specVersion", "1.0", &c->ok);
+    const char *meta_defaults[4];
+    int nd = write_meta(c, vrm, meta_defaults);
+    cJSON *hum = pmi_json_add(vrm, "humanoid", cJSON_CreateObject(), &c->ok);
+    cJSON *hbs = pmi_json_add(hum, "humanBones", cJSON_CreateObject(), &c->ok);
+    char nbuf[48];
+    for (size_t k = 0; k < VRM_SLOTS; k++) {
+        if (slots[k] == PM_NO_INDEX) continue;
+        cJSON *o = pmi_json_add(hbs, slot_name(k, nbuf, sizeof nbuf), cJSON_CreateObject(), &c->ok);
+        pmi_json_add_number(o, "node", slots[k], &c->ok);
+    }
+    /* expressions */
+    int32_t preset_morph[PRESET_COUNT];
+    cJSON *exprs = pmi_json_add(vrm, "expressions", cJSON_CreateObject(), &c->ok);
+    cJSON *pre = pmi_json_add(exprs, "preset", cJSON_CreateObject(), &c->ok);
+    for (size_t p = 0; p < PRESET_COUNT; p++) {
+        preset_morph[p] = -1;
+        for (int q = 0; q < 3 && presets[p].names[q] && preset_morph[p] < 0; q++)
+            for (uint32_t i = 0; i < m->morph_count && r == PM_OK; i++) {
+                const pm_string *nm = &m->morphs[i].name;
+                const char *want = presets[p].names[q];
+                if (!pm_rig_names_equal(nm->data, nm->length, want, strlen(want))) continue;
+                if (m->morphs[i].type != PM_MORPH_VERTEX && m->morphs[i].type != PM_MORPH_GROUP) continue;
+                preset_morph[p] = (int32_t)i;
+                break;
+            }
+        if (preset_morph[p] < 0) continue;
+        const pm_model_morph *mm = &m->morphs[preset_morph[p]];
+        cJSON *binds = cJSON_CreateArray();
+        if (mm->type == PM_MORPH_VERTEX && target_of[preset_morph[p]] >= 0) {
+            cJSON *b = pmi_json_add(binds, NULL, cJSON_CreateObject(), &c->ok);
+            pmi_json_add_number(b, "node", mesh_node, &c->ok);
+            pmi_json_add_number(b, "index", target_of[preset_morph[p]], &c->ok);
+            pmi_json_add_number(b, "weight", 1, &c->ok);
+        } else if (mm->type == PM_MORPH_GROUP)
+            for (uint32_t k = 0; k < mm->offset_count; k++) {
+                uint32_t child = mm->offsets[k].index;
+                if (child >= m->morph_count || target_of[child] < 0) continue;
+                cJSON *b = pmi_json_add(binds, NULL, cJSON_CreateObject(), &c->ok);
+                pmi_json_add_number(b, "node", mesh_node, &c->ok);
+                pmi_json_add_number(b, "index", target_of[child], &c->ok);
+                pmi_json_add_number(b, "weight", clamp01(mm->offsets[k].value[0]), &c->ok);
+            }
+        if (binds && cJSON_GetArraySize(binds) == 0) {
+            cJSON_Delete(binds);
+            preset_morph[p] = -1;
+            continue;
+        }
+        cJSON *e = pmi_json_add(pre, presets[p].preset, cJSON_CreateObject(), &c->ok);
+        pmi_json_add(e, "morphTargetBinds", binds, &c->ok);
+        pmi_json_add_bool(e, "isBinary", false, &c->ok);
+        res->expressions++;
+    }
+    /* lookAt from the eye bones */
+    cJSON *look = pmi_json_add(vrm, "lookAt", cJSON_CreateObject(), &c->ok);
+    uint32_t le = roles->bone[PM_RIG_LEFT_EYE], re = roles->bone[PM_RIG_RIGHT_EYE], head = roles->bone[PM_RIG_HEAD];
+    bool eyes = le != PM_NO_INDEX && re != PM_NO_INDEX && head != PM_NO_INDEX;
+    pmi_json_add_string(look, "type", eyes ? "bone" : "expression", &c->ok);
+    if (eyes) {
+        pm_vec3 off = to_gltf(pm_vec3_sub(pm_vec3_scale(pm_vec3_add(c->rest[le], c->rest[re]), 0.5f), c->rest[head]));
+        pmi_json_add(look, "offsetFromHeadBone", float_array(c, &off.x, 3), &c->ok);
+        const char *maps[4] = {"rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"};
+        for (int k = 0; k < 4; k++) {
+            cJSON *rm = pmi_json_add(look, maps[k], cJSON_CreateObject(), &c->ok);
+            pmi_json_add_number(rm, "inputMaxValue", 90, &c->ok);
+            pmi_json_add_number(rm, "outputScale", 10, &c->ok);
+        }
+    }
+    cJSON *fp = pmi_json_add(vrm, "firstPerson", cJSON_CreateObject(), &c->ok);
+    cJSON *ann = pmi_json_add(fp, "meshAnnotations", cJSON_CreateArray(), &c->ok);
+    cJSON *an = pmi_json_add(ann, NULL, cJSON_CreateObject(), &c->ok);
+    pmi_json_add_number(an, "node", mesh_node, &c->ok);
+    pmi_json_add_string(an, "type", "auto", &c->ok);
+
+    spring_figures springs = {0};
+    if (r == PM_OK) r = write_springs(c, ext, used, slots, &springs);
+
+    cJSON *buffers = pmi_json_add(root, "buffers", cJSON_CreateArray(), &c->ok);
+    cJSON *buf = pmi_json_add(buffers, NULL, cJSON_CreateObject(), &c->ok);
+    size_t bin_size = (c->bin.size + 3) & ~(size_t)3;
+    pmi_json_add_number(buf, "byteLength", (double)bin_size, &c->ok);
+
+    char *json = NULL;
+    if (r == PM_OK && (c->bin.failed || !c->ok || !(json = cJSON_PrintUnformatted(root))))
+        r = pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory building the file");
+    cJSON_Delete(root);
+    if (r == PM_OK) { /* GLB: header, JSON chunk (space padded), BIN chunk (zero padded) */
+        size_t jl = strlen(json), jp = (jl + 3) & ~(size_t)3;
+        size_t total = 12 + 8 + jp + 8 + bin_size;
+        if (total > UINT32_MAX) r = pmi_fail(c->err, PM_ERR_LIMIT, "vrm: the file would be %zu bytes (GLB holds 4 GiB)", total);
+        else if (!(res->glb = pmi_alloc(&c->a, total))) r = pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for %zu bytes", total);
+        else {
+            uint8_t *g = res->glb;
+            memcpy(g, "glTF", 4);
+            pmi_put32(g + 4, 2);
+            pmi_put32(g + 8, (uint32_t)total);
+            pmi_put32(g + 12, (uint32_t)jp);
+            memcpy(g + 16, "JSON", 4);
+            memcpy(g + 20, json, jl);
+            memset(g + 20 + jl, ' ', jp - jl);
+            uint8_t *b = g + 20 + jp;
+            pmi_put32(b, (uint32_t)bin_size);
+            memcpy(b + 4, "BIN\0", 4);
+            if (c->bin.size) memcpy(b + 8, c->bin.data, c->bin.size);
+            memset(b + 8 + c->bin.size, 0, bin_size - c->bin.size);
+            res->glb_size = total;
+        }
+    }
+    if (json) cJSON_free(json);
+    if (r == PM_OK)
+        r = write_report(c, res, map, slots, preset_morph, written_materials, meta_defaults, nd, faces_not_drawn, &springs);
+    pmi_free(&c->a, target_of);
+    return r;
+}
+
+pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, pm_vrm_result **out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vrm: out is NULL");
+    *out = NULL;
+    if (!model || !model->skeleton) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vrm: model is NULL");
+    static const pm_vrm_options defaults = {0};
+    const pm_vrm_options *o = opts ? opts : &defaults;
+    if ((unsigned)o->materials >= PM_VRM_MATERIALS_COUNT)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vrm: materials %u is not a pm_vrm_materials", (unsigned)o->materials);
+    if (o->texture_count && !o->textures) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vrm: textures is NULL");
+    const pm_skeleton *s = model->skeleton;
+    if (s->bone_count > 65536)
+        return pmi_fail(err, PM_ERR_LIMIT, "vrm: %u bones is more than the 65536 JOINTS_0 can name", s->bone_count);
+    pm_humanoid_map map;
+    pm_rig_roles roles;
+    pm_result r = pm_humanoid_map_skeleton(s, &map, err);
+    if (r == PM_OK) r = pm_rig_resolve_skeleton(s, NULL, &roles, err);
+    if (r != PM_OK) return r;
+    if (!map.drivable) {
+        char list[200] = "";
+        size_t at = 0;
+        for (uint32_t k = 0; k < map.missing_required_count; k++) {
+            pm_humanoid_bone hb = map.missing_required[k];
+            if (map.missing_required_count <= 4) /* with the semi-standard MMD name while the message has room */
+                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s (%s)", k ? ", " : "",
+                                 pm_humanoid_bone_name(hb), pm_rig_role_mmd_name(pm_rig_role_of_humanoid(hb)));
+            else
+                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", k ? ", " : "",
+                                 pm_humanoid_bone_name(hb));
+            if (at >= sizeof list) break;
+        }
+        return pmi_fail(err, PM_ERR_NOT_FOUND, "vrm: the model lacks %u required humanoid bone%s: %s",
+                        map.missing_required_count, map.missing_required_count == 1 ? "" : "s", list);
+    }
+    if (!model->vertex_count || !model->index_count)
+        return pmi_fail(err, PM_ERR_BAD_FORMAT, "vrm: the model has no mesh (%u vertices, %u face indices)",
+                        model->vertex_count, model->index_count);
+    ctx c = {.m = model, .s = s, .o = o, .a = o->allocator, .err = err, .ok = true};
+    c.bin.allocator = &c.a;
+    pm_vrm_result *res = pmi_alloc_array(&c.a, 1, sizeof *res, err, "vrm result");
+    if (!res) return PM_ERR_OUT_OF_MEMORY;
+    res->magic = PMI_VRM_MAGIC;
+    res->allocator = c.a;
+    res->humanoid_mapped = map.mapped;
+    res->humanoid_total = map.total;
+    res->missing_required_count = map.missing_required_count;
+    memcpy(res->missing_required, map.missing_required, sizeof map.missing_required);
+    res->drivable = map.drivable;
+    uint32_t nb = s->bone_count, nv = model->vertex_count;
+    c.rest = pmi_alloc_array(&c.a, nb, sizeof *c.rest, err, "vrm bones");
+    c.rot = c.rest ? pmi_alloc_array(&c.a, nb, sizeof *c.rot, err, "vrm bones") : NULL;
+    c.moved = c.rot ? pmi_alloc_array(&c.a, nb, sizeof *c.moved, err, "vrm bones") : NULL;
+    c.parent = c.moved ? pmi_alloc_array(&c.a, nb, sizeof *c.parent, err, "vrm bones") : NULL;
+    c.joints = c.parent ? pmi_alloc_array(&c.a, nv, 4 * sizeof *c.joints, err, "vrm joints") : NULL;
+    c.weights = c.joints ? pmi_alloc_array(&c.a, nv, 4 * sizeof *c.weights, err, "vrm weights") : NULL;
+    c.tex = c.weights ? pmi_alloc_array(&c.a, model->texture_count, sizeof *c.tex, err, "vrm textures") : NULL;
+    r = c.tex ? build(&c, res, &roles, &map) : PM_ERR_OUT_OF_MEMORY;
+    pmi_free(&c.a, c.rest), pmi_free(&c.a, c.rot), pmi_free(&c.a, c.moved), pmi_free(&c.a, c.parent);
+    pmi_free(&c.a, c.joints), pmi_free(&c.a, c.weights), pmi_free(&c.a, c.tex);
+    pmi_buf_release(&c.bin);
+    if (r != PM_OK) {
+        pm_vrm_result_free(res);
+        return r;
+    }
+    *out = res;
+    return PM_OK;
+}
+
+void pm_vrm_result_free(pm_vrm_result *res) {
+    if (!res || res->magic != PMI_VRM_MAGIC) return;
+    pm_allocator a = res->allocator;
+    res->magic = 0;
+    pmi_free(&a, res->glb);
+    pmi_free(&a, res->report_json);
+    pmi_free(&a, res);
+}
