@@ -28,11 +28,12 @@ export interface LoadVmdOptions {
 /** VMD bytes -> MmdAnimation through VmdLoader.loadFromBufferAsync. */
 export function loadVmdAnimation(vmd: Uint8Array | ArrayBuffer, options?: LoadVmdOptions): Promise<MmdAnimation>;
 
-/** getModelInfo + generateCatwalkVmd + loadVmdAnimation. */
+/** getModelInfo + generateCatwalkVmd + loadVmdAnimation. `modelBytes` (the PMX/PMD the model came from):
+ * the legs land on the model and `result.report` says what babylon-mmd will show (docs/landing.md). */
 export function createCatwalkAnimation(
   pm: ProcMotion,
   target: MmdModel | MmdMesh,
   state?: CatwalkState | null,
   bpm?: number | null,
-  options?: LoadVmdOptions,
+  options?: LoadVmdOptions & { modelBytes?: Uint8Array | ArrayBuffer },
 ): Promise<{ animation: MmdAnimation; result: CatwalkResult }>;

@@ -136,10 +136,14 @@ export async function loadVmdAnimation(vmdBytes, options = {}) {
  * `MmdAnimation`. Returns `{ animation, result }` where `result` is generateCatwalkVmd's return value.
  * Bind it with `model.setRuntimeAnimation(model.createRuntimeAnimation(animation))` (import
  * 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation' once for createRuntimeAnimation).
+ * `options.modelBytes` (the PMX/PMD file the model was loaded from) lets the walk land on the model and
+ * measure what babylon-mmd will show (`result.plan`, `result.report`; docs/landing.md); without it
+ * only names and rest positions are known and `result.report` is null.
  */
 export async function createCatwalkAnimation(pm, target, state = {}, bpm = null, options = {}) {
   const info = getModelInfo(target);
-  const result = pm.generateCatwalkVmd(state, bpm, info.morphNames, info.boneNames, { skeleton: info.skeleton });
+  const skeleton = options.modelBytes ?? info.skeleton;
+  const result = pm.generateCatwalkVmd(state, bpm, info.morphNames, info.boneNames, { skeleton });
   const animation = await loadVmdAnimation(result.vmd, options);
   return { animation, result };
 }

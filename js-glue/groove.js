@@ -346,7 +346,8 @@ export function installGroove(ProcMotion, deps) {
      * for `skeleton`: `{ vmd: Uint8Array, report }`. options: `frames` (last frame; default the base
      * motion's, or 16 beats), `positionTolerance` (units, default 0.002), `rotationTolerance` (degrees,
      * default 0.05). report: frames, legMode, keyedBones, keys, copiedKeys, maxPositionError,
-     * maxRotationError (degrees), maxFootError.
+     * maxRotationError (degrees), maxFootError (measured: the played ankles' largest distance from where
+     * the base puts them), skipped, landing (the landing report, docs/landing.md, or null).
      */
     bakeGroove(baseVmd, skeleton, config, bpm, options = {}) {
       const mod = this.mod, s = this._scratch();
@@ -359,20 +360,14 @@ export function installGroove(ProcMotion, deps) {
           if (!vmd) this._throw(s, errPtr, 'vmd');
         }
         const [json, len] = putText(s, settingsText(config, 'applyGrooveToVmd'));
-        const out = s.alloc(8), report = s.alloc(64);
+        const out = s.alloc(16);
         const frames = options.frames ?? 0;
         if (!Number.isInteger(frames) || frames < 0) throw fail('applyGrooveToVmd: frames must be a whole number >= 0');
-        const r = mod._pm_abi_groove_bake(sk, vmd, json, len, bpm, frames, options.positionTolerance ?? 0,
-                                          options.rotationTolerance ?? 0, out, out + 4, report, errPtr);
+        const r = mod._pm_abi_groove_bake_json(sk, vmd, json, len, bpm, frames, options.positionTolerance ?? 0,
+                                               options.rotationTolerance ?? 0, out, out + 4, out + 8, out + 12, errPtr);
         if (r !== 0) this._throw(s, errPtr, 'groove');
-        const rep = this._copy(Float64Array, report, 8);
-        return {
-          vmd: this._takeBytes(out),
-          report: {
-            frames: rep[0], legMode: LEG_MODES[rep[1]] ?? 'none', keyedBones: rep[2], keys: rep[3], copiedKeys: rep[4],
-            maxPositionError: rep[5], maxRotationError: rep[6], maxFootError: rep[7],
-          },
-        };
+        const bytes = this._takeBytes(out);
+        return { vmd: bytes, report: JSON.parse(this._takeText(out + 8)) };
       } finally {
         if (vmd) mod._pm_abi_vmd_free(vmd);
         if (sk) mod._pm_abi_skeleton_free(sk);

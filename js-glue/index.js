@@ -446,11 +446,16 @@ export class ProcMotion {
 
   /** Take bytes the ABI returned through (outPtr -> uint8*, outPtr + 4 -> size), then free them. */
   _takeBytes(outPtr) {
+    return this._takeArray(Uint8Array, outPtr);
+  }
+
+  /** The same for any typed array: (outPtr -> element*, outPtr + 4 -> element count). */
+  _takeArray(Type, outPtr) {
     const u32 = this.mod.HEAPU32;
     const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
-    const bytes = this._copy(Uint8Array, p, n);
-    this.mod._pm_abi_free(p);
-    return bytes;
+    const out = this._copy(Type, p, n);
+    if (p) this.mod._pm_abi_free(p);
+    return out;
   }
 
   /**
@@ -654,6 +659,10 @@ export class ProcMotion {
   generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
     const params = catwalkParams(state ?? {}, bpm);
     const skeleton = options?.skeleton ?? null;
+    // a whole model (PMX/PMD bytes or readPmx's skeleton): the legs are landed on it and measured
+    if (skeleton && (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || Array.isArray(skeleton.bones))) {
+      return this._withSkeleton(skeleton, (handle) => this._catwalk(params, null, [], null, null, handle));
+    }
     let bones = boneNames == null ? null : Array.from(boneNames, String);
     let positions = null, parents = null;
     if (skeleton) {
@@ -664,6 +673,11 @@ export class ProcMotion {
     }
     const morphSource = morphNames ?? (Array.isArray(skeleton?.morphNames) ? skeleton.morphNames : null);
     const morphs = morphSource == null ? [] : Array.from(morphSource, String);
+    return this._catwalk(params, bones, morphs, positions, parents, 0);
+  }
+
+  /** Internal: the catwalk export (a skeleton handle, or name lists and rest positions). */
+  _catwalk(params, bones, morphs, positions, parents, skeleton) {
     const s = this._scratch();
     try {
       const slots = this.mod._pm_abi_catwalk_descriptor_slots();
@@ -676,14 +690,20 @@ export class ProcMotion {
       this._putNames(s, d, 5, morphs);
       if (positions) d[7] = s.put(positions, Float32Array);
       if (parents) d[8] = s.put(parents, Int32Array);
+      d[9] = skeleton;
       const dPtr = s.put(d, Uint32Array);
-      const oPtr = s.alloc(16);
+      const oPtr = s.alloc(32);
       const errPtr = s.alloc(ERROR_SIZE);
       const r = this.mod._pm_abi_catwalk_generate(dPtr, oPtr, errPtr);
       if (r !== 0) this._throw(s, errPtr, 'catwalk');
       const vmd = this._takeBytes(oPtr);
       const info = JSON.parse(this._takeText(oPtr + 8));
-      return { vmd, ...info };
+      const ankles = this._takeArray(Float32Array, oPtr + 16);
+      const contact = this._takeArray(Uint8Array, oPtr + 24);
+      const plan = { ...info.plan, ankles, contact };
+      delete info.plan;
+      delete info.verified;
+      return { vmd, ...info, plan };
     } finally {
       s.free();
     }

@@ -398,6 +398,32 @@ export class Timeline {
     return bytes;
   }
 
+  /**
+   * Bake, and say where the hands and feet are meant to be and what MMD plays (docs/landing.md):
+   * `{ vmd, plan: { frames, hands, ankles, active }, report }`. plan.hands / plan.ankles: Float32Array,
+   * 6 per whole frame 0 .. frames (left xyz, right xyz, world): on traced frames the path's point, else
+   * where the keyframes put the limb; plan.active: Uint8Array, 4 per frame (leftHand, rightHand,
+   * leftFoot, rightFoot), 1 = following a trace. report: the bake played with the MMD-exact evaluator,
+   * each limb measured against the plan over its traced frames.
+   */
+  bake(bpm = 0) {
+    if (!Number.isFinite(bpm)) throw invalid('bake: bpm is not finite');
+    let out;
+    this._call((s, err) => {
+      const o = s.alloc(40);
+      const r = this.pm.mod._pm_abi_timeline_bake_plan(this.handle, bpm, o, err);
+      if (r !== 0) return r;
+      const vmd = this.pm._takeBytes(o);
+      const hands = this.pm._takeArray(Float32Array, o + 8);
+      const ankles = this.pm._takeArray(Float32Array, o + 16);
+      const active = this.pm._takeArray(Uint8Array, o + 24);
+      const report = JSON.parse(this.pm._takeText(o + 32));
+      out = { vmd, plan: { frames: active.length / 4 - 1, hands, ankles, active }, report };
+      return 0;
+    });
+    return out;
+  }
+
   /** The timeline as a plain object in the JSON schema of docs/tracing.md (JSON.stringify(tl) works). */
   toJSON() {
     let text = '';

@@ -16,10 +16,17 @@ enum {
     CW_MORPHS, CW_MORPH_OFFSETS,    /* the same for morph names */
     CW_POSITIONS,                   /* optional float[3 * bones]: world rest positions */
     CW_PARENTS,                     /* optional int32[bones]: parent index, -1 = none */
+    CW_SKELETON,                    /* optional pm_skeleton handle (pm_abi_skeleton_from_*): the model
+                                       (names, morphs, proportions, and the legs landed on it); the
+                                       name lists and positions are then ignored */
     CW_IN_COUNT
 };
-/* Output slots: VMD bytes and info JSON, both host-freed with pm_abi_free. */
-enum { CW_OUT_VMD, CW_OUT_VMD_SIZE, CW_OUT_INFO, CW_OUT_INFO_LEN, CW_OUT_COUNT };
+/* Output slots: VMD bytes, info JSON, the plan's ankles (float[6 * (loopFrames + 1)]) and contact
+ * (uint8[2 * (loopFrames + 1)]), all host-freed with pm_abi_free. */
+enum {
+    CW_OUT_VMD, CW_OUT_VMD_SIZE, CW_OUT_INFO, CW_OUT_INFO_LEN, CW_OUT_PLAN, CW_OUT_PLAN_FLOATS, CW_OUT_CONTACT,
+    CW_OUT_CONTACT_SIZE, CW_OUT_COUNT
+};
 
 PM_EXPORT uint32_t pm_abi_catwalk_descriptor_slots(void) { return CW_IN_COUNT; }
 
@@ -58,6 +65,8 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
     pm_vec3 *positions = NULL;
     uint32_t *parents = NULL;
     pm_vmd *vmd = NULL;
+    pm_catwalk_plan plan;
+    memset(&plan, 0, sizeof plan);
     uint8_t *buf = NULL;
     char *info_text = NULL;
     cJSON *info_json = NULL;
@@ -97,8 +106,13 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
             model.bone_parents = parents;
         }
     }
+    if (d[CW_SKELETON]) {
+        memset(&model, 0, sizeof model);
+        model.skeleton = (const pm_skeleton *)(uintptr_t)d[CW_SKELETON];
+    }
     pm_catwalk_info info;
-    if ((r = pm_catwalk_generate(&params, d[CW_HAS_MODEL] ? &model : NULL, &vmd, &info, &err))) goto done;
+    const pm_catwalk_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
+    if ((r = pm_catwalk_generate_plan(&params, mp, &vmd, &info, &plan, &err))) goto done;
     size_t size = 0;
     if ((r = pm_vmd_write(vmd, NULL, 0, &size, &err))) goto done;
     buf = malloc(size ? size : 1);
@@ -107,12 +121,19 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
         goto done;
     }
     if ((r = pm_vmd_write(vmd, buf, size, &size, &err))) goto done;
-    info_json = pmi_catwalk_info_json(&info);
+    info_json = pmi_catwalk_info_json(&info, &plan);
     info_text = info_json ? cJSON_PrintUnformatted(info_json) : NULL;
     if (!info_text) {
         r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "catwalk: out of memory for the info");
         goto done;
     }
+    /* the plan's arrays came from malloc (the params' default allocator): the host frees them */
+    o[CW_OUT_PLAN] = (uint32_t)(uintptr_t)plan.ankles;
+    o[CW_OUT_PLAN_FLOATS] = (plan.frames + 1) * 6;
+    o[CW_OUT_CONTACT] = (uint32_t)(uintptr_t)plan.contact;
+    o[CW_OUT_CONTACT_SIZE] = (plan.frames + 1) * 2;
+    plan.ankles = NULL;
+    plan.contact = NULL;
     o[CW_OUT_VMD] = (uint32_t)(uintptr_t)buf;
     o[CW_OUT_VMD_SIZE] = (uint32_t)size;
     o[CW_OUT_INFO] = (uint32_t)(uintptr_t)info_text;
@@ -120,6 +141,7 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
     buf = NULL;
     info_text = NULL;
 done:
+    pm_catwalk_plan_free(&plan);
     cJSON_Delete(info_json);
     free(info_text);
     free(buf);
