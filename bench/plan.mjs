@@ -180,6 +180,8 @@ export const PLAN = [
       .filter((p) => !p.includes('/') || existsSync(p)),
     js: ['procmotion wasm'],
   },
+  // the cost of closing the loop: the same loops from bone names alone (nothing to land on)
+  { row: 'catwalk', inputs: () => ['default', 'uturn'], js: ['procmotion wasm, names only (no landing)'] },
   {
     row: 'keypoints',
     inputs: (inp) => [

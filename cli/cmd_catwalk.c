@@ -4,6 +4,7 @@
 #include "procmotion/catwalk.h"
 #include "procmotion/vmd.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,11 @@ const char cmd_catwalk_usage[] =
     "bones used and missing, fit error) to stdout. Amounts are 0..1 unless stated.\n"
     "\n"
     "  -o, --output FILE      where to write the VMD (\"-\" = stdout; the summary then goes to stderr)\n"
-    "  --model FILE           take bone/morph names and proportions from a PMX/PMD model\n"
+    "  --model FILE           take bone/morph names and proportions from a PMX/PMD model; the legs are\n"
+    "                         landed on it and the summary's report is measured on it (without a\n"
+    "                         model: on the built-in mannequin, the standard figure)\n"
+    "  --plan FILE            also write the plan as JSON: frames, ankles (per frame: left xyz, right\n"
+    "                         xyz, world), contact (per frame: left, right; 0 swing, 1 heel, 2 flat, 3 ball)\n"
     "  --params FILE          read parameters from a JSON file (the JS glue's names); flags override\n"
     "  --bpm N                music tempo, clamped to 60..200 (default: none, tempo = 120 * speed)\n"
     "  --speed X              tempo without a BPM (default 1; 0.5..1.66)\n"
@@ -55,13 +60,37 @@ static int number_arg(const char *flag, const char *text, double *out) {
     return 0;
 }
 
+/* The plan as JSON: frames, ankles [[lx, ly, lz, rx, ry, rz], ...], contact [[l, r], ...]. */
+static bool write_plan(const char *path, const pm_catwalk_plan *plan) {
+    cJSON *j = cJSON_CreateObject(), *ankles = cJSON_CreateArray(), *contact = cJSON_CreateArray();
+    bool ok = j && ankles && contact && cJSON_AddItemToObject(j, "ankles", ankles) && cJSON_AddItemToObject(j, "contact", contact);
+    if (!ok) cJSON_Delete(ankles), cJSON_Delete(contact), ankles = contact = NULL;
+    ok = ok && cJSON_AddNumberToObject(j, "frames", plan->frames);
+    for (uint32_t f = 0; ok && f <= plan->frames; f++) {
+        cJSON *a = cJSON_CreateArray(), *c = cJSON_CreateArray();
+        ok = a && c && cJSON_AddItemToArray(ankles, a) && cJSON_AddItemToArray(contact, c);
+        if (!ok) {
+            cJSON_Delete(a), cJSON_Delete(c);
+            break;
+        }
+        for (int k = 0; k < 6 && ok; k++) ok = cJSON_AddItemToArray(a, cJSON_CreateNumber(round(plan->ankles[6 * f + k] * 1e6) / 1e6));
+        for (int k = 0; k < 2 && ok; k++) ok = cJSON_AddItemToArray(c, cJSON_CreateNumber(plan->contact[2 * f + k]));
+    }
+    char *text = ok ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text) return cli_fail("catwalk", "out of memory writing the plan"), false;
+    bool wrote = cli_write_file(path, (const uint8_t *)text, strlen(text));
+    free(text);
+    return wrote;
+}
+
 int cmd_catwalk(int argc, char **argv) {
     pm_catwalk_params p, flags;
     memset(&p, 0, sizeof p);
     memset(&flags, 0, sizeof flags);
     bool set_bpm = false, set_speed = false, set_cadence = false, set_arms = false, set_distance = false;
     bool set_seed = false, set_tol = false, set_rtol = false;
-    const char *output = NULL, *model_path = NULL, *params_path = NULL;
+    const char *output = NULL, *model_path = NULL, *params_path = NULL, *plan_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
@@ -71,6 +100,9 @@ int cmd_catwalk(int argc, char **argv) {
         } else if (strcmp(a, "--model") == 0) {
             if (!v) return cli_fail("catwalk", "--model needs a file"), 2;
             model_path = v, i++;
+        } else if (strcmp(a, "--plan") == 0) {
+            if (!v) return cli_fail("catwalk", "--plan needs a file"), 2;
+            plan_path = v, i++;
         } else if (strcmp(a, "--params") == 0) {
             if (!v) return cli_fail("catwalk", "--params needs a file"), 2;
             params_path = v, i++;
@@ -149,9 +181,10 @@ int cmd_catwalk(int argc, char **argv) {
 
     pm_vmd *vmd = NULL;
     pm_catwalk_info info;
+    pm_catwalk_plan plan;
     int rc = 0;
     uint8_t *bytes = NULL;
-    if (pm_catwalk_generate(&p, mp, &vmd, &info, &err) != PM_OK) {
+    if (pm_catwalk_generate_plan(&p, mp, &vmd, &info, &plan, &err) != PM_OK) {
         rc = cli_fail_error("catwalk", &err);
         goto done;
     }
@@ -161,12 +194,12 @@ int cmd_catwalk(int argc, char **argv) {
         rc = cli_fail_error("catwalk", &err);
         goto done;
     }
-    if (!cli_write_file(output, bytes, size)) {
+    if (!cli_write_file(output, bytes, size) || (plan_path && !write_plan(plan_path, &plan))) {
         rc = 1;
         goto done;
     }
     {
-        cJSON *j = pmi_catwalk_info_json(&info);
+        cJSON *j = pmi_catwalk_info_json(&info, &plan);
         cJSON_AddStringToObject(j, "output", output);
         if (model_path) cJSON_AddStringToObject(j, "model", model_path);
         cJSON_AddNumberToObject(j, "bytes", (double)size);
@@ -180,6 +213,7 @@ int cmd_catwalk(int argc, char **argv) {
         }
     }
 done:
+    pm_catwalk_plan_free(&plan);
     free(bytes);
     pm_vmd_free(vmd);
     pm_skeleton_free(sk);

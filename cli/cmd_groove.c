@@ -1,6 +1,7 @@
 /* procmotion groove --model M --bpm N [--vmd BASE] [--config C] -o OUT: bake the groove into a VMD;
  * procmotion groove --print-config [--config C] [--changed]: the merged settings as JSON. */
 #include "cli.h"
+#include "groove/groove_internal.h"
 #include "procmotion/groove.h"
 #include "procmotion/vmd.h"
 
@@ -23,7 +24,6 @@ const char cmd_groove_usage[] =
     "report: frames, keys written and copied, the keys' largest deviation, joints the model lacks.\n"
     "--print-config prints the merged settings (every field), or with --changed only the changed fields.\n";
 
-static const char *const LEG_MODES[PM_GROOVE_LEG_MODE_COUNT] = {"none", "analytic", "mmd-ik"};
 
 static bool read_config(const char *path, pm_groove_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
@@ -57,20 +57,17 @@ static bool parse_positive(const char *flag, const char *text, double *out) {
     return false;
 }
 
-static void print_report(const char *out_path, const pm_groove_bake_report *rep, size_t bytes) {
-    cJSON *j = cJSON_CreateObject();
+static void print_report(const char *out_path, const pm_groove_bake_report *rep, size_t bytes, const pm_skeleton *sk) {
+    cJSON *j = pmi_groove_bake_report_json(rep, sk);
+    if (!j) {
+        cli_fail("groove", "out of memory for the report");
+        return;
+    }
+    /* the CLI's name for the degrees */
+    cJSON *deg = cJSON_DetachItemFromObjectCaseSensitive(j, "maxRotationError");
+    if (deg) cJSON_AddItemToObject(j, "maxRotationErrorDegrees", deg);
     cJSON_AddStringToObject(j, "output", out_path);
     cJSON_AddNumberToObject(j, "bytes", (double)bytes);
-    cJSON_AddNumberToObject(j, "frames", rep->frames);
-    cJSON_AddStringToObject(j, "legMode", LEG_MODES[rep->leg_mode < PM_GROOVE_LEG_MODE_COUNT ? rep->leg_mode : 0]);
-    cJSON_AddNumberToObject(j, "keyedBones", rep->keyed_bones);
-    cJSON_AddNumberToObject(j, "keys", rep->key_count);
-    cJSON_AddNumberToObject(j, "copiedKeys", rep->copied_keys);
-    cJSON_AddNumberToObject(j, "maxPositionError", rep->max_position_error);
-    cJSON_AddNumberToObject(j, "maxRotationErrorDegrees", rep->max_rotation_error);
-    cJSON_AddNumberToObject(j, "maxFootError", rep->max_foot_error);
-    cJSON *skipped = cJSON_AddArrayToObject(j, "skipped");
-    for (uint32_t i = 0; i < rep->skipped_count; i++) cJSON_AddItemToArray(skipped, cJSON_CreateString(rep->skipped[i]));
     cli_print_json(j);
 }
 
@@ -140,7 +137,7 @@ int cmd_groove(int argc, char **argv) {
         goto done;
     }
     if (!cli_write_file(out_path, odata, osize)) goto done;
-    if (strcmp(out_path, "-") != 0) print_report(out_path, &rep, osize); /* stdout holds the VMD otherwise */
+    if (strcmp(out_path, "-") != 0) print_report(out_path, &rep, osize, skel); /* stdout holds the VMD otherwise */
     rc = 0;
 done:
     free(odata);

@@ -1,5 +1,6 @@
 /* procmotion trace TIMELINE.json [--model M] -o OUT.vmd [--bpm B]: bake a tracing timeline to a VMD. */
 #include "cli.h"
+#include "tracing/tracing_internal.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/tracing.h"
 #include "procmotion/vmd.h"
@@ -54,7 +55,8 @@ int cmd_trace(int argc, char **argv) {
     }
     pm_timeline_bake_options opts = {0};
     opts.bpm = bpm;
-    if (pm_timeline_bake(tl, &opts, &vmd, &err) != PM_OK || pm_vmd_write(vmd, NULL, 0, &vsize, &err) != PM_OK ||
+    pm_landing_report rep;
+    if (pm_timeline_bake_plan(tl, &opts, &vmd, NULL, &rep, &err) != PM_OK || pm_vmd_write(vmd, NULL, 0, &vsize, &err) != PM_OK ||
         !(vbytes = malloc(vsize ? vsize : 1)) || pm_vmd_write(vmd, vbytes, vsize, &vsize, &err) != PM_OK) {
         cli_fail_error("trace", &err);
         goto done;
@@ -72,6 +74,8 @@ int cmd_trace(int argc, char **argv) {
     cJSON_AddNumberToObject(j, "bones", vmd->bone_names.count);
     cJSON_AddNumberToObject(j, "lastFrame", last);
     cJSON_AddNumberToObject(j, "bytes", (double)vsize);
+    bool ok = true; /* the bake played and measured against its plan (docs/landing.md) */
+    pmi_trace_report_json(j, "report", &rep, skel, &ok);
     cli_print_json(j);
     rc = 0;
 done:

@@ -10,7 +10,7 @@ import type { Scene } from '@babylonjs/core/scene.js';
 
 import type {
   CatwalkResult, CatwalkState, GrooveBakeOptions, GrooveBakeReport, GrooveSettingsInput, ProcMotion, Skeleton, Timeline,
-  TimelineBakeReport, Vmd,
+  TimelineBakeResult, Vmd,
 } from './index.js';
 
 export interface ModelInfo {
@@ -43,13 +43,15 @@ export interface ProcMotionAnimation<R> {
   loopFrames: number;
 }
 
-/** getModelInfo + generateCatwalkVmd + loadVmdAnimationAsync. */
+/** getModelInfo + generateCatwalkVmd + loadVmdAnimationAsync. `modelBytes` (the PMX/PMD the model came
+ * from; loads the 'motion' module): the legs land on the model and `result.report` says what
+ * babylon-mmd will show (docs/landing.md). */
 export function createCatwalkAnimationAsync(
   pm: ProcMotion,
   target: MmdModel | MmdMesh,
   state?: CatwalkState | null,
   bpm?: number | null,
-  options?: LoadVmdOptions,
+  options?: LoadVmdOptions & { modelBytes?: Uint8Array | ArrayBuffer },
 ): Promise<ProcMotionAnimation<CatwalkResult>>;
 
 /** bakeGroove on a model's skeleton (PMX/PMD bytes or readPmx's) + loadVmdAnimationAsync. Needs the 'motion' module. */
@@ -67,7 +69,7 @@ export function createTimelineAnimationAsync(
   timeline: Timeline,
   bpm?: number,
   options?: LoadVmdOptions,
-): Promise<ProcMotionAnimation<{ vmd: Uint8Array; report: TimelineBakeReport }>>;
+): Promise<ProcMotionAnimation<TimelineBakeResult>>;
 
 /** A running loop of an MmdRuntime's clock. */
 export interface RuntimeLoop {

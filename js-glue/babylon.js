@@ -137,11 +137,16 @@ export async function loadVmdAnimationAsync(vmdBytes, options = {}) {
  * `MmdAnimation`. Returns `{ animation, result, loopFrames }` where `result` is generateCatwalkVmd's
  * return value. Bind it with `model.setRuntimeAnimation(model.createRuntimeAnimation(animation))`
  * (import 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation' once for createRuntimeAnimation)
- * and loop it with loopRuntimeAnimation(mmdRuntime, loopFrames).
+ * and loop it with loopRuntimeAnimation(mmdRuntime, loopFrames). `options.modelBytes` (the PMX/PMD
+ * file the model was loaded from; the 'motion' module is loaded for it) lets the walk land on the model and
+ * measure what babylon-mmd will show (`result.plan`, `result.report`; docs/landing.md); without it
+ * only names and rest positions are known and `result.report` is null.
  */
 export async function createCatwalkAnimationAsync(pm, target, state = {}, bpm = null, options = {}) {
   const info = getModelInfo(target);
-  const result = pm.generateCatwalkVmd(state, bpm, info.morphNames, info.boneNames, { skeleton: info.skeleton });
+  const skeleton = options.modelBytes ?? info.skeleton;
+  if (options.modelBytes) await pm.loadAsync('motion'); // landing on the model: the model reader and the evaluator
+  const result = pm.generateCatwalkVmd(state, bpm, info.morphNames, info.boneNames, { skeleton });
   const animation = await loadVmdAnimationAsync(result.vmd, options);
   return { animation, result, loopFrames: result.loopFrames };
 }
@@ -159,12 +164,12 @@ export async function createGrooveAnimationAsync(pm, skeleton, baseVmd, config, 
 
 /**
  * A tracing timeline baked at `bpm` (default: its own) as an `MmdAnimation`: `{ animation, result,
- * loopFrames }` (result: timeline.bake's; loopFrames: its last frame).
+ * loopFrames }` (result: timeline.bake's `{ vmd, plan, report }`; loopFrames: its last frame).
  */
 export async function createTimelineAnimationAsync(timeline, bpm = 0, options = {}) {
   const result = timeline.bake(bpm);
   const animation = await loadVmdAnimationAsync(result.vmd, { name: 'Tracing', ...options });
-  return { animation, result, loopFrames: result.report.frames };
+  return { animation, result, loopFrames: result.plan.frames };
 }
 
 /**

@@ -7,7 +7,7 @@
 //
 // Part of procmotion's 'motion' feature module: motion.js puts grooveMethods on a ProcMotion when
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
-import { GROOVE_FLAG, GROOVE_INFO as INFO, GROOVE_OUT as OUT, GROOVE_REPORT as REPORT, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
+import { GROOVE_FLAG, GROOVE_INFO as INFO, GROOVE_OUT as OUT, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
 import { GROOVE_JOINTS } from './constants.js';
 import { PoseEvaluator } from './pose.js';
 import { ERROR_SIZE, ProcMotionError, utf8Encoder } from './runtime.js';
@@ -336,7 +336,8 @@ export const grooveMethods = {
    * for `skeleton`: `{ vmd: Uint8Array, report }`. options: `frames` (last frame; default the base
    * motion's, or 16 beats), `positionTolerance` (units, default 0.002), `rotationTolerance` (degrees,
    * default 0.05). report: frames, legMode, keyedBones, keys, copiedKeys, maxPositionError,
-   * maxRotationError (degrees), maxFootError.
+   * maxRotationError (degrees), maxFootError (measured: the played ankles' largest distance from where
+   * the base puts them), skipped, landing (the landing report, docs/landing.md, or null).
    */
   bakeGroove(baseVmd, skeleton, config, bpm, options = {}) {
     const mod = this.mod, s = this._scratch();
@@ -349,22 +350,15 @@ export const grooveMethods = {
         if (!vmd) this._throw(s, errPtr, 'vmd');
       }
       const [json, len] = putText(s, settingsText(config, 'applyGrooveToVmd'));
-      const out = s.alloc(8), report = s.alloc(REPORT.COUNT * 8);
+      const out = s.alloc(16);
       const frames = options.frames ?? 0;
       if (!Number.isInteger(frames) || frames < 0) throw fail('applyGrooveToVmd: frames must be a whole number >= 0');
-      if (mod._pm_abi_groove_bake(sk, vmd, json, len, bpm, frames, options.positionTolerance ?? 0,
-                                  options.rotationTolerance ?? 0, out, out + 4, report, errPtr) !== 0) {
+      if (mod._pm_abi_groove_bake_json(sk, vmd, json, len, bpm, frames, options.positionTolerance ?? 0,
+                                       options.rotationTolerance ?? 0, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
         this._throw(s, errPtr, 'groove');
       }
-      const r = this._copy(Float64Array, report, REPORT.COUNT);
-      return {
-        vmd: this._takeBytes(out),
-        report: {
-          frames: r[REPORT.FRAMES], legMode: LEG_MODES[r[REPORT.LEG_MODE]] ?? 'none', keyedBones: r[REPORT.KEYED_BONES],
-          keys: r[REPORT.KEYS], copiedKeys: r[REPORT.COPIED_KEYS], maxPositionError: r[REPORT.MAX_POSITION_ERROR],
-          maxRotationError: r[REPORT.MAX_ROTATION_ERROR], maxFootError: r[REPORT.MAX_FOOT_ERROR],
-        },
-      };
+      const bytes = this._takeBytes(out);
+      return { vmd: bytes, report: JSON.parse(this._takeText(out + 8)) };
     } finally {
       if (vmd) mod._pm_abi_vmd_free(vmd);
       if (sk) mod._pm_abi_skeleton_free(sk);

@@ -499,8 +499,11 @@ export type CatwalkState = CatwalkParams & {
   [key: `catwalk${string}`]: unknown;
 };
 
-/** Rest skeleton for proportions: readPmx's Skeleton or plain arrays. */
+/** The model: PMX/PMD bytes or readPmx's Skeleton (the legs are landed on it and the report measured on
+ * it), or plain arrays (proportions only: no report). */
 export type CatwalkSkeleton =
+  | Uint8Array
+  | ArrayBuffer
   | Skeleton
   | {
       /** Bone names (default: the boneNames argument). */
@@ -511,8 +514,8 @@ export type CatwalkSkeleton =
       parents?: ArrayLike<number>;
     };
 
-/** What generateCatwalkVmd measured and used (also spread on the result itself, ADR-086's shape). */
-export interface CatwalkReport {
+/** What the catwalk generated (the fields of generateCatwalkVmd's result besides vmd, plan and report). */
+export interface CatwalkInfo {
   /** Loop length; the keys at loopFrames equal those at frame 0. */
   loopFrames: number;
   /** True frames per beat, 1800 / bpm (not rounded). */
@@ -550,12 +553,74 @@ export interface CatwalkReport {
   };
 }
 
+/** A generator's plan: the ankles per whole frame 0 .. frames. */
+export interface CatwalkPlan {
+  frames: number;
+  /** 6 numbers per frame: left ankle xyz, right ankle xyz (world, MMD units). */
+  ankles: Float32Array;
+  /** 2 per frame (left, right): 0 swing, 1 rolling about the heel, 2 flat, 3 rolling about the ball. */
+  contact: Uint8Array;
+  /** Each ankle's standing height (what "below rest" is measured from). */
+  floor: [number, number];
+  /** The pivots the slide is measured at: offsets from the ankle's rest position (left, right). */
+  heel: [[number, number, number], [number, number, number]];
+  ball: [[number, number, number], [number, number, number]];
+}
+
+/** One limb of a landing report (procmotion/landing.h). Units; frames are whole frames. */
+export interface LandingLimbReport {
+  /** The effector bone (ankle or wrist) as the model names it. */
+  bone?: string;
+  /** Keyed by the mechanism (a leg), else only measured. */
+  steered: boolean;
+  frames: number;
+  maxError: number;
+  rmsError: number;
+  worstFrame: number;
+  /** Deepest point below the standing height. */
+  penetration: number;
+  /** Over every stance, the lowest height above the floor; the worst stance's (0 = every stance reaches the floor). */
+  stanceGap: number;
+  stances: number;
+  /** Largest pivot movement between two consecutive frames of one contact kind. */
+  maxSlide: number;
+  slideFrame: number;
+  ikOffFrames: number;
+  unreachableFrames: number;
+}
+
+/** What a generator's result plays like in MMD / babylon-mmd, measured (docs/landing.md). */
+export interface LandingReport {
+  maxError: number;
+  rmsError: number;
+  penetration: number;
+  stanceGap: number;
+  maxSlide: number;
+  ikOffFrames: number;
+  unreachableFrames: number;
+  keyCount: number;
+  propertyKeyCount: number;
+  frames: number;
+  tolerance: number;
+  /** maxError <= tolerance. */
+  landed: boolean;
+  limbs: Record<string, LandingLimbReport>;
+}
+
 /** Every generator returns `{ vmd, report, ... }`. */
-export interface CatwalkResult extends CatwalkReport {
+/** generateCatwalkVmd's result: the VMD, what was generated (CatwalkInfo), the plan and the measured report. */
+export interface CatwalkResult extends CatwalkInfo {
   /** The VMD file. */
   vmd: Uint8Array;
-  report: CatwalkReport;
+  /** Where the ankles are meant to be (docs/landing.md). */
+  plan: CatwalkPlan;
+  /** What MMD plays, measured by playing the VMD with the MMD-exact evaluator on the model (or, without a
+   * model, on the built-in mannequin); null when only bone names were given (nothing to measure on). */
+  report: CatwalkLandingReport | null;
 }
+
+/** The catwalk's landing report: on the given model, or on the built-in mannequin. */
+export type CatwalkLandingReport = LandingReport & { model: 'model' | 'mannequin' };
 
 /** Parameter names the catwalk reads. */
 export const CATWALK_PARAMETERS: readonly (keyof CatwalkParams)[];
@@ -660,14 +725,21 @@ export interface GenerateOptions {
   pole?: [number, number, number];
 }
 
-/** What Timeline.bake reports. */
-export interface TimelineBakeReport {
-  bpm: number;
-  keyframes: number;
-  /** Bone and morph keys written. */
-  keys: number;
-  /** The last frame (the loop length). */
-  frames: number;
+/** Timeline.bake's result: the VMD, where the hands and feet are meant to be, and what MMD plays. */
+export interface TimelineBakeResult {
+  vmd: Uint8Array;
+  plan: {
+    /** The last frame baked (the loop length). */
+    frames: number;
+    /** 6 per frame: left hand xyz, right hand xyz (world). */
+    hands: Float32Array;
+    /** 6 per frame: left foot (ankle) xyz, right foot xyz. */
+    ankles: Float32Array;
+    /** 4 per frame (leftHand, rightHand, leftFoot, rightFoot): 1 = following a trace. */
+    active: Uint8Array;
+  };
+  /** The bake played with the MMD-exact evaluator, each limb measured against the plan over its traced frames. */
+  report: LandingReport;
 }
 
 /** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call dispose() when done. */
@@ -694,10 +766,10 @@ export interface Timeline {
   generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
   evaluate(timeSeconds: number): TimelinePose;
   evaluateBeat(beat: number): TimelinePose;
-  /** A 30 fps VMD (bpm default: the timeline's) and what was written. */
-  bake(bpm?: number): { vmd: Uint8Array; report: TimelineBakeReport };
-  /** bake(bpm).vmd. */
+  /** bake(bpm).vmd: a 30 fps VMD (bpm default: the timeline's). */
   bakeVmd(bpm?: number): Uint8Array;
+  /** The bake with its plan (hands and feet per whole frame) and what MMD plays, measured (docs/landing.md). */
+  bake(bpm?: number): TimelineBakeResult;
   toJSON(): TimelineJSON;
   /** Release the module memory (safe twice). */
   dispose(): void;
@@ -859,7 +931,12 @@ export interface GrooveBakeReport {
   maxPositionError: number;
   /** Degrees. */
   maxRotationError: number;
+  /** Measured: the played ankles' largest distance from where the base motion (or the rest pose) puts them. */
   maxFootError: number;
+  /** Joints without a bone, then 'squat' if skipped. */
+  skipped: string[];
+  /** What the bake plays like (limbs left, right), measured; null without the squat bounce. */
+  landing: LandingReport | null;
 }
 
 type SkeletonInput = Skeleton | Uint8Array | ArrayBuffer;

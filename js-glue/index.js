@@ -289,11 +289,16 @@ export class ProcMotion {
 
   /** Take bytes the ABI returned through (outPtr -> uint8*, outPtr + 4 -> size), then free them. */
   _takeBytes(outPtr) {
+    return this._takeArray(Uint8Array, outPtr);
+  }
+
+  /** The same for any typed array: (outPtr -> element*, outPtr + 4 -> element count). */
+  _takeArray(Type, outPtr) {
     const u32 = this.mod.HEAPU32;
     const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
-    const bytes = this._copy(Uint8Array, p, n);
-    this.mod._pm_abi_free(p);
-    return bytes;
+    const out = this._copy(Type, p, n);
+    if (p) this.mod._pm_abi_free(p);
+    return out;
   }
 
   /**
@@ -504,17 +509,25 @@ export class ProcMotion {
   // ---- catwalk ---------------------------------------------------------------------------------
 
   /**
-   * Generate a looping runway walk (ADR-086's generateCatwalkVmd signature): `{ vmd, report, ... }`
-   * with the report's fields also on the result. `state` carries the parameters, read as
-   * `state.catwalk.X`, `state.catwalkX` or `state.X` (in that order of preference); `bpm` is the music
-   * tempo or null; the name lists come from the model (null = a model with every semi-standard bone /
-   * no morphs). With `options.skeleton` (readPmx's skeleton, or { names?, positions, parents? } with
-   * world rest positions) stride and lift follow the model's leg length, and its names (and morph
-   * names) stand in for null lists. See index.d.ts and docs/catwalk.md.
+   * Generate a looping runway walk (ADR-086's generateCatwalkVmd signature): `{ vmd, plan, report,
+   * loopFrames, ... }` (what was generated on the result itself; `plan`: where the ankles are meant to
+   * be; `report`: what MMD plays, measured with the MMD-exact evaluator, docs/landing.md). `state`
+   * carries the parameters, read as `state.catwalk.X`, `state.catwalkX` or `state.X` (in that order of
+   * preference); `bpm` is the music tempo or null; the name lists come from the model (null = a model
+   * with every semi-standard bone / no morphs). `options.skeleton`: the model as PMX/PMD bytes or
+   * readPmx's skeleton (needs the 'motion' module: the legs are landed on it and the report measured on
+   * it), or { names?, positions, parents? } with world rest positions (stride and lift follow the leg
+   * length; report null); its names (and morph names) stand in for null lists. See index.d.ts and
+   * docs/catwalk.md.
    */
   generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
     const params = catwalkParams(state ?? {}, bpm);
     const skeleton = options?.skeleton ?? null;
+    // a whole model (PMX/PMD bytes or readPmx's skeleton): the legs are landed on it and measured
+    if (skeleton && (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || Array.isArray(skeleton.bones))) {
+      if (!this._loaded.has('motion')) throw notLoaded('generateCatwalkVmd on a model (PMX/PMD bytes or readPmx\'s skeleton)', 'motion');
+      return this._withSkeleton(skeleton, (handle) => this._catwalk(params, null, [], null, null, handle), 'generateCatwalkVmd');
+    }
     let bones = boneNames == null ? null : Array.from(boneNames, String);
     let positions = null, parents = null;
     if (skeleton) {
@@ -525,6 +538,11 @@ export class ProcMotion {
     }
     const morphSource = morphNames ?? (Array.isArray(skeleton?.morphNames) ? skeleton.morphNames : null);
     const morphs = morphSource == null ? [] : Array.from(morphSource, String);
+    return this._catwalk(params, bones, morphs, positions, parents, 0);
+  }
+
+  /** Internal: the catwalk export (a skeleton handle, or name lists and rest positions). */
+  _catwalk(params, bones, morphs, positions, parents, skeleton) {
     const s = this._scratch();
     try {
       const d = new Uint32Array(CATWALK.COUNT);
@@ -536,13 +554,20 @@ export class ProcMotion {
       this._putNames(s, d, CATWALK.MORPHS, morphs);
       if (positions) d[CATWALK.POSITIONS] = s.put(positions, Float32Array);
       if (parents) d[CATWALK.PARENTS] = s.put(parents, Int32Array);
+      d[CATWALK.SKELETON] = skeleton;
       const dPtr = s.put(d, Uint32Array);
       const oPtr = s.alloc(CATWALK_OUT.COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       if (this.mod._pm_abi_catwalk_generate(dPtr, oPtr, errPtr) !== 0) this._throw(s, errPtr, 'catwalk');
-      const vmd = this._takeBytes(oPtr + 4 * CATWALK_OUT.VMD);
-      const report = JSON.parse(this._takeText(oPtr + 4 * CATWALK_OUT.INFO));
-      return { vmd, report, ...report };
+      const at = (slot) => oPtr + 4 * slot;
+      const vmd = this._takeBytes(at(CATWALK_OUT.VMD));
+      const info = JSON.parse(this._takeText(at(CATWALK_OUT.INFO)));
+      const ankles = this._takeArray(Float32Array, at(CATWALK_OUT.PLAN));
+      const contact = this._takeArray(Uint8Array, at(CATWALK_OUT.CONTACT));
+      const plan = { ...info.plan, ankles, contact };
+      delete info.plan;
+      delete info.verified;
+      return { vmd, ...info, plan };
     } finally {
       s.free();
     }

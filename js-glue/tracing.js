@@ -14,7 +14,7 @@
 // boundary as JSON objects in the documented schema (docs/tracing.md). Part of procmotion's 'motion'
 // feature module: motion.js puts tracingMethods on a ProcMotion when pm.loadAsync('motion') has loaded
 // procmotion-motion.wasm.
-import { TRACE_STATE, TRAJECTORY, TRAJECTORY_INFO, TRAJECTORY_MODE } from './dist/abi-motion.js';
+import { TRACE_BAKE, TRACE_STATE, TRAJECTORY, TRAJECTORY_INFO, TRAJECTORY_MODE } from './dist/abi-motion.js';
 import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
 import { ERROR_SIZE, ProcMotionError, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
 
@@ -377,17 +377,6 @@ export class Timeline {
     return this._pose(beat, true);
   }
 
-  /**
-   * Bake to a VMD (30 fps) at `bpm` (default: the timeline's): `{ vmd, report }`, the report holding the
-   * tempo used, the keyframe count, the keys written and the last frame.
-   */
-  bake(bpm = 0) {
-    const vmd = this.bakeVmd(bpm);
-    const v = this.pm.readVmd(vmd);
-    const frames = [...v.bones.frames, ...v.morphs.frames].reduce((a, f) => Math.max(a, f), 0);
-    return { vmd, report: { bpm: bpm || this.bpm, keyframes: this.keyframeCount, keys: v.bones.count + v.morphs.count, frames } };
-  }
-
   /** bake(bpm).vmd: the VMD bytes only. */
   bakeVmd(bpm = 0) {
     if (!Number.isFinite(bpm)) throw invalid('bakeVmd: bpm is not finite');
@@ -399,6 +388,33 @@ export class Timeline {
       return r;
     });
     return bytes;
+  }
+
+  /**
+   * Bake, and say where the hands and feet are meant to be and what MMD plays (docs/landing.md):
+   * `{ vmd, plan: { frames, hands, ankles, active }, report }`. plan.hands / plan.ankles: Float32Array,
+   * 6 per whole frame 0 .. frames (left xyz, right xyz, world): on traced frames the path's point, else
+   * where the keyframes put the limb; plan.active: Uint8Array, 4 per frame (leftHand, rightHand,
+   * leftFoot, rightFoot), 1 = following a trace. report: the bake played with the MMD-exact evaluator,
+   * each limb measured against the plan over its traced frames.
+   */
+  bake(bpm = 0) {
+    if (!Number.isFinite(bpm)) throw invalid('bake: bpm is not finite');
+    let out;
+    this._call((s, err) => {
+      const o = s.alloc(TRACE_BAKE.COUNT * 4);
+      const r = this.pm.mod._pm_abi_timeline_bake_plan(this.handle, bpm, o, err);
+      if (r !== 0) return r;
+      const at = (slot) => o + 4 * slot;
+      const vmd = this.pm._takeBytes(at(TRACE_BAKE.VMD));
+      const hands = this.pm._takeArray(Float32Array, at(TRACE_BAKE.HANDS));
+      const ankles = this.pm._takeArray(Float32Array, at(TRACE_BAKE.ANKLES));
+      const active = this.pm._takeArray(Uint8Array, at(TRACE_BAKE.ACTIVE));
+      const report = JSON.parse(this.pm._takeText(at(TRACE_BAKE.REPORT)));
+      out = { vmd, plan: { frames: active.length / 4 - 1, hands, ankles, active }, report };
+      return 0;
+    });
+    return out;
   }
 
   /** The timeline as a plain object in the JSON schema of docs/tracing.md (JSON.stringify(tl) works). */

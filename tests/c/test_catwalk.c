@@ -104,6 +104,14 @@ static pm_vmd *generate(const pm_catwalk_params *p, const pm_catwalk_model *m, p
     return v;
 }
 
+/* The bones the landing keys by FK (the legs below the hips). */
+static bool landed_leg_bone(const char *name) {
+    static const char *const legs[] = {"左足", "左ひざ", "左足首", "右足", "右ひざ", "右足首"};
+    for (size_t i = 0; i < sizeof legs / sizeof legs[0]; i++)
+        if (strcmp(name, legs[i]) == 0) return true;
+    return false;
+}
+
 static bool all_finite(const pm_vmd *v) {
     for (uint32_t i = 0; i < v->bones.count * 3; i++)
         if (!isfinite(v->bones.position[i])) return false;
@@ -135,7 +143,15 @@ PM_TEST(default_loop_closes_on_every_channel) {
         pm_vmd *v = generate(&variants[vi], &m, &info);
         if (!v) return;
         PM_CHECK(all_finite(v));
-        PM_CHECK(info.key_count > 0 && info.key_count < (info.loop_frames + 1) * info.used_count / 3);
+        /* the catwalk's own channels are fitted sparsely; the legs the landing pre-poses (足, ひざ, 足首) carry
+         * up to a key per frame (procmotion/landing.h) */
+        uint32_t fitted = 0, legs = 0;
+        for (uint32_t k = 0; k < v->bones.count; k++)
+            if (landed_leg_bone(v->bone_names.items[v->bones.name_index[k]].data)) legs++;
+            else fitted++;
+        PM_CHECK(info.key_count == fitted + legs);
+        PM_CHECK_MSG(fitted > 0 && fitted < (info.loop_frames + 1) * info.used_count / 3, "%u fitted keys", fitted);
+        PM_CHECK_MSG(legs > 0 && legs <= 6 * (info.loop_frames + 1), "%u leg keys", legs);
         for (uint32_t b = 0; b < v->bone_names.count; b++) {
             const char *name = v->bone_names.items[b].data;
             double p0[3], q0[4], p1[3], q1[4];
@@ -735,6 +751,9 @@ PM_TEST(fitted_keys_stay_within_the_stated_tolerance) {
     double worst_p = 0, worst_r = 0;
     for (uint32_t b = 0; b < v->bone_names.count; b++) {
         const char *name = v->bone_names.items[b].data;
+        /* the legs are solved on the played pose (landing.h), not fitted to the continuous motion: they
+         * follow the pelvis the other channels' keys give, so they are not compared here */
+        if (landed_leg_bone(name)) continue;
         for (uint32_t i = 0; i <= info.loop_frames * 10; i++) {
             double pa[3], qa[4], pb[3], qb[4];
             eval_bone(v, name, i / 10.0, pa, qa);

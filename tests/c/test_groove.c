@@ -793,7 +793,7 @@ static void check_bake(pm_skeleton *sk, const pm_vmd *base, double bpm, const ch
     pm_vmd_free(v);
 }
 
-PM_TEST(bake_mmd_path_lowers_the_body_and_leaves_the_feet_to_leg_ik) {
+PM_TEST(bake_mmd_path_lowers_the_body_and_lands_the_feet_by_leg_ik) {
     pm_skeleton *sk = mannequin();
     pm_error err = {0};
     pm_vmd *v = NULL;
@@ -803,10 +803,20 @@ PM_TEST(bake_mmd_path_lowers_the_body_and_leaves_the_feet_to_leg_ik) {
     PM_CHECK_EQ_INT(rep.frames, 240); /* 16 beats at 120 bpm */
     PM_CHECK_EQ_INT(rep.keyed_bones, 12); /* 11 joints + グルーブ */
     PM_CHECK(keys_of(v, "グルーブ") > 16);
-    PM_CHECK_EQ_INT(keys_of(v, "左足ＩＫ"), 0);
-    PM_CHECK_EQ_INT(keys_of(v, "左ひざ"), 0);
+    /* the closed loop (landing.h): 足ＩＫ held on the anchor, the legs pre-posed on every frame */
+    PM_CHECK(rep.verified);
+    PM_CHECK_EQ_INT(keys_of(v, "左足ＩＫ"), 2);
+    PM_CHECK_EQ_INT(keys_of(v, "左ひざ"), 241);
     PM_CHECK_EQ_INT(keys_of(v, "センター"), 0);
     PM_CHECK_EQ_INT(rep.skipped_count, 1);
+    /* measured by playing the bake: the ankles on their anchors at every frame, the IK on throughout
+     * (the body 1-2 cm lower so the knees stay within MMD's knee limit at the top of the bounce) */
+    PM_CHECK_MSG(rep.max_foot_error < 1e-3, "foot error %g", rep.max_foot_error);
+    PM_CHECK_EQ_INT(rep.landing.ik_off_frames, 0);
+    PM_CHECK(rep.crouch > 0 && rep.crouch < 0.05);
+    PM_CHECK_EQ_INT(rep.landing.limb_count, 2);
+    PM_CHECK(rep.landing.limbs[0].steered && rep.landing.limbs[0].frames == 241);
+    PM_CHECK(rep.landing.penetration < 1e-3 && rep.landing.max_slide < 1e-3);
     pm_vmd_free(v);
     check_bake(sk, NULL, 120, "mannequin", 0.01);
     check_bake(sk, NULL, 128, "mannequin", 0.01);
@@ -822,7 +832,8 @@ PM_TEST(bake_analytic_path_keys_the_legs_of_a_model_without_ik) {
     PM_CHECK_EQ_INT(rep.leg_mode, PM_GROOVE_LEGS_ANALYTIC);
     PM_CHECK_EQ_INT(rep.keyed_bones, 18);
     PM_CHECK(keys_of(v, "左ひざ") > 8 && keys_of(v, "右足首") > 8);
-    PM_CHECK(rep.max_foot_error < 1e-3);
+    PM_CHECK_MSG(rep.max_foot_error < 1e-3, "foot error %g (measured)", rep.max_foot_error);
+    PM_CHECK(rep.verified && rep.landing.limbs[0].steered && rep.landing.ik_off_frames == 0); /* FK onto the anchors */
     pm_vmd_free(v);
     check_bake(sk, NULL, 100, "mannequin without IK", 0.02);
     pm_skeleton_free(sk);
@@ -840,12 +851,13 @@ PM_TEST(bake_on_a_real_motion_keeps_its_other_keys) {
     pm_groove_bake_report rep;
     PM_CHECK_OK(pm_groove_apply_to_vmd(base, sk, NULL, 120, NULL, &v, &rep, &err), &err);
     PM_CHECK_EQ_INT(rep.leg_mode, PM_GROOVE_LEGS_MMD_IK);
-    /* untouched bones keep exactly their keys; morphs and properties are copied */
-    PM_CHECK_EQ_INT(keys_of(v, "左足ＩＫ"), keys_of(base, "左足ＩＫ"));
+    /* untouched bones keep exactly their keys; morphs and properties are copied; the legs are landed
+     * where the base motion puts the feet */
     PM_CHECK_EQ_INT(keys_of(v, "センター"), keys_of(base, "センター"));
     PM_CHECK_EQ_INT(v->morphs.count, base->morphs.count);
-    PM_CHECK_EQ_INT(v->properties.count, base->properties.count);
-    PM_CHECK_EQ_INT(rep.copied_keys + rep.key_count, v->bones.count);
+    PM_CHECK(v->properties.count >= base->properties.count);
+    PM_CHECK_EQ_INT(rep.copied_keys + rep.key_count + rep.landing.key_count, v->bones.count);
+    PM_CHECK_MSG(rep.max_foot_error < 1e-3, "foot error %g", rep.max_foot_error);
     pm_vmd_free(v);
     check_bake(sk, base, 120, "yw_test_model + mei_wait", 0.05);
     pm_vmd_free(base);

@@ -38,7 +38,19 @@ test('generateCatwalkVmd returns the VMD and the ADR fields', () => {
   const vmd = pm.readVmd(r.vmd);
   assert.equal(vmd.modelName, 'Catwalk');
   assert.equal(vmd.bones.count, r.keyCount);
-  assert.ok(r.keyCount < 241 * vmd.bones.names.length / 3, 'fitted, not one key per frame');
+  // the catwalk's own channels are fitted; the legs the landing pre-poses (docs/landing.md) carry a key a frame
+  const legs = new Set(['左足', '左ひざ', '左足首', '右足', '右ひざ', '右足首']);
+  const own = vmd.bones.names.filter((n) => !legs.has(n));
+  const ownKeys = own.reduce((sum, n) => sum + keysOf(vmd, n).length, 0);
+  assert.ok(ownKeys < 241 * own.length / 3, 'fitted, not one key per frame');
+  assert.ok(r.keyCount - ownKeys <= 6 * 241);
+  // the plan and what MMD plays (measured on the built-in mannequin without a model)
+  assert.ok(r.plan.ankles instanceof Float32Array && r.plan.ankles.length === 6 * 241);
+  assert.ok(r.plan.contact instanceof Uint8Array && r.plan.contact.length === 2 * 241);
+  assert.equal(r.report.model, 'mannequin');
+  assert.ok(r.report.landed && r.report.maxError < 0.01, JSON.stringify(r.report));
+  assert.deepEqual(Object.keys(r.report.limbs), ['left', 'right']);
+  assert.equal(r.report.limbs.left.bone, '左足首');
   assert.equal(Math.max(...vmd.bones.frames), r.loopFrames);
   // the loop closes: first and last key of every bone carry the same values
   for (const name of vmd.bones.names) {

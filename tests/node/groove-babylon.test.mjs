@@ -127,21 +127,22 @@ test('a babylon-mmd viewer applies the groove per frame (applyToMmdModel): same 
   } finally {
     disposeMmdScene(ctx);
   }
-  // legs are placed by babylon-mmd's CCD, which amplifies tiny differences of the hips near full reach
+  // the bake keys the legs so the ankles stay where the base motion puts them (docs/landing.md); the
+  // runtime layer leaves them to babylon-mmd's CCD: legs are compared through the ankles below
   const isLeg = (name) => /足|ひざ|つま先/.test(name);
-  let vsBake = 0, legsVsBake = 0, ankleDev = 0, worstBone = '';
+  let vsBake = 0, bakeAnkles = 0, ankleDev = 0, worstBone = '';
   const ankles = ['左足首', '右足首'].map((n) => boneIndex(baked.ctx, n));
   const pelvis = boneIndex(baked.ctx, '下半身');
   const drop = [];
   live.forEach((p, k) => {
     for (let i = 0; i < p.length; i++) {
       const d = Math.abs(p[i] - baked.positions[k][i]), name = baked.ctx.boneNames[Math.floor(i / 3)];
-      if (isLeg(name)) legsVsBake = Math.max(legsVsBake, d);
-      else if (d > vsBake) [vsBake, worstBone] = [d, `${name} at frame ${frames[k]}`];
+      if (!isLeg(name) && d > vsBake) [vsBake, worstBone] = [d, `${name} at frame ${frames[k]}`];
     }
     for (const a of ankles) {
-      const q = plain.positions[k];
+      const q = plain.positions[k], b = baked.positions[k];
       ankleDev = Math.max(ankleDev, Math.hypot(p[3 * a] - q[3 * a], p[3 * a + 1] - q[3 * a + 1], p[3 * a + 2] - q[3 * a + 2]));
+      bakeAnkles = Math.max(bakeAnkles, Math.hypot(b[3 * a] - q[3 * a], b[3 * a + 1] - q[3 * a + 1], b[3 * a + 2] - q[3 * a + 2]));
     }
     drop.push(p[3 * pelvis + 1] - plain.positions[k][3 * pelvis + 1]);
   });
@@ -149,10 +150,10 @@ test('a babylon-mmd viewer applies the groove per frame (applyToMmdModel): same 
   const beatFrames = 1800 / bpm;
   const offBeat = Math.max(...lows.map(([f]) => Math.abs(f - Math.round(f / beatFrames) * beatFrames)));
   console.log(`applyToMmdModel in babylon-mmd (mei_wait, ${bpm} bpm): every bone but the legs within ${vsBake.toExponential(2)} `
-    + `units of the baked VMD (worst: ${worstBone}), the legs within ${legsVsBake.toExponential(2)}; ankles within ${ankleDev.toExponential(2)} of the plain motion; pelvis drop low points at most `
-    + `${offBeat.toFixed(3)} frames from a beat`);
+    + `units of the baked VMD (worst: ${worstBone}); ankles within ${ankleDev.toExponential(2)} of the plain motion (the bake's `
+    + `within ${bakeAnkles.toExponential(2)}, every half frame); pelvis drop low points at most ${offBeat.toFixed(3)} frames from a beat`);
   assert.ok(vsBake < 0.02, `runtime vs bake ${vsBake}`);
-  assert.ok(legsVsBake < 0.05, `legs: runtime vs bake ${legsVsBake}`);
+  assert.ok(bakeAnkles < 0.01, `the bake's ankles ${bakeAnkles} from the plain motion's`);
   assert.ok(ankleDev < 0.05);
   assert.ok(offBeat <= 0.5 + 1e-9 && lows.length >= 8);
 

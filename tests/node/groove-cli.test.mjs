@@ -30,7 +30,8 @@ test('procmotion groove bakes a VMD and reports it', { skip: SKIP }, async () =>
     assert.equal(report.legMode, 'mmd-ik');
     assert.deepEqual(report.skipped, ['upperChest']);
     const vmd = pm.readVmd(new Uint8Array(readFileSync(out)));
-    assert.equal(vmd.bones.count, report.keys);
+    assert.equal(vmd.bones.count, report.keys + report.landing.keyCount); // the groove's keys and the landed legs
+    assert.ok(report.maxFootError < 1e-3 && report.landing.landed, JSON.stringify(report.landing));
     assert.ok(vmd.bones.names.includes('グルーブ') && vmd.bones.names.includes('頭'));
     // the same bake through the glue gives the same bytes
     const glue = pm.applyGrooveToVmd(null, pm.mannequinPmx(), readFileSync(cfg, 'utf8'), 128, { frames: 120 });

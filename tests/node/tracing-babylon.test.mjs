@@ -90,3 +90,36 @@ test('babylon-mmd plays the baked trace with the wrist and ankle on their paths'
     assert.ok(worst.oursVsBabylon < 1e-5, `ours vs babylon ${worst.oursVsBabylon}`);
   }
 });
+
+test('the bake says where the hands and feet are meant to be, and its report is what babylon-mmd shows', { skip: SKIP }, async (t) => {
+  const model = readFixture('pmx/yw_test_model/yw_test_model.pmx');
+  const tl = makeTimeline(model, 128);
+  const { vmd, plan, report } = tl.bake();
+  tl.free();
+  assert.deepEqual(vmd, (() => { const again = makeTimeline(model, 128); try { return again.bakeVmd(); } finally { again.free(); } })());
+  const n1 = plan.frames + 1;
+  assert.equal(plan.frames, Math.round(4 * 1800 / 128));
+  assert.ok(plan.hands.length === 6 * n1 && plan.ankles.length === 6 * n1 && plan.active.length === 4 * n1);
+  assert.deepEqual(Object.keys(report.limbs), ['leftHand', 'rightHand', 'leftFoot', 'rightFoot']);
+  assert.equal(report.limbs.leftHand.frames, n1); // traced from beat 0 to 4
+  assert.equal(report.limbs.rightHand.frames, 0); // never traced: not measured
+  const ctx = await createMmdScene(model);
+  let positions;
+  try {
+    positions = await evaluateWorldPositions(ctx, vmd, Array.from({ length: n1 }, (_, f) => f));
+    const limbs = [['leftHand', '左手首', plan.hands, 0, 0], ['leftFoot', '左足首', plan.ankles, 0, 2], ['rightFoot', '右足首', plan.ankles, 1, 3]];
+    for (const [limb, bone, arr, side, k] of limbs) {
+      const i = boneIndex(ctx, bone);
+      let worst = 0;
+      positions.forEach((p, f) => {
+        if (!plan.active[4 * f + k]) return;
+        worst = Math.max(worst, Math.hypot(...[0, 1, 2].map((a) => p[3 * i + a] - arr[6 * f + 3 * side + a])));
+      });
+      assert.ok(worst < 0.01, `${limb}: babylon-mmd ${worst} from the plan`);
+      assert.ok(Math.abs(worst - report.limbs[limb].maxError) < 1e-3, `${limb}: report ${report.limbs[limb].maxError}, babylon-mmd ${worst}`);
+      t.diagnostic(`${limb}: ${worst.toExponential(2)} from the plan (report ${report.limbs[limb].maxError.toExponential(2)})`);
+    }
+  } finally {
+    disposeMmdScene(ctx);
+  }
+});

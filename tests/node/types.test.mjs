@@ -31,7 +31,10 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const rig = pm.analyzeRig(pmx);
   const reach: number | undefined = rig.legs.left?.reach.max;
   const walk: CatwalkResult = pm.generateCatwalkVmd({ hipSway: 0.8, stepCadence: 'beat' }, 128, null, null, { skeleton: pm.readPmx(pmx) });
-  const frames: number = walk.loopFrames + walk.report.keyCount + vmd.bones.count;
+  const frames: number = walk.loopFrames + walk.keyCount + (walk.report?.maxError ?? 0) + walk.plan.ankles.length + vmd.bones.count;
+  const landed: boolean | undefined = walk.report?.landed;
+  const { animation: landedWalk } = await createCatwalkAnimationAsync(pm, model, null, 128, { modelBytes: pmx });
+  void landedWalk;
   const { animation, loopFrames } = await createCatwalkAnimationAsync(pm, model, { uTurn: true }, 120);
   model.setRuntimeAnimation(model.createRuntimeAnimation(animation));
   const loop = loopRuntimeAnimation(runtime, loopFrames);
@@ -43,6 +46,11 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   groove.applyToMmdModel(model, 1.5, 128);
   groove.free();
   const baked: Uint8Array = pm.bakeGroove(null, pmx, null, 128).vmd;
+  const footError: number | undefined = pm.bakeGroove(null, pmx, null, 128).report.landing?.maxError;
+  const tl = pm.createTimeline(pmx);
+  const traced = tl.bake(120);
+  const active: Uint8Array = traced.plan.active;
+  tl.dispose();
   await pm.loadAsync('keypoints');
   const kp = pm.toKeypoints(walk.vmd, 'vmd', { fps: 30 });
   await pm.loadAsync('vrm');
@@ -80,9 +88,13 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   pm.analyzeRig('model.pmx');
   // @ts-expect-error: a leg has no such figure
   void rig.legs.right?.reachMax;
+  // @ts-expect-error: the catwalk's report may be null (names only: nothing measured)
+  void walk.report.maxError;
+  // @ts-expect-error: the plan's ankles are a Float32Array
+  const ankles: number[] = walk.plan.ankles;
   // @ts-expect-error: materials is 'mtoon' or 'unlit'
   pm.pmxToVrm(pmx, { materials: 'pbr' });
-  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0) + vrm.length;
+  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0) + vrm.length + (footError ?? 0) + active.length + ankles.length + (landed ? 1 : 0);
 }
 `;
 

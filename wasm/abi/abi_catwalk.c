@@ -11,9 +11,13 @@
  * PM_ABI_LAYOUT_CATWALK: the parameters as UTF-8 JSON (may be 0/0); HAS_MODEL bit 0: a model is given
  * (else the standard figure, no morphs), bit 1: its bone names are given (else every semi-standard
  * bone); bone and morph names as count, then count + 1 byte offsets + the UTF-8 blob address; optional
- * float[3 * bones] world rest positions and int32[bones] parents (-1 = none). */
+ * float[3 * bones] world rest positions and int32[bones] parents (-1 = none); SKELETON: an optional
+ * pm_skeleton handle (pm_abi_skeleton_from_*), the model (names, morphs, proportions, and the legs
+ * landed on it), the name lists and positions then ignored. */
 enum { PM_ABI_LAYOUT_CATWALK(PM_ABI_SLOT_ENUM, CW_) CW_COUNT };
-/* Output slots (PM_ABI_LAYOUT_CATWALK_OUT): VMD bytes and info JSON, both host-freed with pm_abi_free. */
+/* Output slots (PM_ABI_LAYOUT_CATWALK_OUT): VMD bytes, info JSON, the plan's ankles
+ * (float[6 * (loopFrames + 1)]) and contact (uint8[2 * (loopFrames + 1)]), all host-freed with
+ * pm_abi_free. */
 enum { PM_ABI_LAYOUT_CATWALK_OUT(PM_ABI_SLOT_ENUM, CW_OUT_) CW_OUT_COUNT };
 
 PM_EXPORT uint32_t pm_abi_catwalk_descriptor_slots(void) { return CW_COUNT; }
@@ -53,6 +57,8 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
     pm_vec3 *positions = NULL;
     uint32_t *parents = NULL;
     pm_vmd *vmd = NULL;
+    pm_catwalk_plan plan;
+    memset(&plan, 0, sizeof plan);
     uint8_t *buf = NULL;
     char *info_text = NULL;
     cJSON *info_json = NULL;
@@ -92,8 +98,13 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
             model.bone_parents = parents;
         }
     }
+    if (d[CW_SKELETON]) {
+        memset(&model, 0, sizeof model);
+        model.skeleton = (const pm_skeleton *)(uintptr_t)d[CW_SKELETON];
+    }
     pm_catwalk_info info;
-    if ((r = pm_catwalk_generate(&params, d[CW_HAS_MODEL] ? &model : NULL, &vmd, &info, &err))) goto done;
+    const pm_catwalk_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
+    if ((r = pm_catwalk_generate_plan(&params, mp, &vmd, &info, &plan, &err))) goto done;
     size_t size = 0;
     if ((r = pm_vmd_write(vmd, NULL, 0, &size, &err))) goto done;
     buf = malloc(size ? size : 1);
@@ -102,12 +113,19 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
         goto done;
     }
     if ((r = pm_vmd_write(vmd, buf, size, &size, &err))) goto done;
-    info_json = pmi_catwalk_info_json(&info);
+    info_json = pmi_catwalk_info_json(&info, &plan);
     info_text = info_json ? cJSON_PrintUnformatted(info_json) : NULL;
     if (!info_text) {
         r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "catwalk: out of memory for the info");
         goto done;
     }
+    /* the plan's arrays came from malloc (the params' default allocator): the host frees them */
+    o[CW_OUT_PLAN] = (uint32_t)(uintptr_t)plan.ankles;
+    o[CW_OUT_PLAN_FLOATS] = (plan.frames + 1) * 6;
+    o[CW_OUT_CONTACT] = (uint32_t)(uintptr_t)plan.contact;
+    o[CW_OUT_CONTACT_SIZE] = (plan.frames + 1) * 2;
+    plan.ankles = NULL;
+    plan.contact = NULL;
     o[CW_OUT_VMD] = (uint32_t)(uintptr_t)buf;
     o[CW_OUT_VMD_SIZE] = (uint32_t)size;
     o[CW_OUT_INFO] = (uint32_t)(uintptr_t)info_text;
@@ -115,6 +133,7 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
     buf = NULL;
     info_text = NULL;
 done:
+    pm_catwalk_plan_free(&plan);
     cJSON_Delete(info_json);
     free(info_text);
     free(buf);

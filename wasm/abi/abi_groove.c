@@ -8,6 +8,7 @@
 #include "pm_abi.h"
 
 #include "common/internal.h"
+#include "groove/groove_internal.h"
 #include "procmotion/groove.h"
 
 #include <math.h>
@@ -184,43 +185,79 @@ PM_EXPORT int32_t pm_abi_groove_set_ik_mode(pm_abi_groove *h, uint32_t bone, uin
     return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
+static pm_result bake(const pm_skeleton *skeleton, const pm_vmd *base, const char *json, uint32_t len, double bpm,
+                      uint32_t frames, float position_tolerance, float rotation_tolerance, uint8_t **out,
+                      uint32_t *out_size, pm_groove_bake_report *rep, pm_error *err) {
+    pm_groove_config cfg;
+    *out = NULL;
+    *out_size = 0;
+    pm_result r = settings(json, len, &cfg, err);
+    pm_groove_bake_options o = {0};
+    o.frames = frames;
+    o.position_tolerance = position_tolerance;
+    o.rotation_tolerance = rotation_tolerance;
+    pm_vmd *v = NULL;
+    if (r == PM_OK) r = pm_groove_apply_to_vmd(base, skeleton, &cfg, bpm, &o, &v, rep, err);
+    size_t n = 0;
+    if (r == PM_OK) r = pm_vmd_write(v, NULL, 0, &n, err);
+    uint8_t *bytes = r == PM_OK ? malloc(n ? n : 1) : NULL;
+    if (r == PM_OK && !bytes) r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory for the VMD");
+    if (r == PM_OK) r = pm_vmd_write(v, bytes, n, &n, err);
+    pm_vmd_free(v);
+    if (r != PM_OK) {
+        free(bytes);
+        return r;
+    }
+    *out = bytes;
+    *out_size = (uint32_t)n;
+    return PM_OK;
+}
+
 /*
  * Bake: a new VMD file in *out (host frees). frames 0 = the base motion's length (16 beats without one);
  * tolerances 0 = defaults. report (8 doubles, may be 0): last frame, leg mode, keyed bones, keys written,
- * base keys copied, max position deviation (units), max rotation deviation (degrees), max foot error.
+ * base keys copied, max position deviation (units), max rotation deviation (degrees), max foot error
+ * (measured).
  */
 PM_EXPORT int32_t pm_abi_groove_bake(const pm_skeleton *skeleton, const pm_vmd *base, const char *json, uint32_t len,
                                      double bpm, uint32_t frames, float position_tolerance, float rotation_tolerance,
                                      uint8_t **out, uint32_t *out_size, double *report, char *errbuf) {
     pm_error err = {0};
-    pm_groove_config cfg;
-    *out = NULL;
-    *out_size = 0;
-    pm_result r = settings(json, len, &cfg, &err);
-    pm_groove_bake_options o = {0};
-    o.frames = frames;
-    o.position_tolerance = position_tolerance;
-    o.rotation_tolerance = rotation_tolerance;
     pm_groove_bake_report rep;
-    pm_vmd *v = NULL;
-    if (r == PM_OK) r = pm_groove_apply_to_vmd(base, skeleton, &cfg, bpm, &o, &v, &rep, &err);
-    size_t n = 0;
-    if (r == PM_OK) r = pm_vmd_write(v, NULL, 0, &n, &err);
-    uint8_t *bytes = r == PM_OK ? malloc(n ? n : 1) : NULL;
-    if (r == PM_OK && !bytes) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory for the VMD");
-    if (r == PM_OK) r = pm_vmd_write(v, bytes, n, &n, &err);
-    pm_vmd_free(v);
-    if (r != PM_OK) {
-        free(bytes);
-        return pm_abi_fail(errbuf, &err, r);
-    }
+    pm_result r = bake(skeleton, base, json, len, bpm, frames, position_tolerance, rotation_tolerance, out, out_size, &rep, &err);
+    if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     if (report) {
         report[REPORT_FRAMES] = rep.frames, report[REPORT_LEG_MODE] = rep.leg_mode;
         report[REPORT_KEYED_BONES] = rep.keyed_bones, report[REPORT_KEYS] = rep.key_count;
         report[REPORT_COPIED_KEYS] = rep.copied_keys, report[REPORT_MAX_POSITION_ERROR] = rep.max_position_error;
         report[REPORT_MAX_ROTATION_ERROR] = rep.max_rotation_error, report[REPORT_MAX_FOOT_ERROR] = rep.max_foot_error;
     }
-    *out = bytes;
-    *out_size = (uint32_t)n;
+    return 0;
+}
+
+/* The same with the whole report as JSON in *report / *report_len (host frees; pmi_groove_bake_report_json's
+ * fields, the landing report included). */
+PM_EXPORT int32_t pm_abi_groove_bake_json(const pm_skeleton *skeleton, const pm_vmd *base, const char *json, uint32_t len,
+                                          double bpm, uint32_t frames, float position_tolerance, float rotation_tolerance,
+                                          uint8_t **out, uint32_t *out_size, char **report, uint32_t *report_len,
+                                          char *errbuf) {
+    pm_error err = {0};
+    pm_groove_bake_report rep;
+    *report = NULL;
+    *report_len = 0;
+    pm_result r = bake(skeleton, base, json, len, bpm, frames, position_tolerance, rotation_tolerance, out, out_size, &rep, &err);
+    if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
+    cJSON *j = pmi_groove_bake_report_json(&rep, skeleton);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text) {
+        free(*out);
+        *out = NULL;
+        *out_size = 0;
+        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory for the report");
+        return pm_abi_fail(errbuf, &err, r);
+    }
+    *report = text;
+    *report_len = (uint32_t)strlen(text);
     return 0;
 }

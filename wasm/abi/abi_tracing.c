@@ -9,6 +9,7 @@
 #include "pm_abi.h"
 
 #include "common/internal.h"
+#include "tracing/tracing_internal.h"
 #include "procmotion/tracing.h"
 
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 enum { PM_ABI_LAYOUT_TRACE_STATE(PM_ABI_SLOT_ENUM, TS_) TS_COUNT };
 enum { PM_ABI_LAYOUT_TRAJECTORY(PM_ABI_SLOT_ENUM, TJ_) TJ_COUNT };
 enum { PM_ABI_LAYOUT_TRAJECTORY_INFO(PM_ABI_SLOT_ENUM, TI_) TI_COUNT };
+enum { PM_ABI_LAYOUT_TRACE_BAKE(PM_ABI_SLOT_ENUM, TB_) TB_COUNT };
 _Static_assert(TJ_POLE - TJ_POINTS == 3 * PM_TRAJECTORY_MAX_POINTS, "trajectory: 3 floats per point");
 PM_ABI_ENUM_LIMB(PM_ABI_CHECK_ENUM, limb)
 PM_ABI_ENUM_TRAJECTORY_MODE(PM_ABI_CHECK_ENUM, trajectory_mode)
@@ -280,4 +282,51 @@ PM_EXPORT int32_t pm_abi_timeline_bake(pm_abi_timeline *h, double bpm, uint8_t *
     if (r == PM_OK) r = pm_vmd_write(vmd, bytes, n, &n, &err);
     pm_vmd_free(vmd);
     return give_text(r, (char *)bytes, n, (char **)out, size, &err, errbuf);
+}
+
+/*
+ * The bake with its plan and report. o receives TB_COUNT uint32 slots (PM_ABI_LAYOUT_TRACE_BAKE), every
+ * pointer host-freed with pm_abi_free: VMD bytes and size; hands (float, 6 per frame) and their float
+ * count; ankles likewise; active (uint8, 4 per frame) and its size; the landing report as JSON and its
+ * length (limbs named leftHand, rightHand, leftFoot, rightFoot).
+ */
+PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint32_t *o, char *errbuf) {
+    pm_error err = {0};
+    memset(o, 0, TB_COUNT * sizeof *o);
+    if (!h) return no_handle(errbuf);
+    pm_timeline_bake_options opts = {{0}, bpm, NULL};
+    pm_vmd *vmd = NULL;
+    pm_trace_plan plan;
+    pm_landing_report rep;
+    size_t n = 0;
+    uint8_t *bytes = NULL;
+    char *text = NULL;
+    pm_result r = pm_timeline_bake_plan(h->tl, &opts, &vmd, &plan, &rep, &err);
+    if (r == PM_OK) r = pm_vmd_write(vmd, NULL, 0, &n, &err);
+    if (r == PM_OK && !(bytes = malloc(n ? n : 1)))
+        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for a %zu-byte VMD", n);
+    if (r == PM_OK) r = pm_vmd_write(vmd, bytes, n, &n, &err);
+    if (r == PM_OK) {
+        bool ok = true;
+        cJSON *j = cJSON_CreateObject();
+        pmi_trace_report_json(j, "report", &rep, h->tl->skeleton, &ok);
+        cJSON *inner = ok ? cJSON_DetachItemFromObjectCaseSensitive(j, "report") : NULL;
+        text = inner ? cJSON_PrintUnformatted(inner) : NULL;
+        cJSON_Delete(inner);
+        cJSON_Delete(j);
+        if (!text) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for the report");
+    }
+    pm_vmd_free(vmd);
+    if (r != PM_OK) {
+        free(bytes);
+        pm_trace_plan_free(&plan);
+        return pm_abi_fail(errbuf, &err, r);
+    }
+    const uint32_t n1 = plan.hands ? plan.frames + 1 : 0;
+    o[TB_VMD] = (uint32_t)(uintptr_t)bytes, o[TB_VMD_SIZE] = (uint32_t)n;
+    o[TB_HANDS] = (uint32_t)(uintptr_t)plan.hands, o[TB_HANDS_FLOATS] = 6 * n1;
+    o[TB_ANKLES] = (uint32_t)(uintptr_t)plan.ankles, o[TB_ANKLES_FLOATS] = 6 * n1;
+    o[TB_ACTIVE] = (uint32_t)(uintptr_t)plan.active, o[TB_ACTIVE_SIZE] = 4 * n1;
+    o[TB_REPORT] = (uint32_t)(uintptr_t)text, o[TB_REPORT_LEN] = (uint32_t)strlen(text);
+    return 0;
 }

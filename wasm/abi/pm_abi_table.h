@@ -67,7 +67,7 @@
     X(P, motion, pm_abi_groove_output) X(P, motion, pm_abi_groove_world) X(P, motion, pm_abi_groove_offsets)  \
     X(P, motion, pm_abi_groove_preview_step) X(P, motion, pm_abi_groove_preview_stop)                         \
     X(P, motion, pm_abi_groove_reset_anchors) X(P, motion, pm_abi_groove_set_ik_mode)                         \
-    X(P, motion, pm_abi_groove_bake)                                                                          \
+    X(P, motion, pm_abi_groove_bake) X(P, motion, pm_abi_groove_bake_json)                                    \
     /* tracing (abi_tracing.c) */                                                                             \
     X(P, motion, pm_abi_trajectory_sample) X(P, motion, pm_abi_trajectory_length)                             \
     X(P, motion, pm_abi_timeline_free) X(P, motion, pm_abi_timeline_create)                                   \
@@ -82,7 +82,7 @@
     X(P, motion, pm_abi_timeline_evaluate) X(P, motion, pm_abi_timeline_world)                                \
     X(P, motion, pm_abi_timeline_rotations) X(P, motion, pm_abi_timeline_translations)                        \
     X(P, motion, pm_abi_timeline_final_rotations) X(P, motion, pm_abi_timeline_trace_state)                   \
-    X(P, motion, pm_abi_timeline_bake)                                                                        \
+    X(P, motion, pm_abi_timeline_bake) X(P, motion, pm_abi_timeline_bake_plan)                                \
     /* keypoints (abi_keypoints.c) */                                                                         \
     X(P, keypoints, pm_abi_kp_descriptor_slots) X(P, keypoints, pm_abi_kp_point_name)                         \
     X(P, keypoints, pm_abi_kp_angle_name) X(P, keypoints, pm_abi_kp_from_data) X(P, keypoints, pm_abi_kp_make) \
@@ -133,9 +133,12 @@
  * names are given. Name slot pairs as in the VMD descriptor for writing. */
 #define PM_ABI_LAYOUT_CATWALK(X, P)                                                                        \
     X(P, PARAMS, 1) X(P, PARAMS_LEN, 1) X(P, HAS_MODEL, 1) X(P, BONES, 1) X(P, BONE_OFFSETS, 1)             \
-    X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1)
-/* pm_abi_catwalk_generate output (uint32 each): VMD bytes and info JSON, both host-freed. */
-#define PM_ABI_LAYOUT_CATWALK_OUT(X, P) X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1)
+    X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1) X(P, SKELETON, 1)
+/* pm_abi_catwalk_generate output (uint32 each): VMD bytes, info JSON, the plan's ankles (float count)
+ * and contact (byte count), all host-freed. */
+#define PM_ABI_LAYOUT_CATWALK_OUT(X, P)                                                                    \
+    X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1) X(P, PLAN, 1) X(P, PLAN_FLOATS, 1)       \
+    X(P, CONTACT, 1) X(P, CONTACT_SIZE, 1)
 
 /* pm_abi_two_bone_ik (float each): in = root, mid, end, target, pole; out = deltas, solved joints. */
 #define PM_ABI_LAYOUT_TWO_BONE_IN(X, P) X(P, ROOT, 3) X(P, MID, 3) X(P, END, 3) X(P, TARGET, 3) X(P, POLE, 3)
@@ -169,6 +172,11 @@
     X(P, ACTIVE, 1) X(P, ID, 1) X(P, T, 1) X(P, ROOT, 3) X(P, TARGET, 3) X(P, POLE, 3) X(P, MISS, 1)
 #define PM_ABI_LAYOUT_TRAJECTORY(X, P) X(P, POINTS, 192) X(P, POLE, 3)
 #define PM_ABI_LAYOUT_TRAJECTORY_INFO(X, P) X(P, MODE, 1) X(P, HAS_POLE, 1)
+/* pm_abi_timeline_bake_plan output (uint32 each, every pointer host-freed): VMD bytes; hands and ankles
+ * (float, 6 per frame) with their float counts; active (uint8, 4 per frame); the landing report JSON. */
+#define PM_ABI_LAYOUT_TRACE_BAKE(X, P)                                                                     \
+    X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, HANDS, 1) X(P, HANDS_FLOATS, 1) X(P, ANKLES, 1) X(P, ANKLES_FLOATS, 1) \
+    X(P, ACTIVE, 1) X(P, ACTIVE_SIZE, 1) X(P, REPORT, 1) X(P, REPORT_LEN, 1)
 
 /* pm_abi_kp_describe (double each; pointers are addresses in the module's memory). */
 #define PM_ABI_LAYOUT_KEYPOINTS(X, P)                                                                      \
@@ -181,7 +189,7 @@
     X(P, core, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_OUT)                           \
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
-    X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO)                        \
+    X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \
     X(P, keypoints, KEYPOINTS)
 
 /* ---- enums: X(P, js_name, value, C constant) -------------------------------------------------- */

@@ -74,21 +74,33 @@
  *   センター: their keys are world offsets. 全ての親 itself is never keyed, so a viewer can still
  *   place the model with it.
  *
+ * LANDING (issue 15; procmotion/landing.h, docs/landing.md)
+ *   With a skeleton (model->skeleton), or with no model at all (then on the built-in mannequin, the
+ *   standard figure), the walk closes the loop: it plans the ankles (each foothold at the ankle's
+ *   standing height, the heel and ball pivots on the rig's floor), lowers センター so that no knee opens
+ *   past 2.5 degrees beyond its rest bend (pm_landing_leg_reach: what MMD's knee limit allows), and hands
+ *   the plan to pm_landing_close, which keys the leg IK bones on it, pre-poses 足 / ひざ / 足首 (a key per
+ *   frame) so MMD's CCD finds the targets reached, switches a leg's IK off where a PMD knee as babylon-mmd
+ *   limits it could not follow, and measures the result (info.report, info.verified). The plan comes
+ *   with pm_catwalk_generate_plan. With bone names (and positions) alone the leg IK bones are keyed on
+ *   the ankle plan and nothing is measured.
+ *
  * PARAMETERS: see pm_catwalk_params; out-of-range values clamp (info.params holds what was used),
  * NaN or Inf anywhere is PM_ERR_INVALID_ARGUMENT naming the parameter, and so is an enum outside
  * its range.
  *
  * OWNERSHIP AND COST
  *   *out is a new motion (pm_vmd_free). info.used points into the model's name strings (valid as
- *   long as they are); info.missing points to static strings. Nothing else is kept. A default loop
- *   (240 frames, 15 keyed bones) takes about 0.65 ms natively, a U-turn loop (480 frames) 1.4 ms
- *   (bench/bench_catwalk.c; docs/catwalk.md has the figures, the loop-length table and the
- *   deviation measured between samples).
+ *   long as they are); info.missing points to static strings. Nothing else is kept (the plan's arrays
+ *   belong to the caller's pm_catwalk_plan). A default loop with its landing (240 frames) takes about
+ *   2 ms natively, 2.8 ms in wasm (bench/bench_catwalk.c; docs/catwalk.md has the figures, the
+ *   loop-length table and the deviation measured between samples).
  */
 #ifndef PROCMOTION_CATWALK_H
 #define PROCMOTION_CATWALK_H
 
 #include "procmotion/common.h"
+#include "procmotion/landing.h"
 #include "procmotion/math.h"
 #include "procmotion/skeleton.h"
 #include "procmotion/vmd.h"
@@ -225,7 +237,28 @@ typedef struct pm_catwalk_info {
     const char *missing[PM_CATWALK_BONE_COUNT];  /* canonical names of bones the model lacks */
     const char *blink_morph;      /* the morph used for blinks, or NULL */
     const char *expression_morph; /* the morph used for the expression, or NULL */
+
+    /* What MMD plays (see LANDING above). */
+    bool verified;                /* the legs were landed and the report measured (a skeleton was
+                                     given, or the standard figure: on the built-in mannequin) */
+    pm_landing_report report;     /* measured by playing the result (valid when verified); its limbs
+                                     are the left and the right leg */
+    const char *report_bones[2];  /* the model's names of those limbs' ankles */
+    bool on_mannequin;            /* verified on the built-in mannequin (no model was given) */
 } pm_catwalk_info;
+
+/* The plan: where the ankles are meant to be, per whole frame 0 .. frames (= loop_frames). */
+typedef struct pm_catwalk_plan {
+    uint32_t frames;
+    float *ankles;                /* [(frames + 1) * 6]: world positions, left xyz then right xyz */
+    uint8_t *contact;             /* [(frames + 1) * 2]: each foot's pm_landing_contact */
+    float floor[2];               /* each ankle's standing height ("below rest" is measured from it) */
+    pm_vec3 heel[2], ball[2];     /* the foot pivots: offsets from the ankle's rest position */
+    pm_allocator allocator;       /* what the arrays came from */
+} pm_catwalk_plan;
+
+/* Free a plan's arrays (NULL and repeated calls are fine). */
+void pm_catwalk_plan_free(pm_catwalk_plan *plan);
 
 /*
  * Generate the loop. params NULL = all defaults; model NULL = every standard bone, standard
@@ -233,6 +266,9 @@ typedef struct pm_catwalk_info {
  */
 pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
                               pm_catwalk_info *info, pm_error *err);
+/* The same, and the plan into *plan (may be NULL; free it with pm_catwalk_plan_free). */
+pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+                                   pm_catwalk_info *info, pm_catwalk_plan *plan, pm_error *err);
 
 /*
  * Read parameters from JSON text (an object; the JS glue's names): bpm (number or null), speed,

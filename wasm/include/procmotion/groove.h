@@ -87,9 +87,13 @@
  *   units, 0.05 degrees; the deviation measured over every half frame is in the report). Keyed bones:
  *   the joint bones (rotation = base * offset) and the body bone (translation = base + body offset);
  *   their base keys are replaced, every other key (bones, morphs, camera, light, shadow, property) is
- *   copied. On a model whose legs are driven by 足ＩＫ chains the legs are left to MMD's IK: the body
- *   goes down and the 足ＩＫ bones stay where the base motion puts them, so the player's IK plants the
- *   feet. On a model without leg IK the analytic solution is baked into the six leg bones.
+ *   copied. The feet stay where the base motion (or the rest pose) puts them as MMD plays it: those
+ *   played ankles are the plan. On a model whose legs are driven by 足ＩＫ chains the legs then go
+ *   through the closed loop (procmotion/landing.h): the 足ＩＫ bones are keyed on the plan, the legs
+ *   pre-posed so MMD's CCD finds the targets reached, IK switched off (property keys) where the knee
+ *   limit could not hold them (PMD knees as babylon-mmd reads them), and the result is played and
+ *   measured: report.max_foot_error and report.landing. On a model without leg IK the analytic
+ *   solution is baked into the six leg bones and measured the same way.
  *
  * PREVIEW WITHOUT PLAYBACK (pm_groove_preview)
  *   When nothing resets the body position between steps, each step first removes the offset it added
@@ -107,6 +111,7 @@
 #define PROCMOTION_GROOVE_H
 
 #include "procmotion/common.h"
+#include "procmotion/landing.h"
 #include "procmotion/math.h"
 #include "procmotion/pose.h"
 #include "procmotion/skeleton.h"
@@ -357,9 +362,14 @@ typedef struct pm_groove_bake_report {
     uint32_t copied_keys;       /* base bone keys copied unchanged */
     double max_position_error;  /* units: keys vs the sampled groove, every half frame */
     double max_rotation_error;  /* degrees */
-    double max_foot_error;      /* analytic legs: largest ankle distance from its anchor in the samples */
+    double max_foot_error;      /* MEASURED: the largest distance of a played ankle from its anchor (the
+                                   landing report's max_error), every whole frame; 0 without the squat */
     uint32_t skipped_count;
     const char *skipped[PM_GROOVE_JOINT_COUNT + 1];
+    double crouch;              /* units the body was lowered on the rest pose so the knees stay within
+                                   MMD's knee limit (0 with a base motion) */
+    bool verified;              /* the squat bounce's legs were landed and measured (landing) */
+    pm_landing_report landing;  /* what the bake plays like (procmotion/landing.h): limbs left, right */
 } pm_groove_bake_report;
 
 /* A new VMD (free with pm_vmd_free): the groove on top of `base` (NULL = the rest pose). The report

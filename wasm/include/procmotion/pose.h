@@ -184,6 +184,19 @@ typedef struct pm_pose_options {
     uint32_t max_ik_iterations;  /* 0 = PM_POSE_MAX_IK_ITERATIONS; larger values are capped to it */
 } pm_pose_options;
 
+/* Sample and evaluate only the bones marked in `subset` (bone_count bytes, non-zero = evaluate; borrowed,
+ * keep it alive while set), e.g. a closure from pm_pose_subset: pm_pose_sample leaves the others'
+ * translation and rotation as they are, and they keep an identity world matrix. NULL (the default) =
+ * every bone. */
+void pm_pose_set_subset(pm_pose_workspace *ws, const uint8_t *subset);
+
+/* Mark in mask[bone_count] (not cleared first) `count` bones and everything their world matrices depend
+ * on: ancestors, append sources, and every IK chain that moves one of them (its IK bone, target and
+ * links, and theirs), so that an evaluation with this subset gives these bones exactly what a full
+ * evaluation gives. Bones out of range are ignored. Allocates scratch (allocator NULL = malloc). */
+pm_result pm_pose_subset(const pm_skeleton *skeleton, const uint32_t *bones, uint32_t count, uint8_t *mask,
+                         const pm_allocator *allocator, pm_error *err);
+
 /* Animation only: fill pose->translation and pose->rotation for `frame` (30 fps, fractional frames
  * interpolate) and record the property keys' IK states in the workspace. anim NULL = rest pose with
  * every IK on (unless forced off). `anim` must be bound to the workspace's skeleton. Keys whose

@@ -71,6 +71,7 @@
 #define PROCMOTION_TRACING_H
 
 #include "procmotion/common.h"
+#include "procmotion/landing.h"
 #include "procmotion/math.h"
 #include "procmotion/pose.h"
 #include "procmotion/skeleton.h"
@@ -279,6 +280,26 @@ typedef struct pm_timeline_bake_options {
 
 pm_result pm_timeline_bake(pm_timeline *timeline, const pm_timeline_bake_options *opts, pm_vmd **out,
                            pm_error *err);
+
+/* The plan of a bake: where the hands and feet are meant to be at each whole frame 0 .. frames (the
+ * last keyframe's): on a traced segment the point of the path the trace asks for (the limb's root as
+ * this frame's pose puts it, plus the path sample), elsewhere (active 0) where the keyframes put it as
+ * MMD plays the bake. */
+typedef struct pm_trace_plan {
+    uint32_t frames;
+    float *hands;   /* [(frames + 1) * 6]: left hand (手首) xyz, right hand xyz, world */
+    float *ankles;  /* [(frames + 1) * 6]: left foot (足首) xyz, right foot xyz */
+    uint8_t *active;/* [(frames + 1) * 4]: per pm_limb, the limb follows a trace at this frame */
+    pm_allocator allocator;
+} pm_trace_plan;
+void pm_trace_plan_free(pm_trace_plan *plan);
+
+/* pm_timeline_bake, and the plan (may be NULL) and the report (may be NULL): the bake played with the
+ * MMD-exact evaluator (procmotion/landing.h, pm_landing_measure) at every whole frame, each limb the
+ * skeleton has measured against the plan over its traced frames; limbs in pm_limb order (those the
+ * skeleton lacks left out). */
+pm_result pm_timeline_bake_plan(pm_timeline *timeline, const pm_timeline_bake_options *opts, pm_vmd **out,
+                                pm_trace_plan *plan, pm_landing_report *report, pm_error *err);
 
 /* ---- JSON (schema in docs/tracing.md) ------------------------------------------------------------ */
 

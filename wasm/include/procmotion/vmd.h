@@ -236,6 +236,13 @@ pm_result pm_vmd_add_shadow_key(pm_vmd *vmd, uint32_t frame, uint8_t mode, float
 pm_result pm_vmd_add_property_key(pm_vmd *vmd, uint32_t frame, bool visible, uint32_t ik_count,
                                   const char *const *ik_names, const bool *ik_enabled, pm_error *err);
 
+/* Append every key of `src` to `dst` (names re-interned, order kept), except the bone keys of the
+ * `skip_count` bone names in `skip_bones` (exact UTF-8 names) and, with `skip_properties`, the
+ * property keys. *bone_keys_copied (may be NULL) receives the bone keys appended. src == dst is
+ * refused (PM_ERR_INVALID_ARGUMENT). */
+pm_result pm_vmd_append(pm_vmd *dst, const pm_vmd *src, const char *const *skip_bones, uint32_t skip_count,
+                        bool skip_properties, uint32_t *bone_keys_copied, pm_error *err);
+
 /* Writing options; zero-initialise for the default (lossless), or pass NULL. */
 typedef struct pm_vmd_write_options {
     bool canonical; /* true: 0002 header, NUL padding, all six section counts, no trailing bytes */

@@ -2,11 +2,16 @@
  * Bezier keys. See procmotion/catwalk.h for the behaviour and docs/catwalk.md for the numbers. */
 #include "catwalk/catwalk_internal.h"
 #include "keyfit/keyfit.h"
+#include "procmotion/landing.h"
+#include "procmotion/mannequin.h"
 #include "procmotion/rig.h"
 
 #include <math.h>
 
 #define DEG (PM_PI / 180.0)
+/* planned knees bend at least this much beyond their rest bend (MMD's knee limit asks for 0.5 degrees;
+ * the margin covers the difference between the planned and the played hip) */
+#define KNEE_MARGIN (2.5 * DEG)
 
 /* ---- bones -------------------------------------------------------------------------------------- */
 
@@ -184,7 +189,7 @@ static double smooth_int(double u) {
 enum { SIDE_L = 0, SIDE_R = 1 };
 
 typedef struct cw_step {
-    dv foot;       /* leg IK world target with the foot flat on its foothold */
+    dv foot;       /* the ankle's world position with the foot flat on its foothold */
     double yaw;    /* foot heading (unwrapped) */
     dq yaw_q;      /* the same as a rotation */
     double hs, to; /* heel strike toe-up angle, toe-off heel-raise angle (radians, >= 0) */
@@ -199,7 +204,13 @@ typedef struct cw {
     dv pos[CW_BONES];
     bool pelvis_on_waist, pelvis_parents_upper;
     double leg_len[2], reach[2];
-    dv heel_rel, ball_rel; /* foot pivots relative to the leg IK target, foot frame, flat */
+    double ankle_y[2];     /* the ankles' standing height: where a flat foot puts them */
+    double floor_y;        /* the floor the foot pivots stand on */
+    dv heel_rel, ball_rel; /* foot pivots relative to the ankle, foot frame, flat */
+    const pm_skeleton *sk; /* the model's skeleton, when there is one (the standard figure: the mannequin's) */
+    pm_rig *rig;           /* its rig analysis (leg chains, reach under MMD's knee limit) */
+    bool landing;          /* the legs go through pm_landing_close: plan, land, measure */
+    bool standard;         /* no model: the standard figure, landed on the mannequin */
     double hip_half, arm_rest_angle[2];
     dv elbow_axis[2];
     dq hang[2], posed_arm[2], posed_elbow[2], shoulder_rest[2]; /* constant parts of the arm poses */
@@ -295,7 +306,7 @@ static dv roll_offset(const cw *c, double phi) {
 static const cw_step *step_at(const cw *c, int64_t k) { return &c->steps[k - c->k_lo]; }
 
 typedef struct cw_foot {
-    dv target;   /* leg IK world target */
+    dv target;   /* the ankle's world position (the leg IK bone is keyed onto it) */
     dq rot;      /* leg IK rotation */
 } cw_foot;
 
@@ -353,6 +364,20 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
     return f;
 }
 
+/* What foot `side` does at time t (pm_landing_contact): rolling about the heel from its strike to foot
+ * flat, flat until heel off, rolling about the ball until toe off, then swinging. */
+static uint8_t contact_at(const cw *c, int side, double t) {
+    double sigma = time_sigma(c, t);
+    int64_t k0 = (int64_t)floor(sigma);
+    int64_t k = ((k0 & 1) == side) ? k0 : k0 - 1;
+    const cw_step *st = step_at(c, k);
+    if ((double)st->f_strike > t) st = step_at(c, k - 2);
+    if (t < (double)st->f_flat) return PM_LANDING_HEEL;
+    if (t < (double)st->f_heeloff) return PM_LANDING_FLAT;
+    if (t <= (double)st->f_toeoff) return PM_LANDING_BALL;
+    return PM_LANDING_SWING;
+}
+
 /* Everything keyed, at one instant. */
 typedef struct cw_pose {
     dv center;       /* センター offset (before the crouch) */
@@ -360,8 +385,9 @@ typedef struct cw_pose {
     double groove_x; /* グルーブ offset x (in センター's frame) */
     dq pelvis, upper, upper2, neck, head;
     dq shoulder[2], arm[2], elbow[2];
-    dv ik[2]; /* leg IK offsets from rest */
+    dv ik[2]; /* leg IK offsets from rest (the IK bone on the ankle's plan) */
     dq ik_rot[2];
+    dv ankle[2]; /* the planned ankle world positions */
     double crouch_need; /* how far センター must go down for both legs to reach with the least knee bend */
 } cw_pose;
 
@@ -424,13 +450,12 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     for (int s = 0; s < 2; s++) {
         cw_foot f = foot_at(c, s, t, sigma);
         int ik = s == SIDE_L ? CB_LEG_IK_L : CB_LEG_IK_R;
-        o->ik[s] = dv_sub(dv_sub(f.target, moving), c->pos[ik]);
+        o->ankle[s] = dv_sub(f.target, moving);
+        o->ik[s] = dv_sub(o->ankle[s], c->pos[ik]);
         o->ik_rot[s] = f.rot;
         dv hip = dv_add(ppos, dv_rot(prot, dv_sub(c->pos[CG_HIP_L + s], c->pos[piv])));
-        double dy = hip.y - f.target.y, dx = hip.x - f.target.x, dz = hip.z - f.target.z;
-        double r2 = c->reach[s] * c->reach[s], h2 = dx * dx + dz * dz;
-        double room = maxd(r2 - h2, 0.09 * r2);
-        double need = dy - sqrt(room);
+        double need = pm_landing_reach_need(pm_vec3_make((float)hip.x, (float)hip.y, (float)hip.z),
+                                            pm_vec3_make((float)f.target.x, (float)f.target.y, (float)f.target.z), c->reach[s]);
         if (need > o->crouch_need) o->crouch_need = need;
     }
 }
@@ -512,6 +537,11 @@ static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_al
         c->leg_len[s] = thigh + shin;
         double knee = c->knee_min;
         c->reach[s] = sqrt(thigh * thigh + shin * shin + 2 * thigh * shin * cos(knee));
+        /* with the rig: the reach MMD's knee limit leaves (a knee resting bent cannot open past its rest
+         * bend + 0.5 degrees), a little inside it so the CCD keeps the leg IK on */
+        if (c->rig && c->rig->legs[s].present)
+            c->reach[s] = pm_landing_leg_reach(&c->rig->legs[s], maxd(knee, c->rig->legs[s].knee_rest_bend + KNEE_MARGIN));
+        c->ankle_y[s] = c->pos[CG_ANKLE_L + s].y;
     }
 
     /* structure */
@@ -529,12 +559,15 @@ static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_al
         }
     }
     c->hip_half = 0.5 * fabs(c->pos[CG_HIP_L].x - c->pos[CG_HIP_R].x);
-    /* foot pivots, relative to the leg IK target: ball under the toe bone, heel a quarter foot behind */
-    double iy = 0.5 * (c->pos[CB_LEG_IK_L].y + c->pos[CB_LEG_IK_R].y);
-    double flen = 0.5 * ((c->pos[CB_LEG_IK_L].z - c->pos[CG_TOE_L].z) + (c->pos[CB_LEG_IK_R].z - c->pos[CG_TOE_R].z));
+    /* foot pivots, relative to the ankle: on the floor (the lowest ankle or toe at rest, the rig's floor
+     * with a skeleton), the ball under the toe bone, the heel a quarter foot behind the ankle */
+    c->floor_y = mind(mind(c->pos[CG_TOE_L].y, c->pos[CG_TOE_R].y), mind(c->pos[CG_ANKLE_L].y, c->pos[CG_ANKLE_R].y));
+    if (c->rig && c->rig->legs[0].present && c->rig->legs[1].present) c->floor_y = c->rig->floor_height;
+    double ay = 0.5 * (c->ankle_y[0] + c->ankle_y[1]);
+    double flen = 0.5 * ((c->pos[CG_ANKLE_L].z - c->pos[CG_TOE_L].z) + (c->pos[CG_ANKLE_R].z - c->pos[CG_TOE_R].z));
     if (!(flen > 0.05 * c->leg_len[0])) flen = 0.25 * c->leg_len[0];
-    c->heel_rel = (dv){0, -iy, 0.25 * flen};
-    c->ball_rel = (dv){0, -iy, -flen};
+    c->heel_rel = (dv){0, c->floor_y - ay, 0.25 * flen};
+    c->ball_rel = (dv){0, c->floor_y - ay, -flen};
     for (int s = 0; s < 2; s++) {
         dv arm = c->pos[CB_ARM_L + s], elbow = c->pos[CB_ELBOW_L + s], wrist = c->pos[CG_WRIST_L + s];
         c->arm_rest_angle[s] = atan2(arm.y - elbow.y, fabs(elbow.x - arm.x) + 1e-9);
@@ -606,9 +639,8 @@ static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *err) {
         /* at mid stance the ankle is under the hip joint (not where the rest pose puts it: some
          * models stand with the legs slanting) */
         double rest_z = 0.5 * (c->pos[CG_HIP_L].z + c->pos[CG_HIP_R].z);
-        double iy = c->pos[side == SIDE_L ? CB_LEG_IK_L : CB_LEG_IK_R].y;
         dv off = dv_rot(dq_y(p.psi), (dv){sgn * w, 0, rest_z});
-        st->foot = (dv){p.x + off.x, iy, p.z + off.z};
+        st->foot = (dv){p.x + off.x, c->ankle_y[side], p.z + off.z};
         st->yaw = p.psi;
         st->yaw_q = dq_y(p.psi);
         st->hs = toe_ik[side] ? c->heel_strike * fwd : 0;
@@ -651,43 +683,6 @@ static void put_q(double *q, uint32_t i, dq v) {
         v = (dq){-v.x, -v.y, -v.z, -v.w};
     }
     d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w;
-}
-
-/*
- * The crouch over the loop (n periodic samples, plus sample n == sample 0): the smallest smooth
- * profile above `need` (clamped to [0, cap]) built as a sliding maximum over +-radius followed by
- * two box filters of half-width radius / 2, so it never dips below the need and changes over about a
- * step. Replaces need[] with the profile and returns its maximum.
- */
-static double crouch_profile(double *need, double *tmp, uint32_t n, uint32_t radius, double cap) {
-    if (radius > n / 2) radius = n / 2;
-    /* sliding maximum over [i - radius, i + radius] (periodic) by doubling: after the loop cur[i] is
-     * the maximum over [i, i + w - 1], w the largest power of two <= 2 radius + 1, and two such
-     * windows cover the wanted one */
-    double *cur = need, *nxt = tmp, *swap;
-    for (uint32_t i = 0; i < n; i++) cur[i] = clampd(cur[i], 0, cap);
-    uint32_t w = 1;
-    for (; 2 * w <= 2 * radius + 1; w *= 2) {
-        for (uint32_t i = 0; i < n; i++) nxt[i] = maxd(cur[i], cur[(i + w) % n]);
-        swap = cur, cur = nxt, nxt = swap;
-    }
-    for (uint32_t i = 0; i < n; i++) nxt[i] = maxd(cur[(i + n - radius) % n], cur[(i + radius + 1 - w + n) % n]);
-    swap = cur, cur = nxt, nxt = swap;
-    /* two box filters of half-width radius / 2 */
-    uint32_t h = radius / 2;
-    for (int pass = 0; pass < 2; pass++) {
-        double sum = 0;
-        for (uint32_t d = 0; d <= 2 * h; d++) sum += cur[(n - h + d) % n];
-        for (uint32_t i = 0; i < n; i++) {
-            nxt[i] = sum / (2 * h + 1);
-            sum += cur[(i + h + 1) % n] - cur[(i + n - h) % n];
-        }
-        swap = cur, cur = nxt, nxt = swap;
-    }
-    double top = 0;
-    for (uint32_t i = 0; i < n; i++) need[i] = cur[i], top = maxd(top, cur[i]);
-    need[n] = need[0];
-    return top;
 }
 
 static uint32_t lcg(uint32_t *s) {
@@ -740,8 +735,94 @@ static pm_result add_morphs(const cw *c, const cw_model_view *v, pm_vmd *vmd, pm
     return PM_OK;
 }
 
+/* The feet as landing limbs: plan, foot rotations, gait events, contact and pivots. */
+static void foot_limb(const cw *c, int s, const float *plan, const float *plan_rot, uint32_t ns, uint32_t per_frame,
+                      const uint8_t *forced, uint8_t *contact, pm_landing_limb *l) {
+    memset(l, 0, sizeof *l);
+    l->effector = c->idx[CG_ANKLE_L + s];
+    l->ik_bone = c->idx[CB_LEG_IK_L + s];
+    l->per_frame = per_frame;
+    l->plan = plan + (size_t)s * 3 * ns;
+    l->ik_rotation = plan_rot + (size_t)s * 4 * ns;
+    l->forced = forced + (size_t)s * (c->Lf + 1);
+    for (uint32_t f = 0; f <= c->Lf; f++) contact[f] = contact_at(c, s, f);
+    l->contact = contact;
+    l->floor = (float)c->ankle_y[s];
+    l->heel = pm_vec3_make((float)c->heel_rel.x, (float)c->heel_rel.y, (float)c->heel_rel.z);
+    l->ball = pm_vec3_make((float)c->ball_rel.x, (float)c->ball_rel.y, (float)c->ball_rel.z);
+    l->keep_children = true;
+}
+
+/* Close the loop (procmotion/landing.h): the leg IK bones keyed on the plan, the legs pre-posed, IK off
+ * where MMD's knee limit could not hold them; then the result played and measured. */
+static pm_result land_legs(cw *c, const bool land[2], const float *plan, const float *plan_rot, uint32_t ns,
+                           uint32_t per_frame, const uint8_t *forced, pm_vmd **vmd, pm_catwalk_info *info, pm_error *err) {
+    const pm_allocator *a = &c->p.allocator;
+    uint8_t *contact = pmi_alloc_array(a, 2 * ((size_t)c->Lf + 1), 1, err, "catwalk: contact");
+    if (!contact) return PM_ERR_OUT_OF_MEMORY;
+    pm_landing_limb limbs[2];
+    uint32_t n = 0;
+    for (int s = 0; s < 2; s++)
+        if (land[s]) {
+            info->report_bones[n] = c->name[CG_ANKLE_L + s];
+            foot_limb(c, s, plan, plan_rot, ns, per_frame, forced, contact + (size_t)s * (c->Lf + 1), &limbs[n++]);
+        }
+    pm_landing_options o = {0};
+    o.allocator = *a;
+    o.position_tolerance = mind(c->p.position_tolerance, 0.002);
+    o.rotation_tolerance = (float)mind(c->p.rotation_tolerance, 0.2);
+    o.period = 2 * c->T;
+    o.flags = PM_LANDING_LOOP;
+    pm_vmd *landed = NULL;
+    pm_result r = pm_landing_close(c->sk, *vmd, c->Lf, limbs, n, &o, &landed, &info->report, err);
+    pmi_free(a, contact);
+    if (r) return r;
+    pm_vmd_free(*vmd);
+    *vmd = landed;
+    info->verified = true;
+    info->on_mannequin = c->standard;
+    return PM_OK;
+}
+
+/* The plan at whole frames (and the feet's floors and pivots). */
+static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns, uint32_t per_frame, pm_catwalk_plan *out,
+                           pm_error *err) {
+    const pm_allocator *a = &c->p.allocator;
+    const size_t n1 = (size_t)c->Lf + 1;
+    out->allocator = *a;
+    out->frames = c->Lf;
+    out->ankles = pmi_alloc_array(a, n1 * 6, sizeof(float), err, "catwalk: plan");
+    out->contact = out->ankles ? pmi_alloc_array(a, n1 * 2, 1, err, "catwalk: contact") : NULL;
+    if (!out->contact) return PM_ERR_OUT_OF_MEMORY;
+    for (size_t f = 0; f < n1; f++)
+        for (int s = 0; s < 2; s++) {
+            memcpy(out->ankles + 6 * f + 3 * s, plan + (size_t)s * 3 * ns + 3 * f * per_frame, 3 * sizeof(float));
+            out->contact[2 * f + s] = contact_at(c, s, (double)f);
+        }
+    for (int s = 0; s < 2; s++) {
+        out->floor[s] = (float)c->ankle_y[s];
+        out->heel[s] = pm_vec3_make((float)c->heel_rel.x, (float)c->heel_rel.y, (float)c->heel_rel.z);
+        out->ball[s] = pm_vec3_make((float)c->ball_rel.x, (float)c->ball_rel.y, (float)c->ball_rel.z);
+    }
+    return PM_OK;
+}
+
 pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
                               pm_catwalk_info *info_out, pm_error *err) {
+    return pm_catwalk_generate_plan(params, model, out, info_out, NULL, err);
+}
+
+void pm_catwalk_plan_free(pm_catwalk_plan *plan) {
+    if (!plan) return;
+    pmi_free(&plan->allocator, plan->ankles);
+    pmi_free(&plan->allocator, plan->contact);
+    plan->ankles = NULL;
+    plan->contact = NULL;
+}
+
+pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+                                   pm_catwalk_info *info_out, pm_catwalk_plan *plan_out, pm_error *err) {
+    if (plan_out) memset(plan_out, 0, sizeof *plan_out);
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no output motion");
     *out = NULL;
     pm_catwalk_info info_local, *info = info_out ? info_out : &info_local;
@@ -753,7 +834,41 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     const pm_allocator *a = &c.p.allocator;
     const pm_catwalk_params *p = &c.p;
     c.knee_min = (5 + 25 * p->stance_knee.value) * DEG;
-    if ((r = resolve_model(&c, model, a, err))) return r;
+    /* the skeleton the legs are landed and measured on: the model's, or for the standard figure the
+     * built-in mannequin's (the same figure and names; its morphs are not used) */
+    pm_skeleton *standard_sk = NULL;
+    pm_catwalk_model standard_model;
+    const pm_catwalk_model *m = model;
+    const bool standard = !model || (!model->skeleton && !model->bone_names && !model->bone_count);
+    float *plan = NULL, *plan_rot = NULL;
+    if (standard) {
+        pm_mannequin_options mo = {0};
+        mo.allocator = *a;
+        if ((r = pm_mannequin_skeleton(&mo, &standard_sk, err))) return r;
+        memset(&standard_model, 0, sizeof standard_model);
+        standard_model.skeleton = standard_sk;
+        m = &standard_model;
+    }
+    c.sk = m->skeleton;
+    c.standard = standard;
+    if (c.sk) {
+        pm_rig_options ro = {0};
+        ro.allocator = *a;
+        if ((r = pm_rig_analyze(c.sk, &ro, &c.rig, err))) goto early;
+    }
+    if ((r = resolve_model(&c, m, a, err))) goto early;
+    if (standard)
+        for (int b = 0; b < CW_BONES; b++) c.name[b] = c.idx[b] != PM_NO_INDEX ? BONES[b].canonical : NULL;
+    /* which legs are landed: a leg whose IK bone is the rig's leg chain (target the ankle) */
+    bool land[2] = {false, false};
+    for (int s = 0; s < 2 && c.rig; s++) {
+        const pm_rig_leg *lg = &c.rig->legs[s];
+        land[s] = lg->present && lg->ik_chain != PM_NO_INDEX && c.rig->chains[lg->ik_chain].ik_bone == c.idx[CB_LEG_IK_L + s] &&
+                  c.rig->chains[lg->ik_chain].target == lg->ankle && c.idx[CG_ANKLE_L + s] == lg->ankle;
+    }
+    /* both legs or neither (the report's limbs are the left and the right leg) */
+    c.landing = land[0] && land[1];
+    land[0] = land[1] = c.landing;
 
     /* tempo */
     bool has_bpm = p->bpm != 0;
@@ -779,7 +894,7 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     c.heel_strike = p->heel_strike.value * 30 * DEG;
     c.arm_swing = p->arm_swing.value * 30 * DEG;
     c.w_walk = c.hip_half * (1 - 2 * p->cross_step.value);
-    c.w_stand = 0.5 * (c.pos[CB_LEG_IK_L].x - c.pos[CB_LEG_IK_R].x);
+    c.w_stand = 0.5 * (c.pos[CG_ANKLE_L].x - c.pos[CG_ANKLE_R].x);
     c.clearance = 0.11 * L;
     for (int s = 0; s < 2; s++) {
         double sgn = s == SIDE_L ? 1.0 : -1.0;
@@ -790,7 +905,7 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     }
     double drift = 0;
     choose_loop(&c, has_bpm, &drift);
-    if ((r = build_steps(&c, a, err))) return r;
+    if ((r = build_steps(&c, a, err))) goto early;
 
     /* which bones get which channels */
     cw_track tracks[CB_COUNT];
@@ -798,6 +913,7 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     int pelvis_bone = c.pelvis_on_waist ? CB_WAIST : CB_LOWER;
     for (int b = 0; b < CB_COUNT; b++) {
         if (c.idx[b] == PM_NO_INDEX || b == CB_TOE_IK_L || b == CB_TOE_IK_R) continue;
+        if ((b == CB_LEG_IK_L && land[0]) || (b == CB_LEG_IK_R && land[1])) continue; /* keyed by the landing */
         if ((b == CB_WAIST || b == CB_LOWER) && b != pelvis_bone) continue;
         cw_track *t = &tracks[nt++];
         memset(t, 0, sizeof *t);
@@ -815,8 +931,11 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
     uint8_t *forced = pool ? pmi_alloc_array(a, 2 * ((size_t)c.Lf + 1), 1, err, "catwalk: events") : NULL;
     pmi_keyfit_key *keys = forced ? pmi_alloc_array(a, (size_t)c.Lf + 1, sizeof(pmi_keyfit_key), err, "catwalk: keys") : NULL;
     pmi_keyfit *fit = keys ? pmi_keyfit_create(a, c.Lf, per_frame, err) : NULL;
+    /* the plan: both ankles at every sample, and the leg IK bones' rotations (foot yaw and pitch) */
+    plan = fit ? pmi_alloc_array(a, (size_t)ns * 6, sizeof(float), err, "catwalk: plan") : NULL;
+    plan_rot = plan ? pmi_alloc_array(a, (size_t)ns * 8, sizeof(float), err, "catwalk: plan") : NULL;
     pm_vmd *vmd = NULL;
-    if (!fit) {
+    if (!plan_rot) {
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
@@ -846,6 +965,13 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
         cw_pose o;
         eval_pose(&c, (double)i / per_frame, &o);
         need[i] = o.crouch_need;
+        for (int s = 0; s < 2; s++) {
+            float *pl = plan + (size_t)s * 3 * ns + 3 * (size_t)i, *pr = plan_rot + (size_t)s * 4 * ns + 4 * (size_t)i;
+            pl[0] = (float)o.ankle[s].x, pl[1] = (float)o.ankle[s].y, pl[2] = (float)o.ankle[s].z;
+            dq q = o.ik_rot[s];
+            if (i > 0 && pr[-4] * q.x + pr[-3] * q.y + pr[-2] * q.z + pr[-1] * q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
+            pr[0] = (float)q.x, pr[1] = (float)q.y, pr[2] = (float)q.z, pr[3] = (float)q.w;
+        }
         for (int k = 0; k < nt; k++) {
             cw_track *t = &tracks[k];
             switch (t->bone) {
@@ -877,7 +1003,7 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
             }
         }
     }
-    double crouch = crouch_profile(need, tmp, ns - 1, (uint32_t)(0.5 * c.T * per_frame) + 1, 0.25 * L);
+    double crouch = pm_landing_smooth_need(need, tmp, ns - 1, (uint32_t)(0.5 * c.T * per_frame) + 1, 0.25 * L);
     for (int k = 0; k < nt; k++)
         if (tracks[k].bone == CB_CENTER)
             for (uint32_t i = 0; i < ns; i++) tracks[k].p[1][i] -= need[i];
@@ -914,6 +1040,8 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
         info->key_count += fr.count;
         info->used[info->used_count++] = c.name[t->bone];
     }
+    for (int s = 0; s < 2; s++)
+        if (land[s]) info->used[info->used_count++] = c.name[CB_LEG_IK_L + s];
     for (int b = CB_TOE_IK_L; b <= CB_TOE_IK_R; b++)
         if (c.idx[b] != PM_NO_INDEX) info->used[info->used_count++] = c.name[b];
     for (int b = 0; b < CB_COUNT; b++) {
@@ -925,6 +1053,10 @@ pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_
         if ((r = add_morphs(&c, &v, vmd, info, err))) goto done;
         info->morph_key_count = vmd->morphs.count;
     }
+    if (c.landing && (r = land_legs(&c, land, plan, plan_rot, ns, per_frame, forced, &vmd, info, err))) goto done;
+    if (plan_out && (r = keep_plan(&c, plan, ns, per_frame, plan_out, err))) goto done;
+    info->key_count = vmd->bones.count;
+    info->property_key_count = vmd->properties.count;
 
     info->params = c.p;
     info->loop_frames = c.Lf;
@@ -949,5 +1081,11 @@ done:
     pmi_free(a, forced);
     pmi_free(a, pool);
     pmi_free(a, c.steps);
+early:
+    pmi_free(a, plan);
+    pmi_free(a, plan_rot);
+    pm_rig_free(c.rig);
+    pm_skeleton_free(standard_sk);
+    if (r) pm_catwalk_plan_free(plan_out);
     return r;
 }

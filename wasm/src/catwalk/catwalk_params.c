@@ -1,6 +1,7 @@
 /* Catwalk parameters: defaults, ranges, validation and clamping; JSON in and out. */
 #include "catwalk/catwalk_internal.h"
 #include "common/json.h"
+#include "landing/landing_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -313,7 +314,14 @@ static void add_string_or_null(cJSON *j, const char *name, const char *value, bo
     else pmi_json_add(j, name, cJSON_CreateNull(), ok);
 }
 
-cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info) {
+static void add_vec(cJSON *to, pm_vec3 v, bool *ok) {
+    cJSON *a = pmi_json_add(to, NULL, cJSON_CreateArray(), ok);
+    pmi_json_add_number(a, NULL, tidy(v.x), ok);
+    pmi_json_add_number(a, NULL, tidy(v.y), ok);
+    pmi_json_add_number(a, NULL, tidy(v.z), ok);
+}
+
+cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan *plan) {
     bool ok = true;
     cJSON *j = cJSON_CreateObject();
     for (size_t i = 0; i < sizeof INFO_NUMBERS / sizeof INFO_NUMBERS[0]; i++) {
@@ -333,6 +341,26 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info) {
     add_string_or_null(j, "blinkMorph", info->blink_morph, &ok);
     add_string_or_null(j, "expressionMorph", info->expression_morph, &ok);
     add_params(j, "params", &info->params, &ok);
+    if (plan) {
+        cJSON *pl = pmi_json_add(j, "plan", cJSON_CreateObject(), &ok);
+        pmi_json_add_number(pl, "frames", plan->frames, &ok);
+        const char *keys[3] = {"floor", "heel", "ball"};
+        for (int k = 0; k < 3; k++) {
+            cJSON *a = pmi_json_add(pl, keys[k], cJSON_CreateArray(), &ok);
+            for (int s = 0; s < 2; s++) {
+                if (k == 0) pmi_json_add_number(a, NULL, tidy(plan->floor[s]), &ok);
+                else add_vec(a, k == 1 ? plan->heel[s] : plan->ball[s], &ok);
+            }
+        }
+    }
+    pmi_json_add_bool(j, "verified", info->verified, &ok);
+    if (info->verified) {
+        const char *limbs[2] = {"left", "right"};
+        pmi_landing_report_json(j, "report", &info->report, 0.01, info->report_bones, limbs, &ok);
+        pmi_json_add_string(cJSON_GetObjectItemCaseSensitive(j, "report"), "model", info->on_mannequin ? "mannequin" : "model", &ok);
+    } else {
+        pmi_json_add(j, "report", cJSON_CreateNull(), &ok);
+    }
     if (ok) return j;
     cJSON_Delete(j);
     return NULL;

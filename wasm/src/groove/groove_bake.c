@@ -2,7 +2,10 @@
  * Bezier keys to the touched bones (keyfit), copy everything else (see procmotion/groove.h, THE BAKE). */
 #include "groove_internal.h"
 
+#include "common/json.h"
 #include "keyfit/keyfit.h"
+#include "landing/landing_internal.h"
+#include "procmotion/rig.h"
 #include "procmotion/text.h"
 
 #include <math.h>
@@ -69,66 +72,13 @@ static double leg_rot_tol(const pm_skeleton *sk, const pm_groove_info *info, con
     return tol > 0 && tol < base ? tol : base;
 }
 
-static bool touched(const bake *b, const char *name) {
-    for (uint32_t t = 0; t < b->track_count; t++)
-        if (strcmp(b->sk->bones[b->tracks[t].bone].name.data, name) == 0) return true;
-    return false;
-}
-
-/* Copy every key of the base except the touched bones' bone keys. The base's names go first, by their
- * bytes, so that the keys added by name below join them and a name read from a file is written back as
- * it was (also one MMD cut inside a double-byte character, whose text Shift-JIS cannot encode). */
+/* Copy every key of the base except the touched bones' bone keys (pm_vmd_append: the base's names go
+ * first, by their bytes, so a name read from a file is written back as it was, also one MMD cut inside
+ * a double-byte character, whose text Shift-JIS cannot encode). */
 static pm_result copy_base(bake *b, uint32_t *copied, pm_error *err) {
-    const pm_vmd *v = b->base;
-    pm_result r = PM_OK;
-    const pm_vmd_names *from[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
-    pm_vmd_names *to[3] = {&b->out->bone_names, &b->out->morph_names, &b->out->ik_names};
-    for (int t = 0; t < 3 && r == PM_OK; t++) {
-        const size_t width = t == 2 ? PM_VMD_IK_NAME_SIZE : PM_VMD_BONE_NAME_SIZE;
-        uint32_t idx;
-        for (uint32_t i = 0; from[t]->fields && i < from[t]->count && r == PM_OK; i++)
-            r = pm_vmd_intern_field(b->out, to[t], from[t]->fields + (size_t)i * width, width, &idx, err);
-    }
-    const pm_vmd_bone_keys *bk = &v->bones;
-    for (uint32_t k = 0; k < bk->count && r == PM_OK; k++) {
-        const char *name = v->bone_names.items[bk->name_index[k]].data;
-        if (touched(b, name)) continue;
-        r = pm_vmd_add_bone_key(b->out, name, bk->frame[k], bk->position + 3 * (size_t)k, bk->rotation + 4 * (size_t)k,
-                                bk->interpolation + 64 * (size_t)k, err);
-        ++*copied;
-    }
-    for (uint32_t k = 0; k < v->morphs.count && r == PM_OK; k++)
-        r = pm_vmd_add_morph_key(b->out, v->morph_names.items[v->morphs.name_index[k]].data, v->morphs.frame[k],
-                                 v->morphs.weight[k], err);
-    const pm_vmd_camera_keys *c = &v->cameras;
-    for (uint32_t k = 0; k < c->count && r == PM_OK; k++)
-        r = pm_vmd_add_camera_key(b->out, c->frame[k], c->distance[k], c->position + 3 * (size_t)k,
-                                  c->rotation + 3 * (size_t)k, c->interpolation + 24 * (size_t)k, c->fov[k],
-                                  c->perspective[k], err);
-    for (uint32_t k = 0; k < v->lights.count && r == PM_OK; k++)
-        r = pm_vmd_add_light_key(b->out, v->lights.frame[k], v->lights.color + 3 * (size_t)k,
-                                 v->lights.direction + 3 * (size_t)k, err);
-    for (uint32_t k = 0; k < v->shadows.count && r == PM_OK; k++)
-        r = pm_vmd_add_shadow_key(b->out, v->shadows.frame[k], v->shadows.mode[k], v->shadows.distance[k], err);
-    const pm_vmd_property_keys *p = &v->properties;
-    if (r != PM_OK || !p->count) return r;
-    uint32_t most = 0;
-    for (uint32_t k = 0; k < p->count; k++)
-        if (p->ik_start[k + 1] - p->ik_start[k] > most) most = p->ik_start[k + 1] - p->ik_start[k];
-    const char **names = pmi_alloc_array(&b->allocator, most, sizeof *names, err, "groove: IK names");
-    bool *on = names ? pmi_alloc_array(&b->allocator, most, sizeof *on, err, "groove: IK states") : NULL;
-    if (!on) r = PM_ERR_OUT_OF_MEMORY;
-    for (uint32_t k = 0; k < p->count && r == PM_OK; k++) {
-        uint32_t n = p->ik_start[k + 1] - p->ik_start[k];
-        for (uint32_t i = 0; i < n; i++) {
-            names[i] = v->ik_names.items[p->ik_name_index[p->ik_start[k] + i]].data;
-            on[i] = p->ik_enabled[p->ik_start[k] + i] != 0;
-        }
-        r = pm_vmd_add_property_key(b->out, p->frame[k], p->visible[k] != 0, n, names, on, err);
-    }
-    pmi_free(&b->allocator, names);
-    pmi_free(&b->allocator, on);
-    return r;
+    const char *names[MAX_TRACKS];
+    for (uint32_t t = 0; t < b->track_count; t++) names[t] = b->sk->bones[b->tracks[t].bone].name.data;
+    return pm_vmd_append(b->out, b->base, names, b->track_count, false, copied, err);
 }
 
 /* Sample every half frame: the groove on top of the base (or the rest pose). */
@@ -164,6 +114,7 @@ static pm_result fit_and_write(bake *b, const pm_groove_bake_options *o, pm_groo
     for (uint32_t t = 0; t < b->track_count; t++) {
         const track *tr = &b->tracks[t];
         pmi_keyfit_track kt = {0};
+
         kt.frames = b->frames;
         kt.per_frame = PER_FRAME;
         for (int a = 0; a < 3; a++) kt.pos[a] = tr->pos + (size_t)a * b->samples;
@@ -189,6 +140,105 @@ static pm_result fit_and_write(bake *b, const pm_groove_bake_options *o, pm_groo
     }
     rep->keyed_bones = b->track_count;
     return PM_OK;
+}
+
+/* On the rest pose the top of the bounce is the rest pose itself, where a knee that rests bent cannot
+ * open as far as MMD's knee limit asks (rest bend + 0.5 degrees) to follow the IK: the body goes down
+ * by what keeps every knee 1.5 degrees beyond its rest bend (a few millimetres), so MMD's leg IK holds
+ * the feet everywhere. */
+static pm_result keep_knees_bent(bake *b, const pm_groove_info *info, pm_groove_bake_report *rep, pm_error *err) {
+    pm_rig *rig = NULL;
+    pm_rig_options ro = {0};
+    ro.allocator = b->allocator;
+    pm_result r = pm_rig_analyze(b->sk, &ro, &rig, err);
+    if (r != PM_OK) return r;
+    double drop = 0;
+    for (int s = 0; s < 2; s++) {
+        const pm_rig_leg *leg = &rig->legs[s];
+        if (!leg->present) continue;
+        double reach = pm_landing_leg_reach(leg, leg->knee_rest_bend + 1.5 * (PM_PI / 180.0));
+        double need = pm_landing_reach_need(b->sk->bones[leg->hip].position, b->sk->bones[leg->ankle].position, reach);
+        if (need > drop) drop = need;
+    }
+    pm_rig_free(rig);
+    (void)info;
+    for (uint32_t t = 0; t < b->track_count && drop > 0; t++) {
+        if (b->tracks[t].bone != info->body_bone) continue;
+        double *y = b->tracks[t].pos + b->samples;
+        for (uint32_t i = 0; i < b->samples; i++) y[i] -= drop;
+    }
+    rep->crouch = drop;
+    return PM_OK;
+}
+
+/* The feet stay where the base motion (or the rest pose) puts them as MMD plays it: the played ankles
+ * at every half frame are the plan, the legs are landed on it (MMD IK legs) and measured. */
+static pm_result land_feet(bake *b, const pm_groove_info *info, pm_groove_bake_report *rep, pm_error *err) {
+    const pm_skeleton *sk = b->sk;
+    const uint32_t ns = b->samples;
+    float *plan = pmi_alloc_array(&b->allocator, (size_t)ns * 6, sizeof(float), err, "groove: plan");
+    uint8_t *contact = plan ? pmi_alloc_array(&b->allocator, 2 * ((size_t)b->frames + 1), 1, err, "groove: contact") : NULL;
+    pm_pose_workspace *ws = NULL;
+    pm_pose *pose = NULL;
+    pm_vmd *landed = NULL;
+    pm_result r = contact ? PM_OK : PM_ERR_OUT_OF_MEMORY;
+    if (r == PM_OK) r = pm_pose_workspace_create(sk, &b->allocator, &ws, err);
+    if (r == PM_OK) r = pm_pose_create(sk, &b->allocator, &pose, err);
+    for (uint32_t i = 0; i < ns && r == PM_OK; i++) {
+        if ((r = pm_pose_evaluate(b->anim, ws, (double)i / PER_FRAME, pose, NULL, err)) != PM_OK) break;
+        for (int s = 0; s < 2; s++) {
+            pm_vec3 p = pm_pose_world_position(pose, info->leg_bone[s][PM_GROOVE_ANKLE]);
+            float *o = plan + (size_t)s * 3 * ns + 3 * (size_t)i;
+            o[0] = p.x, o[1] = p.y, o[2] = p.z;
+        }
+    }
+    pm_landing_limb limbs[2];
+    memset(limbs, 0, sizeof limbs);
+    for (int s = 0; s < 2 && r == PM_OK; s++) {
+        pm_landing_limb *l = &limbs[s];
+        l->effector = info->leg_bone[s][PM_GROOVE_ANKLE];
+        l->ik_bone = info->leg_mode == PM_GROOVE_LEGS_MMD_IK
+                         ? pm_rig_find_ik(sk, info->leg_bone[s][PM_GROOVE_ANKLE], info->leg_bone[s][PM_GROOVE_KNEE])
+                         : PM_NO_INDEX;
+        l->per_frame = PER_FRAME;
+        l->plan = plan + (size_t)s * 3 * ns;
+        l->keep_children = !b->base; /* on the rest pose the toe IK keeps its relation to the ankle */
+        l->fk_only = info->leg_mode == PM_GROOVE_LEGS_ANALYTIC; /* legs without IK: FK onto the anchors */
+        if (!b->base) {
+            /* on the rest pose both feet stand all along */
+            memset(contact + (size_t)s * (b->frames + 1), PM_LANDING_FLAT, (size_t)b->frames + 1);
+            l->contact = contact + (size_t)s * (b->frames + 1);
+            l->floor = plan[(size_t)s * 3 * ns + 1];
+        }
+    }
+    if (r == PM_OK) {
+        pm_landing_options o = {0};
+        o.allocator = b->allocator;
+        o.position_tolerance = 0.002f;
+        r = pm_landing_close(sk, b->out, b->frames, limbs, 2, &o, &landed, &rep->landing, err);
+    }
+    if (r == PM_OK) {
+        /* the base keys the landing replaced are no longer copies */
+        const pm_vmd *v = b->out;
+        for (uint32_t k = 0; k < v->bones.count && b->base; k++) {
+            const char *name = v->bone_names.items[v->bones.name_index[k]].data;
+            for (int s = 0; s < 2; s++)
+                for (int j = 0; j < 3; j++)
+                    if (limbs[s].ik_bone != PM_NO_INDEX &&
+                        (strcmp(name, sk->bones[info->leg_bone[s][j]].name.data) == 0 ||
+                         (j == 0 && strcmp(name, sk->bones[limbs[s].ik_bone].name.data) == 0)))
+                        rep->copied_keys -= rep->copied_keys > 0;
+        }
+        pm_vmd_free(b->out);
+        b->out = landed;
+        rep->verified = true;
+        rep->max_foot_error = rep->landing.max_error;
+    }
+    pm_pose_free(pose);
+    pm_pose_workspace_free(ws);
+    pmi_free(&b->allocator, plan);
+    pmi_free(&b->allocator, contact);
+    return r;
 }
 
 /* The model name for the output: the base's, else the skeleton's when Shift-JIS can hold it. */
@@ -264,6 +314,7 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
         const double leg_tol = leg_rot_tol(skeleton, &info, &o);
         for (int s = 0; s < 2; s++)
             for (int k = 0; k < 3; k++) add_track(&b, info.leg_bone[s][k], cycle_frames(P->squat.freq, bpm), leg_tol);
+
     }
     b.pool = pmi_alloc_array(&b.allocator, (size_t)b.samples * 7, (size_t)(b.track_count ? b.track_count : 1) * sizeof(double),
                              err, "groove: samples");
@@ -281,10 +332,14 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
         goto done;
     }
     if ((r = sample(&b, bpm, legs, &rep, err)) != PM_OK) goto done;
+    if (bounce && !base && info.leg_mode == PM_GROOVE_LEGS_MMD_IK && (r = keep_knees_bent(&b, &info, &rep, err)) != PM_OK)
+        goto done;
     if ((r = pm_vmd_create(&b.allocator, &b.out, err)) != PM_OK) goto done;
     if ((r = set_model_name(&b, err)) != PM_OK) goto done;
     if (base && (r = copy_base(&b, &rep.copied_keys, err)) != PM_OK) goto done;
     if ((r = fit_and_write(&b, &o, &rep, err)) != PM_OK) goto done;
+    rep.max_foot_error = 0; /* measured below (the samples' figure is the analytic solve's, not what plays) */
+    if (bounce && (r = land_feet(&b, &info, &rep, err)) != PM_OK) goto done;
     rep.frames = b.frames;
     rep.leg_mode = bounce ? info.leg_mode : PM_GROOVE_LEGS_NONE;
     rep.skipped_count = info.skipped_count;
@@ -295,4 +350,34 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
 done:
     bake_free(&b);
     return r;
+}
+
+static const char *const LEG_MODE_NAMES[PM_GROOVE_LEG_MODE_COUNT] = {"none", "analytic", "mmd-ik"};
+
+cJSON *pmi_groove_bake_report_json(const pm_groove_bake_report *rep, const pm_skeleton *skeleton) {
+    bool ok = true;
+    cJSON *j = cJSON_CreateObject();
+    pmi_json_add_number(j, "frames", rep->frames, &ok);
+    pmi_json_add_string(j, "legMode", LEG_MODE_NAMES[rep->leg_mode < PM_GROOVE_LEG_MODE_COUNT ? rep->leg_mode : 0], &ok);
+    pmi_json_add_number(j, "keyedBones", rep->keyed_bones, &ok);
+    pmi_json_add_number(j, "keys", rep->key_count, &ok);
+    pmi_json_add_number(j, "copiedKeys", rep->copied_keys, &ok);
+    pmi_json_add_number(j, "maxPositionError", rep->max_position_error, &ok);
+    pmi_json_add_number(j, "maxRotationError", rep->max_rotation_error, &ok);
+    pmi_json_add_number(j, "maxFootError", rep->max_foot_error, &ok);
+    pmi_json_add_number(j, "crouch", rep->crouch, &ok);
+    cJSON *skipped = pmi_json_add(j, "skipped", cJSON_CreateArray(), &ok);
+    for (uint32_t i = 0; i < rep->skipped_count && ok; i++) pmi_json_add_string(skipped, NULL, rep->skipped[i], &ok);
+    if (rep->verified) {
+        const char *limbs[2] = {"left", "right"}, *bones[2] = {NULL, NULL};
+        for (uint32_t i = 0; i < 2 && i < rep->landing.limb_count; i++)
+            if (skeleton && rep->landing.limbs[i].effector < skeleton->bone_count)
+                bones[i] = skeleton->bones[rep->landing.limbs[i].effector].name.data;
+        pmi_landing_report_json(j, "landing", &rep->landing, 0.01, bones, limbs, &ok);
+    } else {
+        pmi_json_add(j, "landing", cJSON_CreateNull(), &ok);
+    }
+    if (ok) return j;
+    cJSON_Delete(j);
+    return NULL;
 }

@@ -242,6 +242,10 @@ pm_result pm_pose_set_ik_mode(pm_pose_workspace *ws, uint32_t ik_bone, pm_ik_mod
     return PM_OK;
 }
 
+void pm_pose_set_subset(pm_pose_workspace *ws, const uint8_t *subset) {
+    if (ws && ws->magic == PMI_WORKSPACE_MAGIC) ws->subset = subset;
+}
+
 bool pm_pose_ik_enabled(const pm_pose_workspace *ws, uint32_t ik_bone) {
     if (!ws || ws->magic != PMI_WORKSPACE_MAGIC || ik_bone >= ws->bone_count) return false;
     return ws->bones[ik_bone].ik != PM_NO_INDEX && ws->ik_on[ik_bone];
@@ -375,6 +379,7 @@ pm_result pm_pose_sample(const pm_anim *anim, pm_pose_workspace *ws, double fram
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: the animation is bound to another skeleton");
     const uint32_t n = ws->bone_count;
     for (uint32_t i = 0; i < n; i++) {
+        if (ws->subset && !ws->subset[i]) continue; /* not evaluated: left as it is */
         pmi_bone_state *st = &ws->st[i];
         st->off = pmi_dv_make(0, 0, 0);
         st->rot = pmi_dq_identity();
@@ -588,10 +593,11 @@ static pm_result evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_p
                                                       : ws->ik_prop[i];
         }
     }
+    const uint8_t *subset = ws->subset;
     for (int stage = 0; stage < 2; stage++)
         for (uint32_t k = 0; k < n; k++) {
             uint32_t b = ws->order[k];
-            if (ws->bones[b].after_physics != stage) continue;
+            if (ws->bones[b].after_physics != stage || (subset && !subset[b])) continue;
             pmi_pose_update_bone(ws, b, ws->bones[b].ik == PM_NO_INDEX || ws->ik_on[b]);
         }
     store_finals(ws, pose);
@@ -629,5 +635,73 @@ pm_result pm_pose_solve_ik(pm_pose_workspace *ws, pm_pose *pose, uint32_t ik_bon
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: bone %u has no IK", ik_bone);
     pmi_ik_solve(ws, &ws->iks[ws->bones[ik_bone].ik]);
     store_finals(ws, pose);
+    return PM_OK;
+}
+
+/* ---- subsets ----------------------------------------------------------------------------------- */
+
+pm_result pm_pose_subset(const pm_skeleton *sk, const uint32_t *bones, uint32_t count, uint8_t *mask,
+                         const pm_allocator *allocator, pm_error *err) {
+    if (!sk || !mask || (count && !bones)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: pm_pose_subset needs a skeleton and a mask");
+    const uint32_t n = sk->bone_count;
+    pm_allocator al = {0};
+    if (allocator) al = *allocator;
+    /* which chains have each bone as a link (CSR), and a work stack */
+    size_t links = 0;
+    for (uint32_t b = 0; b < n; b++)
+        if (sk->bones[b].has_ik) links += sk->bones[b].ik.link_count;
+    uint32_t *first = pmi_alloc_array(&al, (size_t)n + 1, sizeof *first, err, "pose: subset");
+    uint32_t *chain = first ? pmi_alloc_array(&al, links + 1, sizeof *chain, err, "pose: subset") : NULL;
+    /* each bone is pushed at most once per reason: parent, append, and once per chain it takes part in */
+    size_t cap = 2 * (size_t)n + 3 * links + count + 1;
+    uint32_t *stack = chain ? pmi_alloc_array(&al, cap, sizeof *stack, err, "pose: subset") : NULL;
+    if (!stack) {
+        pmi_free(&al, first);
+        pmi_free(&al, chain);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t b = 0; b < n; b++)
+        if (sk->bones[b].has_ik)
+            for (uint32_t k = 0; k < sk->bones[b].ik.link_count; k++)
+                if (sk->bones[b].ik.links[k].bone < n) first[sk->bones[b].ik.links[k].bone + 1]++;
+    for (uint32_t b = 0; b < n; b++) first[b + 1] += first[b];
+    uint32_t *fill = stack; /* borrowed as the fill cursor */
+    for (uint32_t b = 0; b < n; b++) fill[b] = first[b];
+    for (uint32_t b = 0; b < n; b++)
+        if (sk->bones[b].has_ik)
+            for (uint32_t k = 0; k < sk->bones[b].ik.link_count; k++)
+                if (sk->bones[b].ik.links[k].bone < n) chain[fill[sk->bones[b].ik.links[k].bone]++] = b;
+    size_t top = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (bones[i] < n) stack[top++] = bones[i];
+    uint8_t *done = pmi_alloc_array(&al, (size_t)n + 1, 1, err, "pose: subset"); /* chains already pushed */
+    if (!done) {
+        pmi_free(&al, first), pmi_free(&al, chain), pmi_free(&al, stack);
+        return PM_ERR_OUT_OF_MEMORY;
+    }
+    while (top) {
+        const uint32_t b = stack[--top];
+        if (b >= n || mask[b]) continue;
+        mask[b] = 1;
+        const pm_bone *bone = &sk->bones[b];
+        if (bone->parent < n && !mask[bone->parent] && top < cap) stack[top++] = bone->parent;
+        if ((bone->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && bone->append_parent < n &&
+            !mask[bone->append_parent] && top < cap)
+            stack[top++] = bone->append_parent;
+        /* a chain that turns this bone: its IK bone, target and links */
+        for (uint32_t c = first[b]; c < first[b + 1]; c++) {
+            const uint32_t ik = chain[c];
+            if (done[ik]) continue;
+            done[ik] = 1;
+            const pm_bone *ib = &sk->bones[ik];
+            if (top < cap) stack[top++] = ik;
+            if (ib->ik.target < n && top < cap) stack[top++] = ib->ik.target;
+            for (uint32_t k = 0; k < ib->ik.link_count && top < cap; k++) stack[top++] = ib->ik.links[k].bone;
+        }
+    }
+    pmi_free(&al, done);
+    pmi_free(&al, first);
+    pmi_free(&al, chain);
+    pmi_free(&al, stack);
     return PM_OK;
 }

@@ -342,6 +342,7 @@ struct pm_pose_workspace {
     float *world; /* pose->world as floats */
     uint32_t flags;
     uint32_t max_iterations;
+    const uint8_t *subset; /* pm_pose_set_subset: the bones evaluated (NULL = all) */
     uint32_t ik_depth; /* nesting of IK solves (a target with IK of its own) */
     pmi_curve_memo curve_memo[PMI_CURVE_MEMO]; /* recent Bezier solves (pm_pose_sample) */
 };

@@ -2,6 +2,8 @@
  * middle and IK bone of traced limbs, solved on the pose the minimal keys produce (see tracing.h). */
 #include "tracing_internal.h"
 
+#include "landing/landing_internal.h"
+
 #include <math.h>
 
 typedef struct baker {
@@ -13,6 +15,9 @@ typedef struct baker {
     pm_vmd *pass1;     /* the ordinary keys only */
     pm_vmd *out;
     uint32_t keys;     /* bone keys written to `out` */
+    float *plan;       /* optional [PM_LIMB_COUNT][(last + 1) * 3]: the traced targets */
+    uint8_t *active;   /* [PM_LIMB_COUNT][last + 1] */
+    uint32_t last;     /* the last keyframe's frame */
 } baker;
 
 static bool same_rot(pm_quat a, pm_quat b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
@@ -145,6 +150,11 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
                 const uint32_t k0 = first_at(bk, f);
                 if ((last[l] == UINT32_MAX || last[l] + 1 != f) && k0 < bk->n && bk->frame[k0] == f) e = tl->kf[k0].easing;
                 last[l] = f;
+                if (bk->plan && f <= bk->last) {
+                    float *o = bk->plan + ((size_t)l * (bk->last + 1) + f) * 3;
+                    o[0] = tl->state[l].target.x, o[1] = tl->state[l].target.y, o[2] = tl->state[l].target.z;
+                    bk->active[(size_t)l * (bk->last + 1) + f] = 1;
+                }
                 const pmi_limb *lb = &tl->limbs[l];
                 const uint32_t bones[3] = {lb->bone[0], lb->bone[1], lb->ik};
                 for (int b = 0; b < 3 && r == PM_OK; b++) {
@@ -163,13 +173,85 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
 }
 
 pm_result pm_timeline_bake(pm_timeline *tl, const pm_timeline_bake_options *opts, pm_vmd **out, pm_error *err) {
+    return pm_timeline_bake_plan(tl, opts, out, NULL, NULL, err);
+}
+
+void pm_trace_plan_free(pm_trace_plan *plan) {
+    if (!plan) return;
+    pmi_free(&plan->allocator, plan->hands);
+    pmi_free(&plan->allocator, plan->ankles);
+    pmi_free(&plan->allocator, plan->active);
+    plan->hands = plan->ankles = NULL;
+    plan->active = NULL;
+}
+
+/* The plan where no trace is followed (the bake as played), then the report: every limb the skeleton
+ * has, measured against the plan over its traced frames. */
+static pm_result plan_and_measure(baker *bk, pm_trace_plan *plan, pm_landing_report *report, pm_error *err) {
+    const pm_timeline *tl = bk->tl;
+    const pm_skeleton *sk = tl->skeleton;
+    const pm_allocator *al = &tl->allocator;
+    const uint32_t n1 = bk->last + 1;
+    pm_anim *anim = NULL;
+    pm_anim_bind_options bo = {.allocator = *al};
+    pm_result r = pm_anim_bind(sk, bk->out, &bo, &anim, err);
+    for (uint32_t f = 0; f < n1 && r == PM_OK; f++) {
+        bool need = false;
+        for (int l = 0; l < PM_LIMB_COUNT; l++) need |= tl->limbs[l].ok && !bk->active[(size_t)l * n1 + f];
+        if (!need) continue;
+        if ((r = pm_pose_evaluate(anim, tl->ws, f, tl->pose, NULL, err)) != PM_OK) break;
+        for (int l = 0; l < PM_LIMB_COUNT; l++) {
+            if (!tl->limbs[l].ok || bk->active[(size_t)l * n1 + f]) continue;
+            pm_vec3 p = pm_pose_world_position(tl->pose, tl->limbs[l].bone[2]);
+            float *o = bk->plan + ((size_t)l * n1 + f) * 3;
+            o[0] = p.x, o[1] = p.y, o[2] = p.z;
+        }
+    }
+    pm_anim_free(anim);
+    if (r != PM_OK) return r;
+    if (report) {
+        pm_landing_limb limbs[PM_LIMB_COUNT];
+        uint32_t count = 0;
+        memset(limbs, 0, sizeof limbs);
+        for (int l = 0; l < PM_LIMB_COUNT; l++) {
+            if (!tl->limbs[l].ok) continue;
+            pm_landing_limb *lm = &limbs[count++];
+            lm->effector = tl->limbs[l].bone[2];
+            lm->ik_bone = PM_NO_INDEX;
+            lm->plan = bk->plan + (size_t)l * n1 * 3;
+            lm->active = bk->active + (size_t)l * n1;
+        }
+        pm_landing_options o = {0};
+        o.allocator = *al;
+        if ((r = pm_landing_measure(sk, bk->out, bk->last, limbs, count, &o, report, err)) != PM_OK) return r;
+    }
+    if (!plan) return PM_OK;
+    plan->allocator = *al;
+    plan->frames = bk->last;
+    plan->hands = pmi_alloc_array(al, (size_t)n1 * 6, sizeof(float), err, "tracing: plan");
+    plan->ankles = plan->hands ? pmi_alloc_array(al, (size_t)n1 * 6, sizeof(float), err, "tracing: plan") : NULL;
+    plan->active = plan->ankles ? pmi_alloc_array(al, (size_t)n1 * 4, 1, err, "tracing: plan") : NULL;
+    if (!plan->active) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t f = 0; f < n1; f++)
+        for (int l = 0; l < PM_LIMB_COUNT; l++) {
+            float *dst = (l < 2 ? plan->hands : plan->ankles) + 6 * (size_t)f + 3 * (l & 1);
+            memcpy(dst, bk->plan + ((size_t)l * n1 + f) * 3, 3 * sizeof(float));
+            plan->active[4 * (size_t)f + l] = bk->active[(size_t)l * n1 + f];
+        }
+    return PM_OK;
+}
+
+pm_result pm_timeline_bake_plan(pm_timeline *tl, const pm_timeline_bake_options *opts, pm_vmd **out, pm_trace_plan *plan,
+                                pm_landing_report *report, pm_error *err) {
+    if (plan) memset(plan, 0, sizeof *plan);
+    if (report) memset(report, 0, sizeof *report);
     if (out) *out = NULL;
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !out)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: pm_timeline_bake needs a timeline and an output");
     double bpm = opts && opts->bpm != 0 ? opts->bpm : tl->bpm;
     pm_result r = pmi_timeline_check_bpm(bpm, err);
     if (r != PM_OK) return r;
-    baker bk = {tl, bpm, tl->kf_count, NULL, NULL, NULL, NULL, 0};
+    baker bk = {tl, bpm, tl->kf_count, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0};
     uint8_t *drop = NULL;
     const pm_allocator *al = &tl->allocator;
     r = make_vmd(&bk, opts, &bk.out, err);
@@ -181,11 +263,25 @@ pm_result pm_timeline_bake(pm_timeline *tl, const pm_timeline_bake_options *opts
     if (!bk.frame || !bk.keep || !drop) goto done;
     for (uint32_t k = 0; k < bk.n; k++) bk.frame[k] = (uint32_t)llround(pmi_timeline_frame_of(tl->kf[k].beat, bpm));
     for (uint32_t j = 0; j < tl->joint_count; j++) plan_joint(&bk, j);
+    if (plan || report) {
+        bk.last = bk.frame[bk.n - 1];
+        if (bk.last > PM_LANDING_MAX_FRAMES) {
+            r = pmi_fail(err, PM_ERR_LIMIT, "tracing: a plan of %u frames (at most %u)", bk.last, PM_LANDING_MAX_FRAMES);
+            goto done;
+        }
+        bk.plan = pmi_alloc_array(al, (size_t)PM_LIMB_COUNT * 3 * ((size_t)bk.last + 1), sizeof(float), err, "tracing: plan");
+        bk.active = bk.plan ? pmi_alloc_array(al, (size_t)PM_LIMB_COUNT * ((size_t)bk.last + 1), 1, err, "tracing: plan") : NULL;
+        if (!bk.active) goto done;
+    }
     /* pass 1: the ordinary keys alone, the pose the traced limbs are solved on */
     if ((r = pm_vmd_create(al, &bk.pass1, err)) != PM_OK || (r = add_ordinary(&bk, bk.pass1, NULL, err)) != PM_OK) goto done;
     if ((r = bake_traces(&bk, drop, err)) != PM_OK) goto done;
     r = add_ordinary(&bk, bk.out, drop, err);
+    if (r == PM_OK && bk.plan) r = plan_and_measure(&bk, plan, report, err);
 done:
+    pmi_free(al, bk.plan);
+    pmi_free(al, bk.active);
+    if (r != PM_OK) pm_trace_plan_free(plan);
     pmi_free(al, bk.frame);
     pmi_free(al, bk.keep);
     pmi_free(al, drop);
@@ -196,4 +292,18 @@ done:
     }
     *out = bk.out;
     return PM_OK;
+}
+
+void pmi_trace_report_json(cJSON *to, const char *key, const pm_landing_report *rep, const pm_skeleton *sk, bool *ok) {
+    const char *names[PM_LANDING_MAX_LIMBS], *bones[PM_LANDING_MAX_LIMBS];
+    for (uint32_t i = 0; i < rep->limb_count && i < PM_LANDING_MAX_LIMBS; i++) {
+        const uint32_t e = rep->limbs[i].effector;
+        bones[i] = e < sk->bone_count ? sk->bones[e].name.data : NULL;
+        names[i] = "";
+        for (int l = 0; l < PM_LIMB_COUNT; l++) {
+            uint32_t b[3];
+            if (pm_limb_bones(sk, (pm_limb)l, b, NULL) == PM_OK && b[2] == e) names[i] = pm_limb_name((pm_limb)l);
+        }
+    }
+    pmi_landing_report_json(to, key, rep, 0.01, bones, names, ok);
 }

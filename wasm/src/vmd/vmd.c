@@ -434,3 +434,75 @@ void pm_vmd_interp_linear(uint8_t out[64]) {
     static const uint8_t linear[4][4] = {{20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}, {20, 20, 107, 107}};
     pm_vmd_interp_pack(linear, out);
 }
+
+/* The property keys of src (names looked up per key: a key holds few). */
+static pm_result append_properties(pm_vmd *dst, const pm_vmd *src, pm_error *err) {
+    const pm_vmd_property_keys *p = &src->properties;
+    if (!p->count) return PM_OK;
+    uint32_t most = 0;
+    for (uint32_t k = 0; k < p->count; k++)
+        if (p->ik_start[k + 1] - p->ik_start[k] > most) most = p->ik_start[k + 1] - p->ik_start[k];
+    const char **names = pmi_alloc_array(&dst->allocator, most, sizeof *names, err, "vmd: IK names");
+    bool *on = names ? pmi_alloc_array(&dst->allocator, most, sizeof *on, err, "vmd: IK states") : NULL;
+    pm_result r = on ? PM_OK : PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t k = 0; k < p->count && r == PM_OK; k++) {
+        uint32_t n = p->ik_start[k + 1] - p->ik_start[k];
+        for (uint32_t i = 0; i < n; i++) {
+            names[i] = src->ik_names.items[p->ik_name_index[p->ik_start[k] + i]].data;
+            on[i] = p->ik_enabled[p->ik_start[k] + i] != 0;
+        }
+        r = pm_vmd_add_property_key(dst, p->frame[k], p->visible[k] != 0, n, names, on, err);
+    }
+    pmi_free(&dst->allocator, names);
+    pmi_free(&dst->allocator, on);
+    return r;
+}
+
+pm_result pm_vmd_append(pm_vmd *dst, const pm_vmd *src, const char *const *skip_bones, uint32_t skip_count,
+                        bool skip_properties, uint32_t *bone_keys_copied, pm_error *err) {
+    if (bone_keys_copied) *bone_keys_copied = 0;
+    if (!dst || !src || dst == src || (skip_count && !skip_bones))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "vmd: pm_vmd_append needs two different motions");
+    pm_result r = PM_OK;
+    /* which bone names are skipped, once per name (not per key) */
+    uint8_t *skip = pmi_alloc_array(&dst->allocator, src->bone_names.count, 1, err, "vmd: append");
+    if (!skip) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < src->bone_names.count; i++)
+        for (uint32_t s = 0; s < skip_count && !skip[i]; s++)
+            skip[i] = skip_bones[s] && strcmp(src->bone_names.items[i].data, skip_bones[s]) == 0;
+    /* the names first, by their bytes (a read motion's fields), so that the keys added by name below join
+     * them and a name read from a file is written back as it was (also one MMD cut inside a double-byte
+     * character, whose text Shift-JIS cannot encode) */
+    const pm_vmd_names *from[3] = {&src->bone_names, &src->morph_names, &src->ik_names};
+    pm_vmd_names *to[3] = {&dst->bone_names, &dst->morph_names, &dst->ik_names};
+    for (int t = 0; t < 3 && r == PM_OK; t++) {
+        const size_t width = t == 2 ? PM_VMD_IK_NAME_SIZE : PM_VMD_BONE_NAME_SIZE;
+        uint32_t idx;
+        for (uint32_t i = 0; from[t]->fields && i < from[t]->count && r == PM_OK; i++)
+            if (t != 0 || !skip[i]) r = pm_vmd_intern_field(dst, to[t], from[t]->fields + (size_t)i * width, width, &idx, err);
+    }
+    const pm_vmd_bone_keys *bk = &src->bones;
+    uint32_t copied = 0;
+    for (uint32_t k = 0; k < bk->count && r == PM_OK; k++) {
+        if (skip[bk->name_index[k]]) continue;
+        r = pm_vmd_add_bone_key(dst, src->bone_names.items[bk->name_index[k]].data, bk->frame[k], bk->position + 3 * (size_t)k,
+                                bk->rotation + 4 * (size_t)k, bk->interpolation + 64 * (size_t)k, err);
+        copied++;
+    }
+    pmi_free(&dst->allocator, skip);
+    for (uint32_t k = 0; k < src->morphs.count && r == PM_OK; k++)
+        r = pm_vmd_add_morph_key(dst, src->morph_names.items[src->morphs.name_index[k]].data, src->morphs.frame[k],
+                                 src->morphs.weight[k], err);
+    const pm_vmd_camera_keys *c = &src->cameras;
+    for (uint32_t k = 0; k < c->count && r == PM_OK; k++)
+        r = pm_vmd_add_camera_key(dst, c->frame[k], c->distance[k], c->position + 3 * (size_t)k, c->rotation + 3 * (size_t)k,
+                                  c->interpolation + 24 * (size_t)k, c->fov[k], c->perspective[k], err);
+    for (uint32_t k = 0; k < src->lights.count && r == PM_OK; k++)
+        r = pm_vmd_add_light_key(dst, src->lights.frame[k], src->lights.color + 3 * (size_t)k,
+                                 src->lights.direction + 3 * (size_t)k, err);
+    for (uint32_t k = 0; k < src->shadows.count && r == PM_OK; k++)
+        r = pm_vmd_add_shadow_key(dst, src->shadows.frame[k], src->shadows.mode[k], src->shadows.distance[k], err);
+    if (r == PM_OK && !skip_properties) r = append_properties(dst, src, err);
+    if (bone_keys_copied) *bone_keys_copied = copied;
+    return r;
+}
