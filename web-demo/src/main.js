@@ -180,7 +180,6 @@ function setupTempo(app) {
   // offset they give is a time in the song; otherwise on the page's clock (the BPM only).
   let tapper = null;
   let tapClock = null;
-  let tapQueue = Promise.resolve();
   const show = () => {
     none.checked = app.bpm === null;
     input.disabled = app.bpm === null;
@@ -207,16 +206,10 @@ function setupTempo(app) {
     tap.classList.add('flash');
     const onSong = !!app.music?.playing;
     const clock = onSong ? 'song' : 'page';
-    const at = onSong ? app.music.position * 1000 : performance.now(); // the tap's time, before any await
-    const tapAt = () => {
-      if (clock !== tapClock) { tapper = app.pm.createTapTempo(); tapClock = clock; }
-      const grid = tapper.tap(at);
-      const bpm = grid ? fitBpm(grid.bpm) : null;
-      if (bpm !== null) app.setTempo({ bpm, offset: onSong ? grid.offset : app.offset, source: 'tap' });
-    };
-    // tap tempo is the beats module's (loaded on the first tap or song); taps keep their order
-    if (app.pm.modules.includes('beats')) tapAt();
-    else tapQueue = tapQueue.then(() => app.pm.loadAsync('beats')).then(tapAt, (e) => showError('err.unexpected', { detail: describeError(e) }));
+    if (clock !== tapClock) { tapper = app.pm.createTapTempo(); tapClock = clock; }
+    const grid = tapper.tap(onSong ? app.music.position * 1000 : performance.now());
+    const bpm = grid ? fitBpm(grid.bpm) : null;
+    if (bpm !== null) app.setTempo({ bpm, offset: onSong ? grid.offset : app.offset, source: 'tap' });
   };
   tap.addEventListener('pointerdown', (e) => { e.preventDefault(); doTap(); });
   tap.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); doTap(); } });
@@ -491,9 +484,10 @@ async function main() {
     $('#loading').hidden = true;
     return;
   }
-  // the core and the motion module (the mannequin, models, groove, tracing); keypoints load when the
-  // overlay is first switched on
-  const pm = await createProcMotion({ load: ['motion'] });
+  // the core, the motion module (the mannequin, models, groove, tracing) and the beats module (the
+  // tempo's beat grid, tap tempo, songs); keypoints load when the overlay is first switched on, the VRM
+  // writer on the first "Download VRM"
+  const pm = await createProcMotion({ load: ['motion', 'beats'] });
   const app = createApp(pm, viewer);
   app.curves = new CurveView($('#curve-canvas'), $('#curve-legend'));
   setupModes(app);

@@ -160,7 +160,6 @@ export class MusicControl {
     this._show({ status: t('music.reading', { name }) });
     let buffer, samples = null, channels = 1, rate = 0, decoder;
     try {
-      await this.app.pm.loadAsync('beats'); // the WAV reader and the beat tracker: loaded on the first song
       const bytes = new Uint8Array(await file.arrayBuffer());
       const ctx = this._context();
       if (isWavBytes(bytes)) {
