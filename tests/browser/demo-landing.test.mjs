@@ -85,7 +85,7 @@ async function check(page, t, label, shown) {
   const { landing: L, feet, line } = shown;
   assert.equal(shown.hidden, false, `${label}: the report line is shown`);
   // the line says the report's figures, in units and cm (1 unit = 8 cm)
-  const m = line.match(/max error ([\d.]+) units \(([\d.]+) cm\), RMS ([\d.]+) units \(([\d.]+) cm\), floor penetration ([\d.]+) units \(([\d.]+) cm\)/);
+  const m = line.match(/max error ([\d.]+) units \(([\d.]+) cm\) · RMS ([\d.]+) units \(([\d.]+) cm\) · floor penetration ([\d.]+) units \(([\d.]+) cm\)/);
   assert.ok(m, `${label}: the report line reads: ${line}`);
   const [maxU, maxCm, rmsU, rmsCm, penU, penCm] = m.slice(1).map(Number);
   assert.ok(Math.abs(maxU - L.maxError) < 5e-5 && Math.abs(rmsU - L.rmsError) < 5e-5, `${label}: ${line} vs ${JSON.stringify(L)}`);
@@ -93,7 +93,7 @@ async function check(page, t, label, shown) {
   assert.ok(L.maxError <= BOUND, `${label}: max foot error ${L.maxError} > ${BOUND}`);
   assert.ok(L.penetration <= BOUND, `${label}: floor penetration ${L.penetration} > ${BOUND}`);
   // planned and played series, both feet, one value per whole frame, agreeing within the bound
-  assert.deepEqual(shown.legend.slice(0, 4), ['leftFootPlayed', 'leftFootPlanned', 'rightFootPlayed', 'rightFootPlanned'], `${label}: legend`);
+  assert.deepEqual(shown.legend.slice(0, 4), ['leftFootPlanned', 'leftFootPlayed', 'rightFootPlanned', 'rightFootPlayed'], `${label}: legend`);
   let gap = 0, lift = 0;
   for (const side of ['left', 'right']) {
     const a = feet.planned[side], b = feet.played[side];
@@ -127,7 +127,7 @@ test('the curve view shows planned and played feet and the report line, on the m
     const c = await check(page, t, 'mannequin catwalk', catwalk);
     assert.ok(c.lift > 0.1, `the feet lift in the catwalk: ${c.lift}`);
     assert.equal(catwalk.feet.source, 'pm.createPoseEvaluator');
-    assert.match(catwalk.line, /^Feet as babylon-mmd plays them on this model: /);
+    assert.match(catwalk.line, /^Feet as played on this model: /);
 
     // a parameter change regenerates the line and the series
     const before = catwalk.feet.played.left;
@@ -160,6 +160,22 @@ test('the curve view shows planned and played feet and the report line, on the m
       }
     }
     assert.deepEqual(errors, [], 'console errors');
+  } finally {
+    await context.close();
+  }
+});
+
+test('docs/demo-landing.png (PM_UPDATE_DOCS_SCREENSHOT=1)', { skip: SKIP || (!process.env.PM_UPDATE_DOCS_SCREENSHOT && 'set PM_UPDATE_DOCS_SCREENSHOT=1 to rewrite docs/demo-landing.png') }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1040, height: 660 }, locale: 'en-US' });
+  const page = await context.newPage();
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.demo?.ready === true && window.demo.app.feet, null, { timeout: 60_000 });
+    await page.evaluate(() => { const { viewer } = window.demo; viewer.pause(); viewer.seek(4.5 * viewer.motion.beatFrames); });
+    await page.waitForTimeout(300);
+    const png = await page.locator('#curves').screenshot({ path: join(REPO_ROOT, 'docs/demo-landing.png') });
+    console.log(`# demo: wrote docs/demo-landing.png (${png.length} bytes)`);
+    assert.ok(png.length < 100 * 1024, `docs/demo-landing.png is ${png.length} bytes (keep it small)`);
   } finally {
     await context.close();
   }

@@ -87,15 +87,15 @@ export function sampleCurves(vmd, loopFrames, steps = 240) {
 }
 
 const COLORS = { leftFoot: '#5fb3ff', rightFoot: '#ff8a65', leftFootPlayed: '#5fb3ff', rightFootPlayed: '#ff8a65',
-  leftFootPlanned: '#d2eaff', rightFootPlanned: '#ffd8cb', hipSway: '#c3e88d', beat: 'rgba(255,255,255,0.10)',
+  leftFootPlanned: 'rgba(200, 228, 255, 0.8)', rightFootPlanned: 'rgba(255, 214, 200, 0.8)', hipSway: '#c3e88d', beat: 'rgba(255,255,255,0.10)',
   bar: 'rgba(255,255,255,0.22)', axis: 'rgba(255,255,255,0.18)', head: '#ffd54f', text: 'rgba(230,232,236,0.75)' };
 
-/** The feet of a footHeights result as [key, values, dashed]: played solid, planned dashed (lighter) over it. */
+/** The feet of a footHeights result as [key, values, dashed]: planned (wide, light, dashed) under played (solid). */
 function footSeries(feet) {
   const out = [];
   for (const side of ['left', 'right']) {
-    if (feet.played[side]) out.push([`${side}FootPlayed`, feet.played[side], false]);
     if (feet.planned?.[side]) out.push([`${side}FootPlanned`, feet.planned[side], true]);
+    if (feet.played[side]) out.push([`${side}FootPlayed`, feet.played[side], false]);
   }
   return out;
 }
@@ -189,7 +189,7 @@ export class CurveView {
     g.lineJoin = 'round';
     for (const [k, a, dashed] of curves) {
       g.setLineDash(dashed ? [5 * dpr, 4 * dpr] : []);
-      g.lineWidth = (dashed ? 1.25 : 2) * dpr;
+      g.lineWidth = (dashed ? 4 : 1.5) * dpr; // where they agree the plan shows as dashes around the played line
       this._line(g, feet ? null : s.frames, a, x, yFoot, COLORS[k]);
     }
     g.setLineDash([]);
