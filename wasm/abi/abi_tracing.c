@@ -321,8 +321,9 @@ PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint
         bool ok = true;
         cJSON *j = cJSON_CreateObject();
         pmi_trace_report_json(j, "report", &rep, h->tl->skeleton, &ok);
-        if (plan.synced) pmi_beat_sync_json(j, "sync", &plan.sync, &ok);
-        else cJSON_AddItemToObject(j, "sync", cJSON_CreateNull());
+        cJSON *rj = cJSON_GetObjectItemCaseSensitive(j, "report"); /* report.sync: the keyframes on the grid */
+        if (rj && plan.synced) pmi_beat_sync_json(rj, "sync", &plan.sync, &ok);
+        else if (rj) cJSON_AddItemToObject(rj, "sync", cJSON_CreateNull());
         cJSON *inner = ok ? cJSON_DetachItemFromObjectCaseSensitive(j, "report") : NULL;
         text = inner ? cJSON_PrintUnformatted(inner) : NULL;
         cJSON_Delete(inner);
