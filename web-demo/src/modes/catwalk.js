@@ -52,7 +52,7 @@ registerMode({
       throw Object.assign(new Error(t('err.capability', { what: 'generateCatwalkVmd' })), { name: 'ProcMotionError' });
     }
     const model = app.model;
-    const r = pm.generateCatwalkVmd(catwalkState(app.catwalk, app.speed), app.bpm, model.morphNames, model.boneNames,
+    const r = pm.generateCatwalkVmd(catwalkState(app.catwalk, app.speed), app.tempo?.() ?? app.bpm, model.morphNames, model.boneNames,
       model.skeleton ? { skeleton: model.skeleton } : undefined);
     return { ...r, name: `catwalk-${app.bpm ?? 'speed'}` };
   },
