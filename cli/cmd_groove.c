@@ -11,9 +11,9 @@
 #include <string.h>
 
 const char cmd_groove_usage[] =
-    "usage: procmotion groove --model MODEL.pmx (--bpm N [--offset S] | --beats BEATS.json) [--vmd BASE.vmd]\n"
-    "                         [--config GROOVE.json] [--frames N]\n"
-    "                         [--position-tolerance UNITS] [--rotation-tolerance DEG] -o OUT.vmd\n"
+    "usage: procmotion groove --model MODEL.pmx --bpm N [--offset S] [--vmd BASE.vmd] [--config GROOVE.json]\n"
+    "                         [--frames N] [--position-tolerance UNITS] [--rotation-tolerance DEG] -o OUT.vmd\n"
+    "       procmotion groove --model MODEL.pmx --beats BEATS.json [the same options] -o OUT.vmd\n"
     "       procmotion groove --print-config [--config GROOVE.json] [--changed]\n"
     "\n"
     "Bake the groove (docs/groove.md) into a new VMD: a BPM oscillation of the pelvis, spine, neck, head,\n"
