@@ -2,6 +2,8 @@
 // sway (センター + グルーブ X) of the playing motion over one loop, with beat marks and the
 // playhead. The values come from the VMD itself (pm.readVmd), evaluated the way babylon-mmd does:
 // key B's Bezier curve for the segment A -> B (BezierInterpolate is babylon-mmd's own function).
+// With a plan (setFeet, foot-heights.js) the feet are the ankles' heights above rest instead: planned
+// (dashed) and played on the model (solid), per foot; a separate series list, drawn over the same axes.
 import { BezierInterpolate } from 'babylon-mmd/esm/Runtime/Animation/bezierInterpolate.js';
 
 import { onLanguageChange, t } from './i18n.js';
@@ -84,8 +86,19 @@ export function sampleCurves(vmd, loopFrames, steps = 240) {
   return { frames, leftFoot, rightFoot, hipSway, travel: [zMin, zMax] };
 }
 
-const COLORS = { leftFoot: '#5fb3ff', rightFoot: '#ff8a65', hipSway: '#c3e88d', beat: 'rgba(255,255,255,0.10)',
+const COLORS = { leftFoot: '#5fb3ff', rightFoot: '#ff8a65', leftFootPlayed: '#5fb3ff', rightFootPlayed: '#ff8a65',
+  leftFootPlanned: 'rgba(200, 228, 255, 0.8)', rightFootPlanned: 'rgba(255, 214, 200, 0.8)', hipSway: '#c3e88d', beat: 'rgba(255,255,255,0.10)',
   bar: 'rgba(255,255,255,0.22)', axis: 'rgba(255,255,255,0.18)', head: '#ffd54f', text: 'rgba(230,232,236,0.75)' };
+
+/** The feet of a footHeights result as [key, values, dashed]: planned (wide, light, dashed) under played (solid). */
+function footSeries(feet) {
+  const out = [];
+  for (const side of ['left', 'right']) {
+    if (feet.planned?.[side]) out.push([`${side}FootPlanned`, feet.planned[side], true]);
+    if (feet.played[side]) out.push([`${side}FootPlayed`, feet.played[side], false]);
+  }
+  return out;
+}
 
 /** The canvas view. update(samples, loopFrames, beatFrames) once per motion, draw(frame) per frame. */
 export class CurveView {
@@ -96,6 +109,7 @@ export class CurveView {
     this.loopFrames = 0;
     this.beatFrames = 0;
     this.frame = 0;
+    this.feet = null;
     this._buildLegend();
     onLanguageChange(() => this._buildLegend());
     new ResizeObserver(() => this.draw(this.frame)).observe(canvas);
@@ -103,14 +117,25 @@ export class CurveView {
 
   _buildLegend() {
     if (!this.legend) return;
-    this.legend.replaceChildren(...['leftFoot', 'rightFoot', 'hipSway', 'beats'].map((k) => {
+    const feet = this.feet ? footSeries(this.feet).map(([k, , dashed]) => [k, dashed]) : [['leftFoot'], ['rightFoot']];
+    this.legend.replaceChildren(...[...feet, ['hipSway'], ['beats']].map(([k, dashed]) => {
       const item = document.createElement('span');
       item.className = 'legend-item';
+      item.dataset.series = k;
       const sw = document.createElement('i');
-      sw.style.background = k === 'beats' ? COLORS.bar : COLORS[k];
+      const color = k === 'beats' ? COLORS.bar : COLORS[k];
+      if (dashed) sw.style.background = `repeating-linear-gradient(90deg, ${color} 0 4px, transparent 4px 7px)`;
+      else sw.style.background = color;
       item.append(sw, t(`curve.${k}`));
       return item;
     }));
+  }
+
+  /** The planned and played foot heights (foot-heights.js footHeights), or null for the VMD's IK keys. */
+  setFeet(feet) {
+    this.feet = feet;
+    this._buildLegend();
+    this.draw(this.frame);
   }
 
   update(samples, loopFrames, beatFrames) {
@@ -143,7 +168,8 @@ export class CurveView {
         g.beginPath(); g.moveTo(X, 0); g.lineTo(X, h); g.stroke();
       }
     }
-    const curves = [['leftFoot', s.leftFoot], ['rightFoot', s.rightFoot]].filter(([, a]) => a);
+    const feet = this.feet ? footSeries(this.feet) : null;
+    const curves = feet ?? [['leftFoot', s.leftFoot], ['rightFoot', s.rightFoot]].filter(([, a]) => a);
     if (!curves.length && !s.hipSway) {
       g.fillStyle = COLORS.text;
       g.font = `${12 * dpr}px system-ui, sans-serif`;
@@ -161,7 +187,13 @@ export class CurveView {
     g.beginPath(); g.moveTo(pad, Math.round(yFoot(0)) + 0.5); g.lineTo(w - pad, Math.round(yFoot(0)) + 0.5); g.stroke();
     g.lineWidth = 2 * dpr;
     g.lineJoin = 'round';
-    for (const [k, a] of curves) this._line(g, s.frames, a, x, yFoot, COLORS[k]);
+    for (const [k, a, dashed] of curves) {
+      g.setLineDash(dashed ? [5 * dpr, 4 * dpr] : []);
+      g.lineWidth = (dashed ? 4 : 1.5) * dpr; // where they agree the plan shows as dashes around the played line
+      this._line(g, feet ? null : s.frames, a, x, yFoot, COLORS[k]);
+    }
+    g.setLineDash([]);
+    g.lineWidth = 2 * dpr;
     // hip sway: centred in the upper part, symmetric scale
     if (s.hipSway) {
       let amp = 1e-3;
@@ -181,7 +213,7 @@ export class CurveView {
     g.strokeStyle = color;
     g.beginPath();
     for (let i = 0; i < values.length; i++) {
-      const X = x(frames[i]);
+      const X = x(frames ? frames[i] : i); // no frames: one value per whole frame
       const Y = y(values[i]);
       if (i === 0) g.moveTo(X, Y);
       else g.lineTo(X, Y);

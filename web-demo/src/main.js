@@ -9,6 +9,7 @@ import { getModelInfo } from 'procmotion/babylon';
 
 import { CurveView, sampleCurves } from './curves.js';
 import { clearErrors, describeError, initErrors, showError } from './errors.js';
+import { footHeights, planPlayedGap, reportFigures, unitsAndCm } from './foot-heights.js';
 import { classify, entriesFromDataTransfer, entriesFromFileList, extensionOf, referenceFilesFor } from './files.js';
 import { LANGUAGES, applyI18n, language, onLanguageChange, pickLanguage, setLanguage, t } from './i18n.js';
 import { KeypointOverlay } from './keypoint-overlay.js';
@@ -46,6 +47,8 @@ function createApp(pm, viewer) {
     motion: null, // the last generate() result
     motionMode: null,
     curves: null,
+    feet: null, // the curve view's planned and played foot heights (foot-heights.js), null without a plan
+    landing: null, // the report line's figures (reportFigures) of the motion playing, null without a report
     keypoints: null, // the KeypointOverlay (when the core has toKeypoints)
     onBpmChange(fn) { bpmListeners.add(fn); return () => bpmListeners.delete(fn); },
     setBpm(bpm) {
@@ -124,6 +127,7 @@ function createApp(pm, viewer) {
       // babylon-mmd played it, so it is a VMD; the curve view just stays empty
     }
     app.curves.update(samples, r.loopFrames, r.beatFrames);
+    updateLanding(app);
     // Keep a runway walk in view (unless the user has moved the camera).
     const travel = samples?.travel ?? null;
     if (!viewer.userMovedCamera && String(travel) !== String(viewer.travel)) viewer.frameCamera(travel);
@@ -310,6 +314,39 @@ function updateInfo(app) {
   $('#download').disabled = !r;
 }
 
+/**
+ * The curve view's planned and played foot heights and the report line for the motion playing on the
+ * loaded model (foot-heights.js): a generated motion with a plan (catwalk, tracing) or anchors (groove).
+ * `reevaluate` false only redraws the line (a language change).
+ */
+function updateLanding(app, reevaluate = true) {
+  const r = app.motion;
+  if (reevaluate) {
+    app.feet = null;
+    app.feetMs = null;
+    if (r && app.motionMode !== 'vmd' && (r.plan || r.anchors !== undefined)) {
+      const t0 = performance.now();
+      try {
+        app.feet = footHeights(app.pm, r, modelSkeleton(app), app.rig);
+        if (app.feet) app.feet.gap = planPlayedGap(app.feet);
+      } catch (e) {
+        console.warn(`procmotion demo: no foot heights: ${describeError(e)}`);
+      }
+      app.feetMs = performance.now() - t0;
+    }
+    app.curves.setFeet(app.feet);
+    app.landing = reportFigures(r);
+    app.landingModel = app.model; // what the series and the line were measured on
+  }
+  const line = $('#landing-report');
+  const f = app.landing;
+  line.hidden = !f;
+  if (!f) { line.textContent = ''; return; }
+  const [max, rms, pen] = [f.maxError, f.rmsError, f.penetration].map(unitsAndCm);
+  line.textContent = t('landing.line', { what: t(`landing.${f.limbs}`), max: max.units, maxCm: max.cm,
+    rms: rms.units, rmsCm: rms.cm, pen: pen.units, penCm: pen.cm });
+}
+
 /** The model rig section (rig-summary.js): analyse the loaded model (app.rig, null when that failed,
  * app.rigError) and show its rows; `reanalyse` false only redraws (a language change). */
 function updateRig(app, reanalyse = true) {
@@ -493,6 +530,7 @@ async function main() {
   setupFiles(app);
   setupKeypoints(app);
   onLanguageChange(() => updateInfo(app));
+  onLanguageChange(() => updateLanding(app, false));
   onLanguageChange(() => app.model && updateRig(app, false));
   Object.assign(demo, { app, viewer, pm });
 

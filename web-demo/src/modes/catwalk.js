@@ -3,6 +3,7 @@ import { paramControl, el } from '../ui.js';
 import { t } from '../i18n.js';
 import { CATWALK_PARAMS, GROUPS, SPEED_PARAM, catwalkDefaults } from './catwalk-params.js';
 import { catwalkState } from './catwalk-state.js';
+import { modelSkeleton } from './model-skeleton.js';
 import { registerMode } from './registry.js';
 
 registerMode({
@@ -52,8 +53,12 @@ registerMode({
       throw Object.assign(new Error(t('err.capability', { what: 'generateCatwalkVmd' })), { name: 'ProcMotionError' });
     }
     const model = app.model;
+    // The whole model (PMX/PMD bytes, the mannequin's included): the legs are landed on it and the
+    // result carries plan.ankles and the measured report. A model loaded by URL has only its rest
+    // positions: proportions, no report.
+    const skeleton = model.bytes instanceof Uint8Array || model.builtIn ? modelSkeleton(app) : model.skeleton;
     const r = pm.generateCatwalkVmd(catwalkState(app.catwalk, app.speed), app.tempo?.() ?? app.bpm, model.morphNames, model.boneNames,
-      model.skeleton ? { skeleton: model.skeleton } : undefined);
+      skeleton ? { skeleton } : undefined);
     return { ...r, name: `catwalk-${app.bpm ?? 'speed'}` };
   },
 });

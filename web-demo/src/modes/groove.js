@@ -77,6 +77,7 @@ registerMode({
       vmd, loopFrames, beatFrames, name: `groove-${app.grooveBase}-${Math.round(bpm)}`,
       keyCount: report.keys + report.copiedKeys, maxPositionError: report.maxPositionError,
       maxRotationErrorDeg: report.maxRotationError, report, settings,
+      anchors: base, // where the feet stay: what the base (null: the standing pose) plays (foot-heights.js)
       missingBones: GROOVE_JOINTS.filter((j) => !names.has(j.bone)).map((j) => j.bone),
     };
   },

@@ -248,7 +248,8 @@ export class TraceSession {
   /**
    * Generate the keyframes (state.count along every traced limb's path, state.beatStep beats apart,
    * state.easing), hold HOLD_BEATS, return to the first pose in RETURN_BEATS, bake at `bpm`.
-   * Returns { vmd, limbs, keyframes (on the paths), timelineKeyframes (with the hold and return), traceBeats, loopBeats }.
+   * Returns { vmd, plan, report (Timeline.bake: the plan and what MMD plays, measured), limbs, keyframes (on
+   * the paths), timelineKeyframes (with the hold and return), traceBeats, loopBeats }.
    */
   playback(state, bpm) {
     const limbs = this.tracedLimbs(state);
@@ -264,6 +265,7 @@ export class TraceSession {
     const first = tl.getKeyframe(0);
     const loopBeats = traceBeats + HOLD_BEATS + RETURN_BEATS;
     tl.addKeyframe({ beat: loopBeats, easing: 'ease-in-out', rotations: first.rotations, translations: first.translations });
-    return { vmd: tl.bakeVmd(bpm), limbs, keyframes: count, timelineKeyframes: tl.keyframeCount, traceBeats, loopBeats };
+    const { vmd, plan, report } = tl.bake(bpm);
+    return { vmd, plan, report, limbs, keyframes: count, timelineKeyframes: tl.keyframeCount, traceBeats, loopBeats };
   }
 }

@@ -270,7 +270,7 @@ class TracingController {
       try {
         const r = (this.played = session.playback(s, bpm));
         this.refreshStatus();
-        return { vmd: r.vmd, loopFrames: Math.round(r.loopBeats * beatFrames), beatFrames, name: `trace-${Math.round(bpm)}`,
+        return { vmd: r.vmd, plan: r.plan, report: r.report, loopFrames: Math.round(r.loopBeats * beatFrames), beatFrames, name: `trace-${Math.round(bpm)}`,
           keyCount: app.pm.readVmd(r.vmd).bones.count, keyframes: r.keyframes,
           traced: r.limbs.map((l) => t(`trace.limb.${l}`)).join(', ') };
       } catch (e) {
