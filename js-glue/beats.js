@@ -181,6 +181,16 @@ export function installBeats(ProcMotion, deps) {
   }
 
   Object.assign(ProcMotion.prototype, {
+    /** Internal: a grid (anything beatGrid takes) as the core's grid block in scratch `s` (wasm/abi/pm_abi.h
+     * pm_abi_grid_in: bpm, offset, beatsPerBar, firstDownbeat, count, beats...); returns its address. */
+    _gridBlock(s, x) {
+      const g = this.beatGrid(x);
+      const n = g.beats ? g.beats.length : 0, block = new Float64Array(5 + n);
+      block.set([g.bpm, g.offset, g.beatsPerBar ?? 4, g.firstDownbeat ?? 0, n]);
+      if (n) block.set(g.beats, 5);
+      return s.put(block, Float64Array);
+    },
+
     /**
      * Beats of music. samples: a Float32Array (mono, or interleaved with options.channels) at
      * sampleRate Hz, or a Web Audio AudioBuffer (its own rate; sampleRate may be omitted).

@@ -519,6 +519,34 @@ export interface CatwalkResult {
   /** What MMD plays, measured by playing the VMD with the MMD-exact evaluator on the model (or, without a
    * model, on the built-in mannequin); null when only bone names were given (nothing to measure on). */
   report: (LandingReport & { model: 'model' | 'mannequin' }) | null;
+  /** False when the walk was time-warped to a grid that lists beats (one motion over the song). */
+  looping: boolean;
+  /** Beats a step, and the grid beat of strike 0 (docs/catwalk.md, "On a beat grid"). */
+  beatsPerStep: number;
+  firstStrikeBeat: number;
+  /** With a BPM or a grid: how far the heel strikes are from their beats (frames), measured as played
+   * (`measured: 'played'`) or as keyed with bone names only; per strike in plan.strikes. */
+  sync: (BeatSync & { measured: 'played' | 'keyed' }) | null;
+}
+
+/** How far events (heel strikes, bounce valleys, keyframes) are from their beats, frames (30 fps). */
+export interface BeatSync {
+  count: number;
+  maxError: number;
+  meanError: number;
+  /** Index of the event with maxError. */
+  worst: number;
+  withinHalfFrame: boolean;
+}
+
+/** A heel strike against its beat. */
+export interface CatwalkStrike {
+  frame: number;
+  side: 'left' | 'right';
+  beat: number;
+  beatFrame: number;
+  /** frame - beatFrame. */
+  error: number;
 }
 
 /** A generator's plan: the ankles per whole frame 0 .. frames. */
@@ -528,6 +556,8 @@ export interface CatwalkPlan {
   ankles: Float32Array;
   /** 2 per frame (left, right): 0 swing, 1 rolling about the heel, 2 flat, 3 rolling about the ball. */
   contact: Uint8Array;
+  /** With a BPM or a grid: every heel strike in frames 0 .. frames against its beat. */
+  strikes?: CatwalkStrike[];
   /** Each ankle's standing height (what "below rest" is measured from). */
   floor: [number, number];
   /** The pivots the slide is measured at: offsets from the ankle's rest position (left, right). */
@@ -585,7 +615,7 @@ export interface ProcMotion {
    */
   generateCatwalkVmd(
     state: CatwalkState | null,
-    bpm: number | null,
+    bpm: number | null | BeatGridInput,
     morphNames: readonly string[] | null,
     boneNames: readonly string[] | null,
     options?: { skeleton?: CatwalkSkeleton },
@@ -702,9 +732,9 @@ export class Timeline {
   evaluate(timeSeconds: number): TimelinePose;
   evaluateBeat(beat: number): TimelinePose;
   /** A 30 fps VMD (bpm default: the timeline's). */
-  bakeVmd(bpm?: number): Uint8Array;
+  bakeVmd(bpm?: number | BeatGridInput): Uint8Array;
   /** The bake with its plan (hands and feet per whole frame) and what MMD plays, measured (docs/landing.md). */
-  bake(bpm?: number): {
+  bake(bpm?: number | BeatGridInput): {
     vmd: Uint8Array;
     plan: {
       frames: number;
@@ -715,7 +745,8 @@ export class Timeline {
       /** 4 per frame (leftHand, rightHand, leftFoot, rightFoot): 1 = following a trace. */
       active: Uint8Array;
     };
-    report: LandingReport;
+    /** sync: the keyframes against their beats on a grid (null without one). */
+    report: LandingReport & { sync: BeatSync | null };
   };
   toJSON(): TimelineJSON;
   free(): void;
@@ -831,10 +862,10 @@ export class Groove {
   readonly result: GrooveFrame;
   setConfig(config: GrooveSettingsInput): void;
   /** pose: null (rest pose), a PoseEvaluator (sampled at timeSeconds * 30) or GroovePose. */
-  offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
    * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
-  applyToMmdModel(model: { runtimeBones: ReadonlyArray<{ linkedBone: { rotationQuaternion: any; position: any } }> }, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  applyToMmdModel(model: { runtimeBones: ReadonlyArray<{ linkedBone: { rotationQuaternion: any; position: any } }> }, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** World positions (3 per bone) of the last grooved pose. */
   worldPositions(): Float32Array;
   previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
@@ -868,6 +899,8 @@ export interface GrooveBakeReport {
   skipped: string[];
   /** What the bake plays like (limbs left, right), measured; null without the squat bounce. */
   landing: LandingReport | null;
+  /** On a grid: every bounce valley as written against its beat (null without a grid or a bounce). */
+  sync: BeatSync | null;
 }
 
 type SkeletonInput = Skeleton | Uint8Array | ArrayBuffer;
@@ -877,9 +910,9 @@ export interface ProcMotion {
   grooveConfig(config?: GrooveSettingsInput, options?: { base?: GrooveSettingsInput; changedOnly?: false }): GrooveConfig;
   grooveConfig(config: GrooveSettingsInput, options: { base?: GrooveSettingsInput; changedOnly: true }): GrooveSettings;
   createGroove(config: GrooveSettingsInput, skeleton: SkeletonInput): Groove;
-  grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
-  bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
-  applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): Uint8Array;
+  grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
+  bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
+  applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): Uint8Array;
 }
 
 // ---- rig analysis (js-glue/rig.js, docs/rig.md) ----------------------------------------------------

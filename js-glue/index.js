@@ -657,7 +657,11 @@ export class ProcMotion {
    * for null lists. See index.d.ts and docs/catwalk.md.
    */
   generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
-    const params = catwalkParams(state ?? {}, bpm);
+    // bpm: a number, or a beat grid ({ bpm, offset }, a detectBeats result, pm.beatGrid(...)): the heel
+    // strikes then land on its beats (docs/catwalk.md, "On a beat grid")
+    const grid = bpm !== null && typeof bpm === 'object' ? this.beatGrid(bpm) : null;
+    const params = catwalkParams(state ?? {}, grid ? null : bpm);
+    params.grid = grid;
     const skeleton = options?.skeleton ?? null;
     // a whole model (PMX/PMD bytes or readPmx's skeleton): the legs are landed on it and measured
     if (skeleton && (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || Array.isArray(skeleton.bones))) {
@@ -677,11 +681,12 @@ export class ProcMotion {
   }
 
   /** Internal: the catwalk export (a skeleton handle, or name lists and rest positions). */
-  _catwalk(params, bones, morphs, positions, parents, skeleton) {
+  _catwalk({ grid, ...params }, bones, morphs, positions, parents, skeleton) {
     const s = this._scratch();
     try {
       const slots = this.mod._pm_abi_catwalk_descriptor_slots();
       const d = new Uint32Array(slots);
+      if (grid) d[10] = this._gridBlock(s, grid);
       const json = utf8Encoder.encode(JSON.stringify(params));
       d[0] = s.put(json);
       d[1] = json.byteLength;
@@ -701,6 +706,7 @@ export class ProcMotion {
       const ankles = this._takeArray(Float32Array, oPtr + 16);
       const contact = this._takeArray(Uint8Array, oPtr + 24);
       const plan = { ...info.plan, ankles, contact };
+      if (info.sync?.strikes) plan.strikes = info.sync.strikes, delete info.sync.strikes;
       delete info.plan;
       delete info.verified;
       return { vmd, ...info, plan };

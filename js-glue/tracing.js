@@ -385,11 +385,24 @@ export class Timeline {
     return this._pose(beat, true);
   }
 
-  /** Bake to a VMD (30 fps) at `bpm` (default: the timeline's): Uint8Array. */
+  /** Internal: a beat grid for the bake (bpm a { bpm, offset }, detectBeats' result or a beatGrid), or
+   * none (a number: that tempo); returns the tempo argument for the export. */
+  _bakeGrid(s, bpm, err, what) {
+    const grid = bpm !== null && typeof bpm === 'object';
+    if (!grid && !Number.isFinite(bpm)) throw invalid(`${what}: bpm is not finite`);
+    const r = this.pm.mod._pm_abi_timeline_set_grid(this.handle, grid ? this.pm._gridBlock(s, bpm) : 0, err);
+    if (r !== 0) return null;
+    return grid ? 0 : bpm;
+  }
+
+  /** Bake to a VMD (30 fps) at `bpm` (default: the timeline's; or a beat grid: keyframe beats land on its
+   * beats): Uint8Array. */
   bakeVmd(bpm = 0) {
-    if (!Number.isFinite(bpm)) throw invalid('bakeVmd: bpm is not finite');
     let bytes;
     this._call((s, err) => {
+      const tempo = this._bakeGrid(s, bpm, err, 'bakeVmd');
+      if (tempo === null) return 1;
+      bpm = tempo;
       const out = s.alloc(8);
       const r = this.pm.mod._pm_abi_timeline_bake(this.handle, bpm, out, out + 4, err);
       if (r === 0) bytes = this.pm._takeBytes(out);
@@ -407,9 +420,11 @@ export class Timeline {
    * each limb measured against the plan over its traced frames.
    */
   bake(bpm = 0) {
-    if (!Number.isFinite(bpm)) throw invalid('bake: bpm is not finite');
     let out;
     this._call((s, err) => {
+      const tempo = this._bakeGrid(s, bpm, err, 'bake');
+      if (tempo === null) return 1;
+      bpm = tempo;
       const o = s.alloc(40);
       const r = this.pm.mod._pm_abi_timeline_bake_plan(this.handle, bpm, o, err);
       if (r !== 0) return r;

@@ -19,6 +19,7 @@ enum {
     CW_SKELETON,                    /* optional pm_skeleton handle (pm_abi_skeleton_from_*): the model
                                        (names, morphs, proportions, and the legs landed on it); the
                                        name lists and positions are then ignored */
+    CW_GRID,                        /* optional beat grid block (pm_abi_grid_in): params.grid */
     CW_IN_COUNT
 };
 /* Output slots: VMD bytes, info JSON, the plan's ankles (float[6 * (loopFrames + 1)]) and contact
@@ -110,6 +111,8 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
         memset(&model, 0, sizeof model);
         model.skeleton = (const pm_skeleton *)(uintptr_t)d[CW_SKELETON];
     }
+    if (r == PM_OK) r = pm_abi_grid_in((const double *)(uintptr_t)d[CW_GRID], &params.grid, &err);
+    if (r) goto done;
     pm_catwalk_info info;
     const pm_catwalk_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
     if ((r = pm_catwalk_generate_plan(&params, mp, &vmd, &info, &plan, &err))) goto done;

@@ -1,8 +1,10 @@
 /* Memory management and version exports shared by every module of the ABI. */
 #include "pm_abi.h"
 
+#include "common/internal.h"
 #include "procmotion/common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,3 +38,17 @@ PM_EXPORT uint32_t pm_abi_heap_in_use(void) { return (uint32_t)mallinfo().uordbl
 /* Not tracked outside the Emscripten build. */
 PM_EXPORT uint32_t pm_abi_heap_in_use(void) { return 0; }
 #endif
+
+pm_result pm_abi_grid_in(const double *b, pm_beat_grid *out, pm_error *err) {
+    memset(out, 0, sizeof *out);
+    if (!b) return PM_OK;
+    if (!(b[4] >= 0 && b[4] <= 4294967295.0 && b[4] == floor(b[4])) || !(b[2] >= 0 && b[2] <= 64) || !(b[3] >= 0 && b[3] < 4294967295.0))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: a beat grid block with %g beats, %g a bar, downbeat %g", b[4], b[2], b[3]);
+    out->bpm = b[0];
+    out->offset = b[1];
+    out->beats_per_bar = (uint32_t)b[2];
+    out->first_downbeat = (uint32_t)b[3];
+    out->beat_count = (uint32_t)b[4];
+    out->beats = out->beat_count ? b + 5 : NULL;
+    return PM_OK;
+}
