@@ -2,6 +2,7 @@
 #ifndef PROCMOTION_CLI_H
 #define PROCMOTION_CLI_H
 
+#include "procmotion/beats.h"
 #include "procmotion/common.h"
 #include "procmotion/skeleton.h"
 
@@ -38,6 +39,13 @@ bool cli_parse_double(const char *text, double *out);
 bool cli_ends_with(const char *s, const char *suffix);
 /* Whether `name` is an executable file in a PATH directory. */
 bool cli_on_path(const char *name);
+
+/* The beat grid of --beats FILE (the JSON `procmotion beats` prints: its beats, bpm, beatsPerBar and
+ * barPositions; or an object with only bpm and offset) and --offset SECONDS (shifts a file's beats, or
+ * with no file makes a plain grid of `bpm` with that offset; `bpm` 0 then fails). Neither given: *grid
+ * zeroed (no grid). *storage receives the beats (free() it). Returns false after printing an error. */
+bool cli_read_grid(const char *cmd, const char *beats_path, const char *offset_arg, double bpm, pm_beat_grid *grid,
+                   double **storage);
 
 /* A progress bar on stderr, drawn only when stderr is a terminal: "LABEL [####....] 42% 10/24 UNIT". */
 typedef struct cli_progress {

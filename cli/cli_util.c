@@ -153,3 +153,65 @@ void cli_progress_draw(cli_progress *p, double done, double total) {
     if (done >= total) fputs("\n", stderr);
     fflush(stderr);
 }
+
+bool cli_read_grid(const char *cmd, const char *beats_path, const char *offset_arg, double bpm, pm_beat_grid *grid,
+                   double **storage) {
+    memset(grid, 0, sizeof *grid);
+    *storage = NULL;
+    double offset = 0;
+    if (offset_arg && !cli_parse_double(offset_arg, &offset)) return cli_fail(cmd, "--offset must be seconds, got '%s'", offset_arg), false;
+    if (!beats_path) {
+        if (!offset_arg) return true;
+        if (!(bpm > 0)) return cli_fail(cmd, "--offset needs --bpm (or --beats)"), false;
+        *grid = pm_beat_grid_from_bpm(bpm, offset);
+        return true;
+    }
+    size_t size = 0;
+    uint8_t *text = cli_read_file(beats_path, &size);
+    if (!text) return false;
+    cJSON *j = cJSON_ParseWithLength((const char *)text, size);
+    free(text);
+    bool ok = false;
+    const cJSON *b = j ? cJSON_GetObjectItemCaseSensitive(j, "beats") : NULL, *tempo = j ? cJSON_GetObjectItemCaseSensitive(j, "bpm") : NULL;
+    if (!cJSON_IsObject(j)) {
+        cli_fail(cmd, "%s: not a JSON object (the output of `procmotion beats`)", beats_path);
+    } else if (cJSON_IsArray(b) && cJSON_GetArraySize(b) >= 2) {
+        int n = cJSON_GetArraySize(b);
+        const cJSON *bars = cJSON_GetObjectItemCaseSensitive(j, "barPositions"), *per = cJSON_GetObjectItemCaseSensitive(j, "beatsPerBar");
+        double *beats = malloc(sizeof(double) * (size_t)n);
+        ok = beats != NULL;
+        if (!ok) cli_fail(cmd, "out of memory for %d beats", n);
+        int i = 0;
+        for (const cJSON *x = b->child; ok && x; x = x->next, i++) {
+            if (!cJSON_IsNumber(x)) ok = false, cli_fail(cmd, "%s: beats[%d] is not a number", beats_path, i);
+            else beats[i] = x->valuedouble + offset;
+        }
+        if (ok) {
+            grid->bpm = cJSON_IsNumber(tempo) && tempo->valuedouble > 0 ? tempo->valuedouble : 60.0 * (n - 1) / (beats[n - 1] - beats[0]);
+            grid->offset = beats[0];
+            grid->beats = beats;
+            grid->beat_count = (uint32_t)n;
+            grid->beats_per_bar = cJSON_IsNumber(per) && per->valuedouble >= 1 && per->valuedouble <= 64 ? (uint32_t)per->valuedouble : 4;
+            int k = 0;
+            for (const cJSON *x = cJSON_IsArray(bars) ? bars->child : NULL; x; x = x->next, k++)
+                if (cJSON_IsNumber(x) && x->valuedouble == 1) {
+                    grid->first_downbeat = (uint32_t)k;
+                    break;
+                }
+            *storage = beats;
+        } else {
+            free(beats);
+        }
+    } else if (cJSON_IsNumber(tempo)) {
+        const cJSON *off = cJSON_GetObjectItemCaseSensitive(j, "offset");
+        *grid = pm_beat_grid_from_bpm(tempo->valuedouble, (cJSON_IsNumber(off) ? off->valuedouble : 0) + offset);
+        ok = true;
+    } else {
+        cli_fail(cmd, "%s: no \"beats\" (two or more) and no \"bpm\"", beats_path);
+    }
+    cJSON_Delete(j);
+    pm_error err = {0};
+    if (ok && pm_beat_grid_check(grid, &err) != PM_OK) ok = false, cli_fail(cmd, "%s: %s", beats_path, err.message);
+    if (!ok) free(*storage), *storage = NULL, memset(grid, 0, sizeof *grid);
+    return ok;
+}

@@ -23,6 +23,11 @@ const char cmd_catwalk_usage[] =
     "                         xyz, world), contact (per frame: left, right; 0 swing, 1 heel, 2 flat, 3 ball)\n"
     "  --params FILE          read parameters from a JSON file (the JS glue's names); flags override\n"
     "  --bpm N                music tempo, clamped to 60..200 (default: none, tempo = 120 * speed)\n"
+    "  --beats FILE           the heel strikes on the beats of `procmotion beats` output (or {bpm,\n"
+    "                         offset}): the walk is time-warped to the song (docs/beats.md); the\n"
+    "                         summary's sync says how far each strike is from its beat (frames)\n"
+    "  --offset S             seconds of the first beat with --bpm (tap tempo, a manual offset), or a\n"
+    "                         shift of --beats' times\n"
     "  --speed X              tempo without a BPM (default 1; 0.5..1.66)\n"
     "  --cadence beat|2beat   one step per beat or every two beats (default 2beat)\n"
     "  --arms swing|posed     swinging arms or a still pose (default swing)\n"
@@ -90,7 +95,7 @@ int cmd_catwalk(int argc, char **argv) {
     memset(&flags, 0, sizeof flags);
     bool set_bpm = false, set_speed = false, set_cadence = false, set_arms = false, set_distance = false;
     bool set_seed = false, set_tol = false, set_rtol = false;
-    const char *output = NULL, *model_path = NULL, *params_path = NULL, *plan_path = NULL;
+    const char *output = NULL, *model_path = NULL, *params_path = NULL, *plan_path = NULL, *beats_path = NULL, *offset_arg = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
@@ -103,6 +108,9 @@ int cmd_catwalk(int argc, char **argv) {
         } else if (strcmp(a, "--plan") == 0) {
             if (!v) return cli_fail("catwalk", "--plan needs a file"), 2;
             plan_path = v, i++;
+        } else if (strcmp(a, "--beats") == 0 || strcmp(a, "--offset") == 0) {
+            if (!v) return cli_fail("catwalk", "%s needs a value", a), 2;
+            *(a[2] == 'b' ? &beats_path : &offset_arg) = v, i++;
         } else if (strcmp(a, "--params") == 0) {
             if (!v) return cli_fail("catwalk", "--params needs a file"), 2;
             params_path = v, i++;
@@ -169,12 +177,14 @@ int cmd_catwalk(int argc, char **argv) {
         if (fv->set) *(pm_catwalk_value *)((char *)&p + AMOUNT_FLAGS[k].offset) = *fv;
     }
 
+    double *grid_beats = NULL;
+    if (!cli_read_grid("catwalk", beats_path, offset_arg, p.bpm, &p.grid, &grid_beats)) return 1;
     pm_catwalk_model model;
     memset(&model, 0, sizeof model);
     const pm_catwalk_model *mp = NULL;
     pm_skeleton *sk = NULL;
     if (model_path) {
-        if (!cli_read_skeleton("catwalk", model_path, &sk)) return 1;
+        if (!cli_read_skeleton("catwalk", model_path, &sk)) return free(grid_beats), 1;
         model.skeleton = sk;
         mp = &model;
     }
@@ -217,5 +227,6 @@ done:
     free(bytes);
     pm_vmd_free(vmd);
     pm_skeleton_free(sk);
+    free(grid_beats);
     return rc;
 }

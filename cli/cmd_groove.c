@@ -11,8 +11,9 @@
 #include <string.h>
 
 const char cmd_groove_usage[] =
-    "usage: procmotion groove --model MODEL.pmx --bpm N [--vmd BASE.vmd] [--config GROOVE.json] [--frames N]\n"
-    "                         [--position-tolerance UNITS] [--rotation-tolerance DEG] -o OUT.vmd\n"
+    "usage: procmotion groove --model MODEL.pmx --bpm N [--offset S] [--vmd BASE.vmd] [--config GROOVE.json]\n"
+    "                         [--frames N] [--position-tolerance UNITS] [--rotation-tolerance DEG] -o OUT.vmd\n"
+    "       procmotion groove --model MODEL.pmx --beats BEATS.json [the same options] -o OUT.vmd\n"
     "       procmotion groove --print-config [--config GROOVE.json] [--changed]\n"
     "\n"
     "Bake the groove (docs/groove.md) into a new VMD: a BPM oscillation of the pelvis, spine, neck, head,\n"
@@ -22,6 +23,10 @@ const char cmd_groove_usage[] =
     "  {\"joints\": {\"head\": {\"amp\": 5}}, \"squat\": {\"vertical\": 4}}\n"
     "--frames: the last frame to bake (default: the base motion's last frame, or 16 beats). Prints a JSON\n"
     "report: frames, keys written and copied, the keys' largest deviation, joints the model lacks.\n"
+    "--beats: the waves on the beats of `procmotion beats` output (a bounce valley on every beat, the\n"
+    "song's offset and tempo drift; without a base motion the bake runs to the last beat); the report's\n"
+    "sync says how far each valley is from its beat (frames). --offset: seconds of beat 0 (with --bpm),\n"
+    "or a shift of --beats' times.\n"
     "--print-config prints the merged settings (every field), or with --changed only the changed fields.\n";
 
 
@@ -72,7 +77,8 @@ static void print_report(const char *out_path, const pm_groove_bake_report *rep,
 }
 
 int cmd_groove(int argc, char **argv) {
-    const char *model_path = NULL, *vmd_path = NULL, *config_path = NULL, *out_path = NULL, *bpm_arg = NULL;
+    const char *model_path = NULL, *vmd_path = NULL, *config_path = NULL, *out_path = NULL, *bpm_arg = NULL, *beats_path = NULL,
+               *offset_arg = NULL;
     bool print = false, changed = false;
     pm_groove_bake_options opts = {0};
     for (int i = 1; i < argc; i++) {
@@ -84,6 +90,8 @@ int cmd_groove(int argc, char **argv) {
         else if (strcmp(a, "--config") == 0 && has) config_path = argv[++i];
         else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has) out_path = argv[++i];
         else if (strcmp(a, "--bpm") == 0 && has) bpm_arg = argv[++i];
+        else if (strcmp(a, "--beats") == 0 && has) beats_path = argv[++i];
+        else if (strcmp(a, "--offset") == 0 && has) offset_arg = argv[++i];
         else if (strcmp(a, "--print-config") == 0) print = true;
         else if (strcmp(a, "--changed") == 0) changed = true;
         else if (strcmp(a, "--frames") == 0 && has) {
@@ -102,10 +110,12 @@ int cmd_groove(int argc, char **argv) {
     if (!read_config(config_path, &cfg)) return 1;
     if (print) return print_config(&cfg, changed);
     if (!model_path) return cli_fail("groove", "missing --model MODEL.pmx");
-    if (!bpm_arg) return cli_fail("groove", "missing --bpm N");
+    if (!bpm_arg && !beats_path) return cli_fail("groove", "missing --bpm N (or --beats BEATS.json)");
     if (!out_path) return cli_fail("groove", "missing -o OUT.vmd");
     double bpm = 0;
-    if (!parse_positive("--bpm", bpm_arg, &bpm)) return 1;
+    if (bpm_arg && !parse_positive("--bpm", bpm_arg, &bpm)) return 1;
+    double *grid_beats = NULL;
+    if (!cli_read_grid("groove", beats_path, offset_arg, bpm, &opts.grid, &grid_beats)) return 1;
 
     int rc = 1;
     pm_error err = {0};
@@ -145,5 +155,6 @@ done:
     pm_vmd_free(base);
     pm_skeleton_free(skel);
     free(vdata);
+    free(grid_beats);
     return rc;
 }

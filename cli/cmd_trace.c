@@ -1,5 +1,6 @@
 /* procmotion trace TIMELINE.json [--model M] -o OUT.vmd [--bpm B]: bake a tracing timeline to a VMD. */
 #include "cli.h"
+#include "beats/grid_internal.h"
 #include "tracing/tracing_internal.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/tracing.h"
@@ -11,21 +12,27 @@
 #include <string.h>
 
 const char cmd_trace_usage[] =
-    "usage: procmotion trace TIMELINE.json [--model MODEL.pmx] -o OUT.vmd [--bpm BPM]\n"
+    "usage: procmotion trace TIMELINE.json [--model MODEL.pmx] -o OUT.vmd [--bpm BPM] [--beats BEATS.json]\n"
+    "                        [--offset S]\n"
     "\n"
     "Bake a tracing timeline (the JSON that Timeline.toJSON() writes; schema in docs/tracing.md) to a\n"
     "30 fps VMD for MODEL (default: the built-in mannequin). Traced hands and feet get a key on every\n"
     "frame of their traced segments, solved on MODEL so the wrist or ankle stays on its path; other bones\n"
     "get one key per keyframe. A traced foot on a model with 足ＩＫ keys the IK bone (leg IK stays on).\n"
-    "--bpm overrides the timeline's tempo. Prints a JSON summary to stdout.\n";
+    "--bpm overrides the timeline's tempo. --beats puts keyframe beat b on beat b of `procmotion beats`\n"
+    "output (the song's offset and tempo drift); --offset: seconds of beat 0 (with the tempo), or a shift\n"
+    "of --beats' times; the summary's sync says how far each keyframe is from its beat (frames).\n"
+    "Prints a JSON summary to stdout.\n";
 
 int cmd_trace(int argc, char **argv) {
-    const char *json_path = NULL, *model_path = NULL, *out_path = NULL, *bpm_arg = NULL;
+    const char *json_path = NULL, *model_path = NULL, *out_path = NULL, *bpm_arg = NULL, *beats_path = NULL, *offset_arg = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--model") == 0 && i + 1 < argc) model_path = argv[++i];
         else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc) out_path = argv[++i];
         else if (strcmp(a, "--bpm") == 0 && i + 1 < argc) bpm_arg = argv[++i];
+        else if (strcmp(a, "--beats") == 0 && i + 1 < argc) beats_path = argv[++i];
+        else if (strcmp(a, "--offset") == 0 && i + 1 < argc) offset_arg = argv[++i];
         else if (a[0] != '-' && !json_path) json_path = a;
         else return cli_fail("trace", "unknown argument '%s' (see procmotion trace --help)", a);
     }
@@ -42,6 +49,9 @@ int cmd_trace(int argc, char **argv) {
     pm_skeleton *skel = NULL;
     pm_timeline *tl = NULL;
     pm_vmd *vmd = NULL;
+    double *grid_beats = NULL;
+    pm_trace_plan plan;
+    memset(&plan, 0, sizeof plan);
     if (!jdata) goto done;
     if (model_path) {
         if (!cli_read_skeleton("trace", model_path, &skel)) goto done;
@@ -55,8 +65,9 @@ int cmd_trace(int argc, char **argv) {
     }
     pm_timeline_bake_options opts = {0};
     opts.bpm = bpm;
+    if (!cli_read_grid("trace", beats_path, offset_arg, bpm > 0 ? bpm : pm_timeline_bpm(tl), &opts.grid, &grid_beats)) goto done;
     pm_landing_report rep;
-    if (pm_timeline_bake_plan(tl, &opts, &vmd, NULL, &rep, &err) != PM_OK || pm_vmd_write(vmd, NULL, 0, &vsize, &err) != PM_OK ||
+    if (pm_timeline_bake_plan(tl, &opts, &vmd, &plan, &rep, &err) != PM_OK || pm_vmd_write(vmd, NULL, 0, &vsize, &err) != PM_OK ||
         !(vbytes = malloc(vsize ? vsize : 1)) || pm_vmd_write(vmd, vbytes, vsize, &vsize, &err) != PM_OK) {
         cli_fail_error("trace", &err);
         goto done;
@@ -76,6 +87,8 @@ int cmd_trace(int argc, char **argv) {
     cJSON_AddNumberToObject(j, "bytes", (double)vsize);
     bool ok = true; /* the bake played and measured against its plan (docs/landing.md) */
     pmi_trace_report_json(j, "report", &rep, skel, &ok);
+    if (plan.synced) pmi_beat_sync_json(j, "sync", &plan.sync, &ok);
+    else cJSON_AddNullToObject(j, "sync");
     cli_print_json(j);
     rc = 0;
 done:
@@ -84,5 +97,7 @@ done:
     pm_skeleton_free(skel);
     free(vbytes);
     free(jdata);
+    free(grid_beats);
+    pm_trace_plan_free(&plan);
     return rc;
 }

@@ -11,7 +11,7 @@
 //
 // procmotion's 'beats' feature module (procmotion-beats.wasm): index.js imports this file on the first
 // pm.loadAsync('beats') and puts `api` on the ProcMotion.
-import { ERROR_SIZE, ProcMotionError } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridOf } from './runtime.js';
 
 const CHUNK = 32768; // frames handed to the core per push
 const OPTION_KEYS = ['minBpm', 'maxBpm', 'priorBpm', 'tightness', 'beatsPerBar', 'steady', 'maxSeconds'];
@@ -239,15 +239,8 @@ function installBeats() {
      * { bpm, offset, beats (Float64Array or null), beatsPerBar, firstDownbeat }.
      */
     beatGrid(x, offset) {
-      if (x === null || x === undefined) return null;
-      let g;
-      if (typeof x === 'number') g = { bpm: x, offset: offset ?? 0, beats: null, beatsPerBar: 4, firstDownbeat: 0 };
-      else if (typeof x === 'object' && x.beats && x.beats.length >= 2) {
-        g = { bpm: x.bpm > 0 ? x.bpm : 120, offset: x.beats[0], beats: Float64Array.from(x.beats), beatsPerBar: x.beatsPerBar ?? 4, firstDownbeat: x.firstDownbeat ?? 0 };
-      } else if (typeof x === 'object') {
-        g = { bpm: x.bpm, offset: x.offset ?? 0, beats: null, beatsPerBar: x.beatsPerBar ?? 4, firstDownbeat: x.firstDownbeat ?? 0 };
-      } else throw fail(`beat grid: expected a BPM, { bpm, offset } or a detectBeats result, got ${typeof x}`);
-      if (typeof g.bpm !== 'number' || typeof g.offset !== 'number') throw fail(`beat grid: bpm and offset must be numbers, got ${g.bpm} and ${g.offset}`);
+      const g = gridOf(x, offset, 'beats'); // runtime.js: the same grid the core's generators take
+      if (!g) return null;
       const s = this._scratch();
       try {
         const errPtr = s.alloc(ERROR_SIZE);

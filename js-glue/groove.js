@@ -10,7 +10,7 @@
 import { GROOVE_FLAG, GROOVE_INFO as INFO, GROOVE_OUT as OUT, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
 import { GROOVE_JOINTS } from './constants.js';
 import { PoseEvaluator } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder } from './runtime.js';
 
 const LEG_MODES = Object.keys(LEG_MODE);
 const NO_INDEX = 0xffffffff;
@@ -164,12 +164,28 @@ export class Groove {
     }
     const flags = (options.legIkUser ? GROOVE_FLAG.legIkUser : 0) | (options.resetAnchors ? GROOVE_FLAG.resetAnchors : 0) |
       (options.offsetsOnly ? GROOVE_FLAG.offsetsOnly : 0);
-    this._call(mod._pm_abi_groove_offsets(this.handle, rot, trans, timeSeconds, bpm, flags, this.errPtr));
+    this._useGrid(bpm);
+    this._call(mod._pm_abi_groove_offsets(this.handle, rot, trans, timeSeconds, typeof bpm === 'number' ? bpm : 60, flags, this.errPtr));
     const p = mod._pm_abi_groove_output(this.handle) >> 2;
     this._out.set(mod.HEAPF32.subarray(p, p + this._out.length));
     this.result.beat = this._out[OUT.BEAT];
     this.result.legsSolved = this._out[OUT.LEGS_SOLVED] === 1;
     return this.result;
+  }
+
+  /** Internal: hand the core the grid when `bpm` is one (a { bpm, offset }, a detectBeats result or a
+   * beatGrid), once per grid object; a number clears it. */
+  _useGrid(bpm) {
+    const grid = bpm !== null && typeof bpm === 'object' ? bpm : null;
+    if (grid === this._grid) return;
+    const s = this.pm._scratch();
+    try {
+      const block = grid ? gridBlock(s, grid) : 0;
+      this._call(this.pm.mod._pm_abi_groove_set_grid(this.handle, block, this.errPtr));
+      this._grid = grid;
+    } finally {
+      s.free();
+    }
   }
 
   /**
@@ -353,8 +369,11 @@ export const grooveMethods = {
       const out = s.alloc(16);
       const frames = options.frames ?? 0;
       if (!Number.isInteger(frames) || frames < 0) throw fail('applyGrooveToVmd: frames must be a whole number >= 0');
-      if (mod._pm_abi_groove_bake_json(sk, vmd, json, len, bpm, frames, options.positionTolerance ?? 0,
-                                       options.rotationTolerance ?? 0, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
+      // bpm: a number, or a beat grid (a { bpm, offset }, detectBeats' result, beatGrid's): the waves
+      // then run on its beats and report.sync says how far each bounce valley is from its beat
+      const grid = bpm !== null && typeof bpm === 'object' ? gridBlock(s, bpm) : 0;
+      if (mod._pm_abi_groove_bake_json(sk, vmd, json, len, grid ? 0 : bpm, frames, options.positionTolerance ?? 0,
+                                       options.rotationTolerance ?? 0, grid, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
         this._throw(s, errPtr, 'groove');
       }
       const bytes = this._takeBytes(out);

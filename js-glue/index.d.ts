@@ -551,6 +551,34 @@ export interface CatwalkInfo {
     blink: number;
     poseArmAngle: { shoulder: number; elbow: number };
   };
+  /** False when the walk was time-warped to a grid that lists beats (one motion over the song). */
+  looping: boolean;
+  /** Beats a step, and the grid beat of strike 0 (docs/catwalk.md, "On a beat grid"). */
+  beatsPerStep: number;
+  firstStrikeBeat: number;
+  /** With a BPM or a grid: how far the heel strikes are from their beats (frames), measured as played
+   * (`measured: 'played'`) or as keyed with bone names only; per strike in plan.strikes. */
+  sync: (BeatSync & { measured: 'played' | 'keyed' }) | null;
+}
+
+/** How far events (heel strikes, bounce valleys, keyframes) are from their beats, frames (30 fps). */
+export interface BeatSync {
+  count: number;
+  maxError: number;
+  meanError: number;
+  /** Index of the event with maxError. */
+  worst: number;
+  withinHalfFrame: boolean;
+}
+
+/** A heel strike against its beat. */
+export interface CatwalkStrike {
+  frame: number;
+  side: 'left' | 'right';
+  beat: number;
+  beatFrame: number;
+  /** frame - beatFrame. */
+  error: number;
 }
 
 /** A generator's plan: the ankles per whole frame 0 .. frames. */
@@ -560,6 +588,8 @@ export interface CatwalkPlan {
   ankles: Float32Array;
   /** 2 per frame (left, right): 0 swing, 1 rolling about the heel, 2 flat, 3 rolling about the ball. */
   contact: Uint8Array;
+  /** With a BPM or a grid: every heel strike in frames 0 .. frames against its beat. */
+  strikes?: CatwalkStrike[];
   /** Each ankle's standing height (what "below rest" is measured from). */
   floor: [number, number];
   /** The pivots the slide is measured at: offsets from the ankle's rest position (left, right). */
@@ -632,7 +662,7 @@ export interface ProcMotion {
    */
   generateCatwalkVmd(
     state: CatwalkState | null,
-    bpm: number | null,
+    bpm: number | null | BeatGridInput,
     morphNames: readonly string[] | null,
     boneNames: readonly string[] | null,
     options?: { skeleton?: CatwalkSkeleton },
@@ -738,8 +768,9 @@ export interface TimelineBakeResult {
     /** 4 per frame (leftHand, rightHand, leftFoot, rightFoot): 1 = following a trace. */
     active: Uint8Array;
   };
-  /** The bake played with the MMD-exact evaluator, each limb measured against the plan over its traced frames. */
-  report: LandingReport;
+  /** The bake played with the MMD-exact evaluator, each limb measured against the plan over its traced
+   * frames; sync: the keyframes against their beats on a grid (null without one). */
+  report: LandingReport & { sync: BeatSync | null };
 }
 
 /** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call dispose() when done. */
@@ -766,10 +797,10 @@ export interface Timeline {
   generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
   evaluate(timeSeconds: number): TimelinePose;
   evaluateBeat(beat: number): TimelinePose;
-  /** bake(bpm).vmd: a 30 fps VMD (bpm default: the timeline's). */
-  bakeVmd(bpm?: number): Uint8Array;
+  /** bake(bpm).vmd: a 30 fps VMD (bpm default: the timeline's; or a beat grid: keyframe beats land on its beats). */
+  bakeVmd(bpm?: number | BeatGridInput): Uint8Array;
   /** The bake with its plan (hands and feet per whole frame) and what MMD plays, measured (docs/landing.md). */
-  bake(bpm?: number): TimelineBakeResult;
+  bake(bpm?: number | BeatGridInput): TimelineBakeResult;
   toJSON(): TimelineJSON;
   /** Release the module memory (safe twice). */
   dispose(): void;
@@ -897,10 +928,10 @@ export interface Groove {
   readonly result: GrooveFrame;
   setConfig(config: GrooveSettingsInput): void;
   /** pose: null (rest pose), a PoseEvaluator (sampled at timeSeconds * 30) or GroovePose. */
-  offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
    * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
-  applyToMmdModel(model: GrooveTargetModel, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
+  applyToMmdModel(model: GrooveTargetModel, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** World positions (3 per bone) of the last grooved pose. */
   worldPositions(): Float32Array;
   previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
@@ -937,6 +968,8 @@ export interface GrooveBakeReport {
   skipped: string[];
   /** What the bake plays like (limbs left, right), measured; null without the squat bounce. */
   landing: LandingReport | null;
+  /** On a grid: every bounce valley as written against its beat (null without a grid or a bounce). */
+  sync: BeatSync | null;
 }
 
 type SkeletonInput = Skeleton | Uint8Array | ArrayBuffer;
@@ -946,9 +979,9 @@ export interface ProcMotion {
   grooveConfig(config?: GrooveSettingsInput, options?: { base?: GrooveSettingsInput; changedOnly?: false }): GrooveConfig;
   grooveConfig(config: GrooveSettingsInput, options: { base?: GrooveSettingsInput; changedOnly: true }): GrooveSettings;
   createGroove(config: GrooveSettingsInput, skeleton: SkeletonInput): Groove;
-  grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): GrooveFrame;
-  bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
-  applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number, options?: GrooveBakeOptions): Uint8Array;
+  grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
+  bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
+  applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): Uint8Array;
 }
 
 // ---- rig analysis (js-glue/rig.js, docs/rig.md) ----------------------------------------------------

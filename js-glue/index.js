@@ -19,8 +19,8 @@ import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
 import {
-  ERROR_SIZE, ProcMotionError, Scratch, checkCount, createModuleObject, instantiate, invalid, readError, toBytes,
-  utf8Decoder, utf8Encoder,
+  ERROR_SIZE, ProcMotionError, Scratch, checkCount, createModuleObject, gridBlock, gridOf, instantiate, invalid,
+  readError, toBytes, utf8Decoder, utf8Encoder,
 } from './runtime.js';
 
 export { CATWALK_PARAMETERS, GROOVE_JOINTS, HUMANOID_BONES, ProcMotionError, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS };
@@ -521,7 +521,12 @@ export class ProcMotion {
    * docs/catwalk.md.
    */
   generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
-    const params = catwalkParams(state ?? {}, bpm);
+    // bpm: a number, or a beat grid ({ bpm, offset }, a detectBeats result, pm.beatGrid(...)): the heel
+    // strikes then land on its beats (docs/catwalk.md, "On a beat grid")
+    // (normalised here, checked by the core: no 'beats' module needed)
+    const grid = bpm !== null && typeof bpm === 'object' ? gridOf(bpm, undefined, 'catwalk') : null;
+    const params = catwalkParams(state ?? {}, grid ? null : bpm);
+    params.grid = grid;
     const skeleton = options?.skeleton ?? null;
     // a whole model (PMX/PMD bytes or readPmx's skeleton): the legs are landed on it and measured
     if (skeleton && (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || Array.isArray(skeleton.bones))) {
@@ -542,10 +547,11 @@ export class ProcMotion {
   }
 
   /** Internal: the catwalk export (a skeleton handle, or name lists and rest positions). */
-  _catwalk(params, bones, morphs, positions, parents, skeleton) {
+  _catwalk({ grid, ...params }, bones, morphs, positions, parents, skeleton) {
     const s = this._scratch();
     try {
       const d = new Uint32Array(CATWALK.COUNT);
+      if (grid) d[CATWALK.GRID] = gridBlock(s, grid);
       const json = utf8Encoder.encode(JSON.stringify(params));
       d[CATWALK.PARAMS] = s.put(json);
       d[CATWALK.PARAMS_LEN] = json.byteLength;
@@ -565,6 +571,7 @@ export class ProcMotion {
       const ankles = this._takeArray(Float32Array, at(CATWALK_OUT.PLAN));
       const contact = this._takeArray(Uint8Array, at(CATWALK_OUT.CONTACT));
       const plan = { ...info.plan, ankles, contact };
+      if (info.sync?.strikes) plan.strikes = info.sync.strikes, delete info.sync.strikes;
       delete info.plan;
       delete info.verified;
       return { vmd, ...info, plan };

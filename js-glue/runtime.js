@@ -1,7 +1,7 @@
 // procmotion's JS runtime, shared by the entry point (index.js) and the lazy feature modules
 // (motion.js, keypoints.js): loading a wasm module, the heap views, scratch allocations, errors.
 // Internal: nothing here is part of the public API except ProcMotionError (re-exported by index.js).
-import { ERROR, RESULTS } from './dist/abi.js';
+import { ERROR, GRID_IN, RESULTS } from './dist/abi.js';
 
 export const utf8Decoder = new TextDecoder('utf-8');
 export const utf8Encoder = new TextEncoder();
@@ -42,6 +42,41 @@ export function invalid(module, message) {
 export function checkCount(n, what, module = 'procmotion') {
   if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw invalid(module, `${what} must be an integer in 0..4294967295, got ${n}`);
   return n;
+}
+
+/**
+ * Internal: a beat grid as the generators take it, normalised without the 'beats' module: a BPM number
+ * (with `offset`, default 0), { bpm, offset, beatsPerBar?, firstDownbeat? } (a tap-tempo grid, or
+ * pm.beatGrid's), or detectBeats' result (its beats, at least 2); null/undefined give null. Returns
+ * { bpm, offset, beats (Float64Array or null), beatsPerBar, firstDownbeat }. Only the types are checked
+ * here: the core checks the values where the grid is used (pm_beat_grid_check), and pm.beatGrid (the
+ * 'beats' module) checks them at once.
+ */
+export function gridOf(x, offset, module = 'beats') {
+  if (x === null || x === undefined) return null;
+  let g;
+  if (typeof x === 'number') g = { bpm: x, offset: offset ?? 0, beats: null, beatsPerBar: 4, firstDownbeat: 0 };
+  else if (typeof x === 'object' && x.beats && x.beats.length >= 2) {
+    g = { bpm: x.bpm > 0 ? x.bpm : 120, offset: x.beats[0], beats: Float64Array.from(x.beats), beatsPerBar: x.beatsPerBar ?? 4, firstDownbeat: x.firstDownbeat ?? 0 };
+  } else if (typeof x === 'object') {
+    g = { bpm: x.bpm, offset: x.offset ?? 0, beats: null, beatsPerBar: x.beatsPerBar ?? 4, firstDownbeat: x.firstDownbeat ?? 0 };
+  } else throw invalid(module, `beat grid: expected a BPM, { bpm, offset } or a detectBeats result, got ${typeof x}`);
+  if (typeof g.bpm !== 'number' || typeof g.offset !== 'number') throw invalid(module, `beat grid: bpm and offset must be numbers, got ${g.bpm} and ${g.offset}`);
+  return g;
+}
+
+/** Internal: a grid (anything gridOf takes) as the core's grid block (GRID_IN: bpm, offset, beatsPerBar,
+ * firstDownbeat, beat count, beats...; wasm/abi/pm_abi.h pm_abi_grid_in) in scratch `s`; its address. */
+export function gridBlock(s, x) {
+  const g = gridOf(x);
+  const n = g.beats ? g.beats.length : 0, block = new Float64Array(GRID_IN.BEATS + n);
+  block[GRID_IN.BPM] = g.bpm;
+  block[GRID_IN.OFFSET] = g.offset;
+  block[GRID_IN.BEATS_PER_BAR] = g.beatsPerBar ?? 4;
+  block[GRID_IN.FIRST_DOWNBEAT] = g.firstDownbeat ?? 0;
+  block[GRID_IN.BEAT_COUNT] = n;
+  if (n) block.set(g.beats, GRID_IN.BEATS);
+  return s.put(block, Float64Array);
 }
 
 /** Bytes as a Uint8Array view (no copy) of a Uint8Array, ArrayBuffer or any typed array. */

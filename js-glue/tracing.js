@@ -16,7 +16,7 @@
 // procmotion-motion.wasm.
 import { TRACE_BAKE, TRACE_STATE, TRAJECTORY, TRAJECTORY_INFO, TRAJECTORY_MODE } from './dist/abi-motion.js';
 import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
 
 const MODES = Object.keys(TRAJECTORY_MODE);
 const MAX_POINTS = TRAJECTORY.POLE / 3;
@@ -377,11 +377,24 @@ export class Timeline {
     return this._pose(beat, true);
   }
 
-  /** bake(bpm).vmd: the VMD bytes only. */
+  /** Internal: a beat grid for the bake (bpm a { bpm, offset }, detectBeats' result or a beatGrid), or
+   * none (a number: that tempo); returns the tempo argument for the export. */
+  _bakeGrid(s, bpm, err, what) {
+    const grid = bpm !== null && typeof bpm === 'object';
+    if (!grid && !Number.isFinite(bpm)) throw invalid(`${what}: bpm is not finite`);
+    const r = this.pm.mod._pm_abi_timeline_set_grid(this.handle, grid ? gridBlock(s, bpm) : 0, err);
+    if (r !== 0) return null;
+    return grid ? 0 : bpm;
+  }
+
+  /** bake(bpm).vmd: the VMD bytes only (bpm default: the timeline's; or a beat grid: keyframe beats land
+   * on its beats). */
   bakeVmd(bpm = 0) {
-    if (!Number.isFinite(bpm)) throw invalid('bakeVmd: bpm is not finite');
     let bytes;
     this._call((s, err) => {
+      const tempo = this._bakeGrid(s, bpm, err, 'bakeVmd');
+      if (tempo === null) return 1;
+      bpm = tempo;
       const out = s.alloc(8);
       const r = this.pm.mod._pm_abi_timeline_bake(this.handle, bpm, out, out + 4, err);
       if (r === 0) bytes = this.pm._takeBytes(out);
@@ -399,9 +412,11 @@ export class Timeline {
    * each limb measured against the plan over its traced frames.
    */
   bake(bpm = 0) {
-    if (!Number.isFinite(bpm)) throw invalid('bake: bpm is not finite');
     let out;
     this._call((s, err) => {
+      const tempo = this._bakeGrid(s, bpm, err, 'bake');
+      if (tempo === null) return 1;
+      bpm = tempo;
       const o = s.alloc(TRACE_BAKE.COUNT * 4);
       const r = this.pm.mod._pm_abi_timeline_bake_plan(this.handle, bpm, o, err);
       if (r !== 0) return r;

@@ -44,11 +44,20 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   ev.dispose();
   const groove = pm.createGroove({ joints: { head: { amp: 5 } } }, pmx);
   groove.applyToMmdModel(model, 1.5, 128);
+  groove.offsets(null, 1.5, { bpm: 128, offset: 0.25 });
   groove.free();
+  // a beat grid where a BPM goes (issue 18): { bpm, offset }, a tap-tempo grid, a detectBeats result
+  const onGrid = pm.generateCatwalkVmd({}, { bpm: 124, offset: 0.2 }, null, null);
+  const strikeError: number = (onGrid.sync?.maxError ?? 0) + (onGrid.plan.strikes?.[0]?.error ?? 0) + onGrid.beatsPerStep + (onGrid.looping ? 1 : 0);
+  const valleyError: number | undefined = pm.bakeGroove(null, pmx, null, { bpm: 128, offset: 0.1 }).report.sync?.maxError;
   const baked: Uint8Array = pm.bakeGroove(null, pmx, null, 128).vmd;
   const footError: number | undefined = pm.bakeGroove(null, pmx, null, 128).report.landing?.maxError;
   const tl = pm.createTimeline(pmx);
   const traced = tl.bake(120);
+  const keyframeSync: number | undefined = tl.bake({ bpm: 120, offset: 0.5 }).report.sync?.count;
+  await pm.loadAsync('beats');
+  const tapped = pm.generateCatwalkVmd(null, pm.beatGridFromTaps([0.5, 1, 1.5, 2]), null, null).firstStrikeBeat;
+  const detected = pm.bakeGroove(null, pmx, null, pm.detectBeats(new Float32Array(44100), 44100)).report.frames;
   const active: Uint8Array = traced.plan.active;
   tl.dispose();
   await pm.loadAsync('keypoints');
@@ -66,8 +75,10 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   pm.generateCatwalkVmd({ hipSwing: 0.8 }, 128, null, null);
   // @ts-expect-error: stepCadence is 'beat' or '2beat'
   pm.generateCatwalkVmd({ stepCadence: 'triple' }, 128, null, null);
-  // @ts-expect-error: bpm is a number or null
+  // @ts-expect-error: bpm is a number, null or a beat grid
   pm.generateCatwalkVmd({}, '128', null, null);
+  // @ts-expect-error: a grid's bpm is a number
+  pm.generateCatwalkVmd({}, { bpm: '128', offset: 0 }, null, null);
   // @ts-expect-error: readVmd takes bytes
   pm.readVmd('dance.vmd');
   // @ts-expect-error: no such module
@@ -94,7 +105,7 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const ankles: number[] = walk.plan.ankles;
   // @ts-expect-error: materials is 'mtoon' or 'unlit'
   pm.pmxToVrm(pmx, { materials: 'pbr' });
-  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0) + vrm.length + (footError ?? 0) + active.length + ankles.length + (landed ? 1 : 0);
+  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0) + vrm.length + (footError ?? 0) + active.length + ankles.length + (landed ? 1 : 0) + strikeError + (valleyError ?? 0) + (keyframeSync ?? 0) + tapped + detected;
 }
 `;
 

@@ -13,7 +13,8 @@
  * bone); bone and morph names as count, then count + 1 byte offsets + the UTF-8 blob address; optional
  * float[3 * bones] world rest positions and int32[bones] parents (-1 = none); SKELETON: an optional
  * pm_skeleton handle (pm_abi_skeleton_from_*), the model (names, morphs, proportions, and the legs
- * landed on it), the name lists and positions then ignored. */
+ * landed on it), the name lists and positions then ignored; GRID: an optional beat grid block
+ * (PM_ABI_LAYOUT_GRID_IN, read by pm_abi_grid_in): params.grid. */
 enum { PM_ABI_LAYOUT_CATWALK(PM_ABI_SLOT_ENUM, CW_) CW_COUNT };
 /* Output slots (PM_ABI_LAYOUT_CATWALK_OUT): VMD bytes, info JSON, the plan's ankles
  * (float[6 * (loopFrames + 1)]) and contact (uint8[2 * (loopFrames + 1)]), all host-freed with
@@ -102,6 +103,8 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
         memset(&model, 0, sizeof model);
         model.skeleton = (const pm_skeleton *)(uintptr_t)d[CW_SKELETON];
     }
+    if (r == PM_OK) r = pm_abi_grid_in((const double *)(uintptr_t)d[CW_GRID], &params.grid, &err);
+    if (r) goto done;
     pm_catwalk_info info;
     const pm_catwalk_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
     if ((r = pm_catwalk_generate_plan(&params, mp, &vmd, &info, &plan, &err))) goto done;

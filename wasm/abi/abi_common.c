@@ -1,8 +1,10 @@
 /* Memory management and version exports shared by every module of the ABI. */
 #include "pm_abi.h"
 
+#include "common/internal.h"
 #include "procmotion/common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,3 +45,19 @@ PM_EXPORT uint32_t pm_abi_heap_in_use(void) { return (uint32_t)mallinfo().uordbl
 /* Not tracked outside the Emscripten build. */
 PM_EXPORT uint32_t pm_abi_heap_in_use(void) { return 0; }
 #endif
+
+pm_result pm_abi_grid_in(const double *b, pm_beat_grid *out, pm_error *err) {
+    memset(out, 0, sizeof *out);
+    if (!b) return PM_OK;
+    const double count = b[PM_ABI_GRID_BEAT_COUNT], per_bar = b[PM_ABI_GRID_BEATS_PER_BAR], down = b[PM_ABI_GRID_FIRST_DOWNBEAT];
+    if (!(count >= 0 && count <= 4294967295.0 && count == floor(count)) || !(per_bar >= 0 && per_bar <= 64) ||
+        !(down >= 0 && down < 4294967295.0))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: a beat grid block with %g beats, %g a bar, downbeat %g", count, per_bar, down);
+    out->bpm = b[PM_ABI_GRID_BPM];
+    out->offset = b[PM_ABI_GRID_OFFSET];
+    out->beats_per_bar = (uint32_t)per_bar;
+    out->first_downbeat = (uint32_t)down;
+    out->beat_count = (uint32_t)count;
+    out->beats = out->beat_count ? b + PM_ABI_GRID_BEATS : NULL;
+    return PM_OK;
+}

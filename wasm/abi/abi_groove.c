@@ -33,6 +33,7 @@ typedef struct pm_abi_groove {
     pm_vec3 *translation; /* host-writable input */
     float *out;           /* OUT_BONE_OFFSET + 4 * bone_count */
     pm_groove_preview preview;
+    double *grid;         /* a copy of the grid block set with pm_abi_groove_set_grid (NULL = none) */
 } pm_abi_groove;
 
 static pm_result settings(const char *json, uint32_t len, pm_groove_config *cfg, pm_error *err) {
@@ -70,7 +71,29 @@ PM_EXPORT void pm_abi_groove_free(pm_abi_groove *h) {
     free(h->rotation);
     free(h->translation);
     free(h->out);
+    free(h->grid);
     free(h);
+}
+
+/* The beat grid the runtime layer follows (a block as pm_abi_grid_in reads it, copied; 0 = none: the
+ * bpm passed to pm_abi_groove_offsets). Checked. */
+PM_EXPORT int32_t pm_abi_groove_set_grid(pm_abi_groove *h, const double *block, char *errbuf) {
+    pm_error err = {0};
+    if (!h) return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no groove handle"));
+    pm_beat_grid g;
+    pm_result r = pm_abi_grid_in(block, &g, &err);
+    if (r == PM_OK && block) r = pm_beat_grid_check(&g, &err);
+    if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
+    double *copy = NULL;
+    if (block) {
+        size_t n = PM_ABI_GRID_HEADER + (size_t)g.beat_count;
+        if (!(copy = malloc(n * sizeof *copy)))
+            return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory for the grid"));
+        memcpy(copy, block, n * sizeof *copy);
+    }
+    free(h->grid);
+    h->grid = copy;
+    return 0;
 }
 
 /* A runtime handle (free with pm_abi_groove_free), or 0 with errbuf filled. */
@@ -144,7 +167,11 @@ PM_EXPORT int32_t pm_abi_groove_offsets(pm_abi_groove *h, const float *rotations
     in.rotation = (pm_quat *)rotations;
     in.translation = (pm_vec3 *)translations;
     pm_groove_frame fr;
-    pm_result r = pm_groove_offsets(h->g, rotations ? &in : NULL, time_seconds, bpm, flags, &fr, &err);
+    pm_beat_grid grid;
+    pm_result r = pm_abi_grid_in(h->grid, &grid, &err);
+    if (r == PM_OK)
+        r = h->grid ? pm_groove_offsets_grid(h->g, rotations ? &in : NULL, time_seconds, &grid, flags, &fr, &err)
+                    : pm_groove_offsets(h->g, rotations ? &in : NULL, time_seconds, bpm, flags, &fr, &err);
     if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     float *o = h->out;
     o[OUT_BEAT] = (float)fr.beat;
@@ -186,7 +213,7 @@ PM_EXPORT int32_t pm_abi_groove_set_ik_mode(pm_abi_groove *h, uint32_t bone, uin
 }
 
 static pm_result bake(const pm_skeleton *skeleton, const pm_vmd *base, const char *json, uint32_t len, double bpm,
-                      uint32_t frames, float position_tolerance, float rotation_tolerance, uint8_t **out,
+                      uint32_t frames, float position_tolerance, float rotation_tolerance, const double *grid, uint8_t **out,
                       uint32_t *out_size, pm_groove_bake_report *rep, pm_error *err) {
     pm_groove_config cfg;
     *out = NULL;
@@ -196,6 +223,7 @@ static pm_result bake(const pm_skeleton *skeleton, const pm_vmd *base, const cha
     o.frames = frames;
     o.position_tolerance = position_tolerance;
     o.rotation_tolerance = rotation_tolerance;
+    if (r == PM_OK) r = pm_abi_grid_in(grid, &o.grid, err);
     pm_vmd *v = NULL;
     if (r == PM_OK) r = pm_groove_apply_to_vmd(base, skeleton, &cfg, bpm, &o, &v, rep, err);
     size_t n = 0;
@@ -224,7 +252,7 @@ PM_EXPORT int32_t pm_abi_groove_bake(const pm_skeleton *skeleton, const pm_vmd *
                                      uint8_t **out, uint32_t *out_size, double *report, char *errbuf) {
     pm_error err = {0};
     pm_groove_bake_report rep;
-    pm_result r = bake(skeleton, base, json, len, bpm, frames, position_tolerance, rotation_tolerance, out, out_size, &rep, &err);
+    pm_result r = bake(skeleton, base, json, len, bpm, frames, position_tolerance, rotation_tolerance, NULL, out, out_size, &rep, &err);
     if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     if (report) {
         report[REPORT_FRAMES] = rep.frames, report[REPORT_LEG_MODE] = rep.leg_mode;
@@ -236,16 +264,16 @@ PM_EXPORT int32_t pm_abi_groove_bake(const pm_skeleton *skeleton, const pm_vmd *
 }
 
 /* The same with the whole report as JSON in *report / *report_len (host frees; pmi_groove_bake_report_json's
- * fields, the landing report included). */
+ * fields, the landing report and the beat sync included), on a beat grid block (pm_abi_grid_in; 0 = the bpm). */
 PM_EXPORT int32_t pm_abi_groove_bake_json(const pm_skeleton *skeleton, const pm_vmd *base, const char *json, uint32_t len,
                                           double bpm, uint32_t frames, float position_tolerance, float rotation_tolerance,
-                                          uint8_t **out, uint32_t *out_size, char **report, uint32_t *report_len,
-                                          char *errbuf) {
+                                          const double *grid, uint8_t **out, uint32_t *out_size, char **report,
+                                          uint32_t *report_len, char *errbuf) {
     pm_error err = {0};
     pm_groove_bake_report rep;
     *report = NULL;
     *report_len = 0;
-    pm_result r = bake(skeleton, base, json, len, bpm, frames, position_tolerance, rotation_tolerance, out, out_size, &rep, &err);
+    pm_result r = bake(skeleton, base, json, len, bpm, frames, position_tolerance, rotation_tolerance, grid, out, out_size, &rep, &err);
     if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     cJSON *j = pmi_groove_bake_report_json(&rep, skeleton);
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;

@@ -9,6 +9,7 @@
 #include "pm_abi.h"
 
 #include "common/internal.h"
+#include "beats/grid_internal.h"
 #include "tracing/tracing_internal.h"
 #include "procmotion/tracing.h"
 
@@ -26,6 +27,7 @@ PM_ABI_ENUM_TRAJECTORY_MODE(PM_ABI_CHECK_ENUM, trajectory_mode)
 typedef struct pm_abi_timeline {
     pm_timeline *tl;
     pm_pose *pose;
+    double *grid; /* the bake's beat grid block (pm_abi_timeline_set_grid), NULL = none */
 } pm_abi_timeline;
 
 static int32_t no_handle(char *errbuf) {
@@ -64,7 +66,26 @@ PM_EXPORT void pm_abi_timeline_free(pm_abi_timeline *h) {
     if (!h) return;
     pm_pose_free(h->pose);
     pm_timeline_free(h->tl);
+    free(h->grid);
     free(h);
+}
+
+/* The beat grid the bakes land the keyframes on (a block as pm_abi_grid_in reads it, copied; 0 = none).
+ * Checked. */
+PM_EXPORT int32_t pm_abi_timeline_set_grid(pm_abi_timeline *h, const double *block, char *errbuf) {
+    pm_error err = {0};
+    if (!h) return no_handle(errbuf);
+    pm_beat_grid g;
+    pm_result r = pm_abi_grid_in(block, &g, &err);
+    if (r == PM_OK && block) r = pm_beat_grid_check(&g, &err);
+    if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
+    double *copy = NULL;
+    if (block && !(copy = malloc((PM_ABI_GRID_HEADER + (size_t)g.beat_count) * sizeof *copy)))
+        return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "tracing: out of memory for the grid"));
+    if (copy) memcpy(copy, block, (PM_ABI_GRID_HEADER + (size_t)g.beat_count) * sizeof *copy);
+    free(h->grid);
+    h->grid = copy;
+    return 0;
 }
 
 static pm_abi_timeline *wrap(const pm_skeleton *skeleton, pm_timeline *tl, pm_result r, pm_error *err, char *errbuf) {
@@ -271,8 +292,9 @@ PM_EXPORT void pm_abi_timeline_trace_state(const pm_abi_timeline *h, uint32_t li
 PM_EXPORT int32_t pm_abi_timeline_bake(pm_abi_timeline *h, double bpm, uint8_t **out, uint32_t *size, char *errbuf) {
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
-    pm_timeline_bake_options o = {{0}, bpm, NULL};
+    pm_timeline_bake_options o = {{0}, bpm, NULL, {0, 0, NULL, 0, 0, 0}};
     pm_vmd *vmd = NULL;
+    pm_abi_grid_in(h->grid, &o.grid, &err);
     size_t n = 0;
     uint8_t *bytes = NULL;
     pm_result r = pm_timeline_bake(h->tl, &o, &vmd, &err);
@@ -294,7 +316,8 @@ PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint
     pm_error err = {0};
     memset(o, 0, TB_COUNT * sizeof *o);
     if (!h) return no_handle(errbuf);
-    pm_timeline_bake_options opts = {{0}, bpm, NULL};
+    pm_timeline_bake_options opts = {{0}, bpm, NULL, {0, 0, NULL, 0, 0, 0}};
+    pm_abi_grid_in(h->grid, &opts.grid, &err);
     pm_vmd *vmd = NULL;
     pm_trace_plan plan;
     pm_landing_report rep;
@@ -310,6 +333,9 @@ PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint
         bool ok = true;
         cJSON *j = cJSON_CreateObject();
         pmi_trace_report_json(j, "report", &rep, h->tl->skeleton, &ok);
+        cJSON *rj = cJSON_GetObjectItemCaseSensitive(j, "report"); /* report.sync: the keyframes on the grid */
+        if (rj && plan.synced) pmi_beat_sync_json(rj, "sync", &plan.sync, &ok);
+        else if (rj) cJSON_AddItemToObject(rj, "sync", cJSON_CreateNull());
         cJSON *inner = ok ? cJSON_DetachItemFromObjectCaseSensitive(j, "report") : NULL;
         text = inner ? cJSON_PrintUnformatted(inner) : NULL;
         cJSON_Delete(inner);

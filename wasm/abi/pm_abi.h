@@ -28,4 +28,12 @@ void pm_abi_set_error(char *errbuf, const pm_error *err);
 /* pm_abi_set_error, then r as the int32 the exports return. */
 int32_t pm_abi_fail(char *errbuf, const pm_error *err, pm_result r);
 
+/* A beat grid as the host passes it (procmotion/beats.h): doubles laid out as PM_ABI_LAYOUT_GRID_IN
+ * [bpm, offset, beats_per_bar, first_downbeat, beat_count, beats...] (PM_ABI_GRID_HEADER + beat_count
+ * doubles); NULL = no grid (*out zeroed). The beats are borrowed from the block.
+ * PM_ERR_INVALID_ARGUMENT for a count that is not a whole number. */
+#include "procmotion/beats.h"
+enum { PM_ABI_LAYOUT_GRID_IN(PM_ABI_SLOT_ENUM, PM_ABI_GRID_) PM_ABI_GRID_HEADER };
+pm_result pm_abi_grid_in(const double *block, pm_beat_grid *out, pm_error *err);
+
 #endif

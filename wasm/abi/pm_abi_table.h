@@ -67,7 +67,7 @@
     X(P, motion, pm_abi_groove_output) X(P, motion, pm_abi_groove_world) X(P, motion, pm_abi_groove_offsets)  \
     X(P, motion, pm_abi_groove_preview_step) X(P, motion, pm_abi_groove_preview_stop)                         \
     X(P, motion, pm_abi_groove_reset_anchors) X(P, motion, pm_abi_groove_set_ik_mode)                         \
-    X(P, motion, pm_abi_groove_bake) X(P, motion, pm_abi_groove_bake_json)                                    \
+    X(P, motion, pm_abi_groove_bake) X(P, motion, pm_abi_groove_bake_json) X(P, motion, pm_abi_groove_set_grid) \
     /* tracing (abi_tracing.c) */                                                                             \
     X(P, motion, pm_abi_trajectory_sample) X(P, motion, pm_abi_trajectory_length)                             \
     X(P, motion, pm_abi_timeline_free) X(P, motion, pm_abi_timeline_create)                                   \
@@ -83,6 +83,7 @@
     X(P, motion, pm_abi_timeline_rotations) X(P, motion, pm_abi_timeline_translations)                        \
     X(P, motion, pm_abi_timeline_final_rotations) X(P, motion, pm_abi_timeline_trace_state)                   \
     X(P, motion, pm_abi_timeline_bake) X(P, motion, pm_abi_timeline_bake_plan)                                \
+    X(P, motion, pm_abi_timeline_set_grid)                                                                    \
     /* keypoints (abi_keypoints.c) */                                                                         \
     X(P, keypoints, pm_abi_kp_descriptor_slots) X(P, keypoints, pm_abi_kp_point_name)                         \
     X(P, keypoints, pm_abi_kp_angle_name) X(P, keypoints, pm_abi_kp_from_data) X(P, keypoints, pm_abi_kp_make) \
@@ -130,15 +131,23 @@
     X(P, CANONICAL, 1)
 
 /* pm_abi_catwalk_generate input (uint32 each). HAS_MODEL bit 0: a model is given, bit 1: its bone
- * names are given. Name slot pairs as in the VMD descriptor for writing. */
+ * names are given. Name slot pairs as in the VMD descriptor for writing. GRID: 0 or the address of a
+ * beat grid block (PM_ABI_LAYOUT_GRID_IN). */
 #define PM_ABI_LAYOUT_CATWALK(X, P)                                                                        \
     X(P, PARAMS, 1) X(P, PARAMS_LEN, 1) X(P, HAS_MODEL, 1) X(P, BONES, 1) X(P, BONE_OFFSETS, 1)             \
-    X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1) X(P, SKELETON, 1)
+    X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1) X(P, SKELETON, 1)          \
+    X(P, GRID, 1)
 /* pm_abi_catwalk_generate output (uint32 each): VMD bytes, info JSON, the plan's ankles (float count)
  * and contact (byte count), all host-freed. */
 #define PM_ABI_LAYOUT_CATWALK_OUT(X, P)                                                                    \
     X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1) X(P, PLAN, 1) X(P, PLAN_FLOATS, 1)       \
     X(P, CONTACT, 1) X(P, CONTACT_SIZE, 1)
+
+/* A beat grid as the host passes it (double each; pm_abi_grid_in, procmotion/beats.h): catwalk's GRID
+ * slot, pm_abi_groove_bake_json's grid, pm_abi_groove_set_grid, pm_abi_timeline_set_grid. BEAT_COUNT beat
+ * times (seconds) follow from BEATS. */
+#define PM_ABI_LAYOUT_GRID_IN(X, P)                                                                        \
+    X(P, BPM, 1) X(P, OFFSET, 1) X(P, BEATS_PER_BAR, 1) X(P, FIRST_DOWNBEAT, 1) X(P, BEAT_COUNT, 1) X(P, BEATS, 0)
 
 /* pm_abi_two_bone_ik (float each): in = root, mid, end, target, pole; out = deltas, solved joints. */
 #define PM_ABI_LAYOUT_TWO_BONE_IN(X, P) X(P, ROOT, 3) X(P, MID, 3) X(P, END, 3) X(P, TARGET, 3) X(P, POLE, 3)
@@ -186,7 +195,7 @@
 
 /* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest. */
 #define PM_ABI_LAYOUTS(X, P)                                                                               \
-    X(P, core, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_OUT)                           \
+    X(P, core, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_OUT) X(P, core, GRID_IN)       \
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \

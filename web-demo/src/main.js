@@ -66,9 +66,17 @@ function createApp(pm, viewer) {
       for (const fn of bpmListeners) fn(app.bpm);
       app.regenerate();
     },
+    /** What the generators take for their tempo: the grid (a song's beats, or the BPM with its offset
+     * from taps or typing), or null without a tempo. */
+    tempo() {
+      return app.bpm === null ? null : app.beatGrid ?? app.bpm;
+    },
     regenerate,
     regenerateNow,
   };
+  // While a song is loaded the motion's frame follows its clock (song time x 30 fps, seek included):
+  // the motion was generated on the song's beat grid, frame 0 = 0 s of the song.
+  viewer.clock = () => (app.music?.buffer && app.music.playing ? app.music.position : null);
 
   // Slider drags send many input events: generate at most once per animation frame.
   let pending = null;

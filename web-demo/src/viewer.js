@@ -324,7 +324,14 @@ export class Viewer {
 
   _tick() {
     if (!this.motion) return;
-    if (this.playing) {
+    const song = this.playing && this.clock ? this.clock() : null;
+    if (song !== null && song !== undefined) {
+      // locked to the music: the song's time through the grid the motion was made on (frame 0 = 0 s)
+      const n = this.motion.loopFrames;
+      let f = song * 30;
+      if (f >= n) f = this.loop ? f % n : n;
+      this.frame = f;
+    } else if (this.playing) {
       const dt = Math.min(this.engine.getDeltaTime(), 100) / 1000;
       let f = this.frame + dt * 30;
       const n = this.motion.loopFrames;

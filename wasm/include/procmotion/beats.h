@@ -179,6 +179,25 @@ double pm_beat_grid_beat(const pm_beat_grid *grid, double seconds);
 /* The tempo (BPM) at a time: the local beat interval's. */
 double pm_beat_grid_bpm_at(const pm_beat_grid *grid, double seconds);
 
+/* Whether a grid is given: zero-initialised (bpm 0 and no beats) means "no grid" wherever a generator
+ * takes one (catwalk, groove, tracing: they then use their plain BPM). */
+bool pm_beat_grid_is_set(const pm_beat_grid *grid);
+
+/* ---- how well motion follows the grid --------------------------------------------------------
+ *
+ * Generators that take a grid (catwalk heel strikes, groove bounce valleys, tracing keyframes) measure
+ * each event on what they wrote and say how far it is from its beat, in frames (30 fps; + = late).
+ * Zero-initialise, then pm_beat_sync_add each event's signed error.
+ */
+typedef struct pm_beat_sync {
+    uint32_t count;    /* events measured */
+    double max_error;  /* frames: the largest |event - beat| */
+    double mean_error; /* frames: the mean |event - beat| */
+    uint32_t worst;    /* the index (0 .. count - 1) of the event with max_error */
+} pm_beat_sync;
+
+void pm_beat_sync_add(pm_beat_sync *sync, double error_frames);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,6 +38,24 @@
  *   always does, so m is bounded). Without a BPM the tempo is 120 * speed BPM and m is the
  *   smallest allowed. The key at loop_frames equals the key at frame 0 on every bone and morph.
  *
+ * BEAT GRID (params.grid; procmotion/beats.h: a BPM and an offset, tap tempo, or detected beats)
+ *   Heel strikes land on the grid's beats: strike k (k even = left) on beat b0 + k * s, s beats a step
+ *   (1 for 'beat', 2 for '2beat', halved or doubled while the grid's tempo would make a step shorter
+ *   than 9 (resp. 18) or longer than 30 (60) frames), b0 the first beat at or after 0 s that starts a
+ *   bar (a downbeat of the grid) or, when s does not divide the bar, the first beat at or after 0 s;
+ *   each strike on the whole frame nearest its beat (frame 0 = 0 s of the song). Every event of the
+ *   gait follows the step's own length: the walk is time-warped to the song.
+ *   - A plain grid (bpm and offset, no beats listed: a BPM, tap tempo, a manual offset) keeps the loop
+ *     of TIMING below, its strikes shifted to the grid's phase (the loop stays a loop).
+ *   - A grid with beats (a detection) gives one motion from 0 s through the step after the last
+ *     listed beat, rounded up to a whole pattern of steps (8 m, as in TIMING): not a loop (info.looping
+ *     false); strikes before the first and after the last listed beat follow the grid's extrapolation
+ *     (the first and the last interval's tempo). At most PM_CATWALK_MAX_FRAMES frames (PM_ERR_LIMIT).
+ *   A grid that fails pm_beat_grid_check, or listed beats closer than 4 frames a step, is
+ *   PM_ERR_INVALID_ARGUMENT naming what is wrong. With a grid or a BPM, info.sync states how far each
+ *   heel strike is from its beat as MMD plays it (measured on the landed motion, see LANDING: the
+ *   first frame from which the played heel stays on its foothold; per strike in plan.strikes).
+ *
  * GAIT (all lengths scale with the model's leg length, hip to ankle, when positions are given)
  *   Each foot: heel strike -> foot flat (15 % of a step later) -> heel off (70 %) -> toe off
  *   (120 %) -> swing -> next heel strike (200 %); events fall on whole frames. A planted foot's
@@ -99,6 +117,7 @@
 #ifndef PROCMOTION_CATWALK_H
 #define PROCMOTION_CATWALK_H
 
+#include "procmotion/beats.h"
 #include "procmotion/common.h"
 #include "procmotion/landing.h"
 #include "procmotion/math.h"
@@ -150,6 +169,8 @@ typedef enum pm_catwalk_arm_pose {
  */
 typedef struct pm_catwalk_params {
     float bpm;   /* music tempo; 0 = none (tempo = 120 * speed). Clamped to [60, 200]. */
+    pm_beat_grid grid; /* zero = none (bpm above). Set: the heel strikes land on its beats (BEAT GRID
+                          below) and bpm is ignored. Borrowed for the call. */
     float speed; /* 0 = 1. Only without a BPM (with one, steps stay on the beats). [0.5, 1.66] */
     pm_catwalk_cadence cadence;   /* steps per beat: 'beat' or '2beat' (default) */
     pm_catwalk_arm_pose arm_pose; /* 'swing' (default) or 'posed' */
@@ -209,6 +230,9 @@ typedef struct pm_catwalk_model {
                                        morph names all come from here */
 } pm_catwalk_model;
 
+/* The longest motion a grid with beats gives (10 minutes at 30 fps). */
+#define PM_CATWALK_MAX_FRAMES 18000u
+
 /* Channels (bones) the catwalk knows, in this order in pm_catwalk_info. */
 #define PM_CATWALK_BONE_COUNT 18
 
@@ -245,7 +269,24 @@ typedef struct pm_catwalk_info {
                                      are the left and the right leg */
     const char *report_bones[2];  /* the model's names of those limbs' ankles */
     bool on_mannequin;            /* verified on the built-in mannequin (no model was given) */
+
+    /* The beat grid (BEAT GRID above). */
+    bool looping;                 /* the motion is a loop (false with a grid that lists beats) */
+    bool synced;                  /* a grid or a BPM was given: sync is measured (needs verified) */
+    double first_strike_beat;     /* the grid beat of strike 0 (b0) */
+    double beats_per_step;        /* s */
+    pm_beat_sync sync;            /* the heel strikes (both feet, frames 0 .. loop_frames) against their
+                                     beats, frames, as played (verified) or as keyed (names only) */
 } pm_catwalk_info;
+
+/* One heel strike against its beat. */
+typedef struct pm_catwalk_strike {
+    uint32_t frame;     /* the played strike (see BEAT GRID) */
+    uint32_t side;      /* 0 left, 1 right */
+    double beat;        /* its grid beat */
+    double beat_frame;  /* where that beat is: 30 x its time */
+    double error;       /* frame - beat_frame */
+} pm_catwalk_strike;
 
 /* The plan: where the ankles are meant to be, per whole frame 0 .. frames (= loop_frames). */
 typedef struct pm_catwalk_plan {
@@ -254,6 +295,8 @@ typedef struct pm_catwalk_plan {
     uint8_t *contact;             /* [(frames + 1) * 2]: each foot's pm_landing_contact */
     float floor[2];               /* each ankle's standing height ("below rest" is measured from it) */
     pm_vec3 heel[2], ball[2];     /* the foot pivots: offsets from the ankle's rest position */
+    uint32_t strike_count;
+    pm_catwalk_strike *strikes;   /* [strike_count] (with a grid or a BPM): the strikes in 0 .. frames */
     pm_allocator allocator;       /* what the arrays came from */
 } pm_catwalk_plan;
 

@@ -110,6 +110,7 @@
 #ifndef PROCMOTION_GROOVE_H
 #define PROCMOTION_GROOVE_H
 
+#include "procmotion/beats.h"
 #include "procmotion/common.h"
 #include "procmotion/landing.h"
 #include "procmotion/math.h"
@@ -319,6 +320,12 @@ typedef struct pm_groove_frame {
  */
 pm_result pm_groove_offsets(pm_groove *groove, const pm_pose *pose, double time_seconds, double bpm, uint32_t flags,
                             pm_groove_frame *out, pm_error *err);
+/* The same on a beat grid (procmotion/beats.h: a BPM and an offset, tap tempo, detected beats): the
+ * beat is pm_beat_grid_beat(grid, time_seconds), so the waves follow the music's beats, its offset and
+ * tempo drift (a bounce valley on every beat with the default squat). The grid is checked
+ * (PM_ERR_INVALID_ARGUMENT naming the problem); it is borrowed for the call. */
+pm_result pm_groove_offsets_grid(pm_groove *groove, const pm_pose *pose, double time_seconds, const pm_beat_grid *grid,
+                                 uint32_t flags, pm_groove_frame *out, pm_error *err);
 
 /* ---- preview without playback -------------------------------------------------------------------- */
 
@@ -352,6 +359,10 @@ typedef struct pm_groove_bake_options {
     float position_tolerance;   /* 0 = 0.002 units, [1e-5, 1] */
     float rotation_tolerance;   /* 0 = 0.05 degrees, [1e-4, 10] */
     uint32_t max_frames;        /* 0 = 108 000 (an hour); more fails with PM_ERR_LIMIT */
+    pm_beat_grid grid;          /* zero = none: the bpm argument. Set: the waves run on its beats (beat =
+                                   pm_beat_grid_beat(grid, frame / 30)) and the bpm argument is ignored;
+                                   without a base motion the bake runs through the last listed beat (or
+                                   16 beats of a plain grid). Borrowed for the call. */
 } pm_groove_bake_options;
 
 typedef struct pm_groove_bake_report {
@@ -370,6 +381,11 @@ typedef struct pm_groove_bake_report {
                                    MMD's knee limit (0 with a base motion) */
     bool verified;              /* the squat bounce's legs were landed and measured (landing) */
     pm_landing_report landing;  /* what the bake plays like (procmotion/landing.h): limbs left, right */
+    bool synced;                /* a grid was given and the squat bounce keyed: sync is measured */
+    pm_beat_sync sync;          /* MEASURED: every bounce valley in the bake (the lowest point of the body
+                                   bone's written height, less the base motion's, found to 0.01 frame
+                                   between whole frames as babylon-mmd interpolates) against where the
+                                   grid puts it (frames; a valley on every beat by default) */
 } pm_groove_bake_report;
 
 /* A new VMD (free with pm_vmd_free): the groove on top of `base` (NULL = the rest pose). The report

@@ -122,6 +122,9 @@ typedef struct pm_landing_limb {
     bool keep_children;       /* IK bones under ik_bone keep their rest relation to the effector */
     bool fk_only;             /* a leg without IK (ik_bone PM_NO_INDEX): its hip and knee (the
                                  effector's grandparent and parent) are keyed by FK onto the plan */
+    float *played;            /* optional output [(frames + 1) * 16]: the effector's world matrix as the
+                                 verification played it at every whole frame (column-major, math.h);
+                                 for measuring events on the result (heel strikes against beats) */
 } pm_landing_limb;
 
 enum {

@@ -46,7 +46,8 @@
  *   bone is placed on the solved end, so MMD's IK leaves the solution alone.
  *
  * BAKING (pm_timeline_bake)
- *   A VMD at 30 fps: keyframe beat b lands on frame round(b * 1800 / bpm). Joints get one key per
+ *   A VMD at 30 fps: keyframe beat b lands on frame round(b * 1800 / bpm), or on a beat grid (options.grid,
+ *   procmotion/beats.h) on the frame nearest 30 x pm_beat_grid_time(grid, b). Joints get one key per
  *   keyframe with the keyframe's easing on all four curves, dropping keys that repeat both
  *   neighbours; joints at rest in every keyframe get none. Over traced segments the limb's root and
  *   middle joints (and its IK bone) get a key on every frame, solved as in playback on the pose that
@@ -70,6 +71,7 @@
 #ifndef PROCMOTION_TRACING_H
 #define PROCMOTION_TRACING_H
 
+#include "procmotion/beats.h"
 #include "procmotion/common.h"
 #include "procmotion/landing.h"
 #include "procmotion/math.h"
@@ -276,6 +278,10 @@ typedef struct pm_timeline_bake_options {
     pm_allocator allocator;
     double bpm;             /* 0 = the timeline's */
     const char *model_name; /* NULL = the skeleton's model name */
+    pm_beat_grid grid;      /* zero = none (bpm above). Set: keyframe beat b lands on the frame nearest
+                               30 x pm_beat_grid_time(grid, b) (the song's beats, its offset and tempo
+                               drift), traced frames sample the timeline at pm_beat_grid_beat(grid, f / 30);
+                               a keyframe before 0 s is PM_ERR_INVALID_ARGUMENT. Borrowed for the call. */
 } pm_timeline_bake_options;
 
 pm_result pm_timeline_bake(pm_timeline *timeline, const pm_timeline_bake_options *opts, pm_vmd **out,
@@ -290,6 +296,8 @@ typedef struct pm_trace_plan {
     float *hands;   /* [(frames + 1) * 6]: left hand (手首) xyz, right hand xyz, world */
     float *ankles;  /* [(frames + 1) * 6]: left foot (足首) xyz, right foot xyz */
     uint8_t *active;/* [(frames + 1) * 4]: per pm_limb, the limb follows a trace at this frame */
+    bool synced;    /* a grid was given: sync is measured */
+    pm_beat_sync sync; /* each keyframe's written key frame against its beat on the grid (frames) */
     pm_allocator allocator;
 } pm_trace_plan;
 void pm_trace_plan_free(pm_trace_plan *plan);

@@ -278,7 +278,9 @@ static bool analyse_chunk(pm_beat_tracker *t, const float *x, size_t frames) {
     if (!pmi_decimator_push(a, &t->dec, t->mono.v, frames, &t->spec.buf)) return false;
     size_t added = t->spec.buf.n - before;
     uint64_t spec_available = t->spec.base + t->spec.buf.n;
-    if (!pmi_decimator_push(a, &t->dec2, t->spec.buf.v + before, added, &t->chr.buf)) return false;
+    /* nothing added (a chunk too short for one decimated sample): buf.v may still be NULL, and NULL +
+       0 is undefined behaviour in C */
+    if (added && !pmi_decimator_push(a, &t->dec2, t->spec.buf.v + before, added, &t->chr.buf)) return false;
     while (framer_take(&t->spec, spec_available, t->frame))
         if (!spectral_frame(t)) return false;
     framer_trim(&t->spec);

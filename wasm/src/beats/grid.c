@@ -1,5 +1,6 @@
 /* The beat grid (procmotion/beats.h): a BPM and an offset, tap tempo, or detected beats; beat <-> time. */
 #include "beats_internal.h"
+#include "grid_internal.h"
 
 #include <stdlib.h>
 
@@ -100,4 +101,23 @@ double pm_beat_grid_bpm_at(const pm_beat_grid *g, double t) {
     double b = pm_beat_grid_beat(g, t);
     uint32_t n = g->beat_count, i = b <= 0 ? 0 : b >= n - 1 ? n - 2 : (uint32_t)b;
     return 60.0 / (g->beats[i + 1] - g->beats[i]);
+}
+
+bool pm_beat_grid_is_set(const pm_beat_grid *g) { return g && (g->bpm != 0 || g->beat_count != 0 || g->beats != NULL); }
+
+void pm_beat_sync_add(pm_beat_sync *s, double e) {
+    if (!s) return;
+    double a = isfinite(e) ? fabs(e) : 1e9;
+    if (s->count == 0 || a > s->max_error) s->max_error = a, s->worst = s->count;
+    s->count++;
+    s->mean_error += (a - s->mean_error) / s->count;
+}
+
+pm_result pmi_beat_grid_check_for(const char *who, const pm_beat_grid *g, uint32_t max_beats, pm_error *err) {
+    pm_error e = {0};
+    pm_result r = pm_beat_grid_check(g, &e);
+    if (r != PM_OK) return pmi_fail(err, r, "%s: %s", who, e.message);
+    if (g->beat_count > max_beats)
+        return pmi_fail(err, PM_ERR_LIMIT, "%s: beat grid: %u beats (at most %u)", who, g->beat_count, max_beats);
+    return PM_OK;
 }

@@ -1,5 +1,6 @@
 /* The catwalk generator: a continuous runway walk sampled at every half frame and fitted with VMD
  * Bezier keys. See procmotion/catwalk.h for the behaviour and docs/catwalk.md for the numbers. */
+#include "beats/grid_internal.h"
 #include "catwalk/catwalk_internal.h"
 #include "keyfit/keyfit.h"
 #include "procmotion/landing.h"
@@ -216,7 +217,11 @@ typedef struct cw {
     dq hang[2], posed_arm[2], posed_elbow[2], shoulder_rest[2]; /* constant parts of the arm poses */
     /* timing */
     double T;       /* true frames per step */
-    uint32_t N, Lf; /* steps and frames per loop */
+    uint32_t N, Lf; /* steps and frames per loop (the pattern of steps; with warp, Lf = the motion's end) */
+    double off;     /* frames: strike 0's place in the loop (a plain grid's phase; 0 without a grid) */
+    bool warp;      /* strikes on the listed beats of p.grid (not a loop) */
+    double b0, spb; /* the grid beat of strike 0, beats a step */
+    uint32_t M;     /* with warp: steps in the motion (strike M at frame Lf) */
     /* path */
     bool traverse, uturn;
     double S, S_nom, D, W, r, tau, half;
@@ -228,14 +233,16 @@ typedef struct cw {
     int64_t k_lo, k_hi;
 } cw;
 
-enum { STEP_MARGIN = 4 };
+enum { STEP_MARGIN = 8 };
 
 static int64_t fdiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* Heel strike frame of step k (any integer): round(k * T) inside the loop, periodic outside. */
+/* Heel strike frame of step k (any integer): round(k * T + off) inside the loop, periodic outside;
+ * with warp the frame nearest its grid beat. */
 static int64_t strike_frame(const cw *c, int64_t k) {
+    if (c->warp) return (int64_t)llround(30.0 * pm_beat_grid_time(&c->p.grid, c->b0 + (double)k * c->spb));
     int64_t q = fdiv(k, c->N), r = k - q * c->N;
-    return (int64_t)llround((double)r * c->T) + q * (int64_t)c->Lf;
+    return (int64_t)llround((double)r * c->T + c->off) + q * (int64_t)c->Lf;
 }
 /* time of step phase sigma (any real) */
 static double sigma_time(const cw *c, double sigma) {
@@ -245,8 +252,9 @@ static double sigma_time(const cw *c, double sigma) {
 }
 /* step phase of time t (the inverse; t in [0, Lf]) */
 static double time_sigma(const cw *c, double t) {
-    int64_t k = (int64_t)floor(t / c->T);
-    while (k > 0 && (double)strike_frame(c, k) > t) k--;
+    int64_t k = c->warp ? (int64_t)floor((pm_beat_grid_beat(&c->p.grid, t / 30.0) - c->b0) / c->spb) : (int64_t)floor((t - c->off) / c->T);
+    if (k < c->k_lo) k = c->k_lo;
+    while (k > c->k_lo && (double)strike_frame(c, k) > t) k--;
     while ((double)strike_frame(c, k + 1) <= t) k++;
     int64_t f0 = strike_frame(c, k), f1 = strike_frame(c, k + 1);
     return (double)k + (t - (double)f0) / (double)(f1 - f0);
@@ -621,9 +629,48 @@ static void choose_loop(cw *c, bool has_bpm, double *drift) {
 
 static int64_t round_event(const cw *c, double sigma) { return (int64_t)llround(sigma_time(c, sigma)); }
 
+/* Strike 0 on the grid (BEAT GRID in catwalk.h): b0 the first beat at or after 0 s that starts a bar
+ * (as far as the step divides the bar); a plain grid shifts the loop's strikes to its phase, listed beats
+ * make the motion run from 0 s to the first whole pattern of steps past the last listed beat. */
+static pm_result place_on_grid(cw *c, double *drift, pm_error *err) {
+    const pm_beat_grid *g = &c->p.grid;
+    double first = ceil(pm_beat_grid_beat(g, 0) - 1e-9);
+    uint32_t bar = g->beats_per_bar ? g->beats_per_bar : 4;
+    double align = 1;
+    if (c->spb >= 1 && fmod(bar, 2 * c->spb) == 0) align = 2 * c->spb;
+    else if (c->spb >= 1 && fmod(bar, c->spb) == 0) align = c->spb;
+    double down = (double)g->first_downbeat;
+    double shift = fmod(down - first, align);
+    if (shift < 0) shift += align;
+    c->b0 = first + shift;
+    c->off = 30.0 * pm_beat_grid_time(g, c->b0);
+    if (!g->beat_count) return PM_OK;
+    /* listed beats: one motion over the song */
+    c->warp = true;
+    *drift = 0;
+    double last = (double)g->beat_count - 1;
+    double steps = ceil((last - c->b0) / c->spb - 1e-9);
+    if (steps < 1) steps = 1;
+    steps = ceil(steps / c->N) * c->N;
+    double end = 30.0 * pm_beat_grid_time(g, c->b0 + steps * c->spb);
+    if (!(steps < 1e6) || !(end <= PM_CATWALK_MAX_FRAMES))
+        return pmi_fail(err, PM_ERR_LIMIT, "catwalk: the beat grid asks for %.0f frames (%.0f s); at most %u", end, end / 30,
+                        PM_CATWALK_MAX_FRAMES);
+    c->M = (uint32_t)steps;
+    c->Lf = (uint32_t)strike_frame(c, c->M);
+    for (int64_t k = -STEP_MARGIN; k < (int64_t)c->M + STEP_MARGIN; k++) {
+        int64_t f0 = strike_frame(c, k), f1 = strike_frame(c, k + 1);
+        if (f1 - f0 < 6)
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                            "catwalk: beat grid: the step from beat %g to beat %g lasts %lld frames (at least 6)",
+                            c->b0 + (double)k * c->spb, c->b0 + (double)(k + 1) * c->spb, (long long)(f1 - f0));
+    }
+    return PM_OK;
+}
+
 static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *err) {
     c->k_lo = -STEP_MARGIN;
-    c->k_hi = (int64_t)c->N + STEP_MARGIN;
+    c->k_hi = (int64_t)(c->warp ? c->M : c->N) + STEP_MARGIN;
     c->steps = pmi_alloc_array(a, (size_t)(c->k_hi - c->k_lo + 1), sizeof(cw_step), err, "catwalk: steps");
     if (!c->steps) return PM_ERR_OUT_OF_MEMORY;
     bool toe_ik[2] = {c->idx[CB_TOE_IK_L] != PM_NO_INDEX, c->idx[CB_TOE_IK_R] != PM_NO_INDEX};
@@ -746,6 +793,10 @@ static void foot_limb(const cw *c, int s, const float *plan, const float *plan_r
     l->ik_rotation = plan_rot + (size_t)s * 4 * ns;
     l->forced = forced + (size_t)s * (c->Lf + 1);
     for (uint32_t f = 0; f <= c->Lf; f++) contact[f] = contact_at(c, s, f);
+    /* not a loop: a stance cut by either end of the motion is not a stance the report can judge (it
+     * would count the heel raised at its toe-off as a gap to the floor) */
+    for (uint32_t f = 0; c->warp && f <= c->Lf && contact[f] != PM_LANDING_SWING; f++) contact[f] = PM_LANDING_SWING;
+    for (int64_t f = c->Lf; c->warp && f >= 0 && contact[f] != PM_LANDING_SWING; f--) contact[f] = PM_LANDING_SWING;
     l->contact = contact;
     l->floor = (float)c->ankle_y[s];
     l->heel = pm_vec3_make((float)c->heel_rel.x, (float)c->heel_rel.y, (float)c->heel_rel.z);
@@ -755,7 +806,7 @@ static void foot_limb(const cw *c, int s, const float *plan, const float *plan_r
 
 /* Close the loop (procmotion/landing.h): the leg IK bones keyed on the plan, the legs pre-posed, IK off
  * where MMD's knee limit could not hold them; then the result played and measured. */
-static pm_result land_legs(cw *c, const bool land[2], const float *plan, const float *plan_rot, uint32_t ns,
+static pm_result land_legs(cw *c, const bool land[2], float *played, const float *plan, const float *plan_rot, uint32_t ns,
                            uint32_t per_frame, const uint8_t *forced, pm_vmd **vmd, pm_catwalk_info *info, pm_error *err) {
     const pm_allocator *a = &c->p.allocator;
     uint8_t *contact = pmi_alloc_array(a, 2 * ((size_t)c->Lf + 1), 1, err, "catwalk: contact");
@@ -765,14 +816,18 @@ static pm_result land_legs(cw *c, const bool land[2], const float *plan, const f
     for (int s = 0; s < 2; s++)
         if (land[s]) {
             info->report_bones[n] = c->name[CG_ANKLE_L + s];
-            foot_limb(c, s, plan, plan_rot, ns, per_frame, forced, contact + (size_t)s * (c->Lf + 1), &limbs[n++]);
+        {
+            foot_limb(c, s, plan, plan_rot, ns, per_frame, forced, contact + (size_t)s * (c->Lf + 1), &limbs[n]);
+            if (played) limbs[n].played = played + (size_t)n * 16 * (c->Lf + 1);
+            n++;
+        }
         }
     pm_landing_options o = {0};
     o.allocator = *a;
     o.position_tolerance = mind(c->p.position_tolerance, 0.002);
     o.rotation_tolerance = (float)mind(c->p.rotation_tolerance, 0.2);
     o.period = 2 * c->T;
-    o.flags = PM_LANDING_LOOP;
+    o.flags = c->warp ? 0 : PM_LANDING_LOOP;
     pm_vmd *landed = NULL;
     pm_result r = pm_landing_close(c->sk, *vmd, c->Lf, limbs, n, &o, &landed, &info->report, err);
     pmi_free(a, contact);
@@ -781,6 +836,58 @@ static pm_result land_legs(cw *c, const bool land[2], const float *plan, const f
     *vmd = landed;
     info->verified = true;
     info->on_mannequin = c->standard;
+    return PM_OK;
+}
+
+/* The heel point of the played ankle matrices m (one foot) at frame f (a loop wraps). */
+static dv heel_played(const cw *c, const float *m, int64_t f) {
+    if (!c->warp) f = ((f % (int64_t)c->Lf) + (int64_t)c->Lf) % (int64_t)c->Lf;
+    const float *w = m + 16 * (size_t)f;
+    dv h = c->heel_rel;
+    return (dv){w[0] * h.x + w[4] * h.y + w[8] * h.z + w[12], w[1] * h.x + w[5] * h.y + w[9] * h.z + w[13],
+                w[2] * h.x + w[6] * h.y + w[10] * h.z + w[14]};
+}
+
+/* Each heel strike in frames 0 .. Lf against its beat (BEAT GRID in catwalk.h). Played (`played`: the
+ * landing's evaluation of both ankles): the earliest frame from which the heel point stays on the floor
+ * (within STRIKE_TOLERANCE units) until foot flat, searched from 3 frames before the keyed strike.
+ * Without it (names only): the keyed strike frame. */
+#define STRIKE_TOLERANCE 0.02
+static pm_result measure_strikes(const cw *c, const float *played, pm_catwalk_info *info, pm_catwalk_plan *out, pm_error *err) {
+    const pm_allocator *a = &c->p.allocator;
+    uint32_t n = 0;
+    pm_catwalk_strike *list = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            if (!out || !n) break;
+            if (!(list = pmi_alloc_array(a, n, sizeof *list, err, "catwalk: strikes"))) return PM_ERR_OUT_OF_MEMORY;
+            n = 0;
+        }
+        for (int64_t k = c->k_lo; k < c->k_hi; k++) {
+            const cw_step *st = step_at(c, k);
+            /* a loop's first pass is frames 0 .. Lf - 1 (frame Lf is frame 0 again) */
+            if (st->f_strike < 0 || st->f_strike > (int64_t)c->Lf - (c->warp ? 0 : 1)) continue;
+            int side = (int)(k & 1);
+            int64_t f = st->f_strike;
+            if (played && (!c->warp || st->f_flat <= (int64_t)c->Lf)) {
+                const float *m = played + (size_t)side * 16 * (c->Lf + 1);
+                int64_t lo = st->f_strike - 3;
+                if (c->warp && lo < 0) lo = 0;
+                f = st->f_flat;
+                while (f > lo && heel_played(c, m, f - 1).y <= c->floor_y + STRIKE_TOLERANCE) f--;
+            }
+            double beat = c->b0 + (double)k * c->spb;
+            double at = pm_beat_grid_is_set(&c->p.grid) ? 30.0 * pm_beat_grid_time(&c->p.grid, beat) : (double)k * c->T + c->off;
+            if (pass == 0) pm_beat_sync_add(&info->sync, (double)f - at);
+            else list[n] = (pm_catwalk_strike){(uint32_t)f, (uint32_t)side, beat, at, (double)f - at};
+            n++;
+        }
+    }
+    if (out) {
+        out->allocator = *a;
+        out->strikes = list;
+        out->strike_count = list ? n : 0;
+    }
     return PM_OK;
 }
 
@@ -816,8 +923,11 @@ void pm_catwalk_plan_free(pm_catwalk_plan *plan) {
     if (!plan) return;
     pmi_free(&plan->allocator, plan->ankles);
     pmi_free(&plan->allocator, plan->contact);
+    pmi_free(&plan->allocator, plan->strikes);
     plan->ankles = NULL;
     plan->contact = NULL;
+    plan->strikes = NULL;
+    plan->strike_count = 0;
 }
 
 pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
@@ -840,7 +950,7 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
     pm_catwalk_model standard_model;
     const pm_catwalk_model *m = model;
     const bool standard = !model || (!model->skeleton && !model->bone_names && !model->bone_count);
-    float *plan = NULL, *plan_rot = NULL;
+    float *plan = NULL, *plan_rot = NULL, *played = NULL;
     if (standard) {
         pm_mannequin_options mo = {0};
         mo.allocator = *a;
@@ -871,10 +981,16 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
     land[0] = land[1] = c.landing;
 
     /* tempo */
-    bool has_bpm = p->bpm != 0;
-    double bpm = has_bpm ? p->bpm : 120.0 * p->speed;
+    const bool has_grid = pm_beat_grid_is_set(&p->grid);
+    bool has_bpm = p->bpm != 0 || has_grid;
+    double bpm = has_grid ? p->grid.bpm : has_bpm ? p->bpm : 120.0 * p->speed;
     double beat = 1800.0 / bpm;
-    c.T = beat * (p->cadence == PM_CATWALK_CADENCE_BEAT ? 1 : 2);
+    const double cad = p->cadence == PM_CATWALK_CADENCE_BEAT ? 1 : 2;
+    c.spb = cad;
+    c.T = beat * cad;
+    /* a grid keeps its tempo: a step spans a power of two of beats that keeps it in the BPM range's steps */
+    while (has_grid && c.T < 9 * cad - 1e-9) c.spb *= 2, c.T *= 2;
+    while (has_grid && c.T > 30 * cad + 1e-9) c.spb /= 2, c.T /= 2;
 
     /* amounts */
     double L = 0.5 * (c.leg_len[0] + c.leg_len[1]);
@@ -905,6 +1021,7 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
     }
     double drift = 0;
     choose_loop(&c, has_bpm, &drift);
+    if (has_grid && (r = place_on_grid(&c, &drift, err))) goto early;
     if ((r = build_steps(&c, a, err))) goto early;
 
     /* which bones get which channels */
@@ -953,6 +1070,10 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
         uint8_t *ev = forced + (size_t)(k & 1) * (c.Lf + 1);
         int64_t fr[4] = {st->f_strike, st->f_flat, st->f_heeloff, st->f_toeoff};
         for (int e = 0; e < 4; e++) {
+            if (c.warp) {
+                if (fr[e] >= 0 && fr[e] <= (int64_t)c.Lf) ev[fr[e]] = 1;
+                continue;
+            }
             int64_t f = fr[e] % (int64_t)c.Lf;
             if (f < 0) f += c.Lf;
             ev[f] = 1;
@@ -1053,14 +1174,24 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
         if ((r = add_morphs(&c, &v, vmd, info, err))) goto done;
         info->morph_key_count = vmd->morphs.count;
     }
-    if (c.landing && (r = land_legs(&c, land, plan, plan_rot, ns, per_frame, forced, &vmd, info, err))) goto done;
+    if (has_bpm && c.landing &&
+        !(played = pmi_alloc_array(a, 2 * 16 * ((size_t)c.Lf + 1), sizeof(float), err, "catwalk: played feet"))) {
+        r = PM_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    if (c.landing && (r = land_legs(&c, land, played, plan, plan_rot, ns, per_frame, forced, &vmd, info, err))) goto done;
+    if (has_bpm && (r = measure_strikes(&c, played, info, plan_out, err))) goto done;
     if (plan_out && (r = keep_plan(&c, plan, ns, per_frame, plan_out, err))) goto done;
     info->key_count = vmd->bones.count;
     info->property_key_count = vmd->properties.count;
 
     info->params = c.p;
     info->loop_frames = c.Lf;
-    info->steps = c.N;
+    info->steps = c.warp ? c.M : c.N;
+    info->looping = !c.warp;
+    info->synced = has_bpm;
+    info->first_strike_beat = c.b0;
+    info->beats_per_step = c.spb;
     info->beat_frames = beat;
     info->step_frames = c.T;
     info->bpm = bpm;
@@ -1082,6 +1213,7 @@ done:
     pmi_free(a, pool);
     pmi_free(a, c.steps);
 early:
+    pmi_free(a, played);
     pmi_free(a, plan);
     pmi_free(a, plan_rot);
     pm_rig_free(c.rig);

@@ -1,4 +1,5 @@
 /* Catwalk parameters: defaults, ranges, validation and clamping; JSON in and out. */
+#include "beats/grid_internal.h"
 #include "catwalk/catwalk_internal.h"
 #include "common/json.h"
 #include "landing/landing_internal.h"
@@ -57,6 +58,10 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
     else memset(&p, 0, sizeof p);
     if (!isfinite(p.bpm)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter bpm is not a finite number");
     if (p.bpm != 0) p.bpm = clampf(p.bpm, 60, 200);
+    if (pm_beat_grid_is_set(&p.grid)) {
+        pm_result r = pmi_beat_grid_check_for("catwalk", &p.grid, 1u << 20, err);
+        if (r) return r;
+    }
     for (int i = 0; i < FLOAT_COUNT; i++) {
         float *v = (float *)((char *)&p + FLOATS[i].offset);
         if (!isfinite(*v))
@@ -307,6 +312,8 @@ static const struct {
     {"traverseDistance", offsetof(pm_catwalk_info, traverse_distance), false},
     {"crouch", offsetof(pm_catwalk_info, crouch), false},
     {"lift", offsetof(pm_catwalk_info, lift), false},
+    {"beatsPerStep", offsetof(pm_catwalk_info, beats_per_step), false},
+    {"firstStrikeBeat", offsetof(pm_catwalk_info, first_strike_beat), false},
 };
 
 static void add_string_or_null(cJSON *j, const char *name, const char *value, bool *ok) {
@@ -352,6 +359,25 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan 
                 else add_vec(a, k == 1 ? plan->heel[s] : plan->ball[s], &ok);
             }
         }
+    }
+    pmi_json_add_bool(j, "looping", info->looping, &ok);
+    if (info->synced) {
+        cJSON *sy = pmi_beat_sync_json(j, "sync", &info->sync, &ok);
+        pmi_json_add_string(sy, "measured", info->verified ? "played" : "keyed", &ok);
+        if (plan && plan->strike_count) {
+            cJSON *a = pmi_json_add(sy, "strikes", cJSON_CreateArray(), &ok);
+            for (uint32_t i = 0; i < plan->strike_count && ok; i++) {
+                const pm_catwalk_strike *k = &plan->strikes[i];
+                cJSON *o = pmi_json_add(a, NULL, cJSON_CreateObject(), &ok);
+                pmi_json_add_number(o, "frame", k->frame, &ok);
+                pmi_json_add_string(o, "side", k->side ? "right" : "left", &ok);
+                pmi_json_add_number(o, "beat", tidy(k->beat), &ok);
+                pmi_json_add_number(o, "beatFrame", tidy(k->beat_frame), &ok);
+                pmi_json_add_number(o, "error", tidy(k->error), &ok);
+            }
+        }
+    } else {
+        pmi_json_add(j, "sync", cJSON_CreateNull(), &ok);
     }
     pmi_json_add_bool(j, "verified", info->verified, &ok);
     if (info->verified) {

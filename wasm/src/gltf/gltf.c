@@ -44,10 +44,14 @@ typedef struct reader {
     pm_error *err;
 } reader;
 
+/* The first element of an array; NULL for anything else (an object's members are not elements: the
+ * loops below fill arrays of array_size() entries). */
+static const cJSON *first_item(const cJSON *a) { return cJSON_IsArray(a) ? a->child : NULL; }
+
 /* Fill items[0..n) with the elements of array `a` (n = its size). */
 static void list_items(const cJSON *a, const cJSON **items) {
     uint32_t i = 0;
-    for (const cJSON *e = a ? a->child : NULL; e; e = e->next) items[i++] = e;
+    for (const cJSON *e = first_item(a); e; e = e->next) items[i++] = e;
 }
 
 /* ---- small JSON helpers ---------------------------------------------------------------------------- */
@@ -170,7 +174,7 @@ static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, b
     if (!rd->buffers) return PM_ERR_OUT_OF_MEMORY;
     uint32_t i = 0;
     pm_result r;
-    for (const cJSON *b = bufs ? bufs->child : NULL; b; b = b->next, i++) {
+    for (const cJSON *b = first_item(bufs); b; b = b->next, i++) {
         uint64_t len = 0;
         if ((r = get_uint(rd, b, "byteLength", UINT64_MAX, &len, "buffer", i))) return r;
         if (len == UINT64_MAX) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: buffer %u has no byteLength", i);
@@ -203,7 +207,7 @@ static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, b
     rd->views = pmi_alloc_array(&rd->g->allocator, rd->view_count, sizeof *rd->views, rd->err, "gltf: bufferViews");
     if (!rd->views) return PM_ERR_OUT_OF_MEMORY;
     i = 0;
-    for (const cJSON *v = views ? views->child : NULL; v; v = v->next, i++) {
+    for (const cJSON *v = first_item(views); v; v = v->next, i++) {
         view *w = &rd->views[i];
         uint64_t stride = 0;
         if ((r = get_index(rd, v, "buffer", rd->buffer_count, true, &w->buffer, "bufferView", i)) ||
@@ -327,7 +331,7 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     pm_result r;
     const cJSON *skins = cJSON_GetObjectItemCaseSensitive(rd->root, "skins");
     const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(rd->root, "meshes");
-    for (const cJSON *nd = nodes ? nodes->child : NULL; nd; nd = nd->next, i++) {
+    for (const cJSON *nd = first_item(nodes); nd; nd = nd->next, i++) {
         pm_gltf_node *node = &g->nodes[i];
         if ((r = intern(rd, nd, "name", &node->name))) return r;
         node->translation = pm_vec3_make(0, 0, 0);
@@ -348,7 +352,7 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
         const cJSON *ch = cJSON_GetObjectItemCaseSensitive(nd, "children");
         if (ch && !cJSON_IsArray(ch)) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: node %u: children is not an array", i);
         rd->node_children[i] = ch;
-        for (const cJSON *c = ch ? ch->child : NULL; c; c = c->next) {
+        for (const cJSON *c = first_item(ch); c; c = c->next) {
             uint32_t k;
             if (!index_below(c, n, &k))
                 return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: node %u: a child is not a node index below %u", i, n);
@@ -365,7 +369,7 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     while (head < tail) {
         uint32_t p = g->order[head++];
         const cJSON *ch = rd->node_children[p];
-        for (const cJSON *c = ch ? ch->child : NULL; c; c = c->next) g->order[tail++] = (uint32_t)c->valuedouble;
+        for (const cJSON *c = first_item(ch); c; c = c->next) g->order[tail++] = (uint32_t)c->valuedouble;
     }
     if (tail != n) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: the node hierarchy has a cycle (%u of %u nodes reachable)", tail, n);
     return PM_OK;
@@ -380,7 +384,7 @@ static pm_result read_skins(reader *rd) {
     g->skin_count = n;
     uint32_t i = 0;
     pm_result r;
-    for (const cJSON *s = skins ? skins->child : NULL; s; s = s->next, i++) {
+    for (const cJSON *s = first_item(skins); s; s = s->next, i++) {
         pm_gltf_skin *sk = &g->skins[i];
         if ((r = intern(rd, s, "name", &sk->name))) return r;
         if ((r = get_index(rd, s, "skeleton", g->node_count, false, &sk->skeleton, "skin", i))) return r;
@@ -461,7 +465,7 @@ static pm_result read_animations(reader *rd) {
     g->animation_count = n;
     uint32_t ai = 0;
     pm_result r;
-    for (const cJSON *a = anims ? anims->child : NULL; a; a = a->next, ai++) {
+    for (const cJSON *a = first_item(anims); a; a = a->next, ai++) {
         pm_gltf_animation *an = &g->animations[ai];
         if ((r = intern(rd, a, "name", &an->name))) return r;
         const cJSON *chs = cJSON_GetObjectItemCaseSensitive(a, "channels");
@@ -480,7 +484,7 @@ static pm_result read_animations(reader *rd) {
         an->channels = pmi_alloc_array(&g->allocator, nc, sizeof *an->channels, rd->err, "gltf: channels");
         if (!an->channels) return PM_ERR_OUT_OF_MEMORY;
         uint32_t ci = 0;
-        for (const cJSON *c = chs ? chs->child : NULL; c; c = c->next, ci++) {
+        for (const cJSON *c = first_item(chs); c; c = c->next, ci++) {
             pm_gltf_channel *out = &an->channels[an->channel_count];
             memset(out, 0, sizeof *out);
             bool skip;

@@ -2,6 +2,8 @@
  * and ankle lock) and preview stepping (see procmotion/groove.h). */
 #include "groove_internal.h"
 
+#include "beats/grid_internal.h"
+
 #include "procmotion/ik.h"
 
 #include <math.h>
@@ -299,6 +301,15 @@ pm_result pm_groove_offsets(pm_groove *g, const pm_pose *pose, double time_secon
         mine->translation[b] = pose && pose->translation ? pose->translation[b] : pm_vec3_make(0, 0, 0);
     }
     return pmi_groove_apply(g, pm_groove_beat(time_seconds, bpm), flags, out, err);
+}
+
+pm_result pm_groove_offsets_grid(pm_groove *g, const pm_pose *pose, double time_seconds, const pm_beat_grid *grid, uint32_t flags,
+                                 pm_groove_frame *out, pm_error *err) {
+    pm_result r = pmi_beat_grid_check_for("groove", grid, UINT32_MAX, err);
+    if (r != PM_OK) return r;
+    if (!isfinite(time_seconds)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: time is not finite");
+    /* the same layer at the grid's beat: pm_groove_offsets at a tempo of one beat a second */
+    return pm_groove_offsets(g, pose, pm_beat_grid_beat(grid, time_seconds), 60.0, flags, out, err);
 }
 
 /* ---- preview without playback -------------------------------------------------------------------- */

@@ -2,6 +2,7 @@
  * Bezier keys to the touched bones (keyfit), copy everything else (see procmotion/groove.h, THE BAKE). */
 #include "groove_internal.h"
 
+#include "beats/grid_internal.h"
 #include "common/json.h"
 #include "keyfit/keyfit.h"
 #include "landing/landing_internal.h"
@@ -27,6 +28,8 @@ typedef struct bake {
     pm_groove *g;
     pm_anim *anim;
     uint32_t frames, samples;
+    const pm_beat_grid *grid; /* NULL: the bpm */
+    double bpm;
     uint32_t track_count;
     track tracks[MAX_TRACKS];
     double *pool;
@@ -81,15 +84,20 @@ static pm_result copy_base(bake *b, uint32_t *copied, pm_error *err) {
     return pm_vmd_append(b->out, b->base, names, b->track_count, false, copied, err);
 }
 
+/* The beat at a frame: on the grid, else at the bpm. */
+static double beat_at(const bake *b, double frame) {
+    return b->grid ? pm_beat_grid_beat(b->grid, frame / 30.0) : pm_groove_beat(frame / 30.0, b->bpm);
+}
+
 /* Sample every half frame: the groove on top of the base (or the rest pose). */
-static pm_result sample(bake *b, double bpm, bool legs, pm_groove_bake_report *rep, pm_error *err) {
+static pm_result sample(bake *b, bool legs, pm_groove_bake_report *rep, pm_error *err) {
     pm_pose *pose = b->g->pose;
     for (uint32_t i = 0; i < b->samples; i++) {
         const double frame = (double)i / PER_FRAME;
         pm_result r = pm_pose_sample(b->anim, b->g->ws, frame, pose, err);
         if (r != PM_OK) return r;
         pm_groove_frame fr;
-        r = pmi_groove_apply(b->g, pm_groove_beat(frame / 30.0, bpm), legs ? 0 : PM_GROOVE_OFFSETS_ONLY, &fr, err);
+        r = pmi_groove_apply(b->g, beat_at(b, frame), legs ? 0 : PM_GROOVE_OFFSETS_ONLY, &fr, err);
         if (r != PM_OK) return r;
         if (fr.legs_solved)
             for (int s = 0; s < 2; s++)
@@ -241,6 +249,57 @@ static pm_result land_feet(bake *b, const pm_groove_info *info, pm_groove_bake_r
     return r;
 }
 
+/* The body bone's written height less the base motion's at a (fractional) frame. */
+static pm_result body_height(bake *b, const pm_anim *played, pm_pose *pose, uint32_t body, double frame, double *out, pm_error *err) {
+    pm_result r = pm_pose_sample(played, b->g->ws, frame, pose, err);
+    if (r != PM_OK) return r;
+    double y = pose->translation[body].y;
+    if (b->anim) {
+        if ((r = pm_pose_sample(b->anim, b->g->ws, frame, pose, err)) != PM_OK) return r;
+        y -= pose->translation[body].y;
+    }
+    *out = y;
+    return PM_OK;
+}
+
+/* Every bounce valley the grid puts in frames 0 .. frames (where the vertical wave is lowest: phase 0
+ * of 'bounce', 0.75 of 'sine'), found on the written motion: the lowest of the body's height within
+ * +-2 frames of it at 0.05-frame steps, refined by a parabola through its neighbours. */
+static pm_result measure_valleys(bake *b, const pm_groove_params *P, uint32_t body, pm_groove_bake_report *rep, pm_error *err) {
+    const pm_groove_squat *sq = &P->squat;
+    if (!(sq->freq > 0) || !(sq->vertical > 0)) return PM_OK;
+    pm_anim *played = NULL;
+    pm_pose *pose = NULL;
+    pm_result r = pm_anim_bind(b->sk, b->out, NULL, &played, err);
+    if (r == PM_OK) r = pm_pose_create(b->sk, &b->allocator, &pose, err);
+    const double low = sq->wave == PM_GROOVE_SINE ? 0.75 : 0.0;
+    /* valley n at beat (n + phase + low) / freq */
+    double first = ceil(beat_at(b, 0) * sq->freq - sq->phase - low - 1e-9);
+    for (double n = first; r == PM_OK; n++) {
+        double at = 30.0 * pm_beat_grid_time(b->grid, (n + sq->phase + low) / sq->freq);
+        if (at > b->frames + 1e-9) break;
+        if (at < 2 || at > b->frames - 2) continue; /* a valley cut by either end */
+        enum { STEPS = 80 };
+        double y[STEPS + 1], best = INFINITY;
+        int bi = 0;
+        for (int i = 0; i <= STEPS && r == PM_OK; i++) {
+            r = body_height(b, played, pose, body, at - 2 + 4.0 * i / STEPS, &y[i], err);
+            if (r == PM_OK && y[i] < best) best = y[i], bi = i;
+        }
+        if (r != PM_OK) break;
+        double d = 0;
+        if (bi > 0 && bi < STEPS) {
+            double den = y[bi - 1] - 2 * y[bi] + y[bi + 1];
+            if (den > 0) d = 0.5 * (y[bi - 1] - y[bi + 1]) / den;
+        }
+        pm_beat_sync_add(&rep->sync, (at - 2 + 4.0 * (bi + d) / STEPS) - at);
+    }
+    rep->synced = r == PM_OK;
+    pm_pose_free(pose);
+    pm_anim_free(played);
+    return r;
+}
+
 /* The model name for the output: the base's, else the skeleton's when Shift-JIS can hold it. */
 static pm_result set_model_name(bake *b, pm_error *err) {
     const char *name = b->base ? b->base->model_name.data : b->sk->model_name.data;
@@ -275,6 +334,9 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
     pm_groove_bake_options o;
     pm_result r = check_options(opts, &o, err);
     if (r != PM_OK) return r;
+    const bool has_grid = pm_beat_grid_is_set(&o.grid);
+    if (has_grid && (r = pmi_beat_grid_check_for("groove", &o.grid, UINT32_MAX, err)) != PM_OK) return r;
+    if (has_grid) bpm = o.grid.bpm;
     if ((r = pmi_groove_check_clock(0, bpm, err)) != PM_OK) return r;
     pm_groove_bake_report rep;
     memset(&rep, 0, sizeof rep);
@@ -283,6 +345,8 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
     b.base = base;
     b.sk = skeleton;
     b.allocator = o.allocator;
+    b.grid = has_grid ? &o.grid : NULL;
+    b.bpm = bpm;
     pm_groove_options go = {0};
     go.allocator = o.allocator;
     if ((r = pm_groove_create(skeleton, cfg, &go, &b.g, err)) != PM_OK) goto done;
@@ -294,6 +358,7 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
         last = ai.last_frame;
     }
     double frames = o.frames ? o.frames : last > 0 ? last : ceil(16.0 * 60.0 / bpm * 30.0 - 1e-9);
+    if (!o.frames && !last && has_grid && o.grid.beat_count) frames = ceil(30.0 * o.grid.beats[o.grid.beat_count - 1] - 1e-9);
     if (frames < 1) frames = 1;
     if (frames > o.max_frames) {
         r = pmi_fail(err, PM_ERR_LIMIT, "groove: %.0f frames exceed the bake's limit of %u", frames, o.max_frames);
@@ -331,7 +396,7 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
-    if ((r = sample(&b, bpm, legs, &rep, err)) != PM_OK) goto done;
+    if ((r = sample(&b, legs, &rep, err)) != PM_OK) goto done;
     if (bounce && !base && info.leg_mode == PM_GROOVE_LEGS_MMD_IK && (r = keep_knees_bent(&b, &info, &rep, err)) != PM_OK)
         goto done;
     if ((r = pm_vmd_create(&b.allocator, &b.out, err)) != PM_OK) goto done;
@@ -340,6 +405,7 @@ pm_result pm_groove_apply_to_vmd(const pm_vmd *base, const pm_skeleton *skeleton
     if ((r = fit_and_write(&b, &o, &rep, err)) != PM_OK) goto done;
     rep.max_foot_error = 0; /* measured below (the samples' figure is the analytic solve's, not what plays) */
     if (bounce && (r = land_feet(&b, &info, &rep, err)) != PM_OK) goto done;
+    if (bounce && has_grid && (r = measure_valleys(&b, P, info.body_bone, &rep, err)) != PM_OK) goto done;
     rep.frames = b.frames;
     rep.leg_mode = bounce ? info.leg_mode : PM_GROOVE_LEGS_NONE;
     rep.skipped_count = info.skipped_count;
@@ -366,6 +432,8 @@ cJSON *pmi_groove_bake_report_json(const pm_groove_bake_report *rep, const pm_sk
     pmi_json_add_number(j, "maxRotationError", rep->max_rotation_error, &ok);
     pmi_json_add_number(j, "maxFootError", rep->max_foot_error, &ok);
     pmi_json_add_number(j, "crouch", rep->crouch, &ok);
+    if (rep->synced) pmi_beat_sync_json(j, "sync", &rep->sync, &ok);
+    else pmi_json_add(j, "sync", cJSON_CreateNull(), &ok);
     cJSON *skipped = pmi_json_add(j, "skipped", cJSON_CreateArray(), &ok);
     for (uint32_t i = 0; i < rep->skipped_count && ok; i++) pmi_json_add_string(skipped, NULL, rep->skipped[i], &ok);
     if (rep->verified) {

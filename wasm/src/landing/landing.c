@@ -378,6 +378,7 @@ static void end_stance(pm_landing_limb_report *r, meter *m) {
 
 static void measure_frame(const pm_landing_limb *l, uint32_t f, const pm_pose *pose, pm_landing_limb_report *r, meter *m) {
     const float *world = pose->world[l->effector].m;
+    if (l->played) memcpy(l->played + 16 * (size_t)f, world, 16 * sizeof(float));
     if (!active(l, f)) {
         m->have_last = false;
         return;

@@ -2,6 +2,8 @@
  * middle and IK bone of traced limbs, solved on the pose the minimal keys produce (see tracing.h). */
 #include "tracing_internal.h"
 
+#include "beats/grid_internal.h"
+
 #include "landing/landing_internal.h"
 
 #include <math.h>
@@ -10,6 +12,7 @@ typedef struct baker {
     pm_timeline *tl;
     double bpm;
     uint32_t n;        /* keyframes */
+    const pm_beat_grid *grid; /* NULL: bpm */
     uint32_t *frame;   /* [n] frame of each keyframe */
     uint8_t *keep;     /* [joint_count * n] ordinary key (joint, keyframe) wanted */
     pm_vmd *pass1;     /* the ordinary keys only */
@@ -133,7 +136,7 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
         for (uint32_t f = f0; f <= f1 && r == PM_OK; f++) {
             pmi_segment seg;
             pmi_request req[PM_LIMB_COUNT];
-            pmi_timeline_locate(tl, f * bk->bpm / 1800.0, &seg);
+            pmi_timeline_locate(tl, bk->grid ? pm_beat_grid_beat(bk->grid, f / 30.0) : f * bk->bpm / 1800.0, &seg);
             bool active = false;
             for (int l = 0; l < PM_LIMB_COUNT; l++) {
                 pmi_timeline_request(tl, &seg, (pm_limb)l, &req[l]);
@@ -251,7 +254,9 @@ pm_result pm_timeline_bake_plan(pm_timeline *tl, const pm_timeline_bake_options 
     double bpm = opts && opts->bpm != 0 ? opts->bpm : tl->bpm;
     pm_result r = pmi_timeline_check_bpm(bpm, err);
     if (r != PM_OK) return r;
-    baker bk = {tl, bpm, tl->kf_count, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0};
+    const pm_beat_grid *grid = opts && pm_beat_grid_is_set(&opts->grid) ? &opts->grid : NULL;
+    if (grid && (r = pmi_beat_grid_check_for("tracing", grid, UINT32_MAX, err)) != PM_OK) return r;
+    baker bk = {tl, bpm, tl->kf_count, grid, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0};
     uint8_t *drop = NULL;
     const pm_allocator *al = &tl->allocator;
     r = make_vmd(&bk, opts, &bk.out, err);
@@ -261,7 +266,17 @@ pm_result pm_timeline_bake_plan(pm_timeline *tl, const pm_timeline_bake_options 
     bk.keep = pmi_alloc_array(al, (size_t)tl->joint_count, bk.n, err, "tracing: bake");
     drop = pmi_alloc_array(al, (size_t)tl->joint_count, bk.n, err, "tracing: bake");
     if (!bk.frame || !bk.keep || !drop) goto done;
-    for (uint32_t k = 0; k < bk.n; k++) bk.frame[k] = (uint32_t)llround(pmi_timeline_frame_of(tl->kf[k].beat, bpm));
+    pm_beat_sync sync = {0};
+    for (uint32_t k = 0; k < bk.n; k++) {
+        double at = grid ? 30.0 * pm_beat_grid_time(grid, tl->kf[k].beat) : pmi_timeline_frame_of(tl->kf[k].beat, bpm);
+        if (!(at >= -0.5) || !(at < 4294967295.0)) {
+            r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: keyframe %u (beat %g) falls at %g s on the beat grid, %s", k,
+                         tl->kf[k].beat, at / 30.0, at < 0 ? "before the motion starts" : "too late");
+            goto done;
+        }
+        bk.frame[k] = (uint32_t)llround(at);
+        pm_beat_sync_add(&sync, (double)bk.frame[k] - at);
+    }
     for (uint32_t j = 0; j < tl->joint_count; j++) plan_joint(&bk, j);
     if (plan || report) {
         bk.last = bk.frame[bk.n - 1];
@@ -278,6 +293,7 @@ pm_result pm_timeline_bake_plan(pm_timeline *tl, const pm_timeline_bake_options 
     if ((r = bake_traces(&bk, drop, err)) != PM_OK) goto done;
     r = add_ordinary(&bk, bk.out, drop, err);
     if (r == PM_OK && bk.plan) r = plan_and_measure(&bk, plan, report, err);
+    if (r == PM_OK && plan && grid) plan->synced = true, plan->sync = sync;
 done:
     pmi_free(al, bk.plan);
     pmi_free(al, bk.active);

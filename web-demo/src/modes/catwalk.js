@@ -57,7 +57,7 @@ registerMode({
     // result carries plan.ankles and the measured report. A model loaded by URL has only its rest
     // positions: proportions, no report.
     const skeleton = model.bytes instanceof Uint8Array || model.builtIn ? modelSkeleton(app) : model.skeleton;
-    const r = pm.generateCatwalkVmd(catwalkState(app.catwalk, app.speed), app.bpm, model.morphNames, model.boneNames,
+    const r = pm.generateCatwalkVmd(catwalkState(app.catwalk, app.speed), app.tempo?.() ?? app.bpm, model.morphNames, model.boneNames,
       skeleton ? { skeleton } : undefined);
     return { ...r, name: `catwalk-${app.bpm ?? 'speed'}` };
   },

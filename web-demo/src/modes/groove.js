@@ -66,7 +66,12 @@ registerMode({
     bpm ??= 120; // a groove needs a beat: 120 BPM when the page has none
     beatFrames ||= 1800 / bpm;
     if (!base) frames = loopFrames = Math.max(1, Math.round(16 * beatFrames)); // 16 beats of the standing pose
-    const { vmd, report } = pm.bakeGroove(base, modelSkeleton(app), settings, bpm, { frames });
+    // on the page's beat grid (a song's beats: the bake runs to its last beat; taps or a typed offset)
+    const grid = app.bpm !== null && app.tempo ? app.tempo() : null;
+    const listed = grid && typeof grid === 'object' && grid.beats;
+    if (listed && !base) frames = 0;
+    const { vmd, report } = pm.bakeGroove(base, modelSkeleton(app), settings, grid ?? bpm, { frames });
+    if (listed && !base) loopFrames = report.frames;
     const names = new Set(app.model.boneNames);
     return {
       vmd, loopFrames, beatFrames, name: `groove-${app.grooveBase}-${Math.round(bpm)}`,
