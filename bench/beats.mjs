@@ -27,7 +27,7 @@ const QUICK = args.includes('--quick');
 const WRITE = !QUICK && !args.includes('--no-write');
 const DIR = join(tmpdir(), 'procmotion-beats-bench');
 mkdirSync(DIR, { recursive: true });
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const { peers, skipped, close } = await startPeers(DIR);
 for (const s of skipped) console.error(`beats: SKIP peer ${s}`);
 

@@ -66,7 +66,7 @@ for (const entry of PLAN) {
       }
     }
   }
-  for (const extra of entry.static?.(inputs) ?? []) results.push(extra);
+  for (const extra of (await entry.static?.(inputs)) ?? []) results.push(extra);
 }
 
 // ---- the table ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ export async function prepareInputs(dir) {
   mkdirSync(dir, { recursive: true });
   const big = join(dir, 'generated-250k.vmd');
   if (!existsSync(big)) {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const n = 250000;
     const names = Array.from({ length: 100 }, (_, i) => `bone${i}`);
     const rot = new Float32Array(n * 4);
@@ -48,7 +48,7 @@ export async function prepareInputs(dir) {
 async function generatedDances(dir) {
   const ik = join(dir, 'generated-ik-2901.vmd'), fk = join(dir, 'generated-fk-4604.vmd');
   if (existsSync(ik) && existsSync(fk)) return { ik, fk };
-  const pm = await createProcMotion();
+  const pm = await createProcMotion({ load: 'all' });
   const ease = new Uint8Array(64);
   const row = [40, 40, 0, 0, 0, 0, 0, 0, 87, 87, 87, 87, 127, 127, 127, 127];
   for (let r = 0; r < 4; r++) ease.set(row.slice(r), 16 * r);
@@ -92,27 +92,54 @@ const vmdFixtures = (inp) => [
   inp.big,
 ];
 
-function sizeRows() {
+/**
+ * Download sizes (gzip -9): each wasm module; what a catwalk-only app downloads of procmotion (the
+ * core's .wasm and the JS an app bundles for createProcMotion + createCatwalkAnimationAsync, minified
+ * by esbuild with code splitting, so the feature modules' JS stays in their own chunks); everything
+ * (every .wasm and every chunk); beside babylon-mmd's smallest wasm runtime and mmd-parser.
+ */
+async function sizeRows() {
   const rows = [];
+  const gz = (b) => gzipSync(b, { level: 9 }).length;
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   const add = (impl, path) => {
     if (!existsSync(path)) return;
     const bytes = readFileSync(path);
-    rows.push({ row: 'size', input: 'module bytes', impl, text: `${(statSync(path).size / 1024).toFixed(0)} KB (${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KB gzip)` });
+    rows.push({ row: 'size', input: 'download', impl, text: `${kb(bytes.length)} (${kb(gz(bytes))} gzip)` });
   };
-  add('procmotion.mjs (wasm inlined, ES module)', join(ROOT, 'js-glue/dist/procmotion.mjs'));
-  // the same module's wasm as a file of its own (what shipping procmotion.wasm beside a small loader
-  // would weigh: base64 inside the .mjs compresses worse than the binary)
-  const mjs = join(ROOT, 'js-glue/dist/procmotion.mjs');
-  if (existsSync(mjs)) {
-    const m = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]{100,})/.exec(readFileSync(mjs, 'latin1'));
-    if (m) {
-      const wasm = Buffer.from(m[1], 'base64');
-      const loader = readFileSync(mjs, 'latin1').replace(m[1], '');
-      rows.push({ row: 'size', input: 'module bytes', impl: 'the same wasm as a separate file (+ the loader without it)',
-        text: `${(wasm.length / 1024).toFixed(0)} KB (${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KB gzip) + ${(loader.length / 1024).toFixed(0)} KB (${(gzipSync(Buffer.from(loader, 'latin1'), { level: 9 }).length / 1024).toFixed(0)} KB gzip)` });
-    }
+  const report = join(ROOT, 'build/wasm/wasm-modules.json');
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    for (const [m, info] of Object.entries(r.modules)) add(`procmotion ${m} module (${info.file})`, join(ROOT, 'js-glue', info.file));
+    const { build } = await import('esbuild');
+    const dir = join(ROOT, 'test-results/bench-size');
+    const entry = join(dir, 'app.js');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(entry, "import { createProcMotion } from '../../js-glue/index.js';\nimport { createCatwalkAnimationAsync, loopRuntimeAnimation } from '../../js-glue/babylon.js';\nwindow.app = [createProcMotion, createCatwalkAnimationAsync, loopRuntimeAnimation];\n");
+    const out = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', splitting: true, write: false,
+      outdir: join(dir, 'out'), external: ['babylon-mmd/*'], metafile: true, logLevel: 'silent' });
+    const chunks = out.outputFiles.map((f) => ({ path: f.path, bytes: Buffer.from(f.contents) }));
+    // the entry and the chunks it imports statically: what loads before any loadAsync
+    const meta = out.metafile.outputs;
+    const key = (p) => Object.keys(meta).find((k) => p.endsWith(k.replace(/^.*?out\//, 'out/')));
+    const staticSet = new Set();
+    const visit = (k) => {
+      if (!k || staticSet.has(k)) return;
+      staticSet.add(k);
+      for (const im of meta[k].imports) if (im.kind === 'import-statement') visit(im.path);
+    };
+    visit(Object.keys(meta).find((k) => meta[k].entryPoint));
+    const jsCore = chunks.filter((c) => staticSet.has(key(c.path))).reduce((a, c) => a + gz(c.bytes), 0);
+    const jsAll = chunks.reduce((a, c) => a + gz(c.bytes), 0);
+    const wasm = (m) => gz(readFileSync(join(ROOT, 'js-glue', r.modules[m].file)));
+    const core = wasm('core'), all = Object.keys(r.modules).reduce((a, m) => a + wasm(m), 0);
+    const withoutBeats = all - (r.modules.beats ? wasm('beats') : 0);
+    rows.push({ row: 'size', input: 'download', impl: 'a catwalk-only app: core .wasm + its JS (target <= 100 KB gzip)',
+      text: `${kb(core + jsCore)} gzip (${kb(core)} wasm + ${kb(jsCore)} JS)` });
+    rows.push({ row: 'size', input: 'download', impl: 'everything: every .wasm + all JS (target <= 220 KB gzip)',
+      text: `${kb(all + jsAll)} gzip (${kb(all)} wasm + ${kb(jsAll)} JS); without beats ${kb(withoutBeats + jsAll)}` });
   }
-  add('procmotion-wasi.wasm (zero imports)', join(ROOT, 'build/wasi/procmotion-wasi.wasm'));
+  add('procmotion-wasi.wasm (zero imports, one module)', join(ROOT, 'build/wasi/procmotion-wasi.wasm'));
   add('babylon-mmd smallest wasm runtime (sr)', join(ROOT, 'node_modules/babylon-mmd/esm/Runtime/Optimized/wasm/sr/index_bg.wasm'));
   add('mmd-parser (minified)', join(ROOT, 'node_modules/mmd-parser/build/mmdparser.min.js'));
   return rows;

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Bundles the web demo (web-demo/src/main.js) with esbuild into web-demo/dist/demo.js: our JS glue
-// (js-glue, with the wasm core inlined), @babylonjs/core and babylon-mmd through deep imports.
+// (js-glue), @babylonjs/core and babylon-mmd through deep imports, and copies procmotion's .wasm
+// files beside the bundle, as an esbuild user does (esbuild leaves new URL('./x.wasm',
+// import.meta.url) as it is: the files must sit next to the output; see README, "Bundlers").
 //
 //   node build-scripts/build-demo.mjs            # minified bundle + source map
 //   node build-scripts/build-demo.mjs --dev      # unminified (readable stack traces)
 //
-// Needs js-glue/dist/procmotion.mjs (bash build-scripts/build.sh wasm) and node_modules (npm ci).
+// Needs js-glue/procmotion*.wasm (bash build-scripts/build.sh wasm) and node_modules (npm ci).
 // PM_DEMO_GLUE=path bundles another module in place of the `procmotion` glue (development only).
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,9 +17,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEV = process.argv.includes('--dev');
 const OUT = join(ROOT, 'web-demo/dist');
 
-const glue = join(ROOT, 'js-glue/dist/procmotion.mjs');
-if (!existsSync(glue)) {
-  console.error(`build-demo: ${glue} is missing: run bash build-scripts/build.sh wasm first`);
+const wasmFiles = existsSync(join(ROOT, 'js-glue')) ? readdirSync(join(ROOT, 'js-glue')).filter((f) => f.endsWith('.wasm')) : [];
+if (!wasmFiles.includes('procmotion.wasm')) {
+  console.error('build-demo: js-glue/procmotion.wasm is missing: run bash build-scripts/build.sh wasm first');
   process.exit(1);
 }
 
@@ -47,7 +49,8 @@ const result = await build({
   plugins,
   define: { 'process.env.NODE_ENV': DEV ? '"development"' : '"production"' },
 });
+for (const f of wasmFiles) copyFileSync(join(ROOT, 'js-glue', f), join(OUT, f));
 const size = statSync(join(OUT, 'demo.js')).size;
 const inputs = Object.keys(result.metafile.inputs).length;
 console.log(`build-demo: web-demo/dist/demo.js ${(size / 1024).toFixed(0)} KiB from ${inputs} modules ` +
-            `in ${(performance.now() - t0).toFixed(0)} ms${DEV ? ' (dev)' : ''}`);
+            `in ${(performance.now() - t0).toFixed(0)} ms${DEV ? ' (dev)' : ''}, and ${wasmFiles.join(', ')}`);

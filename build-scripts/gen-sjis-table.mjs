@@ -10,11 +10,13 @@
 //   1. Decodes every double-byte pair (lead 0x81-0x9F, 0xE0-0xFC; trail 0x40-0x7E, 0x80-0xFC) with a
 //      fatal decoder. A pair that decodes is a mapping; one that throws is unmapped (0 in the table).
 //      The decode table is indexed by the WHATWG "pointer" of the pair (60 leads x 188 trails).
-//   2. Builds the encode table, sorted by code point, choosing for a code point with several pairs
-//      the one the WHATWG encoder picks ("index Shift_JIS pointer"): the lowest pointer outside
-//      8272..8835 (the NEC-selected IBM extensions, lead 0xED-0xEE). The user-defined area
-//      (pointers 8836..10715, lead 0xF0-0xF9 <-> U+E000..U+E757) is left out of the encode table:
-//      sjis.c encodes it arithmetically (see docs/text.md).
+//   2. Builds the encode table: the pointer of each encodable code point, sorted by that code point
+//      (the encoder binary-searches it through the decode table, so it stores pointers only, 2 bytes
+//      an entry), choosing for a code point with several pairs the one the WHATWG encoder picks
+//      ("index Shift_JIS pointer"): the lowest pointer outside 8272..8835 (the NEC-selected IBM
+//      extensions, lead 0xED-0xEE). The user-defined area
+//      (pointers 8836..10715, lead 0xF0-0xF9 <-> U+E000..U+E757) is left out of both tables: sjis_table.h
+//      decodes and sjis.c encodes it arithmetically (see docs/text.md).
 //   3. Decodes every single byte and checks it against the WHATWG rules that sjis.c implements in
 //      code (ASCII and 0x80 as themselves, 0xA1-0xDF half-width katakana, the rest invalid). Node's
 //      decoder is ICU's ibm-943_P15A-2003, which differs on exactly four bytes (0x1A, 0x1C, 0x7F
@@ -128,12 +130,6 @@ if (onlyExcluded.size) fail(`code points only reachable through pointers 8272..8
 const encodeEntries = [...encode.entries()].sort((a, b) => a[0] - b[0]);
 const duplicates = mapped - (EUDC_LAST - EUDC_FIRST + 1) - encodeEntries.length;
 
-const bytesOf = (pointer) => {
-    const lead = LEADS[Math.floor(pointer / 188)];
-    const trail = TRAILS[pointer % 188];
-    return (lead << 8) | trail;
-};
-
 // ---- emit --------------------------------------------------------------------------------------
 const lines = [];
 lines.push(
@@ -151,11 +147,12 @@ lines.push(
     ' */',
     '#include "text/sjis_table.h"',
     '',
-    '/* Code unit for each WHATWG pointer, 0 = unmapped.',
+    '/* Code unit for each WHATWG pointer outside the user-defined area (computed: sjis_table.h), 0 = unmapped.',
     ' *   pointer = (lead - (lead < 0xA0 ? 0x81 : 0xC1)) * 188 + trail - (trail < 0x7F ? 0x40 : 0x41) */',
-    'const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT] = {',
+    'const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT - PMI_SJIS_EUDC_COUNT] = {',
 );
 for (let li = 0; li < LEADS.length; li++) {
+    if (li * 188 >= EUDC_FIRST && li * 188 <= EUDC_LAST) continue; // leads 0xF0-0xF9: the user-defined area
     lines.push(`    /* lead ${hex(LEADS[li])} */`);
     for (let t = 0; t < 188; t += 12) {
         const row = [];
@@ -164,14 +161,31 @@ for (let li = 0; li < LEADS.length; li++) {
     }
 }
 lines.push('};', '');
+// Entries are decode-table indices (pointers with the user-defined area taken out), so the search reads
+// pmi_sjis_decode_table[index] directly.
+const tableIndex = (p) => (p < EUDC_FIRST ? p : p - (EUDC_LAST - EUDC_FIRST + 1));
 lines.push(
-    '/* Code point -> Shift-JIS bytes (lead << 8 | trail), sorted by code point for binary search. */',
-    `const pmi_sjis_pair pmi_sjis_encode_table[${encodeEntries.length}] = {`,
+    '/* The decode-table index of the pair the encoder writes for each encodable code point, sorted by',
+    ' * that code point (pmi_sjis_decode_table[index]) for binary search. */',
+    `const uint16_t pmi_sjis_encode_index[${encodeEntries.length}] = {`,
 );
-for (let i = 0; i < encodeEntries.length; i += 6) {
-    const row = encodeEntries.slice(i, i + 6).map(([cu, p]) => `{${hex(cu, 4)}, ${hex(bytesOf(p), 4)}}`);
-    lines.push('    ' + row.join(', ') + ',');
+for (let i = 0; i < encodeEntries.length; i += 12) {
+    const row = encodeEntries.slice(i, i + 12).map(([, p]) => String(tableIndex(p)).padStart(5));
+    lines.push('   ' + row.join(',') + ',');
 }
+lines.push('};', '');
+// Buckets: the entries of code points c with c >> 7 == b are encode_index[bucket[b] .. bucket[b + 1]).
+const BUCKETS = 512;
+const bucket = new Array(BUCKETS + 1).fill(0);
+for (let b = 0, i = 0; b <= BUCKETS; b++) {
+    while (i < encodeEntries.length && encodeEntries[i][0] >> 7 < b) i++;
+    bucket[b] = i;
+}
+lines.push(
+    '/* Where each 128-code-point block starts in pmi_sjis_encode_index (the search looks only there). */',
+    `const uint16_t pmi_sjis_encode_bucket[${BUCKETS + 1}] = {`,
+);
+for (let i = 0; i <= BUCKETS; i += 16) lines.push('   ' + bucket.slice(i, i + 16).map((v) => String(v).padStart(5)).join(',') + ',');
 lines.push('};', '', `const size_t pmi_sjis_encode_count = ${encodeEntries.length};`, '');
 const text = lines.join('\n');
 

@@ -1,9 +1,17 @@
 // procmotion/babylon: helpers for babylon-mmd 1.3 (peer dependency, never bundled).
-// Types only: nothing of babylon-mmd is loaded by these imports.
-import type { MmdAnimation, MmdMesh, MmdModel, VmdLoader } from 'babylon-mmd';
-import type { Scene } from '@babylonjs/core';
+// Types only: nothing of babylon-mmd is loaded by these imports. They name babylon-mmd's files (with
+// .js) rather than its root, whose extensionless re-exports moduleResolution nodenext cannot follow.
+import type { MmdAnimation } from 'babylon-mmd/esm/Loader/Animation/mmdAnimation.js';
+import type { VmdLoader } from 'babylon-mmd/esm/Loader/vmdLoader.js';
+import type { MmdMesh } from 'babylon-mmd/esm/Runtime/mmdMesh.js';
+import type { MmdModel } from 'babylon-mmd/esm/Runtime/mmdModel.js';
+import type { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
+import type { Scene } from '@babylonjs/core/scene.js';
 
-import type { CatwalkResult, CatwalkState, ProcMotion } from './index.js';
+import type {
+  CatwalkResult, CatwalkState, GrooveBakeOptions, GrooveBakeReport, GrooveSettingsInput, ProcMotion, Skeleton, Timeline,
+  TimelineBakeResult, Vmd,
+} from './index.js';
 
 export interface ModelInfo {
   boneNames: string[];
@@ -26,14 +34,54 @@ export interface LoadVmdOptions {
 }
 
 /** VMD bytes -> MmdAnimation through VmdLoader.loadFromBufferAsync. */
-export function loadVmdAnimation(vmd: Uint8Array | ArrayBuffer, options?: LoadVmdOptions): Promise<MmdAnimation>;
+export function loadVmdAnimationAsync(vmd: Uint8Array | ArrayBuffer, options?: LoadVmdOptions): Promise<MmdAnimation>;
 
-/** getModelInfo + generateCatwalkVmd + loadVmdAnimation. `modelBytes` (the PMX/PMD the model came from):
- * the legs land on the model and `result.report` says what babylon-mmd will show (docs/landing.md). */
-export function createCatwalkAnimation(
+/** An animation made by a helper, with the frames it loops over (loopRuntimeAnimation). */
+export interface ProcMotionAnimation<R> {
+  animation: MmdAnimation;
+  result: R;
+  loopFrames: number;
+}
+
+/** getModelInfo + generateCatwalkVmd + loadVmdAnimationAsync. `modelBytes` (the PMX/PMD the model came
+ * from; loads the 'motion' module): the legs land on the model and `result.report` says what
+ * babylon-mmd will show (docs/landing.md). */
+export function createCatwalkAnimationAsync(
   pm: ProcMotion,
   target: MmdModel | MmdMesh,
   state?: CatwalkState | null,
   bpm?: number | null,
   options?: LoadVmdOptions & { modelBytes?: Uint8Array | ArrayBuffer },
-): Promise<{ animation: MmdAnimation; result: CatwalkResult }>;
+): Promise<ProcMotionAnimation<CatwalkResult>>;
+
+/** bakeGroove on a model's skeleton (PMX/PMD bytes or readPmx's) + loadVmdAnimationAsync. Needs the 'motion' module. */
+export function createGrooveAnimationAsync(
+  pm: ProcMotion,
+  skeleton: Skeleton | Uint8Array | ArrayBuffer,
+  baseVmd: Uint8Array | ArrayBuffer | Vmd | null,
+  config: GrooveSettingsInput,
+  bpm: number,
+  options?: GrooveBakeOptions & LoadVmdOptions,
+): Promise<ProcMotionAnimation<{ vmd: Uint8Array; report: GrooveBakeReport }>>;
+
+/** timeline.bake(bpm) + loadVmdAnimationAsync. */
+export function createTimelineAnimationAsync(
+  timeline: Timeline,
+  bpm?: number,
+  options?: LoadVmdOptions,
+): Promise<ProcMotionAnimation<TimelineBakeResult>>;
+
+/** A running loop of an MmdRuntime's clock. */
+export interface RuntimeLoop {
+  readonly loopFrames: number;
+  /** Stop looping: the runtime plays on to its animations' end and pauses there. */
+  dispose(): void;
+}
+
+/** Loop the runtime's clock over [0, loopFrames) (babylon-mmd alone pauses at the end). */
+export function loopRuntimeAnimation(runtime: MmdRuntime, loopFrames: number): RuntimeLoop;
+
+/** @deprecated use loadVmdAnimationAsync */
+export const loadVmdAnimation: typeof loadVmdAnimationAsync;
+/** @deprecated use createCatwalkAnimationAsync */
+export const createCatwalkAnimation: typeof createCatwalkAnimationAsync;

@@ -3,8 +3,9 @@
 //   import { createProcMotion } from 'procmotion';
 //   import { createCatwalkAnimation } from 'procmotion/babylon';
 //   const pm = await createProcMotion();
-//   const { animation } = await createCatwalkAnimation(pm, mmdModel, { hipSway: 0.8 }, 128);
+//   const { animation, loopFrames } = await createCatwalkAnimationAsync(pm, mmdModel, { hipSway: 0.8 }, 128);
 //   mmdModel.setRuntimeAnimation(mmdModel.createRuntimeAnimation(animation));
+//   const loop = loopRuntimeAnimation(mmdRuntime, loopFrames);   // loop.dispose() stops looping
 //
 // babylon-mmd is a peer dependency: this module never imports it statically (nothing of it is
 // bundled with procmotion). The VMD is turned into an animation by babylon-mmd's own
@@ -120,7 +121,7 @@ let vmdLoaderModule = null;
  * options: `name` (default 'Catwalk', ADR-086's PROC_VMD_NAME_CATWALK), `scene` (default null),
  * `VmdLoader` (the class; default: dynamically imported from babylon-mmd).
  */
-export async function loadVmdAnimation(vmdBytes, options = {}) {
+export async function loadVmdAnimationAsync(vmdBytes, options = {}) {
   let Loader = options.VmdLoader;
   if (!Loader) {
     vmdLoaderModule ??= import('babylon-mmd/esm/Loader/vmdLoader.js');
@@ -133,17 +134,77 @@ export async function loadVmdAnimation(vmdBytes, options = {}) {
 
 /**
  * The catwalk in one call: read the model's names and skeleton, generate the VMD, load it as an
- * `MmdAnimation`. Returns `{ animation, result }` where `result` is generateCatwalkVmd's return value.
- * Bind it with `model.setRuntimeAnimation(model.createRuntimeAnimation(animation))` (import
- * 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation' once for createRuntimeAnimation).
- * `options.modelBytes` (the PMX/PMD file the model was loaded from) lets the walk land on the model and
+ * `MmdAnimation`. Returns `{ animation, result, loopFrames }` where `result` is generateCatwalkVmd's
+ * return value. Bind it with `model.setRuntimeAnimation(model.createRuntimeAnimation(animation))`
+ * (import 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation' once for createRuntimeAnimation)
+ * and loop it with loopRuntimeAnimation(mmdRuntime, loopFrames). `options.modelBytes` (the PMX/PMD
+ * file the model was loaded from; the 'motion' module is loaded for it) lets the walk land on the model and
  * measure what babylon-mmd will show (`result.plan`, `result.report`; docs/landing.md); without it
  * only names and rest positions are known and `result.report` is null.
  */
-export async function createCatwalkAnimation(pm, target, state = {}, bpm = null, options = {}) {
+export async function createCatwalkAnimationAsync(pm, target, state = {}, bpm = null, options = {}) {
   const info = getModelInfo(target);
   const skeleton = options.modelBytes ?? info.skeleton;
+  if (options.modelBytes) await pm.loadAsync('motion'); // landing on the model: the model reader and the evaluator
   const result = pm.generateCatwalkVmd(state, bpm, info.morphNames, info.boneNames, { skeleton });
-  const animation = await loadVmdAnimation(result.vmd, options);
-  return { animation, result };
+  const animation = await loadVmdAnimationAsync(result.vmd, options);
+  return { animation, result, loopFrames: result.loopFrames };
 }
+
+/**
+ * The groove baked on a model (pm.bakeGroove: `skeleton` is the model's PMX/PMD bytes or readPmx's
+ * skeleton; `baseVmd` the motion under it or null) as an `MmdAnimation`: `{ animation, result,
+ * loopFrames }` (loopFrames: the baked frames). Needs pm.loadAsync('motion').
+ */
+export async function createGrooveAnimationAsync(pm, skeleton, baseVmd, config, bpm, options = {}) {
+  const result = pm.bakeGroove(baseVmd, skeleton, config, bpm, options);
+  const animation = await loadVmdAnimationAsync(result.vmd, { name: 'Groove', ...options });
+  return { animation, result, loopFrames: result.report.frames };
+}
+
+/**
+ * A tracing timeline baked at `bpm` (default: its own) as an `MmdAnimation`: `{ animation, result,
+ * loopFrames }` (result: timeline.bake's `{ vmd, plan, report }`; loopFrames: its last frame).
+ */
+export async function createTimelineAnimationAsync(timeline, bpm = 0, options = {}) {
+  const result = timeline.bake(bpm);
+  const animation = await loadVmdAnimationAsync(result.vmd, { name: 'Tracing', ...options });
+  return { animation, result, loopFrames: result.plan.frames };
+}
+
+/**
+ * Loop a babylon-mmd MmdRuntime's animation clock over frames [0, loopFrames): babylon-mmd itself
+ * plays to the end of the longest animation and pauses there. While the loop runs the runtime's
+ * duration is unbounded (setManualAnimationDuration) and every tick that passes loopFrames seeks
+ * back by whole loops, so a motion whose keys at loopFrames equal those at 0 (every procmotion
+ * generator's) plays on without a seam. It loops the runtime's clock, so every model on that runtime.
+ * Returns `{ loopFrames, dispose() }`: dispose() stops looping (the runtime then plays on to its
+ * animations' end and pauses, as without it); mmdRuntime.pauseAnimation() pauses as usual.
+ */
+export function loopRuntimeAnimation(runtime, loopFrames) {
+  if (!runtime || typeof runtime.seekAnimation !== 'function' || !runtime.onAnimationTickObservable) {
+    throw new TypeError('procmotion/babylon: loopRuntimeAnimation expects a babylon-mmd MmdRuntime');
+  }
+  if (!(Number.isFinite(loopFrames) && loopFrames > 0)) throw new RangeError('procmotion/babylon: loopFrames must be a positive number');
+  runtime.setManualAnimationDuration(Number.MAX_SAFE_INTEGER);
+  const wrap = () => {
+    const t = runtime.currentFrameTime;
+    if (t >= loopFrames) void runtime.seekAnimation(t % loopFrames, true);
+  };
+  const observer = runtime.onAnimationTickObservable.add(wrap);
+  let disposed = false;
+  return {
+    loopFrames,
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      runtime.onAnimationTickObservable.remove(observer);
+      runtime.setManualAnimationDuration(null);
+    },
+  };
+}
+
+/** @deprecated the Async name is loadVmdAnimationAsync. */
+export const loadVmdAnimation = loadVmdAnimationAsync;
+/** @deprecated the Async name is createCatwalkAnimationAsync. */
+export const createCatwalkAnimation = createCatwalkAnimationAsync;

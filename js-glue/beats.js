@@ -9,24 +9,23 @@
 //   t.push(chunk); t.now();                                    // { bpm, lastBeat, nextBeat, phase, ... }
 //   const audio = pm.readWav(bytes); const bytes = pm.writeWav(samples, 44100, { channels: 2 });
 //
-// index.js attaches these to ProcMotion with installBeats(); nothing here imports index.js.
+// procmotion's 'beats' feature module (procmotion-beats.wasm): index.js imports this file on the first
+// pm.loadAsync('beats') and puts `api` on the ProcMotion.
+import { ERROR_SIZE, ProcMotionError, gridOf } from './runtime.js';
 
-const ERROR_SIZE = 256;
 const CHUNK = 32768; // frames handed to the core per push
 const OPTION_KEYS = ['minBpm', 'maxBpm', 'priorBpm', 'tightness', 'beatsPerBar', 'steady', 'maxSeconds'];
 const HEADER = 11; // doubles in pm_abi_beats_finish's block (wasm/abi/abi_beats.c)
-/** WAV sample encodings (procmotion/audio.h, pm_wav_encoding). */
-export const WAV_ENCODINGS = Object.freeze(['default', 'pcm_u8', 'pcm_s16', 'pcm_s24', 'pcm_s32', 'float32', 'float64']);
+import { WAV_ENCODINGS } from './constants.js';
 
 /** Whether x looks like a Web Audio AudioBuffer (or anything with its shape). */
 function isAudioBuffer(x) {
   return !!x && typeof x.getChannelData === 'function' && Number.isInteger(x.numberOfChannels) && typeof x.sampleRate === 'number';
 }
 
-/** Attach the beat methods to ProcMotion.prototype. `deps` carries what index.js defines: { ProcMotionError }. */
-export function installBeats(ProcMotion, deps) {
-  const { ProcMotionError } = deps;
-  const fail = (message, code = 'PM_ERR_INVALID_ARGUMENT') => new ProcMotionError(message, code);
+/** The beat methods, and the BeatTracker and TapTempo classes. */
+function installBeats() {
+  const fail = (message, code = 'PM_ERR_INVALID_ARGUMENT') => new ProcMotionError(message, code, 'beats');
 
   function optionVector(o = {}) {
     if (o === null || typeof o !== 'object') throw fail('detectBeats: options must be an object');
@@ -41,8 +40,8 @@ export function installBeats(ProcMotion, deps) {
     return v;
   }
 
-  function errorOf(pm, errPtr, code) {
-    return new ProcMotionError(pm._errorText(errPtr) || 'procmotion: unknown error', code);
+  function errorOf(pm, errPtr, module) {
+    return pm._error(errPtr, module);
   }
 
   /** A streaming tracker (procmotion/beats.h pm_beat_tracker): push chunks, ask now(), finish(). */
@@ -108,6 +107,11 @@ export function installBeats(ProcMotion, deps) {
       const copy = mod.HEAPU8.slice(block, block + n).buffer;
       mod._pm_abi_free(block);
       return resultOf(copy);
+    }
+
+    /** Release the module memory (safe twice). */
+    dispose() {
+      this.free();
     }
 
     free() {
@@ -180,17 +184,7 @@ export function installBeats(ProcMotion, deps) {
     }
   }
 
-  Object.assign(ProcMotion.prototype, {
-    /** Internal: a grid (anything beatGrid takes) as the core's grid block in scratch `s` (wasm/abi/pm_abi.h
-     * pm_abi_grid_in: bpm, offset, beatsPerBar, firstDownbeat, count, beats...); returns its address. */
-    _gridBlock(s, x) {
-      const g = this.beatGrid(x);
-      const n = g.beats ? g.beats.length : 0, block = new Float64Array(5 + n);
-      block.set([g.bpm, g.offset, g.beatsPerBar ?? 4, g.firstDownbeat ?? 0, n]);
-      if (n) block.set(g.beats, 5);
-      return s.put(block, Float64Array);
-    },
-
+  const methods = {
     /**
      * Beats of music. samples: a Float32Array (mono, or interleaved with options.channels) at
      * sampleRate Hz, or a Web Audio AudioBuffer (its own rate; sampleRate may be omitted).
@@ -245,15 +239,8 @@ export function installBeats(ProcMotion, deps) {
      * { bpm, offset, beats (Float64Array or null), beatsPerBar, firstDownbeat }.
      */
     beatGrid(x, offset) {
-      if (x === null || x === undefined) return null;
-      let g;
-      if (typeof x === 'number') g = { bpm: x, offset: offset ?? 0, beats: null, beatsPerBar: 4, firstDownbeat: 0 };
-      else if (typeof x === 'object' && x.beats && x.beats.length >= 2) {
-        g = { bpm: x.bpm > 0 ? x.bpm : 120, offset: x.beats[0], beats: Float64Array.from(x.beats), beatsPerBar: x.beatsPerBar ?? 4, firstDownbeat: x.firstDownbeat ?? 0 };
-      } else if (typeof x === 'object') {
-        g = { bpm: x.bpm, offset: x.offset ?? 0, beats: null, beatsPerBar: x.beatsPerBar ?? 4, firstDownbeat: x.firstDownbeat ?? 0 };
-      } else throw fail(`beat grid: expected a BPM, { bpm, offset } or a detectBeats result, got ${typeof x}`);
-      if (typeof g.bpm !== 'number' || typeof g.offset !== 'number') throw fail(`beat grid: bpm and offset must be numbers, got ${g.bpm} and ${g.offset}`);
+      const g = gridOf(x, offset, 'beats'); // runtime.js: the same grid the core's generators take
+      if (!g) return null;
       const s = this._scratch();
       try {
         const errPtr = s.alloc(ERROR_SIZE);
@@ -326,7 +313,11 @@ export function installBeats(ProcMotion, deps) {
         s.free();
       }
     },
-  });
+  };
 
-  return { BeatTracker, TapTempo };
+  return { methods, BeatTracker, TapTempo };
 }
+
+const beats = installBeats();
+export const api = beats.methods;
+export const { BeatTracker, TapTempo } = beats;

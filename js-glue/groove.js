@@ -5,400 +5,388 @@
 //   const r = groove.offsets(pose, seconds, bpm);                         // offsets, body, legs
 //   const vmd = pm.applyGrooveToVmd(baseVmd, skeleton, settings, 128);    // bake: VMD bytes
 //
-// index.js attaches these to ProcMotion with installGroove(); nothing here is imported from index.js,
-// so the two modules have no import cycle.
+// Part of procmotion's 'motion' feature module: motion.js puts grooveMethods on a ProcMotion when
+// pm.loadAsync('motion') has loaded procmotion-motion.wasm.
+import { GROOVE_FLAG, GROOVE_INFO as INFO, GROOVE_OUT as OUT, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
+import { GROOVE_JOINTS } from './constants.js';
+import { PoseEvaluator } from './pose.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder } from './runtime.js';
 
-const ERROR_SIZE = 256;
-const utf8Encoder = new TextEncoder();
-
-/** The joints in the core's order, with the MMD bone each one drives. */
-export const GROOVE_JOINTS = Object.freeze([
-  ['pelvis', '下半身'], ['spine', '上半身'], ['chest', '上半身2'], ['upperChest', '上半身3'], ['neck', '首'],
-  ['head', '頭'], ['leftShoulder', '左肩'], ['rightShoulder', '右肩'], ['leftArm', '左腕'], ['rightArm', '右腕'],
-  ['leftElbow', '左ひじ'], ['rightElbow', '右ひじ'],
-].map(([name, bone]) => Object.freeze({ name, bone })));
-
-const LEG_MODES = ['none', 'analytic', 'mmd-ik'];
-const IK_MODES = { auto: 0, on: 1, off: 2 };
+const LEG_MODES = Object.keys(LEG_MODE);
 const NO_INDEX = 0xffffffff;
-// Output layout of pm_abi_groove_output (wasm/abi/abi_groove.c).
-const OUT = { BEAT: 0, BODY: 1, LEGS_SOLVED: 4, FOOT_ERROR: 5, ANCHOR: 7, ANCHOR_ROT: 13, LEG_ROT: 21, BONE_OFFSET: 45 };
+const fail = (message, code = 'PM_ERR_INVALID_ARGUMENT') => new ProcMotionError(message, code, 'groove');
 
-/**
- * Attach the groove methods to ProcMotion.prototype. `deps` carries what index.js defines:
- * { ProcMotionError, PoseEvaluator }.
- */
-export function installGroove(ProcMotion, deps) {
-  const { ProcMotionError } = deps;
-  const fail = (message, code = 'PM_ERR_INVALID_ARGUMENT') => new ProcMotionError(message, code);
-
-  /** Settings as JSON text for the core: '' = defaults. Non-finite numbers are named here, since
-   * JSON.stringify would turn them into null. */
-  function settingsText(config, what) {
-    if (config === null || config === undefined) return '';
-    if (typeof config === 'string') return config;
-    if (typeof config !== 'object') throw fail(`${what}: settings must be an object, a JSON string or null`);
-    const walk = (v, path) => {
-      if (typeof v === 'number' && !Number.isFinite(v)) throw fail(`groove: ${path} must be a finite number, got ${v}`);
-      if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
-    };
-    walk(config, '');
-    return JSON.stringify(config);
-  }
-
-  /** Put text in module memory; returns [pointer, length]. */
-  function putText(s, text) {
-    const bytes = utf8Encoder.encode(text);
-    return [s.put(bytes), bytes.byteLength];
-  }
-
-  class Groove {
-    constructor(pm, config, skeleton) {
-      this.pm = pm;
-      const mod = pm.mod;
-      const s = pm._scratch();
-      try {
-        const errPtr = s.alloc(ERROR_SIZE);
-        this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createGroove');
-        const [json, len] = putText(s, settingsText(config, 'createGroove'));
-        this.handle = mod._pm_abi_groove_create(this.skeleton, json, len, errPtr);
-        if (!this.handle) pm._throw(s, errPtr, 'groove');
-        this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
-        const slots = mod._pm_abi_groove_info(this.handle, 0);
-        const infoPtr = s.alloc(slots * 4);
-        mod._pm_abi_groove_info(this.handle, infoPtr);
-        this._info = pm._copy(Uint32Array, infoPtr, slots);
-        this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
-        this.posPtr = mod._pm_abi_alloc(24);
-      } catch (e) {
-        this.free(); // whatever was made before the throw (settingsText throws after the skeleton exists)
-        throw e;
-      } finally {
-        s.free();
-      }
-      const n = this.boneCount;
-      // one buffer for every output, copied from module memory on each call (no allocation per call)
-      this._out = new Float32Array(OUT.BONE_OFFSET + 4 * n);
-      const o = this._out;
-      const legBones = Array.from(this._info.subarray(13, 19));
-      this.result = {
-        beat: 0,
-        bodyBone: this._info[12] === NO_INDEX ? -1 : this._info[12],
-        bodyOffset: o.subarray(OUT.BODY, OUT.BODY + 3),
-        legsSolved: false,
-        legBones: legBones.map((b) => (b === NO_INDEX ? -1 : b)),
-        legRotations: o.subarray(OUT.LEG_ROT, OUT.LEG_ROT + 24),
-        anchors: o.subarray(OUT.ANCHOR, OUT.ANCHOR + 6),
-        anchorRotations: o.subarray(OUT.ANCHOR_ROT, OUT.ANCHOR_ROT + 8),
-        footError: o.subarray(OUT.FOOT_ERROR, OUT.FOOT_ERROR + 2),
-        offsets: o.subarray(OUT.BONE_OFFSET),
-      };
-      this._boneNames = null;
-    }
-
-    /** Bone names in the skeleton's order. */
-    get boneNames() {
-      return (this._boneNames ??= this.pm._skeletonBoneNames(this.skeleton));
-    }
-
-    _check() {
-      if (!this.handle) throw fail('Groove: already freed');
-    }
-
-    _call(r) {
-      if (r !== 0) throw new ProcMotionError(this.pm._errorText(this.errPtr), 'groove');
-    }
-
-    /**
-     * What the groove found on this skeleton: `joints` (joint name -> { bone, index } or null when the
-     * model lacks the bone), `skipped` (joint names, plus 'squat' when the legs or body are missing),
-     * `bodyBone`, `legBones` (left hip, knee, ankle, right hip, knee, ankle), `legMode` ('none',
-     * 'analytic' or 'mmd-ik') and `legIkBones` (IK bones whose chains run through the legs).
-     */
-    get info() {
-      this._check();
-      const names = this.boneNames, i = this._info;
-      const name = (b) => (b === NO_INDEX ? null : names[b]);
-      const joints = {}, skipped = [];
-      GROOVE_JOINTS.forEach((j, k) => {
-        joints[j.name] = i[k] === NO_INDEX ? null : { bone: names[i[k]], index: i[k] };
-        if (i[k] === NO_INDEX) skipped.push(j.name);
-      });
-      const legMode = LEG_MODES[i[19]] ?? 'none';
-      if (legMode === 'none') skipped.push('squat');
-      return {
-        joints, skipped, bodyBone: name(i[12]), legBones: Array.from(i.subarray(13, 19), name), legMode,
-        legIkBones: Array.from(i.subarray(21, 21 + i[20]), name),
-      };
-    }
-
-    /** Replace the settings (validated; the anchors are kept). */
-    setConfig(config) {
-      this._check();
-      const s = this.pm._scratch();
-      try {
-        const [json, len] = putText(s, settingsText(config, 'setConfig'));
-        this._call(this.pm.mod._pm_abi_groove_set_config(this.handle, json, len, this.errPtr));
-      } finally {
-        s.free();
-      }
-    }
-
-    /**
-     * One frame of the layer. `pose`: null (the rest pose), a PoseEvaluator of the same skeleton
-     * (sampled at timeSeconds * 30), or `{ rotations, translations? }` with the animated local
-     * rotations (4 per bone, x y z w) and offsets from rest (3 per bone) in the skeleton's order (VMD
-     * semantics: what babylon-mmd's runtime bones hold before append and IK). Options: `legIkUser`
-     * (the user drives the legs by IK: the squat bounce yields), `resetAnchors`, `offsetsOnly` (joint
-     * and body offsets without evaluating the pose or solving the legs: for a viewer whose own MMD leg
-     * IK plants the feet; the pose may then be null whatever the motion).
-     * Returns this.result, refilled on every call (copy what you keep): `beat`, `offsets` (4 per bone:
-     * post-multiply onto each local rotation; identity for non-joints), `bodyBone` / `bodyOffset`
-     * (add to that bone's position), `legsSolved`, `legBones` / `legRotations` (local rotations to
-     * set with the leg IK off), `anchors`, `anchorRotations`, `footError`.
-     */
-    offsets(pose, timeSeconds, bpm, options = {}) {
-      this._check();
-      const pm = this.pm, mod = pm.mod, n = this.boneCount;
-      let rot = 0, trans = 0;
-      if (pose instanceof deps.PoseEvaluator) {
-        if (pose.boneCount !== n) throw fail(`groove: the PoseEvaluator has ${pose.boneCount} bones, the groove ${n}`);
-        if (!Number.isFinite(timeSeconds)) throw fail('groove: time is not finite');
-        this._call(mod._pm_abi_pose_sample(pose.handle, timeSeconds * 30, this.errPtr));
-        rot = mod._pm_abi_pose_rotations(pose.handle);
-        trans = mod._pm_abi_pose_translations(pose.handle);
-      } else if (pose) {
-        const r = pose.rotations, t = pose.translations ?? pose.positions;
-        if (!r || r.length !== 4 * n) throw fail(`groove: pose.rotations must hold 4 x ${n} numbers`);
-        if (t && t.length !== 3 * n) throw fail(`groove: pose.translations must hold 3 x ${n} numbers`);
-        rot = mod._pm_abi_groove_rotations(this.handle);
-        mod.HEAPF32.set(r, rot >> 2);
-        if (t) {
-          trans = mod._pm_abi_groove_translations(this.handle);
-          mod.HEAPF32.set(t, trans >> 2);
-        }
-      }
-      const flags = (options.legIkUser ? 1 : 0) | (options.resetAnchors ? 2 : 0) | (options.offsetsOnly ? 4 : 0);
-      this._useGrid(bpm);
-      this._call(mod._pm_abi_groove_offsets(this.handle, rot, trans, timeSeconds, typeof bpm === 'number' ? bpm : 60, flags, this.errPtr));
-      const p = mod._pm_abi_groove_output(this.handle) >> 2;
-      this._out.set(mod.HEAPF32.subarray(p, p + this._out.length));
-      this.result.beat = this._out[OUT.BEAT];
-      this.result.legsSolved = this._out[OUT.LEGS_SOLVED] === 1;
-      return this.result;
-    }
-
-    /** Internal: hand the core the grid when `bpm` is one (a { bpm, offset }, a detectBeats result or a
-     * beatGrid), once per grid object; a number clears it. */
-    _useGrid(bpm) {
-      const grid = bpm !== null && typeof bpm === 'object' ? bpm : null;
-      if (grid === this._grid) return;
-      const s = this.pm._scratch();
-      try {
-        const block = grid ? this.pm._gridBlock(s, grid) : 0;
-        this._call(this.pm.mod._pm_abi_groove_set_grid(this.handle, block, this.errPtr));
-        this._grid = grid;
-      } finally {
-        s.free();
-      }
-    }
-
-    /**
-     * Apply this time's groove to a babylon-mmd model (an MmdModel: its runtimeBones[i].linkedBone, in
-     * the skeleton's order): post-multiply the joint offsets onto the bones' rotationQuaternion and add
-     * the body offset to the body bone's position; the model's own MMD leg IK plants the feet. Call it
-     * after the motion was applied and before babylon-mmd computes the world matrices, e.g. by wrapping
-     * `model.currentAnimation.animate`. Bones the motion does not overwrite each frame are handled too:
-     * the offset written last time is taken back first (the value written is remembered, so nothing
-     * accumulates). Returns the frame (this.result).
-     */
-    applyToMmdModel(model, timeSeconds, bpm, options = {}) {
-      this._check();
-      const bones = model?.runtimeBones;
-      if (!bones || bones.length !== this.boneCount) {
-        throw fail(`applyToMmdModel: expected an MmdModel with ${this.boneCount} runtime bones`);
-      }
-      const r = this.offsets(null, timeSeconds, bpm, { ...options, offsetsOnly: true });
-      this._written ??= new Map();
-      const rebase = (b, value, key) => {
-        // the value this bone holds now, unless it still holds what we wrote last time
-        const w = this._written.get(`${key}${b}`);
-        const same = w && value.every((v, k) => v === w.wrote[k]);
-        return same ? w.base : value;
-      };
-      for (let b = 0; b < this.boneCount; b++) {
-        const o = r.offsets.subarray(4 * b, 4 * b + 4);
-        if (o[3] === 1 && !this._written.has(`r${b}`)) continue;
-        const bone = bones[b].linkedBone, q = bone.rotationQuaternion;
-        const a = rebase(b, [q.x, q.y, q.z, q.w], 'r');
-        const out = [
-          a[3] * o[0] + a[0] * o[3] + a[1] * o[2] - a[2] * o[1],
-          a[3] * o[1] - a[0] * o[2] + a[1] * o[3] + a[2] * o[0],
-          a[3] * o[2] + a[0] * o[1] - a[1] * o[0] + a[2] * o[3],
-          a[3] * o[3] - a[0] * o[0] - a[1] * o[1] - a[2] * o[2],
-        ];
-        q.set(out[0], out[1], out[2], out[3]);
-        bone.rotationQuaternion = q;
-        this._written.set(`r${b}`, { base: a, wrote: [q.x, q.y, q.z, q.w] });
-      }
-      if (r.bodyBone >= 0) {
-        const bone = bones[r.bodyBone].linkedBone, p = bone.position;
-        const a = rebase(r.bodyBone, [p.x, p.y, p.z], 'p');
-        p.set(a[0] + r.bodyOffset[0], a[1] + r.bodyOffset[1], a[2] + r.bodyOffset[2]);
-        bone.position = p;
-        this._written.set(`p${r.bodyBone}`, { base: a, wrote: [p.x, p.y, p.z] });
-      }
-      return r;
-    }
-
-    /** World positions (3 per bone) of the grooved pose of the last offsets() call: a copy. */
-    worldPositions() {
-      this._check();
-      const w = this.pm.mod._pm_abi_groove_world(this.handle) >> 2;
-      return this.pm._positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
-    }
-
-    /**
-     * Preview without playback: remove the body offset added by the previous step from `position`
-     * ({ x, y, z } such as a Babylon Vector3, or [x, y, z]; changed in place and returned), then add
-     * this time's. Many steps leave the rest position exactly where it was.
-     */
-    previewStep(position, timeSeconds, bpm, options = {}) {
-      this._check();
-      return this._preview(position, (p) => this._call(this.pm.mod._pm_abi_groove_preview_step(
-        this.handle, p, timeSeconds, bpm, options.legIkUser ? 1 : 0, this.errPtr)));
-    }
-
-    /** Take the last preview offset back out of `position`. */
-    previewStop(position) {
-      this._check();
-      return this._preview(position, (p) => this.pm.mod._pm_abi_groove_preview_stop(this.handle, p));
-    }
-
-    _preview(position, call) {
-      const arr = Array.isArray(position) || ArrayBuffer.isView(position);
-      const keys = arr ? [0, 1, 2] : ['x', 'y', 'z'];
-      const f64 = this.pm.mod.HEAPF64, at = this.posPtr >> 3;
-      keys.forEach((k, i) => { f64[at + i] = position[k]; });
-      call(this.posPtr);
-      keys.forEach((k, i) => { position[k] = this.pm.mod.HEAPF64[at + i]; });
-      return position;
-    }
-
-    /** Capture the foot anchors again on the next call. */
-    resetAnchors() {
-      this._check();
-      this.pm.mod._pm_abi_groove_reset_anchors(this.handle);
-    }
-
-    /** IK mode of an IK bone in the groove's own evaluation: 'auto', 'on' or 'off'. */
-    setIkMode(boneName, mode) {
-      this._check();
-      const bone = this.boneNames.indexOf(boneName);
-      if (bone < 0) throw fail(`setIkMode: no bone named ${boneName}`, 'PM_ERR_NOT_FOUND');
-      if (!(mode in IK_MODES)) throw fail('setIkMode: mode must be auto, on or off');
-      this._call(this.pm.mod._pm_abi_groove_set_ik_mode(this.handle, bone, IK_MODES[mode], this.errPtr));
-    }
-
-    /** Release the module memory. Safe to call twice. */
-    free() {
-      const mod = this.pm.mod;
-      if (this.handle) mod._pm_abi_groove_free(this.handle);
-      if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
-      if (this.errPtr) mod._pm_abi_free(this.errPtr);
-      if (this.posPtr) mod._pm_abi_free(this.posPtr);
-      this.handle = this.skeleton = this.errPtr = this.posPtr = 0;
-    }
-  }
-
-  const methods = {
-    /**
-     * Validate groove settings and merge them over the defaults (and over `options.base`, earlier
-     * settings). Returns the merged config, every field of every joint and of the squat, or with
-     * `options.changedOnly` only the fields that differ from the defaults (what to store). Settings:
-     * an object, JSON text or null. Unknown joints or fields and bad values throw ProcMotionError
-     * naming them.
-     */
-    grooveConfig(config = null, options = {}) {
-      const s = this._scratch();
-      try {
-        const [json, len] = putText(s, settingsText(config, 'grooveConfig'));
-        const [base, baseLen] = putText(s, settingsText(options.base ?? null, 'grooveConfig'));
-        const out = s.alloc(8), errPtr = s.alloc(ERROR_SIZE);
-        if (this.mod._pm_abi_groove_config(json, len, base, baseLen, options.changedOnly ? 1 : 0, out, out + 4, errPtr) !== 0) {
-          this._throw(s, errPtr, 'groove');
-        }
-        return JSON.parse(this._takeText(out));
-      } finally {
-        s.free();
-      }
-    },
-
-    /** A groove bound to a skeleton for per-frame use (see Groove.offsets). Call free() when done. */
-    createGroove(config, skeleton) {
-      return new Groove(this, config, skeleton);
-    },
-
-    /**
-     * One frame without keeping a Groove: the result of Groove.offsets (copied). The foot anchors are
-     * those of this very frame, so for a running squat bounce use createGroove.
-     */
-    grooveOffsets(config, skeleton, pose, timeSeconds, bpm, options = {}) {
-      const g = new Groove(this, config, skeleton);
-      try {
-        const r = g.offsets(pose, timeSeconds, bpm, options);
-        return {
-          ...r, bodyOffset: r.bodyOffset.slice(), legBones: [...r.legBones], legRotations: r.legRotations.slice(),
-          anchors: r.anchors.slice(), anchorRotations: r.anchorRotations.slice(), footError: r.footError.slice(),
-          offsets: r.offsets.slice(),
-        };
-      } finally {
-        g.free();
-      }
-    },
-
-    /**
-     * Bake the groove on top of `baseVmd` (VMD bytes, a readVmd() result, or null for the rest pose)
-     * for `skeleton`: `{ vmd: Uint8Array, report }`. options: `frames` (last frame; default the base
-     * motion's, or 16 beats), `positionTolerance` (units, default 0.002), `rotationTolerance` (degrees,
-     * default 0.05). report: frames, legMode, keyedBones, keys, copiedKeys, maxPositionError,
-     * maxRotationError (degrees), maxFootError (measured: the played ankles' largest distance from where
-     * the base puts them), skipped, landing (the landing report, docs/landing.md, or null).
-     */
-    bakeGroove(baseVmd, skeleton, config, bpm, options = {}) {
-      const mod = this.mod, s = this._scratch();
-      let sk = 0, vmd = 0;
-      try {
-        const errPtr = s.alloc(ERROR_SIZE);
-        sk = this._skeletonHandle(s, skeleton, errPtr, 'applyGrooveToVmd');
-        if (baseVmd) {
-          vmd = this._vmdHandle(s, baseVmd, errPtr, 'applyGrooveToVmd');
-          if (!vmd) this._throw(s, errPtr, 'vmd');
-        }
-        const [json, len] = putText(s, settingsText(config, 'applyGrooveToVmd'));
-        const out = s.alloc(16);
-        const frames = options.frames ?? 0;
-        if (!Number.isInteger(frames) || frames < 0) throw fail('applyGrooveToVmd: frames must be a whole number >= 0');
-        // bpm: a number, or a beat grid (a { bpm, offset }, detectBeats' result, beatGrid's): the waves
-        // then run on its beats and report.sync says how far each bounce valley is from its beat
-        const grid = bpm !== null && typeof bpm === 'object' ? this._gridBlock(s, bpm) : 0;
-        const r = mod._pm_abi_groove_bake_json(sk, vmd, json, len, grid ? 0 : bpm, frames, options.positionTolerance ?? 0,
-                                               options.rotationTolerance ?? 0, grid, out, out + 4, out + 8, out + 12, errPtr);
-        if (r !== 0) this._throw(s, errPtr, 'groove');
-        const bytes = this._takeBytes(out);
-        return { vmd: bytes, report: JSON.parse(this._takeText(out + 8)) };
-      } finally {
-        if (vmd) mod._pm_abi_vmd_free(vmd);
-        if (sk) mod._pm_abi_skeleton_free(sk);
-        s.free();
-      }
-    },
-
-    /** bakeGroove(...).vmd: a new VMD file (Uint8Array) with the groove on top of baseVmd. */
-    applyGrooveToVmd(baseVmd, skeleton, config, bpm, options = {}) {
-      return this.bakeGroove(baseVmd, skeleton, config, bpm, options).vmd;
-    },
+/** Settings as JSON text for the core: '' = defaults. Non-finite numbers are named here, since
+ * JSON.stringify would turn them into null. */
+function settingsText(config, what) {
+  if (config === null || config === undefined) return '';
+  if (typeof config === 'string') return config;
+  if (typeof config !== 'object') throw fail(`${what}: settings must be an object, a JSON string or null`);
+  const walk = (v, path) => {
+    if (typeof v === 'number' && !Number.isFinite(v)) throw fail(`groove: ${path} must be a finite number, got ${v}`);
+    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
   };
-  Object.assign(ProcMotion.prototype, methods);
-  return Groove;
+  walk(config, '');
+  return JSON.stringify(config);
 }
+
+/** Put text in module memory; returns [pointer, length]. */
+function putText(s, text) {
+  const bytes = utf8Encoder.encode(text);
+  return [s.put(bytes), bytes.byteLength];
+}
+
+export class Groove {
+  constructor(pm, config, skeleton) {
+    this.pm = pm;
+    const mod = pm.mod;
+    const s = pm._scratch();
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createGroove');
+      const [json, len] = putText(s, settingsText(config, 'createGroove'));
+      this.handle = mod._pm_abi_groove_create(this.skeleton, json, len, errPtr);
+      if (!this.handle) pm._throw(s, errPtr, 'groove');
+      this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
+      const infoPtr = s.alloc(INFO.COUNT * 4);
+      mod._pm_abi_groove_info(this.handle, infoPtr);
+      this._info = pm._copy(Uint32Array, infoPtr, INFO.COUNT);
+      this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+      this.posPtr = mod._pm_abi_alloc(24);
+    } catch (e) {
+      this.dispose(); // whatever was made before the throw (settingsText throws after the skeleton exists)
+      throw e;
+    } finally {
+      s.free();
+    }
+    const n = this.boneCount;
+    // one buffer for every output, copied from module memory on each call (no allocation per call)
+    this._out = new Float32Array(OUT.BONE_OFFSET + 4 * n);
+    const o = this._out;
+    const legBones = Array.from(this._info.subarray(INFO.LEG_BONE, INFO.LEG_BONE + 6));
+    this.result = {
+      beat: 0,
+      bodyBone: this._info[INFO.BODY] === NO_INDEX ? -1 : this._info[INFO.BODY],
+      bodyOffset: o.subarray(OUT.BODY, OUT.BODY + 3),
+      legsSolved: false,
+      legBones: legBones.map((b) => (b === NO_INDEX ? -1 : b)),
+      legRotations: o.subarray(OUT.LEG_ROT, OUT.LEG_ROT + 24),
+      anchors: o.subarray(OUT.ANCHOR, OUT.ANCHOR + 6),
+      anchorRotations: o.subarray(OUT.ANCHOR_ROT, OUT.ANCHOR_ROT + 8),
+      footError: o.subarray(OUT.FOOT_ERROR, OUT.FOOT_ERROR + 2),
+      offsets: o.subarray(OUT.BONE_OFFSET),
+    };
+    this._boneNames = null;
+  }
+
+  /** Bone names in the skeleton's order. */
+  get boneNames() {
+    return (this._boneNames ??= this.pm._skeletonBoneNames(this.skeleton));
+  }
+
+  _check() {
+    if (!this.handle) throw fail('Groove: already disposed');
+  }
+
+  _call(r) {
+    if (r !== 0) throw this.pm._error(this.errPtr, 'groove');
+  }
+
+  /**
+   * What the groove found on this skeleton: `joints` (joint name -> { bone, index } or null when the
+   * model lacks the bone), `skipped` (joint names, plus 'squat' when the legs or body are missing),
+   * `bodyBone`, `legBones` (left hip, knee, ankle, right hip, knee, ankle), `legMode` ('none',
+   * 'analytic' or 'mmd-ik') and `legIkBones` (IK bones whose chains run through the legs).
+   */
+  get info() {
+    this._check();
+    const names = this.boneNames, i = this._info;
+    const name = (b) => (b === NO_INDEX ? null : names[b]);
+    const joints = {}, skipped = [];
+    GROOVE_JOINTS.forEach((j, k) => {
+      const b = i[INFO.JOINT_BONE + k];
+      joints[j.name] = b === NO_INDEX ? null : { bone: names[b], index: b };
+      if (b === NO_INDEX) skipped.push(j.name);
+    });
+    const legMode = LEG_MODES[i[INFO.LEG_MODE]] ?? 'none';
+    if (legMode === 'none') skipped.push('squat');
+    return {
+      joints, skipped, bodyBone: name(i[INFO.BODY]), legBones: Array.from(i.subarray(INFO.LEG_BONE, INFO.LEG_BONE + 6), name),
+      legMode, legIkBones: Array.from(i.subarray(INFO.LEG_IK, INFO.LEG_IK + i[INFO.LEG_IK_COUNT]), name),
+    };
+  }
+
+  /** Replace the settings (validated; the anchors are kept). */
+  setConfig(config) {
+    this._check();
+    const s = this.pm._scratch();
+    try {
+      const [json, len] = putText(s, settingsText(config, 'setConfig'));
+      this._call(this.pm.mod._pm_abi_groove_set_config(this.handle, json, len, this.errPtr));
+    } finally {
+      s.free();
+    }
+  }
+
+  /**
+   * One frame of the layer. `pose`: null (the rest pose), a PoseEvaluator of the same skeleton
+   * (sampled at timeSeconds * 30), or `{ rotations, translations? }` with the animated local
+   * rotations (4 per bone, x y z w) and offsets from rest (3 per bone) in the skeleton's order (VMD
+   * semantics: what babylon-mmd's runtime bones hold before append and IK). Options: `legIkUser`
+   * (the user drives the legs by IK: the squat bounce yields), `resetAnchors`, `offsetsOnly` (joint
+   * and body offsets without evaluating the pose or solving the legs: for a viewer whose own MMD leg
+   * IK plants the feet; the pose may then be null whatever the motion).
+   * Returns this.result, refilled on every call (copy what you keep): `beat`, `offsets` (4 per bone:
+   * post-multiply onto each local rotation; identity for non-joints), `bodyBone` / `bodyOffset`
+   * (add to that bone's position), `legsSolved`, `legBones` / `legRotations` (local rotations to
+   * set with the leg IK off), `anchors`, `anchorRotations`, `footError`.
+   */
+  offsets(pose, timeSeconds, bpm, options = {}) {
+    this._check();
+    const pm = this.pm, mod = pm.mod, n = this.boneCount;
+    let rot = 0, trans = 0;
+    if (pose instanceof PoseEvaluator) {
+      if (pose.boneCount !== n) throw fail(`groove: the PoseEvaluator has ${pose.boneCount} bones, the groove ${n}`);
+      if (!Number.isFinite(timeSeconds)) throw fail('groove: time is not finite');
+      this._call(mod._pm_abi_pose_sample(pose.handle, timeSeconds * 30, this.errPtr));
+      rot = mod._pm_abi_pose_rotations(pose.handle);
+      trans = mod._pm_abi_pose_translations(pose.handle);
+    } else if (pose) {
+      const r = pose.rotations, t = pose.translations ?? pose.positions;
+      if (!r || r.length !== 4 * n) throw fail(`groove: pose.rotations must hold 4 x ${n} numbers`);
+      if (t && t.length !== 3 * n) throw fail(`groove: pose.translations must hold 3 x ${n} numbers`);
+      rot = mod._pm_abi_groove_rotations(this.handle);
+      mod.HEAPF32.set(r, rot >> 2);
+      if (t) {
+        trans = mod._pm_abi_groove_translations(this.handle);
+        mod.HEAPF32.set(t, trans >> 2);
+      }
+    }
+    const flags = (options.legIkUser ? GROOVE_FLAG.legIkUser : 0) | (options.resetAnchors ? GROOVE_FLAG.resetAnchors : 0) |
+      (options.offsetsOnly ? GROOVE_FLAG.offsetsOnly : 0);
+    this._useGrid(bpm);
+    this._call(mod._pm_abi_groove_offsets(this.handle, rot, trans, timeSeconds, typeof bpm === 'number' ? bpm : 60, flags, this.errPtr));
+    const p = mod._pm_abi_groove_output(this.handle) >> 2;
+    this._out.set(mod.HEAPF32.subarray(p, p + this._out.length));
+    this.result.beat = this._out[OUT.BEAT];
+    this.result.legsSolved = this._out[OUT.LEGS_SOLVED] === 1;
+    return this.result;
+  }
+
+  /** Internal: hand the core the grid when `bpm` is one (a { bpm, offset }, a detectBeats result or a
+   * beatGrid), once per grid object; a number clears it. */
+  _useGrid(bpm) {
+    const grid = bpm !== null && typeof bpm === 'object' ? bpm : null;
+    if (grid === this._grid) return;
+    const s = this.pm._scratch();
+    try {
+      const block = grid ? gridBlock(s, grid) : 0;
+      this._call(this.pm.mod._pm_abi_groove_set_grid(this.handle, block, this.errPtr));
+      this._grid = grid;
+    } finally {
+      s.free();
+    }
+  }
+
+  /**
+   * Apply this time's groove to a babylon-mmd model (an MmdModel: its runtimeBones[i].linkedBone, in
+   * the skeleton's order): post-multiply the joint offsets onto the bones' rotationQuaternion and add
+   * the body offset to the body bone's position; the model's own MMD leg IK plants the feet. Call it
+   * after the motion was applied and before babylon-mmd computes the world matrices, e.g. by wrapping
+   * `model.currentAnimation.animate`. Bones the motion does not overwrite each frame are handled too:
+   * the offset written last time is taken back first (the value written is remembered, so nothing
+   * accumulates). Returns the frame (this.result).
+   */
+  applyToMmdModel(model, timeSeconds, bpm, options = {}) {
+    this._check();
+    const bones = model?.runtimeBones;
+    if (!bones || bones.length !== this.boneCount) {
+      throw fail(`applyToMmdModel: expected an MmdModel with ${this.boneCount} runtime bones`);
+    }
+    const r = this.offsets(null, timeSeconds, bpm, { ...options, offsetsOnly: true });
+    this._written ??= new Map();
+    const rebase = (b, value, key) => {
+      // the value this bone holds now, unless it still holds what we wrote last time
+      const w = this._written.get(`${key}${b}`);
+      const same = w && value.every((v, k) => v === w.wrote[k]);
+      return same ? w.base : value;
+    };
+    for (let b = 0; b < this.boneCount; b++) {
+      const o = r.offsets.subarray(4 * b, 4 * b + 4);
+      if (o[3] === 1 && !this._written.has(`r${b}`)) continue;
+      const bone = bones[b].linkedBone, q = bone.rotationQuaternion;
+      const a = rebase(b, [q.x, q.y, q.z, q.w], 'r');
+      const out = [
+        a[3] * o[0] + a[0] * o[3] + a[1] * o[2] - a[2] * o[1],
+        a[3] * o[1] - a[0] * o[2] + a[1] * o[3] + a[2] * o[0],
+        a[3] * o[2] + a[0] * o[1] - a[1] * o[0] + a[2] * o[3],
+        a[3] * o[3] - a[0] * o[0] - a[1] * o[1] - a[2] * o[2],
+      ];
+      q.set(out[0], out[1], out[2], out[3]);
+      bone.rotationQuaternion = q;
+      this._written.set(`r${b}`, { base: a, wrote: [q.x, q.y, q.z, q.w] });
+    }
+    if (r.bodyBone >= 0) {
+      const bone = bones[r.bodyBone].linkedBone, p = bone.position;
+      const a = rebase(r.bodyBone, [p.x, p.y, p.z], 'p');
+      p.set(a[0] + r.bodyOffset[0], a[1] + r.bodyOffset[1], a[2] + r.bodyOffset[2]);
+      bone.position = p;
+      this._written.set(`p${r.bodyBone}`, { base: a, wrote: [p.x, p.y, p.z] });
+    }
+    return r;
+  }
+
+  /** World positions (3 per bone) of the grooved pose of the last offsets() call: a copy. */
+  worldPositions() {
+    this._check();
+    const w = this.pm.mod._pm_abi_groove_world(this.handle) >> 2;
+    return this.pm._positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
+  }
+
+  /**
+   * Preview without playback: remove the body offset added by the previous step from `position`
+   * ({ x, y, z } such as a Babylon Vector3, or [x, y, z]; changed in place and returned), then add
+   * this time's. Many steps leave the rest position exactly where it was.
+   */
+  previewStep(position, timeSeconds, bpm, options = {}) {
+    this._check();
+    return this._preview(position, (p) => this._call(this.pm.mod._pm_abi_groove_preview_step(
+      this.handle, p, timeSeconds, bpm, options.legIkUser ? GROOVE_FLAG.legIkUser : 0, this.errPtr)));
+  }
+
+  /** Take the last preview offset back out of `position`. */
+  previewStop(position) {
+    this._check();
+    return this._preview(position, (p) => this.pm.mod._pm_abi_groove_preview_stop(this.handle, p));
+  }
+
+  _preview(position, call) {
+    const arr = Array.isArray(position) || ArrayBuffer.isView(position);
+    const keys = arr ? [0, 1, 2] : ['x', 'y', 'z'];
+    const f64 = this.pm.mod.HEAPF64, at = this.posPtr >> 3;
+    keys.forEach((k, i) => { f64[at + i] = position[k]; });
+    call(this.posPtr);
+    keys.forEach((k, i) => { position[k] = this.pm.mod.HEAPF64[at + i]; });
+    return position;
+  }
+
+  /** Capture the foot anchors again on the next call. */
+  resetAnchors() {
+    this._check();
+    this.pm.mod._pm_abi_groove_reset_anchors(this.handle);
+  }
+
+  /** IK mode of an IK bone in the groove's own evaluation: 'auto', 'on' or 'off'. */
+  setIkMode(boneName, mode) {
+    this._check();
+    const bone = this.boneNames.indexOf(boneName);
+    if (bone < 0) throw fail(`setIkMode: no bone named ${boneName}`, 'PM_ERR_NOT_FOUND');
+    if (!(mode in IK_MODE)) throw fail('setIkMode: mode must be auto, on or off');
+    this._call(this.pm.mod._pm_abi_groove_set_ik_mode(this.handle, bone, IK_MODE[mode], this.errPtr));
+  }
+
+  /** Release the module memory. Safe to call twice. */
+  dispose() {
+    const mod = this.pm.mod;
+    if (this.handle) mod._pm_abi_groove_free(this.handle);
+    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
+    if (this.errPtr) mod._pm_abi_free(this.errPtr);
+    if (this.posPtr) mod._pm_abi_free(this.posPtr);
+    this.handle = this.skeleton = this.errPtr = this.posPtr = 0;
+  }
+
+  /** Alias of dispose(). */
+  free() {
+    this.dispose();
+  }
+}
+
+export const grooveMethods = {
+  /**
+   * Validate groove settings and merge them over the defaults (and over `options.base`, earlier
+   * settings). Returns the merged config, every field of every joint and of the squat, or with
+   * `options.changedOnly` only the fields that differ from the defaults (what to store). Settings:
+   * an object, JSON text or null. Unknown joints or fields and bad values throw ProcMotionError
+   * naming them.
+   */
+  grooveConfig(config = null, options = {}) {
+    const s = this._scratch();
+    try {
+      const [json, len] = putText(s, settingsText(config, 'grooveConfig'));
+      const [base, baseLen] = putText(s, settingsText(options.base ?? null, 'grooveConfig'));
+      const out = s.alloc(8), errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_groove_config(json, len, base, baseLen, options.changedOnly ? 1 : 0, out, out + 4, errPtr) !== 0) {
+        this._throw(s, errPtr, 'groove');
+      }
+      return JSON.parse(this._takeText(out));
+    } finally {
+      s.free();
+    }
+  },
+
+  /** A groove bound to a skeleton for per-frame use (see Groove.offsets). Call dispose() when done. */
+  createGroove(config, skeleton) {
+    return new Groove(this, config, skeleton);
+  },
+
+  /**
+   * One frame without keeping a Groove: the result of Groove.offsets (copied). The foot anchors are
+   * those of this very frame, so for a running squat bounce use createGroove.
+   */
+  grooveOffsets(config, skeleton, pose, timeSeconds, bpm, options = {}) {
+    const g = new Groove(this, config, skeleton);
+    try {
+      const r = g.offsets(pose, timeSeconds, bpm, options);
+      return {
+        ...r, bodyOffset: r.bodyOffset.slice(), legBones: [...r.legBones], legRotations: r.legRotations.slice(),
+        anchors: r.anchors.slice(), anchorRotations: r.anchorRotations.slice(), footError: r.footError.slice(),
+        offsets: r.offsets.slice(),
+      };
+    } finally {
+      g.dispose();
+    }
+  },
+
+  /**
+   * Bake the groove on top of `baseVmd` (VMD bytes, a readVmd() result, or null for the rest pose)
+   * for `skeleton`: `{ vmd: Uint8Array, report }`. options: `frames` (last frame; default the base
+   * motion's, or 16 beats), `positionTolerance` (units, default 0.002), `rotationTolerance` (degrees,
+   * default 0.05). report: frames, legMode, keyedBones, keys, copiedKeys, maxPositionError,
+   * maxRotationError (degrees), maxFootError (measured: the played ankles' largest distance from where
+   * the base puts them), skipped, landing (the landing report, docs/landing.md, or null).
+   */
+  bakeGroove(baseVmd, skeleton, config, bpm, options = {}) {
+    const mod = this.mod, s = this._scratch();
+    let sk = 0, vmd = 0;
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      sk = this._skeletonHandle(s, skeleton, errPtr, 'applyGrooveToVmd');
+      if (baseVmd) {
+        vmd = this._vmdHandle(s, baseVmd, errPtr, 'applyGrooveToVmd');
+        if (!vmd) this._throw(s, errPtr, 'vmd');
+      }
+      const [json, len] = putText(s, settingsText(config, 'applyGrooveToVmd'));
+      const out = s.alloc(16);
+      const frames = options.frames ?? 0;
+      if (!Number.isInteger(frames) || frames < 0) throw fail('applyGrooveToVmd: frames must be a whole number >= 0');
+      // bpm: a number, or a beat grid (a { bpm, offset }, detectBeats' result, beatGrid's): the waves
+      // then run on its beats and report.sync says how far each bounce valley is from its beat
+      const grid = bpm !== null && typeof bpm === 'object' ? gridBlock(s, bpm) : 0;
+      if (mod._pm_abi_groove_bake_json(sk, vmd, json, len, grid ? 0 : bpm, frames, options.positionTolerance ?? 0,
+                                       options.rotationTolerance ?? 0, grid, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
+        this._throw(s, errPtr, 'groove');
+      }
+      const bytes = this._takeBytes(out);
+      return { vmd: bytes, report: JSON.parse(this._takeText(out + 8)) };
+    } finally {
+      if (vmd) mod._pm_abi_vmd_free(vmd);
+      if (sk) mod._pm_abi_skeleton_free(sk);
+      s.free();
+    }
+  },
+
+  /** bakeGroove(...).vmd: a new VMD file (Uint8Array) with the groove on top of baseVmd. */
+  applyGrooveToVmd(baseVmd, skeleton, config, bpm, options = {}) {
+    return this.bakeGroove(baseVmd, skeleton, config, bpm, options).vmd;
+  },
+};

@@ -1,19 +1,44 @@
-// Type declarations for the procmotion ES module (js-glue/index.js).
+// Type declarations for the procmotion ES module (js-glue/index.js). Every export: docs/api.md.
+
+/** The feature modules pm.loadAsync takes: each is a .wasm of its own that shares the core's memory. */
+export type FeatureModule = 'motion' | 'keypoints' | 'beats' | 'vrm';
+export type ProcMotionModule = 'core' | FeatureModule;
+export const FEATURE_MODULES: readonly FeatureModule[];
+
+/** Where a .wasm is: a URL (or its string), bytes, a compiled module, or a (promised) Response. */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response | PromiseLike<Response>;
 
 /** Options for createProcMotion. */
 export interface CreateProcMotionOptions {
-  /** Passed to the Emscripten module factory (e.g. `{ wasmMemory }`); rarely needed. */
-  moduleOptions?: Record<string, unknown>;
+  /**
+   * procmotion.wasm from elsewhere (a URL: the feature modules are looked for beside it), or one
+   * source per module. Default: beside the glue, new URL('./procmotion.wasm', import.meta.url).
+   */
+  wasm?: WasmSource | Partial<Record<ProcMotionModule, WasmSource>>;
+  /** Feature modules to load now, as pm.loadAsync would. */
+  load?: FeatureModule | readonly FeatureModule[] | 'all';
 }
 
-/** Load the WebAssembly core. */
+/** Load the WebAssembly core (VMD, Shift-JIS, catwalk). */
 export function createProcMotion(options?: CreateProcMotionOptions): Promise<ProcMotion>;
 
-/** An error from the core; `message` names what was wrong (section, key, parameter, character). */
+/** The core's pm_result names, and the glue's own codes. */
+export type ProcMotionErrorCode =
+  | 'PM_ERR_INVALID_ARGUMENT' | 'PM_ERR_TRUNCATED' | 'PM_ERR_BAD_FORMAT' | 'PM_ERR_OUT_OF_MEMORY' | 'PM_ERR_LIMIT'
+  | 'PM_ERR_ENCODING' | 'PM_ERR_NOT_FOUND' | 'PM_ERR_IO' | 'PM_ERR_UNKNOWN'
+  /** a method of a feature module that was not loaded (pm.loadAsync) */
+  | 'PM_ERR_NOT_LOADED'
+  /** a .wasm that could not be fetched or instantiated */
+  | 'PM_ERR_WASM';
+
+/** An error from procmotion; `message` names what was wrong (section, key, parameter, character). */
 export class ProcMotionError extends Error {
   readonly name: 'ProcMotionError';
-  /** Which part raised it ('vmd', 'text', ...) or a PM_ERR_* code name. */
-  readonly code: string;
+  /** The core's pm_result name (PM_ERR_TRUNCATED, ...) or one of the glue's codes. */
+  readonly code: ProcMotionErrorCode;
+  /** The part of procmotion that raised it: 'vmd', 'catwalk', 'pose', 'groove', 'keypoints', 'loader', ... */
+  readonly module: string | null;
+  constructor(message: string, code?: ProcMotionErrorCode, module?: string | null, options?: { cause?: unknown });
 }
 
 /**
@@ -236,8 +261,18 @@ export interface KeypointSequenceInput {
 }
 
 export class ProcMotion {
+  /** Use createProcMotion(). */
+  private constructor();
   /** Library version, e.g. "0.1.0". */
   readonly version: string;
+  /** The modules loaded so far, 'core' first. */
+  readonly modules: ProcMotionModule[];
+  /**
+   * Load feature modules ('motion': models, pose, IK, groove, tracing; 'keypoints': motion to
+   * MediaPipe keypoints), each once, their dependencies first. Their methods throw
+   * ProcMotionError('PM_ERR_NOT_LOADED') until then.
+   */
+  loadAsync(modules?: FeatureModule | readonly FeatureModule[] | 'all'): Promise<this>;
   /** Bytes of wasm memory reserved (grows, never shrinks). */
   readonly heapSize: number;
   /** Bytes currently allocated inside the module (leak checks). */
@@ -321,7 +356,7 @@ export type HumanoidBone =
   | 'leftUpperLeg' | 'leftLowerLeg' | 'leftFoot' | 'leftToes'
   | 'rightUpperLeg' | 'rightLowerLeg' | 'rightFoot' | 'rightToes';
 
-export const HUMANOID_BONES: HumanoidBone[];
+export const HUMANOID_BONES: readonly HumanoidBone[];
 
 export interface HumanoidMap {
   /** The source name found for each humanoid bone, or null. */
@@ -335,7 +370,7 @@ export interface HumanoidMap {
 }
 
 export interface ProcMotion {
-  /** Read a PMX (2.0/2.1) or PMD model's skeleton and morph names. */
+  /** Read a PMX (2.0/2.1) or PMD model's skeleton and morph names. ('motion' module) */
   readPmx(bytes: Uint8Array | ArrayBuffer): Skeleton;
   /** Map bone names (or a skeleton, or PMX/PMD bytes) to the 22 humanoid bones. */
   mapHumanoid(input: string[] | Skeleton | Uint8Array | ArrayBuffer): HumanoidMap;
@@ -360,8 +395,8 @@ export interface PoseOptions {
   append?: boolean;
 }
 
-/** A motion bound to a skeleton inside the module. Call free() when done. */
-export class PoseEvaluator {
+/** A motion bound to a skeleton inside the module. Call dispose() when done. */
+export interface PoseEvaluator {
   readonly boneNames: string[];
   readonly boneCount: number;
   readonly info: { tracks: number; keys: number; unmatchedBones: number; unmatchedIk: number; propertyKeys: number; firstFrame: number; lastFrame: number };
@@ -371,6 +406,9 @@ export class PoseEvaluator {
   /** World positions for `count` frames from `first` by `step`, frame-major (count * bones * 3). */
   positions(first: number, count: number, step?: number, options?: PoseOptions): Float32Array;
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
+  /** Release the module memory (safe twice). */
+  dispose(): void;
+  /** Alias of dispose(). */
   free(): void;
 }
 
@@ -476,9 +514,8 @@ export type CatwalkSkeleton =
       parents?: ArrayLike<number>;
     };
 
-export interface CatwalkResult {
-  /** The VMD file. */
-  vmd: Uint8Array;
+/** What the catwalk generated (the fields of generateCatwalkVmd's result besides vmd, plan and report). */
+export interface CatwalkInfo {
   /** Loop length; the keys at loopFrames equal those at frame 0. */
   loopFrames: number;
   /** True frames per beat, 1800 / bpm (not rounded). */
@@ -514,11 +551,6 @@ export interface CatwalkResult {
     blink: number;
     poseArmAngle: { shoulder: number; elbow: number };
   };
-  /** Where the ankles are meant to be (docs/landing.md). */
-  plan: CatwalkPlan;
-  /** What MMD plays, measured by playing the VMD with the MMD-exact evaluator on the model (or, without a
-   * model, on the built-in mannequin); null when only bone names were given (nothing to measure on). */
-  report: (LandingReport & { model: 'model' | 'mannequin' }) | null;
   /** False when the walk was time-warped to a grid that lists beats (one motion over the song). */
   looping: boolean;
   /** Beats a step, and the grid beat of strike 0 (docs/catwalk.md, "On a beat grid"). */
@@ -605,6 +637,21 @@ export interface LandingReport {
   limbs: Record<string, LandingLimbReport>;
 }
 
+/** Every generator returns `{ vmd, report, ... }`. */
+/** generateCatwalkVmd's result: the VMD, what was generated (CatwalkInfo), the plan and the measured report. */
+export interface CatwalkResult extends CatwalkInfo {
+  /** The VMD file. */
+  vmd: Uint8Array;
+  /** Where the ankles are meant to be (docs/landing.md). */
+  plan: CatwalkPlan;
+  /** What MMD plays, measured by playing the VMD with the MMD-exact evaluator on the model (or, without a
+   * model, on the built-in mannequin); null when only bone names were given (nothing to measure on). */
+  report: CatwalkLandingReport | null;
+}
+
+/** The catwalk's landing report: on the given model, or on the built-in mannequin. */
+export type CatwalkLandingReport = LandingReport & { model: 'model' | 'mannequin' };
+
 /** Parameter names the catwalk reads. */
 export const CATWALK_PARAMETERS: readonly (keyof CatwalkParams)[];
 
@@ -620,6 +667,7 @@ export interface ProcMotion {
     boneNames: readonly string[] | null,
     options?: { skeleton?: CatwalkSkeleton },
   ): CatwalkResult;
+}
 
 // ---- tracing (js-glue/tracing.js; docs/tracing.md) ------------------------------------------------
 
@@ -628,7 +676,7 @@ export type TrajectoryMode = 'line' | 'curve';
 /** A named easing or an MMD Bezier curve [x1, y1, x2, y2] in 0..127 (the segment ending at the keyframe). */
 export type Easing = 'linear' | 'ease-in' | 'ease-out' | 'ease-in-out' | [number, number, number, number];
 export const TRACE_LIMBS: readonly TraceLimb[];
-export const TRACE_EASINGS: Readonly<Record<'linear' | 'ease-in' | 'ease-out' | 'ease-in-out', [number, number, number, number]>>;
+export const TRACE_EASINGS: Readonly<Record<'linear' | 'ease-in' | 'ease-out' | 'ease-in-out', readonly [number, number, number, number]>>;
 
 /** A trajectory: points and pole are offsets from the limb root (腕 / 足) world position, MMD units. */
 export interface Trajectory {
@@ -707,8 +755,26 @@ export interface GenerateOptions {
   pole?: [number, number, number];
 }
 
-/** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call free() when done. */
-export class Timeline {
+/** Timeline.bake's result: the VMD, where the hands and feet are meant to be, and what MMD plays. */
+export interface TimelineBakeResult {
+  vmd: Uint8Array;
+  plan: {
+    /** The last frame baked (the loop length). */
+    frames: number;
+    /** 6 per frame: left hand xyz, right hand xyz (world). */
+    hands: Float32Array;
+    /** 6 per frame: left foot (ankle) xyz, right foot xyz. */
+    ankles: Float32Array;
+    /** 4 per frame (leftHand, rightHand, leftFoot, rightFoot): 1 = following a trace. */
+    active: Uint8Array;
+  };
+  /** The bake played with the MMD-exact evaluator, each limb measured against the plan over its traced
+   * frames; sync: the keyframes against their beats on a grid (null without one). */
+  report: LandingReport & { sync: BeatSync | null };
+}
+
+/** A keyframe timeline whose traced segments re-solve the limb IK every frame. Call dispose() when done. */
+export interface Timeline {
   readonly boneNames: string[];
   readonly boneCount: number;
   bpm: number;
@@ -731,24 +797,14 @@ export class Timeline {
   generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
   evaluate(timeSeconds: number): TimelinePose;
   evaluateBeat(beat: number): TimelinePose;
-  /** A 30 fps VMD (bpm default: the timeline's). */
+  /** bake(bpm).vmd: a 30 fps VMD (bpm default: the timeline's; or a beat grid: keyframe beats land on its beats). */
   bakeVmd(bpm?: number | BeatGridInput): Uint8Array;
   /** The bake with its plan (hands and feet per whole frame) and what MMD plays, measured (docs/landing.md). */
-  bake(bpm?: number | BeatGridInput): {
-    vmd: Uint8Array;
-    plan: {
-      frames: number;
-      /** 6 per frame: left hand xyz, right hand xyz (world). */
-      hands: Float32Array;
-      /** 6 per frame: left foot (ankle) xyz, right foot xyz. */
-      ankles: Float32Array;
-      /** 4 per frame (leftHand, rightHand, leftFoot, rightFoot): 1 = following a trace. */
-      active: Uint8Array;
-    };
-    /** sync: the keyframes against their beats on a grid (null without one). */
-    report: LandingReport & { sync: BeatSync | null };
-  };
+  bake(bpm?: number | BeatGridInput): TimelineBakeResult;
   toJSON(): TimelineJSON;
+  /** Release the module memory (safe twice). */
+  dispose(): void;
+  /** Alias of dispose(). */
   free(): void;
 }
 
@@ -854,8 +910,18 @@ export interface GrooveFrameOptions {
   offsetsOnly?: boolean;
 }
 
-/** A groove bound to a skeleton (createGroove). Call free() when done. */
-export class Groove {
+/** What applyToMmdModel needs of a babylon-mmd MmdModel (its runtime bones' Babylon bones). */
+export interface GrooveTargetModel {
+  runtimeBones: ReadonlyArray<{
+    linkedBone: {
+      rotationQuaternion: { x: number; y: number; z: number; w: number; set(x: number, y: number, z: number, w: number): unknown };
+      position: { x: number; y: number; z: number; set(x: number, y: number, z: number): unknown };
+    };
+  }>;
+}
+
+/** A groove bound to a skeleton (createGroove). Call dispose() when done. */
+export interface Groove {
   readonly boneNames: string[];
   readonly boneCount: number;
   readonly info: GrooveInfo;
@@ -865,13 +931,16 @@ export class Groove {
   offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
    * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
-  applyToMmdModel(model: { runtimeBones: ReadonlyArray<{ linkedBone: { rotationQuaternion: any; position: any } }> }, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
+  applyToMmdModel(model: GrooveTargetModel, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** World positions (3 per bone) of the last grooved pose. */
   worldPositions(): Float32Array;
   previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
   previewStop<P extends { x: number; y: number; z: number } | number[]>(position: P): P;
   resetAnchors(): void;
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
+  /** Release the module memory (safe twice). */
+  dispose(): void;
+  /** Alias of dispose(). */
   free(): void;
 }
 
@@ -958,7 +1027,8 @@ export interface RigLeg {
   /** IK bones of the leg, toe and D-bone chains (null for none). */
   ik: string | null; toeIk: string | null; dIk: string | null;
   thigh: number; shin: number; length: number;
-  knee: { restBendDeg: number; limited: boolean; limitMin?: RigVec3; limitMax?: RigVec3; bendMinDeg?: number; bendMaxDeg?: number };
+  /** The knee joint: its rest bend and (with a limited knee link) the bends MMD's limit allows, in degrees. */
+  kneeJoint: { restBendDeg: number; limited: boolean; limitMin?: RigVec3; limitMax?: RigVec3; bendMinDeg?: number; bendMaxDeg?: number };
   /** Hip-ankle distances: at rest, and (with a leg IK) the least the knee allows and the most MMD's CCD stretches it (measured). */
   reach: { rest: number; min?: number; max?: number };
   ikOffset?: RigVec3;
@@ -995,11 +1065,11 @@ export interface RigAnalysis {
 }
 
 export interface ProcMotion {
-  /** The rig analysis of a model (PMX/PMD bytes or a skeleton object): roles, IK chains, rest geometry. */
+  /** The rig analysis of a model (PMX/PMD bytes or a skeleton object): roles, IK chains, rest geometry. ('motion' module) */
   analyzeRig(model: SkeletonInput): RigAnalysis;
 }
 
-// ---- VRM export (js-glue/vrm.js, docs/vrm.md) --------------------------------------------------------
+// ---- VRM export (js-glue/vrm.js, docs/vrm.md; the 'vrm' module: await pm.loadAsync('vrm')) ----------
 
 /** VRMC_vrm meta fields (VRM 1.0 names); nothing is filled in that is not given but name, authors and
  * licenseUrl, which VRM requires (the report's metaDefaults says which were). */
@@ -1060,7 +1130,7 @@ export interface VrmReport {
 }
 
 export interface ProcMotion {
-  /** A PMX/PMD model as a VRM 1.0 file (GLB bytes) and the conversion report. */
+  /** A PMX/PMD model as a VRM 1.0 file (GLB bytes) and the conversion report. ('vrm' module) */
   pmxToVrm(model: Uint8Array | ArrayBuffer, options?: VrmOptions): { glb: Uint8Array; report: VrmReport };
 }
 
@@ -1143,16 +1213,20 @@ export interface BeatNow {
   confidence: number;
 }
 
-export class BeatTracker {
+/** A streaming beat tracker ('beats' module). */
+export interface BeatTracker {
   readonly sampleRate: number;
   readonly channels: number;
   push(samples: Float32Array | ArrayLike<number>): void;
   now(): BeatNow;
   finish(): BeatResult;
+  /** Release the module memory (safe twice). */
+  dispose(): void;
+  /** Alias of dispose(). */
   free(): void;
 }
 
-export class TapTempo {
+export interface TapTempo {
   /** Record a tap (milliseconds, e.g. performance.now()); a grid once 4 taps are in, else null. */
   tap(ms: number): BeatGrid | null;
   readonly count: number;

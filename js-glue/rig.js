@@ -1,4 +1,4 @@
-// The rig analysis (procmotion/rig.h, docs/rig.md). Attached to ProcMotion by index.js:
+// procmotion rig analysis (procmotion/rig.h, docs/rig.md):
 //
 //   const rig = pm.analyzeRig(pmxBytes);     // or a skeleton object from pm.readPmx
 //   rig.roles.leftLegIk;                     // '左足ＩＫ' (the bone playing the role, by name)
@@ -7,9 +7,8 @@
 //
 // One call reads the model once: roles from the one resolver every module uses, the IK chains as MMD
 // solves them, and the rest geometry with the figures MMD's IK decides measured by the pose evaluator.
-
-const ERROR_SIZE = 256;
-
+// Part of procmotion's 'motion' feature module (the analysis runs the pose evaluator's CCD): motion.js
+// puts rigMethods on a ProcMotion when pm.loadAsync('motion') has loaded procmotion-motion.wasm.
 export const rigMethods = {
   /**
    * Analyse a model's rig. `model`: PMX/PMD bytes (Uint8Array / ArrayBuffer) or a skeleton object
@@ -18,17 +17,10 @@ export const rigMethods = {
    * legLength, footLength, scale }.
    */
   analyzeRig(model) {
-    const s = this._scratch();
-    let handle = 0;
-    try {
-      const err = s.alloc(ERROR_SIZE);
-      handle = this._skeletonHandle(s, model, err, 'analyzeRig');
+    return this._withSkeleton(model, (handle, s, err) => {
       const out = s.alloc(8);
       if (this.mod._pm_abi_rig_json(handle, out, out + 4, err) !== 0) this._throw(s, err, 'rig');
       return JSON.parse(this._takeText(out));
-    } finally {
-      if (handle) this.mod._pm_abi_skeleton_free(handle);
-      s.free();
-    }
+    }, 'analyzeRig');
   },
 };

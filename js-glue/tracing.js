@@ -7,30 +7,22 @@
 //   const pose = tl.evaluate(0.75);                  // seconds
 //   const vmd = tl.bakeVmd(128);                     // Uint8Array
 //   const again = pm.timelineFromJSON(JSON.stringify(tl), pmxBytes);
-//   tl.free(); again.free();
+//   tl.dispose(); again.dispose();
 //
 // Points and poles are offsets from the limb root bone's world position (腕 for hands, 足 for feet), in
 // MMD units and model axes. The C core does the work (procmotion/tracing.h); keyframes cross the
-// boundary as JSON objects in the documented schema (docs/tracing.md).
-import { ProcMotionError } from './index.js';
+// boundary as JSON objects in the documented schema (docs/tracing.md). Part of procmotion's 'motion'
+// feature module: motion.js puts tracingMethods on a ProcMotion when pm.loadAsync('motion') has loaded
+// procmotion-motion.wasm.
+import { TRACE_BAKE, TRACE_STATE, TRAJECTORY, TRAJECTORY_INFO, TRAJECTORY_MODE } from './dist/abi-motion.js';
+import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
 
-const ERROR_SIZE = 256;
-const utf8 = new TextEncoder();
-
-/** Limb names in the core's order (pm_limb). */
-export const LIMBS = ['leftHand', 'rightHand', 'leftFoot', 'rightFoot'];
-const MODES = ['line', 'curve'];
-/** The named easings (MMD Bezier x1, y1, x2, y2). */
-export const EASINGS = {
-  linear: [20, 20, 107, 107],
-  'ease-in': [53, 0, 127, 127],
-  'ease-out': [0, 0, 74, 127],
-  'ease-in-out': [53, 0, 74, 127],
-};
-const MAX_POINTS = 64;
+const MODES = Object.keys(TRAJECTORY_MODE);
+const MAX_POINTS = TRAJECTORY.POLE / 3;
 
 function invalid(message) {
-  return new ProcMotionError(message, 'PM_ERR_INVALID_ARGUMENT');
+  return invalidIn('tracing', message);
 }
 
 function limbIndex(limb) {
@@ -119,7 +111,7 @@ export const tracingMethods = {
   },
 };
 
-/** A keyframe timeline with traced limbs, inside the module. Call free() when done. */
+/** A keyframe timeline with traced limbs, inside the module. Call dispose() when done. */
 export class Timeline {
   constructor(pm, skeleton, json, options) {
     this.pm = pm;
@@ -142,7 +134,7 @@ export class Timeline {
       this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
       this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
     } catch (e) {
-      this.free(); // whatever was made before the throw (the bpm check throws after the skeleton exists)
+      this.dispose(); // whatever was made before the throw (the bpm check throws after the skeleton exists)
       throw e;
     } finally {
       s.free();
@@ -151,7 +143,7 @@ export class Timeline {
   }
 
   _check() {
-    if (!this.handle) throw invalid('Timeline: already freed');
+    if (!this.handle) throw invalid('Timeline: already disposed');
   }
 
   /** Run fn(scratch, errPtr) and turn a non-zero result into a ProcMotionError. */
@@ -260,13 +252,14 @@ export class Timeline {
     this._check();
     const s = this.pm._scratch();
     try {
-      const out = s.alloc((3 * MAX_POINTS + 3) * 4), info = s.alloc(8);
+      const out = s.alloc(TRAJECTORY.COUNT * 4), info = s.alloc(TRAJECTORY_INFO.COUNT * 4);
       const n = this.pm.mod._pm_abi_timeline_trajectory(this.handle, l, out, info);
       if (!n) return null;
-      const f = this.pm._copy(Float32Array, out, 3 * MAX_POINTS + 3);
-      const i = this.pm._copy(Uint32Array, info, 2);
-      const points = Array.from({ length: n }, (_, k) => Array.from(f.subarray(3 * k, 3 * k + 3)));
-      return { mode: MODES[i[0]], points, ...(i[1] ? { pole: Array.from(f.subarray(3 * MAX_POINTS)) } : {}) };
+      const f = this.pm._copy(Float32Array, out, TRAJECTORY.COUNT);
+      const i = this.pm._copy(Uint32Array, info, TRAJECTORY_INFO.COUNT);
+      const points = Array.from({ length: n }, (_, k) => Array.from(f.subarray(TRAJECTORY.POINTS + 3 * k, TRAJECTORY.POINTS + 3 * k + 3)));
+      const pole = i[TRAJECTORY_INFO.HAS_POLE] ? { pole: Array.from(f.subarray(TRAJECTORY.POLE, TRAJECTORY.POLE + 3)) } : {};
+      return { mode: MODES[i[TRAJECTORY_INFO.MODE]], points, ...pole };
     } finally {
       s.free();
     }
@@ -283,7 +276,7 @@ export class Timeline {
     limbIndex(limb);
     const pose = this.evaluate(timeSeconds);
     const b = pose.boneNames.indexOf(bones[limb]);
-    if (b < 0) throw new ProcMotionError(`tracing: the skeleton has no ${bones[limb]}`, 'PM_ERR_NOT_FOUND');
+    if (b < 0) throw new ProcMotionError(`tracing: the skeleton has no ${bones[limb]}`, 'PM_ERR_NOT_FOUND', 'tracing');
     return Array.from(pose.positions.subarray(3 * b, 3 * b + 3));
   }
 
@@ -342,20 +335,19 @@ export class Timeline {
     this._check();
     if (!Number.isFinite(when)) throw invalid(`Timeline.evaluate: ${byBeat ? 'beat' : 'time'} is not finite`);
     const pm = this.pm, mod = pm.mod;
-    if (mod._pm_abi_timeline_evaluate(this.handle, when, byBeat ? 1 : 0, this.errPtr) !== 0) {
-      throw new ProcMotionError(pm._errorText(this.errPtr), 'tracing');
-    }
+    if (mod._pm_abi_timeline_evaluate(this.handle, when, byBeat ? 1 : 0, this.errPtr) !== 0) throw pm._error(this.errPtr, 'tracing');
     const n = this.boneCount;
     const world = pm._copy(Float32Array, mod._pm_abi_timeline_world(this.handle), 16 * n);
     const positions = pm._positionsOf(world);
     const traces = {};
     const s = pm._scratch();
     try {
-      const st = s.alloc(13 * 4);
+      const st = s.alloc(TRACE_STATE.COUNT * 4);
+      const T = TRACE_STATE, v3 = (v, slot) => Array.from(v.subarray(slot, slot + 3));
       LIMBS.forEach((limb, l) => {
         mod._pm_abi_timeline_trace_state(this.handle, l, st);
-        const v = pm._copy(Float32Array, st, 13);
-        traces[limb] = { active: v[0] === 1, id: v[1], t: v[2], root: Array.from(v.subarray(3, 6)), target: Array.from(v.subarray(6, 9)), pole: Array.from(v.subarray(9, 12)), miss: v[12] };
+        const v = pm._copy(Float32Array, st, T.COUNT);
+        traces[limb] = { active: v[T.ACTIVE] === 1, id: v[T.ID], t: v[T.T], root: v3(v, T.ROOT), target: v3(v, T.TARGET), pole: v3(v, T.POLE), miss: v[T.MISS] };
       });
     } finally {
       s.free();
@@ -390,13 +382,13 @@ export class Timeline {
   _bakeGrid(s, bpm, err, what) {
     const grid = bpm !== null && typeof bpm === 'object';
     if (!grid && !Number.isFinite(bpm)) throw invalid(`${what}: bpm is not finite`);
-    const r = this.pm.mod._pm_abi_timeline_set_grid(this.handle, grid ? this.pm._gridBlock(s, bpm) : 0, err);
+    const r = this.pm.mod._pm_abi_timeline_set_grid(this.handle, grid ? gridBlock(s, bpm) : 0, err);
     if (r !== 0) return null;
     return grid ? 0 : bpm;
   }
 
-  /** Bake to a VMD (30 fps) at `bpm` (default: the timeline's; or a beat grid: keyframe beats land on its
-   * beats): Uint8Array. */
+  /** bake(bpm).vmd: the VMD bytes only (bpm default: the timeline's; or a beat grid: keyframe beats land
+   * on its beats). */
   bakeVmd(bpm = 0) {
     let bytes;
     this._call((s, err) => {
@@ -425,14 +417,15 @@ export class Timeline {
       const tempo = this._bakeGrid(s, bpm, err, 'bake');
       if (tempo === null) return 1;
       bpm = tempo;
-      const o = s.alloc(40);
+      const o = s.alloc(TRACE_BAKE.COUNT * 4);
       const r = this.pm.mod._pm_abi_timeline_bake_plan(this.handle, bpm, o, err);
       if (r !== 0) return r;
-      const vmd = this.pm._takeBytes(o);
-      const hands = this.pm._takeArray(Float32Array, o + 8);
-      const ankles = this.pm._takeArray(Float32Array, o + 16);
-      const active = this.pm._takeArray(Uint8Array, o + 24);
-      const report = JSON.parse(this.pm._takeText(o + 32));
+      const at = (slot) => o + 4 * slot;
+      const vmd = this.pm._takeBytes(at(TRACE_BAKE.VMD));
+      const hands = this.pm._takeArray(Float32Array, at(TRACE_BAKE.HANDS));
+      const ankles = this.pm._takeArray(Float32Array, at(TRACE_BAKE.ANKLES));
+      const active = this.pm._takeArray(Uint8Array, at(TRACE_BAKE.ACTIVE));
+      const report = JSON.parse(this.pm._takeText(at(TRACE_BAKE.REPORT)));
       out = { vmd, plan: { frames: active.length / 4 - 1, hands, ankles, active }, report };
       return 0;
     });
@@ -452,11 +445,16 @@ export class Timeline {
   }
 
   /** Release the module memory. Safe to call twice. */
-  free() {
+  dispose() {
     const mod = this.pm.mod;
     if (this.handle) mod._pm_abi_timeline_free(this.handle);
     if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
     if (this.errPtr) mod._pm_abi_free(this.errPtr);
     this.handle = this.skeleton = this.errPtr = 0;
+  }
+
+  /** Alias of dispose(). */
+  free() {
+    this.dispose();
   }
 }

@@ -1,5 +1,9 @@
-// VRM export (procmotion/vrm.h, docs/vrm.md). Attached to ProcMotion by index.js:
+// procmotion's 'vrm' feature module (procmotion-vrm.wasm): PMX/PMD models as VRM 1.0 files
+// (procmotion/vrm.h, docs/vrm.md). index.js imports this file on the first pm.loadAsync('vrm'), which
+// loads the motion module first (the model reader and the humanoid mapping are motion's), and puts
+// `api` on the ProcMotion:
 //
+//   await pm.loadAsync('vrm');
 //   const { glb, report } = pm.pmxToVrm(pmxBytes, {
 //     textures: { 'tex/diffuse.png': pngBytes },        // or a Map, or [[path, bytes], ...]
 //     meta: { authors: ['Someone'], licenseUrl: 'https://vrm.dev/licenses/1.0/' },
@@ -7,11 +11,9 @@
 //   report.humanoidMapped, report.drivable, report.textures;   // what was mapped, converted, skipped
 //   new Blob([glb], { type: 'model/gltf-binary' });             // a .vrm file
 //
-// The conversion runs in the core (no server): the GLB is a copy, every buffer handed in is freed
+// The conversion runs in the module (no server): the GLB is a copy, every buffer handed in is freed
 // before the call returns.
-
-const ERROR_SIZE = 256;
-const encoder = new TextEncoder();
+import { ERROR_SIZE, invalid, toBytes, utf8Encoder } from './runtime.js';
 
 /** [path, Uint8Array] pairs from a Map, a plain object, or an array of [path, bytes] / { path|name, data }. */
 function textureEntries(textures, toBytes) {
@@ -20,14 +22,14 @@ function textureEntries(textures, toBytes) {
   if (textures instanceof Map) entries = [...textures.entries()];
   else if (Array.isArray(textures)) entries = textures.map((t) => (Array.isArray(t) ? t : [t.path ?? t.name, t.data ?? t.bytes]));
   else if (typeof textures === 'object') entries = Object.entries(textures);
-  else throw new TypeError('pmxToVrm: textures must be a Map, an object or an array');
+  else throw invalid('vrm', 'pmxToVrm: textures must be a Map, an object or an array');
   return entries.map(([path, data]) => {
-    if (typeof path !== 'string') throw new TypeError('pmxToVrm: a texture path is not a string');
+    if (typeof path !== 'string') throw invalid('vrm', 'pmxToVrm: a texture path is not a string');
     return [path, toBytes(data, `pmxToVrm: texture ${path}`)];
   });
 }
 
-export const vrmMethods = {
+export const api = {
   /**
    * Convert PMX/PMD bytes to a VRM 1.0 file. options: { textures, meta, materials: 'mtoon' | 'unlit',
    * keepRestPose }. meta takes VRM 1.0's field names (name, version, authors, copyrightInformation,
@@ -37,14 +39,15 @@ export const vrmMethods = {
    * e.g. a model without the required humanoid bones.
    */
   pmxToVrm(bytes, options = {}) {
-    const data = this._toBytes(bytes, 'pmxToVrm');
-    const tex = textureEntries(options.textures, (b, what) => this._toBytes(b, what));
+    if (options === null || typeof options !== 'object') throw invalid('vrm', 'pmxToVrm: options must be an object');
+    const data = toBytes(bytes, 'pmxToVrm', 'vrm');
+    const tex = textureEntries(options.textures, (b, what) => toBytes(b, what, 'vrm'));
     const opts = {};
     if (options.meta != null) opts.meta = options.meta;
     if (options.materials != null) opts.materials = options.materials;
     if (options.keepRestPose) opts.keepRestPose = true;
-    const optText = encoder.encode(JSON.stringify(opts));
-    const names = tex.map(([p]) => encoder.encode(p));
+    const optText = utf8Encoder.encode(JSON.stringify(opts));
+    const names = tex.map(([p]) => utf8Encoder.encode(p));
     const pathOffsets = new Uint32Array(tex.length + 1), blobOffsets = new Uint32Array(tex.length + 1);
     let pathBytes = 0, blobBytes = 0;
     tex.forEach(([, b], i) => {

@@ -21,7 +21,7 @@ const STANDARD_NAMES = ['センター', 'グルーブ', '腰', '下半身', '上
 
 export const impls = {
   async 'procmotion wasm'(input) {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     if (input && existsSync(input)) {
       const skeleton = pm.readPmx(new Uint8Array(readFileSync(input)));
       const r = pm.generateCatwalkVmd({}, null, null, null, { skeleton });

@@ -7,7 +7,7 @@ import { createProcMotion } from '../../js-glue/index.js';
 
 export const impls = {
   async 'procmotion wasm'(path) {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const bytes = new Uint8Array(readFileSync(path));
     const kp = pm.toKeypoints(bytes);
     return { items: kp.frameCount, unit: 'frames', run: () => pm.toKeypoints(bytes) };

@@ -45,7 +45,7 @@ async function peer(create, path) {
 
 export const impls = {
   async 'procmotion wasm'(path) {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const ev = pm.createPoseEvaluator(new Uint8Array(readFileSync(path)), new Uint8Array(readFileSync(MODEL)));
     const frames = ev.info.lastFrame + 1;
     return { items: frames, unit: 'frames', label: label(path), run: () => ev.positions(0, frames) };

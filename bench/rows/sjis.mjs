@@ -11,18 +11,18 @@ function text() {
 
 export const impls = {
   async 'procmotion wasm encode'() {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const s = text();
     return { items: new TextEncoder().encode(s).length, unit: 'bytes', label: '1 MB of bone names (UTF-8 in)', run: () => pm.encodeShiftJis(s) };
   },
   async 'procmotion wasm decode'() {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const s = text();
     const sjis = pm.encodeShiftJis(s);
     return { items: new TextEncoder().encode(s).length, unit: 'bytes', label: '1 MB of bone names (UTF-8 out)', run: () => pm.decodeShiftJis(sjis) };
   },
   async 'TextDecoder shift_jis'() {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const s = text();
     const sjis = pm.encodeShiftJis(s);
     const dec = new TextDecoder('shift_jis');

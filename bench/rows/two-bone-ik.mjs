@@ -19,7 +19,7 @@ function limbs(n) {
 
 export const impls = {
   async 'procmotion wasm (glue, one call per solve)'() {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const cases = limbs(10000);
     return {
       items: cases.length, unit: 'solves', label: 'random leg-sized limbs',

@@ -12,7 +12,7 @@ const load = (path) => new Uint8Array(readFileSync(path));
 
 export const impls = {
   async 'procmotion wasm'(path) {
-    const pm = await createProcMotion();
+    const pm = await createProcMotion({ load: 'all' });
     const bytes = load(path);
     const v = pm.readVmd(bytes);
     return { items: v.bones.count + v.morphs.count + v.cameras.count, unit: 'keys', run: () => pm.readVmd(bytes) };

@@ -965,7 +965,7 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       const legs = [m.rig.legs.left, m.rig.legs.right];
       assert.equal(row(m, 'Naming'), 'mmd');
       assert.equal(row(m, 'Leg IK'), '左足ＩＫ / 右足ＩＫ (under 全ての親)');
-      assert.equal(row(m, 'Knees at rest'), `${legs.map((l) => l.knee.restBendDeg.toFixed(1)).join(' / ')}° (opens to ${legs.map((l) => l.knee.bendMinDeg.toFixed(1)).join(' / ')}°)`);
+      assert.equal(row(m, 'Knees at rest'), `${legs.map((l) => l.kneeJoint.restBendDeg.toFixed(1)).join(' / ')}° (opens to ${legs.map((l) => l.kneeJoint.bendMinDeg.toFixed(1)).join(' / ')}°)`);
       assert.equal(row(m, 'Leg reach (MMD IK)'), `${legs.map((l) => l.reach.max.toFixed(3)).join(' / ')} of ${legs.map((l) => l.length.toFixed(3)).join(' / ')} units`);
       assert.equal(row(m, 'IK chains'), '4 (leg 2, toe 2)');
       assert.equal(row(m, 'Missing roles'), 'none');

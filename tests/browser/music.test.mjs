@@ -25,7 +25,7 @@ before(async () => {
   if (SKIP) return;
   const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
   assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
-  pm = await createProcMotion();
+  pm = await createProcMotion({ load: 'all' });
   server = await startDemoServer();
   browser = await launchChromium();
 });

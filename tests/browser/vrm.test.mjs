@@ -22,7 +22,7 @@ let server, browser, pm;
 
 before(async () => {
   if (SKIP) return;
-  pm = await createProcMotion();
+  pm = await createProcMotion({ load: 'all' });
   mkdirSync(OUT, { recursive: true });
   const { build } = await import('esbuild');
   await build({

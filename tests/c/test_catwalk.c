@@ -4,12 +4,14 @@
  * Everything is measured on the VMD the generator writes, evaluated the way babylon-mmd plays it. */
 #include "pm_test.h"
 
+#include "catwalk/catwalk_internal.h"
 #include "keyfit/keyfit.h"
 #include "procmotion/catwalk.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
 #include "procmotion/vmd.h"
 
+#include <math.h>
 #include <stdbool.h>
 
 /* ---- a VMD evaluator (babylon-mmd's rules: the curve of key B drives A -> B, shortest slerp) ---- */
@@ -121,6 +123,11 @@ static bool all_finite(const pm_vmd *v) {
 }
 
 /* ---- loop and timing ------------------------------------------------------------------------------ */
+
+PM_TEST(the_info_json_powers_of_ten_are_libm_pow) {
+    for (int n = -32; n <= 51; n++) PM_CHECK_MSG(pmi_catwalk_pow10(n) == pow(10.0, n), "10^%d differs from pow", n);
+    PM_CHECK(pmi_catwalk_pow10(-33) == 0 && pmi_catwalk_pow10(52) == 0);
+}
 
 PM_TEST(default_loop_closes_on_every_channel) {
     const char *morphs[] = {"まばたき", "微笑み", "あ"};

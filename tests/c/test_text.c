@@ -341,17 +341,27 @@ static size_t encode_cp(uint32_t cp, uint8_t out[4], pm_result *r) {
 PM_TEST(the_whole_encode_table_round_trips_through_the_decoder) {
     PM_CHECK(pmi_sjis_encode_count > 7000);
     for (size_t i = 0; i < pmi_sjis_encode_count; i++) {
-        const pmi_sjis_pair *e = &pmi_sjis_encode_table[i];
-        if (i) PM_CHECK_MSG(pmi_sjis_encode_table[i - 1].codepoint < e->codepoint, "encode table not sorted at %zu", i);
+        const uint32_t pointer = pmi_sjis_pointer_of_index(pmi_sjis_encode_index[i]);
+        PM_CHECK_MSG(pointer < PMI_SJIS_POINTER_COUNT, "encode entry %zu: pointer %u out of range", i, (unsigned)pointer);
+        const uint32_t cp = pmi_sjis_decode_pointer(pointer);
+        PM_CHECK_MSG(cp != 0, "encode entry %zu: pointer %u is unmapped", i, (unsigned)pointer);
+        if (i) {
+            const uint32_t before = pmi_sjis_decode_table[pmi_sjis_encode_index[i - 1]];
+            PM_CHECK_MSG(pmi_sjis_encode_bucket[cp >> 7] <= i && i < pmi_sjis_encode_bucket[(cp >> 7) + 1],
+                         "encode entry %zu is outside its bucket", i);
+            PM_CHECK_MSG(before < cp, "encode table not sorted at %zu", i);
+        }
+        const unsigned lead = pointer / 188 + (pointer / 188 < 0x1F ? 0x81 : 0xC1);
+        const unsigned trail = pointer % 188 + (pointer % 188 < 0x3F ? 0x40 : 0x41);
         uint8_t bytes[4];
         pm_result r;
-        size_t n = encode_cp(e->codepoint, bytes, &r);
-        PM_CHECK_MSG(r == PM_OK && n == 2 && bytes[0] == e->bytes >> 8 && bytes[1] == (e->bytes & 0xFF),
-                     "U+%04X does not encode to %04X", e->codepoint, e->bytes);
+        size_t n = encode_cp(cp, bytes, &r);
+        PM_CHECK_MSG(r == PM_OK && n == 2 && bytes[0] == lead && bytes[1] == trail, "U+%04X does not encode to %02X%02X",
+                     (unsigned)cp, lead, trail);
         char want[4], text[8];
-        size_t want_len = put_utf8(e->codepoint, want);
+        size_t want_len = put_utf8(cp, want);
         PM_CHECK_EQ_INT(pm_sjis_to_utf8(bytes, 2, text, sizeof text), want_len);
-        PM_CHECK_MSG(memcmp(text, want, want_len) == 0, "%04X does not decode to U+%04X", e->bytes, e->codepoint);
+        PM_CHECK_MSG(memcmp(text, want, want_len) == 0, "%02X%02X does not decode to U+%04X", lead, trail, (unsigned)cp);
     }
 }
 

@@ -363,7 +363,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const seconds = opt('--seconds') ? Number(opt('--seconds')) : undefined;
   mkdirSync(out, { recursive: true });
   const { createProcMotion } = await import('../../js-glue/index.js'); // the core's WAV writer
-  const pm = await createProcMotion();
+  const pm = await createProcMotion({ load: 'all' });
   const list = [];
   for (const spec of TRACKS) {
     if (only && !only.includes(spec.id)) continue;

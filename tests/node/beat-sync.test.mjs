@@ -17,7 +17,7 @@ import { everyModel } from './support/zoo.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'build/native/procmotion');
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: ['motion', 'beats'] });
 const tmp = mkdtempSync(join(tmpdir(), 'procmotion-sync-'));
 
 /** A listed grid: 100 BPM for 16 beats, then 140, from 0.35 s (a tempo change and an offset). */
@@ -134,6 +134,20 @@ test('bad grids throw ProcMotionError naming the problem', () => {
   }
   const huge = { bpm: 120, beats: Float64Array.from({ length: 100000 }, (_, i) => 0.5 * i) };
   assert.throws(() => pm.generateCatwalkVmd({}, huge), (e) => e instanceof ProcMotionError && /frames/.test(e.message));
+});
+
+test('a beat grid needs no beats module: the catwalk on the core alone takes a plain and a listed grid', async () => {
+  const core = await createProcMotion();
+  assert.deepEqual(core.modules, ['core']);
+  const plain = core.generateCatwalkVmd({}, { bpm: 124, offset: 0.2 }, null, null);
+  const listed = core.generateCatwalkVmd({}, changeGrid(), null, null);
+  assert.deepEqual(core.modules, ['core']);
+  for (const r of [plain, listed]) assert.ok(r.sync.count >= 8 && r.sync.maxError <= 0.5, JSON.stringify(r.sync));
+  assert.equal(plain.looping, true);
+  assert.equal(listed.looping, false);
+  // the same walk as with the beats module loaded, and a bad grid is the core's error
+  assert.deepEqual(listed.vmd, pm.generateCatwalkVmd({}, changeGrid(), null, null).vmd);
+  assert.throws(() => core.generateCatwalkVmd({}, { bpm: NaN, offset: 0 }), (e) => e instanceof ProcMotionError && /bpm/.test(e.message));
 });
 
 test('CLI: catwalk, groove and trace take --beats (procmotion beats output) and --offset', () => {

@@ -16,7 +16,7 @@ import { evaluateTrack, fMeasure, tempoAccuracy } from '../data/beat-metrics.mjs
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'build/native/procmotion');
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const SECONDS = 20;
 const tracks = new Map(TEST_SUBSET.map((id) => [id, renderTrack(TRACKS.find((t) => t.id === id), { seconds: SECONDS })]));
 const tmp = mkdtempSync(join(tmpdir(), 'procmotion-beats-'));

@@ -1,35 +1,53 @@
-// The two WebAssembly builds, as a host sees them: the Emscripten ES module loads in Node 20
-// unchanged, and the wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
-// libc only, no WASI calls). Both answer pm_abi_version with js-glue/package.json's version.
+// The WebAssembly builds, as a host sees them. The Emscripten core (js-glue/procmotion.wasm) imports
+// one function (memory growth) and the placeholders of the feature modules, and exports every
+// function of wasm/abi/pm_abi_table.h; each feature module (procmotion-<module>.wasm) imports only
+// the core's exports. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
+// libc only, no WASI calls) and exports exactly the table's functions too: nothing is exported that
+// the table does not list. Both answer pm_abi_version with js-glue/package.json's version.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const MJS = join(ROOT, 'js-glue/dist/procmotion.mjs');
+const REPORT = join(ROOT, 'build/wasm/wasm-modules.json');
 const WASI = join(ROOT, 'build/wasi/procmotion-wasi.wasm');
 const [major, minor, patch] = JSON.parse(readFileSync(join(ROOT, 'js-glue/package.json'), 'utf8'))
   .version.split('.').map(Number);
 const VERSION = major * 10000 + minor * 100 + patch;
 
-test('procmotion.mjs (Emscripten) loads in Node and calls into the core', async () => {
-  assert.ok(existsSync(MJS), `${MJS} missing: run bash build-scripts/build.sh wasm`);
-  const { default: createProcMotionModule } = await import(pathToFileURL(MJS).href);
-  const m = await createProcMotionModule();
-  assert.equal(m._pm_abi_version(), VERSION);
-  const p = m._pm_abi_alloc(64);
-  assert.ok(p > 0);
-  m._pm_abi_free(p);
-  console.log(`# procmotion.mjs: ${readFileSync(MJS).length} bytes`);
+const report = () => {
+  assert.ok(existsSync(REPORT), `${REPORT} missing: run bash build-scripts/build.sh wasm`);
+  return JSON.parse(readFileSync(REPORT, 'utf8'));
+};
+const tableExports = (r) => Object.values(r.modules).flatMap((m) => m.exports).sort();
+const abiNames = (module) => WebAssembly.Module.exports(module).map((e) => e.name).filter((n) => n.startsWith('pm_abi_')).sort();
+
+test('procmotion.wasm exports the whole table and imports only memory growth and placeholders', async () => {
+  const r = report();
+  const module = await WebAssembly.compile(readFileSync(join(ROOT, 'js-glue', r.modules.core.file)));
+  assert.deepEqual(abiNames(module), tableExports(r));
+  const imports = WebAssembly.Module.imports(module);
+  const other = imports.filter((i) => !i.module.startsWith('placeholder:'));
+  assert.deepEqual(other.map((i) => `${i.module}.${i.name}`), ['env.emscripten_notify_memory_growth']);
+  const lazy = Object.keys(r.modules).filter((m) => m !== 'core');
+  assert.deepEqual([...new Set(imports.filter((i) => i.module.startsWith('placeholder:')).map((i) => i.module))].sort(),
+    lazy.map((m) => `placeholder:${m}`).sort(), 'every feature module has placeholders in the core');
+  for (const m of lazy) {
+    const feature = await WebAssembly.compile(readFileSync(join(ROOT, 'js-glue', r.modules[m].file)));
+    assert.deepEqual([...new Set(WebAssembly.Module.imports(feature).map((i) => i.module))], ['primary'], `${m} imports only the core`);
+    assert.deepEqual(WebAssembly.Module.exports(feature), [], `${m} exports nothing: the core's exports reach it`);
+  }
+  console.log(`# ${Object.values(r.modules).map((m) => `${m.file} ${m.bytes} bytes (${m.gzip} gzip)`).join(', ')}`);
 });
 
-test('procmotion-wasi.wasm instantiates with an empty import object', async () => {
+test('procmotion-wasi.wasm instantiates with an empty import object and exports exactly the table', async () => {
   assert.ok(existsSync(WASI), `${WASI} missing: run bash build-scripts/build.sh wasi`);
   const bytes = readFileSync(WASI);
   const module = await WebAssembly.compile(bytes);
   assert.deepEqual(WebAssembly.Module.imports(module), [], 'the wasi build imports nothing');
+  assert.deepEqual(abiNames(module), tableExports(report()), 'every PM_EXPORT function is in pm_abi_table.h and back');
   const { exports } = await WebAssembly.instantiate(module, {});
   assert.equal(typeof exports._initialize, 'function', 'a reactor module');
   exports._initialize();
@@ -37,6 +55,5 @@ test('procmotion-wasi.wasm instantiates with an empty import object', async () =
   const p = exports.pm_abi_alloc(64);
   assert.ok(p > 0);
   exports.pm_abi_free(p);
-  const names = WebAssembly.Module.exports(module).map((e) => e.name);
-  console.log(`# procmotion-wasi.wasm: ${bytes.length} bytes, ${names.length} exports`);
+  console.log(`# procmotion-wasi.wasm: ${bytes.length} bytes, ${WebAssembly.Module.exports(module).length} exports`);
 });

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createProcMotion } from '../../js-glue/index.js';
-import { createCatwalkAnimation, getModelInfo, loadVmdAnimation } from '../../js-glue/babylon.js';
+import {
+  createCatwalkAnimationAsync, getModelInfo, loadVmdAnimationAsync, loopRuntimeAnimation,
+} from '../../js-glue/babylon.js';
 import {
   boneIndex, createMmdScene, disposeMmdScene, evaluateWorldPositions, fixturesAvailable, loadBabylonMmd, readFixture,
 } from './support/babylon.mjs';
@@ -15,12 +17,12 @@ import {
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found';
 const MODEL = 'pmx/yw_test_model/yw_test_model.pmx';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 /** Plays `state` at `bpm` on the model; returns { result, at(frame, bone) -> [x, y, z], frames }. */
 async function play(ctx, state, bpm, step = 1) {
   const { VmdLoader } = await loadBabylonMmd();
-  const { animation, result } = await createCatwalkAnimation(pm, ctx.model, state, bpm, { VmdLoader });
+  const { animation, result } = await createCatwalkAnimationAsync(pm, ctx.model, state, bpm, { VmdLoader });
   const frames = [];
   for (let f = 0; f <= result.loopFrames; f += step) frames.push(f);
   const P = await evaluateWorldPositions(ctx, animation, frames);
@@ -112,7 +114,7 @@ test('getModelInfo reads names, morphs and the rest skeleton of an MmdModel and 
     assert.ok(worst < 1e-4, `rest positions differ from the PMX by ${worst}`);
     container.dispose();
     // the VMD also loads without handing over a VmdLoader (dynamic import of babylon-mmd)
-    const anim = await loadVmdAnimation(pm.generateCatwalkVmd({}, null, null, null).vmd);
+    const anim = await loadVmdAnimationAsync(pm.generateCatwalkVmd({}, null, null, null).vmd);
     assert.equal(anim.name, 'Catwalk');
     assert.ok(anim.movableBoneTracks.some((tr) => tr.name === '左足ＩＫ'));
   } finally {
@@ -178,7 +180,7 @@ test('blinks reach babylon-mmd as a morph track on the built-in mannequin', asyn
     const info = getModelInfo(ctx.model);
     assert.ok(info.morphNames.includes('まばたき'), `morphs ${info.morphNames}`);
     const { VmdLoader } = await loadBabylonMmd();
-    const { animation, result } = await createCatwalkAnimation(pm, ctx.model, {}, 60, { VmdLoader });
+    const { animation, result } = await createCatwalkAnimationAsync(pm, ctx.model, {}, 60, { VmdLoader });
     assert.equal(result.blinkMorph, 'まばたき');
     const track = animation.morphTracks.find((m) => m.name === 'まばたき');
     assert.ok(track && track.frameNumbers.length >= 6, 'a blink track with keys');
@@ -187,3 +189,37 @@ test('blinks reach babylon-mmd as a morph track on the built-in mannequin', asyn
     disposeMmdScene(ctx);
   }
 });
+
+test('a catwalk loops in babylon-mmd with loopRuntimeAnimation: the clock wraps, the model keeps moving, dispose() stops it',
+  { skip: SKIP }, async () => {
+    const ctx = await createMmdScene(readFixture(MODEL));
+    try {
+      const { VmdLoader } = await loadBabylonMmd();
+      const { animation, loopFrames } = await createCatwalkAnimationAsync(pm, ctx.model, {}, 128, { VmdLoader });
+      ctx.model.setRuntimeAnimation(ctx.model.createRuntimeAnimation(animation));
+      const loop = loopRuntimeAnimation(ctx.runtime, loopFrames);
+      await ctx.runtime.playAnimation();
+      const ankle = boneIndex(ctx, '左足首');
+      const step = 7; // frames per tick, not a divisor of the loop
+      const times = [], xs = [];
+      for (let tick = 0; tick * step < 2.5 * loopFrames; tick++) {
+        ctx.runtime.beforePhysics((step / 30) * 1000);
+        ctx.runtime.afterPhysics();
+        await new Promise((ok) => setImmediate(ok)); // the seek's promise
+        times.push(ctx.runtime.currentFrameTime);
+        xs.push(ctx.model.worldTransformMatrices[16 * ankle + 14]);
+      }
+      assert.ok(ctx.runtime.isAnimationPlaying, 'still playing after two loops');
+      assert.ok(times.every((t) => t >= 0 && t < loopFrames), `the clock stays in [0, ${loopFrames})`);
+      const wraps = times.filter((t, i) => i && t < times[i - 1]).length;
+      assert.equal(wraps, 2, 'wrapped once per loop');
+      // moving in the second loop as in the first: the ankle travels forward and back
+      const second = xs.slice(Math.ceil(loopFrames / step), Math.floor((2 * loopFrames) / step));
+      assert.ok(Math.max(...second) - Math.min(...second) > 1, `the ankle moves in the second loop (${Math.max(...second) - Math.min(...second)})`);
+      loop.dispose();
+      for (let tick = 0; tick < Math.ceil(loopFrames / step) + 2; tick++) ctx.runtime.beforePhysics((step / 30) * 1000), ctx.runtime.afterPhysics();
+      assert.equal(ctx.runtime.isAnimationPlaying, false, 'after dispose() the runtime plays to the end and pauses');
+    } finally {
+      disposeMmdScene(ctx);
+    }
+  });

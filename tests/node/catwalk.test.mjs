@@ -11,7 +11,7 @@ const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
 const skipNoFixtures = existsSync(FIXTURES) ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 const fixture = (rel) => new Uint8Array(readFileSync(new URL(rel, FIXTURES)));
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 /** Keys of one bone of a readVmd result, in file order. */
 function keysOf(vmd, name) {

@@ -19,7 +19,7 @@ await import(join(SRC, 'modes/groove.js'));
 const { getMode } = await import(join(SRC, 'modes/registry.js'));
 const { SPEED_PARAM, catwalkDefaults } = await import(join(SRC, 'modes/catwalk-params.js'));
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const defaults = pm.grooveConfig();
 
 test('the groove panel offers every setting of the core, with its defaults', () => {

@@ -11,7 +11,7 @@ import { REPO_ROOT } from './support/babylon.mjs';
 
 const { CM_PER_UNIT, ankleBones, footHeights, planPlayedGap, reportFigures, unitsAndCm } = await import(join(REPO_ROOT, 'web-demo/src/foot-heights.js'));
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: ['motion'] }); // the mannequin, the rig analysis and the catwalk on a model are motion's
 const model = pm.mannequinPmx();
 const rig = pm.analyzeRig(model);
 

@@ -21,7 +21,7 @@ const {
   rayPlane, rotateAbout, distanceToPolyline, drawingTs, mean, HOLD_BEATS, RETURN_BEATS,
 } = core;
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const mannequin = pm.mannequinPmx();
 const near = (a, b, tol, what) => {
   const d = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -137,7 +137,7 @@ test('session on the mannequin: rest positions, the live pose reaches the target
     assert.ok(moved > 1, `turning the pole 90° moves the elbow: ${moved}`);
   } finally {
     disposeMmdScene(ctx);
-    session.free();
+    session.dispose();
   }
 });
 
@@ -159,7 +159,7 @@ test('points are stored relative to the limb root; other limbs sit on their path
     assert.ok(distanceToPolyline([-4.5, 13.5, -2.5], path) < 1e-5);
     assert.equal(session.pathWorld('leftHand', state.drafts.leftHand), null, 'no path under two points');
   } finally {
-    session.free();
+    session.dispose();
   }
 });
 
@@ -209,7 +209,7 @@ test('generated keyframes: the wrist on the path in babylon-mmd, a hold, a seaml
       === Math.round(r.loopBeats * 20), 'the last key at the loop end (20 frames a beat)');
   } finally {
     disposeMmdScene(ctx);
-    session.free();
+    session.dispose();
   }
 });
 
@@ -233,7 +233,7 @@ test('input mistakes are TraceInputErrors with their label key; a model without 
     session.addPoint(state, 'rightHand', [-3, 12, -2]);
     assert.deepEqual(err(() => session.addPoint(state, 'rightHand', [-3, 11, -2])), ['err.traceTooMany', { limb: 'rightHand', max: 64 }]);
   } finally {
-    session.free();
+    session.dispose();
   }
   // a skeleton object (what the page sends for a model loaded by URL) without 左腕
   const bones = pm.readPmx(mannequin).bones.filter((b) => b.name !== '左腕');
@@ -252,6 +252,6 @@ test('input mistakes are TraceInputErrors with their label key; a model without 
     assert.ok(e instanceof TraceInputError);
     assert.deepEqual([e.key, e.vars], ['err.traceBones', { limb: 'leftHand', bones: '左腕' }]);
   } finally {
-    broken.free();
+    broken.dispose();
   }
 });

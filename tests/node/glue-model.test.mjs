@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { createProcMotion, HUMANOID_BONES, ProcMotionError } from '../../js-glue/index.js';
 import { createMmdScene, disposeMmdScene, fixturesAvailable, readFixture } from './support/babylon.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 
 test('readPmx returns the full skeleton of the shared models', { skip: SKIP }, () => {

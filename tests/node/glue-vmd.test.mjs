@@ -16,7 +16,7 @@ const VMDS = [
 ];
 const skipNoFixtures = haveFixtures ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 test('readVmd returns typed arrays and a name table per section', { skip: skipNoFixtures }, () => {
   const vmd = pm.readVmd(fixture('vmd/mei_wait.vmd'));

@@ -10,7 +10,7 @@ import { boneIndex, createMmdScene, disposeMmdScene, evaluateFrame, evaluateWorl
   setMotion }
   from './support/babylon.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 const MODEL = 'pmx/yw_test_model/yw_test_model.pmx';
 

@@ -16,7 +16,7 @@ const run = (...args) => spawnSync(CLI, args, { encoding: 'utf8' });
 const SKIP = existsSync(CLI) ? false : 'SKIP: build/native/procmotion not built';
 
 test('procmotion groove bakes a VMD and reports it', { skip: SKIP }, async () => {
-  const pm = await createProcMotion();
+  const pm = await createProcMotion({ load: 'all' });
   const dir = mkdtempSync(join(tmpdir(), 'pm-groove-'));
   try {
     assert.match(run('groove', '--help').stdout, /usage: procmotion groove --model MODEL\.pmx --bpm N/);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 // ---- inputs --------------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ const SAMPLE = new Uint8Array(readFileSync(join(ROOT, 'tests/data/sample-wave-sq
 const CLI = join(ROOT, 'build/native/procmotion');
 const skipNoCli = existsSync(CLI) ? false : 'SKIP: build/native/procmotion not built';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 /** Every coordinate in the normalised range and nothing non-finite. */
 function assertClean(kp, what) {

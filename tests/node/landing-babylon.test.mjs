@@ -11,7 +11,7 @@ import { createMmdScene, disposeMmdScene, evaluateFrame, fixturesAvailable, setM
 import { createPlayer } from './support/played.mjs';
 import { everyModel, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: ['motion'] }); // the models and the evaluator are the motion module's
 // the fixtures, and zoo models with what real models do: knees resting bent 31°, 足ＩＫ below the
 // ankle, a modern rig (足IK親, 腰キャンセル, D bones), an old PMD (babylon-mmd's PMD knee limit)
 const PICK = new Set(['yw_test_model', 'mmt_test_model', 'knee31', 'ikdrop', 'realpmx', 'realpmd', 'scale2-pmd']);

@@ -1,16 +1,18 @@
-// The pose module's flat exports in the real WebAssembly build (js-glue/dist/procmotion.mjs):
-// the analytic two-bone IK, and a rest-pose evaluator refusing a null skeleton with a message.
+// The pose module's flat exports in the real WebAssembly build (js-glue/procmotion-motion.wasm,
+// reached through the core's exports): the analytic two-bone IK, and a rest-pose evaluator refusing a
+// null skeleton with a message.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
-const MJS = fileURLToPath(new URL('../../js-glue/dist/procmotion.mjs', import.meta.url));
-const skip = existsSync(MJS) ? false : 'SKIP: js-glue/dist/procmotion.mjs not built (bash build-scripts/build.sh wasm)';
+import { createProcMotion } from '../../js-glue/index.js';
+
+const WASM = fileURLToPath(new URL('../../js-glue/procmotion-motion.wasm', import.meta.url));
+const skip = existsSync(WASM) ? false : 'SKIP: js-glue/procmotion-motion.wasm not built (bash build-scripts/build.sh wasm)';
 
 async function load() {
-  const { default: createProcMotionModule } = await import(pathToFileURL(MJS).href);
-  return createProcMotionModule();
+  return (await createProcMotion({ load: ['motion'] })).mod;
 }
 
 test('pm_abi_two_bone_ik solves a leg in the wasm build', { skip }, async () => {

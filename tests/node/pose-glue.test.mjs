@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { createMmdScene, disposeMmdScene, evaluateWorldPositions, fixturesAvailable, readFixture } from './support/babylon.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 
 test('createPoseEvaluator / evaluatePose agree with babylon-mmd on every bone', { skip: SKIP }, async () => {

@@ -15,7 +15,7 @@ import { boneIndex, createMmdScene, disposeMmdScene, evaluateWorldPositions, fix
 import { createPlayer } from './support/played.mjs';
 import { everyModel, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const mannequin = pm.mannequinPmx();
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
@@ -57,7 +57,7 @@ test('analyzeRig: bytes and a skeleton object give the same analysis; roles, cha
     ['右足ＩＫ', 'leg', 'right', 'root'], ['右つま先ＩＫ', 'toe', 'right', 'rightLegIk']]);
   const l = rig.legs.left;
   assert.equal(l.ik, '左足ＩＫ');
-  assert.ok(l.knee.limited && Math.abs(l.knee.restBendDeg - 19.467) < 0.01);
+  assert.ok(l.kneeJoint.limited && Math.abs(l.kneeJoint.restBendDeg - 19.467) < 0.01);
   assert.ok(l.reach.max < l.reach.rest && l.reach.rest < l.length);
   assert.ok(Math.abs(rig.scale - 1) < 1e-6 && Math.abs(rig.floorHeight - 0.033) < 1e-6);
   assert.ok(rig.arms.left.length > 5 && rig.arms.right.ik === null);
@@ -86,7 +86,8 @@ test('analyzeRig: a skeleton without グルーブ or 上半身2, renamed to VRoi
   assert.deepEqual(rig.missing, ['groove', 'upperBody2']);
   assert.equal(rig.roles.leftKnee, 'J_Bip_L_LowerLeg');
   assert.equal(rig.roleNamings.leftKnee, 'vroid');
-  assert.equal(rig.legs.left.knee === undefined, false);
+  assert.equal(rig.legs.left.knee, 'J_Bip_L_LowerLeg'); // the bone, beside the joint's figures
+  assert.equal(rig.legs.left.kneeJoint === undefined, false);
   const leftIk = rig.chains.find((c) => c.ik === '左足ＩＫ');
   assert.equal(leftIk.parentRole, 'leftLegIkParent');
   assert.deepEqual(leftIk.parents, ['左足IK親', '全ての親']);
@@ -185,7 +186,7 @@ test('every zoo model: the analysis reads back what the model is built to be, an
     const e = m.expect;
     if (e) {
       legs.forEach((l, s) => {
-        assert.ok(Math.abs(l.knee.restBendDeg - e.kneeBendDeg[s]) < 1e-3, `${m.id}: knee ${l.knee.restBendDeg} vs ${e.kneeBendDeg[s]}`);
+        assert.ok(Math.abs(l.kneeJoint.restBendDeg - e.kneeBendDeg[s]) < 1e-3, `${m.id}: knee ${l.kneeJoint.restBendDeg} vs ${e.kneeBendDeg[s]}`);
         assert.ok(len(sub(l.ikOffset, e.ikOffset[s])) < 1e-4, `${m.id}: IK offset ${l.ikOffset} vs ${e.ikOffset[s]}`);
         assert.ok(Math.abs(l.reach.rest - e.leg[s]) < 1e-4, `${m.id}: hip-ankle ${l.reach.rest} vs ${e.leg[s]}`);
         assert.ok(Math.abs(l.ankleHeight - e.ankleY[s]) < 1e-3 || e.ikOffset[s][1] !== 0, `${m.id}: ankle ${l.ankleHeight} vs ${e.ankleY[s]}`);
@@ -197,7 +198,7 @@ test('every zoo model: the analysis reads back what the model is built to be, an
       for (const b of e.absent) assert.ok(!roles.has(b), `${m.id}: ${b} should be absent`);
       if (m.format === 'pmd') {
         // PMD knees under babylon-mmd: limited by name to X -180..-0.5 read as radians
-        legs.forEach((l) => assert.ok(l.knee.bendMinDeg - l.knee.restBendDeg > 27, `${m.id}: PMD knee opens to ${l.knee.bendMinDeg}`));
+        legs.forEach((l) => assert.ok(l.kneeJoint.bendMinDeg - l.kneeJoint.restBendDeg > 27, `${m.id}: PMD knee opens to ${l.kneeJoint.bendMinDeg}`));
       }
     }
     // babylon-mmd: the legs stretched by IK bones far below the hips stop at reach.max; the rest pose
@@ -224,7 +225,7 @@ test('every zoo model: the analysis reads back what the model is built to be, an
     } finally {
       player.dispose();
     }
-    rows.push(`${m.id} ${legs.map((l) => `${l.knee.restBendDeg.toFixed(1)}/${l.knee.bendMinDeg.toFixed(1)}deg reach ${l.reach.max.toFixed(3)} of ${l.length.toFixed(3)}`).join(', ')}`);
+    rows.push(`${m.id} ${legs.map((l) => `${l.kneeJoint.restBendDeg.toFixed(1)}/${l.kneeJoint.bendMinDeg.toFixed(1)}deg reach ${l.reach.max.toFixed(3)} of ${l.length.toFixed(3)}`).join(', ')}`);
   }
   console.log(`# analyzeRig on ${models.length} models (knee rest/most open, reach max of thigh + shin):\n# ${rows.join('\n# ')}`);
 });

@@ -15,7 +15,7 @@ import { createProcMotion } from '../../js-glue/index.js';
 import { everyBoneVmd } from './support/played.mjs';
 import { everyModel, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const FRAMES = [0, 7.5, 15, 22.5, 30];
 

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion, ProcMotionError, Timeline } from '../../js-glue/index.js';
+import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { Timeline } from '../../js-glue/motion.js';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const mannequin = pm.mannequinPmx();
 const ARC = [[2, -1, -2], [3, 0, -2.5], [2, 1.5, -3], [0.5, 1, -3.5]];
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
@@ -127,7 +128,7 @@ test('control points are stored relative to the limb root; hand-made keyframes a
     tl.free();
     tl.free();
   }
-  assert.throws(() => tl.evaluate(0), /already freed/);
+  assert.throws(() => tl.evaluate(0), /already disposed/);
 });
 
 test('the timeline round-trips through JSON and bad JSON names the field', () => {

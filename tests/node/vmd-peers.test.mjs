@@ -9,7 +9,7 @@ import {
   animationTracks, fixturesAvailable, loadVmdAnimation, parseVmdBabylon, parseVmdMmdParser, readFixture,
 } from './support/babylon.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 const FILES = [
   'vmd/mei_wait.vmd', 'vmd/mei_greeting.vmd', 'vmd/gene_stand.vmd', 'vmd/gene_02_laugh.vmd',

@@ -16,7 +16,7 @@ import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { FIXTURES, fixturesAvailable, readFixture } from './support/babylon.mjs';
 import { everyModel } from './support/zoo.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 

@@ -12,7 +12,7 @@ import { createMmdScene, disposeMmdScene } from './support/babylon.mjs';
 import { createPlayer, frameRange, maxDistance, boneGap, below, driftFrom } from './support/played.mjs';
 import { everyModel, zooModels, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 const SKIP = zooSkip();
 
 const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

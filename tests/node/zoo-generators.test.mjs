@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { createProcMotion } from '../../js-glue/index.js';
 import { everyModel, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 test('catwalk, groove and keypoints run on every zoo model and fixture', { skip: zooSkip() }, (t) => {
   const models = everyModel(pm);

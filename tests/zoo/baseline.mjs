@@ -31,7 +31,7 @@ if (!zooAvailable()) {
   console.error('baseline: build/native/zoo/zoo.json not found (bash build-scripts/build.sh native)');
   process.exit(1);
 }
-const pm = await createProcMotion();
+const pm = await createProcMotion({ load: 'all' });
 
 /** Catwalk figures of one played loop: IK gap and ankle depth below rest, worst foot. */
 function walkFigures(played, rest) {

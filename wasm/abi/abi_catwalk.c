@@ -7,29 +7,21 @@
 
 #include <stdlib.h>
 
-/* Input descriptor slots (uint32 each; pointers are offsets into the module's memory). */
-enum {
-    CW_PARAMS, CW_PARAMS_LEN,       /* UTF-8 JSON object, may be 0/0 */
-    CW_HAS_MODEL,                   /* bit 0: a model is given (else the standard figure, no morphs);
-                                       bit 1: its bone names are given (else every semi-standard bone) */
-    CW_BONES, CW_BONE_OFFSETS,      /* count, then count + 1 byte offsets + the UTF-8 blob address */
-    CW_MORPHS, CW_MORPH_OFFSETS,    /* the same for morph names */
-    CW_POSITIONS,                   /* optional float[3 * bones]: world rest positions */
-    CW_PARENTS,                     /* optional int32[bones]: parent index, -1 = none */
-    CW_SKELETON,                    /* optional pm_skeleton handle (pm_abi_skeleton_from_*): the model
-                                       (names, morphs, proportions, and the legs landed on it); the
-                                       name lists and positions are then ignored */
-    CW_GRID,                        /* optional beat grid block (pm_abi_grid_in): params.grid */
-    CW_IN_COUNT
-};
-/* Output slots: VMD bytes, info JSON, the plan's ankles (float[6 * (loopFrames + 1)]) and contact
- * (uint8[2 * (loopFrames + 1)]), all host-freed with pm_abi_free. */
-enum {
-    CW_OUT_VMD, CW_OUT_VMD_SIZE, CW_OUT_INFO, CW_OUT_INFO_LEN, CW_OUT_PLAN, CW_OUT_PLAN_FLOATS, CW_OUT_CONTACT,
-    CW_OUT_CONTACT_SIZE, CW_OUT_COUNT
-};
+/* Input descriptor slots (uint32 each; pointers are offsets into the module's memory), as
+ * PM_ABI_LAYOUT_CATWALK: the parameters as UTF-8 JSON (may be 0/0); HAS_MODEL bit 0: a model is given
+ * (else the standard figure, no morphs), bit 1: its bone names are given (else every semi-standard
+ * bone); bone and morph names as count, then count + 1 byte offsets + the UTF-8 blob address; optional
+ * float[3 * bones] world rest positions and int32[bones] parents (-1 = none); SKELETON: an optional
+ * pm_skeleton handle (pm_abi_skeleton_from_*), the model (names, morphs, proportions, and the legs
+ * landed on it), the name lists and positions then ignored; GRID: an optional beat grid block
+ * (PM_ABI_LAYOUT_GRID_IN, read by pm_abi_grid_in): params.grid. */
+enum { PM_ABI_LAYOUT_CATWALK(PM_ABI_SLOT_ENUM, CW_) CW_COUNT };
+/* Output slots (PM_ABI_LAYOUT_CATWALK_OUT): VMD bytes, info JSON, the plan's ankles
+ * (float[6 * (loopFrames + 1)]) and contact (uint8[2 * (loopFrames + 1)]), all host-freed with
+ * pm_abi_free. */
+enum { PM_ABI_LAYOUT_CATWALK_OUT(PM_ABI_SLOT_ENUM, CW_OUT_) CW_OUT_COUNT };
 
-PM_EXPORT uint32_t pm_abi_catwalk_descriptor_slots(void) { return CW_IN_COUNT; }
+PM_EXPORT uint32_t pm_abi_catwalk_descriptor_slots(void) { return CW_COUNT; }
 
 /* count names given as byte offsets into a blob -> NUL-terminated copies in one allocation */
 static char **names_in(uint32_t count, const uint32_t *offsets, pm_error *err) {

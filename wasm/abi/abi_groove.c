@@ -14,28 +14,17 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Output floats of pm_abi_groove_output (header, then 4 per bone). */
-enum {
-    OUT_BEAT = 0,
-    OUT_BODY = 1,       /* 3 */
-    OUT_LEGS_SOLVED = 4,
-    OUT_FOOT_ERROR = 5, /* 2 */
-    OUT_ANCHOR = 7,     /* 2 x 3 */
-    OUT_ANCHOR_ROT = 13, /* 2 x 4 */
-    OUT_LEG_ROT = 21,   /* 6 x 4 */
-    OUT_BONE_OFFSET = 45
-};
-
-/* Info slots of pm_abi_groove_info. */
-enum {
-    INFO_JOINT_BONE = 0, /* PM_GROOVE_JOINT_COUNT */
-    INFO_BODY = PM_GROOVE_JOINT_COUNT,
-    INFO_LEG_BONE = INFO_BODY + 1, /* 6 */
-    INFO_LEG_MODE = INFO_LEG_BONE + 6,
-    INFO_LEG_IK_COUNT = INFO_LEG_MODE + 1,
-    INFO_LEG_IK = INFO_LEG_IK_COUNT + 1, /* 8 */
-    INFO_SLOTS = INFO_LEG_IK + 8
-};
+/* Output floats of pm_abi_groove_output (PM_ABI_LAYOUT_GROOVE_OUT: a header, then 4 per bone). */
+enum { PM_ABI_LAYOUT_GROOVE_OUT(PM_ABI_SLOT_ENUM, OUT_) OUT_COUNT };
+/* Info slots of pm_abi_groove_info (PM_ABI_LAYOUT_GROOVE_INFO). */
+enum { PM_ABI_LAYOUT_GROOVE_INFO(PM_ABI_SLOT_ENUM, INFO_) INFO_SLOTS };
+/* pm_abi_groove_bake's report (PM_ABI_LAYOUT_GROOVE_REPORT, double each). */
+enum { PM_ABI_LAYOUT_GROOVE_REPORT(PM_ABI_SLOT_ENUM, REPORT_) REPORT_COUNT };
+_Static_assert(INFO_BODY - INFO_JOINT_BONE == PM_GROOVE_JOINT_COUNT, "one info slot per groove joint");
+_Static_assert(INFO_LEG_MODE - INFO_LEG_BONE == 6 && INFO_SLOTS - INFO_LEG_IK == 8, "groove info: leg slots");
+_Static_assert(OUT_LEG_ROT - OUT_ANCHOR_ROT == 8 && OUT_BONE_OFFSET - OUT_LEG_ROT == 24, "groove output: leg slots");
+PM_ABI_ENUM_LEG_MODE(PM_ABI_CHECK_ENUM, leg_mode)
+PM_ABI_ENUM_IK_MODE(PM_ABI_CHECK_ENUM, ik_mode)
 
 typedef struct pm_abi_groove {
     pm_groove *g;
@@ -97,7 +86,7 @@ PM_EXPORT int32_t pm_abi_groove_set_grid(pm_abi_groove *h, const double *block, 
     if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     double *copy = NULL;
     if (block) {
-        size_t n = 5 + (size_t)g.beat_count;
+        size_t n = PM_ABI_GRID_HEADER + (size_t)g.beat_count;
         if (!(copy = malloc(n * sizeof *copy)))
             return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory for the grid"));
         memcpy(copy, block, n * sizeof *copy);
@@ -266,9 +255,10 @@ PM_EXPORT int32_t pm_abi_groove_bake(const pm_skeleton *skeleton, const pm_vmd *
     pm_result r = bake(skeleton, base, json, len, bpm, frames, position_tolerance, rotation_tolerance, NULL, out, out_size, &rep, &err);
     if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     if (report) {
-        const double rv[8] = {rep.frames,       rep.leg_mode,           rep.keyed_bones,        rep.key_count,
-                              rep.copied_keys,  rep.max_position_error, rep.max_rotation_error, rep.max_foot_error};
-        memcpy(report, rv, sizeof rv);
+        report[REPORT_FRAMES] = rep.frames, report[REPORT_LEG_MODE] = rep.leg_mode;
+        report[REPORT_KEYED_BONES] = rep.keyed_bones, report[REPORT_KEYS] = rep.key_count;
+        report[REPORT_COPIED_KEYS] = rep.copied_keys, report[REPORT_MAX_POSITION_ERROR] = rep.max_position_error;
+        report[REPORT_MAX_ROTATION_ERROR] = rep.max_rotation_error, report[REPORT_MAX_FOOT_ERROR] = rep.max_foot_error;
     }
     return 0;
 }

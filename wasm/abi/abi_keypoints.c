@@ -9,13 +9,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Descriptor slots (double each; pointers are offsets into the module's memory). */
-enum {
-    K_FRAMES, K_FPS, K_MIRRORED, K_TIMESTAMPS, K_POINTS, K_VISIBILITY, K_ANGLES,
-    K_FORMAT, K_FAMILY, K_SOURCE_JOINTS, K_IGNORED, K_DIRECT, K_INFERRED, K_MISSING, K_NAN, K_OUT_OF_RANGE,
-    K_SCALE, K_LEGS,
-    K_COUNT
-};
+/* Descriptor slots (double each; pointers are offsets into the module's memory): PM_ABI_LAYOUT_KEYPOINTS. */
+enum { PM_ABI_LAYOUT_KEYPOINTS(PM_ABI_SLOT_ENUM, K_) K_COUNT };
+PM_ABI_ENUM_KP_FORMAT(PM_ABI_CHECK_ENUM, kp_format)
+PM_ABI_ENUM_KP_LEGS(PM_ABI_CHECK_ENUM, kp_legs)
 
 PM_EXPORT uint32_t pm_abi_kp_descriptor_slots(void) { return K_COUNT; }
 

@@ -10,6 +10,15 @@
 
 #include <stdlib.h>
 
+/* Slots of pm_abi_humanoid_map's output (PM_ABI_LAYOUT_HUMANOID). */
+enum { PM_ABI_LAYOUT_HUMANOID(PM_ABI_SLOT_ENUM, H_) H_COUNT };
+_Static_assert(H_NAMING - H_BONE == PM_HUMANOID_BONE_COUNT && H_MAPPED - H_NAMING == PM_HUMANOID_BONE_COUNT,
+               "one humanoid slot per bone");
+_Static_assert(H_DRIVABLE - H_MISSING == PM_HUMANOID_REQUIRED_COUNT, "one slot per required humanoid bone");
+PM_ABI_ENUM_HUMANOID_NAMING(PM_ABI_CHECK_ENUM, humanoid_naming)
+_Static_assert(0 PM_ABI_ENUM_HUMANOID_NAMING(PM_ABI_COUNT_ENUM, ) == PM_HUMANOID_NAMING_COUNT,
+               "PM_ABI_ENUM_HUMANOID_NAMING lists every pm_humanoid_naming");
+
 /* Serialise a skeleton into a malloc'd NUL-terminated JSON text (host frees with pm_abi_free). */
 static int32_t skeleton_json_out(const pm_skeleton *s, char **out, uint32_t *out_len, pm_error *err) {
     size_t n = 0;
@@ -77,9 +86,8 @@ PM_EXPORT int32_t pm_abi_skeleton_to_json(const pm_skeleton *s, char **out, uint
 
 /*
  * Humanoid mapping of `count` names given as a UTF-8 blob with count + 1 byte offsets. Fills `out`
- * (uint32 slots): [0..21] name index per humanoid bone (0xFFFFFFFF = unmapped), [22..43] naming table,
- * [44] mapped, [45] total, [46] missing required count, [47..62] missing required bones, [63]
- * drivable. Returns 0 or a pm_result.
+ * (H_COUNT uint32 slots): name index per humanoid bone (0xFFFFFFFF = unmapped), naming table per bone,
+ * mapped, total, missing required count, the missing required bones, drivable. Returns 0 or a pm_result.
  */
 PM_EXPORT int32_t pm_abi_humanoid_map(const char *blob, const uint32_t *offsets, uint32_t count, uint32_t *out,
                                       char *errbuf) {
@@ -109,15 +117,15 @@ PM_EXPORT int32_t pm_abi_humanoid_map(const char *blob, const uint32_t *offsets,
     if (!r) r = (int32_t)pm_humanoid_map_names((const char *const *)names, count, &map, &err);
     if (!r) {
         for (int b = 0; b < PM_HUMANOID_BONE_COUNT; b++) {
-            out[b] = map.bone[b];
-            out[22 + b] = (uint32_t)map.naming[b];
+            out[H_BONE + b] = map.bone[b];
+            out[H_NAMING + b] = (uint32_t)map.naming[b];
         }
-        out[44] = map.mapped;
-        out[45] = map.total;
-        out[46] = map.missing_required_count;
+        out[H_MAPPED] = map.mapped;
+        out[H_TOTAL] = map.total;
+        out[H_MISSING_COUNT] = map.missing_required_count;
         for (uint32_t k = 0; k < PM_HUMANOID_REQUIRED_COUNT; k++)
-            out[47 + k] = k < map.missing_required_count ? (uint32_t)map.missing_required[k] : 0xFFFFFFFFu;
-        out[63] = map.drivable ? 1 : 0;
+            out[H_MISSING + k] = k < map.missing_required_count ? (uint32_t)map.missing_required[k] : 0xFFFFFFFFu;
+        out[H_DRIVABLE] = map.drivable ? 1 : 0;
     }
     for (uint32_t i = 0; i < count; i++) free(names[i]);
     free(names);

@@ -13,6 +13,13 @@
 
 #include <math.h>
 
+/* Slots of pm_abi_pose_info and pm_abi_two_bone_ik (pm_abi_table.h). */
+enum { PM_ABI_LAYOUT_POSE_INFO(PM_ABI_SLOT_ENUM, INFO_) INFO_COUNT };
+enum { PM_ABI_LAYOUT_TWO_BONE_IN(PM_ABI_SLOT_ENUM, IN_) IN_COUNT };
+enum { PM_ABI_LAYOUT_TWO_BONE_OUT(PM_ABI_SLOT_ENUM, OUT_) OUT_COUNT };
+PM_ABI_ENUM_POSE_FLAG(PM_ABI_CHECK_ENUM, pose_flag)
+PM_ABI_ENUM_IK_MODE(PM_ABI_CHECK_ENUM, ik_mode)
+
 typedef struct pm_abi_pose {
     const pm_skeleton *skeleton;
     pm_anim *anim;
@@ -46,14 +53,15 @@ PM_EXPORT pm_abi_pose *pm_abi_pose_create(const pm_skeleton *skeleton, const pm_
     return p;
 }
 
-/* Counts of the binding, written to out[0..6]: tracks, keys, unmatched bone names, unmatched IK names,
- * property keys, first frame, last frame. */
+/* Counts of the binding, written to out (INFO_COUNT slots): tracks, keys, unmatched bone names,
+ * unmatched IK names, property keys, first frame, last frame. */
 PM_EXPORT void pm_abi_pose_info(const pm_abi_pose *p, uint32_t *out) {
     pm_anim_info info = {0};
     if (p) pm_anim_get_info(p->anim, &info);
-    const uint32_t v[7] = {info.track_count, info.key_count, info.unmatched_bone_count, info.unmatched_ik_count,
-                           info.property_key_count, info.first_frame, info.last_frame};
-    memcpy(out, v, sizeof v);
+    out[INFO_TRACKS] = info.track_count, out[INFO_KEYS] = info.key_count;
+    out[INFO_UNMATCHED_BONES] = info.unmatched_bone_count, out[INFO_UNMATCHED_IK] = info.unmatched_ik_count;
+    out[INFO_PROPERTY_KEYS] = info.property_key_count;
+    out[INFO_FIRST_FRAME] = info.first_frame, out[INFO_LAST_FRAME] = info.last_frame;
 }
 
 /* The i-th unmatched bone name (kind 0) or IK name (kind 1): UTF-8 address, length in *len. */
@@ -141,21 +149,22 @@ PM_EXPORT uint32_t pm_abi_pose_ik_enabled(const pm_abi_pose *p, uint32_t bone) {
 }
 
 /*
- * Two-bone IK. in: 15 floats = root, mid, end, target, pole (x, y, z each). out: 16 floats =
- * root_delta (x, y, z, w), mid_delta (x, y, z, w), solved mid (3), solved end (3), miss, reached (0/1).
+ * Two-bone IK. in: IN_COUNT floats = root, mid, end, target, pole (x, y, z each). out: OUT_COUNT floats
+ * = root_delta (x, y, z, w), mid_delta (x, y, z, w), solved mid (3), solved end (3), miss, reached (0/1).
  */
 PM_EXPORT int32_t pm_abi_two_bone_ik(const float *in, float *out, char *errbuf) {
     pm_error err = {0};
     if (!in || !out) return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no buffers"));
-    pm_vec3 v[5];
-    for (int i = 0; i < 5; i++) v[i] = pm_vec3_make(in[3 * i], in[3 * i + 1], in[3 * i + 2]);
+#define V(slot) pm_vec3_make(in[slot], in[(slot) + 1], in[(slot) + 2])
     pm_two_bone_ik_result res;
-    pm_result r = pm_two_bone_ik(v[0], v[1], v[2], v[3], v[4], &res, &err);
+    pm_result r = pm_two_bone_ik(V(IN_ROOT), V(IN_MID), V(IN_END), V(IN_TARGET), V(IN_POLE), &res, &err);
+#undef V
     if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
-    const float o[16] = {res.root_delta.x, res.root_delta.y, res.root_delta.z, res.root_delta.w,
-                         res.mid_delta.x,  res.mid_delta.y,  res.mid_delta.z,  res.mid_delta.w,
-                         res.mid.x,        res.mid.y,        res.mid.z,        res.end.x,
-                         res.end.y,        res.end.z,        res.miss,         res.reached ? 1.0f : 0.0f};
-    memcpy(out, o, sizeof o);
+    memcpy(out + OUT_ROOT_ROTATION, &res.root_delta, 4 * sizeof(float));
+    memcpy(out + OUT_MID_ROTATION, &res.mid_delta, 4 * sizeof(float));
+    memcpy(out + OUT_MID, &res.mid, 3 * sizeof(float));
+    memcpy(out + OUT_END, &res.end, 3 * sizeof(float));
+    out[OUT_MISS] = res.miss;
+    out[OUT_REACHED] = res.reached ? 1.0f : 0.0f;
     return 0;
 }

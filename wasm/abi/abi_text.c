@@ -4,18 +4,16 @@
 
 #include <string.h>
 
-_Static_assert(PM_ABI_ERROR_SIZE == PM_ERROR_MESSAGE_SIZE, "errbuf holds a whole pm_error message");
-
 /* Encode len bytes of UTF-8 into out (cap bytes), cut at a whole character when it does not fit.
  * Returns a pm_result (0 = PM_OK). *out_len gets the bytes written (0 on failure). errbuf, when not
- * NULL, must hold PM_ABI_ERROR_SIZE (256) bytes: it receives the error message, or "" on success. */
+ * NULL, must hold PM_ABI_ERROR_SIZE (256) bytes: it receives the error, or "" and PM_OK on success. */
 PM_EXPORT int32_t pm_abi_sjis_encode(const char *utf8, uint32_t len, uint8_t *out, uint32_t cap, uint32_t *out_len,
                                      char *errbuf) {
     pm_error err = {0};
     size_t written = 0;
     pm_result r = pm_utf8_to_sjis(utf8, len, out, cap, &written, NULL, &err);
     if (out_len) *out_len = (uint32_t)written;
-    if (errbuf) memcpy(errbuf, err.message, PM_ABI_ERROR_SIZE);
+    pm_abi_set_error(errbuf, &err);
     return (int32_t)r;
 }
 

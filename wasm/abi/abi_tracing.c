@@ -15,6 +15,15 @@
 
 #include <stdlib.h>
 
+/* Slots of pm_abi_timeline_trace_state and pm_abi_timeline_trajectory (pm_abi_table.h). */
+enum { PM_ABI_LAYOUT_TRACE_STATE(PM_ABI_SLOT_ENUM, TS_) TS_COUNT };
+enum { PM_ABI_LAYOUT_TRAJECTORY(PM_ABI_SLOT_ENUM, TJ_) TJ_COUNT };
+enum { PM_ABI_LAYOUT_TRAJECTORY_INFO(PM_ABI_SLOT_ENUM, TI_) TI_COUNT };
+enum { PM_ABI_LAYOUT_TRACE_BAKE(PM_ABI_SLOT_ENUM, TB_) TB_COUNT };
+_Static_assert(TJ_POLE - TJ_POINTS == 3 * PM_TRAJECTORY_MAX_POINTS, "trajectory: 3 floats per point");
+PM_ABI_ENUM_LIMB(PM_ABI_CHECK_ENUM, limb)
+PM_ABI_ENUM_TRAJECTORY_MODE(PM_ABI_CHECK_ENUM, trajectory_mode)
+
 typedef struct pm_abi_timeline {
     pm_timeline *tl;
     pm_pose *pose;
@@ -71,9 +80,9 @@ PM_EXPORT int32_t pm_abi_timeline_set_grid(pm_abi_timeline *h, const double *blo
     if (r == PM_OK && block) r = pm_beat_grid_check(&g, &err);
     if (r != PM_OK) return pm_abi_fail(errbuf, &err, r);
     double *copy = NULL;
-    if (block && !(copy = malloc((5 + (size_t)g.beat_count) * sizeof *copy)))
+    if (block && !(copy = malloc((PM_ABI_GRID_HEADER + (size_t)g.beat_count) * sizeof *copy)))
         return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "tracing: out of memory for the grid"));
-    if (copy) memcpy(copy, block, (5 + (size_t)g.beat_count) * sizeof *copy);
+    if (copy) memcpy(copy, block, (PM_ABI_GRID_HEADER + (size_t)g.beat_count) * sizeof *copy);
     free(h->grid);
     h->grid = copy;
     return 0;
@@ -215,17 +224,17 @@ PM_EXPORT int32_t pm_abi_timeline_set_trajectory(pm_abi_timeline *h, uint32_t li
     return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }
 
-/* A limb's draft: returns its point count (0 = none); out receives 64 x 3 point floats then the pole
- * (3 floats); info receives mode and has_pole. */
+/* A limb's draft: returns its point count (0 = none); out receives TJ_COUNT floats (the points, 3 each,
+ * then the pole); info receives TI_COUNT values (mode, has_pole). */
 PM_EXPORT uint32_t pm_abi_timeline_trajectory(const pm_abi_timeline *h, uint32_t limb, float *out, uint32_t *info) {
     pm_trajectory tr;
     if (!h || !out || !info || !pm_timeline_get_trajectory(h->tl, (pm_limb)limb, &tr)) return 0;
-    memcpy(out, tr.points, tr.point_count * sizeof *tr.points);
-    out[3 * PM_TRAJECTORY_MAX_POINTS] = tr.pole.x;
-    out[3 * PM_TRAJECTORY_MAX_POINTS + 1] = tr.pole.y;
-    out[3 * PM_TRAJECTORY_MAX_POINTS + 2] = tr.pole.z;
-    info[0] = (uint32_t)tr.mode;
-    info[1] = tr.has_pole ? 1 : 0;
+    memcpy(out + TJ_POINTS, tr.points, tr.point_count * sizeof *tr.points);
+    out[TJ_POLE] = tr.pole.x;
+    out[TJ_POLE + 1] = tr.pole.y;
+    out[TJ_POLE + 2] = tr.pole.z;
+    info[TI_MODE] = (uint32_t)tr.mode;
+    info[TI_HAS_POLE] = tr.has_pole ? 1 : 0;
     return tr.point_count;
 }
 
@@ -267,13 +276,16 @@ PM_EXPORT float *pm_abi_timeline_final_rotations(pm_abi_timeline *h) {
     return h ? (float *)h->pose->final_rotation : NULL;
 }
 
-/* The last evaluation's state of a limb into 13 floats: active, id, t, root xyz, target xyz, pole xyz, miss. */
+/* The last evaluation's state of a limb into TS_COUNT floats: active, id, t, root xyz, target xyz, pole
+ * xyz, miss. */
 PM_EXPORT void pm_abi_timeline_trace_state(const pm_abi_timeline *h, uint32_t limb, float *out) {
     pm_trace_state s;
     pm_timeline_trace_state(h ? h->tl : NULL, (pm_limb)limb, &s);
-    const float v[13] = {s.active ? 1.0f : 0.0f, (float)s.id, s.t, s.root.x, s.root.y, s.root.z, s.target.x,
-                         s.target.y, s.target.z, s.pole.x, s.pole.y, s.pole.z, s.miss};
-    memcpy(out, v, sizeof v);
+    out[TS_ACTIVE] = s.active ? 1.0f : 0.0f, out[TS_ID] = (float)s.id, out[TS_T] = s.t;
+    memcpy(out + TS_ROOT, &s.root, 3 * sizeof(float));
+    memcpy(out + TS_TARGET, &s.target, 3 * sizeof(float));
+    memcpy(out + TS_POLE, &s.pole, 3 * sizeof(float));
+    out[TS_MISS] = s.miss;
 }
 
 /* Bake to VMD bytes (bpm 0 = the timeline's). */
@@ -295,14 +307,14 @@ PM_EXPORT int32_t pm_abi_timeline_bake(pm_abi_timeline *h, double bpm, uint8_t *
 }
 
 /*
- * The bake with its plan and report. o receives 10 uint32 slots, every pointer host-freed with
- * pm_abi_free: VMD bytes and size; hands (float, 6 per frame) and their float count; ankles likewise;
- * active (uint8, 4 per frame) and its size; the landing report as JSON and its length (limbs named
- * leftHand, rightHand, leftFoot, rightFoot).
+ * The bake with its plan and report. o receives TB_COUNT uint32 slots (PM_ABI_LAYOUT_TRACE_BAKE), every
+ * pointer host-freed with pm_abi_free: VMD bytes and size; hands (float, 6 per frame) and their float
+ * count; ankles likewise; active (uint8, 4 per frame) and its size; the landing report as JSON and its
+ * length (limbs named leftHand, rightHand, leftFoot, rightFoot).
  */
 PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint32_t *o, char *errbuf) {
     pm_error err = {0};
-    memset(o, 0, 10 * sizeof *o);
+    memset(o, 0, TB_COUNT * sizeof *o);
     if (!h) return no_handle(errbuf);
     pm_timeline_bake_options opts = {{0}, bpm, NULL, {0, 0, NULL, 0, 0, 0}};
     pm_abi_grid_in(h->grid, &opts.grid, &err);
@@ -337,10 +349,10 @@ PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint
         return pm_abi_fail(errbuf, &err, r);
     }
     const uint32_t n1 = plan.hands ? plan.frames + 1 : 0;
-    o[0] = (uint32_t)(uintptr_t)bytes, o[1] = (uint32_t)n;
-    o[2] = (uint32_t)(uintptr_t)plan.hands, o[3] = 6 * n1;
-    o[4] = (uint32_t)(uintptr_t)plan.ankles, o[5] = 6 * n1;
-    o[6] = (uint32_t)(uintptr_t)plan.active, o[7] = 4 * n1;
-    o[8] = (uint32_t)(uintptr_t)text, o[9] = (uint32_t)strlen(text);
+    o[TB_VMD] = (uint32_t)(uintptr_t)bytes, o[TB_VMD_SIZE] = (uint32_t)n;
+    o[TB_HANDS] = (uint32_t)(uintptr_t)plan.hands, o[TB_HANDS_FLOATS] = 6 * n1;
+    o[TB_ANKLES] = (uint32_t)(uintptr_t)plan.ankles, o[TB_ANKLES_FLOATS] = 6 * n1;
+    o[TB_ACTIVE] = (uint32_t)(uintptr_t)plan.active, o[TB_ACTIVE_SIZE] = 4 * n1;
+    o[TB_REPORT] = (uint32_t)(uintptr_t)text, o[TB_REPORT_LEN] = (uint32_t)strlen(text);
     return 0;
 }

@@ -1,5 +1,5 @@
 /* VMD exports: read a file into a motion the host inspects through a descriptor of pointers and counts,
- * and write a motion the host describes the same way (see docs/abi.md for the slot layout). */
+ * and write a motion the host describes the same way (slots: PM_ABI_LAYOUT_VMD in pm_abi_table.h). */
 #include "pm_abi.h"
 
 #include "common/internal.h"
@@ -8,30 +8,8 @@
 #include <stdlib.h>
 
 /* Descriptor slots (uint32 each). Pointers are offsets into the module's memory. */
-enum {
-    D_VERSION, D_SECTIONS, D_MODEL_NAME, D_MODEL_NAME_LEN,
-    D_BONE_NAMES, D_BONE_NAMES_PTR, D_MORPH_NAMES, D_MORPH_NAMES_PTR, D_IK_NAMES, D_IK_NAMES_PTR,
-    D_BONES, D_BONE_NAME_INDEX, D_BONE_FRAME, D_BONE_POSITION, D_BONE_ROTATION, D_BONE_INTERP,
-    D_MORPHS, D_MORPH_NAME_INDEX, D_MORPH_FRAME, D_MORPH_WEIGHT,
-    D_CAMERAS, D_CAMERA_FRAME, D_CAMERA_DISTANCE, D_CAMERA_POSITION, D_CAMERA_ROTATION, D_CAMERA_INTERP,
-    D_CAMERA_FOV, D_CAMERA_PERSPECTIVE,
-    D_LIGHTS, D_LIGHT_FRAME, D_LIGHT_COLOR, D_LIGHT_DIRECTION,
-    D_SHADOWS, D_SHADOW_FRAME, D_SHADOW_MODE, D_SHADOW_DISTANCE,
-    D_PROPS, D_PROP_FRAME, D_PROP_VISIBLE, D_PROP_IK_START, D_PROP_IK_COUNT, D_PROP_IK_NAME_INDEX, D_PROP_IK_ENABLED,
-    /* pm_abi_vmd_read_packed only: the block's size, and the model name and every name of the three
-     * tables joined by NUL (offset, byte length) */
-    D_PACKED_SIZE, D_TEXT, D_TEXT_BYTES,
-    /* what the file held beyond its content (vmd.h): the 30 header bytes, the 20-byte model-name field,
-     * the bytes after the last section; per name table its fields (count x width bytes) and its
-     * variants (count, ascending key indices, count x width bytes) */
-    D_HEADER, D_MODEL_FIELD, D_TRAILING, D_TRAILING_SIZE,
-    D_BONE_FIELDS, D_BONE_VARIANTS, D_BONE_VARIANT_KEYS, D_BONE_VARIANT_FIELDS,
-    D_MORPH_FIELDS, D_MORPH_VARIANTS, D_MORPH_VARIANT_KEYS, D_MORPH_VARIANT_FIELDS,
-    D_IK_FIELDS, D_IK_VARIANTS, D_IK_VARIANT_KEYS, D_IK_VARIANT_FIELDS,
-    /* pm_abi_vmd_write only: non-zero for the canonical form */
-    D_CANONICAL,
-    D_COUNT
-};
+enum { PM_ABI_LAYOUT_VMD(PM_ABI_SLOT_ENUM, D_) D_COUNT };
+PM_ABI_ENUM_VMD_FIELD(PM_ABI_CHECK_ENUM, vmd_field)
 
 /* The name tables in slot order (bone, morph, IK), their field widths and their first raw slot. */
 static const size_t table_width[3] = {PM_VMD_BONE_NAME_SIZE, PM_VMD_BONE_NAME_SIZE, PM_VMD_IK_NAME_SIZE};

@@ -1,34 +1,39 @@
-/* The flat C ABI exported from the wasm builds (see docs/abi.md). Pointers are wasm32 offsets into
- * the module's memory; every buffer the host passes in was allocated with pm_abi_alloc and is freed by
- * the host with pm_abi_free. Errors are written as NUL-terminated UTF-8 into a host-provided
- * PM_ABI_ERROR_SIZE-byte buffer. */
+/* The flat C ABI exported from the wasm builds. Pointers are wasm32 offsets into the module's memory;
+ * every buffer the host passes in was allocated with pm_abi_alloc and is freed by the host with
+ * pm_abi_free. Errors go into a host-provided PM_ABI_ERROR_SIZE-byte buffer laid out as
+ * PM_ABI_LAYOUT_ERROR: the message (NUL-terminated UTF-8) and the pm_result. What is exported, from
+ * which wasm module, and every slot layout: pm_abi_table.h. */
 #ifndef PROCMOTION_ABI_H
 #define PROCMOTION_ABI_H
 
+#include "pm_abi_table.h"
 #include "procmotion/common.h"
 
 #include <stdint.h>
 
 #if defined(__EMSCRIPTEN__)
-#include <emscripten.h>
-#define PM_EXPORT EMSCRIPTEN_KEEPALIVE
+/* Exported by name: the Emscripten links export exactly PM_ABI_EXPORTS (build-scripts/link-wasm.mjs). */
+#define PM_EXPORT
 #elif defined(__wasm__)
 #define PM_EXPORT __attribute__((visibility("default"), used))
 #else
 #define PM_EXPORT
 #endif
 
-#define PM_ABI_ERROR_SIZE 256
+enum { PM_ABI_LAYOUT_ERROR(PM_ABI_SLOT_ENUM, PM_ABI_ERROR_) PM_ABI_ERROR_SIZE };
 
-/* Copy an error's message into a host error buffer (PM_ABI_ERROR_SIZE bytes; NULL is ignored). */
+/* Copy an error's message (cut at a whole character to fit) and type into a host error buffer
+ * (PM_ABI_ERROR_SIZE bytes; NULL is ignored). A cleared pm_error writes "" and PM_OK. */
 void pm_abi_set_error(char *errbuf, const pm_error *err);
 /* pm_abi_set_error, then r as the int32 the exports return. */
 int32_t pm_abi_fail(char *errbuf, const pm_error *err, pm_result r);
 
-/* A beat grid as the host passes it (procmotion/beats.h): doubles [bpm, offset, beats_per_bar,
- * first_downbeat, beat_count, beats...]; NULL = no grid (*out zeroed). The beats are borrowed from the
- * block. PM_ERR_INVALID_ARGUMENT for a count that is not a whole number. */
+/* A beat grid as the host passes it (procmotion/beats.h): doubles laid out as PM_ABI_LAYOUT_GRID_IN
+ * [bpm, offset, beats_per_bar, first_downbeat, beat_count, beats...] (PM_ABI_GRID_HEADER + beat_count
+ * doubles); NULL = no grid (*out zeroed). The beats are borrowed from the block.
+ * PM_ERR_INVALID_ARGUMENT for a count that is not a whole number. */
 #include "procmotion/beats.h"
+enum { PM_ABI_LAYOUT_GRID_IN(PM_ABI_SLOT_ENUM, PM_ABI_GRID_) PM_ABI_GRID_HEADER };
 pm_result pm_abi_grid_in(const double *block, pm_beat_grid *out, pm_error *err);
 
 #endif

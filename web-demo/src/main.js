@@ -443,16 +443,24 @@ async function loadEntries(app, entries) {
   if (audio.length) await app.music.load(audio[0].file);
 }
 
-/** The Keypoints toggle (listed when this build of the core has pm.toKeypoints). */
+/** The Keypoints toggle: switching it on the first time loads the keypoints module (pm.loadAsync). */
 function setupKeypoints(app) {
-  if (typeof app.pm.toKeypoints !== 'function') return;
   app.keypoints = new KeypointOverlay($('#viewport'), app, { onChange: () => updateInfo(app) });
   const toggle = $('#kp-toggle');
   $('#kp-section').hidden = false;
   toggle.checked = false;
-  app.setKeypoints = (on) => {
+  app.setKeypoints = async (on) => {
     toggle.checked = !!on;
-    app.keypoints.setEnabled(on);
+    if (on) {
+      try {
+        await app.pm.loadAsync('keypoints');
+      } catch (e) {
+        toggle.checked = false;
+        showError('err.keypoints', { name: 'keypoints', detail: describeError(e) });
+        return;
+      }
+    }
+    app.keypoints.setEnabled(toggle.checked);
     updateInfo(app);
   };
   toggle.addEventListener('change', () => app.setKeypoints(toggle.checked));
@@ -479,8 +487,9 @@ function setupFiles(app) {
     if (!r) return;
     saveFile(r.vmd, `${r.name || 'procmotion'}.vmd`, 'application/octet-stream');
   });
-  $('#download-vrm').addEventListener('click', () => {
+  $('#download-vrm').addEventListener('click', async () => {
     try {
+      await app.pm.loadAsync('vrm'); // the VRM writer is a feature module of its own, loaded on first use
       const { glb, report, fileName } = modelToVrm(app);
       app.lastVrm = { fileName, report };
       saveFile(glb, fileName, 'model/gltf-binary');
@@ -520,7 +529,10 @@ async function main() {
     $('#loading').hidden = true;
     return;
   }
-  const pm = await createProcMotion();
+  // the core, the motion module (the mannequin, models, groove, tracing) and the beats module (the
+  // tempo's beat grid, tap tempo, songs); keypoints load when the overlay is first switched on, the VRM
+  // writer on the first "Download VRM"
+  const pm = await createProcMotion({ load: ['motion', 'beats'] });
   const app = createApp(pm, viewer);
   app.curves = new CurveView($('#curve-canvas'), $('#curve-legend'));
   setupModes(app);

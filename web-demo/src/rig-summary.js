@@ -16,8 +16,8 @@ export function rigRows(rig) {
     const parents = [...new Set(ik.map((name) => chains.find((c) => c.ik === name)?.parent ?? t('rig.noParent')))];
     rows.push([t('rig.legIk'), ik.length ? t('rig.legIkValue', { bones: ik.join(' / '), parents: parents.join(', ') }) : t('info.none')]);
     rows.push([t('rig.knees'), t('rig.kneesValue', {
-      rest: legs.map((l) => fmt(l.knee.restBendDeg, 1)).join(' / '),
-      open: legs.map((l) => (l.knee.limited ? fmt(l.knee.bendMinDeg, 1) : '—')).join(' / '),
+      rest: legs.map((l) => fmt(l.kneeJoint.restBendDeg, 1)).join(' / '),
+      open: legs.map((l) => (l.kneeJoint.limited ? fmt(l.kneeJoint.bendMinDeg, 1) : '—')).join(' / '),
     })]);
     const reach = legs.filter((l) => l.reach.max !== undefined);
     if (reach.length) {

@@ -1,5 +1,6 @@
 // "Download VRM": the loaded model (with the textures it was loaded with) converted in the page by
-// pm.pmxToVrm (docs/vrm.md) and saved as <name>.vrm. No server: the conversion runs in the wasm core.
+// pm.pmxToVrm (docs/vrm.md; the 'vrm' module, which main.js loads on the first click) and saved as
+// <name>.vrm. No server: the conversion runs in the wasm module.
 
 /** Convert the app's model: { glb, report, fileName }. Throws the core's error (e.g. missing bones). */
 export function modelToVrm(app) {

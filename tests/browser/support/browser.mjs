@@ -36,13 +36,17 @@ const TYPES = {
 
 /**
  * Serves `root` (default: the repository) on 127.0.0.1 at a free port. `pages` maps URL paths to
- * strings served as HTML (for test pages that need no file). Returns { url, close }.
+ * strings served as HTML (for test pages that need no file); `types` overrides content types by
+ * extension (e.g. { '.wasm': 'application/octet-stream' }, as some servers answer). Every request path
+ * goes to `requests` when given. Returns { url, close }.
  */
-export async function serveStatic(root = REPO_ROOT, pages = {}) {
+export async function serveStatic(root = REPO_ROOT, pages = {}, { types = {}, requests = null } = {}) {
   const base = resolve(root);
+  const typeOf = (file) => types[extname(file)] ?? TYPES[extname(file)] ?? 'application/octet-stream';
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      requests?.push(path);
       if (path === '/favicon.ico' && !existsSync(join(base, 'favicon.ico'))) {
         res.writeHead(204);  // browsers ask for it; a 404 would show up as a console error
         res.end();
@@ -57,8 +61,7 @@ export async function serveStatic(root = REPO_ROOT, pages = {}) {
       if (file !== base && !file.startsWith(base + sep)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-                           'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': typeOf(file), 'cache-control': 'no-store' });
       res.end(body);
     } catch (e) {
       res.writeHead(e.code === 'ENOENT' || e.code === 'EISDIR' ? 404 : 500);

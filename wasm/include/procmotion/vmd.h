@@ -80,6 +80,7 @@ extern "C" {
 
 #define PM_VMD_BONE_NAME_SIZE 15
 #define PM_VMD_MODEL_NAME_SIZE 20
+#define PM_VMD_MODEL_NAME_SIZE_V1 10 /* the model-name field of a version 1 file ("Vocaloid Motion Data file") */
 #define PM_VMD_IK_NAME_SIZE 20
 #define PM_VMD_BONE_KEY_SIZE 111
 #define PM_VMD_MORPH_KEY_SIZE 23

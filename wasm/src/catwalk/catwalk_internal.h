@@ -15,6 +15,8 @@
  * travel separately).
  * NULL when out of memory. */
 cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan *plan);
+/* The info JSON's table of pow(10, n), n = -32 .. 51 (0 outside): for the test that it is libm's. */
+double pmi_catwalk_pow10(int n);
 
 /* Fill every default, check for NaN/Inf and bad enums, clamp (catwalk_params.c, used by
  * pm_catwalk_generate). */

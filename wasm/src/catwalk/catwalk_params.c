@@ -222,13 +222,44 @@ pm_result pm_catwalk_params_from_json(const char *json, size_t len, pm_catwalk_p
 static const char *cadence_name(pm_catwalk_cadence c) { return c == PM_CATWALK_CADENCE_BEAT ? "beat" : "2beat"; }
 static const char *arm_pose_name(pm_catwalk_arm_pose p) { return p == PM_CATWALK_ARMS_POSED ? "posed" : "swing"; }
 
+/* pow(10, n) for n = -32 .. 51, as libm's pow gives it (musl and glibc alike: test_catwalk checks), so
+ * that tidy() needs no pow: its code and tables are 6 KB of the wasm download. */
+static const double POW10[84] = {
+    0x1.9f623d5a8a733p-107, 0x1.039d66589688p-103, 0x1.4484bfeebc2ap-100, 0x1.95a5efea6b347p-97,
+    0x1.fb0f6be506019p-94, 0x1.3ce9a36f23c1p-90, 0x1.8c240c4aecb14p-87, 0x1.ef2d0f5da7dd9p-84,
+    0x1.357c299a88ea7p-80, 0x1.82db34012b251p-77, 0x1.e392010175ee6p-74, 0x1.2e3b40a0e9b4fp-70,
+    0x1.79ca10c924223p-67, 0x1.d83c94fb6d2acp-64, 0x1.2725dd1d243acp-60, 0x1.70ef54646d497p-57,
+    0x1.cd2b297d889bcp-54, 0x1.203af9ee75616p-50, 0x1.6849b86a12b9bp-47, 0x1.c25c268497682p-44,
+    0x1.19799812dea11p-40, 0x1.5fd7fe1796495p-37, 0x1.b7cdfd9d7bdbbp-34, 0x1.12e0be826d695p-30,
+    0x1.5798ee2308c3ap-27, 0x1.ad7f29abcaf48p-24, 0x1.0c6f7a0b5ed8dp-20, 0x1.4f8b588e368f1p-17,
+    0x1.a36e2eb1c432dp-14, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-4,
+    0x1p+0, 0x1.4p+3, 0x1.9p+6, 0x1.f4p+9,
+    0x1.388p+13, 0x1.86ap+16, 0x1.e848p+19, 0x1.312dp+23,
+    0x1.7d784p+26, 0x1.dcd65p+29, 0x1.2a05f2p+33, 0x1.74876e8p+36,
+    0x1.d1a94a2p+39, 0x1.2309ce54p+43, 0x1.6bcc41e9p+46, 0x1.c6bf52634p+49,
+    0x1.1c37937e08p+53, 0x1.6345785d8ap+56, 0x1.bc16d674ec8p+59, 0x1.158e460913dp+63,
+    0x1.5af1d78b58c4p+66, 0x1.b1ae4d6e2ef5p+69, 0x1.0f0cf064dd592p+73, 0x1.52d02c7e14af7p+76,
+    0x1.a784379d99db4p+79, 0x1.08b2a2c280291p+83, 0x1.4adf4b7320335p+86, 0x1.9d971e4fe8402p+89,
+    0x1.027e72f1f1281p+93, 0x1.431e0fae6d721p+96, 0x1.93e5939a08ceap+99, 0x1.f8def8808b024p+102,
+    0x1.3b8b5b5056e17p+106, 0x1.8a6e32246c99cp+109, 0x1.ed09bead87c03p+112, 0x1.3426172c74d82p+116,
+    0x1.812f9cf7920e3p+119, 0x1.e17b84357691bp+122, 0x1.2ced32a16a1b1p+126, 0x1.78287f49c4a1dp+129,
+    0x1.d6329f1c35ca5p+132, 0x1.25dfa371a19e7p+136, 0x1.6f578c4e0a061p+139, 0x1.cb2d6f618c879p+142,
+    0x1.1efc659cf7d4cp+146, 0x1.66bb7f0435c9ep+149, 0x1.c06a5ec5433c6p+152, 0x1.18427b3b4a05cp+156,
+    0x1.5e531a0a1c873p+159, 0x1.b5e7e08ca3a8fp+162, 0x1.11b0ec57e649ap+166, 0x1.561d276ddfdcp+169,
+};
+
 /* A float parameter as the decimal a person typed (7 significant digits), not its binary expansion. */
 static double tidy(float f) {
     double v = f;
     if (v == 0 || !isfinite(v)) return v;
-    double scale = pow(10.0, 6 - floor(log10(fabs(v))));
+    int n = 6 - (int)floor(log10(fabs(v))); /* -32 .. 51 for any finite non-zero float */
+    if (n < -32) n = -32;
+    if (n > 51) n = 51;
+    double scale = POW10[n + 32];
     return round(v * scale) / scale;
 }
+
+double pmi_catwalk_pow10(int n) { return n < -32 || n > 51 ? 0 : POW10[n + 32]; }
 
 /* The parameters as an object under `key` of `to`, every cJSON call checked (pmi_json_add). */
 static void add_params(cJSON *to, const char *key, const pm_catwalk_params *p, bool *ok) {

@@ -35,7 +35,7 @@ pm_result pmi_model_string_buffer(pmi_model_reader *r, pm_string *dst, size_t le
 }
 
 pm_result pmi_model_string(pmi_model_reader *r, pm_string *dst, const char *utf8, size_t len) {
-    char *buf;
+    char *buf = NULL; /* set by pmi_model_string_buffer on success (GCC -O3 cannot see it: -Wmaybe-uninitialized) */
     PMI_TRY(pmi_model_string_buffer(r, dst, len, &buf));
     if (len) memcpy(buf, utf8, len);
     return PM_OK;

@@ -372,7 +372,7 @@ static pm_result read_faces(rd *r) {
     }
     for (uint32_t i = 0; i < r->index_count; i++) {
         enter(r, "face index", i, r->index_count);
-        uint32_t v;
+        uint32_t v = 0;
         TRY(get_vertex_index(r, &v, "vertex index"));
         if (m) m->indices[i] = v;
     }
@@ -663,7 +663,7 @@ static pm_result read_display_frames(rd *r) {
             return PM_ERR_OUT_OF_MEMORY;
         for (uint32_t k = 0; k < f->item_count; k++) {
             uint8_t type;
-            uint32_t idx;
+            uint32_t idx = PM_NO_INDEX;
             TRY(get_u8(r, &type, "item type"));
             if (type > 1) return fail(r, PM_ERR_BAD_FORMAT, "item %u type %u is not 0 (bone) or 1 (morph)", k, type);
             TRY(get_index(r, type ? r->morph_size : r->bsize, &idx, type ? "item morph index" : "item bone index"));

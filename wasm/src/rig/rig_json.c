@@ -130,7 +130,7 @@ static void add_legs(cJSON *root, const pm_rig *rig, bool *ok) {
         add_num(o, "thigh", l->thigh, ok);
         add_num(o, "shin", l->shin, ok);
         add_num(o, "length", l->length, ok);
-        cJSON *knee = pmi_json_add(o, "knee", cJSON_CreateObject(), ok);
+        cJSON *knee = pmi_json_add(o, "kneeJoint", cJSON_CreateObject(), ok); /* "knee" is the bone's name */
         add_num(knee, "restBendDeg", l->knee_rest_bend * DEG, ok);
         pmi_json_add_bool(knee, "limited", l->knee_limited, ok);
         if (l->knee_limited) {

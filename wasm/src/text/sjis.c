@@ -6,11 +6,6 @@
 #include "common/internal.h"
 #include "text/sjis_table.h"
 
-/* The user-defined area: pointers 8836..10715 (lead 0xF0-0xF9) <-> U+E000..U+E757. */
-#define PMI_SJIS_EUDC_POINTER 8836u
-#define PMI_SJIS_EUDC_FIRST 0xE000u
-#define PMI_SJIS_EUDC_LAST 0xE757u
-
 static bool sjis_is_lead(uint8_t b) { return (b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC); }
 static bool sjis_is_trail(uint8_t b) { return (b >= 0x40 && b <= 0x7E) || (b >= 0x80 && b <= 0xFC); }
 
@@ -41,7 +36,7 @@ static inline uint32_t sjis_decode_next(const uint8_t *data, size_t size, size_t
     uint8_t t = data[*pos + 1];
     if (sjis_is_trail(t)) {
         size_t pointer = (size_t)(b - (b < 0xA0 ? 0x81 : 0xC1)) * 188 + (size_t)(t - (t < 0x7F ? 0x40 : 0x41));
-        uint16_t unit = pmi_sjis_decode_table[pointer];
+        uint16_t unit = pmi_sjis_decode_pointer((uint32_t)pointer);
         if (unit) {
             *pos += 2;
             return unit;
@@ -157,27 +152,29 @@ static size_t sjis_encode_char(uint32_t cp, uint8_t out[2]) {
         out[0] = (uint8_t)(cp - 0xFF61 + 0xA1);
         return 1;
     }
+    uint32_t pointer;
     if (cp >= PMI_SJIS_EUDC_FIRST && cp <= PMI_SJIS_EUDC_LAST) {
-        uint32_t pointer = PMI_SJIS_EUDC_POINTER + (cp - PMI_SJIS_EUDC_FIRST);
-        uint32_t lead = pointer / 188, trail = pointer % 188;
-        out[0] = (uint8_t)(lead + (lead < 0x1F ? 0x81 : 0xC1));
-        out[1] = (uint8_t)(trail + (trail < 0x3F ? 0x40 : 0x41));
-        return 2;
-    }
-    if (cp == 0x2212) cp = 0xFF0D; /* MINUS SIGN is written as FULLWIDTH HYPHEN-MINUS */
-    size_t lo = 0, hi = pmi_sjis_encode_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        uint16_t at = pmi_sjis_encode_table[mid].codepoint;
-        if (at == cp) {
-            out[0] = (uint8_t)(pmi_sjis_encode_table[mid].bytes >> 8);
-            out[1] = (uint8_t)(pmi_sjis_encode_table[mid].bytes & 0xFF);
-            return 2;
+        pointer = PMI_SJIS_EUDC_POINTER + (cp - PMI_SJIS_EUDC_FIRST);
+    } else {
+        if (cp == 0x2212) cp = 0xFF0D; /* MINUS SIGN is written as FULLWIDTH HYPHEN-MINUS */
+        if (cp >> 7 >= PMI_SJIS_ENCODE_BUCKETS) return 0;
+        size_t lo = pmi_sjis_encode_bucket[cp >> 7], hi = pmi_sjis_encode_bucket[(cp >> 7) + 1];
+        for (;;) {
+            if (lo >= hi) return 0;
+            size_t mid = lo + (hi - lo) / 2;
+            uint16_t at = pmi_sjis_decode_table[pmi_sjis_encode_index[mid]];
+            if (at == cp) {
+                pointer = pmi_sjis_pointer_of_index(pmi_sjis_encode_index[mid]);
+                break;
+            }
+            if (at < cp) lo = mid + 1;
+            else hi = mid;
         }
-        if (at < cp) lo = mid + 1;
-        else hi = mid;
     }
-    return 0;
+    uint32_t lead = pointer / 188, trail = pointer % 188;
+    out[0] = (uint8_t)(lead + (lead < 0x1F ? 0x81 : 0xC1));
+    out[1] = (uint8_t)(trail + (trail < 0x3F ? 0x40 : 0x41));
+    return 2;
 }
 
 pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out_cap, size_t *out_len,

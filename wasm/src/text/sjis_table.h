@@ -9,16 +9,35 @@
 /* 60 lead bytes (0x81-0x9F, 0xE0-0xFC) x 188 trail bytes (0x40-0x7E, 0x80-0xFC). */
 #define PMI_SJIS_POINTER_COUNT 11280
 
-typedef struct pmi_sjis_pair {
-    uint16_t codepoint; /* a BMP code point */
-    uint16_t bytes;     /* lead << 8 | trail */
-} pmi_sjis_pair;
+/* The user-defined area: pointers 8836..10715 (lead 0xF0-0xF9) <-> U+E000..U+E757, computed rather
+ * than stored. */
+#define PMI_SJIS_EUDC_POINTER 8836u
+#define PMI_SJIS_EUDC_COUNT 1880u
+#define PMI_SJIS_EUDC_FIRST 0xE000u
+#define PMI_SJIS_EUDC_LAST 0xE757u
 
-/* UTF-16 code unit (all are BMP code points) for each WHATWG pointer; 0 = unmapped. */
-extern const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT];
+/* UTF-16 code unit (all are BMP code points) for each WHATWG pointer outside the user-defined area,
+ * which is left out (pointers after it sit PMI_SJIS_EUDC_COUNT earlier); 0 = unmapped. */
+extern const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT - PMI_SJIS_EUDC_COUNT];
+
+/* The code unit of a pointer (< PMI_SJIS_POINTER_COUNT); 0 = unmapped. */
+static inline uint16_t pmi_sjis_decode_pointer(uint32_t pointer) {
+    if (pointer < PMI_SJIS_EUDC_POINTER) return pmi_sjis_decode_table[pointer];
+    if (pointer < PMI_SJIS_EUDC_POINTER + PMI_SJIS_EUDC_COUNT) return (uint16_t)(PMI_SJIS_EUDC_FIRST + pointer - PMI_SJIS_EUDC_POINTER);
+    return pmi_sjis_decode_table[pointer - PMI_SJIS_EUDC_COUNT];
+}
 /* The encoder's choice for every double-byte code point except the user-defined area U+E000-U+E757,
- * sorted by code point. */
-extern const pmi_sjis_pair pmi_sjis_encode_table[];
+ * as its index in pmi_sjis_decode_table, sorted by the code point it decodes to; the entries for code
+ * points c with c >> 7 == b are [pmi_sjis_encode_bucket[b], pmi_sjis_encode_bucket[b + 1]) (2 bytes
+ * an entry: half the size of code point and bytes stored side by side, and as fast). */
+extern const uint16_t pmi_sjis_encode_index[];
+#define PMI_SJIS_ENCODE_BUCKETS 512
+extern const uint16_t pmi_sjis_encode_bucket[PMI_SJIS_ENCODE_BUCKETS + 1];
+
+/* The pointer of a decode-table index. */
+static inline uint32_t pmi_sjis_pointer_of_index(uint32_t index) {
+    return index < PMI_SJIS_EUDC_POINTER ? index : index + PMI_SJIS_EUDC_COUNT;
+}
 extern const size_t pmi_sjis_encode_count;
 
 #endif

@@ -296,7 +296,7 @@ pm_result pm_vmd_read(const uint8_t *data, size_t size, const pm_vmd_read_option
     uint32_t version;
     size_t name_size;
     if (memcmp(head, v2, 25) == 0) version = 2, name_size = PM_VMD_MODEL_NAME_SIZE;
-    else if (memcmp(head, v1, 25) == 0) version = 1, name_size = 10;
+    else if (memcmp(head, v1, 25) == 0) version = 1, name_size = PM_VMD_MODEL_NAME_SIZE_V1;
     else return pmi_fail(err, PM_ERR_BAD_FORMAT, "vmd: not a VMD file (no \"Vocaloid Motion Data\" header)");
     const uint8_t *name = pmi_take(&r.c, name_size);
     if (!name)

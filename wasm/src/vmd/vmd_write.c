@@ -71,7 +71,7 @@ typedef struct layout {
 static layout layout_of(const pm_vmd *v, const pm_vmd_write_options *opts) {
     layout l = {opts && opts->canonical, 2, PM_VMD_MODEL_NAME_SIZE, 6, 0};
     if (l.canonical) return l;
-    if (v->version == 1) l.version = 1, l.model_width = 10;
+    if (v->version == 1) l.version = 1, l.model_width = PM_VMD_MODEL_NAME_SIZE_V1;
     const uint32_t counts[6] = {v->bones.count,  v->morphs.count,  v->cameras.count,
                                 v->lights.count, v->shadows.count, v->properties.count};
     l.sections = v->sections < 6 ? v->sections : 6;

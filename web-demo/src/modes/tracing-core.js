@@ -113,7 +113,7 @@ export function drawingTs(pointCount, perSegment = 24) {
 
 /**
  * The core's timelines for one model. skeleton: what pm.createTimeline takes (PMX/PMD bytes or a
- * skeleton object). free() when the model goes.
+ * skeleton object). dispose() when the model goes.
  */
 export class TraceSession {
   constructor(pm, skeleton, model = null) {
@@ -123,7 +123,7 @@ export class TraceSession {
     try {
       this.preview = pm.createTimeline(skeleton);
     } catch (e) {
-      this.timeline.free();
+      this.timeline.dispose();
       throw e;
     }
     // Rest positions of each limb's root and end (the empty timeline plays the rest pose).
@@ -137,9 +137,9 @@ export class TraceSession {
     }
   }
 
-  free() {
-    this.timeline.free();
-    this.preview.free();
+  dispose() {
+    this.timeline.dispose();
+    this.preview.dispose();
   }
 
   /** Does this model have the limb's three bones? */

@@ -83,7 +83,7 @@ class TracingController {
     const app = this.app;
     if (!app.model) return null;
     if (this.session?.model === app.model) return this.session;
-    this.session?.free();
+    this.session?.dispose();
     this.session = null;
     this.session = new TraceSession(app.pm, modelSkeleton(app), app.model);
     this.state.targets = {}; // targets are world positions on the previous model
@@ -288,7 +288,7 @@ class TracingController {
     for (const off of this.offs) off();
     for (const c of Object.values(this.controls)) c.dispose();
     this.gizmo.dispose();
-    this.session?.free();
+    this.session?.dispose();
     this.session = null;
   }
 }

@@ -1,0 +1,139 @@
+// procmotion's 'keypoints' feature module (procmotion-keypoints.wasm): motion (BVH, VMD, glTF/GLB/VRM,
+// keypoint JSON) to MediaPipe Pose 33 keypoints, and their codecs. index.js imports this file on the
+// first pm.loadAsync('keypoints') and puts `api` on the ProcMotion (docs/keypoints.md).
+import { KEYPOINTS as K, KP_ENCODING, KP_FORMAT, KP_LEGS } from './dist/abi-keypoints.js';
+import { ERROR_SIZE, checkCount, invalid, toBytes, utf8Decoder, utf8Encoder } from './runtime.js';
+
+// 'glb' is another name for 'gltf' (the core tells them apart by their bytes)
+const FORMATS = { ...KP_FORMAT, glb: KP_FORMAT.gltf };
+const FORMAT_NAMES = Object.keys(KP_FORMAT);
+const LEGS = { [KP_LEGS.fk]: 'fk', [KP_LEGS.ik]: 'ik' };
+
+export const api = {
+  /** The 33 MediaPipe Pose point names, in index order. */
+  get keypointNames() {
+    this._kpNames ??= Array.from({ length: 33 }, (_, i) => this._string(this.mod._pm_abi_kp_point_name(i), 64));
+    return this._kpNames;
+  },
+
+  /** The ten joint-angle names, in the order of `angles` (see docs/keypoints.md). */
+  get keypointAngleNames() {
+    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => this._string(this.mod._pm_abi_kp_angle_name(i), 64));
+    return this._kpAngles;
+  },
+
+  /**
+   * Convert a motion to a MediaPipe Pose 33-point sequence. `bytes`: BVH, VMD, glTF/GLB, mediapipe33
+   * JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `format`: 'auto' (default),
+   * 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'. `options`: { fps, animation, maxFrames,
+   * model } (model: PMX/PMD bytes whose own skeleton and IK evaluate a VMD).
+   * Returns { frameCount, fps, mirrored, timestamps: Float64Array (ms), points: Float32Array (x, y, z per
+   * point, 99 per frame), visibility: Float32Array (33 per frame), angles: Float32Array (10 per frame),
+   * pointNames, angleNames, stats }.
+   */
+  toKeypoints(bytes, format = 'auto', options = {}) {
+    const data = typeof bytes === 'string' ? utf8Encoder.encode(bytes) : toBytes(bytes, 'toKeypoints', 'keypoints');
+    const code = FORMATS[format ?? 'auto'];
+    if (code === undefined) throw invalid('keypoints', `toKeypoints: unknown format '${format}' (${Object.keys(FORMATS).join(', ')})`);
+    const fps = options.fps ?? 0;
+    if (typeof fps !== 'number' || !Number.isFinite(fps) || fps < 0) throw invalid('keypoints', 'toKeypoints: options.fps must be a finite number >= 0');
+    const s = this._scratch();
+    try {
+      const dataPtr = s.put(data);
+      const model = options.model ? toBytes(options.model, 'toKeypoints: options.model', 'keypoints') : null;
+      const modelPtr = model ? s.put(model) : 0;
+      const errPtr = s.alloc(ERROR_SIZE);
+      const seq = this.mod._pm_abi_kp_from_data(dataPtr, data.byteLength, code, fps,
+        checkCount(options.animation ?? 0, 'toKeypoints: options.animation', 'keypoints'),
+        checkCount(options.maxFrames ?? 0, 'toKeypoints: options.maxFrames', 'keypoints'), modelPtr, model ? model.byteLength : 0, errPtr);
+      if (!seq) this._throw(s, errPtr, 'keypoints');
+      try {
+        return this._kpFromHandle(seq, s);
+      } finally {
+        this.mod._pm_abi_kp_free(seq);
+      }
+    } finally {
+      s.free();
+    }
+  },
+
+  _kpFromHandle(seq, s) {
+    const dPtr = s.alloc(K.COUNT * 8);
+    this.mod._pm_abi_kp_describe(seq, dPtr);
+    const d = this._copy(Float64Array, dPtr, K.COUNT);
+    const n = d[K.FRAMES];
+    return {
+      frameCount: n,
+      fps: d[K.FPS],
+      mirrored: d[K.MIRRORED] !== 0,
+      timestamps: this._copy(Float64Array, d[K.TIMESTAMPS], n),
+      points: this._copy(Float32Array, d[K.POINTS], n * 99),
+      visibility: this._copy(Float32Array, d[K.VISIBILITY], n * 33),
+      angles: this._copy(Float32Array, d[K.ANGLES], n * 10),
+      pointNames: this.keypointNames,
+      angleNames: this.keypointAngleNames,
+      stats: {
+        format: FORMAT_NAMES.find((k) => KP_FORMAT[k] === d[K.FORMAT]) ?? 'auto',
+        family: this._string(d[K.FAMILY], 32),
+        sourceJoints: d[K.SOURCE_JOINTS],
+        ignoredBones: d[K.IGNORED],
+        directPoints: d[K.DIRECT],
+        inferredPoints: d[K.INFERRED],
+        missingPoints: d[K.MISSING],
+        nanCount: d[K.NAN],
+        outOfRange: d[K.OUT_OF_RANGE],
+        scale: d[K.SCALE],
+        legs: LEGS[d[K.LEGS]] ?? null,
+      },
+    };
+  },
+
+  /** Build a core sequence from a toKeypoints-shaped object; `fn(handle, scratch)` runs with it. */
+  _withKpSequence(seq, fn) {
+    if (!seq || typeof seq !== 'object') throw invalid('keypoints', 'expected a keypoint sequence');
+    const n = checkCount(seq.frameCount ?? (seq.timestamps ? seq.timestamps.length : 0), 'keypoints: frameCount', 'keypoints');
+    const need = (arr, len, what) => {
+      if (!arr || arr.length < len) throw invalid('keypoints', `keypoints: ${what} has ${arr ? arr.length : 0} values, ${len} needed`);
+      return arr;
+    };
+    const s = this._scratch();
+    try {
+      const ts = s.put(need(seq.timestamps, n, 'timestamps'), Float64Array);
+      const pts = s.put(need(seq.points, n * 99, 'points'), Float32Array);
+      const vis = s.put(need(seq.visibility, n * 33, 'visibility'), Float32Array);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const h = this.mod._pm_abi_kp_make(n, ts, pts, vis, seq.mirrored ? 1 : 0, errPtr);
+      if (!h) this._throw(s, errPtr, 'keypoints');
+      try {
+        return fn(h, s);
+      } finally {
+        this.mod._pm_abi_kp_free(h);
+      }
+    } finally {
+      s.free();
+    }
+  },
+
+  _kpEncode(h, s, kind) {
+    return this._callForBuffer(s, 'keypoints', (outPtr, sizePtr, errPtr) => this.mod._pm_abi_kp_encode(h, kind, outPtr, sizePtr, errPtr));
+  },
+
+  /**
+   * Encode a keypoint sequence (toKeypoints' result or the same shape): 'ndjson' -> string (one frame per
+   * line), 'binary' -> Uint8Array of 239-byte frames. Values are checked (finite, in range).
+   */
+  encodeKeypoints(seq, encoding = 'ndjson') {
+    if (encoding !== 'ndjson' && encoding !== 'binary') throw invalid('keypoints', `encodeKeypoints: unknown encoding '${encoding}' (ndjson, binary)`);
+    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, KP_ENCODING[encoding]));
+    return encoding === 'ndjson' ? utf8Decoder.decode(bytes) : bytes;
+  },
+
+  /**
+   * Feature vectors for a matcher: Float32Array of frameCount x 109 (33 x (x, y, z) with points of
+   * visibility < 0.5 interpolated from neighbouring frames, then the ten angle cosines).
+   */
+  keypointFeatures(seq) {
+    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, KP_ENCODING.features));
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  },
+};

@@ -1,0 +1,9 @@
+// procmotion for Node without a bundler (package.json's "node" export condition): index.js, with the
+// .wasm files read from disk where Node has no process.getBuiltinModule (before 20.16).
+import { readFile } from 'node:fs/promises';
+
+import { setFileReader } from './runtime.js';
+
+setFileReader((url) => readFile(url));
+
+export * from './index.js';

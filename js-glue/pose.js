@@ -1,0 +1,305 @@
+// procmotion's 'motion' feature module, part 1: models (PMX/PMD skeletons, humanoid mapping, the
+// mannequin) and pose evaluation. motion.js puts these methods on a ProcMotion when
+// pm.loadAsync('motion') has loaded procmotion-motion.wasm.
+import { HUMANOID, HUMANOID_NAMING, IK_MODE, POSE_FLAG, POSE_INFO, TWO_BONE_IN, TWO_BONE_OUT } from './dist/abi-motion.js';
+import { HUMANOID_BONES } from './constants.js';
+import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder } from './runtime.js';
+
+const NAMINGS = Object.keys(HUMANOID_NAMING);
+
+export const modelMethods = {
+  /**
+   * Read a PMX (2.0/2.1) or PMD model's skeleton: `{ format, modelName, modelNameEn, source, bones:
+   * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, ik? }],
+   * morphNames }` (schema in docs/skeleton-json.md). Vertices, faces and materials are skipped.
+   */
+  readPmx(bytes) {
+    const data = toBytes(bytes, 'readPmx', 'model');
+    const s = this._scratch();
+    try {
+      const dataPtr = s.put(data);
+      const outPtr = s.alloc(8);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_model_read_json(dataPtr, data.byteLength, outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'model');
+      return JSON.parse(this._takeText(outPtr));
+    } finally {
+      s.free();
+    }
+  },
+
+  /**
+   * Internal: a skeleton handle (the caller frees it) made in the module from `skeleton`, an object
+   * shaped like readPmx's result or PMX/PMD bytes. Throws ProcMotionError: '`what`: expected ...' for
+   * anything else, the core's message when it rejects the input.
+   */
+  _skeletonHandle(s, skeleton, errPtr, what) {
+    let handle;
+    if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
+      const data = toBytes(skeleton, what, 'model');
+      handle = this.mod._pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
+    } else if (skeleton && typeof skeleton === 'object') {
+      const json = utf8Encoder.encode(JSON.stringify(skeleton));
+      handle = this.mod._pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
+    } else {
+      throw invalid('skeleton', `${what}: expected a skeleton object or PMX/PMD bytes`);
+    }
+    if (!handle) this._throw(s, errPtr, 'skeleton');
+    return handle;
+  },
+
+  /**
+   * Internal: fn(handle, scratch, errPtr) with a skeleton made by _skeletonHandle (`what` names the
+   * call in errors), freeing the skeleton and the scratch afterwards.
+   */
+  _withSkeleton(skeleton, fn, what = 'skeleton') {
+    const s = this._scratch();
+    let handle = 0;
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      handle = this._skeletonHandle(s, skeleton, errPtr, what);
+      return fn(handle, s, errPtr);
+    } finally {
+      if (handle) this.mod._pm_abi_skeleton_free(handle);
+      s.free();
+    }
+  },
+
+  /** Internal: the bone names of a skeleton handle, in the skeleton's (and every pose output's) order. */
+  _skeletonBoneNames(skeleton) {
+    const s = this._scratch();
+    try {
+      const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_skeleton_to_json(skeleton, out, out + 4, err) !== 0) this._throw(s, err, 'skeleton');
+      return JSON.parse(this._takeText(out)).bones.map((b) => b.name);
+    } finally {
+      s.free();
+    }
+  },
+
+  /**
+   * Map bone names (an array of strings, a skeleton object, or PMX/PMD bytes) to the 22 humanoid bones:
+   * `{ bones: { hips: name | null, ... }, naming: { hips: 'mmd' | 'vroid' | ... }, mapped, total,
+   * missingRequired: [...], drivable }`.
+   */
+  mapHumanoid(input) {
+    let names;
+    if (Array.isArray(input)) names = input.map(String);
+    else if (input instanceof Uint8Array || input instanceof ArrayBuffer) names = this.readPmx(input).bones.map((b) => b.name);
+    else if (input && Array.isArray(input.bones)) names = input.bones.map((b) => b.name);
+    else throw invalid('humanoid', 'mapHumanoid: expected an array of names, a skeleton or PMX/PMD bytes');
+    const s = this._scratch();
+    try {
+      const d = new Uint32Array(2);
+      const blob = this._putNames(s, d, 0, names);
+      const out = s.alloc(HUMANOID.COUNT * 4);
+      const errPtr = s.alloc(ERROR_SIZE);
+      const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
+      if (this.mod._pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
+      const r = this._copy(Uint32Array, out, HUMANOID.COUNT);
+      const bones = {}, naming = {};
+      HUMANOID_BONES.forEach((h, i) => {
+        bones[h] = r[HUMANOID.BONE + i] === 0xffffffff ? null : names[r[HUMANOID.BONE + i]];
+        naming[h] = NAMINGS[r[HUMANOID.NAMING + i]] ?? 'none';
+      });
+      const missingRequired = [];
+      for (let k = 0; k < r[HUMANOID.MISSING_COUNT]; k++) missingRequired.push(HUMANOID_BONES[r[HUMANOID.MISSING + k]]);
+      return { bones, naming, mapped: r[HUMANOID.MAPPED], total: r[HUMANOID.TOTAL], missingRequired, drivable: r[HUMANOID.DRIVABLE] === 1 };
+    } finally {
+      s.free();
+    }
+  },
+
+  /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/mannequin.md). */
+  mannequinPmx() {
+    const s = this._scratch();
+    try {
+      const outPtr = s.alloc(8);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_mannequin_pmx(outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'mannequin');
+      return this._takeBytes(outPtr);
+    } finally {
+      s.free();
+    }
+  },
+
+  // ---- pose evaluation -------------------------------------------------------------------------
+
+  /**
+   * Internal: a VMD handle (the caller frees it) from VMD bytes or a readVmd()-shaped object; 0 with
+   * errPtr filled when the core rejects it.
+   */
+  _vmdHandle(s, vmd, errPtr, what) {
+    const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, what, 'vmd') : this.writeVmd(vmd);
+    return this.mod._pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
+  },
+
+  /**
+   * Analytic two-bone IK (law of cosines; the pole picks the bend plane; an unreachable target gives a
+   * straight limb pointing at it). Points are [x, y, z] in one space. Returns `{ rootRotation,
+   * midRotation }` (world-space delta quaternions [x, y, z, w] to pre-multiply onto the root's and the
+   * mid joint's world rotations), `mid`, `end` (the solved joint positions), `miss` (distance left to
+   * the target) and `reached`.
+   */
+  solveTwoBoneIk(root, mid, end, target, pole) {
+    const input = new Float32Array(TWO_BONE_IN.COUNT);
+    const slots = [TWO_BONE_IN.ROOT, TWO_BONE_IN.MID, TWO_BONE_IN.END, TWO_BONE_IN.TARGET, TWO_BONE_IN.POLE];
+    [root, mid, end, target, pole].forEach((v, i) => {
+      if (!v || v.length !== 3) throw invalid('ik', 'solveTwoBoneIk: every point must be [x, y, z]');
+      for (let k = 0; k < 3; k++) {
+        if (!Number.isFinite(v[k])) throw invalid('ik', `solveTwoBoneIk: ${['root', 'mid', 'end', 'target', 'pole'][i]} is not finite`);
+        input[slots[i] + k] = v[k];
+      }
+    });
+    const s = this._scratch();
+    try {
+      const inPtr = s.put(input, Float32Array);
+      const outPtr = s.alloc(TWO_BONE_OUT.COUNT * 4);
+      const errPtr = s.alloc(ERROR_SIZE);
+      if (this.mod._pm_abi_two_bone_ik(inPtr, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'ik');
+      const o = this._copy(Float32Array, outPtr, TWO_BONE_OUT.COUNT);
+      const at = (slot, n) => [...o.subarray(slot, slot + n)];
+      return {
+        rootRotation: at(TWO_BONE_OUT.ROOT_ROTATION, 4), midRotation: at(TWO_BONE_OUT.MID_ROTATION, 4),
+        mid: at(TWO_BONE_OUT.MID, 3), end: at(TWO_BONE_OUT.END, 3), miss: o[TWO_BONE_OUT.MISS], reached: o[TWO_BONE_OUT.REACHED] === 1,
+      };
+    } finally {
+      s.free();
+    }
+  },
+
+  /**
+   * Bind a motion to a skeleton for repeated evaluation (what a viewer or a test calls per frame).
+   * `vmd`: VMD bytes, a readVmd() result, or null for the rest pose; `skeleton`: a skeleton object
+   * (readPmx) or PMX/PMD bytes. Call `dispose()` when done (the module memory is not garbage-collected).
+   */
+  createPoseEvaluator(vmd, skeleton) {
+    return new PoseEvaluator(this, vmd, skeleton);
+  },
+
+  /**
+   * Evaluate a motion on a skeleton at a (fractional) frame, as babylon-mmd does (Bezier channels,
+   * slerp, append transforms, MMD CCD IK with limits, IK on/off property keys). Returns
+   * `{ boneNames, positions: Float32Array (3 per bone), world: Float32Array (16 per bone, column-major),
+   * rotations: Float32Array (4 per bone, local after IK and append) }`.
+   * For many frames use createPoseEvaluator (binds once).
+   */
+  evaluatePose(vmd, skeleton, frame, options = {}) {
+    const ev = this.createPoseEvaluator(vmd, skeleton);
+    try {
+      return ev.evaluate(frame, options);
+    } finally {
+      ev.dispose();
+    }
+  },
+};
+
+/** A motion bound to a skeleton inside the module; see ProcMotion.createPoseEvaluator. */
+export class PoseEvaluator {
+  constructor(pm, vmd, skeleton) {
+    this.pm = pm;
+    const mod = pm.mod;
+    const s = pm._scratch();
+    let vmdHandle = 0;
+    try {
+      const errPtr = s.alloc(ERROR_SIZE);
+      // the skeleton handle lives as long as the evaluator
+      this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createPoseEvaluator');
+      if (vmd) {
+        vmdHandle = pm._vmdHandle(s, vmd, errPtr, 'vmd');
+        if (!vmdHandle) pm._throw(s, errPtr, 'vmd');
+      }
+      this.handle = mod._pm_abi_pose_create(this.skeleton, vmdHandle, errPtr);
+      if (!this.handle) pm._throw(s, errPtr, 'pose');
+      this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
+      const info = s.alloc(POSE_INFO.COUNT * 4);
+      mod._pm_abi_pose_info(this.handle, info);
+      const i = pm._copy(Uint32Array, info, POSE_INFO.COUNT);
+      this.info = {
+        tracks: i[POSE_INFO.TRACKS], keys: i[POSE_INFO.KEYS], unmatchedBones: i[POSE_INFO.UNMATCHED_BONES],
+        unmatchedIk: i[POSE_INFO.UNMATCHED_IK], propertyKeys: i[POSE_INFO.PROPERTY_KEYS],
+        firstFrame: i[POSE_INFO.FIRST_FRAME], lastFrame: i[POSE_INFO.LAST_FRAME],
+      };
+      const lenPtr = s.alloc(4);
+      const names = (kind, n) => Array.from({ length: n }, (_, k) => {
+        const p = mod._pm_abi_pose_unmatched(this.handle, kind, k, lenPtr);
+        return pm._utf8(p, mod.HEAPU32[lenPtr >> 2]);
+      });
+      this.unmatchedBones = names(0, this.info.unmatchedBones);
+      this.unmatchedIk = names(1, this.info.unmatchedIk);
+      this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
+    } catch (e) {
+      this.dispose(); // whatever was made before the throw (writeVmd's checks throw after the skeleton exists)
+      throw e;
+    } finally {
+      if (vmdHandle) mod._pm_abi_vmd_free(vmdHandle);
+      s.free();
+    }
+    this._boneNames = null;
+  }
+
+  /** Bone names in evaluation-output order (the skeleton's order). */
+  get boneNames() {
+    return (this._boneNames ??= this.pm._skeletonBoneNames(this.skeleton));
+  }
+
+  _flags(options) {
+    return (options.ik === false ? POSE_FLAG.noIk : 0) | (options.append === false ? POSE_FLAG.noAppend : 0);
+  }
+
+  _check() {
+    if (!this.handle) throw invalid('pose', 'PoseEvaluator: already disposed');
+  }
+
+  /** Evaluate one (fractional) frame. options: { ik: false } to skip IK, { append: false }. */
+  evaluate(frame, options = {}) {
+    this._check();
+    if (!Number.isFinite(frame)) throw invalid('pose', 'evaluatePose: frame is not finite');
+    const mod = this.pm.mod;
+    if (mod._pm_abi_pose_evaluate(this.handle, frame, this._flags(options), this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
+    const n = this.boneCount;
+    const world = this.pm._copy(Float32Array, mod._pm_abi_pose_world(this.handle), 16 * n);
+    const positions = this.pm._positionsOf(world);
+    const rotations = this.pm._copy(Float32Array, mod._pm_abi_pose_final_rotations(this.handle), 4 * n);
+    return { boneNames: this.boneNames, positions, world, rotations };
+  }
+
+  /** World positions of every bone for `count` frames from `first` by `step`: Float32Array, frame-major. */
+  positions(first, count, step = 1, options = {}) {
+    this._check();
+    checkCount(count, 'positions: count', 'pose');
+    const n = this.boneCount, floats = checkCount(count * n * 3, 'positions: count x bones x 3', 'pose');
+    const pm = this.pm, s = pm._scratch();
+    try {
+      const out = s.alloc(floats * 4);
+      if (pm.mod._pm_abi_pose_positions(this.handle, first, step, count, this._flags(options), out, floats, this.errPtr) !== 0) {
+        throw pm._error(this.errPtr, 'pose');
+      }
+      return pm._copy(Float32Array, out, floats);
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Override an IK bone: 'auto' (property keys decide), 'on' or 'off'. */
+  setIkMode(boneName, mode) {
+    this._check();
+    const bone = this.boneNames.indexOf(boneName);
+    if (bone < 0) throw new ProcMotionError(`setIkMode: no bone named ${boneName}`, 'PM_ERR_NOT_FOUND', 'pose');
+    if (!(mode in IK_MODE)) throw invalid('pose', 'setIkMode: mode must be auto, on or off');
+    if (this.pm.mod._pm_abi_pose_set_ik_mode(this.handle, bone, IK_MODE[mode], this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
+  }
+
+  /** Release the module memory. Safe to call twice. */
+  dispose() {
+    const mod = this.pm.mod;
+    if (this.handle) mod._pm_abi_pose_free(this.handle);
+    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
+    if (this.errPtr) mod._pm_abi_free(this.errPtr);
+    this.handle = this.skeleton = this.errPtr = 0;
+  }
+
+  /** Alias of dispose(). */
+  free() {
+    this.dispose();
+  }
+}

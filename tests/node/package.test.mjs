@@ -1,0 +1,77 @@
+// The npm tarball and Node without a bundler: `npm pack` holds README, LICENSE, the types, the glue
+// and the three .wasm files (nothing else); a project with the unpacked tarball as
+// node_modules/procmotion runs `import('procmotion')` in plain Node 20 (the "node" export condition),
+// loads only the core until asked, and reports a feature method called before its module loaded. The
+// lazy method list (constants.js FEATURES) names exactly what each feature module installs.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+
+import { FEATURES } from '../../js-glue/constants.js';
+import { consumerProject, packPackage, wasmBuilt } from './support/package.mjs';
+
+const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-scripts/build.sh wasm)';
+
+test('npm pack holds README, LICENSE, the types, the glue and the .wasm files', { skip: SKIP, timeout: 120_000 }, () => {
+  const { files, size } = packPackage();
+  for (const f of ['README.md', 'LICENSE', 'package.json', 'index.d.ts', 'babylon.d.ts', 'index.js', 'node.js', 'babylon.js',
+    'procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'dist/abi.js']) {
+    assert.ok(files.includes(f), `${f} is in the tarball`);
+  }
+  assert.deepEqual(files.filter((f) => !/\.(js|d\.ts|wasm|md|json)$|^LICENSE$/.test(f)), [], 'nothing but the package');
+  console.log(`# tarball: ${files.length} files, ${(size / 1024).toFixed(0)} KB`);
+});
+
+test("Node 20 imports 'procmotion' from the tarball with no bundler", { skip: SKIP, timeout: 120_000 }, () => {
+  const dir = consumerProject('node-consumer', {
+    'package.json': JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    'main.js': `const { createProcMotion } = await import('procmotion');
+const pm = await createProcMotion();
+const before = pm.modules;
+let code = null;
+try { pm.readPmx(new Uint8Array(8)); } catch (e) { code = e.code + ' ' + e.module; }
+const walk = pm.generateCatwalkVmd({}, 120, null, null);
+await pm.loadAsync('motion');
+const bones = pm.readPmx(pm.mannequinPmx()).bones.length;
+console.log(JSON.stringify({ before, code, loop: walk.loopFrames, bones, after: pm.modules }));
+`,
+  });
+  const r = spawnSync(process.execPath, ['main.js'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.before, ['core']);
+  assert.equal(out.code, 'PM_ERR_NOT_LOADED motion');
+  assert.ok(out.loop > 100 && out.bones > 20);
+  assert.deepEqual(out.after, ['core', 'motion']);
+});
+
+test('each feature module installs exactly the methods listed for it', { skip: SKIP }, async () => {
+  for (const [module, names] of Object.entries(FEATURES)) {
+    const { api } = await import(`../../js-glue/${module}.js`);
+    const installed = Object.keys(Object.getOwnPropertyDescriptors(api)).filter((k) => !k.startsWith('_')).sort();
+    assert.deepEqual(installed, [...names].sort(), `${module}.js`);
+  }
+});
+
+// Each feature module loaded alone (with only the modules wasm-modules.json says it needs) runs its
+// calls: the core's exports of a module reach it through that module's table slots, not through a
+// wrapper left in another feature module (which would need that module loaded too).
+test('each feature module works loaded alone, with only its dependencies', { skip: SKIP, timeout: 60_000 }, async () => {
+  const { createProcMotion } = await import('../../js-glue/index.js');
+  const { MODULE_DEPS } = await import('../../js-glue/dist/abi.js');
+  const calls = {
+    motion: (pm) => assert.ok(pm.readPmx(pm.mannequinPmx()).bones.length > 10),
+    keypoints: (pm) => assert.ok(pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount > 0),
+    beats: (pm) => {
+      assert.equal(pm.readWav(pm.writeWav(new Float32Array(800), 8000)).frames, 800);
+      assert.equal(typeof pm.detectBeats(new Float32Array(8000 * 2), 8000).bpm, 'number');
+    },
+    vrm: (pm) => assert.ok(pm.pmxToVrm(pm.mannequinPmx()).glb.length > 1000),
+  };
+  assert.deepEqual(Object.keys(calls).sort(), Object.keys(FEATURES).sort(), 'a call for every feature module');
+  for (const [module, call] of Object.entries(calls)) {
+    const pm = await createProcMotion({ load: [module] });
+    assert.deepEqual(pm.modules, ['core', ...MODULE_DEPS[module], module], `${module}: what loaded`);
+    call(pm);
+  }
+});
