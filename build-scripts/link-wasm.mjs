@@ -96,7 +96,7 @@ function link(out, optLevel, exports, extra = []) {
 }
 const t0 = performance.now();
 const FULL = join(WORK, 'full.wasm');
-const mapText = link(FULL, '-O3', exportsOf(MODULES), ['-Wl,--print-map']);
+const mapText = link(FULL, process.env.PM_LINK_OPT ?? '-O3', exportsOf(MODULES), ['-Wl,--print-map']);
 writeFileSync(join(WORK, 'full.map'), mapText);
 
 // ---- 3. split, lazy modules last first ------------------------------------------------------------
