@@ -162,12 +162,24 @@ for (let li = 0; li < LEADS.length; li++) {
 lines.push('};', '');
 // The encoder's choice is not stored: sjis.c derives it from the decode table when a call needs it
 // (the lowest pointer outside 8272..8835 for each code point); the count is kept for its test.
+// Which 128-code-point blocks hold such code points: the row of each in the encoder's map (1-based, 0 =
+// none), so that sjis.c makes the map in one pass over the decode table.
+const BLOCKS = 512;
+const blockRow = new Array(BLOCKS).fill(0);
+let rows = 0;
+for (const [cu] of encodeEntries) if (!blockRow[cu >> 7]) blockRow[cu >> 7] = ++rows;
+if (rows > 255) fail(`${rows} blocks need a map row: more than a byte can number`);
 lines.push(
     '/* Code points the double-byte encoder writes (the user-defined area aside); sjis.c derives which pair',
     ' * from pmi_sjis_decode_table. */',
     `const size_t pmi_sjis_encode_count = ${encodeEntries.length};`,
     '',
+    `/* For each block of 128 code points, its row in the encoder's map (1..${rows}), 0 when no code point of`,
+    ' * the block has a pair. */',
+    `const uint8_t pmi_sjis_encode_block[PMI_SJIS_ENCODE_BLOCKS] = {`,
 );
+for (let i = 0; i < BLOCKS; i += 16) lines.push('   ' + blockRow.slice(i, i + 16).map((v) => String(v).padStart(4)).join(',') + ',');
+lines.push('};', `const uint32_t pmi_sjis_encode_rows = ${rows};`, '');
 const text = lines.join('\n');
 
 if (process.argv.includes('--check')) {

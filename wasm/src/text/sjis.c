@@ -143,40 +143,31 @@ size_t pm_utf8_decode(const char *s, size_t len, uint32_t *codepoint) {
 /* The encoder's choice for a double-byte code point (the user-defined area aside) is the lowest
  * pointer outside 8272..8835 that decodes to it (WHATWG's "index Shift_JIS pointer"). It is derived
  * from the decode table when a call first needs it, instead of being stored (14.7 KB of the core):
- * per 128-code-point block that has any double-byte character, 128 slots of pointer + 1 (0 = none). */
-#define SJIS_BLOCKS 512 /* every double-byte code point is below U+10000 */
+ * 128 slots of pointer + 1 (0 = none) for each block of 128 code points that has a double-byte
+ * character (the generated pmi_sjis_encode_block numbers those rows). */
 struct pmi_sjis_encoder {
     const pm_allocator *allocator;
-    uint16_t block[SJIS_BLOCKS]; /* 1 + the block's slot row, 0 = no double-byte character */
-    uint16_t slots[];            /* rows x 128 */
+    uint16_t slots[]; /* pmi_sjis_encode_rows x 128 */
 };
 
 /* Double-byte characters pm_utf8_to_sjis searches for before it makes the map: about what making it
- * costs (one pass over the decode table each, against two). */
+ * costs (one pass over the decode table each, against one and the map's memory). */
 #define SJIS_SEARCHES 2
 
 static bool sjis_encodes_pointer(uint32_t pointer) { return pointer < 8272 || pointer > 8835; }
 
 pmi_sjis_encoder *pmi_sjis_encoder_create(const pm_allocator *allocator) {
-    uint16_t block[SJIS_BLOCKS] = {0};
-    uint32_t rows = 0;
-    const size_t n = sizeof pmi_sjis_decode_table / sizeof pmi_sjis_decode_table[0];
-    for (size_t i = 0; i < n; i++) {
-        const uint16_t unit = pmi_sjis_decode_table[i];
-        if (unit && !block[unit >> 7] && sjis_encodes_pointer(pmi_sjis_pointer_of_index((uint32_t)i)))
-            block[unit >> 7] = (uint16_t)++rows;
-    }
-    const size_t size = sizeof(pmi_sjis_encoder) + (size_t)rows * 128 * sizeof(uint16_t);
+    const size_t size = sizeof(pmi_sjis_encoder) + (size_t)pmi_sjis_encode_rows * 128 * sizeof(uint16_t);
     pmi_sjis_encoder *e = pmi_alloc(allocator, size);
     if (!e) return NULL;
     memset(e, 0, size);
     e->allocator = allocator;
-    memcpy(e->block, block, sizeof block);
+    const size_t n = sizeof pmi_sjis_decode_table / sizeof pmi_sjis_decode_table[0];
     for (size_t i = 0; i < n; i++) { /* pointer order: the first pointer of a code point stays */
         const uint16_t unit = pmi_sjis_decode_table[i];
         const uint32_t pointer = pmi_sjis_pointer_of_index((uint32_t)i);
         if (!unit || !sjis_encodes_pointer(pointer)) continue;
-        uint16_t *slot = &e->slots[(size_t)(block[unit >> 7] - 1) * 128 + (unit & 127)];
+        uint16_t *slot = &e->slots[(size_t)(pmi_sjis_encode_block[unit >> 7] - 1) * 128 + (unit & 127)];
         if (!*slot) *slot = (uint16_t)(pointer + 1);
     }
     return e;
@@ -189,11 +180,10 @@ void pmi_sjis_encoder_free(pmi_sjis_encoder *e) {
 /* The pointer of double-byte code point cp (+ 1), 0 when it has none: from the map, or (no map, out
  * of memory) by a search of the decode table that gives the same answer. */
 static uint32_t sjis_pointer_of(const pmi_sjis_encoder *e, uint32_t cp) {
-    if (cp >> 7 >= SJIS_BLOCKS) return 0;
-    if (e) {
-        const uint16_t row = e->block[cp >> 7];
-        return row ? e->slots[(size_t)(row - 1) * 128 + (cp & 127)] : 0;
-    }
+    if (cp >> 7 >= PMI_SJIS_ENCODE_BLOCKS) return 0;
+    const uint32_t row = pmi_sjis_encode_block[cp >> 7];
+    if (!row) return 0;
+    if (e) return e->slots[(size_t)(row - 1) * 128 + (cp & 127)];
     const size_t n = sizeof pmi_sjis_decode_table / sizeof pmi_sjis_decode_table[0];
     for (size_t i = 0; i < n; i++) {
         if (pmi_sjis_decode_table[i] != cp) continue;

@@ -34,5 +34,10 @@ static inline uint32_t pmi_sjis_pointer_of_index(uint32_t index) {
  * each, the lowest pointer outside 8272..8835 that decodes to it, is derived from the decode table
  * (text/sjis_encoder.h). */
 extern const size_t pmi_sjis_encode_count;
+/* The blocks of 128 code points that hold such code points: pmi_sjis_encode_block[cp >> 7] is the
+ * block's row (1..pmi_sjis_encode_rows) in the encoder's map, 0 when it has none. */
+#define PMI_SJIS_ENCODE_BLOCKS 512
+extern const uint8_t pmi_sjis_encode_block[PMI_SJIS_ENCODE_BLOCKS];
+extern const uint32_t pmi_sjis_encode_rows;
 
 #endif
