@@ -218,9 +218,14 @@ PM_TEST(groove_runtime_layer_follows_the_grid) {
     pm_error err = {0};
     size_t n = 0;
     pm_zoo_entry *all = pm_test_every_model(false, &n);
+    PM_CHECK(n > 0);
+    if (n == 0) return;
     pm_groove *g = NULL;
     PM_CHECK_OK(pm_groove_create(all[0].skeleton, NULL, NULL, &g, &err), &err);
-    if (!g) return;
+    if (!g) {
+        pm_zoo_entries_free(all, n);
+        return;
+    }
     double beats[64];
     pm_beat_grid grid = make_grid(GRID_CHANGE, beats);
     for (int b = 0; b < 47; b++) {
