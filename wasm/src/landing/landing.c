@@ -152,6 +152,8 @@ typedef struct lnd {
     pm_pose *pose;
     void *pool;
     uint8_t *subset;     /* [bone_count]: the bones the limbs depend on (pm_pose_subset) */
+    uint8_t *rec_subset; /* [bone_count]: what record() reads without IK (the hips, the IK bones' parents) */
+    uint8_t *ik_subset;  /* [bone_count]: the steered legs' IK bones (what sampling for the IK tracks reads) */
 } lnd;
 
 static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->per_frame : 1; }
@@ -484,7 +486,7 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     /* only what the effectors (and the feet their IK turns) depend on is evaluated: the same numbers a
      * full evaluation gives them, in a fraction of the time */
     if (!(L->subset = pmi_alloc_array(&L->a, sk->bone_count, 1, err, "landing: bones"))) return PM_ERR_OUT_OF_MEMORY;
-    uint32_t want[2 * PM_LANDING_MAX_LIMBS];
+    uint32_t want[3 * PM_LANDING_MAX_LIMBS];
     uint32_t nw = 0;
     for (uint32_t i = 0; i < count; i++) {
         want[nw++] = limbs[i].effector;
@@ -492,11 +494,38 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     }
     if ((r = pm_pose_subset(sk, want, nw, L->subset, &L->a, err)) != PM_OK) return r;
     pm_pose_set_subset(L->ws, L->subset);
+    /* the smaller subsets of the passes that read less (each gives the bones it reads exactly what the
+     * full evaluation gives them) */
+    if (!(L->rec_subset = pmi_alloc_array(&L->a, 2 * (size_t)sk->bone_count, 1, err, "landing: bones")))
+        return PM_ERR_OUT_OF_MEMORY;
+    L->ik_subset = L->rec_subset + sk->bone_count;
+    nw = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const leg *g = &L->legs[i];
+        if (!g->steer) continue;
+        /* without IK a hip's world matrix needs its parent's and its append source's (pm_pose_subset of
+         * the hip itself would add the leg's IK chain, which record() turns off) */
+        if (g->ik_parent != PM_NO_INDEX) want[nw++] = g->ik_parent;
+        if (g->hip_parent != PM_NO_INDEX) want[nw++] = g->hip_parent;
+        const pm_bone *hb = &sk->bones[g->hip];
+        if ((hb->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && hb->append_parent < sk->bone_count)
+            want[nw++] = hb->append_parent;
+    }
+    if ((r = pm_pose_subset(sk, want, nw, L->rec_subset, &L->a, err)) != PM_OK) return r;
+    for (uint32_t i = 0; i < count; i++) {
+        const leg *g = &L->legs[i];
+        if (!g->steer) continue;
+        /* sampled for their local rotations and offsets (their world matrices are not read) */
+        L->rec_subset[g->hip] = L->rec_subset[g->knee] = L->rec_subset[g->eff] = 1;
+        if (g->toe_ik != PM_NO_INDEX) L->rec_subset[g->toe_ik] = 1;
+        if (g->ik != PM_NO_INDEX) L->ik_subset[g->ik] = 1;
+    }
     return PM_OK;
 }
 
 static void teardown(lnd *L) {
     pmi_free(&L->a, L->subset);
+    pmi_free(&L->a, L->rec_subset);
     pm_pose_free(L->pose);
     pm_pose_workspace_free(L->ws);
     pmi_free(&L->a, L->pool);
@@ -519,9 +548,13 @@ pm_result pm_landing_measure(const pm_skeleton *skeleton, const pm_vmd *vmd, uin
  * positions (IK moves none of them), and the IK bones' and legs' animated rotations. */
 static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
     pm_pose_options no_ik = {PM_POSE_NO_IK, 0};
+    pm_pose_set_subset(L->ws, L->rec_subset);
     for (uint32_t s = 0; s < L->ns; s++) {
         pm_result r = pm_pose_evaluate(anim, L->ws, (double)s / L->pf, L->pose, &no_ik, err);
-        if (r != PM_OK) return r;
+        if (r != PM_OK) {
+            pm_pose_set_subset(L->ws, L->subset);
+            return r;
+        }
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];
             if (!g->steer) continue;
@@ -539,6 +572,7 @@ static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
             g->toe_off[s] = g->toe_ik != PM_NO_INDEX ? dv_of(L->pose->translation[g->toe_ik]) : pmi_dv_make(0, 0, 0);
         }
     }
+    pm_pose_set_subset(L->ws, L->subset);
     return PM_OK;
 }
 
@@ -554,7 +588,9 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
         const bool on = active(l, f);
         pmi_dq rot = {0, 0, 0, 1};
         if (!l->ik_rotation || !on) {
+            pm_pose_set_subset(L->ws, L->ik_subset); /* only the IK bone is read */
             pm_result r = pm_pose_sample(anim, L->ws, (double)s / pf, L->pose, err);
+            pm_pose_set_subset(L->ws, L->subset);
             if (r != PM_OK) return r;
             pm_quat qq = L->pose->rotation[g->ik];
             pm_vec3 t = L->pose->translation[g->ik];
@@ -624,7 +660,9 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
             }
             break;
         }
+        pm_pose_set_subset(L->ws, L->ik_subset); /* only the IK bones are read */
         pm_result r = pm_pose_sample(landed, L->ws, (double)s / L->pf, L->pose, err);
+        pm_pose_set_subset(L->ws, L->subset);
         if (r != PM_OK) return r;
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];

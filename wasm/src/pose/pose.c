@@ -348,14 +348,23 @@ static void sample_track(pm_pose_workspace *ws, const pm_anim *anim, const pmi_t
     const float *pb = anim->positions + (size_t)b * 3, *rb = anim->rotations + (size_t)b * 4;
     const uint8_t *cb = anim->curves + (size_t)b * 16;
     double g = (t - fr[ub - 1]) / ((double)fr[ub] - fr[ub - 1]);
-    /* channels often share a curve: solve each distinct one once */
-    double wx = bezier_memo(ws, cb, g);
-    double wy = memcmp(cb + 4, cb, 4) == 0 ? wx : bezier_memo(ws, cb + 4, g);
-    double wz = memcmp(cb + 8, cb, 4) == 0 ? wx : memcmp(cb + 8, cb + 4, 4) == 0 ? wy : bezier_memo(ws, cb + 8, g);
-    double wr = memcmp(cb + 12, cb, 4) == 0 ? wx : bezier_memo(ws, cb + 12, g);
-    st->off.x = pa[0] + ((double)pb[0] - pa[0]) * wx;
-    st->off.y = pa[1] + ((double)pb[1] - pa[1]) * wy;
-    st->off.z = pa[2] + ((double)pb[2] - pa[2]) * wz;
+    /* channels often share a curve: solve each distinct one once. A position channel equal in both keys
+     * needs no solve: its weight multiplies (pb - pa) = +-0, and any weight (always > 0) gives pa + +-0,
+     * the same bits as a weight of 0 (rotation-only keys are the common case) */
+    double w[4];
+    const bool need[4] = {pa[0] != pb[0], pa[1] != pb[1], pa[2] != pb[2], true};
+    for (int ch = 0; ch < 4; ch++) {
+        w[ch] = 0;
+        if (!need[ch]) continue;
+        int same = -1;
+        for (int j = 0; j < ch && same < 0; j++)
+            if (need[j] && memcmp(cb + 4 * j, cb + 4 * ch, 4) == 0) same = j;
+        w[ch] = same >= 0 ? w[same] : bezier_memo(ws, cb + 4 * ch, g);
+    }
+    const double wr = w[3];
+    st->off.x = pa[0] + ((double)pb[0] - pa[0]) * w[0];
+    st->off.y = pa[1] + ((double)pb[1] - pa[1]) * w[1];
+    st->off.z = pa[2] + ((double)pb[2] - pa[2]) * w[2];
     pmi_dq qa = {ra[0], ra[1], ra[2], ra[3]}, qb = {rb[0], rb[1], rb[2], rb[3]};
     st->rot = pmi_dq_slerp(qa, qb, wr);
 }
