@@ -184,10 +184,11 @@ typedef struct pm_pose_options {
     uint32_t max_ik_iterations;  /* 0 = PM_POSE_MAX_IK_ITERATIONS; larger values are capped to it */
 } pm_pose_options;
 
-/* Sample and evaluate only the bones marked in `subset` (bone_count bytes, non-zero = evaluate; borrowed,
- * keep it alive while set), e.g. a closure from pm_pose_subset: pm_pose_sample leaves the others'
- * translation and rotation as they are, and they keep an identity world matrix. NULL (the default) =
- * every bone. */
+/* Sample and evaluate only the bones marked in `subset` (bone_count bytes, non-zero = evaluate; read
+ * when set: set it again after changing the mask), e.g. a closure from pm_pose_subset: pm_pose_sample
+ * leaves the others' translation and rotation as they are, and they keep an identity world matrix. NULL
+ * (the default) = every bone. O(bone_count): set a subset once per workspace, not per frame (a pass that
+ * needs another subset uses a workspace of its own). */
 void pm_pose_set_subset(pm_pose_workspace *ws, const uint8_t *subset);
 
 /* Mark in mask[bone_count] (not cleared first) `count` bones and everything their world matrices depend

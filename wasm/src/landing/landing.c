@@ -152,8 +152,10 @@ typedef struct lnd {
     pm_pose *pose;
     void *pool;
     uint8_t *subset;     /* [bone_count]: the bones the limbs depend on (pm_pose_subset) */
-    uint8_t *rec_subset; /* [bone_count]: what record() reads without IK (the hips, the IK bones' parents) */
-    uint8_t *ik_subset;  /* [bone_count]: the steered legs' IK bones (what sampling for the IK tracks reads) */
+    /* the passes that read less evaluate less, each in a workspace of its own (a subset is set once) */
+    uint8_t *rec_subset;  /* [bone_count]: what record() evaluates without IK (the hips, the IK bones' parents) */
+    uint8_t *samp_subset; /* [bone_count]: what is only sampled (the IK bones, knees, effectors, foot IK bones) */
+    pm_pose_workspace *ws_rec, *ws_samp;
 } lnd;
 
 static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->per_frame : 1; }
@@ -498,7 +500,7 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
      * full evaluation gives them) */
     if (!(L->rec_subset = pmi_alloc_array(&L->a, 2 * (size_t)sk->bone_count, 1, err, "landing: bones")))
         return PM_ERR_OUT_OF_MEMORY;
-    L->ik_subset = L->rec_subset + sk->bone_count;
+    L->samp_subset = L->rec_subset + sk->bone_count;
     nw = 0;
     for (uint32_t i = 0; i < count; i++) {
         const leg *g = &L->legs[i];
@@ -515,11 +517,17 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     for (uint32_t i = 0; i < count; i++) {
         const leg *g = &L->legs[i];
         if (!g->steer) continue;
+        L->rec_subset[g->hip] = 1;
         /* sampled for their local rotations and offsets (their world matrices are not read) */
-        L->rec_subset[g->hip] = L->rec_subset[g->knee] = L->rec_subset[g->eff] = 1;
-        if (g->toe_ik != PM_NO_INDEX) L->rec_subset[g->toe_ik] = 1;
-        if (g->ik != PM_NO_INDEX) L->ik_subset[g->ik] = 1;
+        L->samp_subset[g->knee] = L->samp_subset[g->eff] = 1;
+        if (g->toe_ik != PM_NO_INDEX) L->samp_subset[g->toe_ik] = 1;
+        if (g->ik != PM_NO_INDEX) L->samp_subset[g->ik] = 1;
     }
+    if ((r = pm_pose_workspace_create(sk, &L->a, &L->ws_rec, err)) != PM_OK ||
+        (r = pm_pose_workspace_create(sk, &L->a, &L->ws_samp, err)) != PM_OK)
+        return r;
+    pm_pose_set_subset(L->ws_rec, L->rec_subset);
+    pm_pose_set_subset(L->ws_samp, L->samp_subset);
     return PM_OK;
 }
 
@@ -528,6 +536,8 @@ static void teardown(lnd *L) {
     pmi_free(&L->a, L->rec_subset);
     pm_pose_free(L->pose);
     pm_pose_workspace_free(L->ws);
+    pm_pose_workspace_free(L->ws_rec);
+    pm_pose_workspace_free(L->ws_samp);
     pmi_free(&L->a, L->pool);
 }
 
@@ -548,13 +558,10 @@ pm_result pm_landing_measure(const pm_skeleton *skeleton, const pm_vmd *vmd, uin
  * positions (IK moves none of them), and the IK bones' and legs' animated rotations. */
 static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
     pm_pose_options no_ik = {PM_POSE_NO_IK, 0};
-    pm_pose_set_subset(L->ws, L->rec_subset);
     for (uint32_t s = 0; s < L->ns; s++) {
-        pm_result r = pm_pose_evaluate(anim, L->ws, (double)s / L->pf, L->pose, &no_ik, err);
-        if (r != PM_OK) {
-            pm_pose_set_subset(L->ws, L->subset);
-            return r;
-        }
+        pm_result r = pm_pose_evaluate(anim, L->ws_rec, (double)s / L->pf, L->pose, &no_ik, err);
+        if (r == PM_OK) r = pm_pose_sample(anim, L->ws_samp, (double)s / L->pf, L->pose, err);
+        if (r != PM_OK) return r;
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];
             if (!g->steer) continue;
@@ -572,7 +579,6 @@ static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
             g->toe_off[s] = g->toe_ik != PM_NO_INDEX ? dv_of(L->pose->translation[g->toe_ik]) : pmi_dv_make(0, 0, 0);
         }
     }
-    pm_pose_set_subset(L->ws, L->subset);
     return PM_OK;
 }
 
@@ -588,9 +594,7 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
         const bool on = active(l, f);
         pmi_dq rot = {0, 0, 0, 1};
         if (!l->ik_rotation || !on) {
-            pm_pose_set_subset(L->ws, L->ik_subset); /* only the IK bone is read */
-            pm_result r = pm_pose_sample(anim, L->ws, (double)s / pf, L->pose, err);
-            pm_pose_set_subset(L->ws, L->subset);
+            pm_result r = pm_pose_sample(anim, L->ws_samp, (double)s / pf, L->pose, err); /* only the IK bone is read */
             if (r != PM_OK) return r;
             pm_quat qq = L->pose->rotation[g->ik];
             pm_vec3 t = L->pose->translation[g->ik];
@@ -660,9 +664,7 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
             }
             break;
         }
-        pm_pose_set_subset(L->ws, L->ik_subset); /* only the IK bones are read */
-        pm_result r = pm_pose_sample(landed, L->ws, (double)s / L->pf, L->pose, err);
-        pm_pose_set_subset(L->ws, L->subset);
+        pm_result r = pm_pose_sample(landed, L->ws_samp, (double)s / L->pf, L->pose, err); /* only the IK bones are read */
         if (r != PM_OK) return r;
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];

@@ -25,6 +25,8 @@ void pm_pose_workspace_free(pm_pose_workspace *ws) {
     pmi_free(a, ws->path);
     pmi_free(a, ws->path_of_link);
     pmi_free(a, ws->prev_ik_rot);
+    pmi_free(a, ws->sampled);
+    pmi_free(a, ws->run);
     ws->magic = 0;
     pm_allocator copy = *a;
     pmi_free(&copy, ws);
@@ -204,7 +206,10 @@ pm_result pm_pose_workspace_create(const pm_skeleton *skeleton, const pm_allocat
     WS_ALLOC(ws->links, links);
     WS_ALLOC(ws->path_of_link, links);
     WS_ALLOC(ws->prev_ik_rot, links);
+    WS_ALLOC(ws->sampled, n);
+    WS_ALLOC(ws->run, n);
     init_bones(ws);
+    pm_pose_set_subset(ws, NULL);
     {
         /* plan the IK chains: count, allocate, fill */
         uint8_t *mark = pmi_alloc_array(&al, (size_t)n + 1, 1, err, "pose: workspace");
@@ -243,7 +248,17 @@ pm_result pm_pose_set_ik_mode(pm_pose_workspace *ws, uint32_t ik_bone, pm_ik_mod
 }
 
 void pm_pose_set_subset(pm_pose_workspace *ws, const uint8_t *subset) {
-    if (ws && ws->magic == PMI_WORKSPACE_MAGIC) ws->subset = subset;
+    if (!ws || ws->magic != PMI_WORKSPACE_MAGIC) return;
+    ws->subset = subset;
+    /* the lists the evaluation walks (read once here: a call per change of the mask) */
+    ws->sampled_count = ws->run_count = 0;
+    for (uint32_t i = 0; i < ws->bone_count; i++)
+        if (!subset || subset[i]) ws->sampled[ws->sampled_count++] = i;
+    for (uint8_t stage = 0; stage < 2; stage++)
+        for (uint32_t k = 0; k < ws->bone_count; k++) {
+            const uint32_t b = ws->order[k];
+            if (ws->bones[b].after_physics == stage && (!subset || subset[b])) ws->run[ws->run_count++] = b;
+        }
 }
 
 bool pm_pose_ik_enabled(const pm_pose_workspace *ws, uint32_t ik_bone) {
@@ -387,8 +402,8 @@ pm_result pm_pose_sample(const pm_anim *anim, pm_pose_workspace *ws, double fram
     if (anim && (anim->magic != PMI_ANIM_MAGIC || anim->skeleton != ws->skeleton))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: the animation is bound to another skeleton");
     const uint32_t n = ws->bone_count;
-    for (uint32_t i = 0; i < n; i++) {
-        if (ws->subset && !ws->subset[i]) continue; /* not evaluated: left as it is */
+    for (uint32_t k = 0; k < ws->sampled_count; k++) { /* the others are not evaluated: left as they are */
+        const uint32_t i = ws->sampled[k];
         pmi_bone_state *st = &ws->st[i];
         st->off = pmi_dv_make(0, 0, 0);
         st->rot = pmi_dq_identity();
@@ -550,7 +565,8 @@ static pm_result load_inputs(pm_pose_workspace *ws, const pm_pose *pose, const p
     uint32_t max = opts && opts->max_ik_iterations ? opts->max_ik_iterations : PM_POSE_MAX_IK_ITERATIONS;
     ws->max_iterations = max < PM_POSE_MAX_IK_ITERATIONS ? max : PM_POSE_MAX_IK_ITERATIONS;
     if (sampled) {
-        for (uint32_t i = 0; i < ws->bone_count; i++) {
+        for (uint32_t k = 0; k < ws->sampled_count; k++) {
+            const uint32_t i = ws->sampled[k];
             pmi_bone_state *st = &ws->st[i];
             const float *r = ws->bones[i].rest;
             st->pos = pmi_dv_make(r[0] + st->off.x, r[1] + st->off.y, r[2] + st->off.z);
@@ -602,13 +618,10 @@ static pm_result evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_p
                                                       : ws->ik_prop[i];
         }
     }
-    const uint8_t *subset = ws->subset;
-    for (int stage = 0; stage < 2; stage++)
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t b = ws->order[k];
-            if (ws->bones[b].after_physics != stage || (subset && !subset[b])) continue;
-            pmi_pose_update_bone(ws, b, ws->bones[b].ik == PM_NO_INDEX || ws->ik_on[b]);
-        }
+    for (uint32_t k = 0; k < ws->run_count; k++) {
+        const uint32_t b = ws->run[k];
+        pmi_pose_update_bone(ws, b, ws->bones[b].ik == PM_NO_INDEX || ws->ik_on[b]);
+    }
     store_finals(ws, pose);
     return PM_OK;
 }

@@ -343,6 +343,9 @@ struct pm_pose_workspace {
     uint32_t flags;
     uint32_t max_iterations;
     const uint8_t *subset; /* pm_pose_set_subset: the bones evaluated (NULL = all) */
+    uint32_t *sampled;     /* [bone_count] the bones of the subset in index order (pm_pose_sample) */
+    uint32_t *run;         /* [bone_count] the bones of the subset in evaluation order, stage 0 then 1 */
+    uint32_t sampled_count, run_count;
     uint32_t ik_depth; /* nesting of IK solves (a target with IK of its own) */
     pmi_curve_memo curve_memo[PMI_CURVE_MEMO]; /* recent Bezier solves (pm_pose_sample) */
 };
