@@ -315,13 +315,6 @@ pm_vec3 pm_pose_world_position(const pm_pose *pose, uint32_t bone) {
 
 /* ---- sampling ---------------------------------------------------------------------------------- */
 
-/* babylon-mmd's BezierInterpolate of a key's curve (x1, y1, x2, y2 bytes) in double (pm_bezier_eval_mmd
- * rounds to float). */
-static double bezier(const uint8_t *c, double x) {
-    return pmi_bezier_mmd(c[0] / 127.0, c[2] / 127.0, c[1] / 127.0, c[3] / 127.0, x);
-}
-
-/* First index in frames[0..n) whose frame is > t, starting from a cached guess (n >= 1). */
 static uint32_t upper_bound(const uint32_t *frames, uint32_t n, double t, uint32_t *cursor) {
     uint32_t i = *cursor;
     if (i <= n && (i == 0 || frames[i - 1] <= t) && (i == n || t < frames[i])) return i;
@@ -335,14 +328,21 @@ static uint32_t upper_bound(const uint32_t *frames, uint32_t n, double t, uint32
     return *cursor = lo;
 }
 
-/* bezier() through the workspace's memo: the bones of a motion are often keyed on the same frames
- * with the same curves, so one solve per frame serves them all (same inputs, same result). */
+/* babylon-mmd's BezierInterpolate of a key's curve (x1, y1, x2, y2 bytes) in double (pm_bezier_eval_mmd
+ * rounds to float), through the workspace's memo of solves: the parameter depends on the X handles and x
+ * alone, and a motion's keys share a few X handles (key fitting picks from five pairs) and its bones share
+ * key frames, so one solve serves many curves (same inputs, same bits). */
 static double bezier_memo(pm_pose_workspace *ws, const uint8_t *c, double x) {
-    const uint32_t cv = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
-    pmi_curve_memo *m = &ws->curve_memo[(cv ^ (cv >> 11) ^ (cv >> 23)) & (PMI_CURVE_MEMO - 1)];
-    if (m->valid && m->cv == cv && m->x == x) return m->y;
-    m->valid = true, m->cv = cv, m->x = x, m->y = bezier(c, x);
-    return m->y;
+    const uint32_t cx = (uint32_t)c[0] | (uint32_t)c[2] << 8;
+    uint64_t xb;
+    memcpy(&xb, &x, sizeof xb);
+    const uint64_t h = (xb ^ (xb >> 29) ^ cx * 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
+    pmi_curve_memo *m = &ws->curve_memo[(h >> 58) & (PMI_CURVE_MEMO - 1)];
+    if (!(m->valid && m->cx == cx && m->x == x)) {
+        m->valid = true, m->cx = cx, m->x = x;
+        pmi_bezier_mmd_solve(c[0] / 127.0, c[2] / 127.0, x, m->w);
+    }
+    return pmi_bezier_mmd_y(m->w, c[1] / 127.0, c[3] / 127.0);
 }
 
 static void sample_track(pm_pose_workspace *ws, const pm_anim *anim, const pmi_track *tr, double frame,

@@ -310,11 +310,11 @@ typedef struct pmi_ik {
     uint32_t path_first; /* per link j: ws->path_of_link[link_first + j] = {first, count} into ws->path */
 } pmi_ik;
 
-#define PMI_CURVE_MEMO 16
+#define PMI_CURVE_MEMO 64
 typedef struct pmi_curve_memo {
     bool valid;
-    uint32_t cv; /* x1, y1, x2, y2 */
-    double x, y;
+    uint32_t cx; /* x1, x2 */
+    double x, w[3]; /* pmi_bezier_mmd_solve */
 } pmi_curve_memo;
 
 struct pm_pose_workspace {
