@@ -156,6 +156,8 @@ typedef struct lnd {
     uint8_t *rec_subset;  /* [bone_count]: what record() evaluates without IK (the hips, the IK bones' parents) */
     uint8_t *samp_subset; /* [bone_count]: what is only sampled (the IK bones, knees, effectors, foot IK bones) */
     pm_pose_workspace *ws_rec, *ws_samp;
+    uint8_t *meas_subset; /* [bone_count]: what measure() evaluates when the legs' parents come from record() */
+    bool meas_fast;       /* meas_subset holds (see plan_measure) */
 } lnd;
 
 static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->per_frame : 1; }
@@ -416,6 +418,46 @@ static void measure_frame(const pm_landing_limb *l, uint32_t f, const pm_pose *p
     }
 }
 
+/* Whether measure() can take the steered legs' parents' world matrices from record() (the same tracks,
+ * which no IK moves) and evaluate only the rest of the subset: every other bone it evaluates has its
+ * parent and append source among those evaluated or (parent only) those given. Fills meas_subset. */
+static pm_result plan_measure(lnd *L, pm_error *err) {
+    const pm_skeleton *sk = L->sk;
+    const uint32_t n = sk->bone_count;
+    uint8_t *given = L->meas_subset; /* first the given bones' closure, then the rest */
+    memset(given, 0, n);
+    uint32_t want[2 * PM_LANDING_MAX_LIMBS], nw = 0;
+    for (uint32_t i = 0; i < L->count; i++) {
+        const leg *g = &L->legs[i];
+        if (!g->steer) return PM_OK; /* a limb record() has nothing for */
+        if (g->ik_parent != PM_NO_INDEX) want[nw++] = g->ik_parent;
+        if (g->hip_parent != PM_NO_INDEX) want[nw++] = g->hip_parent;
+    }
+    if (!nw) return PM_OK;
+    pm_result r = pm_pose_subset(sk, want, nw, given, &L->a, err);
+    if (r != PM_OK) return r;
+    for (uint32_t b = 0; b < n; b++) { /* no IK chain may touch what is given */
+        const pm_bone *bone = &sk->bones[b];
+        if (!bone->has_ik) continue;
+        if (given[b] || given[bone->ik.target]) return PM_OK;
+        for (uint32_t k = 0; k < bone->ik.link_count; k++)
+            if (given[bone->ik.links[k].bone]) return PM_OK;
+    }
+    uint8_t *top = given; /* the given bones themselves: 2, their closure: 1 */
+    for (uint32_t k = 0; k < nw; k++) top[want[k]] = 2;
+    for (uint32_t b = 0; b < n; b++) {
+        if (!L->subset[b] || given[b]) continue;
+        const pm_bone *bone = &sk->bones[b];
+        if (bone->parent != PM_NO_INDEX && given[bone->parent] == 1) return PM_OK;
+        if ((bone->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && bone->append_parent < n &&
+            given[bone->append_parent])
+            return PM_OK;
+    }
+    for (uint32_t b = 0; b < n; b++) L->meas_subset[b] = L->subset[b] && !given[b];
+    L->meas_fast = true;
+    return PM_OK;
+}
+
 static pm_result measure(lnd *L, const pm_vmd *vmd, pm_landing_report *rep, pm_error *err) {
     pm_anim *anim = NULL;
     pm_anim_bind_options bo = {.allocator = L->a};
@@ -424,8 +466,18 @@ static pm_result measure(lnd *L, const pm_vmd *vmd, pm_landing_report *rep, pm_e
     meter m[PM_LANDING_MAX_LIMBS];
     memset(m, 0, sizeof m);
     for (uint32_t i = 0; i < L->count; i++) rep->limbs[i].effector = L->limb[i].effector, rep->limbs[i].steered = L->legs[i].steer;
+    /* the legs' parents as record() played them (fast), the rest evaluated */
+    pm_pose_options keep = {PM_POSE_KEEP_OTHERS, 0};
+    if (L->meas_fast) pm_pose_set_subset(L->ws, L->meas_subset);
     for (uint32_t f = 0; f <= L->frames && r == PM_OK; f++) {
-        if ((r = pm_pose_evaluate(anim, L->ws, f, L->pose, NULL, err)) != PM_OK) break;
+        for (uint32_t i = 0; i < L->count && L->meas_fast; i++) {
+            const leg *g = &L->legs[i];
+            const size_t s = (size_t)f * L->pf;
+            if (g->ik_parent != PM_NO_INDEX) memcpy(L->pose->world[g->ik_parent].m, g->ik_parent_world + 16 * s, 16 * sizeof(float));
+            if (g->hip_parent != PM_NO_INDEX)
+                memcpy(L->pose->world[g->hip_parent].m, g->hip_parent_world + 16 * s, 16 * sizeof(float));
+        }
+        if ((r = pm_pose_evaluate(anim, L->ws, f, L->pose, L->meas_fast ? &keep : NULL, err)) != PM_OK) break;
         for (uint32_t i = 0; i < L->count; i++) measure_frame(&L->limb[i], f, L->pose, &rep->limbs[i], &m[i]);
     }
     pm_anim_free(anim);
@@ -498,9 +550,10 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     pm_pose_set_subset(L->ws, L->subset);
     /* the smaller subsets of the passes that read less (each gives the bones it reads exactly what the
      * full evaluation gives them) */
-    if (!(L->rec_subset = pmi_alloc_array(&L->a, 2 * (size_t)sk->bone_count, 1, err, "landing: bones")))
+    if (!(L->rec_subset = pmi_alloc_array(&L->a, 3 * (size_t)sk->bone_count, 1, err, "landing: bones")))
         return PM_ERR_OUT_OF_MEMORY;
     L->samp_subset = L->rec_subset + sk->bone_count;
+    L->meas_subset = L->samp_subset + sk->bone_count;
     nw = 0;
     for (uint32_t i = 0; i < count; i++) {
         const leg *g = &L->legs[i];
@@ -899,7 +952,7 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
         pm_anim_bind_options bo = {.allocator = L.a};
         if ((r = pm_anim_bind(skeleton, vmd, &bo, &anim, err)) != PM_OK) goto done;
     }
-    if ((r = record(&L, anim, err)) != PM_OK) goto done;
+    if ((r = record(&L, anim, err)) != PM_OK || (r = plan_measure(&L, err)) != PM_OK) goto done;
     /* the output: the input without the bones the mechanism keys, then the new IK tracks */
     const char *skip[4 * PM_LANDING_MAX_LIMBS + 8];
     uint32_t nskip = 0;

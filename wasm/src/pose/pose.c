@@ -605,9 +605,10 @@ static pm_result evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_p
     if (res != PM_OK) return res;
     const uint32_t n = ws->bone_count;
     /* resetTransformState */
+    const uint8_t *keep = (ws->flags & PM_POSE_KEEP_OTHERS) ? ws->subset : NULL;
     for (uint32_t i = 0; i < n; i++) {
         pmi_bone_state *st = &ws->st[i];
-        pmi_mat_identity(world_of(ws, i));
+        if (!keep || keep[i]) pmi_mat_identity(world_of(ws, i));
         st->ik_rot = st->local_rot = st->app_rot = pmi_dq_identity();
         st->local_pos = st->app_pos = pmi_dv_make(0, 0, 0);
         if (ws->bones[i].ik != PM_NO_INDEX) {
