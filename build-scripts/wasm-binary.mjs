@@ -32,24 +32,22 @@ export class Reader {
   u8() {
     return this.b[this.p++];
   }
-  u32() {
+  /** A LEB128 number's low 32 bits; `signed`: sign-extended from its last byte. */
+  leb(signed) {
     let r = 0, s = 0, x;
     do {
       x = this.b[this.p++];
       r |= (x & 0x7f) << s;
       s += 7;
     } while (x & 0x80);
-    return r >>> 0;
+    if (signed && s < 32 && x & 0x40) r |= -1 << s;
+    return r;
+  }
+  u32() {
+    return this.leb(false) >>> 0;
   }
   s32() {
-    let r = 0, s = 0, x;
-    do {
-      x = this.b[this.p++];
-      r |= (x & 0x7f) << s;
-      s += 7;
-    } while (x & 0x80);
-    if (s < 32 && x & 0x40) r |= -1 << s;
-    return r;
+    return this.leb(true);
   }
   name() {
     const n = this.u32();
@@ -62,7 +60,17 @@ export class Reader {
     this.p += n;
     return v;
   }
+  /** A vector: a u32 count, then that many items, each read by item(i). */
+  vec(item) {
+    const n = this.u32();
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(item(i));
+    return out;
+  }
 }
+
+/** A vector's bytes: the count, then the Buffers item(x) gives for each x of list. */
+const writeVec = (list, item) => Buffer.concat([Buffer.from(uleb(list.length)), ...list.flatMap(item)]);
 
 const nameBytes = (s) => {
   const b = Buffer.from(s, 'utf8');
@@ -95,32 +103,25 @@ export function writeModule(sections) {
 /** Active data segments of memory 0 with an i32.const offset: [{ offset, bytes }]. */
 export function readData(body) {
   const r = new Reader(body);
-  const n = r.u32();
-  const segs = [];
-  for (let i = 0; i < n; i++) {
+  return r.vec((i) => {
     const flag = r.u32();
     if (flag !== 0) throw new Error(`data segment ${i}: flag ${flag} (only active segments of memory 0 are handled)`);
     if (r.u8() !== 0x41) throw new Error(`data segment ${i}: offset is not an i32.const`);
     const offset = r.s32() >>> 0;
     if (r.u8() !== 0x0b) throw new Error(`data segment ${i}: bad offset expression`);
     const size = r.u32();
-    segs.push({ offset, bytes: r.bytes(size) });
-  }
-  return segs;
+    return { offset, bytes: r.bytes(size) };
+  });
 }
 
 export function writeData(segs) {
-  const parts = [Buffer.from(uleb(segs.length))];
-  for (const g of segs) parts.push(Buffer.from([0, 0x41, ...sleb(g.offset | 0), 0x0b, ...uleb(g.bytes.length)]), Buffer.from(g.bytes));
-  return Buffer.concat(parts);
+  return writeVec(segs, (g) => [Buffer.from([0, 0x41, ...sleb(g.offset | 0), 0x0b, ...uleb(g.bytes.length)]), Buffer.from(g.bytes)]);
 }
 
 /** Imports: [{ module, field, kind, desc (the raw descriptor bytes) }]. */
 export function readImports(body) {
   const r = new Reader(body);
-  const n = r.u32();
-  const out = [];
-  for (let i = 0; i < n; i++) {
+  return r.vec(() => {
     const module = r.name(), field = r.name();
     const start = r.p;
     const kind = r.u8();
@@ -136,30 +137,22 @@ export function readImports(body) {
       if (f & 1) r.u32();
     } else if (kind === 3) r.p += 2;
     else throw new Error(`import kind ${kind}`);
-    out.push({ module, field, kind, desc: body.subarray(start, r.p) });
-  }
-  return out;
+    return { module, field, kind, desc: body.subarray(start, r.p) };
+  });
 }
 
 export function writeImports(list) {
-  const parts = [Buffer.from(uleb(list.length))];
-  for (const im of list) parts.push(Buffer.from([...nameBytes(im.module), ...nameBytes(im.field)]), Buffer.from(im.desc));
-  return Buffer.concat(parts);
+  return writeVec(list, (im) => [Buffer.from([...nameBytes(im.module), ...nameBytes(im.field)]), Buffer.from(im.desc)]);
 }
 
 /** Exports: [{ name, kind, index }]. */
 export function readExports(body) {
   const r = new Reader(body);
-  const n = r.u32();
-  const out = [];
-  for (let i = 0; i < n; i++) out.push({ name: r.name(), kind: r.u8(), index: r.u32() });
-  return out;
+  return r.vec(() => ({ name: r.name(), kind: r.u8(), index: r.u32() }));
 }
 
 export function writeExports(list) {
-  const parts = [Buffer.from(uleb(list.length))];
-  for (const e of list) parts.push(Buffer.from([...nameBytes(e.name), e.kind, ...uleb(e.index)]));
-  return Buffer.concat(parts);
+  return writeVec(list, (e) => [Buffer.from([...nameBytes(e.name), e.kind, ...uleb(e.index)])]);
 }
 
 /** Function names from the "name" custom section (index -> name). */
@@ -173,13 +166,7 @@ export function functionNames(sections) {
     const sub = r.u8();
     const size = r.u32();
     const end = r.p + size;
-    if (sub === 1) {
-      const n = r.u32();
-      for (let i = 0; i < n; i++) {
-        const idx = r.u32();
-        names.set(idx, r.name());
-      }
-    }
+    if (sub === 1) for (const [idx, name] of r.vec(() => [r.u32(), r.name()])) names.set(idx, name);
     r.p = end;
   }
   return names;
@@ -232,10 +219,7 @@ export function objectStringLiterals(buf) {
     const type = r.u8();
     const size = r.u32();
     const end = r.p + size;
-    if (type === 5) { // WASM_SEGMENT_INFO
-      const n = r.u32();
-      flags = Array.from({ length: n }, () => (r.name(), r.u32(), r.u32()));
-    }
+    if (type === 5) flags = r.vec(() => (r.name(), r.u32(), r.u32())); // WASM_SEGMENT_INFO
     r.p = end;
   }
   const out = [];

@@ -372,7 +372,7 @@ export interface HumanoidMap {
 export interface ProcMotion {
   /** Read a PMX (2.0/2.1) or PMD model's skeleton and morph names. ('motion' module) */
   readPmx(bytes: Uint8Array | ArrayBuffer): Skeleton;
-  /** Map bone names (or a skeleton, or PMX/PMD bytes) to the 22 humanoid bones. */
+  /** Map bone names (or a skeleton, or PMX/PMD bytes: then English names too) to the 22 humanoid bones. */
   mapHumanoid(input: string[] | Skeleton | Uint8Array | ArrayBuffer): HumanoidMap;
   /** The built-in mannequin as PMX 2.0 bytes. */
   mannequinPmx(): Uint8Array;

@@ -7,6 +7,18 @@ import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder 
 
 const NAMINGS = Object.keys(HUMANOID_NAMING);
 
+/** mapHumanoid's result from the core's HUMANOID slots `r`, whose bone indices index `names`. */
+function humanoidMap(r, names) {
+  const bones = {}, naming = {};
+  HUMANOID_BONES.forEach((h, i) => {
+    bones[h] = r[HUMANOID.BONE + i] === 0xffffffff ? null : names[r[HUMANOID.BONE + i]];
+    naming[h] = NAMINGS[r[HUMANOID.NAMING + i]] ?? 'none';
+  });
+  const missingRequired = [];
+  for (let k = 0; k < r[HUMANOID.MISSING_COUNT]; k++) missingRequired.push(HUMANOID_BONES[r[HUMANOID.MISSING + k]]);
+  return { bones, naming, mapped: r[HUMANOID.MAPPED], total: r[HUMANOID.TOTAL], missingRequired, drivable: r[HUMANOID.DRIVABLE] === 1 };
+}
+
 export const modelMethods = {
   /**
    * Read a PMX (2.0/2.1) or PMD model's skeleton: `{ format, modelName, modelNameEn, source, bones:
@@ -79,14 +91,22 @@ export const modelMethods = {
   /**
    * Map bone names (an array of strings, a skeleton object, or PMX/PMD bytes) to the 22 humanoid bones:
    * `{ bones: { hips: name | null, ... }, naming: { hips: 'mmd' | 'vroid' | ... }, mapped, total,
-   * missingRequired: [...], drivable }`.
+   * missingRequired: [...], drivable }`. A skeleton or a model goes to the core's resolver whole, so
+   * its English names (`nameEn`) map what its names leave unmapped, as in analyzeRig and the VRM export.
    */
   mapHumanoid(input) {
-    let names;
-    if (Array.isArray(input)) names = input.map(String);
-    else if (input instanceof Uint8Array || input instanceof ArrayBuffer) names = this.readPmx(input).bones.map((b) => b.name);
-    else if (input && Array.isArray(input.bones)) names = input.bones.map((b) => b.name);
-    else throw invalid('humanoid', 'mapHumanoid: expected an array of names, a skeleton or PMX/PMD bytes');
+    const bytes = input instanceof Uint8Array || input instanceof ArrayBuffer;
+    if (!Array.isArray(input) && !bytes && !(input && Array.isArray(input.bones)))
+      throw invalid('humanoid', 'mapHumanoid: expected an array of names, a skeleton or PMX/PMD bytes');
+    if (!Array.isArray(input)) {
+      return this._withSkeleton(input, (handle, s, errPtr) => {
+        const out = s.alloc(HUMANOID.COUNT * 4);
+        if (this.mod._pm_abi_humanoid_map_skeleton(handle, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
+        const r = this._copy(Uint32Array, out, HUMANOID.COUNT);
+        return humanoidMap(r, this._skeletonBoneNames(handle));
+      }, 'mapHumanoid');
+    }
+    const names = input.map(String);
     const s = this._scratch();
     try {
       const d = new Uint32Array(2);
@@ -95,15 +115,7 @@ export const modelMethods = {
       const errPtr = s.alloc(ERROR_SIZE);
       const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
       if (this.mod._pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
-      const r = this._copy(Uint32Array, out, HUMANOID.COUNT);
-      const bones = {}, naming = {};
-      HUMANOID_BONES.forEach((h, i) => {
-        bones[h] = r[HUMANOID.BONE + i] === 0xffffffff ? null : names[r[HUMANOID.BONE + i]];
-        naming[h] = NAMINGS[r[HUMANOID.NAMING + i]] ?? 'none';
-      });
-      const missingRequired = [];
-      for (let k = 0; k < r[HUMANOID.MISSING_COUNT]; k++) missingRequired.push(HUMANOID_BONES[r[HUMANOID.MISSING + k]]);
-      return { bones, naming, mapped: r[HUMANOID.MAPPED], total: r[HUMANOID.TOTAL], missingRequired, drivable: r[HUMANOID.DRIVABLE] === 1 };
+      return humanoidMap(this._copy(Uint32Array, out, HUMANOID.COUNT), names);
     } finally {
       s.free();
     }

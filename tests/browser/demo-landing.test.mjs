@@ -5,13 +5,11 @@
 // whose knees babylon-mmd limits its own way): the report is within issue 15's bound, the series
 // exist and agree within 0.01 units, and the played series is what the page's own babylon-mmd
 // runtime shows (the ankle bones read from it at a few frames).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
-import { startDemoServer } from '../../build-scripts/serve-demo.mjs';
+import { REPO_ROOT, browserUnavailable, demoSuite } from './support/browser.mjs';
 import { zooModels, zooSkip } from '../node/support/zoo.mjs';
 
 const SKIP = browserUnavailable() ?? false;
@@ -21,20 +19,7 @@ const NO_ZOO = SKIP || zooSkip();
 const BOUND = 0.01; // issue 15: played within 0.01 units of the plan
 const FRAMES = [0, 23, 61, 118, 177];
 
-let server, browser;
-
-before(async () => {
-  if (SKIP) return;
-  const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
-  assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
-  server = await startDemoServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const demo = demoSuite(SKIP);
 
 /** Waits for the motion of `mode` on `model` with its feet and report, and returns what the page shows. */
 async function landing(page, model, mode) {
@@ -117,12 +102,8 @@ async function check(page, t, label, shown) {
 }
 
 test('the curve view shows planned and played feet and the report line, on the mannequin and zoo models', { skip: SKIP, timeout: 240_000 }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
+  const { page, errors, context } = await demo.open({ viewport: { width: 1280, height: 800 } });
   try {
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
     const catwalk = await landing(page, 'mannequin', 'catwalk');
     const c = await check(page, t, 'mannequin catwalk', catwalk);
     assert.ok(c.lift > 0.1, `the feet lift in the catwalk: ${c.lift}`);
@@ -166,11 +147,9 @@ test('the curve view shows planned and played feet and the report line, on the m
 });
 
 test('docs/demo-landing.png (PM_UPDATE_DOCS_SCREENSHOT=1)', { skip: SKIP || (!process.env.PM_UPDATE_DOCS_SCREENSHOT && 'set PM_UPDATE_DOCS_SCREENSHOT=1 to rewrite docs/demo-landing.png') }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1040, height: 660 }, locale: 'en-US' });
-  const page = await context.newPage();
+  const { page, context } = await demo.open({ viewport: { width: 1040, height: 660 } });
   try {
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.demo?.ready === true && window.demo.app.feet, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.demo.app.feet, null, { timeout: 60_000 });
     await page.evaluate(() => { const { viewer } = window.demo; viewer.pause(); viewer.seek(4.5 * viewer.motion.beatFrames); });
     await page.waitForTimeout(300);
     const png = await page.locator('#curves').screenshot({ path: join(REPO_ROOT, 'docs/demo-landing.png') });

@@ -1,16 +1,14 @@
 // The demo's "Download VRM" button (Debian's Chromium): the built-in mannequin, the CC0 fixture picked
 // with its textures, and a PMD of the test zoo download as VRM files that the Khronos glTF validator
 // passes with 0 errors, textures embedded; a model that is not a humanoid shows the core's error.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import validator from 'gltf-validator';
 
-import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
-import { startDemoServer } from '../../build-scripts/serve-demo.mjs';
+import { REPO_ROOT, browserUnavailable, demoSuite } from './support/browser.mjs';
 import { FIXTURES, fixturesAvailable } from '../node/support/babylon.mjs';
 import { zooModels, zooSkip } from '../node/support/zoo.mjs';
 
@@ -18,21 +16,7 @@ const SKIP = browserUnavailable() ?? zooSkip() ?? (fixturesAvailable() ? false :
 if (SKIP) console.log(`# ${SKIP}`);
 const OUT = join(REPO_ROOT, 'test-results/vrm');
 
-let server, browser;
-
-before(async () => {
-  if (SKIP) return;
-  const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
-  assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
-  mkdirSync(OUT, { recursive: true });
-  server = await startDemoServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const demo = demoSuite(SKIP, () => mkdirSync(OUT, { recursive: true }));
 
 async function downloadVrm(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-vrm').click()]);
@@ -45,12 +29,8 @@ async function downloadVrm(page) {
 }
 
 test('Download VRM saves the loaded model as a VRM that validates', { skip: SKIP, timeout: 180_000 }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 700 }, locale: 'en-US', acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
+  const { page, errors, context } = await demo.open({ viewport: { width: 1100, height: 700 }, acceptDownloads: true });
   try {
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
     assert.equal(await page.locator('#download-vrm').textContent(), 'Download VRM');
     assert.equal(await page.locator('#download-vrm').isDisabled(), false);
 

@@ -4,14 +4,12 @@
 // Keypoints toggle draws the MediaPipe skeleton of the playing motion.
 // Screenshots go to test-results/demo/ for review. PM_UPDATE_DOCS_SCREENSHOT=1 also writes
 // docs/demo.png and docs/demo-keypoints.png.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
-import { startDemoServer } from '../../build-scripts/serve-demo.mjs';
+import { REPO_ROOT, browserUnavailable, demoSuite } from './support/browser.mjs';
 import { distanceToPolyline } from '../../web-demo/src/modes/tracing-core.js';
 import {
   createMmdScene, disposeMmdScene, evaluateWorldPositions, boneIndex, fixturePath, fixturesAvailable,
@@ -27,33 +25,16 @@ if (SKIP) console.log(`# ${SKIP}`);
 const NO_FIXTURES = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found (yw_test_model.pmx, mei_wait.vmd)';
 if (!SKIP && NO_FIXTURES) console.log(`# ${NO_FIXTURES}`);
 
-let server;
-let browser;
-
-before(async () => {
-  if (SKIP) return;
-  // Build the page when it is missing or older than its sources (test.sh builds the wasm first).
-  const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
-  assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
+// The page is built when it is missing or older than its sources (test.sh builds the wasm first).
+const demo = demoSuite(SKIP, () => {
   assert.ok(existsSync(BUNDLE));
   mkdirSync(OUT, { recursive: true });
-  server = await startDemoServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 /** A fresh page on the demo, ready (model loaded, motion playing). Returns { page, errors, context }. */
 async function openDemo(query = '') {
-  const context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
   const t0 = Date.now();
-  await page.goto(`${server.url}${query}`);
-  await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
+  const { page, errors, context } = await demo.open({ viewport: VIEWPORT, acceptDownloads: true }, query);
   const loadTimeMs = await page.evaluate(() => window.demo.loadTimeMs);
   return { page, errors, context, loadTimeMs, wallMs: Date.now() - t0 };
 }
@@ -994,11 +975,8 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
   });
 
   test('docs/demo.png (PM_UPDATE_DOCS_SCREENSHOT=1)', { skip: !process.env.PM_UPDATE_DOCS_SCREENSHOT && 'set PM_UPDATE_DOCS_SCREENSHOT=1 to rewrite docs/demo.png' }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1040, height: 660 }, locale: 'en-US' });
-    const page = await context.newPage();
+    const { page, context } = await demo.open({ viewport: { width: 1040, height: 660 } });
     try {
-      await page.goto(server.url);
-      await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
       const beat = await page.evaluate(() => window.demo.viewer.motion.beatFrames);
       await showFrame(page, 4.5 * beat); // mid-step
       await page.evaluate(() => window.demo.viewer.play()); // shown playing, as the page opens
@@ -1022,12 +1000,8 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
   });
 
   test('labels follow the browser language and can be switched', async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'ja-JP' });
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
+    const { page, errors, context } = await demo.open({ viewport: VIEWPORT, locale: 'ja-JP' });
     try {
-      await page.goto(server.url);
-      await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
       assert.equal(await page.locator('#lang').inputValue(), 'ja');
       assert.equal(await page.locator('label[for="param-hipSway"]').textContent(), '腰の揺れ');
       assert.equal(await page.locator('#download').textContent(), 'VMDをダウンロード');

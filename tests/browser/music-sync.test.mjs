@@ -3,13 +3,10 @@
 // the catwalk is generated on the detection's beat grid and its heel strikes (as the core measured them
 // on the landed motion) fall on the track's true beats; while the song plays the motion's frame follows
 // the song's clock, also after a seek.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 
-import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
-import { startDemoServer } from '../../build-scripts/serve-demo.mjs';
+import { browserUnavailable, demoSuite } from './support/browser.mjs';
 import { TRACKS, renderTrack } from '../data/gen-beat-tracks.mjs';
 import { createProcMotion } from '../../js-glue/index.js';
 
@@ -20,32 +17,15 @@ if (SKIP) console.log(`# ${SKIP}`);
 // well inside it) plus the half frame of a strike on whole frames.
 const TOLERANCE = 0.07 + 0.5 / 30;
 
-let server, browser, pm;
-
-before(async () => {
-  if (SKIP) return;
-  const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
-  assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
-  pm = await createProcMotion({ load: 'beats' });
-  server = await startDemoServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+let pm;
+const demo = demoSuite(SKIP, async () => { pm = await createProcMotion({ load: 'beats' }); });
 
 test('a song drives the catwalk: detected BPM, heel strikes on the track\'s beats, the frame on the song\'s clock', { skip: SKIP }, async () => {
   const spec = TRACKS.find((t) => t.id === 'house-124');
   const track = renderTrack({ ...spec, rate: 22050, channels: 1 }, { seconds: 16 });
   const wav = pm.writeWav(track.samples, track.sampleRate, { channels: 1 });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
+  const { page, errors, context } = await demo.open({ viewport: { width: 1280, height: 800 } });
   try {
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
     await page.evaluate(async (b64) => {
       const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const dt = new DataTransfer();

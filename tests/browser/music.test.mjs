@@ -4,14 +4,13 @@
 // sit on the track's beats (and are drawn where the page says), downbeats marked; the song plays and
 // seeks through Web Audio. The same kind of track as OGG (ffmpeg) goes through the browser's decoder.
 // A broken WAV shows the core's message and the song that was loaded stays.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
-import { startDemoServer } from '../../build-scripts/serve-demo.mjs';
+import { REPO_ROOT, browserUnavailable, demoSuite } from './support/browser.mjs';
 import { TRACKS, renderTrack } from '../data/gen-beat-tracks.mjs';
 import { createProcMotion } from '../../js-glue/index.js';
 
@@ -19,34 +18,16 @@ const SKIP = browserUnavailable() ?? false;
 if (SKIP) console.log(`# ${SKIP}`);
 const HAVE_FFMPEG = spawnSync('ffmpeg', ['-hide_banner', '-version'], { encoding: 'utf8' }).status === 0;
 
-let server, browser, pm;
-
-before(async () => {
-  if (SKIP) return;
-  const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
-  assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
-  pm = await createProcMotion({ load: 'all' });
-  server = await startDemoServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+let pm;
+const demo = demoSuite(SKIP, async () => { pm = await createProcMotion({ load: 'all' }); });
 
 /** A short mono 22.05 kHz rendering of a test track (small to hand to the page, quick to analyse). */
 function track(id, seconds = 16) {
   return renderTrack({ ...TRACKS.find((t) => t.id === id), rate: 22050, channels: 1 }, { seconds });
 }
 
-async function openDemo() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
-  await page.goto(server.url);
-  await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
-  return { page, errors, context };
+function openDemo() {
+  return demo.open({ viewport: { width: 1280, height: 800 } });
 }
 
 /** Drops a file on the page as the browser does (a DataTransfer on a drop event). */

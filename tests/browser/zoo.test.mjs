@@ -3,33 +3,16 @@
 // page generates for them; the bones the page shows are where the Node harness (babylon-mmd in Node,
 // tests/node/support/played.mjs) puts them for the page's own VMD, so what the harness measures is
 // what a browser shows.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-
-import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium } from './support/browser.mjs';
-import { startDemoServer } from '../../build-scripts/serve-demo.mjs';
+import { browserUnavailable, demoSuite } from './support/browser.mjs';
 import { createPlayer, maxDistance } from '../node/support/played.mjs';
 import { zooModels, zooSkip } from '../node/support/zoo.mjs';
 
 const SKIP = browserUnavailable() ?? zooSkip();
 if (SKIP) console.log(`# ${SKIP}`);
 
-let server, browser;
-
-before(async () => {
-  if (SKIP) return;
-  const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
-  assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
-  server = await startDemoServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const demo = demoSuite(SKIP);
 
 const BONES = ['左足首', '右足首', '左足ＩＫ', '下半身', '頭', '左手首'];
 const FRAMES = [0, 17, 40, 63];
@@ -37,12 +20,8 @@ const FRAMES = [0, 17, 40, 63];
 test('zoo models load in the demo from the file picker and play where the Node harness says', { skip: SKIP, timeout: 180_000 }, async (t) => {
   const models = zooModels().filter((m) => ['realpmd', 'realpmx', 'scale05'].includes(m.id));
   assert.equal(models.length, 3);
-  const context = await browser.newContext({ viewport: { width: 960, height: 640 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
+  const { page, errors, context } = await demo.open({ viewport: { width: 960, height: 640 } });
   try {
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
     for (const m of models) {
       const name = m.path.split('/').pop();
       const before = await page.evaluateHandle(() => [window.demo.app.motion, window.demo.viewer.motion]);

@@ -9,10 +9,14 @@
  *   pm_vmd_read_options o = {.allocator = counter_allocator(&c)};
  *   ... pm_vmd_read(data, size, &o, &vmd, &err) ... pm_vmd_free(vmd);
  *   counter_end(&c);                                    // c.live == 0: nothing leaked
+ *
+ * counter_fail_each() runs that loop over every allocation of a call in turn (the call in a
+ * counter_run_fn); test_hardening_alloc.c's sweep() is the larger one that also compares outputs.
  */
 #ifndef PM_COUNTING_ALLOC_H
 #define PM_COUNTING_ALLOC_H
 
+#include "pm_test.h"
 #include "procmotion/common.h"
 
 #include <cjson/cJSON.h>
@@ -142,6 +146,29 @@ static inline long counter_plain_mallocs(const counter *c) {
 static inline void *counter_tmalloc(counter *c, size_t size) {
     if (c) c->own_mallocs++;
     return malloc(size ? size : 1);
+}
+
+/* One call under test: makes everything with `a`, frees all it made, returns the call's result. */
+typedef pm_result (*counter_run_fn)(void *user, pm_allocator a, pm_error *err);
+
+/* Fail allocation 1, 2, ... of run in turn (counting cJSON's too), below `limit`: each failure must give
+ * PM_ERR_OUT_OF_MEMORY and leak nothing; the first run that ends before the failing allocation must
+ * succeed. Returns how many allocations a successful run needs, or -1 when `limit` came first. */
+static inline long counter_fail_each(counter_run_fn run, void *user, long limit) {
+    for (long k = 1; k < limit; k++) {
+        counter c = {.fail_at = k};
+        pm_error err = {0};
+        counter_begin(&c);
+        pm_result r = run(user, counter_allocator(&c), &err);
+        counter_end(&c);
+        PM_CHECK_MSG(c.live == 0, "allocation %ld failing leaked %ld blocks", k, c.live);
+        if (!c.hit) {
+            PM_CHECK_OK(r, &err);
+            return k - 1;
+        }
+        PM_CHECK_MSG(r == PM_ERR_OUT_OF_MEMORY, "allocation %ld failing gave %d: %s", k, (int)r, err.message);
+    }
+    return -1;
 }
 
 #endif

@@ -8,7 +8,7 @@
 #include "procmotion/catwalk.h"
 #include "procmotion/groove.h"
 #include "procmotion/tracing.h"
-#include "zoo.h"
+#include "every_model.h"
 
 #include <stdlib.h>
 
@@ -40,10 +40,8 @@ static pm_beat_grid make_grid(int kind, double *beats) {
 
 PM_TEST(catwalk_heel_strikes_land_on_the_grid_on_every_model) {
     pm_error err = {0};
-    pm_zoo_entry *all = NULL;
-    size_t n = 0, fixtures = 0;
-    PM_CHECK_OK(pm_zoo_entries(pm_test_fixture_dir(), &all, &n, &fixtures, &err), &err);
-    if (fixtures < 2) printf("  (the shared PMX fixtures are missing: zoo and mannequin only)\n");
+    size_t n = 0;
+    pm_zoo_entry *all = pm_test_every_model(true, &n);
     const bool quick = pm_test_quick();
     double worst = 0, worst_report = 0;
     uint32_t runs = 0, strikes = 0;
@@ -169,9 +167,8 @@ PM_TEST(bad_grids_are_rejected_naming_the_problem) {
 
 PM_TEST(groove_bounce_valleys_land_on_the_grid_on_every_model) {
     pm_error err = {0};
-    pm_zoo_entry *all = NULL;
-    size_t n = 0, fixtures = 0;
-    PM_CHECK_OK(pm_zoo_entries(pm_test_fixture_dir(), &all, &n, &fixtures, &err), &err);
+    size_t n = 0;
+    pm_zoo_entry *all = pm_test_every_model(true, &n);
     const bool quick = pm_test_quick();
     double worst = 0, worst_foot = 0;
     uint32_t runs = 0, valleys = 0;
@@ -219,12 +216,16 @@ PM_TEST(groove_bounce_valleys_land_on_the_grid_on_every_model) {
 
 PM_TEST(groove_runtime_layer_follows_the_grid) {
     pm_error err = {0};
-    pm_zoo_entry *all = NULL;
-    size_t n = 0, fixtures = 0;
-    PM_CHECK_OK(pm_zoo_entries(NULL, &all, &n, &fixtures, &err), &err);
+    size_t n = 0;
+    pm_zoo_entry *all = pm_test_every_model(false, &n);
+    PM_CHECK(n > 0);
+    if (n == 0) return;
     pm_groove *g = NULL;
     PM_CHECK_OK(pm_groove_create(all[0].skeleton, NULL, NULL, &g, &err), &err);
-    if (!g) return;
+    if (!g) {
+        pm_zoo_entries_free(all, n);
+        return;
+    }
     double beats[64];
     pm_beat_grid grid = make_grid(GRID_CHANGE, beats);
     for (int b = 0; b < 47; b++) {
@@ -256,9 +257,8 @@ PM_TEST(groove_runtime_layer_follows_the_grid) {
 
 PM_TEST(tracing_keyframes_land_on_the_grid) {
     pm_error err = {0};
-    pm_zoo_entry *all = NULL;
-    size_t n = 0, fixtures = 0;
-    PM_CHECK_OK(pm_zoo_entries(NULL, &all, &n, &fixtures, &err), &err);
+    size_t n = 0;
+    pm_zoo_entry *all = pm_test_every_model(false, &n);
     for (int kind = 0; kind < GRID_KINDS; kind++) {
         const pm_skeleton *sk = all[(size_t)kind % n].skeleton;
         pm_timeline *tl = NULL;

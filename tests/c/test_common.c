@@ -105,4 +105,25 @@ PM_TEST(alloc_array_rejects_overflow_and_limit) {
     pmi_free(NULL, z);
 }
 
+PM_TEST(buf_grow_reserves_zeroed_bytes_even_none_and_stays_failed) {
+    pmi_buf b = {0};
+    uint8_t *none = pmi_buf_grow(&b, 0); /* an empty buffer: was NULL + 0 and memset(NULL, 0, 0), read as failure */
+    PM_CHECK(none != NULL && !b.failed && b.size == 0);
+    uint8_t *p = pmi_buf_grow(&b, 300);
+    PM_CHECK(p != NULL && b.size == 300 && b.capacity >= 300);
+    size_t zero = 0;
+    for (size_t i = 0; p && i < 300; i++) zero += p[i] == 0;
+    PM_CHECK_EQ_INT(zero, 300);
+    if (p) memset(p, 0xab, 300);
+    uint8_t *q = pmi_buf_grow(&b, 1000); /* moves: the first 300 bytes go along */
+    PM_CHECK(q != NULL && b.size == 1300 && b.data[0] == 0xab && b.data[299] == 0xab && q[0] == 0 && q[999] == 0);
+    PM_CHECK(pmi_buf_grow(&b, 0) == b.data + 1300);
+    pmi_buf_release(&b);
+    PM_CHECK(b.data == NULL && b.size == 0 && b.capacity == 0);
+    PM_CHECK(pmi_buf_grow(&b, 0) != NULL); /* released, then empty again */
+    PM_CHECK(pmi_buf_grow(&b, SIZE_MAX / 2) == NULL && b.failed);
+    PM_CHECK(pmi_buf_grow(&b, 1) == NULL); /* failed stays failed */
+    pmi_buf_release(&b);
+}
+
 int main(void) { return pm_test_run_all(); }

@@ -4,7 +4,7 @@
  * against it in tests/node/landing-babylon.test.mjs) plays them; the reports agree with what the
  * harness (tests/zoo, a full evaluation) measures. PM_TEST_QUICK (valgrind) takes a stride. */
 #include "pm_test.h"
-#include "zoo.h"
+#include "every_model.h"
 
 #include "procmotion/catwalk.h"
 #include "procmotion/groove.h"
@@ -111,11 +111,8 @@ static void check_catwalk(const pm_zoo_entry *e, const pm_catwalk_params *p, con
 }
 
 PM_TEST(catwalk_lands_on_every_model) {
-    pm_error err = {0};
-    pm_zoo_entry *all = NULL;
-    size_t n = 0, fixtures = 0;
-    PM_CHECK_OK(pm_zoo_entries(pm_test_fixture_dir(), &all, &n, &fixtures, &err), &err);
-    if (fixtures < 2) printf("  (the shared PMX fixtures are missing: zoo and mannequin only)\n");
+    size_t n = 0;
+    pm_zoo_entry *all = pm_test_every_model(true, &n);
     const bool quick = pm_test_quick();
     sweep_worst w;
     memset(&w, 0, sizeof w);
@@ -200,9 +197,8 @@ PM_TEST(pmd_catwalk_plays_the_same_in_mmd) {
 
 PM_TEST(groove_bake_keeps_the_feet_on_their_anchors_on_every_model) {
     pm_error err = {0};
-    pm_zoo_entry *all = NULL;
-    size_t n = 0, fixtures = 0;
-    PM_CHECK_OK(pm_zoo_entries(pm_test_fixture_dir(), &all, &n, &fixtures, &err), &err);
+    size_t n = 0;
+    pm_zoo_entry *all = pm_test_every_model(true, &n);
     double whole = 0, half_ik = 0, half_fk = 0, crouch = 0;
     for (size_t i = 0; i < n; i++) {
         if (pm_test_quick() && i % 4) continue;
@@ -247,9 +243,8 @@ PM_TEST(groove_bake_keeps_the_feet_on_their_anchors_on_every_model) {
 
 PM_TEST(landing_rejects_bad_input_and_measures_as_it_is) {
     pm_error err = {0};
-    pm_zoo_entry *all = NULL;
-    size_t n = 0, fixtures = 0;
-    PM_CHECK_OK(pm_zoo_entries(NULL, &all, &n, &fixtures, &err), &err);
+    size_t n = 0;
+    pm_zoo_entry *all = pm_test_every_model(false, &n);
     const pm_skeleton *sk = n ? all[0].skeleton : NULL;
     if (!sk) return;
     pm_vmd *v = NULL, *out = NULL;

@@ -275,28 +275,24 @@ PM_TEST(hostile_counts_and_limits_are_refused_before_allocating) {
     free(d);
 }
 
+typedef struct load_run {
+    const unsigned char *d;
+    size_t n;
+} load_run;
+static pm_result load_and_free(void *user, pm_allocator a, pm_error *err) {
+    const load_run *x = user;
+    pm_model_load_options o = {.read = {.allocator = a}};
+    pm_model *m = NULL;
+    pm_result r = pm_model_load(x->d, x->n, &o, &m, err);
+    pm_model_free(m);
+    return r;
+}
+
 PM_TEST(allocation_failures_leak_nothing) {
     size_t n;
     unsigned char *d = pm_test_read_fixture(fixtures[1], &n);
     if (!d) return;
-    long needed = 0;
-    for (long k = 1; k < 100000; k++) {
-        counter c = {.fail_at = k};
-        counter_begin(&c);
-        pm_model_load_options o = {.read = {.allocator = counter_allocator(&c)}};
-        pm_error err = {0};
-        pm_model *m = NULL;
-        pm_result r = pm_model_load(d, n, &o, &m, &err);
-        pm_model_free(m);
-        counter_end(&c);
-        PM_CHECK_MSG(c.live == 0, "allocation %ld failing leaked %ld blocks", k, c.live);
-        if (!c.hit) {
-            PM_CHECK_OK(r, &err);
-            needed = k - 1;
-            break;
-        }
-        PM_CHECK_MSG(r == PM_ERR_OUT_OF_MEMORY, "allocation %ld failing gave %d: %s", k, (int)r, err.message);
-    }
+    long needed = counter_fail_each(load_and_free, &(load_run){d, n}, 100000);
     printf("  mmt_test_model: %ld allocations, each failing in turn, nothing leaked\n", needed);
     PM_CHECK(needed > 2);
     free(d);

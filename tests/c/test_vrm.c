@@ -324,6 +324,14 @@ PM_TEST(textures_are_embedded_converted_or_reported) {
     free(png);
 }
 
+static pm_result convert_and_free(void *user, pm_allocator a, pm_error *err) {
+    pm_vrm_options o = {.allocator = a};
+    pm_vrm_result *res = NULL;
+    pm_result r = pm_vrm_from_model(user, &o, &res, err);
+    pm_vrm_result_free(res);
+    return r;
+}
+
 PM_TEST(allocation_failures_leak_nothing) {
     pm_error err = {0};
     uint8_t *bytes = NULL;
@@ -331,23 +339,7 @@ PM_TEST(allocation_failures_leak_nothing) {
     PM_CHECK_OK(pm_zoo_file(pm_zoo_find("realpmd"), &bytes, &size, &err), &err);
     pm_model *m = NULL;
     PM_CHECK_OK(pm_model_load(bytes, size, NULL, &m, &err), &err);
-    long needed = -1;
-    for (long k = 1; m && k < 2000; k++) {
-        counter c = {.fail_at = k};
-        counter_begin(&c);
-        pm_vrm_options o = {.allocator = counter_allocator(&c)};
-        pm_vrm_result *res = NULL;
-        pm_result r = pm_vrm_from_model(m, &o, &res, &err);
-        pm_vrm_result_free(res);
-        counter_end(&c);
-        PM_CHECK_MSG(c.live == 0, "allocation %ld failing leaked %ld blocks", k, c.live);
-        if (!c.hit) {
-            PM_CHECK_OK(r, &err);
-            needed = k - 1;
-            break;
-        }
-        PM_CHECK_MSG(r == PM_ERR_OUT_OF_MEMORY, "allocation %ld failing gave %d: %s", k, (int)r, err.message);
-    }
+    long needed = m ? counter_fail_each(convert_and_free, m, 2000) : -1;
     printf("  realpmd: %ld allocations (ours and cJSON's), each failing in turn, nothing leaked\n", needed);
     PM_CHECK(needed > 10);
     pm_model_free(m);

@@ -1,10 +1,12 @@
 // Models through the glue: readPmx on the fixtures, skeleton JSON in and out of the core, the humanoid
 // mapping, and the built-in mannequin loaded by babylon-mmd.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createProcMotion, HUMANOID_BONES, ProcMotionError } from '../../js-glue/index.js';
 import { createMmdScene, disposeMmdScene, fixturesAvailable, readFixture } from './support/babylon.mjs';
+import { zooModels, zooSkip } from './support/zoo.mjs';
 
 const pm = await createProcMotion({ load: 'all' });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
@@ -73,6 +75,32 @@ test('mapHumanoid maps MMD names and reports missing required bones', { skip: SK
   const mixamo = pm.mapHumanoid(['mixamorig:Hips', 'mixamorig:LeftUpLeg', 'mixamorig:RightArm']);
   assert.equal(mixamo.bones.hips, 'mixamorig:Hips');
   assert.equal(mixamo.bones.leftUpperLeg, 'mixamorig:LeftUpLeg');
+});
+
+test('mapHumanoid on a skeleton or model bytes reads its English names too (every zoo model, PMX and PMD)', { skip: zooSkip() }, () => {
+  let models = 0;
+  for (const z of zooModels()) {
+    const bytes = readFileSync(z.path);
+    const model = pm.readPmx(bytes);
+    assert.ok(model.bones.every((b) => b.nameEn), `${z.id}: every zoo bone has an English name`);
+    const byName = pm.mapHumanoid(model.bones.map((b) => b.name));
+    assert.ok(byName.drivable, z.id);
+    // semi-standard names: the English ones add nothing, bytes and skeleton agree with the names
+    assert.deepEqual(pm.mapHumanoid(bytes), byName, `${z.id}: bytes`);
+    assert.deepEqual(pm.mapHumanoid(model), byName, `${z.id}: skeleton`);
+    // the same skeleton with its names replaced: only the English names (leg_L, knee_L, ...) can map it
+    const renamed = { ...model, bones: model.bones.map((b, i) => ({ ...b, name: `bone${i}` })) };
+    assert.equal(pm.mapHumanoid(renamed.bones.map((b) => b.name)).mapped, 0, `${z.id}: the new names mean nothing`);
+    const en = pm.mapHumanoid(renamed);
+    assert.equal(en.drivable, true, `${z.id}: drivable from English names, missing ${en.missingRequired}`);
+    for (const h of HUMANOID_BONES) {
+      const want = byName.bones[h] === null ? null : `bone${model.bones.findIndex((b) => b.name === byName.bones[h])}`;
+      assert.equal(en.bones[h], want, `${z.id} ${h}: ${byName.bones[h]} is ${want}, by its English name`);
+      if (want) assert.equal(en.naming[h], 'english', `${z.id} ${h}`);
+    }
+    models++;
+  }
+  assert.ok(models >= 20, `${models} zoo models`);
 });
 
 test('the built-in mannequin loads in babylon-mmd with the bones readPmx reports', async () => {

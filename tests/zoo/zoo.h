@@ -22,9 +22,9 @@
  *           pm_zoo_file(m, &bytes, &size, &err);           // the PMX / PMD file
  *           pm_zoo_skeleton(m, &sk, &err);                 // that file read back by pm_model_read
  *       }
- *       pm_zoo_entry *all; size_t n;                       // every zoo model, the mannequin and the
- *       pm_zoo_entries(pm_test_fixture_dir(), &all, &n, &err);   // shared PMX fixtures, loaded
- *       pm_zoo_entries_free(all, n);
+ *       pm_zoo_entry *all; size_t n, fixtures;             // every zoo model, the mannequin and the
+ *       pm_zoo_entries(pm_test_fixture_dir(), &all, &n, &fixtures, &err);   // shared PMX fixtures, loaded
+ *       pm_zoo_entries_free(all, n);                       // (in a test: pm_test_every_model, every_model.h)
  *
  * HARNESS
  *   pm_zoo_play gives the world positions of named bones per frame as procmotion's MMD-exact evaluator

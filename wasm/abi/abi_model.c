@@ -84,6 +84,20 @@ PM_EXPORT int32_t pm_abi_skeleton_to_json(const pm_skeleton *s, char **out, uint
     return r;
 }
 
+/* A humanoid map into pm_abi_humanoid_map's H_COUNT output slots. */
+static void humanoid_out(const pm_humanoid_map *map, uint32_t *out) {
+    for (int b = 0; b < PM_HUMANOID_BONE_COUNT; b++) {
+        out[H_BONE + b] = map->bone[b];
+        out[H_NAMING + b] = (uint32_t)map->naming[b];
+    }
+    out[H_MAPPED] = map->mapped;
+    out[H_TOTAL] = map->total;
+    out[H_MISSING_COUNT] = map->missing_required_count;
+    for (uint32_t k = 0; k < PM_HUMANOID_REQUIRED_COUNT; k++)
+        out[H_MISSING + k] = k < map->missing_required_count ? (uint32_t)map->missing_required[k] : 0xFFFFFFFFu;
+    out[H_DRIVABLE] = map->drivable ? 1 : 0;
+}
+
 /*
  * Humanoid mapping of `count` names given as a UTF-8 blob with count + 1 byte offsets. Fills `out`
  * (H_COUNT uint32 slots): name index per humanoid bone (0xFFFFFFFF = unmapped), naming table per bone,
@@ -115,22 +129,23 @@ PM_EXPORT int32_t pm_abi_humanoid_map(const char *blob, const uint32_t *offsets,
     }
     pm_humanoid_map map;
     if (!r) r = (int32_t)pm_humanoid_map_names((const char *const *)names, count, &map, &err);
-    if (!r) {
-        for (int b = 0; b < PM_HUMANOID_BONE_COUNT; b++) {
-            out[H_BONE + b] = map.bone[b];
-            out[H_NAMING + b] = (uint32_t)map.naming[b];
-        }
-        out[H_MAPPED] = map.mapped;
-        out[H_TOTAL] = map.total;
-        out[H_MISSING_COUNT] = map.missing_required_count;
-        for (uint32_t k = 0; k < PM_HUMANOID_REQUIRED_COUNT; k++)
-            out[H_MISSING + k] = k < map.missing_required_count ? (uint32_t)map.missing_required[k] : 0xFFFFFFFFu;
-        out[H_DRIVABLE] = map.drivable ? 1 : 0;
-    }
+    if (!r) humanoid_out(&map, out);
     for (uint32_t i = 0; i < count; i++) free(names[i]);
     free(names);
     if (r) pm_abi_set_error(errbuf, &err);
     return r;
+}
+
+/* Humanoid mapping of a skeleton handle (pm_abi_skeleton_from_*): its names and, for what they leave
+ * unmapped, its English names, through the rig resolver. `out` as pm_abi_humanoid_map's (the indices are
+ * bone indices). Returns 0 or a pm_result. */
+PM_EXPORT int32_t pm_abi_humanoid_map_skeleton(const pm_skeleton *s, uint32_t *out, char *errbuf) {
+    pm_error err = {0};
+    pm_humanoid_map map;
+    pm_result r = pm_humanoid_map_skeleton(s, &map, &err);
+    if (r) return pm_abi_fail(errbuf, &err, r);
+    humanoid_out(&map, out);
+    return 0;
 }
 
 /* The built-in mannequin as PMX 2.0 bytes in *out (host frees). 0 or a pm_result. */

@@ -49,7 +49,8 @@
     X(P, motion, pm_abi_model_read_json) X(P, motion, pm_abi_skeleton_from_json)                              \
     X(P, motion, pm_abi_skeleton_from_model) X(P, motion, pm_abi_skeleton_free)                               \
     X(P, motion, pm_abi_skeleton_bone_count) X(P, motion, pm_abi_skeleton_to_json)                            \
-    X(P, motion, pm_abi_humanoid_map) X(P, motion, pm_abi_mannequin_pmx)                                      \
+    X(P, motion, pm_abi_humanoid_map) X(P, motion, pm_abi_humanoid_map_skeleton)                              \
+    X(P, motion, pm_abi_mannequin_pmx)                                                                        \
     /* the rig analysis (abi_rig.c) */                                                                        \
     X(P, motion, pm_abi_rig_json)                                                                             \
     /* pose evaluation (abi_pose.c) */                                                                        \
@@ -159,7 +160,7 @@
     X(P, TRACKS, 1) X(P, KEYS, 1) X(P, UNMATCHED_BONES, 1) X(P, UNMATCHED_IK, 1) X(P, PROPERTY_KEYS, 1)     \
     X(P, FIRST_FRAME, 1) X(P, LAST_FRAME, 1)
 
-/* pm_abi_humanoid_map output (uint32 each; 0xFFFFFFFF = none). */
+/* pm_abi_humanoid_map and pm_abi_humanoid_map_skeleton output (uint32 each; 0xFFFFFFFF = none). */
 #define PM_ABI_LAYOUT_HUMANOID(X, P)                                                                       \
     X(P, BONE, 22) X(P, NAMING, 22) X(P, MAPPED, 1) X(P, TOTAL, 1) X(P, MISSING_COUNT, 1)                   \
     X(P, MISSING, 16) X(P, DRIVABLE, 1)

@@ -1,10 +1,16 @@
-// Browser test support: Debian's Chromium driven by playwright-core, and a static file server on
-// 127.0.0.1 for the repository. Flags and reasons: ../shared/NOTES.md ("Headless Chromium").
+// Browser test support: Debian's Chromium driven by playwright-core, a static file server on
+// 127.0.0.1 for the repository, and the web demo's setup for the tests that drive it (demoSuite,
+// openDemoPage). Flags and reasons: ../shared/NOTES.md ("Headless Chromium").
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
+
+import { startDemoServer } from '../../../build-scripts/serve-demo.mjs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CHROMIUM = process.env.PM_CHROMIUM || '/usr/bin/chromium';
@@ -82,4 +88,45 @@ export function collectPageErrors(page) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   return errors;
+}
+
+/**
+ * The web demo for a test file: before() builds it (build-scripts/build-demo.mjs, which rebuilds
+ * what is stale), awaits `prepare()` when given (a file's own setup), serves it (startDemoServer) and
+ * launches Chromium; after() closes both. Nothing runs when `skip` is truthy. Returns { server,
+ * browser } (set once before() has run) with open(options), openDemoPage on them.
+ */
+export function demoSuite(skip, prepare = null) {
+  const demo = {
+    server: null,
+    browser: null,
+    open: (options, query) => openDemoPage(demo.browser, demo.server.url, options, query),
+  };
+  before(async () => {
+    if (skip) return;
+    const build = spawnSync(process.execPath, [join(REPO_ROOT, 'build-scripts/build-demo.mjs')], { encoding: 'utf8' });
+    assert.equal(build.status, 0, `build-demo failed:\n${build.stdout}\n${build.stderr}`);
+    await prepare?.();
+    demo.server = await startDemoServer();
+    demo.browser = await launchChromium();
+  });
+  after(async () => {
+    await demo.browser?.close();
+    await demo.server?.close();
+  });
+  return demo;
+}
+
+/**
+ * A fresh page on the demo at `url` + `query`, in a new context with `options` (locale en-US unless
+ * given), once the page is ready (window.demo.ready: model loaded, motion playing). Returns { page,
+ * errors (collectPageErrors), context }; the caller closes the context.
+ */
+export async function openDemoPage(browser, url, options = {}, query = '') {
+  const context = await browser.newContext({ locale: 'en-US', ...options });
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(`${url}${query}`);
+  await page.waitForFunction(() => window.demo?.ready === true, null, { timeout: 60_000 });
+  return { page, errors, context };
 }

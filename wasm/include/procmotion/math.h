@@ -10,8 +10,8 @@
  *   - Euler angles are radians. PM_EULER_XYZ means R = Rx * Ry * Rz applied to column vectors,
  *     i.e. intrinsic X then Y then Z (BVH channel order "Xrotation Yrotation Zrotation"). The
  *     order names list the rotations as they appear left to right in the product.
- *   - MMD's own Euler decomposition for limited IK links is YXZ; VMD camera rotations are
- *     applied as in MMD (see docs/formats.md).
+ *   - MMD's own Euler decomposition for limited IK links is YXZ; VMD camera keys carry Euler
+ *     radians, read and written as stored (docs/vmd.md, "Camera key").
  *   - Every function is total: normalising a zero or non-finite quaternion gives identity,
  *     zero-length vectors normalise to zero, and no NaN comes out of finite input.
  */

@@ -71,7 +71,7 @@ uint8_t *pmi_buf_grow(pmi_buf *buf, size_t n) {
         buf->failed = true;
         return NULL;
     }
-    if (buf->size + n > buf->capacity) {
+    if (!buf->data || buf->size + n > buf->capacity) { /* n = 0 on an empty buffer too: never NULL + 0, memset(NULL) */
         size_t cap = buf->capacity ? buf->capacity : 256;
         while (cap < buf->size + n) cap *= 2;
         uint8_t *p = pmi_alloc(buf->allocator, cap);

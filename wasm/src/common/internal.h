@@ -107,8 +107,8 @@ typedef struct pmi_buf {
     bool failed;
 } pmi_buf;
 
-/* Reserve n more bytes and return a pointer to them (zeroed), or NULL after an allocation failure
- * (buf->failed stays set; later calls keep returning NULL). */
+/* Reserve n more bytes and return a pointer to them (zeroed; n may be 0), or NULL after an allocation
+ * failure (buf->failed stays set; later calls keep returning NULL). */
 uint8_t *pmi_buf_grow(pmi_buf *buf, size_t n);
 void pmi_buf_release(pmi_buf *buf);
 

@@ -351,8 +351,9 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
     return PM_OK;
 }
 
-/* A point / direction of vertex i through the bake (linear blend skinning with the written weights). */
-static pm_vec3 skin_point(const ctx *c, uint32_t i, pm_vec3 v) {
+/* A point (point = true) or a direction of vertex i through the bake (linear blend skinning with the
+ * written weights): each weighted bone turns it about its rest position (a direction only turns). */
+static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) {
     const uint16_t *j = c->joints + 4 * (size_t)i;
     const float *w = c->weights + 4 * (size_t)i;
     bool any = false;
@@ -361,21 +362,10 @@ static pm_vec3 skin_point(const ctx *c, uint32_t i, pm_vec3 v) {
     pm_vec3 out = pm_vec3_make(0, 0, 0);
     for (int k = 0; k < 4; k++) {
         if (w[k] <= 0) continue;
-        const pm_bone *b = &c->s->bones[j[k]];
-        pm_vec3 local = pm_vec3_sub(v, b->position);
-        out = pm_vec3_add(out, pm_vec3_scale(pm_vec3_add(c->rest[j[k]], pm_quat_rotate(c->rot[j[k]], local)), w[k]));
+        uint32_t b = j[k];
+        pm_vec3 turned = pm_quat_rotate(c->rot[b], point ? pm_vec3_sub(v, c->s->bones[b].position) : v);
+        out = pm_vec3_add(out, pm_vec3_scale(point ? pm_vec3_add(c->rest[b], turned) : turned, w[k]));
     }
-    return out;
-}
-static pm_vec3 skin_dir(const ctx *c, uint32_t i, pm_vec3 v) {
-    const uint16_t *j = c->joints + 4 * (size_t)i;
-    const float *w = c->weights + 4 * (size_t)i;
-    bool any = false;
-    for (int k = 0; k < 4; k++) any |= w[k] > 0 && c->moved[j[k]];
-    if (!any) return v;
-    pm_vec3 out = pm_vec3_make(0, 0, 0);
-    for (int k = 0; k < 4; k++)
-        if (w[k] > 0) out = pm_vec3_add(out, pm_vec3_scale(pm_quat_rotate(c->rot[j[k]], v), w[k]));
     return out;
 }
 
@@ -902,7 +892,7 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
             uint32_t v = mm->offsets[k].index;
             pm_vec3 d = finite_vec(c, pm_vec3_make(mm->offsets[k].value[0], mm->offsets[k].value[1], mm->offsets[k].value[2]));
             pairs[n].vertex = v;
-            pairs[n++].delta = to_gltf(skin_dir(c, v, d));
+            pairs[n++].delta = to_gltf(skin(c, v, d, false));
         }
         qsort(pairs, n, sizeof *pairs, cmp_pair);
         uint32_t u = 0; /* merge repeats (summed, as the offsets add up when MMD applies them) */
@@ -998,8 +988,8 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     for (uint32_t i = 0; i < nv; i++) {
         const pm_model_vertex *v = &m->vertices[i];
-        pm_vec3 p = to_gltf(skin_point(c, i, finite_vec(c, v->position)));
-        pm_vec3 n = skin_dir(c, i, finite_vec(c, v->normal));
+        pm_vec3 p = to_gltf(skin(c, i, finite_vec(c, v->position), true));
+        pm_vec3 n = skin(c, i, finite_vec(c, v->normal), false);
         n = pm_vec3_make(n.x, n.y, -n.z);
         float len = pm_vec3_length(n);
         n = len > 1e-12f && isfinite(len) ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
