@@ -630,6 +630,57 @@ PM_TEST(ik_shortcuts_give_the_same_bits_as_the_reference_order) {
     ctx_close(&b);
 }
 
+/* A subset gives its bones the full evaluation's bits; with PM_POSE_KEEP_OTHERS the parents' world
+ * matrices come from the caller (here: copied from a full evaluation) and the legs still get the same
+ * bits, while a bone outside keeps what the caller put there. Keys share X handles and frames and carry
+ * still position channels, so the Bezier memo and the skipped channels are exercised too. */
+PM_TEST(subsets_and_kept_parents_give_the_full_evaluations_bits) {
+    tb_skel t;
+    tb_init(&t);
+    tb_leg_rig r = tb_leg(&t);
+    pm_vmd *v = new_vmd();
+    const uint8_t ease[4][4] = {{42, 10, 85, 120}, {42, 30, 85, 100}, {16, 5, 111, 127}, {42, 0, 85, 127}};
+    const uint8_t other[4][4] = {{42, 60, 85, 70}, {42, 90, 85, 20}, {16, 40, 111, 60}, {42, 127, 85, 0}};
+    for (uint32_t f = 0; f <= 12; f += 4) {
+        double a = 0.1 * f;
+        tb_key(v, "センター", f, 0.1f * f, -0.05f * f, 0, pm_quat_from_axis_angle(pm_vec3_make(0, 1, 0), (float)a), ease);
+        tb_key(v, "下半身", f, 0, 0, 0, pm_quat_from_axis_angle(pm_vec3_make(1, 0, 0), (float)(0.3 * a)), other);
+        tb_key(v, "左足ＩＫ", f, 0.2f * (f % 8), 1.5f - 0.1f * f, -1.0f + 0.2f * f, pm_quat_identity(), ease);
+        tb_key(v, "左足", f, 0, 0, 0, pm_quat_from_axis_angle(pm_vec3_make(0, 0, 1), (float)(0.2 * a)), other);
+    }
+    ctx full, part, kept;
+    ctx_open(&full, &t.sk, v);
+    ctx_open(&part, &t.sk, v);
+    ctx_open(&kept, &t.sk, v);
+    uint8_t mask[64] = {0}, given[64] = {0}, rest[64] = {0};
+    const uint32_t want[2] = {r.ankle, r.toe}, parents[2] = {r.root, r.lower};
+    PM_CHECK_OK(pm_pose_subset(&t.sk, want, 2, mask, NULL, &full.err), &full.err);
+    PM_CHECK_OK(pm_pose_subset(&t.sk, parents, 2, given, NULL, &full.err), &full.err);
+    for (uint32_t b = 0; b < t.sk.bone_count; b++) rest[b] = mask[b] && !given[b];
+    PM_CHECK(mask[r.leg_ik] && mask[r.toe_ik] && !rest[r.center] && rest[r.leg] && rest[r.leg_ik]);
+    pm_pose_set_subset(part.ws, mask);
+    pm_pose_set_subset(kept.ws, rest);
+    const pm_pose_options keep = {PM_POSE_KEEP_OTHERS, 0};
+    const float marker[16] = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 7, 8, 9, 1};
+    for (double f = 0; f <= 13; f += 0.5) {
+        ctx_eval(&full, f);
+        ctx_eval(&part, f);
+        memcpy(kept.pose->world[r.root].m, full.pose->world[r.root].m, sizeof marker);
+        memcpy(kept.pose->world[r.lower].m, full.pose->world[r.lower].m, sizeof marker);
+        memcpy(kept.pose->world[r.center].m, marker, sizeof marker); /* not read by the rest */
+        PM_CHECK_OK(pm_pose_evaluate(kept.anim, kept.ws, f, kept.pose, &keep, &kept.err), &kept.err);
+        for (uint32_t b = 0; b < t.sk.bone_count; b++) {
+            if (mask[b]) PM_CHECK_MSG(memcmp(part.pose->world[b].m, full.pose->world[b].m, sizeof marker) == 0, "frame %g bone %u (subset)", f, b);
+            if (rest[b]) PM_CHECK_MSG(memcmp(kept.pose->world[b].m, full.pose->world[b].m, sizeof marker) == 0, "frame %g bone %u (kept)", f, b);
+        }
+        PM_CHECK(memcmp(kept.pose->world[r.center].m, marker, sizeof marker) == 0);
+    }
+    ctx_close(&full);
+    ctx_close(&part);
+    ctx_close(&kept);
+    pm_vmd_free(v);
+}
+
 PM_TEST(bad_arguments_fail_with_messages) {
     tb_skel t;
     uint32_t sh, el, wr;

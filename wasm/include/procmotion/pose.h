@@ -172,6 +172,10 @@ enum {
     /* run babylon-mmd's IK step for step, without the shortcuts that give the same results faster
      * (partial updates inside the CCD loop, stopping at an exact fixed point): for tests */
     PM_POSE_REFERENCE_IK = 1u << 2,
+    /* with a subset (pm_pose_set_subset): the bones outside it keep the world matrices the caller put in
+     * pose->world instead of identity, and the subset's bones read their parents' from there (for a caller
+     * that has them from another evaluation: they must be what that evaluation gives them) */
+    PM_POSE_KEEP_OTHERS = 1u << 3,
 };
 
 /*
@@ -184,10 +188,12 @@ typedef struct pm_pose_options {
     uint32_t max_ik_iterations;  /* 0 = PM_POSE_MAX_IK_ITERATIONS; larger values are capped to it */
 } pm_pose_options;
 
-/* Sample and evaluate only the bones marked in `subset` (bone_count bytes, non-zero = evaluate; borrowed,
- * keep it alive while set), e.g. a closure from pm_pose_subset: pm_pose_sample leaves the others'
- * translation and rotation as they are, and they keep an identity world matrix. NULL (the default) =
- * every bone. */
+/* Sample and evaluate only the bones marked in `subset` (bone_count bytes, non-zero = evaluate;
+ * borrowed, keep it alive while set; the lists the evaluation walks are built when it is set: set it again
+ * after changing the mask), e.g. a closure from pm_pose_subset: pm_pose_sample
+ * leaves the others' translation and rotation as they are, and they keep an identity world matrix. NULL
+ * (the default) = every bone. O(bone_count): set a subset once per workspace, not per frame (a pass that
+ * needs another subset uses a workspace of its own). */
 void pm_pose_set_subset(pm_pose_workspace *ws, const uint8_t *subset);
 
 /* Mark in mask[bone_count] (not cleared first) `count` bones and everything their world matrices depend

@@ -152,6 +152,12 @@ typedef struct lnd {
     pm_pose *pose;
     void *pool;
     uint8_t *subset;     /* [bone_count]: the bones the limbs depend on (pm_pose_subset) */
+    /* the passes that read less evaluate less, each in a workspace of its own (a subset is set once) */
+    uint8_t *rec_subset;  /* [bone_count]: what record() evaluates without IK (the hips, the IK bones' parents) */
+    uint8_t *samp_subset; /* [bone_count]: what is only sampled (the IK bones, knees, effectors, foot IK bones) */
+    pm_pose_workspace *ws_rec, *ws_samp;
+    uint8_t *meas_subset; /* [bone_count]: what measure() evaluates when the legs' parents come from record() */
+    bool meas_fast;       /* meas_subset holds (see plan_measure) */
 } lnd;
 
 static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->per_frame : 1; }
@@ -412,6 +418,46 @@ static void measure_frame(const pm_landing_limb *l, uint32_t f, const pm_pose *p
     }
 }
 
+/* Whether measure() can take the steered legs' parents' world matrices from record() (the same tracks,
+ * which no IK moves) and evaluate only the rest of the subset: every other bone it evaluates has its
+ * parent and append source among those evaluated or (parent only) those given. Fills meas_subset. */
+static pm_result plan_measure(lnd *L, pm_error *err) {
+    const pm_skeleton *sk = L->sk;
+    const uint32_t n = sk->bone_count;
+    uint8_t *given = L->meas_subset; /* first the given bones' closure, then the rest */
+    memset(given, 0, n);
+    uint32_t want[2 * PM_LANDING_MAX_LIMBS], nw = 0;
+    for (uint32_t i = 0; i < L->count; i++) {
+        const leg *g = &L->legs[i];
+        if (!g->steer) return PM_OK; /* a limb record() has nothing for */
+        if (g->ik_parent != PM_NO_INDEX) want[nw++] = g->ik_parent;
+        if (g->hip_parent != PM_NO_INDEX) want[nw++] = g->hip_parent;
+    }
+    if (!nw) return PM_OK;
+    pm_result r = pm_pose_subset(sk, want, nw, given, &L->a, err);
+    if (r != PM_OK) return r;
+    for (uint32_t b = 0; b < n; b++) { /* no IK chain may touch what is given */
+        const pm_bone *bone = &sk->bones[b];
+        if (!bone->has_ik) continue;
+        if (given[b] || given[bone->ik.target]) return PM_OK;
+        for (uint32_t k = 0; k < bone->ik.link_count; k++)
+            if (given[bone->ik.links[k].bone]) return PM_OK;
+    }
+    uint8_t *top = given; /* the given bones themselves: 2, their closure: 1 */
+    for (uint32_t k = 0; k < nw; k++) top[want[k]] = 2;
+    for (uint32_t b = 0; b < n; b++) {
+        if (!L->subset[b] || given[b]) continue;
+        const pm_bone *bone = &sk->bones[b];
+        if (bone->parent != PM_NO_INDEX && given[bone->parent] == 1) return PM_OK;
+        if ((bone->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && bone->append_parent < n &&
+            given[bone->append_parent])
+            return PM_OK;
+    }
+    for (uint32_t b = 0; b < n; b++) L->meas_subset[b] = L->subset[b] && !given[b];
+    L->meas_fast = true;
+    return PM_OK;
+}
+
 static pm_result measure(lnd *L, const pm_vmd *vmd, pm_landing_report *rep, pm_error *err) {
     pm_anim *anim = NULL;
     pm_anim_bind_options bo = {.allocator = L->a};
@@ -420,8 +466,18 @@ static pm_result measure(lnd *L, const pm_vmd *vmd, pm_landing_report *rep, pm_e
     meter m[PM_LANDING_MAX_LIMBS];
     memset(m, 0, sizeof m);
     for (uint32_t i = 0; i < L->count; i++) rep->limbs[i].effector = L->limb[i].effector, rep->limbs[i].steered = L->legs[i].steer;
+    /* the legs' parents as record() played them (fast), the rest evaluated */
+    pm_pose_options keep = {PM_POSE_KEEP_OTHERS, 0};
+    if (L->meas_fast) pm_pose_set_subset(L->ws, L->meas_subset);
     for (uint32_t f = 0; f <= L->frames && r == PM_OK; f++) {
-        if ((r = pm_pose_evaluate(anim, L->ws, f, L->pose, NULL, err)) != PM_OK) break;
+        for (uint32_t i = 0; i < L->count && L->meas_fast; i++) {
+            const leg *g = &L->legs[i];
+            const size_t s = (size_t)f * L->pf;
+            if (g->ik_parent != PM_NO_INDEX) memcpy(L->pose->world[g->ik_parent].m, g->ik_parent_world + 16 * s, 16 * sizeof(float));
+            if (g->hip_parent != PM_NO_INDEX)
+                memcpy(L->pose->world[g->hip_parent].m, g->hip_parent_world + 16 * s, 16 * sizeof(float));
+        }
+        if ((r = pm_pose_evaluate(anim, L->ws, f, L->pose, L->meas_fast ? &keep : NULL, err)) != PM_OK) break;
         for (uint32_t i = 0; i < L->count; i++) measure_frame(&L->limb[i], f, L->pose, &rep->limbs[i], &m[i]);
     }
     pm_anim_free(anim);
@@ -484,7 +540,7 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     /* only what the effectors (and the feet their IK turns) depend on is evaluated: the same numbers a
      * full evaluation gives them, in a fraction of the time */
     if (!(L->subset = pmi_alloc_array(&L->a, sk->bone_count, 1, err, "landing: bones"))) return PM_ERR_OUT_OF_MEMORY;
-    uint32_t want[2 * PM_LANDING_MAX_LIMBS];
+    uint32_t want[3 * PM_LANDING_MAX_LIMBS];
     uint32_t nw = 0;
     for (uint32_t i = 0; i < count; i++) {
         want[nw++] = limbs[i].effector;
@@ -492,13 +548,49 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     }
     if ((r = pm_pose_subset(sk, want, nw, L->subset, &L->a, err)) != PM_OK) return r;
     pm_pose_set_subset(L->ws, L->subset);
+    /* the smaller subsets of the passes that read less (each gives the bones it reads exactly what the
+     * full evaluation gives them) */
+    if (!(L->rec_subset = pmi_alloc_array(&L->a, 3 * (size_t)sk->bone_count, 1, err, "landing: bones")))
+        return PM_ERR_OUT_OF_MEMORY;
+    L->samp_subset = L->rec_subset + sk->bone_count;
+    L->meas_subset = L->samp_subset + sk->bone_count;
+    nw = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const leg *g = &L->legs[i];
+        if (!g->steer) continue;
+        /* without IK a hip's world matrix needs its parent's and its append source's (pm_pose_subset of
+         * the hip itself would add the leg's IK chain, which record() turns off) */
+        if (g->ik_parent != PM_NO_INDEX) want[nw++] = g->ik_parent;
+        if (g->hip_parent != PM_NO_INDEX) want[nw++] = g->hip_parent;
+        const pm_bone *hb = &sk->bones[g->hip];
+        if ((hb->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && hb->append_parent < sk->bone_count)
+            want[nw++] = hb->append_parent;
+    }
+    if ((r = pm_pose_subset(sk, want, nw, L->rec_subset, &L->a, err)) != PM_OK) return r;
+    for (uint32_t i = 0; i < count; i++) {
+        const leg *g = &L->legs[i];
+        if (!g->steer) continue;
+        L->rec_subset[g->hip] = 1;
+        /* sampled for their local rotations and offsets (their world matrices are not read) */
+        L->samp_subset[g->knee] = L->samp_subset[g->eff] = 1;
+        if (g->toe_ik != PM_NO_INDEX) L->samp_subset[g->toe_ik] = 1;
+        if (g->ik != PM_NO_INDEX) L->samp_subset[g->ik] = 1;
+    }
+    if ((r = pm_pose_workspace_create(sk, &L->a, &L->ws_rec, err)) != PM_OK ||
+        (r = pm_pose_workspace_create(sk, &L->a, &L->ws_samp, err)) != PM_OK)
+        return r;
+    pm_pose_set_subset(L->ws_rec, L->rec_subset);
+    pm_pose_set_subset(L->ws_samp, L->samp_subset);
     return PM_OK;
 }
 
 static void teardown(lnd *L) {
     pmi_free(&L->a, L->subset);
+    pmi_free(&L->a, L->rec_subset);
     pm_pose_free(L->pose);
     pm_pose_workspace_free(L->ws);
+    pm_pose_workspace_free(L->ws_rec);
+    pm_pose_workspace_free(L->ws_samp);
     pmi_free(&L->a, L->pool);
 }
 
@@ -520,7 +612,8 @@ pm_result pm_landing_measure(const pm_skeleton *skeleton, const pm_vmd *vmd, uin
 static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
     pm_pose_options no_ik = {PM_POSE_NO_IK, 0};
     for (uint32_t s = 0; s < L->ns; s++) {
-        pm_result r = pm_pose_evaluate(anim, L->ws, (double)s / L->pf, L->pose, &no_ik, err);
+        pm_result r = pm_pose_evaluate(anim, L->ws_rec, (double)s / L->pf, L->pose, &no_ik, err);
+        if (r == PM_OK) r = pm_pose_sample(anim, L->ws_samp, (double)s / L->pf, L->pose, err);
         if (r != PM_OK) return r;
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];
@@ -554,7 +647,7 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
         const bool on = active(l, f);
         pmi_dq rot = {0, 0, 0, 1};
         if (!l->ik_rotation || !on) {
-            pm_result r = pm_pose_sample(anim, L->ws, (double)s / pf, L->pose, err);
+            pm_result r = pm_pose_sample(anim, L->ws_samp, (double)s / pf, L->pose, err); /* only the IK bone is read */
             if (r != PM_OK) return r;
             pm_quat qq = L->pose->rotation[g->ik];
             pm_vec3 t = L->pose->translation[g->ik];
@@ -624,7 +717,7 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
             }
             break;
         }
-        pm_result r = pm_pose_sample(landed, L->ws, (double)s / L->pf, L->pose, err);
+        pm_result r = pm_pose_sample(landed, L->ws_samp, (double)s / L->pf, L->pose, err); /* only the IK bones are read */
         if (r != PM_OK) return r;
         for (uint32_t i = 0; i < L->count; i++) {
             leg *g = &L->legs[i];
@@ -859,7 +952,7 @@ pm_result pm_landing_close(const pm_skeleton *skeleton, const pm_vmd *vmd, uint3
         pm_anim_bind_options bo = {.allocator = L.a};
         if ((r = pm_anim_bind(skeleton, vmd, &bo, &anim, err)) != PM_OK) goto done;
     }
-    if ((r = record(&L, anim, err)) != PM_OK) goto done;
+    if ((r = record(&L, anim, err)) != PM_OK || (r = plan_measure(&L, err)) != PM_OK) goto done;
     /* the output: the input without the bones the mechanism keys, then the new IK tracks */
     const char *skip[4 * PM_LANDING_MAX_LIMBS + 8];
     uint32_t nskip = 0;

@@ -14,7 +14,7 @@ static inline double pmi_bezier_y(double p1, double p2, double s) {
 /* babylon-mmd's BezierInterpolate(x1, x2, y1, y2, x) step for step in JS doubles (bisection, 15 steps,
  * eps 1e-5), control values in [0,1] (not /127). Pose sampling, tracing easing and pm_bezier_eval_mmd
  * (which rounds to float) share it so that they round alike. */
-static inline double pmi_bezier_mmd(double x1, double x2, double y1, double y2, double x) {
+static inline void pmi_bezier_mmd_solve(double x1, double x2, double x, double w[3]) {
     double k = 0.5, t = k, s = 1.0 - t, sst3 = 0, stt3 = 0, ttt = 0;
     for (int i = 0; i < 15; ++i) {
         sst3 = 3.0 * s * s * t;
@@ -26,7 +26,15 @@ static inline double pmi_bezier_mmd(double x1, double x2, double y1, double y2, 
         t += (ft < 0) ? k : -k;
         s = 1.0 - t;
     }
-    return (sst3 * y1) + (stt3 * y2) + ttt;
+    w[0] = sst3, w[1] = stt3, w[2] = ttt;
+}
+/* The Y of a solve (w from pmi_bezier_mmd_solve): the parameter depends on x1, x2 and x alone, so one
+ * solve serves every curve with the same X handles (the same bits as a solve per curve). */
+static inline double pmi_bezier_mmd_y(const double w[3], double y1, double y2) { return (w[0] * y1) + (w[1] * y2) + w[2]; }
+static inline double pmi_bezier_mmd(double x1, double x2, double y1, double y2, double x) {
+    double w[3];
+    pmi_bezier_mmd_solve(x1, x2, x, w);
+    return pmi_bezier_mmd_y(w, y1, y2);
 }
 
 /* The parameter s in [0,1] at which an MMD Bezier's X(s) = x, for control x values x1, x2 in [0,1]

@@ -25,6 +25,8 @@ void pm_pose_workspace_free(pm_pose_workspace *ws) {
     pmi_free(a, ws->path);
     pmi_free(a, ws->path_of_link);
     pmi_free(a, ws->prev_ik_rot);
+    pmi_free(a, ws->sampled);
+    pmi_free(a, ws->run);
     ws->magic = 0;
     pm_allocator copy = *a;
     pmi_free(&copy, ws);
@@ -204,7 +206,10 @@ pm_result pm_pose_workspace_create(const pm_skeleton *skeleton, const pm_allocat
     WS_ALLOC(ws->links, links);
     WS_ALLOC(ws->path_of_link, links);
     WS_ALLOC(ws->prev_ik_rot, links);
+    WS_ALLOC(ws->sampled, n);
+    WS_ALLOC(ws->run, n);
     init_bones(ws);
+    pm_pose_set_subset(ws, NULL);
     {
         /* plan the IK chains: count, allocate, fill */
         uint8_t *mark = pmi_alloc_array(&al, (size_t)n + 1, 1, err, "pose: workspace");
@@ -243,7 +248,17 @@ pm_result pm_pose_set_ik_mode(pm_pose_workspace *ws, uint32_t ik_bone, pm_ik_mod
 }
 
 void pm_pose_set_subset(pm_pose_workspace *ws, const uint8_t *subset) {
-    if (ws && ws->magic == PMI_WORKSPACE_MAGIC) ws->subset = subset;
+    if (!ws || ws->magic != PMI_WORKSPACE_MAGIC) return;
+    ws->subset = subset;
+    /* the lists the evaluation walks (read once here: a call per change of the mask) */
+    ws->sampled_count = ws->run_count = 0;
+    for (uint32_t i = 0; i < ws->bone_count; i++)
+        if (!subset || subset[i]) ws->sampled[ws->sampled_count++] = i;
+    for (uint8_t stage = 0; stage < 2; stage++)
+        for (uint32_t k = 0; k < ws->bone_count; k++) {
+            const uint32_t b = ws->order[k];
+            if (ws->bones[b].after_physics == stage && (!subset || subset[b])) ws->run[ws->run_count++] = b;
+        }
 }
 
 bool pm_pose_ik_enabled(const pm_pose_workspace *ws, uint32_t ik_bone) {
@@ -300,13 +315,6 @@ pm_vec3 pm_pose_world_position(const pm_pose *pose, uint32_t bone) {
 
 /* ---- sampling ---------------------------------------------------------------------------------- */
 
-/* babylon-mmd's BezierInterpolate of a key's curve (x1, y1, x2, y2 bytes) in double (pm_bezier_eval_mmd
- * rounds to float). */
-static double bezier(const uint8_t *c, double x) {
-    return pmi_bezier_mmd(c[0] / 127.0, c[2] / 127.0, c[1] / 127.0, c[3] / 127.0, x);
-}
-
-/* First index in frames[0..n) whose frame is > t, starting from a cached guess (n >= 1). */
 static uint32_t upper_bound(const uint32_t *frames, uint32_t n, double t, uint32_t *cursor) {
     uint32_t i = *cursor;
     if (i <= n && (i == 0 || frames[i - 1] <= t) && (i == n || t < frames[i])) return i;
@@ -320,14 +328,21 @@ static uint32_t upper_bound(const uint32_t *frames, uint32_t n, double t, uint32
     return *cursor = lo;
 }
 
-/* bezier() through the workspace's memo: the bones of a motion are often keyed on the same frames
- * with the same curves, so one solve per frame serves them all (same inputs, same result). */
+/* babylon-mmd's BezierInterpolate of a key's curve (x1, y1, x2, y2 bytes) in double (pm_bezier_eval_mmd
+ * rounds to float), through the workspace's memo of solves: the parameter depends on the X handles and x
+ * alone, and a motion's keys share a few X handles (key fitting picks from five pairs) and its bones share
+ * key frames, so one solve serves many curves (same inputs, same bits). */
 static double bezier_memo(pm_pose_workspace *ws, const uint8_t *c, double x) {
-    const uint32_t cv = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
-    pmi_curve_memo *m = &ws->curve_memo[(cv ^ (cv >> 11) ^ (cv >> 23)) & (PMI_CURVE_MEMO - 1)];
-    if (m->valid && m->cv == cv && m->x == x) return m->y;
-    m->valid = true, m->cv = cv, m->x = x, m->y = bezier(c, x);
-    return m->y;
+    const uint32_t cx = (uint32_t)c[0] | (uint32_t)c[2] << 8;
+    uint64_t xb;
+    memcpy(&xb, &x, sizeof xb);
+    const uint64_t h = (xb ^ (xb >> 29) ^ cx * 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
+    pmi_curve_memo *m = &ws->curve_memo[(h >> 58) & (PMI_CURVE_MEMO - 1)];
+    if (!(m->valid && m->cx == cx && m->x == x)) {
+        m->valid = true, m->cx = cx, m->x = x;
+        pmi_bezier_mmd_solve(c[0] / 127.0, c[2] / 127.0, x, m->w);
+    }
+    return pmi_bezier_mmd_y(m->w, c[1] / 127.0, c[3] / 127.0);
 }
 
 static void sample_track(pm_pose_workspace *ws, const pm_anim *anim, const pmi_track *tr, double frame,
@@ -348,14 +363,23 @@ static void sample_track(pm_pose_workspace *ws, const pm_anim *anim, const pmi_t
     const float *pb = anim->positions + (size_t)b * 3, *rb = anim->rotations + (size_t)b * 4;
     const uint8_t *cb = anim->curves + (size_t)b * 16;
     double g = (t - fr[ub - 1]) / ((double)fr[ub] - fr[ub - 1]);
-    /* channels often share a curve: solve each distinct one once */
-    double wx = bezier_memo(ws, cb, g);
-    double wy = memcmp(cb + 4, cb, 4) == 0 ? wx : bezier_memo(ws, cb + 4, g);
-    double wz = memcmp(cb + 8, cb, 4) == 0 ? wx : memcmp(cb + 8, cb + 4, 4) == 0 ? wy : bezier_memo(ws, cb + 8, g);
-    double wr = memcmp(cb + 12, cb, 4) == 0 ? wx : bezier_memo(ws, cb + 12, g);
-    st->off.x = pa[0] + ((double)pb[0] - pa[0]) * wx;
-    st->off.y = pa[1] + ((double)pb[1] - pa[1]) * wy;
-    st->off.z = pa[2] + ((double)pb[2] - pa[2]) * wz;
+    /* channels often share a curve: solve each distinct one once. A position channel equal in both keys
+     * needs no solve: its weight multiplies (pb - pa) = +-0, and any weight (always > 0) gives pa + +-0,
+     * the same bits as a weight of 0 (rotation-only keys are the common case) */
+    double w[4];
+    const bool need[4] = {pa[0] != pb[0], pa[1] != pb[1], pa[2] != pb[2], true};
+    for (int ch = 0; ch < 4; ch++) {
+        w[ch] = 0;
+        if (!need[ch]) continue;
+        int same = -1;
+        for (int j = 0; j < ch && same < 0; j++)
+            if (need[j] && memcmp(cb + 4 * j, cb + 4 * ch, 4) == 0) same = j;
+        w[ch] = same >= 0 ? w[same] : bezier_memo(ws, cb + 4 * ch, g);
+    }
+    const double wr = w[3];
+    st->off.x = pa[0] + ((double)pb[0] - pa[0]) * w[0];
+    st->off.y = pa[1] + ((double)pb[1] - pa[1]) * w[1];
+    st->off.z = pa[2] + ((double)pb[2] - pa[2]) * w[2];
     pmi_dq qa = {ra[0], ra[1], ra[2], ra[3]}, qb = {rb[0], rb[1], rb[2], rb[3]};
     st->rot = pmi_dq_slerp(qa, qb, wr);
 }
@@ -378,8 +402,8 @@ pm_result pm_pose_sample(const pm_anim *anim, pm_pose_workspace *ws, double fram
     if (anim && (anim->magic != PMI_ANIM_MAGIC || anim->skeleton != ws->skeleton))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: the animation is bound to another skeleton");
     const uint32_t n = ws->bone_count;
-    for (uint32_t i = 0; i < n; i++) {
-        if (ws->subset && !ws->subset[i]) continue; /* not evaluated: left as it is */
+    for (uint32_t k = 0; k < ws->sampled_count; k++) { /* the others are not evaluated: left as they are */
+        const uint32_t i = ws->sampled[k];
         pmi_bone_state *st = &ws->st[i];
         st->off = pmi_dv_make(0, 0, 0);
         st->rot = pmi_dq_identity();
@@ -541,7 +565,8 @@ static pm_result load_inputs(pm_pose_workspace *ws, const pm_pose *pose, const p
     uint32_t max = opts && opts->max_ik_iterations ? opts->max_ik_iterations : PM_POSE_MAX_IK_ITERATIONS;
     ws->max_iterations = max < PM_POSE_MAX_IK_ITERATIONS ? max : PM_POSE_MAX_IK_ITERATIONS;
     if (sampled) {
-        for (uint32_t i = 0; i < ws->bone_count; i++) {
+        for (uint32_t k = 0; k < ws->sampled_count; k++) {
+            const uint32_t i = ws->sampled[k];
             pmi_bone_state *st = &ws->st[i];
             const float *r = ws->bones[i].rest;
             st->pos = pmi_dv_make(r[0] + st->off.x, r[1] + st->off.y, r[2] + st->off.z);
@@ -580,9 +605,10 @@ static pm_result evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_p
     if (res != PM_OK) return res;
     const uint32_t n = ws->bone_count;
     /* resetTransformState */
+    const uint8_t *keep = (ws->flags & PM_POSE_KEEP_OTHERS) ? ws->subset : NULL;
     for (uint32_t i = 0; i < n; i++) {
         pmi_bone_state *st = &ws->st[i];
-        pmi_mat_identity(world_of(ws, i));
+        if (!keep || keep[i]) pmi_mat_identity(world_of(ws, i));
         st->ik_rot = st->local_rot = st->app_rot = pmi_dq_identity();
         st->local_pos = st->app_pos = pmi_dv_make(0, 0, 0);
         if (ws->bones[i].ik != PM_NO_INDEX) {
@@ -593,13 +619,10 @@ static pm_result evaluate_local(pm_pose_workspace *ws, pm_pose *pose, const pm_p
                                                       : ws->ik_prop[i];
         }
     }
-    const uint8_t *subset = ws->subset;
-    for (int stage = 0; stage < 2; stage++)
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t b = ws->order[k];
-            if (ws->bones[b].after_physics != stage || (subset && !subset[b])) continue;
-            pmi_pose_update_bone(ws, b, ws->bones[b].ik == PM_NO_INDEX || ws->ik_on[b]);
-        }
+    for (uint32_t k = 0; k < ws->run_count; k++) {
+        const uint32_t b = ws->run[k];
+        pmi_pose_update_bone(ws, b, ws->bones[b].ik == PM_NO_INDEX || ws->ik_on[b]);
+    }
     store_finals(ws, pose);
     return PM_OK;
 }

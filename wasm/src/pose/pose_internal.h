@@ -310,11 +310,11 @@ typedef struct pmi_ik {
     uint32_t path_first; /* per link j: ws->path_of_link[link_first + j] = {first, count} into ws->path */
 } pmi_ik;
 
-#define PMI_CURVE_MEMO 16
+#define PMI_CURVE_MEMO 64
 typedef struct pmi_curve_memo {
     bool valid;
-    uint32_t cv; /* x1, y1, x2, y2 */
-    double x, y;
+    uint32_t cx; /* x1, x2 */
+    double x, w[3]; /* pmi_bezier_mmd_solve */
 } pmi_curve_memo;
 
 struct pm_pose_workspace {
@@ -343,6 +343,9 @@ struct pm_pose_workspace {
     uint32_t flags;
     uint32_t max_iterations;
     const uint8_t *subset; /* pm_pose_set_subset: the bones evaluated (NULL = all) */
+    uint32_t *sampled;     /* [bone_count] the bones of the subset in index order (pm_pose_sample) */
+    uint32_t *run;         /* [bone_count] the bones of the subset in evaluation order, stage 0 then 1 */
+    uint32_t sampled_count, run_count;
     uint32_t ik_depth; /* nesting of IK solves (a target with IK of its own) */
     pmi_curve_memo curve_memo[PMI_CURVE_MEMO]; /* recent Bezier solves (pm_pose_sample) */
 };
