@@ -213,6 +213,44 @@ test('generated keyframes: the wrist on the path in babylon-mmd, a hold, a seaml
   }
 });
 
+test('playback on a beat grid: a late or early beat 0, the cycle repeated to cover a song, keyframes on its beats', () => {
+  const session = new TraceSession(pm, mannequin);
+  try {
+    const state = newTraceState();
+    for (const p of [[3, 15, -2], [4.5, 17, -1]]) session.addPoint(state, 'leftHand', p);
+    const plain = session.playback(state, 120);
+    assert.equal(plain.plan.frames, Math.round(plain.loopBeats * 15), 'a BPM: the loop is loopBeats beats');
+    assert.equal(plain.report.sync, null);
+    // a typed offset: one cycle from 0.25 s (beat 0), the loop as the bake wrote it
+    const late = session.playback(state, pm.beatGrid({ bpm: 120, offset: 0.25 }));
+    assert.equal(late.cycles, 1);
+    assert.equal(late.startBeat, 0);
+    assert.equal(late.plan.frames, Math.round(30 * (0.25 + late.loopBeats * 0.5)));
+    assert.ok(late.report.sync.maxError <= 0.5, JSON.stringify(late.report.sync));
+    assert.equal(late.plan.active.findIndex((a, i) => i % 4 === 0 && a === 1) / 4, Math.round(30 * 0.25), 'the trace starts on beat 0');
+    // beat 0 before 0 s: the cycle starts on the first beat after it
+    const early = session.playback(state, pm.beatGrid({ bpm: 120, offset: -0.3 }));
+    assert.equal(early.startBeat, 1);
+    assert.equal(early.plan.active.findIndex((a, i) => i % 4 === 0 && a === 1) / 4, Math.round(30 * 0.2));
+    // a song's beats (a tempo change at beat 12): cycles to its end, every cycle's first keyframe on its beat
+    const beats = Float64Array.from({ length: 30 }, (_, i) => 0.4 + (i <= 12 ? 0.5 * i : 6 + 0.4 * (i - 12)));
+    const grid = pm.beatGrid({ bpm: 120, offset: 0.4, beats });
+    const song = session.playback(state, grid, { until: beats.at(-1) });
+    assert.equal(song.cycles, Math.ceil(29 / song.loopBeats));
+    assert.ok(song.plan.frames >= 30 * beats.at(-1) - 0.5, `${song.plan.frames} frames`);
+    assert.ok(song.report.sync.maxError <= 0.5 && song.report.sync.count === song.timelineKeyframes, JSON.stringify(song.report.sync));
+    const starts = [];
+    for (let f = 0; f <= song.plan.frames; f++) if (song.plan.active[4 * f] && !(f && song.plan.active[4 * (f - 1)])) starts.push(f);
+    // a traced frame is one whose beat (from its time) is inside the span: on a key that lands on a whole
+    // frame, rounding may leave that frame to the segment before
+    const keyed = Array.from({ length: song.cycles }, (_, k) => Math.round(30 * pm.beatGridTime(grid, k * song.loopBeats)));
+    assert.equal(starts.length, song.cycles);
+    assert.ok(starts.every((f, k) => f - keyed[k] >= 0 && f - keyed[k] <= 1), `trace starts ${starts}, keys ${keyed}`);
+  } finally {
+    session.dispose();
+  }
+});
+
 test('input mistakes are TraceInputErrors with their label key; a model without 左腕 cannot trace the left hand', () => {
   const session = new TraceSession(pm, mannequin);
   try {

@@ -29,6 +29,10 @@ export const TRACE_PARAMS = [
 /** After the traced span the pose holds HOLD_BEATS, then returns to the first keyframe in RETURN_BEATS (a seamless loop). */
 export const HOLD_BEATS = 1;
 export const RETURN_BEATS = 1;
+/** On a beat grid the cycle repeats to cover the song, up to MAX_SECONDS (18 000 frames) and MAX_KEYFRAMES
+ * timeline keyframes (the core's limit is PM_TIMELINE_MAX_KEYFRAMES, 10 000). */
+export const MAX_SECONDS = 600;
+export const MAX_KEYFRAMES = 9000;
 
 /** A mistake in the user's input: shown in the banner as t(key, vars). */
 export class TraceInputError extends Error {
@@ -247,25 +251,46 @@ export class TraceSession {
 
   /**
    * Generate the keyframes (state.count along every traced limb's path, state.beatStep beats apart,
-   * state.easing), hold HOLD_BEATS, return to the first pose in RETURN_BEATS, bake at `bpm`.
-   * Returns { vmd, plan, report (Timeline.bake: the plan and what MMD plays, measured), limbs, keyframes (on
-   * the paths), timelineKeyframes (with the hold and return), traceBeats, loopBeats }.
+   * state.easing), hold HOLD_BEATS, return to the first pose in RETURN_BEATS, bake at `tempo`: a BPM,
+   * or a beat grid (app.tempo(): a song's beats, or a BPM with its offset) on which keyframe beat b
+   * lands on the grid's beat b (Timeline.bake's grid: the song's offset and drift). On a grid the
+   * cycle starts on its first beat at or after 0 s and repeats until `until` seconds (the song's
+   * length; 0: one cycle, at most MAX_SECONDS) are covered, so the motion stays on the song's beats
+   * to its end. Returns { vmd, plan (plan.frames: the motion's length, the loop), report (Timeline.bake:
+   * the plan and what MMD plays, measured; report.sync on a grid), limbs, keyframes (on the paths, a
+   * cycle), timelineKeyframes (all, with the holds and returns), traceBeats, loopBeats (a cycle),
+   * startBeat, cycles }.
    */
-  playback(state, bpm) {
+  playback(state, tempo, { until = 0 } = {}) {
     const limbs = this.tracedLimbs(state);
     const count = Math.round(state.count);
     if (!(count >= 2 && count <= 20)) throw new TraceInputError('err.traceCount', { count });
+    const grid = tempo !== null && typeof tempo === 'object';
+    const traceBeats = (count - 1) * state.beatStep;
+    const loopBeats = traceBeats + HOLD_BEATS + RETURN_BEATS;
+    let startBeat = 0, cycles = 1;
+    if (grid && typeof this.pm.beatGridBeat === 'function') { // the grid's queries are the beats module's
+      // keyframes sit at beats >= 0 and at or after 0 s (a grid's beat 0 may be before the song starts)
+      startBeat = Math.max(0, Math.ceil(this.pm.beatGridBeat(tempo, 0) - 1e-6));
+      const end = Math.min(Number(until) || 0, MAX_SECONDS);
+      if (end > 0) cycles = Math.ceil((this.pm.beatGridBeat(tempo, end) - startBeat) / loopBeats);
+      cycles = Math.max(1, Math.min(cycles, Math.floor(MAX_KEYFRAMES / (count + 1))));
+    }
     const tl = this.timeline;
     tl.clear();
-    tl.bpm = bpm;
+    tl.bpm = grid ? tempo.bpm : tempo;
     for (const limb of LIMB_IDS) this.syncDraft(limb, state.drafts[limb]);
-    for (const limb of limbs) tl.generateKeyframes(limb, { count, startBeat: 0, beatStep: state.beatStep, easing: state.easing });
-    const traceBeats = (count - 1) * state.beatStep;
-    tl.addKeyframe({ beat: traceBeats + HOLD_BEATS }); // the last pose, captured: a hold
+    for (let k = 0; k < cycles; k++) {
+      const beat = startBeat + k * loopBeats;
+      const index = tl.keyframeCount;
+      for (const limb of limbs) tl.generateKeyframes(limb, { count, startBeat: beat, beatStep: state.beatStep, easing: state.easing });
+      // the return into this cycle's first pose eases in and out, as the last cycle's return does
+      if (k > 0) tl.addKeyframe({ ...tl.getKeyframe(index), easing: 'ease-in-out' });
+      tl.addKeyframe({ beat: beat + traceBeats + HOLD_BEATS }); // the last pose, captured: a hold
+    }
     const first = tl.getKeyframe(0);
-    const loopBeats = traceBeats + HOLD_BEATS + RETURN_BEATS;
-    tl.addKeyframe({ beat: loopBeats, easing: 'ease-in-out', rotations: first.rotations, translations: first.translations });
-    const { vmd, plan, report } = tl.bake(bpm);
-    return { vmd, plan, report, limbs, keyframes: count, timelineKeyframes: tl.keyframeCount, traceBeats, loopBeats };
+    tl.addKeyframe({ beat: startBeat + cycles * loopBeats, easing: 'ease-in-out', rotations: first.rotations, translations: first.translations });
+    const { vmd, plan, report } = tl.bake(tempo);
+    return { vmd, plan, report, limbs, keyframes: count, timelineKeyframes: tl.keyframeCount, traceBeats, loopBeats, startBeat, cycles };
   }
 }

@@ -2,7 +2,8 @@
 // the core's two-bone IK; "Add point" stores the sphere's position as a control point (an offset
 // from the limb root); the points make a line or a curve; the progress slider moves the limb along
 // it; "Generate keyframes" puts N keyframes on the path with pm.createTimeline and plays the baked
-// VMD (bakeVmd at the page's BPM) through babylon-mmd like every other mode.
+// VMD (Timeline.bake on the page's beat grid: a song's beats, repeated to its end, or the BPM with
+// its offset) through babylon-mmd like every other mode.
 //
 // Two phases: 'edit' (the motion is the live pose: a one-pose VMD rebuilt on every change) and
 // 'play' (the generated keyframes, looping). Any edit goes back to 'edit'.
@@ -268,9 +269,17 @@ class TracingController {
     const beatFrames = 1800 / bpm;
     if (s.phase === 'play') {
       try {
-        const r = (this.played = session.playback(s, bpm));
+        // on the page's beat grid (a song's beats, or taps / a typed offset), as the catwalk and the
+        // groove: keyframe beats on the song's beats, the cycle repeated to the song's end
+        const grid = app.bpm !== null && app.tempo ? app.tempo() : null;
+        const tempo = grid && typeof grid === 'object' ? grid : bpm;
+        const listed = tempo !== bpm && tempo.beats?.length ? tempo.beats[tempo.beats.length - 1] : 0;
+        const until = Math.max(listed, app.music?.buffer ? app.music.duration : 0);
+        const r = (this.played = session.playback(s, tempo, { until }));
         this.refreshStatus();
-        return { vmd: r.vmd, plan: r.plan, report: r.report, loopFrames: Math.round(r.loopBeats * beatFrames), beatFrames, name: `trace-${Math.round(bpm)}`,
+        // the loop is what the bake wrote (plan.frames): on a grid its beats are not beatFrames apart
+        return { vmd: r.vmd, plan: r.plan, report: r.report, sync: r.report.sync ?? null, loopFrames: Math.max(1, r.plan.frames), beatFrames,
+          name: `trace-${Math.round(bpm)}`, looping: !(tempo !== bpm && until > 0), // with a song: one motion to its end
           keyCount: app.pm.readVmd(r.vmd).bones.count, keyframes: r.keyframes,
           traced: r.limbs.map((l) => t(`trace.limb.${l}`)).join(', ') };
       } catch (e) {
