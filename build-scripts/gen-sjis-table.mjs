@@ -10,11 +10,10 @@
 //   1. Decodes every double-byte pair (lead 0x81-0x9F, 0xE0-0xFC; trail 0x40-0x7E, 0x80-0xFC) with a
 //      fatal decoder. A pair that decodes is a mapping; one that throws is unmapped (0 in the table).
 //      The decode table is indexed by the WHATWG "pointer" of the pair (60 leads x 188 trails).
-//   2. Builds the encode table: the pointer of each encodable code point, sorted by that code point
-//      (the encoder binary-searches it through the decode table, so it stores pointers only, 2 bytes
-//      an entry), choosing for a code point with several pairs the one the WHATWG encoder picks
-//      ("index Shift_JIS pointer"): the lowest pointer outside 8272..8835 (the NEC-selected IBM
-//      extensions, lead 0xED-0xEE). The user-defined area
+//   2. Counts the encodable code points (the encoder's choice is not stored: sjis.c derives it from
+//      the decode table when a call needs it), checking that for a code point with several pairs the
+//      WHATWG encoder's choice ("index Shift_JIS pointer": the lowest pointer outside 8272..8835, the
+//      NEC-selected IBM extensions, lead 0xED-0xEE) exists. The user-defined area
 //      (pointers 8836..10715, lead 0xF0-0xF9 <-> U+E000..U+E757) is left out of both tables: sjis_table.h
 //      decodes and sjis.c encodes it arithmetically (see docs/text.md).
 //   3. Decodes every single byte and checks it against the WHATWG rules that sjis.c implements in
@@ -161,32 +160,26 @@ for (let li = 0; li < LEADS.length; li++) {
     }
 }
 lines.push('};', '');
-// Entries are decode-table indices (pointers with the user-defined area taken out), so the search reads
-// pmi_sjis_decode_table[index] directly.
-const tableIndex = (p) => (p < EUDC_FIRST ? p : p - (EUDC_LAST - EUDC_FIRST + 1));
+// The encoder's choice is not stored: sjis.c derives it from the decode table when a call needs it
+// (the lowest pointer outside 8272..8835 for each code point); the count is kept for its test.
+// Which 128-code-point blocks hold such code points: the row of each in the encoder's map (1-based, 0 =
+// none), so that sjis.c makes the map in one pass over the decode table.
+const BLOCKS = 512;
+const blockRow = new Array(BLOCKS).fill(0);
+let rows = 0;
+for (const [cu] of encodeEntries) if (!blockRow[cu >> 7]) blockRow[cu >> 7] = ++rows;
+if (rows > 255) fail(`${rows} blocks need a map row: more than a byte can number`);
 lines.push(
-    '/* The decode-table index of the pair the encoder writes for each encodable code point, sorted by',
-    ' * that code point (pmi_sjis_decode_table[index]) for binary search. */',
-    `const uint16_t pmi_sjis_encode_index[${encodeEntries.length}] = {`,
+    '/* Code points the double-byte encoder writes (the user-defined area aside); sjis.c derives which pair',
+    ' * from pmi_sjis_decode_table. */',
+    `const size_t pmi_sjis_encode_count = ${encodeEntries.length};`,
+    '',
+    `/* For each block of 128 code points, its row in the encoder's map (1..${rows}), 0 when no code point of`,
+    ' * the block has a pair. */',
+    `const uint8_t pmi_sjis_encode_block[PMI_SJIS_ENCODE_BLOCKS] = {`,
 );
-for (let i = 0; i < encodeEntries.length; i += 12) {
-    const row = encodeEntries.slice(i, i + 12).map(([, p]) => String(tableIndex(p)).padStart(5));
-    lines.push('   ' + row.join(',') + ',');
-}
-lines.push('};', '');
-// Buckets: the entries of code points c with c >> 7 == b are encode_index[bucket[b] .. bucket[b + 1]).
-const BUCKETS = 512;
-const bucket = new Array(BUCKETS + 1).fill(0);
-for (let b = 0, i = 0; b <= BUCKETS; b++) {
-    while (i < encodeEntries.length && encodeEntries[i][0] >> 7 < b) i++;
-    bucket[b] = i;
-}
-lines.push(
-    '/* Where each 128-code-point block starts in pmi_sjis_encode_index (the search looks only there). */',
-    `const uint16_t pmi_sjis_encode_bucket[${BUCKETS + 1}] = {`,
-);
-for (let i = 0; i <= BUCKETS; i += 16) lines.push('   ' + bucket.slice(i, i + 16).map((v) => String(v).padStart(5)).join(',') + ',');
-lines.push('};', '', `const size_t pmi_sjis_encode_count = ${encodeEntries.length};`, '');
+for (let i = 0; i < BLOCKS; i += 16) lines.push('   ' + blockRow.slice(i, i + 16).map((v) => String(v).padStart(4)).join(',') + ',');
+lines.push('};', `const uint32_t pmi_sjis_encode_rows = ${rows};`, '');
 const text = lines.join('\n');
 
 if (process.argv.includes('--check')) {

@@ -26,6 +26,8 @@
 //      abi.js (the interface for js-glue, see js-glue/dist/abi.js) and wasm-modules.json (sizes,
 //      dependencies, what moved).
 // Needs emcc, wasm-split and wasm-dis (Debian's emscripten and binaryen, build-scripts/setup.sh).
+// PM_LINK_OPT=-Oz (for experiments) replaces the full link's -O3; build-scripts/wasm-sizes.mjs reads what
+// this leaves in <out>/link/ to show where the bytes are.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -96,7 +98,7 @@ function link(out, optLevel, exports, extra = []) {
 }
 const t0 = performance.now();
 const FULL = join(WORK, 'full.wasm');
-const mapText = link(FULL, '-O3', exportsOf(MODULES), ['-Wl,--print-map']);
+const mapText = link(FULL, process.env.PM_LINK_OPT ?? '-O3', exportsOf(MODULES), ['-Wl,--print-map']);
 writeFileSync(join(WORK, 'full.map'), mapText);
 
 // ---- 3. split, lazy modules last first ------------------------------------------------------------

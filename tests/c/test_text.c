@@ -3,6 +3,7 @@
 
 #include "pm_abi.h"
 #include "procmotion/text.h"
+#include "text/sjis_encoder.h"
 #include "text/sjis_table.h"
 
 #include <stdbool.h>
@@ -331,31 +332,36 @@ PM_TEST(encoder_makes_the_whatwg_choices) {
 
 /* ---- whole tables ---------------------------------------------------------------------------- */
 
-static size_t encode_cp(uint32_t cp, uint8_t out[4], pm_result *r) {
+/* One code point through the encoder, with a map kept in *enc across calls (as the VMD code does). */
+static size_t encode_cp(pmi_sjis_encoder **enc, uint32_t cp, uint8_t out[4], pm_result *r) {
     char utf8[4];
     size_t n = 0;
-    *r = pm_utf8_to_sjis(utf8, put_utf8(cp, utf8), out, 4, &n, NULL, NULL);
+    *r = pmi_utf8_to_sjis_with(enc, NULL, utf8, put_utf8(cp, utf8), out, 4, &n, NULL, NULL);
     return n;
 }
 
-PM_TEST(the_whole_encode_table_round_trips_through_the_decoder) {
+/* The encoder's map is derived from the decode table: every code point that a pointer outside
+ * 8272..8835 decodes to encodes to the first such pointer (WHATWG's index Shift_JIS pointer), and no
+ * other code point encodes to a pair. */
+PM_TEST(the_derived_encoder_writes_the_lowest_pointer_of_every_code_point) {
     PM_CHECK(pmi_sjis_encode_count > 7000);
-    for (size_t i = 0; i < pmi_sjis_encode_count; i++) {
-        const uint32_t pointer = pmi_sjis_pointer_of_index(pmi_sjis_encode_index[i]);
-        PM_CHECK_MSG(pointer < PMI_SJIS_POINTER_COUNT, "encode entry %zu: pointer %u out of range", i, (unsigned)pointer);
+    pmi_sjis_encoder *enc = NULL;
+    static bool seen[0x10000];
+    memset(seen, 0, sizeof seen);
+    size_t entries = 0;
+    for (uint32_t pointer = 0; pointer < PMI_SJIS_POINTER_COUNT; pointer++) {
         const uint32_t cp = pmi_sjis_decode_pointer(pointer);
-        PM_CHECK_MSG(cp != 0, "encode entry %zu: pointer %u is unmapped", i, (unsigned)pointer);
-        if (i) {
-            const uint32_t before = pmi_sjis_decode_table[pmi_sjis_encode_index[i - 1]];
-            PM_CHECK_MSG(pmi_sjis_encode_bucket[cp >> 7] <= i && i < pmi_sjis_encode_bucket[(cp >> 7) + 1],
-                         "encode entry %zu is outside its bucket", i);
-            PM_CHECK_MSG(before < cp, "encode table not sorted at %zu", i);
-        }
+        if (!cp || (pointer >= 8272 && pointer <= 8835) || (cp >= PMI_SJIS_EUDC_FIRST && cp <= PMI_SJIS_EUDC_LAST) ||
+            seen[cp])
+            continue;
+        seen[cp] = true;
+        entries++;
         const unsigned lead = pointer / 188 + (pointer / 188 < 0x1F ? 0x81 : 0xC1);
         const unsigned trail = pointer % 188 + (pointer % 188 < 0x3F ? 0x40 : 0x41);
+        char utf8[4];
         uint8_t bytes[4];
-        pm_result r;
-        size_t n = encode_cp(cp, bytes, &r);
+        size_t n = 0;
+        pm_result r = pmi_utf8_to_sjis_with(&enc, NULL, utf8, put_utf8(cp, utf8), bytes, 4, &n, NULL, NULL);
         PM_CHECK_MSG(r == PM_OK && n == 2 && bytes[0] == lead && bytes[1] == trail, "U+%04X does not encode to %02X%02X",
                      (unsigned)cp, lead, trail);
         char want[4], text[8];
@@ -363,12 +369,32 @@ PM_TEST(the_whole_encode_table_round_trips_through_the_decoder) {
         PM_CHECK_EQ_INT(pm_sjis_to_utf8(bytes, 2, text, sizeof text), want_len);
         PM_CHECK_MSG(memcmp(text, want, want_len) == 0, "%02X%02X does not decode to U+%04X", lead, trail, (unsigned)cp);
     }
+    PM_CHECK_EQ_INT(entries, pmi_sjis_encode_count); /* and no other code point: the test after the next */
+    pmi_sjis_encoder_free(enc);
+}
+
+/* Without memory for the map the encoder searches the decode table: the same bytes. */
+PM_TEST(the_encoder_without_memory_for_its_map_writes_the_same_bytes) {
+    const pm_allocator tight = {.memory_limit = 1024};
+    PM_CHECK(pmi_sjis_encoder_create(&tight) == NULL);
+    const char *s = "上半身センター右つま先ＩＫ纊ⅰ−¥";
+    uint8_t a[64], b[64];
+    size_t na = 0, nb = 0;
+    pmi_sjis_encoder *none = NULL;
+    PM_CHECK_EQ_INT(pmi_utf8_to_sjis_with(&none, &tight, s, strlen(s), a, sizeof a, &na, NULL, NULL), PM_OK);
+    PM_CHECK(none == NULL);
+    PM_CHECK_EQ_INT(pm_utf8_to_sjis(s, strlen(s), b, sizeof b, &nb, NULL, NULL), PM_OK);
+    PM_CHECK(same_bytes(a, na, b, nb));
+    PM_CHECK_EQ_INT(pmi_utf8_to_sjis_with(&none, &tight, "\xE2\x82\xAC\xF0\x9F\x98\x80", 7, a, sizeof a, &na, NULL,
+                                          NULL),
+                    PM_ERR_ENCODING); /* U+20AC EURO SIGN has no pair either way */
 }
 
 /* Every pair the decoder maps re-encodes to a pair that decodes to the same character: 398 of them
  * are duplicates (NEC / IBM extensions) whose character is written with its preferred pair. */
 PM_TEST(every_decodable_pair_decodes_encodes_and_decodes_the_same) {
     size_t mapped = 0, duplicates = 0;
+    pmi_sjis_encoder *enc = NULL;
     for (uint32_t lead = 0x81; lead <= 0xFC; lead++) {
         for (uint32_t trail = 0x40; trail <= 0xFC; trail++) {
             uint8_t pair[2] = {(uint8_t)lead, (uint8_t)trail};
@@ -380,7 +406,7 @@ PM_TEST(every_decodable_pair_decodes_encodes_and_decodes_the_same) {
             mapped++;
             uint8_t again[4];
             pm_result r;
-            size_t n = encode_cp(cp, again, &r);
+            size_t n = encode_cp(&enc, cp, again, &r);
             PM_CHECK_MSG(r == PM_OK && n == 2, "U+%04X from %02X%02X does not encode", cp, lead, trail);
             char text2[16];
             pm_sjis_to_utf8(again, n, text2, sizeof text2);
@@ -390,17 +416,19 @@ PM_TEST(every_decodable_pair_decodes_encodes_and_decodes_the_same) {
     }
     PM_CHECK_EQ_INT(mapped, 9604); /* 7724 JIS X 0208 + NEC + IBM pairs, 1880 user-defined */
     PM_CHECK_EQ_INT(duplicates, 398);
+    pmi_sjis_encoder_free(enc);
 }
 
 /* Over every Unicode scalar value: encoding either fails or gives bytes that decode to the same
  * character, except the three documented one-way mappings. */
 PM_TEST(every_code_point_encodes_faithfully_or_fails) {
     size_t encodable = 0;
+    pmi_sjis_encoder *enc = NULL;
     for (uint32_t cp = 0; cp <= 0x10FFFF; cp++) {
         if (cp >= 0xD800 && cp <= 0xDFFF) continue;
         uint8_t bytes[4];
         pm_result r;
-        size_t n = encode_cp(cp, bytes, &r);
+        size_t n = encode_cp(&enc, cp, bytes, &r);
         if (r != PM_OK) {
             PM_CHECK_EQ_INT(r, PM_ERR_ENCODING);
             continue;
@@ -415,6 +443,7 @@ PM_TEST(every_code_point_encodes_faithfully_or_fails) {
     }
     /* 128 ASCII + U+0080 + 63 katakana + 7326 table + 1880 user-defined + 3 one-way */
     PM_CHECK_EQ_INT(encodable, 128 + 1 + 63 + pmi_sjis_encode_count + 1880 + 3);
+    pmi_sjis_encoder_free(enc);
 }
 
 /* ---- UTF-8 --------------------------------------------------------------------------------- */

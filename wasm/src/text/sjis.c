@@ -4,6 +4,7 @@
 #include "procmotion/text.h"
 
 #include "common/internal.h"
+#include "text/sjis_encoder.h"
 #include "text/sjis_table.h"
 
 static bool sjis_is_lead(uint8_t b) { return (b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC); }
@@ -137,9 +138,67 @@ size_t pm_utf8_decode(const char *s, size_t len, uint32_t *codepoint) {
     return n;
 }
 
+/* ---- the encoder's map ---------------------------------------------------------------------- */
+
+/* The encoder's choice for a double-byte code point (the user-defined area aside) is the lowest
+ * pointer outside 8272..8835 that decodes to it (WHATWG's "index Shift_JIS pointer"). It is derived
+ * from the decode table when a call first needs it, instead of being stored (14.7 KB of the core):
+ * 128 slots of pointer + 1 (0 = none) for each block of 128 code points that has a double-byte
+ * character (the generated pmi_sjis_encode_block numbers those rows). */
+struct pmi_sjis_encoder {
+    const pm_allocator *allocator;
+    uint16_t slots[]; /* pmi_sjis_encode_rows x 128 */
+};
+
+/* Double-byte characters pm_utf8_to_sjis searches for before it makes the map: about what making it
+ * costs (one pass over the decode table each, against one and the map's memory). */
+#define SJIS_SEARCHES 2
+
+static bool sjis_encodes_pointer(uint32_t pointer) { return pointer < 8272 || pointer > 8835; }
+
+pmi_sjis_encoder *pmi_sjis_encoder_create(const pm_allocator *allocator) {
+    const size_t size = sizeof(pmi_sjis_encoder) + (size_t)pmi_sjis_encode_rows * 128 * sizeof(uint16_t);
+    pmi_sjis_encoder *e = pmi_alloc(allocator, size);
+    if (!e) return NULL;
+    memset(e, 0, size);
+    e->allocator = allocator;
+    const size_t n = sizeof pmi_sjis_decode_table / sizeof pmi_sjis_decode_table[0];
+    for (size_t i = 0; i < n; i++) { /* pointer order: the first pointer of a code point stays */
+        const uint16_t unit = pmi_sjis_decode_table[i];
+        const uint32_t pointer = pmi_sjis_pointer_of_index((uint32_t)i);
+        if (!unit || !sjis_encodes_pointer(pointer)) continue;
+        uint16_t *slot = &e->slots[(size_t)(pmi_sjis_encode_block[unit >> 7] - 1) * 128 + (unit & 127)];
+        if (!*slot) *slot = (uint16_t)(pointer + 1);
+    }
+    return e;
+}
+
+void pmi_sjis_encoder_free(pmi_sjis_encoder *e) {
+    if (e) pmi_free(e->allocator, e);
+}
+
+/* The pointer of double-byte code point cp (+ 1), 0 when it has none: from the map, or (no map, out
+ * of memory) by a search of the decode table that gives the same answer. */
+static uint32_t sjis_pointer_of(const pmi_sjis_encoder *e, uint32_t cp) {
+    if (cp >> 7 >= PMI_SJIS_ENCODE_BLOCKS) return 0;
+    const uint32_t row = pmi_sjis_encode_block[cp >> 7];
+    if (!row) return 0;
+    if (e) return e->slots[(size_t)(row - 1) * 128 + (cp & 127)];
+    const size_t n = sizeof pmi_sjis_decode_table / sizeof pmi_sjis_decode_table[0];
+    for (size_t i = 0; i < n; i++) {
+        if (pmi_sjis_decode_table[i] != cp) continue;
+        const uint32_t pointer = pmi_sjis_pointer_of_index((uint32_t)i);
+        if (sjis_encodes_pointer(pointer)) return pointer + 1;
+    }
+    return 0;
+}
+
 /* Shift-JIS bytes of one code point (the WHATWG encoder, plus the user-defined area): returns 1 or 2
- * and fills out, or 0 when Shift-JIS has no encoding for it. */
-static size_t sjis_encode_char(uint32_t cp, uint8_t out[2]) {
+ * and fills out, or 0 when Shift-JIS has no encoding for it. *e: the map, made (with allocator) by
+ * the first double-byte character that needs it after *searches characters were searched for in the
+ * decode table without one (a short name costs less that way than making the map). */
+static size_t sjis_encode_char(uint32_t cp, uint8_t out[2], pmi_sjis_encoder **e, const pm_allocator *allocator,
+                               unsigned *searches) {
     if (cp <= 0x80) {
         out[0] = (uint8_t)cp;
         return 1;
@@ -157,19 +216,10 @@ static size_t sjis_encode_char(uint32_t cp, uint8_t out[2]) {
         pointer = PMI_SJIS_EUDC_POINTER + (cp - PMI_SJIS_EUDC_FIRST);
     } else {
         if (cp == 0x2212) cp = 0xFF0D; /* MINUS SIGN is written as FULLWIDTH HYPHEN-MINUS */
-        if (cp >> 7 >= PMI_SJIS_ENCODE_BUCKETS) return 0;
-        size_t lo = pmi_sjis_encode_bucket[cp >> 7], hi = pmi_sjis_encode_bucket[(cp >> 7) + 1];
-        for (;;) {
-            if (lo >= hi) return 0;
-            size_t mid = lo + (hi - lo) / 2;
-            uint16_t at = pmi_sjis_decode_table[pmi_sjis_encode_index[mid]];
-            if (at == cp) {
-                pointer = pmi_sjis_pointer_of_index(pmi_sjis_encode_index[mid]);
-                break;
-            }
-            if (at < cp) lo = mid + 1;
-            else hi = mid;
-        }
+        if (!*e && *searches) --*searches;
+        else if (!*e) *e = pmi_sjis_encoder_create(allocator);
+        pointer = sjis_pointer_of(*e, cp);
+        if (!pointer--) return 0;
     }
     uint32_t lead = pointer / 188, trail = pointer % 188;
     out[0] = (uint8_t)(lead + (lead < 0x1F ? 0x81 : 0xC1));
@@ -177,8 +227,9 @@ static size_t sjis_encode_char(uint32_t cp, uint8_t out[2]) {
     return 2;
 }
 
-pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out_cap, size_t *out_len,
-                          bool *truncated, pm_error *err) {
+static pm_result utf8_to_sjis(pmi_sjis_encoder **encoder, const pm_allocator *allocator, unsigned searches,
+                              const char *utf8, size_t len, uint8_t *out, size_t out_cap, size_t *out_len,
+                              bool *truncated, pm_error *err) {
     if (out_len) *out_len = 0;
     if (truncated) *truncated = false;
     if (!utf8 && len) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "text: utf8 is NULL but len is %zu", len);
@@ -193,7 +244,7 @@ pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out
             return pmi_fail(err, PM_ERR_ENCODING, "text: invalid UTF-8 (byte 0x%02X) at byte %zu",
                             (unsigned)(uint8_t)utf8[pos], pos);
         uint8_t bytes[2];
-        size_t m = sjis_encode_char(cp, bytes);
+        size_t m = sjis_encode_char(cp, bytes, encoder, allocator, &searches);
         if (!m) {
             char shown[8] = {0}; /* the character itself, unless it is a C1 control */
             if (cp >= 0xA0) {
@@ -216,4 +267,18 @@ pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out
     if (out_len) *out_len = written;
     if (truncated) *truncated = cut;
     return PM_OK;
+}
+
+pm_result pm_utf8_to_sjis(const char *utf8, size_t len, uint8_t *out, size_t out_cap, size_t *out_len,
+                          bool *truncated, pm_error *err) {
+    pmi_sjis_encoder *encoder = NULL; /* for a long text; a name's few characters are searched for */
+    pm_result r = utf8_to_sjis(&encoder, NULL, SJIS_SEARCHES, utf8, len, out, out_cap, out_len, truncated, err);
+    pmi_sjis_encoder_free(encoder);
+    return r;
+}
+
+pm_result pmi_utf8_to_sjis_with(pmi_sjis_encoder **encoder, const pm_allocator *allocator, const char *utf8,
+                                 size_t len, uint8_t *out, size_t out_cap, size_t *out_len, bool *truncated,
+                                 pm_error *err) {
+    return utf8_to_sjis(encoder, allocator, 0, utf8, len, out, out_cap, out_len, truncated, err);
 }

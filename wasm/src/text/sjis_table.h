@@ -26,18 +26,18 @@ static inline uint16_t pmi_sjis_decode_pointer(uint32_t pointer) {
     if (pointer < PMI_SJIS_EUDC_POINTER + PMI_SJIS_EUDC_COUNT) return (uint16_t)(PMI_SJIS_EUDC_FIRST + pointer - PMI_SJIS_EUDC_POINTER);
     return pmi_sjis_decode_table[pointer - PMI_SJIS_EUDC_COUNT];
 }
-/* The encoder's choice for every double-byte code point except the user-defined area U+E000-U+E757,
- * as its index in pmi_sjis_decode_table, sorted by the code point it decodes to; the entries for code
- * points c with c >> 7 == b are [pmi_sjis_encode_bucket[b], pmi_sjis_encode_bucket[b + 1]) (2 bytes
- * an entry: half the size of code point and bytes stored side by side, and as fast). */
-extern const uint16_t pmi_sjis_encode_index[];
-#define PMI_SJIS_ENCODE_BUCKETS 512
-extern const uint16_t pmi_sjis_encode_bucket[PMI_SJIS_ENCODE_BUCKETS + 1];
-
 /* The pointer of a decode-table index. */
 static inline uint32_t pmi_sjis_pointer_of_index(uint32_t index) {
     return index < PMI_SJIS_EUDC_POINTER ? index : index + PMI_SJIS_EUDC_COUNT;
 }
+/* How many code points the double-byte encoder writes (the user-defined area aside): its choice for
+ * each, the lowest pointer outside 8272..8835 that decodes to it, is derived from the decode table
+ * (text/sjis_encoder.h). */
 extern const size_t pmi_sjis_encode_count;
+/* The blocks of 128 code points that hold such code points: pmi_sjis_encode_block[cp >> 7] is the
+ * block's row (1..pmi_sjis_encode_rows) in the encoder's map, 0 when it has none. */
+#define PMI_SJIS_ENCODE_BLOCKS 512
+extern const uint8_t pmi_sjis_encode_block[PMI_SJIS_ENCODE_BLOCKS];
+extern const uint32_t pmi_sjis_encode_rows;
 
 #endif

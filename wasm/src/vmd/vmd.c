@@ -67,6 +67,7 @@ void pm_vmd_free(pm_vmd *vmd) {
             pmi_strmap_release(&in->maps[i]);
             pmi_strmap_release(&in->bytes[i]);
         }
+        pmi_sjis_encoder_free(in->encoder);
         pmi_free(&vmd->allocator, in);
     }
     vmd->magic = 0;
@@ -218,7 +219,7 @@ pm_result pm_vmd_intern(pm_vmd *vmd, pm_vmd_names *table, const char *name, size
      * then fails on it, naming it) */
     uint8_t field[PM_VMD_IK_NAME_SIZE] = {0};
     size_t n = 0;
-    bool encoded = pm_utf8_to_sjis(name, len, field, width, &n, NULL, NULL) == PM_OK;
+    bool encoded = pmi_utf8_to_sjis_with(&in->encoder, &vmd->allocator, name, len, field, width, &n, NULL, NULL) == PM_OK;
     if (!encoded) memset(field, 0, sizeof field);
     const uint32_t hash = pmi_hash_bytes(field, n);
     const char *raw = NULL;

@@ -5,6 +5,7 @@
 
 #include "common/strings.h"
 #include "procmotion/vmd.h"
+#include "text/sjis_encoder.h"
 
 typedef struct pmi_vmd_internal {
     pmi_arena arena;
@@ -12,6 +13,7 @@ typedef struct pmi_vmd_internal {
     uint32_t indexed[3]; /* entries in maps[] so far: the reader fills only bytes[]; pm_vmd_intern
                             catches maps[] up on first use */
     pmi_strmap bytes[3]; /* name bytes (before the field's NUL) -> index */
+    pmi_sjis_encoder *encoder; /* Shift-JIS map for the names added (made by the first that needs it) */
 } pmi_vmd_internal;
 
 /* 0, 1, 2 for the motion's bone, morph and IK name tables, -1 for anything else. */

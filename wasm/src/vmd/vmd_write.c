@@ -1,5 +1,6 @@
 /* VMD writer (see procmotion/vmd.h). */
 #include "procmotion/text.h"
+#include "text/sjis_encoder.h"
 #include "vmd_internal.h"
 
 #include <math.h>
@@ -14,24 +15,25 @@ static bool field_holds(const uint8_t *field, size_t width, const pm_string *tex
 /* The `width` bytes written for a name: its stored field when its text is unchanged (canonical: the
  * field's bytes up to the NUL, then NUL), else the text in Shift-JIS, NUL-padded. `out` is zeroed. */
 static pm_result encode_name(const pm_string *text, const uint8_t *field, size_t width, bool canonical, uint8_t *out,
-                             pm_error *err) {
+                             pmi_sjis_encoder **encoder, const pm_allocator *allocator, pm_error *err) {
     if (field && field_holds(field, width, text)) {
         memcpy(out, field, canonical ? pm_sjis_field_length(field, width) : width);
         return PM_OK;
     }
-    return pm_utf8_to_sjis(text->data ? text->data : "", text->length, out, width, NULL, NULL, err);
+    return pmi_utf8_to_sjis_with(encoder, allocator, text->data ? text->data : "", text->length, out, width, NULL, NULL,
+                                 err);
 }
 
 /* The fields written for every name of a table (width bytes each). */
 static pm_result encode_table(const pm_vmd *vmd, const pm_vmd_names *t, size_t width, bool canonical, const char *what,
-                              uint8_t **out, pm_error *err) {
+                              uint8_t **out, pmi_sjis_encoder **encoder, pm_error *err) {
     *out = pmi_alloc_array(&vmd->allocator, t->count, width, err, "vmd: writing names");
     if (!*out) return PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < t->count; i++) {
         pm_error e = {0};
         const pm_string *s = &t->items[i];
         if (encode_name(s, t->fields ? t->fields + (size_t)i * width : NULL, width, canonical, *out + (size_t)i * width,
-                        &e) != PM_OK)
+                        encoder, &vmd->allocator, &e) != PM_OK)
             return pmi_fail(err, PM_ERR_ENCODING, "vmd: %s name \"%s\" cannot be written as Shift-JIS: %s", what,
                             s->data ? s->data : "", e.message);
     }
@@ -148,14 +150,17 @@ pm_result pm_vmd_write_with(const pm_vmd *v, const pm_vmd_write_options *opts, u
 
     uint8_t *bone = NULL, *morph = NULL, *ik = NULL;
     uint8_t model[PM_VMD_MODEL_NAME_SIZE] = {0};
-    if ((r = encode_name(&v->model_name, v->model_field, l.model_width, canon, model, err)) != PM_OK) {
+    pmi_sjis_encoder *encoder = NULL; /* made by the first name that needs it, for all of this write */
+    if ((r = encode_name(&v->model_name, v->model_field, l.model_width, canon, model, &encoder, &v->allocator, err)) !=
+        PM_OK) {
+        pmi_sjis_encoder_free(encoder);
         char msg[PM_ERROR_MESSAGE_SIZE];
         memcpy(msg, err ? err->message : "", err ? sizeof msg : 1);
         return pmi_fail(err, PM_ERR_ENCODING, "vmd: the model name cannot be written as Shift-JIS: %s", msg);
     }
-    if ((r = encode_table(v, &v->bone_names, PM_VMD_BONE_NAME_SIZE, canon, "bone", &bone, err)) ||
-        (r = encode_table(v, &v->morph_names, PM_VMD_BONE_NAME_SIZE, canon, "morph", &morph, err)) ||
-        (r = encode_table(v, &v->ik_names, PM_VMD_IK_NAME_SIZE, canon, "IK", &ik, err)))
+    if ((r = encode_table(v, &v->bone_names, PM_VMD_BONE_NAME_SIZE, canon, "bone", &bone, &encoder, err)) ||
+        (r = encode_table(v, &v->morph_names, PM_VMD_BONE_NAME_SIZE, canon, "morph", &morph, &encoder, err)) ||
+        (r = encode_table(v, &v->ik_names, PM_VMD_IK_NAME_SIZE, canon, "IK", &ik, &encoder, err)))
         goto done;
     if (!out) goto done;
     if (out_cap < size) {
@@ -230,6 +235,7 @@ pm_result pm_vmd_write_with(const pm_vmd *v, const pm_vmd_write_options *opts, u
     }
     if (l.trailing) memcpy(p, v->trailing, l.trailing);
 done:
+    pmi_sjis_encoder_free(encoder);
     pmi_free(&v->allocator, bone);
     pmi_free(&v->allocator, morph);
     pmi_free(&v->allocator, ik);
