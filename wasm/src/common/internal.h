@@ -16,6 +16,15 @@
 #define PMI_PRINTF(a, b)
 #endif
 
+/* Cold code no timed loop runs (setup, checks, once-per-call bookkeeping) in a source whose hot loop
+ * stays -O3: compiled for size in the wasm builds (the download, docs/benchmarks.md "Size"), and kept
+ * out of its caller so clang does not compile it at the caller's -O3. Native builds are unchanged. */
+#if defined(__wasm__) && defined(__clang__)
+#define PMI_COLD __attribute__((cold, minsize, noinline))
+#else
+#define PMI_COLD
+#endif
+
 /* printf-style formatting without stdio (format.c): %% %c %s %d %i %u %x %X %f %e %g with flags,
  * width, precision and h/l/ll/z modifiers. Always NUL-terminates when cap > 0; returns the length the
  * full text needs. */
