@@ -34,11 +34,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { SJIS_LEADS as LEADS, SJIS_POINTER_COUNT as POINTER_COUNT, SJIS_TRAILS as TRAILS, decodeShiftJisPairs, sjisStoredTable } from '../js-glue/sjis-table.js';
+import { SJIS_POINTER_COUNT, decodeShiftJisPairs, sjisStoredTable } from '../js-glue/sjis-table.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'wasm/src/text/sjis_table.c');
 
+const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+const LEADS = [...range(0x81, 0x9f), ...range(0xe0, 0xfc)];
+const TRAILS = [...range(0x40, 0x7e), ...range(0x80, 0xfc)];
+const POINTER_COUNT = LEADS.length * TRAILS.length; // 11280
+if (POINTER_COUNT !== SJIS_POINTER_COUNT) fail(`js-glue/sjis-table.js counts ${SJIS_POINTER_COUNT} pointers, not ${POINTER_COUNT}`);
 const EXCLUDED_FIRST = 8272; // WHATWG "index Shift_JIS pointer" skips 8272..8835
 const EXCLUDED_LAST = 8835;
 const EUDC_FIRST = 8836; // WHATWG decoder: pointers 8836..10715 -> U+E000..U+E757

@@ -170,14 +170,11 @@ async function fillShiftJisTable(mod, options) {
       if (filled()) return 'TextDecoder';
     }
     const bytes = await loadBytes(shiftJisTableSource(options), 'procmotion-sjis.bin', 'shiftJisTable');
-    if (bytes.byteLength !== entries * 2) {
-      throw new ProcMotionError(`procmotion-sjis.bin: ${bytes.byteLength} bytes, not the ${entries * 2} of this build's Shift-JIS table`, 'PM_ERR_WASM', 'loader');
+    if (bytes.byteLength === entries * 2) {
+      mod.HEAPU8.set(bytes, at); // little-endian uint16s, as wasm memory holds them
+      if (filled()) return 'file';
     }
-    mod.HEAPU8.set(bytes, at); // little-endian uint16s, as wasm memory holds them
-    if (!filled()) {
-      throw new ProcMotionError("procmotion-sjis.bin: not this build's Shift-JIS table (its checksum differs): use the file from the same procmotion package as the .wasm files", 'PM_ERR_WASM', 'loader');
-    }
-    return 'file';
+    throw new ProcMotionError(`procmotion-sjis.bin (${bytes.byteLength} bytes) is not this procmotion.wasm's Shift-JIS table: take both from one package`, 'PM_ERR_WASM', 'loader');
   } finally {
     s.free();
   }

@@ -7,12 +7,8 @@
 // trail bytes 0x40-0x7E, 0x80-0xFC), the UTF-16 code unit it decodes to, or 0 when it has no mapping.
 // Internal: not part of the public API.
 
-const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
-/** The lead and trail bytes of Shift_JIS double-byte pairs, in pointer order. */
-export const SJIS_LEADS = Object.freeze([...range(0x81, 0x9f), ...range(0xe0, 0xfc)]);
-export const SJIS_TRAILS = Object.freeze([...range(0x40, 0x7e), ...range(0x80, 0xfc)]);
-/** How many pointers there are (11 280). */
-export const SJIS_POINTER_COUNT = SJIS_LEADS.length * SJIS_TRAILS.length;
+/** How many pointers there are: 60 lead bytes x 188 trail bytes. */
+export const SJIS_POINTER_COUNT = 11280;
 
 /**
  * The code unit of every pointer from `new TextDecoderClass('shift_jis')` (default: the host's
@@ -34,16 +30,16 @@ export function decodeShiftJisPairs(TextDecoderClass = globalThis.TextDecoder) {
     return null;
   }
   if (decoder.encoding !== 'shift_jis') return null;
-  // index loops, not for...of: this runs once, cold, at startup (for...of took 4 ms in Node, this 0.3)
-  const leads = SJIS_LEADS.length, trails = SJIS_TRAILS.length;
-  const row = new Uint8Array(trails * 3), input = new Uint8Array(SJIS_POINTER_COUNT * 3);
-  for (let t = 0; t < trails; t++) {
-    row[3 * t + 1] = SJIS_TRAILS[t];
+  // pointer order: lead l = 0..59 is 0x81 + l (0xE0 + l - 31 from l = 31), trail t = 0..187 is 0x40 + t
+  // (0x41 + t from t = 63). Index loops, not for...of: this runs once, cold, at startup (for...of over
+  // arrays of the bytes took 4 ms in Node, this 0.3 ms)
+  const row = new Uint8Array(188 * 3), input = new Uint8Array(SJIS_POINTER_COUNT * 3);
+  for (let t = 0; t < 188; t++) {
+    row[3 * t + 1] = t < 63 ? 0x40 + t : 0x41 + t;
     row[3 * t + 2] = 0x0a;
   }
-  for (let l = 0; l < leads; l++) {
-    const lead = SJIS_LEADS[l];
-    for (let t = 0; t < trails; t++) row[3 * t] = lead;
+  for (let l = 0; l < 60; l++) {
+    for (let t = 0; t < 188; t++) row[3 * t] = l < 31 ? 0x81 + l : 0xc1 + l;
     input.set(row, l * row.length);
   }
   const text = decoder.decode(input);
