@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 /* ---- a small fixed-size bignum ------------------------------------------------------------------
+ * Only the slow paths use it: its functions are PMI_COLD (for size in the wasm builds).
  * Magnitudes here stay under 2^2720 (the largest: (2m+1) * 5^1124 << 49 when comparing an 800-digit
  * input near 2^-1075 with its halfway point); 96 limbs hold 3072 bits. Nothing writes past the end:
  * a carry out of the last limb is dropped (which the bound above says never happens). */
@@ -59,9 +60,9 @@ static void bn_muladd(bn *a, uint32_t f, uint32_t add) {
     bn_push(a, (uint32_t)carry);
 }
 
-static void bn_shl(bn *a, int bits);
+PMI_COLD static void bn_shl(bn *a, int bits);
 
-static void bn_add(bn *a, const bn *b) {
+PMI_COLD static void bn_add(bn *a, const bn *b) {
     uint64_t carry = 0;
     int n = a->n > b->n ? a->n : b->n;
     for (int i = 0; i < n; i++) {
@@ -74,7 +75,7 @@ static void bn_add(bn *a, const bn *b) {
 }
 
 /* a -= b, for a >= b */
-static void bn_sub(bn *a, const bn *b) {
+PMI_COLD static void bn_sub(bn *a, const bn *b) {
     int64_t borrow = 0;
     for (int i = 0; i < a->n; i++) {
         int64_t t = (int64_t)a->d[i] - (i < b->n ? b->d[i] : 0) - borrow;
@@ -85,7 +86,7 @@ static void bn_sub(bn *a, const bn *b) {
 }
 
 /* a *= f (64-bit) */
-static void bn_mul64(bn *a, uint64_t f) {
+PMI_COLD static void bn_mul64(bn *a, uint64_t f) {
     uint32_t hi = (uint32_t)(f >> 32);
     bn t;
     if (hi) bn_copy(&t, a);
@@ -96,7 +97,7 @@ static void bn_mul64(bn *a, uint64_t f) {
     bn_add(a, &t);
 }
 
-static void bn_mul_pow5(bn *a, int k) {
+PMI_COLD static void bn_mul_pow5(bn *a, int k) {
     while (k >= 13) {
         bn_muladd(a, 1220703125u, 0); /* 5^13 */
         k -= 13;
@@ -105,7 +106,7 @@ static void bn_mul_pow5(bn *a, int k) {
     if (k) bn_muladd(a, p5[k], 0);
 }
 
-static void bn_shl(bn *a, int bits) {
+PMI_COLD static void bn_shl(bn *a, int bits) {
     if (a->n == 0 || bits <= 0) return;
     int w = bits / 32, b = bits % 32;
     int n = a->n + w + 1;
@@ -130,6 +131,12 @@ static int bn_cmp(const bn *a, const bn *b) {
 /* ---- decimal -> double ------------------------------------------------------------------------ */
 
 #define MAX_BIG_DIGITS 800
+
+static const uint64_t pow10_u64[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+                                       10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+                                       100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+                                       100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+                                       100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
 
 static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -168,7 +175,7 @@ typedef struct dec_big {
 } dec_big;
 
 /* sign of value - M * 2^Q */
-static int dec_cmp(const dec_big *x, uint64_t M, int Q) {
+PMI_COLD static int dec_cmp(const dec_big *x, uint64_t M, int Q) {
     bn l, r;
     bn_copy(&l, &x->a);
     bn_copy(&r, &x->p);
@@ -188,7 +195,7 @@ static double next_toward(double v, int dir) {
 }
 
 /* Correctly rounded value of the digits in `in`, starting from an approximation b (>= 0). */
-static double dec_correct(const dec_in *in, double b) {
+PMI_COLD static double dec_correct(const dec_in *in, double b) {
     dec_big x;
     int kd = in->nd < MAX_BIG_DIGITS ? in->nd : MAX_BIG_DIGITS;
     x.sticky = in->nd > MAX_BIG_DIGITS;
@@ -236,36 +243,36 @@ const char *pmi_scan_double(const char *p, const char *end, double *out) {
     const char *s = p;
     bool neg = false;
     if (s < end && (*s == '+' || *s == '-')) neg = *s++ == '-';
-    dec_in in = {NULL, NULL, 0, 0};
-    uint64_t mant = 0;
-    int zeros = 0, int_digits = 0, frac_lz = 0;
+    const char *sig = NULL; /* the first significant digit */
+    uint64_t mant = 0;      /* the first 19 digits from there */
+    int all = 0, nd = 0, int_digits = 0, frac_lz = 0;
     bool any = false, frac = false;
     for (; s < end; s++) {
-        if (*s == '.' && !frac) {
-            frac = true;
-            continue;
+        unsigned d = (unsigned)(*s - '0');
+        if (d >= 10) {
+            if (*s == '.' && !frac) {
+                frac = true;
+                continue;
+            }
+            break;
         }
-        if (*s < '0' || *s > '9') break;
         any = true;
-        if (!in.sig) {
-            if (*s == '0') {
+        if (!sig) {
+            if (!d) {
                 frac_lz += frac;
                 continue;
             }
-            in.sig = s;
+            sig = s;
         }
         int_digits += !frac;
-        if (*s == '0') {
-            zeros++;
-            continue;
-        }
-        for (; zeros; zeros--, in.nd++)
-            if (in.nd < 19) mant *= 10;
-        if (in.nd < 19) mant = mant * 10 + (uint64_t)(*s - '0');
-        in.nd++;
+        if (all < 19) mant = mant * 10 + d;
+        all++;
+        if (d) nd = all; /* significant digits up to the last non-zero one */
     }
+    if (all > nd && nd < 19) /* trailing zeros taken into mant */
+        mant /= pow10_u64[(all < 19 ? all : 19) - nd];
     if (!any) return p;
-    in.stop = s;
+    const char *stop = s;
     long exp10 = 0;
     if (s < end && (*s == 'e' || *s == 'E')) {
         const char *e = s + 1;
@@ -281,22 +288,21 @@ const char *pmi_scan_double(const char *p, const char *end, double *out) {
         }
     }
     double v;
-    long lead = (in.sig ? (int_digits ? int_digits : -frac_lz) : 0) + exp10;
-    if (!in.sig || lead < -324) {
+    long lead = (sig ? (int_digits ? int_digits : -frac_lz) : 0) + exp10;
+    if (!sig || lead < -324) {
         v = 0.0;
     } else if (lead > 310) {
         v = HUGE_VAL;
     } else {
-        in.lead10 = (int)lead;
-        int k = in.nd < 19 ? in.nd : 19;
-        int e = in.lead10 - k;
-        if (in.nd <= 19 && mant <= (UINT64_C(1) << 53) && e >= -22 && e <= 22 + 15) {
+        int k = nd < 19 ? nd : 19;
+        int e = (int)lead - k;
+        if (nd <= 19 && mant <= (UINT64_C(1) << 53) && e >= -22 && e <= 22 + 15) {
             /* Clinger: exact operands, one correctly rounded operation; above 10^22, 10^(e-22) goes
              * into the mantissa first when the product stays an exact integer of at most 2^53 */
             double dm = (double)mant;
             bool exact = true;
             if (e > 22) {
-                exact = mant <= (UINT64_C(1) << 53) / (uint64_t)pow10_exact[e - 22];
+                exact = mant <= (UINT64_C(1) << 53) / pow10_u64[e - 22];
                 dm *= pow10_exact[e - 22];
                 e = 22;
             }
@@ -305,7 +311,7 @@ const char *pmi_scan_double(const char *p, const char *end, double *out) {
                 *out = neg ? -v : v;
                 return s;
             }
-            e = in.lead10 - k;
+            e = (int)lead - k;
         }
         double a = (double)mant;
         if (e >= 0) {
@@ -315,6 +321,7 @@ const char *pmi_scan_double(const char *p, const char *end, double *out) {
             if (e < -300) a /= 1e300, e += 300;
             a /= pow10_approx(-e);
         }
+        dec_in in = {sig, stop, nd, (int)lead};
         v = dec_correct(&in, a);
     }
     *out = neg ? -v : v;
@@ -417,7 +424,7 @@ static bool bn_bit(const bn *a, int i) {
 }
 
 /* floor(m * 2^q * 10^s) below 2^64 for any s, and *half as above (the bignum path). */
-static bool scaled_floor_big(uint64_t m, int q, int s, uint64_t *out, int *half) {
+PMI_COLD static bool scaled_floor_big(uint64_t m, int q, int s, uint64_t *out, int *half) {
     bn num, den;
     bn_set(&num, m);
     bn_set(&den, 1);
@@ -463,12 +470,6 @@ static bool scaled_floor_big(uint64_t m, int q, int s, uint64_t *out, int *half)
     return true;
 }
 
-static const uint64_t pow10_u64[18] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-                                       10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-                                       100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-                                       100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-                                       100000000000000000ULL};
-
 int pmi_decimal_digits(double v, int count, char *digits) {
     uint64_t m;
     int q;
@@ -476,6 +477,9 @@ int pmi_decimal_digits(double v, int count, char *digits) {
     int bits = 64;
     while (!(m >> (bits - 1))) bits--;
     int e10 = (int)floor((q + bits - 1) * 0.30102999566398120); /* floor(log10 v) or one less */
+    /* which one, in doubles (a wrong answer next to a power of ten costs one more attempt below) */
+    int up = e10 + 1;
+    if (up >= 0 ? up <= 308 && v >= pow10_approx(up) : up >= -290 && v * pow10_approx(-up) >= 1.0) e10 = up;
     uint64_t n = 0;
     int half = -1;
     for (int attempt = 0; attempt < 4; attempt++) {
