@@ -10,7 +10,7 @@
 import { GROOVE_FLAG, GROOVE_INFO as INFO, GROOVE_OUT as OUT, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
 import { GROOVE_JOINTS } from './constants.js';
 import { PoseEvaluator } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder, releaseHandle } from './runtime.js';
 
 const LEG_MODES = Object.keys(LEG_MODE);
 const NO_INDEX = 0xffffffff;
@@ -287,12 +287,7 @@ export class Groove {
 
   /** Release the module memory. Safe to call twice. */
   dispose() {
-    const mod = this.pm.mod;
-    if (this.handle) mod._pm_abi_groove_free(this.handle);
-    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
-    if (this.errPtr) mod._pm_abi_free(this.errPtr);
-    if (this.posPtr) mod._pm_abi_free(this.posPtr);
-    this.handle = this.skeleton = this.errPtr = this.posPtr = 0;
+    releaseHandle(this, '_pm_abi_groove_free', ['errPtr', 'posPtr']);
   }
 
   /** Alias of dispose(). */

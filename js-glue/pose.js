@@ -3,7 +3,7 @@
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
 import { HUMANOID, HUMANOID_NAMING, IK_MODE, POSE_FLAG, POSE_INFO, TWO_BONE_IN, TWO_BONE_OUT } from './dist/abi-motion.js';
 import { HUMANOID_BONES } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder, releaseHandle } from './runtime.js';
 
 const NAMINGS = Object.keys(HUMANOID_NAMING);
 
@@ -303,11 +303,7 @@ export class PoseEvaluator {
 
   /** Release the module memory. Safe to call twice. */
   dispose() {
-    const mod = this.pm.mod;
-    if (this.handle) mod._pm_abi_pose_free(this.handle);
-    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
-    if (this.errPtr) mod._pm_abi_free(this.errPtr);
-    this.handle = this.skeleton = this.errPtr = 0;
+    releaseHandle(this, '_pm_abi_pose_free');
   }
 
   /** Alias of dispose(). */

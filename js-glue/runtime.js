@@ -203,3 +203,17 @@ export function createModuleObject() {
   };
   return mod;
 }
+
+/**
+ * Internal: dispose() of the glue's handle classes (PoseEvaluator, Groove, Timeline): frees the core
+ * handle with its own free export, the skeleton and the buffers named in `buffers` (each
+ * `_pm_abi_free`d), and zeroes the fields, so a second call does nothing.
+ */
+export function releaseHandle(owner, freeHandle, buffers = ['errPtr']) {
+  const mod = owner.pm.mod;
+  if (owner.handle) mod[freeHandle](owner.handle);
+  if (owner.skeleton) mod._pm_abi_skeleton_free(owner.skeleton);
+  for (const b of buffers) if (owner[b]) mod._pm_abi_free(owner[b]);
+  owner.handle = owner.skeleton = 0;
+  for (const b of buffers) owner[b] = 0;
+}

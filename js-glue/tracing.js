@@ -16,7 +16,7 @@
 // procmotion-motion.wasm.
 import { TRACE_BAKE, TRACE_STATE, TRAJECTORY, TRAJECTORY_INFO, TRAJECTORY_MODE } from './dist/abi-motion.js';
 import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8, releaseHandle } from './runtime.js';
 
 const MODES = Object.keys(TRAJECTORY_MODE);
 const MAX_POINTS = TRAJECTORY.POLE / 3;
@@ -446,11 +446,7 @@ export class Timeline {
 
   /** Release the module memory. Safe to call twice. */
   dispose() {
-    const mod = this.pm.mod;
-    if (this.handle) mod._pm_abi_timeline_free(this.handle);
-    if (this.skeleton) mod._pm_abi_skeleton_free(this.skeleton);
-    if (this.errPtr) mod._pm_abi_free(this.errPtr);
-    this.handle = this.skeleton = this.errPtr = 0;
+    releaseHandle(this, '_pm_abi_timeline_free');
   }
 
   /** Alias of dispose(). */
