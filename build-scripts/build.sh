@@ -6,8 +6,9 @@
 #
 #   native  build/native  static libs, the `procmotion` CLI, ctest tests; ASan+UBSan (PM_SANITIZE=ON)
 #   wasm    build/wasm    Emscripten, Release: procmotion.wasm and one procmotion-<module>.wasm per lazy
-#                         module (build-scripts/link-wasm.mjs), copied into js-glue/, and abi*.js
-#                         (the interface, generated from wasm/abi/pm_abi_table.h) into js-glue/dist/
+#                         module (build-scripts/link-wasm.mjs) and procmotion-sjis.bin (the Shift-JIS
+#                         table for hosts without TextDecoder('shift_jis')), copied into js-glue/, and
+#                         abi*.js (the interface, generated from wasm/abi/pm_abi_table.h) into js-glue/dist/
 #   wasi    build/wasi    clang wasm32-wasi reactor, Release: procmotion-wasi.wasm (zero imports)
 #   demo    web-demo/dist the web demo bundled with esbuild (needs the wasm target and npm ci)
 #   valgrind build/valgrind native tests without sanitizers (-O1 -g), for valgrind memcheck
@@ -57,8 +58,8 @@ build_wasm() {
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasm -j "$JOBS"
   mkdir -p js-glue/dist
-  rm -f js-glue/dist/procmotion.mjs js-glue/procmotion*.wasm
-  cp build/wasm/procmotion*.wasm js-glue/
+  rm -f js-glue/dist/procmotion.mjs js-glue/procmotion*.wasm js-glue/procmotion-sjis.bin
+  cp build/wasm/procmotion*.wasm build/wasm/procmotion-sjis.bin js-glue/
   cp build/wasm/abi*.js js-glue/dist/
   local f
   for f in js-glue/procmotion*.wasm; do echo "build: $f ($(stat -c %s "$f") bytes)"; done

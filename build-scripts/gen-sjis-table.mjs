@@ -5,11 +5,18 @@
 //
 //   node build-scripts/gen-sjis-table.mjs           write wasm/src/text/sjis_table.c
 //   node build-scripts/gen-sjis-table.mjs --check   exit 1 if the committed file differs
+//   node build-scripts/gen-sjis-table.mjs --bin OUT write the committed C table as OUT, its values as
+//                                                   little-endian uint16s (procmotion-sjis.bin: the npm
+//                                                   package's table for hosts without a Shift_JIS
+//                                                   TextDecoder; the Emscripten build runs this)
 //
 // What it does:
-//   1. Decodes every double-byte pair (lead 0x81-0x9F, 0xE0-0xFC; trail 0x40-0x7E, 0x80-0xFC) with a
-//      fatal decoder. A pair that decodes is a mapping; one that throws is unmapped (0 in the table).
-//      The decode table is indexed by the WHATWG "pointer" of the pair (60 leads x 188 trails).
+//   1. Decodes every double-byte pair (lead 0x81-0x9F, 0xE0-0xFC; trail 0x40-0x7E, 0x80-0xFC) with
+//      js-glue/sjis-table.js, the procedure the npm package's glue fills its table with at startup (one
+//      decode call, each pair's output ended by a line feed). A pair that decodes to one character is a
+//      mapping; one that does not is unmapped (0 in the table). The decode table is indexed by the
+//      WHATWG "pointer" of the pair (60 leads x 188 trails). The checksum the core verifies the filled
+//      table with (pmi_hash_bytes of its bytes) is written beside it.
 //   2. Counts the encodable code points (the encoder's choice is not stored: sjis.c derives it from
 //      the decode table when a call needs it), checking that for a code point with several pairs the
 //      WHATWG encoder's choice ("index Shift_JIS pointer": the lowest pointer outside 8272..8835, the
@@ -27,6 +34,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { SJIS_POINTER_COUNT, decodeShiftJisPairs, sjisStoredTable } from '../js-glue/sjis-table.js';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'wasm/src/text/sjis_table.c');
 
@@ -34,6 +43,7 @@ const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 const LEADS = [...range(0x81, 0x9f), ...range(0xe0, 0xfc)];
 const TRAILS = [...range(0x40, 0x7e), ...range(0x80, 0xfc)];
 const POINTER_COUNT = LEADS.length * TRAILS.length; // 11280
+if (POINTER_COUNT !== SJIS_POINTER_COUNT) fail(`js-glue/sjis-table.js counts ${SJIS_POINTER_COUNT} pointers, not ${POINTER_COUNT}`);
 const EXCLUDED_FIRST = 8272; // WHATWG "index Shift_JIS pointer" skips 8272..8835
 const EXCLUDED_LAST = 8835;
 const EUDC_FIRST = 8836; // WHATWG decoder: pointers 8836..10715 -> U+E000..U+E757
@@ -54,6 +64,43 @@ function fail(message) {
 }
 
 const hex = (v, w = 2) => '0x' + v.toString(16).toUpperCase().padStart(w, '0');
+
+// ---- --bin OUT: the committed C table's values as little-endian uint16s --------------------------
+// (from the C source, not from a decoder: the file must hold exactly what the native and WASI builds
+// compile, and the build host's Node need not have a Shift_JIS decoder)
+const binAt = process.argv.indexOf('--bin');
+if (binAt >= 0) {
+    const out = process.argv[binAt + 1];
+    if (!out) fail('--bin needs the output path');
+    const source = readFileSync(OUT, 'utf8');
+    const body = /pmi_sjis_decode_table\[[^\]]*\]\s*=\s*\{([^}]*)\}/.exec(source.replace(/\/\*[\s\S]*?\*\//g, ''));
+    if (!body) fail(`no pmi_sjis_decode_table initialiser in ${path.relative(ROOT, OUT)}`);
+    const values = body[1].split(',').map((v) => v.trim()).filter(Boolean);
+    const expected = POINTER_COUNT - (EUDC_LAST - EUDC_FIRST + 1);
+    if (values.length !== expected) fail(`${path.relative(ROOT, OUT)}: ${values.length} table values, expected ${expected}`);
+    const bytes = new Uint8Array(values.length * 2);
+    values.forEach((v, i) => {
+        if (!/^0x[0-9A-F]{4}$/.test(v)) fail(`${path.relative(ROOT, OUT)}: table value ${i} is ${v}`);
+        const n = parseInt(v, 16);
+        bytes[2 * i] = n & 0xff;
+        bytes[2 * i + 1] = n >> 8;
+    });
+    writeFileSync(out, bytes);
+    console.log(`gen-sjis-table: wrote ${out}: ${values.length} entries (${bytes.length} bytes, checksum ${hex(hashBytes(bytes), 8)})`);
+    process.exit(0);
+}
+
+// pmi_hash_bytes (wasm/src/common/strings.c) of `bytes`: the checksum the core compares the filled table
+// with (tests/c/test_text.c checks that the two agree on the compiled table).
+function hashBytes(bytes) {
+    let h = (2166136261 ^ bytes.length) >>> 0;
+    let i = 0;
+    for (; i + 4 <= bytes.length; i += 4) h = Math.imul(h ^ (bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 | bytes[i + 3] << 24), 16777619) >>> 0;
+    for (; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 16777619) >>> 0;
+    h = (h ^ (h >>> 16)) >>> 0;
+    h = Math.imul(h, 0x85ebca6b) >>> 0;
+    return (h ^ (h >>> 13)) >>> 0;
+}
 
 // The WHATWG pointer of a double-byte pair (Encoding Standard, Shift_JIS decoder).
 function pointerOf(lead, trail) {
@@ -92,7 +139,10 @@ for (let b = 0; b < 256; b++) {
 }
 
 // ---- double bytes ------------------------------------------------------------------------------
-const decode = new Uint16Array(POINTER_COUNT);
+// The table as the glue builds it (js-glue/sjis-table.js), checked against a fatal decoder asked about
+// each pair alone (decodes to one code unit, or throws), as this script made the table before.
+const decode = decodeShiftJisPairs(TextDecoder);
+if (!decode) fail("Node's TextDecoder has no shift_jis (a Node built with small ICU?)");
 let mapped = 0;
 for (let li = 0; li < LEADS.length; li++) {
     for (let ti = 0; ti < TRAILS.length; ti++) {
@@ -101,10 +151,10 @@ for (let li = 0; li < LEADS.length; li++) {
         const pointer = pointerOf(lead, trail);
         if (pointer !== li * TRAILS.length + ti) fail(`pointer formula disagrees at ${hex(lead)} ${hex(trail)}`);
         const cu = decodeOrNull([lead, trail]);
+        if ((cu ?? 0) !== decode[pointer]) fail(`${hex(lead)} ${hex(trail)}: the one-call decode gives ${hex(decode[pointer], 4)}, the fatal decoder ${cu === null ? 'an error' : hex(cu, 4)}`);
         if (cu === null) continue;
         if (cu === 0 || cu === 0xfffd || (cu >= 0xd800 && cu <= 0xdfff)) fail(`${hex(lead)} ${hex(trail)} decodes to ${hex(cu, 4)}`);
         if (cu < 0x81 || (cu >= 0xff61 && cu <= 0xff9f)) fail(`${hex(lead)} ${hex(trail)} duplicates a single byte (${hex(cu, 4)})`);
-        decode[pointer] = cu;
         mapped++;
     }
 }
@@ -136,9 +186,10 @@ lines.push(
     ' *     node build-scripts/gen-sjis-table.mjs            (regenerate)',
     ' *     node build-scripts/gen-sjis-table.mjs --check    (verify)',
     ' *',
-    " * Source: Node's new TextDecoder('shift_jis', { fatal: true }), the WHATWG Encoding Standard's",
-    ' * Shift_JIS (Windows-31J / CP932), asked about every lead 0x81-0x9F, 0xE0-0xFC with every trail',
-    ' * 0x40-0x7E, 0x80-0xFC. Single bytes are coded in sjis.c (checked by the script).',
+    " * Source: Node's new TextDecoder('shift_jis'), the WHATWG Encoding Standard's Shift_JIS (Windows-31J /",
+    ' * CP932), asked about every lead 0x81-0x9F, 0xE0-0xFC with every trail 0x40-0x7E, 0x80-0xFC by',
+    ' * js-glue/sjis-table.js (which the npm build fills its table with at startup) and checked pair by pair',
+    ' * with a fatal decoder. Single bytes are coded in sjis.c (checked by the script).',
     ` * Mapped pairs: ${mapped} (including ${EUDC_LAST - EUDC_FIRST + 1} user-defined pairs 0xF040-0xF9FC -> U+E000-U+E757).`,
     ` * Encode entries: ${encodeEntries.length} code points; ${duplicates} pairs are duplicates that only decode`,
     ' * (the encoder takes the lowest pointer outside 8272..8835, as the WHATWG encoder does).',
@@ -147,8 +198,13 @@ lines.push(
     '#include "text/sjis_table.h"',
     '',
     '/* Code unit for each WHATWG pointer outside the user-defined area (computed: sjis_table.h), 0 = unmapped.',
-    ' *   pointer = (lead - (lead < 0xA0 ? 0x81 : 0xC1)) * 188 + trail - (trail < 0x7F ? 0x40 : 0x41) */',
-    'const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT - PMI_SJIS_EUDC_COUNT] = {',
+    ' *   pointer = (lead - (lead < 0xA0 ? 0x81 : 0xC1)) * 188 + trail - (trail < 0x7F ? 0x40 : 0x41)',
+    ' * The Emscripten (npm) build compiles no values (PM_SJIS_TABLE_FROM_HOST): zero storage, no bytes in the',
+    ' * download, which the JS glue fills with these values before any call (sjis_table.h). */',
+    '#if defined(PM_SJIS_TABLE_FROM_HOST)',
+    'uint16_t pmi_sjis_decode_table[PMI_SJIS_DECODE_ENTRIES];',
+    '#else',
+    'const uint16_t pmi_sjis_decode_table[PMI_SJIS_DECODE_ENTRIES] = {',
 );
 for (let li = 0; li < LEADS.length; li++) {
     if (li * 188 >= EUDC_FIRST && li * 188 <= EUDC_LAST) continue; // leads 0xF0-0xF9: the user-defined area
@@ -159,7 +215,15 @@ for (let li = 0; li < LEADS.length; li++) {
         lines.push('    ' + row.join(', ') + ',');
     }
 }
-lines.push('};', '');
+const stored = sjisStoredTable(decode, EUDC_FIRST, EUDC_LAST - EUDC_FIRST + 1);
+lines.push(
+    '};',
+    '#endif',
+    '',
+    "/* pmi_hash_bytes of the table's bytes (little-endian): what the filled storage must hash to. */",
+    `const uint32_t pmi_sjis_decode_checksum = ${hex(hashBytes(new Uint8Array(stored.buffer)), 8)}u;`,
+    '',
+);
 // The encoder's choice is not stored: sjis.c derives it from the decode table when a call needs it
 // (the lowest pointer outside 8272..8835 for each code point); the count is kept for its test.
 // Which 128-code-point blocks hold such code points: the row of each in the encoder's map (1-based, 0 =

@@ -365,13 +365,21 @@ function splitData(primaryFile, secondaries, loadsFirst) {
     return out;
   };
   // pointers stored in data: every aligned word that points into the data (conservative), except in
-  // tables known to hold only numbers (Shift-JIS)
-  const edges = units.map((u) => {
+  // tables known to hold only numbers (Shift-JIS; musl's math tables: ipio2 of __rem_pio2_large and the
+  // exp, log, pow, ... *_data tables), and but for one case: our data (the objects and archives of this
+  // link) holds no pointer to the system libraries' own data (libc's and libm's tables are reached from
+  // their code), so a word of ours that falls inside such a unit is a number. (Both happened when the
+  // Shift-JIS table left the npm build's data: the rig naming table's packed bytes and ipio2's numbers
+  // read as addresses inside libm's exp, log and pow tables, and kept 12.6 KB of beats' data in the core.)
+  const ourInputs = [...OBJECTS, ...LIBS];
+  const ours = units.map((u) => u.source.startsWith('<internal>') || ourInputs.some((f) => u.source.startsWith(`${f}(`) || u.source.startsWith(`${f}:`)));
+  const edges = units.map((u, i) => {
     const e = new Set();
-    if (u.strings || /sjis_table\.c\.o/.test(u.source)) return e;
+    if (u.strings || /sjis_table\.c\.o|libc\.a\((?:__rem_pio2_large|\w+_data)\.o\)/.test(u.source)) return e;
+    const fromOurs = ours[i];
     for (let a = (u.start + 3) & ~3; a + 4 <= Math.min(u.end, top); a += 4) {
       const v = image[a] | (image[a + 1] << 8) | (image[a + 2] << 16) | (image[a + 3] << 24);
-      if (v >>> 0 >= lo && v >>> 0 <= hi) for (const j of at(v >>> 0)) e.add(j);
+      if (v >>> 0 >= lo && v >>> 0 <= hi) for (const j of at(v >>> 0)) if (!fromOurs || units[j].strings || ours[j]) e.add(j);
     }
     return e;
   });

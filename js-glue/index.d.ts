@@ -17,6 +17,12 @@ export interface CreateProcMotionOptions {
   wasm?: WasmSource | Partial<Record<ProcMotionModule, WasmSource>>;
   /** Feature modules to load now, as pm.loadAsync would. */
   load?: FeatureModule | readonly FeatureModule[] | 'all';
+  /**
+   * procmotion-sjis.bin from elsewhere: the Shift-JIS decode table (18.8 KB), read only on a host whose
+   * TextDecoder has no 'shift_jis' (a runtime built with small ICU). Default: beside a core given by
+   * URL, else beside the glue, new URL('./procmotion-sjis.bin', import.meta.url).
+   */
+  shiftJisTable?: string | URL | ArrayBuffer | ArrayBufferView | Response | PromiseLike<Response>;
 }
 
 /** Load the WebAssembly core (VMD, Shift-JIS, catwalk). */

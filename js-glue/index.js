@@ -14,14 +14,15 @@
 // buffer handed to the module is freed before the call returns; every array handed out is a copy
 // (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with the
 // core's message, its pm_result name in `code` and the module in `module`.
-import { CATWALK, CATWALK_OUT, MODULE_DEPS, MODULES, VMD as D, VMD_FIELD as W } from './dist/abi.js';
+import { CATWALK, CATWALK_OUT, MODULE_DEPS, MODULES, SJIS_TABLE, VMD as D, VMD_FIELD as W } from './dist/abi.js';
 import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
 import {
   ERROR_SIZE, ProcMotionError, Scratch, checkCount, createModuleObject, gridBlock, gridOf, instantiate, invalid,
-  readError, toBytes, utf8Decoder, utf8Encoder,
+  loadBytes, readError, toBytes, utf8Decoder, utf8Encoder,
 } from './runtime.js';
+import { decodeShiftJisPairs, sjisStoredTable } from './sjis-table.js';
 
 export { CATWALK_PARAMETERS, GROOVE_JOINTS, HUMANOID_BONES, ProcMotionError, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS };
 
@@ -37,6 +38,8 @@ const WASM_URLS = {
   beats: () => new URL('./procmotion-beats.wasm', import.meta.url),
   vrm: () => new URL('./procmotion-vrm.wasm', import.meta.url),
 };
+// The Shift-JIS decode table for hosts whose TextDecoder has no shift_jis (fillShiftJisTable).
+const SJIS_TABLE_URL = () => new URL('./procmotion-sjis.bin', import.meta.url);
 const FEATURE_CODE = {
   motion: () => import('./motion.js'),
   keypoints: () => import('./keypoints.js'),
@@ -130,11 +133,60 @@ function wasmSource(option, module) {
 const isUrl = (x) => typeof x === 'string' || x instanceof URL;
 const beside = (coreUrl, module) => new URL(`procmotion-${module}.wasm`, new URL(coreUrl, globalThis.location?.href));
 
+/** Where procmotion-sjis.bin is: createProcMotion's `shiftJisTable`, else beside a core given by URL, else
+ * beside this file. */
+function shiftJisTableSource(options) {
+  if (options.shiftJisTable !== undefined && options.shiftJisTable !== null) return options.shiftJisTable;
+  const core = isUrl(options.wasm) ? options.wasm : isUrl(options.wasm?.core) ? options.wasm.core : null;
+  return core === null ? SJIS_TABLE_URL() : new URL('procmotion-sjis.bin', new URL(core, globalThis.location?.href));
+}
+
+/**
+ * Internal: fill the core's Shift-JIS decode table, once, before any other call. The npm build's core
+ * carries no table (wasm/src/text/sjis_table.h): zero storage that the host fills with the values the
+ * native and WASI builds compile in. From the host's TextDecoder('shift_jis') (js-glue/sjis-table.js, the
+ * procedure build-scripts/gen-sjis-table.mjs made the compiled table with; every browser and Node with
+ * full ICU has it), else from procmotion-sjis.bin (the compiled values, 18.8 KB, loaded as a .wasm is:
+ * `options.shiftJisTable`, or beside the core). Either way the core checks the result against the
+ * compiled table's checksum, so a host whose decoder differs gets the file, and a wrong file is an
+ * error. Resolves to where the table came from: 'TextDecoder', 'file', or 'compiled' (a core that
+ * carries its table).
+ */
+async function fillShiftJisTable(mod, options) {
+  const s = new Scratch(mod);
+  try {
+    const slots = s.alloc(SJIS_TABLE.COUNT * 4);
+    const info = () => {
+      mod._pm_abi_sjis_table(slots);
+      return mod.HEAPU32.slice(slots >> 2, (slots >> 2) + SJIS_TABLE.COUNT);
+    };
+    const t = info();
+    if (!t[SJIS_TABLE.FROM_HOST]) return 'compiled';
+    const entries = t[SJIS_TABLE.ENTRIES], at = t[SJIS_TABLE.TABLE];
+    const filled = () => info()[SJIS_TABLE.CHECKSUM] === t[SJIS_TABLE.EXPECTED];
+    const decoded = decodeShiftJisPairs();
+    if (decoded && decoded.length - t[SJIS_TABLE.EUDC_COUNT] === entries) {
+      new Uint16Array(mod.memory.buffer, at, entries).set(sjisStoredTable(decoded, t[SJIS_TABLE.EUDC_POINTER], t[SJIS_TABLE.EUDC_COUNT]));
+      if (filled()) return 'TextDecoder';
+    }
+    const bytes = await loadBytes(shiftJisTableSource(options), 'procmotion-sjis.bin', 'shiftJisTable');
+    if (bytes.byteLength === entries * 2) {
+      mod.HEAPU8.set(bytes, at); // little-endian uint16s, as wasm memory holds them
+      if (filled()) return 'file';
+    }
+    throw new ProcMotionError(`procmotion-sjis.bin (${bytes.byteLength} bytes) is not this procmotion.wasm's Shift-JIS table: take both from one package`, 'PM_ERR_WASM', 'loader');
+  } finally {
+    s.free();
+  }
+}
+
 /**
  * Load the core and return the API object. options.wasm: where procmotion.wasm is (a URL or its
  * string; bytes; a WebAssembly.Module; a Response), or `{ core, motion, keypoints }` for each module;
  * with a URL for the core the feature modules are looked for beside it. options.load: feature modules
- * to load now ('all' or a list), the same as calling pm.loadAsync afterwards.
+ * to load now ('all' or a list), the same as calling pm.loadAsync afterwards. options.shiftJisTable:
+ * where procmotion-sjis.bin is (a URL or its string, bytes, a Response), read only on a host whose
+ * TextDecoder has no shift_jis (default: beside a core given by URL, else beside this file).
  */
 export async function createProcMotion(options = {}) {
   if (options === null || typeof options !== 'object') throw invalid('loader', 'createProcMotion: options must be an object');
@@ -150,7 +202,7 @@ export async function createProcMotion(options = {}) {
   }, 'procmotion.wasm');
   mod.bind(instance);
   instance.exports._initialize();
-  const pm = new ProcMotion(mod, options.wasm);
+  const pm = new ProcMotion(mod, options.wasm, await fillShiftJisTable(mod, options));
   if (options.load) await pm.loadAsync(options.load);
   return pm;
 }
@@ -162,9 +214,10 @@ function notLoaded(what, module) {
 
 export class ProcMotion {
   /** Use createProcMotion(). */
-  constructor(mod, wasmOption) {
+  constructor(mod, wasmOption, shiftJisTable = null) {
     this.mod = mod;
     this._wasm = wasmOption;
+    this._shiftJisTable = shiftJisTable; // where the Shift-JIS table came from (fillShiftJisTable)
     this._loaded = new Set(['core']);
     this._loading = new Map();
   }

@@ -3,7 +3,9 @@
 // compiles it while it downloads (instantiateStreaming, when the server says application/wasm; a
 // server that does not gets the fetch-and-instantiate fallback); a feature module loads on
 // pm.loadAsync (its dependencies first) and not before; a missing .wasm is a ProcMotionError that says
-// what to do; createProcMotion({ wasm }) takes bytes or a URL.
+// what to do; createProcMotion({ wasm }) takes bytes or a URL. The Shift-JIS decode table comes from
+// Chromium's TextDecoder (procmotion-sjis.bin is not fetched), and from that file when TextDecoder has
+// no shift_jis: the same table, entry by entry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -40,7 +42,7 @@ async function run(body, serverOptions = {}) {
     await tab.goto(`${server.url}/p.html`);
     const result = await tab.waitForFunction(() => window.result, null, { timeout: 30_000 }).then((h) => h.jsonValue());
     const paths = await tab.evaluate(() => window.paths);
-    return { result, paths, requests: requests.filter((r) => r.endsWith('.wasm')), errors };
+    return { result, paths, requests: requests.filter((r) => /\.(wasm|bin)$/.test(r)), errors };
   } finally {
     await browser.close();
     await server.close();
@@ -104,4 +106,51 @@ test('createProcMotion({ wasm }) takes bytes or a URL; a missing .wasm is a clea
     assert.equal(result.missing.module, 'loader');
     assert.match(result.missing.message, /404/);
     assert.match(result.missing.message, /createProcMotion\(\{ wasm \}\)/);
+  });
+
+test("the Shift-JIS table comes from Chromium's TextDecoder, entry by entry the compiled one; without shift_jis from procmotion-sjis.bin",
+  { skip: SKIP, timeout: 60_000 }, async () => {
+    const { result, requests, errors } = await run(`async ({ createProcMotion }) => {
+      const { SJIS_TABLE: T } = await import('/js-glue/dist/abi.js');
+      const { decodeShiftJisPairs, sjisStoredTable } = await import('/js-glue/sjis-table.js');
+      const table = (pm) => {
+        const m = pm.mod, slots = m._pm_abi_alloc(T.COUNT * 4);
+        m._pm_abi_sjis_table(slots);
+        const t = m.HEAPU32.slice(slots >> 2, (slots >> 2) + T.COUNT);
+        m._pm_abi_free(slots);
+        return { fromHost: t[T.FROM_HOST], checked: t[T.CHECKSUM] === t[T.EXPECTED], units: new Uint16Array(m.memory.buffer, t[T.TABLE], t[T.ENTRIES]).slice() };
+      };
+      const t0 = performance.now();
+      const built = decodeShiftJisPairs();
+      const buildMs = performance.now() - t0;
+      const viaDecoder = await createProcMotion();
+      const Real = TextDecoder;
+      globalThis.TextDecoder = class extends Real { constructor(l, o) { if (/shift_jis/i.test(l)) throw new RangeError('not supported'); super(l, o); } };
+      const viaFile = await createProcMotion().finally(() => { globalThis.TextDecoder = Real; });
+      const a = table(viaDecoder), b = table(viaFile);
+      const file = new Uint16Array(await (await fetch('/js-glue/procmotion-sjis.bin')).arrayBuffer());
+      const diff = (x, y) => x.length !== y.length ? -2 : x.findIndex((v, i) => v !== y[i]);
+      const names = (await (await fetch('/tests/data/mmd-names.tsv')).text()).split('\\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\\t'));
+      const wrong = [];
+      for (const [, name, hex] of names) {
+        const bytes = Uint8Array.from(hex.split(' '), (h) => parseInt(h, 16));
+        for (const pm of [viaDecoder, viaFile]) if (pm.decodeShiftJis(bytes) !== name || pm.encodeShiftJis(name).join() !== bytes.join()) wrong.push(name);
+      }
+      return { sources: [viaDecoder._shiftJisTable, viaFile._shiftJisTable], host: [a.fromHost, b.fromHost], checked: [a.checked, b.checked],
+        decoderVsFile: diff(a.units, file), fileVsFile: diff(b.units, file), builtVsFile: diff(sjisStoredTable(built, 8836, 1880), file),
+        names: names.length, wrong, buildMs };
+    }`);
+    assert.equal(result.error, undefined, result.error);
+    assert.deepEqual(result.sources, ['TextDecoder', 'file']);
+    assert.deepEqual(result.host, [1, 1]);
+    assert.deepEqual(result.checked, [true, true], 'the core checked both tables against the compiled checksum');
+    assert.equal(result.builtVsFile, -1, "the table built from Chromium's TextDecoder differs from the compiled one");
+    assert.equal(result.decoderVsFile, -1);
+    assert.equal(result.fileVsFile, -1);
+    assert.ok(result.names > 150, `${result.names} names`);
+    assert.deepEqual(result.wrong, []);
+    // the file only when there is no shift_jis decoder (then once by the test page itself)
+    assert.deepEqual(requests, ['/js-glue/procmotion.wasm', '/js-glue/procmotion.wasm', '/js-glue/procmotion-sjis.bin', '/js-glue/procmotion-sjis.bin']);
+    assert.deepEqual(errors, []);
+    console.log(`# the table from Chromium's TextDecoder in ${result.buildMs.toFixed(1)} ms (cold)`);
   });

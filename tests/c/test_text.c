@@ -11,6 +11,7 @@
 
 int32_t pm_abi_sjis_encode(const char *utf8, uint32_t len, uint8_t *out, uint32_t cap, uint32_t *out_len, char *errbuf);
 uint32_t pm_abi_sjis_decode(const uint8_t *in, uint32_t len, char *out, uint32_t cap);
+void pm_abi_sjis_table(uint32_t *slots);
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -492,6 +493,27 @@ PM_TEST(abi_encode_and_decode_wrap_the_core) {
     PM_CHECK_EQ_INT(pm_abi_sjis_decode(center, sizeof center, text, 5), 12);
     PM_CHECK_STR(text, "セ");
     PM_CHECK_EQ_INT(pm_abi_sjis_decode(center, sizeof center, NULL, 0), 12);
+}
+
+/* The npm build's table is storage the host fills and the core checks against pmi_sjis_decode_checksum
+ * (sjis_table.h): the generated checksum is the compiled table's pmi_hash_bytes (the generator's own
+ * copy of the hash agrees with strings.c), and pm_abi_sjis_table describes the table. */
+PM_TEST(abi_sjis_table_describes_the_compiled_table_and_its_checksum) {
+    enum { PM_ABI_LAYOUT_SJIS_TABLE(PM_ABI_SLOT_ENUM, ST_) ST_COUNT };
+    uint32_t s[ST_COUNT + 1];
+    memset(s, 0xEE, sizeof s);
+    pm_abi_sjis_table(s);
+    PM_CHECK_EQ_INT(s[ST_TABLE], (uint32_t)(uintptr_t)pmi_sjis_decode_table);
+    PM_CHECK_EQ_INT(s[ST_ENTRIES], 11280 - 1880);
+    PM_CHECK_EQ_INT(s[ST_ENTRIES], sizeof pmi_sjis_decode_table / sizeof pmi_sjis_decode_table[0]);
+    PM_CHECK_EQ_INT(s[ST_EUDC_POINTER], 8836);
+    PM_CHECK_EQ_INT(s[ST_EUDC_COUNT], 1880);
+    PM_CHECK_EQ_INT(s[ST_FROM_HOST], 0); /* native: compiled in */
+    PM_CHECK_EQ_INT(s[ST_CHECKSUM], pmi_sjis_table_checksum());
+    PM_CHECK_EQ_INT(s[ST_EXPECTED], pmi_sjis_decode_checksum);
+    PM_CHECK_EQ_INT(pmi_sjis_table_checksum(), pmi_sjis_decode_checksum);
+    PM_CHECK_EQ_INT(s[ST_COUNT], 0xEEEEEEEEu); /* nothing written past the layout */
+    pm_abi_sjis_table(NULL);
 }
 
 int main(void) { return pm_test_run_all(); }

@@ -1,5 +1,6 @@
-// The npm tarball and Node without a bundler: `npm pack` holds README, LICENSE, the types, the glue
-// and the three .wasm files (nothing else); a project with the unpacked tarball as
+// The npm tarball and Node without a bundler: `npm pack` holds README, LICENSE, the types, the glue,
+// the .wasm files and procmotion-sjis.bin (the Shift-JIS table for hosts without
+// TextDecoder('shift_jis')), nothing else; a project with the unpacked tarball as
 // node_modules/procmotion runs `import('procmotion')` in plain Node 20 (the "node" export condition),
 // loads only the core until asked, and reports a feature method called before its module loaded. The
 // lazy method list (constants.js FEATURES) names exactly what each feature module installs.
@@ -12,13 +13,13 @@ import { consumerProject, packPackage, wasmBuilt } from './support/package.mjs';
 
 const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-scripts/build.sh wasm)';
 
-test('npm pack holds README, LICENSE, the types, the glue and the .wasm files', { skip: SKIP, timeout: 120_000 }, () => {
+test('npm pack holds README, LICENSE, the types, the glue, the .wasm files and procmotion-sjis.bin', { skip: SKIP, timeout: 120_000 }, () => {
   const { files, size } = packPackage();
   for (const f of ['README.md', 'LICENSE', 'package.json', 'index.d.ts', 'babylon.d.ts', 'index.js', 'node.js', 'babylon.js',
-    'procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'dist/abi.js']) {
+    'procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'dist/abi.js', 'sjis-table.js', 'procmotion-sjis.bin']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  assert.deepEqual(files.filter((f) => !/\.(js|d\.ts|wasm|md|json)$|^LICENSE$/.test(f)), [], 'nothing but the package');
+  assert.deepEqual(files.filter((f) => !/\.(js|d\.ts|wasm|md|json)$|^LICENSE$|^procmotion-sjis\.bin$/.test(f)), [], 'nothing but the package');
   console.log(`# tarball: ${files.length} files, ${(size / 1024).toFixed(0)} KB`);
 });
 
@@ -33,7 +34,13 @@ try { pm.readPmx(new Uint8Array(8)); } catch (e) { code = e.code + ' ' + e.modul
 const walk = pm.generateCatwalkVmd({}, 120, null, null);
 await pm.loadAsync('motion');
 const bones = pm.readPmx(pm.mannequinPmx()).bones.length;
-console.log(JSON.stringify({ before, code, loop: walk.loopFrames, bones, after: pm.modules }));
+// a host without TextDecoder('shift_jis') (Node built with small ICU): the table from the package's file
+const Real = globalThis.TextDecoder;
+globalThis.TextDecoder = class extends Real { constructor(l, o) { if (/shift_jis/i.test(l)) throw new RangeError('not supported'); super(l, o); } };
+const small = await createProcMotion();
+globalThis.TextDecoder = Real;
+const center = small.decodeShiftJis(Uint8Array.of(0x83, 0x5a, 0x83, 0x93, 0x83, 0x5e, 0x81, 0x5b));
+console.log(JSON.stringify({ before, code, loop: walk.loopFrames, bones, after: pm.modules, table: [pm._shiftJisTable, small._shiftJisTable], center }));
 `,
   });
   const r = spawnSync(process.execPath, ['main.js'], { cwd: dir, encoding: 'utf8' });
@@ -43,6 +50,8 @@ console.log(JSON.stringify({ before, code, loop: walk.loopFrames, bones, after: 
   assert.equal(out.code, 'PM_ERR_NOT_LOADED motion');
   assert.ok(out.loop > 100 && out.bones > 20);
   assert.deepEqual(out.after, ['core', 'motion']);
+  assert.deepEqual(out.table, ['TextDecoder', 'file'], "the Shift-JIS table from TextDecoder, else from the package's procmotion-sjis.bin");
+  assert.equal(out.center, 'センター');
 });
 
 test('each feature module installs exactly the methods listed for it', { skip: SKIP }, async () => {

@@ -85,6 +85,9 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   await pm.loadAsync('physics');
   // @ts-expect-error: createProcMotion has no option moduleOptions
   await createProcMotion({ moduleOptions: {} });
+  await createProcMotion({ shiftJisTable: new URL('https://cdn.example/procmotion-sjis.bin'), wasm: 'https://cdn.example/procmotion.wasm' });
+  // @ts-expect-error: shiftJisTable is a URL, bytes or a Response, not a number
+  await createProcMotion({ shiftJisTable: 42 });
   // @ts-expect-error: evaluate takes a frame number
   ev.evaluate('12');
   // @ts-expect-error: no such method (it is dispose)

@@ -40,7 +40,7 @@
     X(P, motion, pm_abi_vmd_descriptor_slots) X(P, motion, pm_abi_vmd_read) X(P, motion, pm_abi_vmd_free)      \
     X(P, motion, pm_abi_vmd_describe)                                                                         \
     /* Shift-JIS (abi_text.c) */                                                                              \
-    X(P, core, pm_abi_sjis_encode) X(P, core, pm_abi_sjis_decode)                                             \
+    X(P, core, pm_abi_sjis_encode) X(P, core, pm_abi_sjis_decode) X(P, core, pm_abi_sjis_table)               \
     /* catwalk (abi_catwalk.c) */                                                                             \
     X(P, core, pm_abi_catwalk_descriptor_slots) X(P, core, pm_abi_catwalk_generate)                           \
     /* two-bone IK (abi_pose.c) */                                                                            \
@@ -150,6 +150,17 @@
 #define PM_ABI_LAYOUT_GRID_IN(X, P)                                                                        \
     X(P, BPM, 1) X(P, OFFSET, 1) X(P, BEATS_PER_BAR, 1) X(P, FIRST_DOWNBEAT, 1) X(P, BEAT_COUNT, 1) X(P, BEATS, 0)
 
+/* pm_abi_sjis_table output (uint32 each): the core's Shift-JIS decode table (text/sjis_table.h). TABLE:
+ * its address, ENTRIES uint16 code units (0 = unmapped), one per WHATWG pointer but the user-defined
+ * area's EUDC_COUNT pointers from EUDC_POINTER (computed by the core; those after it sit EUDC_COUNT
+ * earlier). FROM_HOST: 1 in the npm build, where the table is zero storage the host fills once, before
+ * any other call (js-glue/index.js, from TextDecoder('shift_jis') or procmotion-sjis.bin); 0 where the
+ * values are compiled in (native, WASI) and the table is read-only. CHECKSUM: pmi_hash_bytes of the
+ * table as it is now; EXPECTED: of the generated values (equal once the host filled it right). */
+#define PM_ABI_LAYOUT_SJIS_TABLE(X, P)                                                                     \
+    X(P, TABLE, 1) X(P, ENTRIES, 1) X(P, EUDC_POINTER, 1) X(P, EUDC_COUNT, 1) X(P, FROM_HOST, 1)            \
+    X(P, CHECKSUM, 1) X(P, EXPECTED, 1)
+
 /* pm_abi_two_bone_ik (float each): in = root, mid, end, target, pole; out = deltas, solved joints. */
 #define PM_ABI_LAYOUT_TWO_BONE_IN(X, P) X(P, ROOT, 3) X(P, MID, 3) X(P, END, 3) X(P, TARGET, 3) X(P, POLE, 3)
 #define PM_ABI_LAYOUT_TWO_BONE_OUT(X, P)                                                                   \
@@ -197,6 +208,7 @@
 /* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest. */
 #define PM_ABI_LAYOUTS(X, P)                                                                               \
     X(P, core, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_OUT) X(P, core, GRID_IN)       \
+    X(P, core, SJIS_TABLE)                                                                                  \
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \

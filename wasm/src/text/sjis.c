@@ -4,6 +4,7 @@
 #include "procmotion/text.h"
 
 #include "common/internal.h"
+#include "common/strings.h"
 #include "text/sjis_encoder.h"
 #include "text/sjis_table.h"
 
@@ -138,6 +139,8 @@ size_t pm_utf8_decode(const char *s, size_t len, uint32_t *codepoint) {
     return n;
 }
 
+uint32_t pmi_sjis_table_checksum(void) { return pmi_hash_bytes(pmi_sjis_decode_table, sizeof pmi_sjis_decode_table); }
+
 /* ---- the encoder's map ---------------------------------------------------------------------- */
 
 /* The encoder's choice for a double-byte code point (the user-defined area aside) is the lowest
@@ -166,8 +169,11 @@ pmi_sjis_encoder *pmi_sjis_encoder_create(const pm_allocator *allocator) {
     for (size_t i = 0; i < n; i++) { /* pointer order: the first pointer of a code point stays */
         const uint16_t unit = pmi_sjis_decode_table[i];
         const uint32_t pointer = pmi_sjis_pointer_of_index((uint32_t)i);
-        if (!unit || !sjis_encodes_pointer(pointer)) continue;
-        uint16_t *slot = &e->slots[(size_t)(pmi_sjis_encode_block[unit >> 7] - 1) * 128 + (unit & 127)];
+        const uint32_t row = pmi_sjis_encode_block[unit >> 7];
+        /* row 0: no double-byte character in that block (never, with the generated table; a table a host
+         * filled with other values must not make this write outside the map) */
+        if (!unit || !row || !sjis_encodes_pointer(pointer)) continue;
+        uint16_t *slot = &e->slots[(size_t)(row - 1) * 128 + (unit & 127)];
         if (!*slot) *slot = (uint16_t)(pointer + 1);
     }
     return e;

@@ -2,9 +2,10 @@
  *     node build-scripts/gen-sjis-table.mjs            (regenerate)
  *     node build-scripts/gen-sjis-table.mjs --check    (verify)
  *
- * Source: Node's new TextDecoder('shift_jis', { fatal: true }), the WHATWG Encoding Standard's
- * Shift_JIS (Windows-31J / CP932), asked about every lead 0x81-0x9F, 0xE0-0xFC with every trail
- * 0x40-0x7E, 0x80-0xFC. Single bytes are coded in sjis.c (checked by the script).
+ * Source: Node's new TextDecoder('shift_jis'), the WHATWG Encoding Standard's Shift_JIS (Windows-31J /
+ * CP932), asked about every lead 0x81-0x9F, 0xE0-0xFC with every trail 0x40-0x7E, 0x80-0xFC by
+ * js-glue/sjis-table.js (which the npm build fills its table with at startup) and checked pair by pair
+ * with a fatal decoder. Single bytes are coded in sjis.c (checked by the script).
  * Mapped pairs: 9604 (including 1880 user-defined pairs 0xF040-0xF9FC -> U+E000-U+E757).
  * Encode entries: 7326 code points; 398 pairs are duplicates that only decode
  * (the encoder takes the lowest pointer outside 8272..8835, as the WHATWG encoder does).
@@ -13,8 +14,13 @@
 #include "text/sjis_table.h"
 
 /* Code unit for each WHATWG pointer outside the user-defined area (computed: sjis_table.h), 0 = unmapped.
- *   pointer = (lead - (lead < 0xA0 ? 0x81 : 0xC1)) * 188 + trail - (trail < 0x7F ? 0x40 : 0x41) */
-const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT - PMI_SJIS_EUDC_COUNT] = {
+ *   pointer = (lead - (lead < 0xA0 ? 0x81 : 0xC1)) * 188 + trail - (trail < 0x7F ? 0x40 : 0x41)
+ * The Emscripten (npm) build compiles no values (PM_SJIS_TABLE_FROM_HOST): zero storage, no bytes in the
+ * download, which the JS glue fills with these values before any call (sjis_table.h). */
+#if defined(PM_SJIS_TABLE_FROM_HOST)
+uint16_t pmi_sjis_decode_table[PMI_SJIS_DECODE_ENTRIES];
+#else
+const uint16_t pmi_sjis_decode_table[PMI_SJIS_DECODE_ENTRIES] = {
     /* lead 0x81 */
     0x3000, 0x3001, 0x3002, 0xFF0C, 0xFF0E, 0x30FB, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF01, 0x309B, 0x309C,
     0x00B4, 0xFF40, 0x00A8, 0xFF3E, 0xFFE3, 0xFF3F, 0x30FD, 0x30FE, 0x309D, 0x309E, 0x3003, 0x4EDD,
@@ -866,6 +872,10 @@ const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT - PMI_SJIS_EUDC_COUN
     0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000,
     0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000,
 };
+#endif
+
+/* pmi_hash_bytes of the table's bytes (little-endian): what the filled storage must hash to. */
+const uint32_t pmi_sjis_decode_checksum = 0xD367DFDFu;
 
 /* Code points the double-byte encoder writes (the user-defined area aside); sjis.c derives which pair
  * from pmi_sjis_decode_table. */

@@ -17,8 +17,25 @@
 #define PMI_SJIS_EUDC_LAST 0xE757u
 
 /* UTF-16 code unit (all are BMP code points) for each WHATWG pointer outside the user-defined area,
- * which is left out (pointers after it sit PMI_SJIS_EUDC_COUNT earlier); 0 = unmapped. */
-extern const uint16_t pmi_sjis_decode_table[PMI_SJIS_POINTER_COUNT - PMI_SJIS_EUDC_COUNT];
+ * which is left out (pointers after it sit PMI_SJIS_EUDC_COUNT earlier); 0 = unmapped.
+ *
+ * Where the values come from: compiled in (the native build, the CLI, the WASI module), or, with
+ * PM_SJIS_TABLE_FROM_HOST (CMakeLists.txt defines it for the Emscripten build only, the npm package's
+ * wasm), provided by the host: the table is then zero storage (no bytes in the download) that the JS glue
+ * fills once, when the instance is created and before any call, with the same values, from the host's
+ * TextDecoder('shift_jis') (js-glue/sjis-table.js, the procedure the generator uses) or from
+ * procmotion-sjis.bin, and checks against pmi_sjis_decode_checksum (pm_abi_sjis_table). It is constant
+ * data provided by the host, not state: the core only reads it. */
+#define PMI_SJIS_DECODE_ENTRIES (PMI_SJIS_POINTER_COUNT - PMI_SJIS_EUDC_COUNT)
+#if defined(PM_SJIS_TABLE_FROM_HOST)
+extern uint16_t pmi_sjis_decode_table[PMI_SJIS_DECODE_ENTRIES];
+#else
+extern const uint16_t pmi_sjis_decode_table[PMI_SJIS_DECODE_ENTRIES];
+#endif
+/* pmi_hash_bytes (common/strings.h) of the table's bytes, little-endian, as generated; and of the table
+ * as it is (what the host filled, in the Emscripten build). */
+extern const uint32_t pmi_sjis_decode_checksum;
+uint32_t pmi_sjis_table_checksum(void);
 
 /* The code unit of a pointer (< PMI_SJIS_POINTER_COUNT); 0 = unmapped. */
 static inline uint16_t pmi_sjis_decode_pointer(uint32_t pointer) {
