@@ -9,8 +9,8 @@
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
 import { GROOVE_FLAG, GROOVE_INFO as INFO, GROOVE_OUT as OUT, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
 import { GROOVE_JOINTS } from './constants.js';
-import { PoseEvaluator } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder, releaseHandle } from './runtime.js';
+import { PoseEvaluator, positionsOf, releaseHandle } from './pose.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder } from './runtime.js';
 
 const LEG_MODES = Object.keys(LEG_MODE);
 const NO_INDEX = 0xffffffff;
@@ -240,7 +240,7 @@ export class Groove {
   worldPositions() {
     this._check();
     const w = this.pm.mod._pm_abi_groove_world(this.handle) >> 2;
-    return this.pm._positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
+    return positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
   }
 
   /**

@@ -9,16 +9,24 @@ const FORMATS = { ...KP_FORMAT, glb: KP_FORMAT.gltf };
 const FORMAT_NAMES = Object.keys(KP_FORMAT);
 const LEGS = { [KP_LEGS.fk]: 'fk', [KP_LEGS.ik]: 'ik' };
 
+/** Internal: the NUL-terminated UTF-8 at p in pm's module (at most max bytes). */
+function cString(pm, p, max) {
+  const heap = pm.mod.HEAPU8;
+  let end = p;
+  while (end < p + max && heap[end] !== 0) end++;
+  return utf8Decoder.decode(heap.subarray(p, end));
+}
+
 export const api = {
   /** The 33 MediaPipe Pose point names, in index order. */
   get keypointNames() {
-    this._kpNames ??= Array.from({ length: 33 }, (_, i) => this._string(this.mod._pm_abi_kp_point_name(i), 64));
+    this._kpNames ??= Array.from({ length: 33 }, (_, i) => cString(this, this.mod._pm_abi_kp_point_name(i), 64));
     return this._kpNames;
   },
 
   /** The ten joint-angle names, in the order of `angles` (see docs/keypoints.md). */
   get keypointAngleNames() {
-    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => this._string(this.mod._pm_abi_kp_angle_name(i), 64));
+    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => cString(this, this.mod._pm_abi_kp_angle_name(i), 64));
     return this._kpAngles;
   },
 
@@ -74,7 +82,7 @@ export const api = {
       angleNames: this.keypointAngleNames,
       stats: {
         format: FORMAT_NAMES.find((k) => KP_FORMAT[k] === d[K.FORMAT]) ?? 'auto',
-        family: this._string(d[K.FAMILY], 32),
+        family: cString(this, d[K.FAMILY], 32),
         sourceJoints: d[K.SOURCE_JOINTS],
         ignoredBones: d[K.IGNORED],
         directPoints: d[K.DIRECT],

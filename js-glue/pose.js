@@ -3,7 +3,7 @@
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
 import { HUMANOID, HUMANOID_NAMING, IK_MODE, POSE_FLAG, POSE_INFO, TWO_BONE_IN, TWO_BONE_OUT } from './dist/abi-motion.js';
 import { HUMANOID_BONES } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder, releaseHandle } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder } from './runtime.js';
 
 const NAMINGS = Object.keys(HUMANOID_NAMING);
 
@@ -17,6 +17,30 @@ function humanoidMap(r, names) {
   const missingRequired = [];
   for (let k = 0; k < r[HUMANOID.MISSING_COUNT]; k++) missingRequired.push(HUMANOID_BONES[r[HUMANOID.MISSING + k]]);
   return { bones, naming, mapped: r[HUMANOID.MAPPED], total: r[HUMANOID.TOTAL], missingRequired, drivable: r[HUMANOID.DRIVABLE] === 1 };
+}
+
+// ---- helpers of the motion module's handles (groove.js, tracing.js use them too) ---------------------
+
+/** Internal: the translations (3 per bone) of column-major 4x4 world matrices (16 per bone). */
+export function positionsOf(world) {
+  const n = world.length / 16;
+  const positions = new Float32Array(3 * n);
+  for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+  return positions;
+}
+
+/**
+ * Internal: dispose() of the glue's handle classes (PoseEvaluator, Groove, Timeline): frees the core
+ * handle with its own free export, the skeleton and the buffers named in `buffers` (each
+ * `_pm_abi_free`d), and zeroes the fields, so a second call does nothing.
+ */
+export function releaseHandle(owner, freeHandle, buffers = ['errPtr']) {
+  const mod = owner.pm.mod;
+  if (owner.handle) mod[freeHandle](owner.handle);
+  if (owner.skeleton) mod._pm_abi_skeleton_free(owner.skeleton);
+  for (const b of buffers) if (owner[b]) mod._pm_abi_free(owner[b]);
+  owner.handle = owner.skeleton = 0;
+  for (const b of buffers) owner[b] = 0;
 }
 
 export const modelMethods = {
@@ -270,7 +294,7 @@ export class PoseEvaluator {
     if (mod._pm_abi_pose_evaluate(this.handle, frame, this._flags(options), this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
     const n = this.boneCount;
     const world = this.pm._copy(Float32Array, mod._pm_abi_pose_world(this.handle), 16 * n);
-    const positions = this.pm._positionsOf(world);
+    const positions = positionsOf(world);
     const rotations = this.pm._copy(Float32Array, mod._pm_abi_pose_final_rotations(this.handle), 4 * n);
     return { boneNames: this.boneNames, positions, world, rotations };
   }

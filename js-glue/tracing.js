@@ -16,7 +16,8 @@
 // procmotion-motion.wasm.
 import { TRACE_BAKE, TRACE_STATE, TRAJECTORY, TRAJECTORY_INFO, TRAJECTORY_MODE } from './dist/abi-motion.js';
 import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8, releaseHandle } from './runtime.js';
+import { positionsOf, releaseHandle } from './pose.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
 
 const MODES = Object.keys(TRAJECTORY_MODE);
 const MAX_POINTS = TRAJECTORY.POLE / 3;
@@ -338,7 +339,7 @@ export class Timeline {
     if (mod._pm_abi_timeline_evaluate(this.handle, when, byBeat ? 1 : 0, this.errPtr) !== 0) throw pm._error(this.errPtr, 'tracing');
     const n = this.boneCount;
     const world = pm._copy(Float32Array, mod._pm_abi_timeline_world(this.handle), 16 * n);
-    const positions = pm._positionsOf(world);
+    const positions = positionsOf(world);
     const traces = {};
     const s = pm._scratch();
     try {
