@@ -12,7 +12,8 @@
  * preprocessor over pm_abi_manifest.json.c, which expands these lists into JSON; from that it writes
  * js-glue/dist/abi.js and abi-<module>.js (the only place the glue takes slot offsets and enum values
  * from: each module's layouts and enums in its own file, so a bundle of the core carries only the
- * core's) and the export lists the wasm links use. tests/node/package.test.mjs checks that the wasm
+ * core's; the layouts tagged `runtime`, which js-glue/runtime.js reads for every module, in
+ * abi-runtime.js) and the export lists the wasm links use. tests/node/package.test.mjs checks that the wasm
  * builds export exactly the functions listed here.
  *
  * Adding an export: write the PM_EXPORT function in an abi_*.c file, add one X(module, name) line to
@@ -207,9 +208,10 @@
     X(P, ANGLES, 1) X(P, FORMAT, 1) X(P, FAMILY, 1) X(P, SOURCE_JOINTS, 1) X(P, IGNORED, 1) X(P, DIRECT, 1) \
     X(P, INFERRED, 1) X(P, MISSING, 1) X(P, NAN, 1) X(P, OUT_OF_RANGE, 1) X(P, SCALE, 1) X(P, LEGS, 1)
 
-/* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest. */
+/* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest
+ * (`runtime`: the glue's shared runtime.js, for every module's calls: dist/abi-runtime.js). */
 #define PM_ABI_LAYOUTS(X, P)                                                                               \
-    X(P, core, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_OUT) X(P, core, GRID_IN)       \
+    X(P, runtime, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_OUT) X(P, runtime, GRID_IN)     \
     X(P, core, SJIS_TABLE)                                                                                  \
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
@@ -252,7 +254,7 @@
 #define PM_ABI_ENUMS(X, P)                                                                                 \
     X(P, keypoints, KP_FORMAT) X(P, keypoints, KP_LEGS) X(P, keypoints, KP_ENCODING)                        \
     X(P, motion, HUMANOID_NAMING) X(P, motion, IK_MODE) X(P, motion, POSE_FLAG) X(P, motion, LEG_MODE)      \
-    X(P, motion, GROOVE_FLAG) X(P, core, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)
+    X(P, motion, GROOVE_FLAG) X(P, motion, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)
 
 /* ---- results: X(P, name, value) (pm_result, procmotion/common.h) ------------------------------ */
 #define PM_ABI_RESULTS(X, P)                                                                               \
