@@ -134,15 +134,15 @@
     /* pm_abi_vmd_write only: non-zero for the canonical form */                                            \
     X(P, CANONICAL, 1)
 
-/* pm_abi_catwalk_generate and pm_abi_catwalk_generate_landed input (uint32 each). HAS_MODEL bit 0: a model is given, bit 1: its bone
- * names are given. Name slot pairs as in the VMD descriptor for writing. GRID: 0 or the address of a
- * beat grid block (PM_ABI_LAYOUT_GRID_IN). */
+/* pm_abi_catwalk_generate and pm_abi_catwalk_generate_landed input (uint32 each). HAS_MODEL bit 0: a
+ * model is given, bit 1: its bone names are given. Name slot pairs as in the VMD descriptor for writing.
+ * GRID: 0 or the address of a beat grid block (PM_ABI_LAYOUT_GRID_IN). */
 #define PM_ABI_LAYOUT_CATWALK(X, P)                                                                        \
     X(P, PARAMS, 1) X(P, PARAMS_LEN, 1) X(P, HAS_MODEL, 1) X(P, BONES, 1) X(P, BONE_OFFSETS, 1)             \
     X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1) X(P, SKELETON, 1)          \
     X(P, GRID, 1)
-/* pm_abi_catwalk_generate(_landed) output (uint32 each): VMD bytes, info JSON, the plan's ankles (float count)
- * and contact (byte count), all host-freed. */
+/* pm_abi_catwalk_generate(_landed) output (uint32 each): VMD bytes, info JSON, the plan's ankles (float
+ * count) and contact (byte count), all host-freed. */
 #define PM_ABI_LAYOUT_CATWALK_OUT(X, P)                                                                    \
     X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1) X(P, PLAN, 1) X(P, PLAN_FLOATS, 1)       \
     X(P, CONTACT, 1) X(P, CONTACT_SIZE, 1)
