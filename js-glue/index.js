@@ -14,7 +14,9 @@
 // buffer handed to the module is freed before the call returns; every array handed out is a copy
 // (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with the
 // core's message, its pm_result name in `code` and the module in `module`.
-import { CATWALK, CATWALK_OUT, MODULE_DEPS, MODULES, SJIS_TABLE, VMD as D, VMD_FIELD as W } from './dist/abi.js';
+import {
+  CATWALK, CATWALK_ARMS, CATWALK_CADENCE, CATWALK_OUT, CATWALK_PARAMS, MODULE_DEPS, MODULES, SJIS_TABLE, VMD as D, VMD_FIELD as W,
+} from './dist/abi.js';
 import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
@@ -605,9 +607,7 @@ export class ProcMotion {
     try {
       const d = new Uint32Array(CATWALK.COUNT);
       if (grid) d[CATWALK.GRID] = gridBlock(s, grid);
-      const json = utf8Encoder.encode(JSON.stringify(params));
-      d[CATWALK.PARAMS] = s.put(json);
-      d[CATWALK.PARAMS_LEN] = json.byteLength;
+      d[CATWALK.PARAMS] = s.put(paramBlock(params), Float64Array);
       d[CATWALK.HAS_MODEL] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
       if (bones) this._putNames(s, d, CATWALK.BONES, bones);
       this._putNames(s, d, CATWALK.MORPHS, morphs);
@@ -685,7 +685,9 @@ for (const [module, names] of Object.entries(FEATURES)) {
 
 // ---- catwalk parameters ----------------------------------------------------------------------------
 
-const CATWALK_ENUMS = { stepCadence: ['beat', '2beat'], armPose: ['swing', 'posed'] };
+// the choices of each enum (its values after 0 = default), in the core's order
+const CATWALK_ENUMS = Object.fromEntries(Object.entries({ stepCadence: CATWALK_CADENCE, armPose: CATWALK_ARMS })
+  .map(([name, e]) => [name, Object.keys(e).filter((k) => e[k])]));
 const CATWALK_BOOLS = new Set(['traverse', 'uTurn']);
 
 function badParam(name, what, value) {
@@ -729,6 +731,37 @@ function catwalkParams(state, bpm) {
   }
   if (bpm !== undefined && bpm !== null) out.bpm = finite('bpm', bpm);
   return out;
+}
+
+/**
+ * catwalkParams' result -> the core's parameter block (CATWALK_PARAMS: a { given, value } pair per
+ * parameter; the core checks each value as its JSON reader does). What the JSON reader rejected of
+ * poseArmAngle's shape is rejected here with its message.
+ */
+function paramBlock(params) {
+  const b = new Float64Array(CATWALK_PARAMS.COUNT);
+  const put = (slot, v) => {
+    b[slot] = 1;
+    b[slot + 1] = v === 0 ? 0 : v; // -0 as JSON gave it: 0
+  };
+  for (const [name, v] of Object.entries(params)) {
+    if (name !== 'poseArmAngle') {
+      const e = name === 'stepCadence' ? CATWALK_CADENCE : name === 'armPose' ? CATWALK_ARMS : null;
+      put(CATWALK_PARAMS[name.replace(/[A-Z]/g, '_$&').toUpperCase()], e ? e[v] : +v);
+      continue;
+    }
+    let shoulder = v.shoulder, elbow = v.elbow;
+    if (Array.isArray(v)) {
+      if (v.length < 1 || v.length > 2) throw invalid('catwalk', 'catwalk: poseArmAngle must be [shoulder, elbow] in degrees');
+      [shoulder, elbow] = v;
+    } else {
+      const other = Object.keys(v).find((k) => k !== 'shoulder' && k !== 'elbow');
+      if (other !== undefined) throw invalid('catwalk', `catwalk: poseArmAngle has an unknown key '${other}'`);
+    }
+    if (shoulder !== undefined) put(CATWALK_PARAMS.POSE_SHOULDER, shoulder);
+    if (elbow !== undefined) put(CATWALK_PARAMS.POSE_ELBOW, elbow);
+  }
+  return b;
 }
 
 /**
