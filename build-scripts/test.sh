@@ -98,8 +98,8 @@ fi
 
 # ---- valgrind -----------------------------------------------------------------------------------
 # The C tests once more without sanitizers (build/valgrind, -O1 -g) under valgrind memcheck, side by
-# side. PM_TEST_QUICK=1 makes the long sweeps take strides; PM_TEST_VALGRIND=1 skips the formatter
-# checks that need x87 long double (valgrind computes it at double precision).
+# side. PM_TEST_QUICK=1 makes the long sweeps take strides; PM_TEST_VALGRIND=1 skips the checks that
+# need x87 long double (test_number's exact midpoints; valgrind computes it at double precision).
 # PM_VALGRIND_TIMEOUT: seconds per test (default 900).
 banner "valgrind (build/valgrind, memcheck)"
 if ! command -v valgrind >/dev/null 2>&1; then

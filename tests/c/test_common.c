@@ -28,16 +28,7 @@ PM_TEST(formatter_matches_libc_for_integers_and_strings) {
     check_format("%.*s", 4, "abcdefgh");
 }
 
-/* valgrind runs x87 long double at double precision; the formatter's digits need the 64-bit mantissa */
-static int skip_on_valgrind(void) {
-    if (!pm_test_env_flag("PM_TEST_VALGRIND")) return 0;
-    fprintf(stderr, "  SKIP: under valgrind long double has double precision (the formatter needs x87's)\n");
-    pm_test_skipped++;
-    return 1;
-}
-
 PM_TEST(formatter_matches_libc_for_doubles) {
-    if (skip_on_valgrind()) return;
     const double values[] = {0.0, -0.0, 1.0, -1.5, 0.1, 1.0 / 3.0, 2.5, 123456.789, 1e-7, 1e21, 9.999999999,
                              0.000123456, 3.14159265358979, 1e300, 5e-324, DBL_MAX, 100.0, 1234567.0, 0.5, 99.995};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
@@ -57,7 +48,6 @@ PM_TEST(formatter_matches_libc_for_doubles) {
 }
 
 PM_TEST(formatter_17_digits_round_trip_random_doubles) {
-    if (skip_on_valgrind()) return;
     unsigned long long s = 0x9E3779B97F4A7C15ull;
     int bad = 0;
     for (int i = 0; i < 20000; i++) {

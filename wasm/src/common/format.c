@@ -3,9 +3,10 @@
  * imports (wasi-libc's snprintf drags in fd_write, fd_seek and fd_close).
  *
  * Supported: %% %c %s %.*s %d %i %u %x %X with flags '-', '0', width, precision and the length
- * modifiers h, l, ll, z; %f %e %g (and %lf, %lg) with precision. Floating-point digits are exact to
- * 17 significant digits (computed with long double scaling and integer digit extraction), which is
- * what JSON number printing (cJSON's "%1.15g" / "%1.17g") needs.
+ * modifiers h, l, ll, z; %f %e %g (and %lf, %lg) with precision. Floating-point digits are exact (up
+ * to 17 significant digits for %e and %g, 20 decimals for %f), rounded half to even from the binary
+ * value as glibc's printf does (number.c), which is what JSON number printing (cJSON's "%1.15g" /
+ * "%1.17g") needs.
  */
 #include "internal.h"
 
@@ -55,50 +56,6 @@ static size_t fmt_unsigned(char *tmp, unsigned long long v, unsigned base, bool 
     return n;
 }
 
-/* floor(x + 0.5), with exact halves rounded to even (as glibc's printf does). */
-static long double round_half_even(long double x) {
-    long double f = floorl(x);
-    long double d = x - f;
-    if (d > 0.5L || (d == 0.5L && fmodl(f, 2.0L) != 0.0L)) f += 1.0L;
-    return f;
-}
-
-/*
- * Decimal digits of |v| (v finite, > 0): writes `count` significant digits (1..17) into digits[] and
- * returns the decimal exponent of the first digit, rounding half to even on the long double value.
- */
-static int decimal_digits(double v, int count, char *digits) {
-    unsigned long long limit = 1;
-    for (int i = 0; i < count; i++) limit *= 10ULL;
-    int e10 = (int)floor(log10(v));
-    long double scaled = 0;
-    for (int attempt = 0; attempt < 4; attempt++) {
-        /* scale so that the value has `count` digits before the point */
-        int shift = count - 1 - e10;
-        long double p = 1.0L, base = 10.0L;
-        int n = shift < 0 ? -shift : shift;
-        while (n) {
-            if (n & 1) p *= base;
-            base *= base;
-            n >>= 1;
-        }
-        scaled = shift >= 0 ? (long double)v * p : (long double)v / p;
-        if (scaled < (long double)(limit / 10ULL)) e10--; /* log10 estimate too high */
-        else if (scaled >= (long double)limit) e10++;     /* too low */
-        else break;
-    }
-    unsigned long long iv = (unsigned long long)round_half_even(scaled);
-    if (iv >= limit) { /* rounding carried into a new digit */
-        iv /= 10ULL;
-        e10++;
-    }
-    for (int i = count - 1; i >= 0; i--) {
-        digits[i] = (char)('0' + (int)(iv % 10ULL));
-        iv /= 10ULL;
-    }
-    return e10;
-}
-
 /* Format a double like printf's %e, %f or %g into tmp (which must hold 400 bytes). */
 static size_t fmt_double(char *tmp, double v, char conv, int prec, bool alt) {
     size_t n = 0;
@@ -120,7 +77,7 @@ static size_t fmt_double(char *tmp, double v, char conv, int prec, bool alt) {
         if (P > 17) P = 17;
         char d[20];
         int X = 0;
-        if (v != 0) X = decimal_digits(v, P, d);
+        if (v != 0) X = pmi_decimal_digits(v, P, d);
         else memset(d, '0', (size_t)P);
         int nd = P;
         if (!alt)
@@ -156,7 +113,7 @@ static size_t fmt_double(char *tmp, double v, char conv, int prec, bool alt) {
         if (P > 17) P = 17;
         char d[20];
         int X = 0;
-        if (v != 0) X = decimal_digits(v, P, d);
+        if (v != 0) X = pmi_decimal_digits(v, P, d);
         else memset(d, '0', (size_t)P);
         tmp[n++] = d[0];
         if (prec > 0) {
@@ -175,21 +132,14 @@ static size_t fmt_double(char *tmp, double v, char conv, int prec, bool alt) {
     if (v >= 1e17) { /* beyond exact digit extraction: print in scientific form */
         return n + fmt_double(tmp + n, v, 'e', 16, false);
     }
-    long double scale = 1.0L;
-    for (int i = 0; i < prec; i++) scale *= 10.0L;
-    long double r = round_half_even((long double)v * scale);
-    long double ip = floorl(r / scale);
-    long double fp = r - ip * scale;
-    n += fmt_unsigned(tmp + n, (unsigned long long)ip, 10, false);
+    char fd[48];
+    size_t len = pmi_decimal_fixed(v, prec, fd);
+    size_t ip = len - (size_t)prec;
+    memcpy(tmp + n, fd, ip);
+    n += ip;
     if (prec > 0) {
         tmp[n++] = '.';
-        char fd[24];
-        unsigned long long f = (unsigned long long)fp;
-        for (int i = prec - 1; i >= 0; i--) {
-            fd[i] = (char)('0' + (int)(f % 10ULL));
-            f /= 10ULL;
-        }
-        memcpy(tmp + n, fd, (size_t)prec);
+        memcpy(tmp + n, fd + ip, (size_t)prec);
         n += (size_t)prec;
     }
     return n;
@@ -315,7 +265,7 @@ int pmi_cjson_sscanf(const char *in, const char *fmt, ...) {
     double *out = va_arg(ap, double *);
     va_end(ap);
     char *end = NULL;
-    double v = strtod(in, &end);
+    double v = pmi_strtod(in, &end);
     if (end == in) return 0;
     *out = v;
     return 1;

@@ -36,12 +36,27 @@ pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type,
     PMI_PRINTF(5, 6);
 #define pmi_fail(err, type, ...) pmi_fail_at((err), __FILE__, __LINE__, (type), __VA_ARGS__)
 
+/* Number text (number.c): exact both ways, no long double, no locale, no global state. */
+
 /* Parse a decimal number from [p, end) without locale: [+-] digits [. digits] [(e|E) [+-] digits], or a
  * leading '.' ("0.5", ".0083333", "-12", "1e-3"). No "nan", "inf", hex or leading spaces. Returns false
  * (and leaves *out alone) when there is no number at p or the value overflows a double; on success
- * *next (when not NULL) points after the number. Accurate to the last bit for up to 15 significant
- * digits and exponents within +-22, within an ulp otherwise. */
+ * *next (when not NULL) points after the number. Correctly rounded (half to even), as glibc's strtod. */
 bool pmi_parse_double(const char *p, const char *end, double *out, const char **next);
+/* The same grammar, overflow included: sets *out to the correctly rounded value (+-HUGE_VAL past
+ * DBL_MAX, denormals and +-0 below) and returns the end of the number, or p (and *out unset) when there
+ * is none. */
+const char *pmi_scan_double(const char *p, const char *end, double *out);
+/* strtod for decimal text (what cJSON's parse_number and our readers pass): leading white space, then
+ * pmi_scan_double's grammar; *endptr = str when there is no number. No locale, hex, "inf" or "nan". */
+double pmi_strtod(const char *str, char **endptr);
+/* The first `count` (1..17) significant decimal digits of v (finite, > 0), rounded half to even from
+ * its exact binary value, into digits[] (no NUL); returns the decimal exponent of the first digit. */
+int pmi_decimal_digits(double v, int count, char *digits);
+/* The decimal digits of round(v * 10^prec), half to even from the exact value (v finite, 0 <= v < 1e17,
+ * 0 <= prec <= 20), at least prec + 1 of them (zero-padded), into out (>= 48 bytes, no NUL); returns
+ * how many. */
+size_t pmi_decimal_fixed(double v, int prec, char *out);
 
 /* Whether all n floats are finite (no NaN, no Inf). */
 static inline bool pmi_all_finite(const float *v, size_t n) {

@@ -19,7 +19,7 @@ static cJSON *num_float(float f) {
     char buf[32];
     for (int prec = 6; prec <= 9; prec++) {
         pmi_format(buf, sizeof buf, "%.*g", prec, (double)f);
-        double d = strtod(buf, NULL);
+        double d = pmi_strtod(buf, NULL);
         if ((float)d == f || prec == 9) return cJSON_CreateNumber(d);
     }
     return cJSON_CreateNumber(f);
