@@ -602,12 +602,14 @@ export class ProcMotion {
   }
 
   /** Internal: the catwalk export (a skeleton handle, or name lists and rest positions). */
-  _catwalk({ grid, ...params }, bones, morphs, positions, parents, skeleton) {
+  _catwalk({ grid, block, late }, bones, morphs, positions, parents, skeleton) {
+    // what the core rejected of poseArmAngle's shape when it read JSON, rejected where it was (after the model)
+    if (late) throw invalid('catwalk', late);
     const s = this._scratch();
     try {
       const d = new Uint32Array(CATWALK.COUNT);
       if (grid) d[CATWALK.GRID] = gridBlock(s, grid);
-      d[CATWALK.PARAMS] = s.put(paramBlock(params), Float64Array);
+      d[CATWALK.PARAMS] = s.put(block, Float64Array);
       d[CATWALK.HAS_MODEL] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
       if (bones) this._putNames(s, d, CATWALK.BONES, bones);
       this._putNames(s, d, CATWALK.MORPHS, morphs);
@@ -685,9 +687,7 @@ for (const [module, names] of Object.entries(FEATURES)) {
 
 // ---- catwalk parameters ----------------------------------------------------------------------------
 
-// the choices of each enum (its values after 0 = default), in the core's order
-const CATWALK_ENUMS = Object.fromEntries(Object.entries({ stepCadence: CATWALK_CADENCE, armPose: CATWALK_ARMS })
-  .map(([name, e]) => [name, Object.keys(e).filter((k) => e[k])]));
+const CATWALK_ENUMS = { stepCadence: CATWALK_CADENCE, armPose: CATWALK_ARMS }; // 0 = default
 const CATWALK_BOOLS = new Set(['traverse', 'uTurn']);
 
 function badParam(name, what, value) {
@@ -699,69 +699,60 @@ function finite(name, v) {
   return v;
 }
 
+/**
+ * The state's parameters -> `{ block, late }`: the core's parameter block (CATWALK_PARAMS: a { given,
+ * value } pair per parameter, each value checked again by the core as its JSON reader checks it), and
+ * the message of what that reader rejected of poseArmAngle's shape (thrown by _catwalk, where it was).
+ */
 function catwalkParams(state, bpm) {
   if (typeof state !== 'object') throw badParam('state', 'must be an object', state);
   const nested = state.catwalk && typeof state.catwalk === 'object' ? state.catwalk : {};
-  const out = {};
+  const block = new Float64Array(CATWALK_PARAMS.COUNT);
+  let late = null;
+  const put = (name, v) => {
+    const at = CATWALK_PARAMS[name.replace(/[A-Z]/g, '_$&').toUpperCase()];
+    block[at] = 1;
+    block[at + 1] = v === 0 ? 0 : v; // -0 as JSON gave it: 0
+  };
   for (const name of CATWALK_PARAMETERS) {
     const prefixed = 'catwalk' + name[0].toUpperCase() + name.slice(1);
     let v = nested[name];
     if (v === undefined) v = state[prefixed];
     if (v === undefined) v = state[name];
     if (v === undefined || v === null) continue;
-    if (CATWALK_ENUMS[name]) {
-      if (!CATWALK_ENUMS[name].includes(v)) throw badParam(name, `must be ${CATWALK_ENUMS[name].map((e) => `'${e}'`).join(' or ')}`, v);
-      out[name] = v;
+    const e = CATWALK_ENUMS[name];
+    if (e) {
+      const choices = Object.keys(e).filter((k) => e[k]);
+      if (!choices.includes(v)) throw badParam(name, `must be ${choices.map((c) => `'${c}'`).join(' or ')}`, v);
+      put(name, e[v]);
     } else if (CATWALK_BOOLS.has(name)) {
       if (typeof v !== 'boolean') throw badParam(name, 'must be true or false', v);
-      out[name] = v;
+      put(name, +v);
     } else if (name === 'poseArmAngle') {
-      if (typeof v === 'number') out[name] = { shoulder: finite('poseArmAngle', v) };
-      else if (Array.isArray(v)) out[name] = v.map((x, i) => finite(`poseArmAngle[${i}]`, x));
-      else if (typeof v === 'object') {
-        const o = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) o[k] = finite(`poseArmAngle.${k}`, x);
-        out[name] = o;
+      if (typeof v === 'number') put('poseShoulder', finite('poseArmAngle', v));
+      else if (Array.isArray(v)) {
+        const a = v.map((x, i) => finite(`poseArmAngle[${i}]`, x)); // holes stay holes: not given
+        if (a.length < 1 || a.length > 2) late ??= 'catwalk: poseArmAngle must be [shoulder, elbow] in degrees';
+        else {
+          if (a[0] !== undefined) put('poseShoulder', a[0]);
+          if (a[1] !== undefined) put('poseElbow', a[1]);
+        }
+      } else if (typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (x === undefined || x === null) continue;
+          finite(`poseArmAngle.${k}`, x);
+          if (k === 'shoulder' || k === 'elbow') put(k === 'shoulder' ? 'poseShoulder' : 'poseElbow', x);
+          else if (k !== '__proto__') late ??= `catwalk: poseArmAngle has an unknown key '${k}'`;
+        }
       } else throw badParam(name, 'must be {shoulder, elbow} in degrees', v);
     } else if (name === 'blink' && typeof v === 'boolean') {
-      out[name] = v ? 1 : 0;
+      put(name, +v);
     } else {
-      out[name] = finite(name, v);
+      put(name, finite(name, v));
     }
   }
-  if (bpm !== undefined && bpm !== null) out.bpm = finite('bpm', bpm);
-  return out;
-}
-
-/**
- * catwalkParams' result -> the core's parameter block (CATWALK_PARAMS: a { given, value } pair per
- * parameter; the core checks each value as its JSON reader does). What the JSON reader rejected of
- * poseArmAngle's shape is rejected here with its message.
- */
-function paramBlock(params) {
-  const b = new Float64Array(CATWALK_PARAMS.COUNT);
-  const put = (slot, v) => {
-    b[slot] = 1;
-    b[slot + 1] = v === 0 ? 0 : v; // -0 as JSON gave it: 0
-  };
-  for (const [name, v] of Object.entries(params)) {
-    if (name !== 'poseArmAngle') {
-      const e = name === 'stepCadence' ? CATWALK_CADENCE : name === 'armPose' ? CATWALK_ARMS : null;
-      put(CATWALK_PARAMS[name.replace(/[A-Z]/g, '_$&').toUpperCase()], e ? e[v] : +v);
-      continue;
-    }
-    let shoulder = v.shoulder, elbow = v.elbow;
-    if (Array.isArray(v)) {
-      if (v.length < 1 || v.length > 2) throw invalid('catwalk', 'catwalk: poseArmAngle must be [shoulder, elbow] in degrees');
-      [shoulder, elbow] = v;
-    } else {
-      const other = Object.keys(v).find((k) => k !== 'shoulder' && k !== 'elbow');
-      if (other !== undefined) throw invalid('catwalk', `catwalk: poseArmAngle has an unknown key '${other}'`);
-    }
-    if (shoulder !== undefined) put(CATWALK_PARAMS.POSE_SHOULDER, shoulder);
-    if (elbow !== undefined) put(CATWALK_PARAMS.POSE_ELBOW, elbow);
-  }
-  return b;
+  if (bpm !== undefined && bpm !== null) put('bpm', finite('bpm', bpm));
+  return { block, late };
 }
 
 /**
