@@ -8,7 +8,7 @@
 // js-glue/. The modules and what goes where come from one table, wasm/abi/pm_abi_table.h:
 //   1. The C preprocessor expands wasm/abi/pm_abi_manifest.json.c into JSON: the modules, every
 //      export and its module, the slot layouts, the enums and the result names.
-//   2. One Emscripten link of everything (-O3, standalone: the only import is
+//   2. One Emscripten link of everything (-O3, emmalloc under wasm/abi/abi_heap.c, standalone: the only import is
 //      emscripten_notify_memory_growth) with function names and the linker's map.
 //   3. For each lazy module, last first, a quick -O0 link of the modules before it names the
 //      functions they need; Binaryen's wasm-split moves every other function of the module into the
@@ -90,7 +90,7 @@ const exportsOf = (mods) => manifest.exports.filter(([m]) => mods.includes(m)).m
 // ---- 2. the full link ----------------------------------------------------------------------------
 const LINK_FLAGS = [
   '-sSTANDALONE_WASM', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=4194304', '-sTOTAL_STACK=1048576',
-  '-sABORTING_MALLOC=0', '-sFILESYSTEM=0', '--no-entry', '--profiling-funcs', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
+  '-sMALLOC=emmalloc', '-sABORTING_MALLOC=0', '-sFILESYSTEM=0', '--no-entry', '--profiling-funcs', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 function link(out, optLevel, exports, extra = []) {
   const list = JSON.stringify(exports.map((e) => `_${e}`));

@@ -137,6 +137,48 @@ test('100 000 mixed calls leave heapInUse and heapSize where they were', () => {
   }
 });
 
+test('heapInUse counts exactly the bytes allocated: 0 on a fresh module, and 0 again after every kind of call', async () => {
+  // wasm/abi/abi_heap.c: the allocator's own count (emmalloc's figures do not return to where they were)
+  const fresh = await createProcMotion({ load: 'all' });
+  const heap = () => fresh.heapInUse;
+  assert.equal(heap(), 0, 'a fresh module with every feature module loaded holds nothing');
+  const blocks = [100, 1, 4096, 3].map((n) => [n, fresh.mod._pm_abi_alloc(n)]);
+  assert.equal(heap(), 4200, 'the requested sizes, exactly');
+  fresh.mod._pm_abi_free(blocks[1][1]);
+  assert.equal(heap(), 4199);
+  for (const [, ptr] of blocks) if (ptr !== blocks[1][1]) fresh.mod._pm_abi_free(ptr);
+  assert.equal(heap(), 0);
+  const model = fresh.mannequinPmx(), sk = fresh.readPmx(model), vmd = fresh.writeVmd(motion());
+  const click = new Float32Array(44100 * 4).map((_, i) => (i % 22050 < 200 ? Math.sin(i) : 0));
+  const calls = {
+    catwalk: () => fresh.generateCatwalkVmd({ uTurn: true }, 128, null, null, { skeleton: sk }),
+    readVmd: () => fresh.readVmd(vmd),
+    readPmx: () => fresh.readPmx(model),
+    pose: () => {
+      const ev = fresh.createPoseEvaluator(vmd, sk);
+      ev.positions(0, 30);
+      ev.dispose();
+    },
+    keypoints: () => fresh.encodeKeypoints(fresh.toKeypoints(vmd, 'vmd', { model })),
+    groove: () => fresh.bakeGroove(vmd, sk, {}, 120),
+    timeline: () => {
+      const tl = fresh.createTimeline(sk, { bpm: 120 });
+      const json = JSON.stringify(tl.toJSON());
+      tl.dispose();
+      fresh.timelineFromJSON(json, sk).dispose();
+    },
+    analyzeRig: () => fresh.analyzeRig(sk),
+    vrm: () => fresh.pmxToVrm(model),
+    beats: () => fresh.detectBeats(click, 44100),
+    shiftJis: () => fresh.decodeShiftJis(fresh.encodeShiftJis('左足ＩＫ'.repeat(5000))),
+    failure: () => assert.throws(() => fresh.readVmd(garbage), ProcMotionError),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    call();
+    assert.equal(heap(), 0, `${name}: every allocation freed`);
+  }
+});
+
 // ---- out of memory ---------------------------------------------------------------------------------
 
 /** The module still works after a failure: a full round of real calls. */

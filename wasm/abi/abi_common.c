@@ -37,15 +37,6 @@ PM_EXPORT void pm_abi_free(void *ptr) { free(ptr); }
 /* Library version as MAJOR * 10000 + MINOR * 100 + PATCH. */
 PM_EXPORT uint32_t pm_abi_version(void) { return PM_VERSION_MAJOR * 10000 + PM_VERSION_MINOR * 100 + PM_VERSION_PATCH; }
 
-#if defined(__EMSCRIPTEN__)
-#include <malloc.h>
-/* Bytes currently allocated by malloc (dlmalloc's uordblks): lets the host check that calls leak nothing. */
-PM_EXPORT uint32_t pm_abi_heap_in_use(void) { return (uint32_t)mallinfo().uordblks; }
-#else
-/* Not tracked outside the Emscripten build. */
-PM_EXPORT uint32_t pm_abi_heap_in_use(void) { return 0; }
-#endif
-
 pm_result pm_abi_grid_in(const double *b, pm_beat_grid *out, pm_error *err) {
     memset(out, 0, sizeof *out);
     if (!b) return PM_OK;

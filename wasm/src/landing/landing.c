@@ -164,8 +164,8 @@ static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->p
 static bool active(const pm_landing_limb *l, uint32_t f) { return !l->active || l->active[f]; }
 static pmi_dv plan_at(const pm_landing_limb *l, uint32_t sample) { return dv_f(l->plan + 3 * (size_t)sample); }
 
-static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
-                            uint32_t count, const pm_landing_options *in, pm_landing_options *o, pm_error *err) {
+PMI_COLD static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
+                                     uint32_t count, const pm_landing_options *in, pm_landing_options *o, pm_error *err) {
     if (!sk || !vmd) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "landing: needs a skeleton and a motion");
     if (count > PM_LANDING_MAX_LIMBS || (count && !limbs))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "landing: %u limbs (at most %d)", count, PM_LANDING_MAX_LIMBS);
@@ -213,7 +213,7 @@ static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t f
 
 /* A leg limb: ik_bone's chain has the effector as target and exactly two links, knee then hip, each the
  * parent of the one before (hip -> knee -> effector). */
-static void classify(lnd *L, uint32_t i) {
+PMI_COLD static void classify(lnd *L, uint32_t i) {
     if (L->frames == 0) { /* a single frame: nothing to key between, measured only */
         memset(&L->legs[i], 0, sizeof L->legs[i]);
         L->legs[i].eff = L->limb[i].effector, L->legs[i].ik = L->limb[i].ik_bone;
@@ -516,8 +516,8 @@ static pm_result measure(lnd *L, const pm_vmd *vmd, pm_landing_report *rep, pm_e
 
 /* ---- landing ------------------------------------------------------------------------------------ */
 
-static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
-                       uint32_t count, const pm_landing_options *opts, pm_error *err) {
+PMI_COLD static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
+                                uint32_t count, const pm_landing_options *opts, pm_error *err) {
     memset(L, 0, sizeof *L);
     pm_result r = check_args(sk, vmd, frames, limbs, count, opts, &L->o, err);
     if (r != PM_OK) return r;
@@ -584,7 +584,7 @@ static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_
     return PM_OK;
 }
 
-static void teardown(lnd *L) {
+PMI_COLD static void teardown(lnd *L) {
     pmi_free(&L->a, L->subset);
     pmi_free(&L->a, L->rec_subset);
     pm_pose_free(L->pose);
@@ -779,7 +779,7 @@ static bool input_ik_state(const pm_vmd *v, const char *name, uint32_t f) {
 
 /* Property keys: the input's, merged with the legs' IK-off runs (every key names every IK bone either
  * side mentions). */
-static pm_result write_properties(lnd *L, const pm_vmd *in, pm_vmd *out, bool *replaced, pm_error *err) {
+PMI_COLD static pm_result write_properties(lnd *L, const pm_vmd *in, pm_vmd *out, bool *replaced, pm_error *err) {
     *replaced = false;
     bool any = false;
     for (uint32_t i = 0; i < L->count; i++)
@@ -842,8 +842,8 @@ static pm_result write_properties(lnd *L, const pm_vmd *in, pm_vmd *out, bool *r
 
 /* IK bones hanging from a leg's IK bone (つま先ＩＫ) keep their rest relation to the effector: every
  * key (or two constant keys) shifted by the leg's rest offset. */
-static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const char **skip, uint32_t *nskip, bool write,
-                                uint32_t *written, pm_error *err) {
+PMI_COLD static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const char **skip, uint32_t *nskip, bool write,
+                                         uint32_t *written, pm_error *err) {
     for (uint32_t i = 0; i < L->count; i++) {
         const leg *g = &L->legs[i];
         if (!g->steer || g->fk_only || !L->limb[i].keep_children || dv_len(g->rest_offset) < 1e-6) continue;
