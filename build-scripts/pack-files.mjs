@@ -12,7 +12,7 @@ const PKG = join(ROOT, 'js-glue');
 const COPIED = ['README.md', 'LICENSE'];
 
 if (process.argv[2] === 'copy') {
-  const built = ['procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'procmotion-beats.wasm', 'dist/abi.js'];
+  const built = ['procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'procmotion-beats.wasm', 'dist/abi.js', 'dist/abi-runtime.js'];
   const missing = built.filter((f) => !existsSync(join(PKG, f)));
   if (missing.length) {
     console.error(`pack-files: ${missing.join(', ')} missing in js-glue/: run bash build-scripts/build.sh wasm first`);

@@ -7,10 +7,12 @@
 //
 // Part of procmotion's 'motion' feature module: motion.js puts grooveMethods on a ProcMotion when
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
-import { GROOVE_FLAG, GROOVE_INFO as INFO, GROOVE_OUT as OUT, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
+// the layouts as constants (M.GROOVE_OUT_BEAT) that bundlers inline
+import * as M from './dist/abi-motion.js';
+import { GROOVE_FLAG, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
 import { GROOVE_JOINTS } from './constants.js';
-import { PoseEvaluator } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder, releaseHandle } from './runtime.js';
+import { PoseEvaluator, positionsOf, releaseHandle } from './pose.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder } from './runtime.js';
 
 const LEG_MODES = Object.keys(LEG_MODE);
 const NO_INDEX = 0xffffffff;
@@ -48,9 +50,9 @@ export class Groove {
       this.handle = mod._pm_abi_groove_create(this.skeleton, json, len, errPtr);
       if (!this.handle) pm._throw(s, errPtr, 'groove');
       this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
-      const infoPtr = s.alloc(INFO.COUNT * 4);
+      const infoPtr = s.alloc(M.GROOVE_INFO_COUNT * 4);
       mod._pm_abi_groove_info(this.handle, infoPtr);
-      this._info = pm._copy(Uint32Array, infoPtr, INFO.COUNT);
+      this._info = pm._copy(Uint32Array, infoPtr, M.GROOVE_INFO_COUNT);
       this.errPtr = mod._pm_abi_alloc(ERROR_SIZE);
       this.posPtr = mod._pm_abi_alloc(24);
     } catch (e) {
@@ -61,20 +63,20 @@ export class Groove {
     }
     const n = this.boneCount;
     // one buffer for every output, copied from module memory on each call (no allocation per call)
-    this._out = new Float32Array(OUT.BONE_OFFSET + 4 * n);
+    this._out = new Float32Array(M.GROOVE_OUT_BONE_OFFSET + 4 * n);
     const o = this._out;
-    const legBones = Array.from(this._info.subarray(INFO.LEG_BONE, INFO.LEG_BONE + 6));
+    const legBones = Array.from(this._info.subarray(M.GROOVE_INFO_LEG_BONE, M.GROOVE_INFO_LEG_BONE + 6));
     this.result = {
       beat: 0,
-      bodyBone: this._info[INFO.BODY] === NO_INDEX ? -1 : this._info[INFO.BODY],
-      bodyOffset: o.subarray(OUT.BODY, OUT.BODY + 3),
+      bodyBone: this._info[M.GROOVE_INFO_BODY] === NO_INDEX ? -1 : this._info[M.GROOVE_INFO_BODY],
+      bodyOffset: o.subarray(M.GROOVE_OUT_BODY, M.GROOVE_OUT_BODY + 3),
       legsSolved: false,
       legBones: legBones.map((b) => (b === NO_INDEX ? -1 : b)),
-      legRotations: o.subarray(OUT.LEG_ROT, OUT.LEG_ROT + 24),
-      anchors: o.subarray(OUT.ANCHOR, OUT.ANCHOR + 6),
-      anchorRotations: o.subarray(OUT.ANCHOR_ROT, OUT.ANCHOR_ROT + 8),
-      footError: o.subarray(OUT.FOOT_ERROR, OUT.FOOT_ERROR + 2),
-      offsets: o.subarray(OUT.BONE_OFFSET),
+      legRotations: o.subarray(M.GROOVE_OUT_LEG_ROT, M.GROOVE_OUT_LEG_ROT + 24),
+      anchors: o.subarray(M.GROOVE_OUT_ANCHOR, M.GROOVE_OUT_ANCHOR + 6),
+      anchorRotations: o.subarray(M.GROOVE_OUT_ANCHOR_ROT, M.GROOVE_OUT_ANCHOR_ROT + 8),
+      footError: o.subarray(M.GROOVE_OUT_FOOT_ERROR, M.GROOVE_OUT_FOOT_ERROR + 2),
+      offsets: o.subarray(M.GROOVE_OUT_BONE_OFFSET),
     };
     this._boneNames = null;
   }
@@ -104,15 +106,15 @@ export class Groove {
     const name = (b) => (b === NO_INDEX ? null : names[b]);
     const joints = {}, skipped = [];
     GROOVE_JOINTS.forEach((j, k) => {
-      const b = i[INFO.JOINT_BONE + k];
+      const b = i[M.GROOVE_INFO_JOINT_BONE + k];
       joints[j.name] = b === NO_INDEX ? null : { bone: names[b], index: b };
       if (b === NO_INDEX) skipped.push(j.name);
     });
-    const legMode = LEG_MODES[i[INFO.LEG_MODE]] ?? 'none';
+    const legMode = LEG_MODES[i[M.GROOVE_INFO_LEG_MODE]] ?? 'none';
     if (legMode === 'none') skipped.push('squat');
     return {
-      joints, skipped, bodyBone: name(i[INFO.BODY]), legBones: Array.from(i.subarray(INFO.LEG_BONE, INFO.LEG_BONE + 6), name),
-      legMode, legIkBones: Array.from(i.subarray(INFO.LEG_IK, INFO.LEG_IK + i[INFO.LEG_IK_COUNT]), name),
+      joints, skipped, bodyBone: name(i[M.GROOVE_INFO_BODY]), legBones: Array.from(i.subarray(M.GROOVE_INFO_LEG_BONE, M.GROOVE_INFO_LEG_BONE + 6), name),
+      legMode, legIkBones: Array.from(i.subarray(M.GROOVE_INFO_LEG_IK, M.GROOVE_INFO_LEG_IK + i[M.GROOVE_INFO_LEG_IK_COUNT]), name),
     };
   }
 
@@ -168,8 +170,8 @@ export class Groove {
     this._call(mod._pm_abi_groove_offsets(this.handle, rot, trans, timeSeconds, typeof bpm === 'number' ? bpm : 60, flags, this.errPtr));
     const p = mod._pm_abi_groove_output(this.handle) >> 2;
     this._out.set(mod.HEAPF32.subarray(p, p + this._out.length));
-    this.result.beat = this._out[OUT.BEAT];
-    this.result.legsSolved = this._out[OUT.LEGS_SOLVED] === 1;
+    this.result.beat = this._out[M.GROOVE_OUT_BEAT];
+    this.result.legsSolved = this._out[M.GROOVE_OUT_LEGS_SOLVED] === 1;
     return this.result;
   }
 
@@ -240,7 +242,7 @@ export class Groove {
   worldPositions() {
     this._check();
     const w = this.pm.mod._pm_abi_groove_world(this.handle) >> 2;
-    return this.pm._positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
+    return positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
   }
 
   /**

@@ -14,15 +14,16 @@
 // buffer handed to the module is freed before the call returns; every array handed out is a copy
 // (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with the
 // core's message, its pm_result name in `code` and the module in `module`.
-import {
-  CATWALK, CATWALK_ARMS, CATWALK_CADENCE, CATWALK_OUT, CATWALK_PARAMS, MODULE_DEPS, MODULES, SJIS_TABLE, VMD as D, VMD_FIELD as W,
-} from './dist/abi.js';
+// The layouts as constants (A.VMD_BONES) that bundlers inline; CATWALK_PARAM_BLOCK as an object (its slots by name).
+import * as A from './dist/abi.js';
+import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_BLOCK, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
 import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
+import { createModuleObject, instantiate, loadBytes } from './loader.js';
 import {
-  ERROR_SIZE, ProcMotionError, Scratch, checkCount, createModuleObject, gridBlock, gridOf, instantiate, invalid,
-  loadBytes, readError, toBytes, utf8Decoder, utf8Encoder,
+  ERROR_SIZE, ProcMotionError, Scratch, checkCount, gridBlock, gridOf, invalid, outOfMemory, readError, toBytes, utf8Decoder,
+  utf8Encoder,
 } from './runtime.js';
 import { decodeShiftJisPairs, sjisStoredTable } from './sjis-table.js';
 
@@ -52,32 +53,32 @@ const FEATURE_CODE = {
 // The VMD name tables: in which section their names, per-name raw fields, back-to-back raw fields and
 // variants live, their field width and their first raw descriptor slot.
 const VMD_NAME_TABLES = [
-  ['bones', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', W.boneName, D.BONE_FIELDS],
-  ['morphs', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', W.boneName, D.MORPH_FIELDS],
-  ['properties', 'ikNames', 'rawIkNames', 'rawIkNameFields', 'rawIkNameVariants', W.ikName, D.IK_FIELDS],
+  ['bones', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', W.boneName, A.VMD_BONE_FIELDS],
+  ['morphs', 'names', 'rawNames', 'rawNameFields', 'rawNameVariants', W.boneName, A.VMD_MORPH_FIELDS],
+  ['properties', 'ikNames', 'rawIkNames', 'rawIkNameFields', 'rawIkNameVariants', W.ikName, A.VMD_IK_FIELDS],
 ];
 
 // The typed arrays of readVmd's sections (index.d.ts) but the properties': per section its count slot
 // and [field, slot, values per key, type], in the order writeVmd checks them.
 const VMD_SECTIONS = [
-  ['bones', D.BONES, [
-    ['nameIndex', D.BONE_NAME_INDEX, 1, Uint32Array], ['frames', D.BONE_FRAME, 1, Uint32Array],
-    ['positions', D.BONE_POSITION, 3, Float32Array], ['rotations', D.BONE_ROTATION, 4, Float32Array],
-    ['interpolations', D.BONE_INTERP, 64, Uint8Array]]],
-  ['morphs', D.MORPHS, [
-    ['nameIndex', D.MORPH_NAME_INDEX, 1, Uint32Array], ['frames', D.MORPH_FRAME, 1, Uint32Array],
-    ['weights', D.MORPH_WEIGHT, 1, Float32Array]]],
-  ['cameras', D.CAMERAS, [
-    ['frames', D.CAMERA_FRAME, 1, Uint32Array], ['distances', D.CAMERA_DISTANCE, 1, Float32Array],
-    ['positions', D.CAMERA_POSITION, 3, Float32Array], ['rotations', D.CAMERA_ROTATION, 3, Float32Array],
-    ['interpolations', D.CAMERA_INTERP, 24, Uint8Array], ['fovs', D.CAMERA_FOV, 1, Uint32Array],
-    ['perspectives', D.CAMERA_PERSPECTIVE, 1, Uint8Array]]],
-  ['lights', D.LIGHTS, [
-    ['frames', D.LIGHT_FRAME, 1, Uint32Array], ['colors', D.LIGHT_COLOR, 3, Float32Array],
-    ['directions', D.LIGHT_DIRECTION, 3, Float32Array]]],
-  ['shadows', D.SHADOWS, [
-    ['frames', D.SHADOW_FRAME, 1, Uint32Array], ['modes', D.SHADOW_MODE, 1, Uint8Array],
-    ['distances', D.SHADOW_DISTANCE, 1, Float32Array]]],
+  ['bones', A.VMD_BONES, [
+    ['nameIndex', A.VMD_BONE_NAME_INDEX, 1, Uint32Array], ['frames', A.VMD_BONE_FRAME, 1, Uint32Array],
+    ['positions', A.VMD_BONE_POSITION, 3, Float32Array], ['rotations', A.VMD_BONE_ROTATION, 4, Float32Array],
+    ['interpolations', A.VMD_BONE_INTERP, 64, Uint8Array]]],
+  ['morphs', A.VMD_MORPHS, [
+    ['nameIndex', A.VMD_MORPH_NAME_INDEX, 1, Uint32Array], ['frames', A.VMD_MORPH_FRAME, 1, Uint32Array],
+    ['weights', A.VMD_MORPH_WEIGHT, 1, Float32Array]]],
+  ['cameras', A.VMD_CAMERAS, [
+    ['frames', A.VMD_CAMERA_FRAME, 1, Uint32Array], ['distances', A.VMD_CAMERA_DISTANCE, 1, Float32Array],
+    ['positions', A.VMD_CAMERA_POSITION, 3, Float32Array], ['rotations', A.VMD_CAMERA_ROTATION, 3, Float32Array],
+    ['interpolations', A.VMD_CAMERA_INTERP, 24, Uint8Array], ['fovs', A.VMD_CAMERA_FOV, 1, Uint32Array],
+    ['perspectives', A.VMD_CAMERA_PERSPECTIVE, 1, Uint8Array]]],
+  ['lights', A.VMD_LIGHTS, [
+    ['frames', A.VMD_LIGHT_FRAME, 1, Uint32Array], ['colors', A.VMD_LIGHT_COLOR, 3, Float32Array],
+    ['directions', A.VMD_LIGHT_DIRECTION, 3, Float32Array]]],
+  ['shadows', A.VMD_SHADOWS, [
+    ['frames', A.VMD_SHADOW_FRAME, 1, Uint32Array], ['modes', A.VMD_SHADOW_MODE, 1, Uint8Array],
+    ['distances', A.VMD_SHADOW_DISTANCE, 1, Float32Array]]],
 ];
 
 // readVmd's empty rawNameVariants and trailingBytes (immutable, so one object serves every result)
@@ -157,18 +158,18 @@ function shiftJisTableSource(options) {
 async function fillShiftJisTable(mod, options) {
   const s = new Scratch(mod);
   try {
-    const slots = s.alloc(SJIS_TABLE.COUNT * 4);
+    const slots = s.alloc(A.SJIS_TABLE_COUNT * 4);
     const info = () => {
       mod._pm_abi_sjis_table(slots);
-      return mod.HEAPU32.slice(slots >> 2, (slots >> 2) + SJIS_TABLE.COUNT);
+      return mod.HEAPU32.slice(slots >> 2, (slots >> 2) + A.SJIS_TABLE_COUNT);
     };
     const t = info();
-    if (!t[SJIS_TABLE.FROM_HOST]) return 'compiled';
-    const entries = t[SJIS_TABLE.ENTRIES], at = t[SJIS_TABLE.TABLE];
-    const filled = () => info()[SJIS_TABLE.CHECKSUM] === t[SJIS_TABLE.EXPECTED];
+    if (!t[A.SJIS_TABLE_FROM_HOST]) return 'compiled';
+    const entries = t[A.SJIS_TABLE_ENTRIES], at = t[A.SJIS_TABLE_TABLE];
+    const filled = () => info()[A.SJIS_TABLE_CHECKSUM] === t[A.SJIS_TABLE_EXPECTED];
     const decoded = decodeShiftJisPairs();
-    if (decoded && decoded.length - t[SJIS_TABLE.EUDC_COUNT] === entries) {
-      new Uint16Array(mod.memory.buffer, at, entries).set(sjisStoredTable(decoded, t[SJIS_TABLE.EUDC_POINTER], t[SJIS_TABLE.EUDC_COUNT]));
+    if (decoded && decoded.length - t[A.SJIS_TABLE_EUDC_COUNT] === entries) {
+      new Uint16Array(mod.memory.buffer, at, entries).set(sjisStoredTable(decoded, t[A.SJIS_TABLE_EUDC_POINTER], t[A.SJIS_TABLE_EUDC_COUNT]));
       if (filled()) return 'TextDecoder';
     }
     const bytes = await loadBytes(shiftJisTableSource(options), 'procmotion-sjis.bin', 'shiftJisTable');
@@ -288,21 +289,9 @@ export class ProcMotion {
     return new Scratch(this.mod);
   }
 
-  _errorText(p) {
-    return readError(this.mod, p).message;
-  }
-
   /** The core's error at errPtr as a ProcMotionError (module: the one its message names, else `module`). */
   _error(errPtr, module) {
     return readError(this.mod, errPtr, module);
-  }
-
-  /** NUL-terminated UTF-8 at p (at most max bytes). */
-  _string(p, max) {
-    const heap = this.mod.HEAPU8;
-    let end = p;
-    while (end < p + max && heap[end] !== 0) end++;
-    return utf8Decoder.decode(heap.subarray(p, end));
   }
 
   _utf8(p, len) {
@@ -381,14 +370,6 @@ export class ProcMotion {
     return blobPtr;
   }
 
-  /** Internal: the translations (3 per bone) of column-major 4x4 world matrices (16 per bone). */
-  _positionsOf(world) {
-    const n = world.length / 16;
-    const positions = new Float32Array(3 * n);
-    for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
-    return positions;
-  }
-
   // ---- VMD -------------------------------------------------------------------------------------
 
   /**
@@ -400,16 +381,16 @@ export class ProcMotion {
     const mod = this.mod;
     // one ABI call parses the file and packs every array and name table into one block, copied out
     // at once; the typed arrays handed out are views of that copy (each with its own byteOffset)
-    const tmp = mod._pm_abi_alloc(data.byteLength + D.COUNT * 4 + ERROR_SIZE);
-    if (!tmp) throw new ProcMotionError(`out of wasm memory allocating ${data.byteLength} bytes`, 'PM_ERR_OUT_OF_MEMORY', 'vmd');
-    const dPtr = tmp + ((data.byteLength + 3) & ~3), errPtr = dPtr + D.COUNT * 4;
+    const tmp = mod._pm_abi_alloc(data.byteLength + A.VMD_COUNT * 4 + ERROR_SIZE);
+    if (!tmp) throw outOfMemory(data.byteLength, 'vmd');
+    const dPtr = tmp + ((data.byteLength + 3) & ~3), errPtr = dPtr + A.VMD_COUNT * 4;
     let block = 0;
     try {
       mod.HEAPU8.set(data, tmp);
       block = mod._pm_abi_vmd_read_packed(tmp, data.byteLength, dPtr, errPtr);
       if (!block) throw this._error(errPtr, 'vmd');
-      const d = new Uint32Array(mod.HEAPU8.buffer, dPtr, D.COUNT).slice();
-      const copy = mod.HEAPU8.slice(block, block + d[D.PACKED_SIZE]).buffer;
+      const d = new Uint32Array(mod.HEAPU8.buffer, dPtr, A.VMD_COUNT).slice();
+      const copy = mod.HEAPU8.slice(block, block + d[A.VMD_PACKED_SIZE]).buffer;
       return this._vmdFromDescriptor(d, copy);
     } finally {
       if (block) mod._pm_abi_free(block);
@@ -421,13 +402,13 @@ export class ProcMotion {
   _vmdFromDescriptor(d, buf) {
     const c = (Type, slot, n) => (n ? new Type(buf, d[slot], n) : new Type(0));
     // the model name and every name of the three tables, joined by NUL: one decode, one split
-    const text = d[D.TEXT_BYTES] ? utf8Decoder.decode(new Uint8Array(buf, d[D.TEXT], d[D.TEXT_BYTES])) : '';
+    const text = d[A.VMD_TEXT_BYTES] ? utf8Decoder.decode(new Uint8Array(buf, d[A.VMD_TEXT], d[A.VMD_TEXT_BYTES])) : '';
     const all = text.split('\0');
-    const nbn = d[D.BONE_NAMES], nmn = d[D.MORPH_NAMES];
+    const nbn = d[A.VMD_BONE_NAMES], nmn = d[A.VMD_MORPH_NAMES];
     const boneNames = all.slice(1, 1 + nbn), morphNames = all.slice(1 + nbn, 1 + nbn + nmn);
     const ikNames = all.slice(1 + nbn + nmn);
-    const vmd = { version: d[D.VERSION], sections: d[D.SECTIONS], modelName: all[0] };
-    const named = { bones: [boneNames, D.BONE_FIELDS], morphs: [morphNames, D.MORPH_FIELDS] };
+    const vmd = { version: d[A.VMD_VERSION], sections: d[A.VMD_SECTIONS], modelName: all[0] };
+    const named = { bones: [boneNames, A.VMD_BONE_FIELDS], morphs: [morphNames, A.VMD_MORPH_FIELDS] };
     for (const [key, countSlot, fields] of VMD_SECTIONS) {
       const n = d[countSlot];
       const section = named[key] ? new VmdNamedKeys() : {};
@@ -440,25 +421,25 @@ export class ProcMotion {
       for (const [field, slot, per, Type] of fields) section[field] = c(Type, slot, n * per);
       vmd[key] = section;
     }
-    const np = d[D.PROPS];
+    const np = d[A.VMD_PROPS];
     const p = new VmdPropertyKeys();
     p.count = np;
-    p.frames = c(Uint32Array, D.PROP_FRAME, np);
-    p.visible = c(Uint8Array, D.PROP_VISIBLE, np);
-    p.ikStart = np ? c(Uint32Array, D.PROP_IK_START, np + 1) : new Uint32Array([0]);
+    p.frames = c(Uint32Array, A.VMD_PROP_FRAME, np);
+    p.visible = c(Uint8Array, A.VMD_PROP_VISIBLE, np);
+    p.ikStart = np ? c(Uint32Array, A.VMD_PROP_IK_START, np + 1) : new Uint32Array([0]);
     p.ikNames = ikNames;
-    p.rawIkNameFields = c(Uint8Array, D.IK_FIELDS, ikNames.length * W.ikName);
-    p.ikNameIndex = c(Uint32Array, D.PROP_IK_NAME_INDEX, d[D.PROP_IK_COUNT]);
-    p.ikEnabled = c(Uint8Array, D.PROP_IK_ENABLED, d[D.PROP_IK_COUNT]);
+    p.rawIkNameFields = c(Uint8Array, A.VMD_IK_FIELDS, ikNames.length * W.ikName);
+    p.ikNameIndex = c(Uint32Array, A.VMD_PROP_IK_NAME_INDEX, d[A.VMD_PROP_IK_COUNT]);
+    p.ikEnabled = c(Uint8Array, A.VMD_PROP_IK_ENABLED, d[A.VMD_PROP_IK_COUNT]);
     vmd.properties = p;
     // keys whose field differs from their name's only in the padding (usually none: a shared frozen empty)
     for (const [key, , , , variantsKey, width, slot] of VMD_NAME_TABLES) {
       const nv = d[slot + 1];
       vmd[key][variantsKey] = nv ? { keys: c(Uint32Array, slot + 2, nv), fields: c(Uint8Array, slot + 3, nv * width) } : NO_VARIANTS;
     }
-    vmd.rawHeader = new Uint8Array(buf, d[D.HEADER], W.header);
-    vmd.rawModelName = new Uint8Array(buf, d[D.MODEL_FIELD], d[D.VERSION] === 1 ? W.modelNameV1 : W.modelName);
-    vmd.trailingBytes = d[D.TRAILING_SIZE] ? c(Uint8Array, D.TRAILING, d[D.TRAILING_SIZE]) : NO_BYTES;
+    vmd.rawHeader = new Uint8Array(buf, d[A.VMD_HEADER], W.header);
+    vmd.rawModelName = new Uint8Array(buf, d[A.VMD_MODEL_FIELD], d[A.VMD_VERSION] === 1 ? W.modelNameV1 : W.modelName);
+    vmd.trailingBytes = d[A.VMD_TRAILING_SIZE] ? c(Uint8Array, A.VMD_TRAILING, d[A.VMD_TRAILING_SIZE]) : NO_BYTES;
     return vmd;
   }
 
@@ -473,18 +454,18 @@ export class ProcMotion {
     if (!vmd || typeof vmd !== 'object') throw invalid('vmd', 'writeVmd: expected a VMD object');
     const s = this._scratch();
     try {
-      const d = new Uint32Array(D.COUNT);
+      const d = new Uint32Array(A.VMD_COUNT);
       const modelName = utf8Encoder.encode(vmd.modelName ?? '');
-      d[D.MODEL_NAME] = s.put(modelName);
-      d[D.MODEL_NAME_LEN] = modelName.byteLength;
-      d[D.VERSION] = checkCount(vmd.version ?? 2, 'writeVmd: version', 'vmd');
-      d[D.SECTIONS] = checkCount(vmd.sections ?? 6, 'writeVmd: sections', 'vmd');
-      d[D.CANONICAL] = options?.canonical ? 1 : 0;
-      if (vmd.rawHeader) d[D.HEADER] = s.put(fixedBytes(vmd.rawHeader, W.header));
-      if (vmd.rawModelName) d[D.MODEL_FIELD] = s.put(fixedBytes(vmd.rawModelName, W.modelName));
+      d[A.VMD_MODEL_NAME] = s.put(modelName);
+      d[A.VMD_MODEL_NAME_LEN] = modelName.byteLength;
+      d[A.VMD_VERSION] = checkCount(vmd.version ?? 2, 'writeVmd: version', 'vmd');
+      d[A.VMD_SECTIONS] = checkCount(vmd.sections ?? 6, 'writeVmd: sections', 'vmd');
+      d[A.VMD_CANONICAL] = options?.canonical ? 1 : 0;
+      if (vmd.rawHeader) d[A.VMD_HEADER] = s.put(fixedBytes(vmd.rawHeader, W.header));
+      if (vmd.rawModelName) d[A.VMD_MODEL_FIELD] = s.put(fixedBytes(vmd.rawModelName, W.modelName));
       if (vmd.trailingBytes?.length) {
-        d[D.TRAILING] = s.put(vmd.trailingBytes, Uint8Array);
-        d[D.TRAILING_SIZE] = vmd.trailingBytes.length;
+        d[A.VMD_TRAILING] = s.put(vmd.trailingBytes, Uint8Array);
+        d[A.VMD_TRAILING_SIZE] = vmd.trailingBytes.length;
       }
       for (const [key, namesKey, rawKey, fieldsKey, variantsKey, width, slot] of VMD_NAME_TABLES) {
         const section = vmd[key];
@@ -514,9 +495,9 @@ export class ProcMotion {
         }
       }
       const p = vmd.properties ?? {};
-      this._putNames(s, d, D.BONE_NAMES, vmd.bones?.names);
-      this._putNames(s, d, D.MORPH_NAMES, vmd.morphs?.names);
-      this._putNames(s, d, D.IK_NAMES, p.ikNames);
+      this._putNames(s, d, A.VMD_BONE_NAMES, vmd.bones?.names);
+      this._putNames(s, d, A.VMD_MORPH_NAMES, vmd.morphs?.names);
+      this._putNames(s, d, A.VMD_IK_NAMES, p.ikNames);
       const count = (sec) => checkCount(sec.count ?? (sec.frames ? sec.frames.length : 0), 'writeVmd: a section count', 'vmd');
       const need = (arr, n, what) => {
         if (n && (!arr || arr.length < n)) throw invalid('vmd', `writeVmd: ${what} has ${arr ? arr.length : 0} values, ${n} needed`);
@@ -529,17 +510,17 @@ export class ProcMotion {
         if (n) for (const [field, slot, per, Type] of fields) d[slot] = s.put(need(section[field], n * per, `${key}.${field}`), Type);
       }
       const np = count(p);
-      d[D.PROPS] = np;
+      d[A.VMD_PROPS] = np;
       if (np) {
         const ikStart = need(p.ikStart, np + 1, 'properties.ikStart');
         const nik = checkCount(ikStart[np], 'writeVmd: properties.ikStart[count]', 'vmd');
-        d[D.PROP_FRAME] = s.put(need(p.frames, np, 'properties.frames'), Uint32Array);
-        d[D.PROP_VISIBLE] = s.put(need(p.visible, np, 'properties.visible'), Uint8Array);
-        d[D.PROP_IK_START] = s.put(ikStart, Uint32Array);
-        d[D.PROP_IK_COUNT] = nik;
+        d[A.VMD_PROP_FRAME] = s.put(need(p.frames, np, 'properties.frames'), Uint32Array);
+        d[A.VMD_PROP_VISIBLE] = s.put(need(p.visible, np, 'properties.visible'), Uint8Array);
+        d[A.VMD_PROP_IK_START] = s.put(ikStart, Uint32Array);
+        d[A.VMD_PROP_IK_COUNT] = nik;
         if (nik) {
-          d[D.PROP_IK_NAME_INDEX] = s.put(need(p.ikNameIndex, nik, 'properties.ikNameIndex'), Uint32Array);
-          d[D.PROP_IK_ENABLED] = s.put(need(p.ikEnabled, nik, 'properties.ikEnabled'), Uint8Array);
+          d[A.VMD_PROP_IK_NAME_INDEX] = s.put(need(p.ikNameIndex, nik, 'properties.ikNameIndex'), Uint32Array);
+          d[A.VMD_PROP_IK_ENABLED] = s.put(need(p.ikEnabled, nik, 'properties.ikEnabled'), Uint8Array);
         }
       }
       const dPtr = s.put(d, Uint32Array);
@@ -607,24 +588,24 @@ export class ProcMotion {
     if (late) throw invalid('catwalk', late);
     const s = this._scratch();
     try {
-      const d = new Uint32Array(CATWALK.COUNT);
-      if (grid) d[CATWALK.GRID] = gridBlock(s, grid);
-      d[CATWALK.PARAMS] = s.put(block, Float64Array);
-      d[CATWALK.HAS_MODEL] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
-      if (bones) this._putNames(s, d, CATWALK.BONES, bones);
-      this._putNames(s, d, CATWALK.MORPHS, morphs);
-      if (positions) d[CATWALK.POSITIONS] = s.put(positions, Float32Array);
-      if (parents) d[CATWALK.PARENTS] = s.put(parents, Int32Array);
-      d[CATWALK.SKELETON] = skeleton;
+      const d = new Uint32Array(A.CATWALK_COUNT);
+      if (grid) d[A.CATWALK_GRID] = gridBlock(s, grid);
+      d[A.CATWALK_PARAMS] = s.put(block, Float64Array);
+      d[A.CATWALK_HAS_MODEL] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
+      if (bones) this._putNames(s, d, A.CATWALK_BONES, bones);
+      this._putNames(s, d, A.CATWALK_MORPHS, morphs);
+      if (positions) d[A.CATWALK_POSITIONS] = s.put(positions, Float32Array);
+      if (parents) d[A.CATWALK_PARENTS] = s.put(parents, Int32Array);
+      d[A.CATWALK_SKELETON] = skeleton;
       const dPtr = s.put(d, Uint32Array);
-      const oPtr = s.alloc(CATWALK_OUT.COUNT * 4);
+      const oPtr = s.alloc(A.CATWALK_OUT_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       if (this.mod._pm_abi_catwalk_generate(dPtr, oPtr, errPtr) !== 0) this._throw(s, errPtr, 'catwalk');
       const at = (slot) => oPtr + 4 * slot;
-      const vmd = this._takeBytes(at(CATWALK_OUT.VMD));
-      const info = JSON.parse(this._takeText(at(CATWALK_OUT.INFO)));
-      const ankles = this._takeArray(Float32Array, at(CATWALK_OUT.PLAN));
-      const contact = this._takeArray(Uint8Array, at(CATWALK_OUT.CONTACT));
+      const vmd = this._takeBytes(at(A.CATWALK_OUT_VMD));
+      const info = JSON.parse(this._takeText(at(A.CATWALK_OUT_INFO)));
+      const ankles = this._takeArray(Float32Array, at(A.CATWALK_OUT_PLAN));
+      const contact = this._takeArray(Uint8Array, at(A.CATWALK_OUT_CONTACT));
       const plan = { ...info.plan, ankles, contact };
       if (info.sync?.strikes) plan.strikes = info.sync.strikes, delete info.sync.strikes;
       delete info.plan;
@@ -700,17 +681,17 @@ function finite(name, v) {
 }
 
 /**
- * The state's parameters -> `{ block, late }`: the core's parameter block (CATWALK_PARAMS: a { given,
+ * The state's parameters -> `{ block, late }`: the core's parameter block (CATWALK_PARAM_BLOCK: a { given,
  * value } pair per parameter, each value checked again by the core as its JSON reader checks it), and
  * the message of what that reader rejected of poseArmAngle's shape (thrown by _catwalk, where it was).
  */
 function catwalkParams(state, bpm) {
   if (typeof state !== 'object') throw badParam('state', 'must be an object', state);
   const nested = state.catwalk && typeof state.catwalk === 'object' ? state.catwalk : {};
-  const block = new Float64Array(CATWALK_PARAMS.COUNT);
+  const block = new Float64Array(CATWALK_PARAM_BLOCK.COUNT);
   let late = null;
   const put = (name, v) => {
-    const at = CATWALK_PARAMS[name.replace(/[A-Z]/g, '_$&').toUpperCase()];
+    const at = CATWALK_PARAM_BLOCK[name.replace(/[A-Z]/g, '_$&').toUpperCase()];
     block[at] = 1;
     block[at + 1] = v === 0 ? 0 : v; // -0 as JSON gave it: 0
   };

@@ -1,7 +1,9 @@
 // procmotion's 'keypoints' feature module (procmotion-keypoints.wasm): motion (BVH, VMD, glTF/GLB/VRM,
 // keypoint JSON) to MediaPipe Pose 33 keypoints, and their codecs. index.js imports this file on the
 // first pm.loadAsync('keypoints') and puts `api` on the ProcMotion (docs/keypoints.md).
-import { KEYPOINTS as K, KP_ENCODING, KP_FORMAT, KP_LEGS } from './dist/abi-keypoints.js';
+// the layout as constants (A.KEYPOINTS_FRAMES) that bundlers inline
+import * as A from './dist/abi-keypoints.js';
+import { KP_ENCODING, KP_FORMAT, KP_LEGS } from './dist/abi-keypoints.js';
 import { ERROR_SIZE, checkCount, invalid, toBytes, utf8Decoder, utf8Encoder } from './runtime.js';
 
 // 'glb' is another name for 'gltf' (the core tells them apart by their bytes)
@@ -9,16 +11,24 @@ const FORMATS = { ...KP_FORMAT, glb: KP_FORMAT.gltf };
 const FORMAT_NAMES = Object.keys(KP_FORMAT);
 const LEGS = { [KP_LEGS.fk]: 'fk', [KP_LEGS.ik]: 'ik' };
 
+/** Internal: the NUL-terminated UTF-8 at p in pm's module (at most max bytes). */
+function cString(pm, p, max) {
+  const heap = pm.mod.HEAPU8;
+  let end = p;
+  while (end < p + max && heap[end] !== 0) end++;
+  return utf8Decoder.decode(heap.subarray(p, end));
+}
+
 export const api = {
   /** The 33 MediaPipe Pose point names, in index order. */
   get keypointNames() {
-    this._kpNames ??= Array.from({ length: 33 }, (_, i) => this._string(this.mod._pm_abi_kp_point_name(i), 64));
+    this._kpNames ??= Array.from({ length: 33 }, (_, i) => cString(this, this.mod._pm_abi_kp_point_name(i), 64));
     return this._kpNames;
   },
 
   /** The ten joint-angle names, in the order of `angles` (see docs/keypoints.md). */
   get keypointAngleNames() {
-    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => this._string(this.mod._pm_abi_kp_angle_name(i), 64));
+    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => cString(this, this.mod._pm_abi_kp_angle_name(i), 64));
     return this._kpAngles;
   },
 
@@ -58,32 +68,32 @@ export const api = {
   },
 
   _kpFromHandle(seq, s) {
-    const dPtr = s.alloc(K.COUNT * 8);
+    const dPtr = s.alloc(A.KEYPOINTS_COUNT * 8);
     this.mod._pm_abi_kp_describe(seq, dPtr);
-    const d = this._copy(Float64Array, dPtr, K.COUNT);
-    const n = d[K.FRAMES];
+    const d = this._copy(Float64Array, dPtr, A.KEYPOINTS_COUNT);
+    const n = d[A.KEYPOINTS_FRAMES];
     return {
       frameCount: n,
-      fps: d[K.FPS],
-      mirrored: d[K.MIRRORED] !== 0,
-      timestamps: this._copy(Float64Array, d[K.TIMESTAMPS], n),
-      points: this._copy(Float32Array, d[K.POINTS], n * 99),
-      visibility: this._copy(Float32Array, d[K.VISIBILITY], n * 33),
-      angles: this._copy(Float32Array, d[K.ANGLES], n * 10),
+      fps: d[A.KEYPOINTS_FPS],
+      mirrored: d[A.KEYPOINTS_MIRRORED] !== 0,
+      timestamps: this._copy(Float64Array, d[A.KEYPOINTS_TIMESTAMPS], n),
+      points: this._copy(Float32Array, d[A.KEYPOINTS_POINTS], n * 99),
+      visibility: this._copy(Float32Array, d[A.KEYPOINTS_VISIBILITY], n * 33),
+      angles: this._copy(Float32Array, d[A.KEYPOINTS_ANGLES], n * 10),
       pointNames: this.keypointNames,
       angleNames: this.keypointAngleNames,
       stats: {
-        format: FORMAT_NAMES.find((k) => KP_FORMAT[k] === d[K.FORMAT]) ?? 'auto',
-        family: this._string(d[K.FAMILY], 32),
-        sourceJoints: d[K.SOURCE_JOINTS],
-        ignoredBones: d[K.IGNORED],
-        directPoints: d[K.DIRECT],
-        inferredPoints: d[K.INFERRED],
-        missingPoints: d[K.MISSING],
-        nanCount: d[K.NAN],
-        outOfRange: d[K.OUT_OF_RANGE],
-        scale: d[K.SCALE],
-        legs: LEGS[d[K.LEGS]] ?? null,
+        format: FORMAT_NAMES.find((k) => KP_FORMAT[k] === d[A.KEYPOINTS_FORMAT]) ?? 'auto',
+        family: cString(this, d[A.KEYPOINTS_FAMILY], 32),
+        sourceJoints: d[A.KEYPOINTS_SOURCE_JOINTS],
+        ignoredBones: d[A.KEYPOINTS_IGNORED],
+        directPoints: d[A.KEYPOINTS_DIRECT],
+        inferredPoints: d[A.KEYPOINTS_INFERRED],
+        missingPoints: d[A.KEYPOINTS_MISSING],
+        nanCount: d[A.KEYPOINTS_NAN],
+        outOfRange: d[A.KEYPOINTS_OUT_OF_RANGE],
+        scale: d[A.KEYPOINTS_SCALE],
+        legs: LEGS[d[A.KEYPOINTS_LEGS]] ?? null,
       },
     };
   },

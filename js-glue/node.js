@@ -2,7 +2,7 @@
 // .wasm files read from disk where Node has no process.getBuiltinModule (before 20.16).
 import { readFile } from 'node:fs/promises';
 
-import { setFileReader } from './runtime.js';
+import { setFileReader } from './loader.js';
 
 setFileReader((url) => readFile(url));
 

@@ -1,9 +1,11 @@
 // procmotion's 'motion' feature module, part 1: models (PMX/PMD skeletons, humanoid mapping, the
 // mannequin) and pose evaluation. motion.js puts these methods on a ProcMotion when
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
-import { HUMANOID, HUMANOID_NAMING, IK_MODE, POSE_FLAG, POSE_INFO, TWO_BONE_IN, TWO_BONE_OUT } from './dist/abi-motion.js';
+// the layouts as constants (M.POSE_INFO_TRACKS) that bundlers inline
+import * as M from './dist/abi-motion.js';
+import { HUMANOID, HUMANOID_NAMING, IK_MODE, POSE_FLAG } from './dist/abi-motion.js';
 import { HUMANOID_BONES } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder, releaseHandle } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder } from './runtime.js';
 
 const NAMINGS = Object.keys(HUMANOID_NAMING);
 
@@ -11,12 +13,36 @@ const NAMINGS = Object.keys(HUMANOID_NAMING);
 function humanoidMap(r, names) {
   const bones = {}, naming = {};
   HUMANOID_BONES.forEach((h, i) => {
-    bones[h] = r[HUMANOID.BONE + i] === 0xffffffff ? null : names[r[HUMANOID.BONE + i]];
+    bones[h] = r[M.HUMANOID_BONE + i] === 0xffffffff ? null : names[r[M.HUMANOID_BONE + i]];
     naming[h] = NAMINGS[r[HUMANOID.NAMING + i]] ?? 'none';
   });
   const missingRequired = [];
-  for (let k = 0; k < r[HUMANOID.MISSING_COUNT]; k++) missingRequired.push(HUMANOID_BONES[r[HUMANOID.MISSING + k]]);
-  return { bones, naming, mapped: r[HUMANOID.MAPPED], total: r[HUMANOID.TOTAL], missingRequired, drivable: r[HUMANOID.DRIVABLE] === 1 };
+  for (let k = 0; k < r[M.HUMANOID_MISSING_COUNT]; k++) missingRequired.push(HUMANOID_BONES[r[M.HUMANOID_MISSING + k]]);
+  return { bones, naming, mapped: r[M.HUMANOID_MAPPED], total: r[M.HUMANOID_TOTAL], missingRequired, drivable: r[M.HUMANOID_DRIVABLE] === 1 };
+}
+
+// ---- helpers of the motion module's handles (groove.js, tracing.js use them too) ---------------------
+
+/** Internal: the translations (3 per bone) of column-major 4x4 world matrices (16 per bone). */
+export function positionsOf(world) {
+  const n = world.length / 16;
+  const positions = new Float32Array(3 * n);
+  for (let b = 0; b < n; b++) positions.set(world.subarray(16 * b + 12, 16 * b + 15), 3 * b);
+  return positions;
+}
+
+/**
+ * Internal: dispose() of the glue's handle classes (PoseEvaluator, Groove, Timeline): frees the core
+ * handle with its own free export, the skeleton and the buffers named in `buffers` (each
+ * `_pm_abi_free`d), and zeroes the fields, so a second call does nothing.
+ */
+export function releaseHandle(owner, freeHandle, buffers = ['errPtr']) {
+  const mod = owner.pm.mod;
+  if (owner.handle) mod[freeHandle](owner.handle);
+  if (owner.skeleton) mod._pm_abi_skeleton_free(owner.skeleton);
+  for (const b of buffers) if (owner[b]) mod._pm_abi_free(owner[b]);
+  owner.handle = owner.skeleton = 0;
+  for (const b of buffers) owner[b] = 0;
 }
 
 export const modelMethods = {
@@ -100,9 +126,9 @@ export const modelMethods = {
       throw invalid('humanoid', 'mapHumanoid: expected an array of names, a skeleton or PMX/PMD bytes');
     if (!Array.isArray(input)) {
       return this._withSkeleton(input, (handle, s, errPtr) => {
-        const out = s.alloc(HUMANOID.COUNT * 4);
+        const out = s.alloc(M.HUMANOID_COUNT * 4);
         if (this.mod._pm_abi_humanoid_map_skeleton(handle, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
-        const r = this._copy(Uint32Array, out, HUMANOID.COUNT);
+        const r = this._copy(Uint32Array, out, M.HUMANOID_COUNT);
         return humanoidMap(r, this._skeletonBoneNames(handle));
       }, 'mapHumanoid');
     }
@@ -111,11 +137,11 @@ export const modelMethods = {
     try {
       const d = new Uint32Array(2);
       const blob = this._putNames(s, d, 0, names);
-      const out = s.alloc(HUMANOID.COUNT * 4);
+      const out = s.alloc(M.HUMANOID_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
       if (this.mod._pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
-      return humanoidMap(this._copy(Uint32Array, out, HUMANOID.COUNT), names);
+      return humanoidMap(this._copy(Uint32Array, out, M.HUMANOID_COUNT), names);
     } finally {
       s.free();
     }
@@ -153,8 +179,8 @@ export const modelMethods = {
    * the target) and `reached`.
    */
   solveTwoBoneIk(root, mid, end, target, pole) {
-    const input = new Float32Array(TWO_BONE_IN.COUNT);
-    const slots = [TWO_BONE_IN.ROOT, TWO_BONE_IN.MID, TWO_BONE_IN.END, TWO_BONE_IN.TARGET, TWO_BONE_IN.POLE];
+    const input = new Float32Array(M.TWO_BONE_IN_COUNT);
+    const slots = [M.TWO_BONE_IN_ROOT, M.TWO_BONE_IN_MID, M.TWO_BONE_IN_END, M.TWO_BONE_IN_TARGET, M.TWO_BONE_IN_POLE];
     [root, mid, end, target, pole].forEach((v, i) => {
       if (!v || v.length !== 3) throw invalid('ik', 'solveTwoBoneIk: every point must be [x, y, z]');
       for (let k = 0; k < 3; k++) {
@@ -165,14 +191,14 @@ export const modelMethods = {
     const s = this._scratch();
     try {
       const inPtr = s.put(input, Float32Array);
-      const outPtr = s.alloc(TWO_BONE_OUT.COUNT * 4);
+      const outPtr = s.alloc(M.TWO_BONE_OUT_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       if (this.mod._pm_abi_two_bone_ik(inPtr, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'ik');
-      const o = this._copy(Float32Array, outPtr, TWO_BONE_OUT.COUNT);
+      const o = this._copy(Float32Array, outPtr, M.TWO_BONE_OUT_COUNT);
       const at = (slot, n) => [...o.subarray(slot, slot + n)];
       return {
-        rootRotation: at(TWO_BONE_OUT.ROOT_ROTATION, 4), midRotation: at(TWO_BONE_OUT.MID_ROTATION, 4),
-        mid: at(TWO_BONE_OUT.MID, 3), end: at(TWO_BONE_OUT.END, 3), miss: o[TWO_BONE_OUT.MISS], reached: o[TWO_BONE_OUT.REACHED] === 1,
+        rootRotation: at(M.TWO_BONE_OUT_ROOT_ROTATION, 4), midRotation: at(M.TWO_BONE_OUT_MID_ROTATION, 4),
+        mid: at(M.TWO_BONE_OUT_MID, 3), end: at(M.TWO_BONE_OUT_END, 3), miss: o[M.TWO_BONE_OUT_MISS], reached: o[M.TWO_BONE_OUT_REACHED] === 1,
       };
     } finally {
       s.free();
@@ -223,13 +249,13 @@ export class PoseEvaluator {
       this.handle = mod._pm_abi_pose_create(this.skeleton, vmdHandle, errPtr);
       if (!this.handle) pm._throw(s, errPtr, 'pose');
       this.boneCount = mod._pm_abi_skeleton_bone_count(this.skeleton);
-      const info = s.alloc(POSE_INFO.COUNT * 4);
+      const info = s.alloc(M.POSE_INFO_COUNT * 4);
       mod._pm_abi_pose_info(this.handle, info);
-      const i = pm._copy(Uint32Array, info, POSE_INFO.COUNT);
+      const i = pm._copy(Uint32Array, info, M.POSE_INFO_COUNT);
       this.info = {
-        tracks: i[POSE_INFO.TRACKS], keys: i[POSE_INFO.KEYS], unmatchedBones: i[POSE_INFO.UNMATCHED_BONES],
-        unmatchedIk: i[POSE_INFO.UNMATCHED_IK], propertyKeys: i[POSE_INFO.PROPERTY_KEYS],
-        firstFrame: i[POSE_INFO.FIRST_FRAME], lastFrame: i[POSE_INFO.LAST_FRAME],
+        tracks: i[M.POSE_INFO_TRACKS], keys: i[M.POSE_INFO_KEYS], unmatchedBones: i[M.POSE_INFO_UNMATCHED_BONES],
+        unmatchedIk: i[M.POSE_INFO_UNMATCHED_IK], propertyKeys: i[M.POSE_INFO_PROPERTY_KEYS],
+        firstFrame: i[M.POSE_INFO_FIRST_FRAME], lastFrame: i[M.POSE_INFO_LAST_FRAME],
       };
       const lenPtr = s.alloc(4);
       const names = (kind, n) => Array.from({ length: n }, (_, k) => {
@@ -270,7 +296,7 @@ export class PoseEvaluator {
     if (mod._pm_abi_pose_evaluate(this.handle, frame, this._flags(options), this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
     const n = this.boneCount;
     const world = this.pm._copy(Float32Array, mod._pm_abi_pose_world(this.handle), 16 * n);
-    const positions = this.pm._positionsOf(world);
+    const positions = positionsOf(world);
     const rotations = this.pm._copy(Float32Array, mod._pm_abi_pose_final_rotations(this.handle), 4 * n);
     return { boneNames: this.boneNames, positions, world, rotations };
   }

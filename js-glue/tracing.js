@@ -14,12 +14,15 @@
 // boundary as JSON objects in the documented schema (docs/tracing.md). Part of procmotion's 'motion'
 // feature module: motion.js puts tracingMethods on a ProcMotion when pm.loadAsync('motion') has loaded
 // procmotion-motion.wasm.
-import { TRACE_BAKE, TRACE_STATE, TRAJECTORY, TRAJECTORY_INFO, TRAJECTORY_MODE } from './dist/abi-motion.js';
+// the layouts as constants (M.TRACE_BAKE_VMD) that bundlers inline
+import * as M from './dist/abi-motion.js';
+import { TRAJECTORY_MODE } from './dist/abi-motion.js';
 import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8, releaseHandle } from './runtime.js';
+import { positionsOf, releaseHandle } from './pose.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
 
 const MODES = Object.keys(TRAJECTORY_MODE);
-const MAX_POINTS = TRAJECTORY.POLE / 3;
+const MAX_POINTS = M.TRAJECTORY_POLE / 3;
 
 function invalid(message) {
   return invalidIn('tracing', message);
@@ -252,14 +255,14 @@ export class Timeline {
     this._check();
     const s = this.pm._scratch();
     try {
-      const out = s.alloc(TRAJECTORY.COUNT * 4), info = s.alloc(TRAJECTORY_INFO.COUNT * 4);
+      const out = s.alloc(M.TRAJECTORY_COUNT * 4), info = s.alloc(M.TRAJECTORY_INFO_COUNT * 4);
       const n = this.pm.mod._pm_abi_timeline_trajectory(this.handle, l, out, info);
       if (!n) return null;
-      const f = this.pm._copy(Float32Array, out, TRAJECTORY.COUNT);
-      const i = this.pm._copy(Uint32Array, info, TRAJECTORY_INFO.COUNT);
-      const points = Array.from({ length: n }, (_, k) => Array.from(f.subarray(TRAJECTORY.POINTS + 3 * k, TRAJECTORY.POINTS + 3 * k + 3)));
-      const pole = i[TRAJECTORY_INFO.HAS_POLE] ? { pole: Array.from(f.subarray(TRAJECTORY.POLE, TRAJECTORY.POLE + 3)) } : {};
-      return { mode: MODES[i[TRAJECTORY_INFO.MODE]], points, ...pole };
+      const f = this.pm._copy(Float32Array, out, M.TRAJECTORY_COUNT);
+      const i = this.pm._copy(Uint32Array, info, M.TRAJECTORY_INFO_COUNT);
+      const points = Array.from({ length: n }, (_, k) => Array.from(f.subarray(M.TRAJECTORY_POINTS + 3 * k, M.TRAJECTORY_POINTS + 3 * k + 3)));
+      const pole = i[M.TRAJECTORY_INFO_HAS_POLE] ? { pole: Array.from(f.subarray(M.TRAJECTORY_POLE, M.TRAJECTORY_POLE + 3)) } : {};
+      return { mode: MODES[i[M.TRAJECTORY_INFO_MODE]], points, ...pole };
     } finally {
       s.free();
     }
@@ -338,16 +341,16 @@ export class Timeline {
     if (mod._pm_abi_timeline_evaluate(this.handle, when, byBeat ? 1 : 0, this.errPtr) !== 0) throw pm._error(this.errPtr, 'tracing');
     const n = this.boneCount;
     const world = pm._copy(Float32Array, mod._pm_abi_timeline_world(this.handle), 16 * n);
-    const positions = pm._positionsOf(world);
+    const positions = positionsOf(world);
     const traces = {};
     const s = pm._scratch();
     try {
-      const st = s.alloc(TRACE_STATE.COUNT * 4);
-      const T = TRACE_STATE, v3 = (v, slot) => Array.from(v.subarray(slot, slot + 3));
+      const st = s.alloc(M.TRACE_STATE_COUNT * 4);
+      const v3 = (v, slot) => Array.from(v.subarray(slot, slot + 3));
       LIMBS.forEach((limb, l) => {
         mod._pm_abi_timeline_trace_state(this.handle, l, st);
-        const v = pm._copy(Float32Array, st, T.COUNT);
-        traces[limb] = { active: v[T.ACTIVE] === 1, id: v[T.ID], t: v[T.T], root: v3(v, T.ROOT), target: v3(v, T.TARGET), pole: v3(v, T.POLE), miss: v[T.MISS] };
+        const v = pm._copy(Float32Array, st, M.TRACE_STATE_COUNT);
+        traces[limb] = { active: v[M.TRACE_STATE_ACTIVE] === 1, id: v[M.TRACE_STATE_ID], t: v[M.TRACE_STATE_T], root: v3(v, M.TRACE_STATE_ROOT), target: v3(v, M.TRACE_STATE_TARGET), pole: v3(v, M.TRACE_STATE_POLE), miss: v[M.TRACE_STATE_MISS] };
       });
     } finally {
       s.free();
@@ -417,15 +420,15 @@ export class Timeline {
       const tempo = this._bakeGrid(s, bpm, err, 'bake');
       if (tempo === null) return 1;
       bpm = tempo;
-      const o = s.alloc(TRACE_BAKE.COUNT * 4);
+      const o = s.alloc(M.TRACE_BAKE_COUNT * 4);
       const r = this.pm.mod._pm_abi_timeline_bake_plan(this.handle, bpm, o, err);
       if (r !== 0) return r;
       const at = (slot) => o + 4 * slot;
-      const vmd = this.pm._takeBytes(at(TRACE_BAKE.VMD));
-      const hands = this.pm._takeArray(Float32Array, at(TRACE_BAKE.HANDS));
-      const ankles = this.pm._takeArray(Float32Array, at(TRACE_BAKE.ANKLES));
-      const active = this.pm._takeArray(Uint8Array, at(TRACE_BAKE.ACTIVE));
-      const report = JSON.parse(this.pm._takeText(at(TRACE_BAKE.REPORT)));
+      const vmd = this.pm._takeBytes(at(M.TRACE_BAKE_VMD));
+      const hands = this.pm._takeArray(Float32Array, at(M.TRACE_BAKE_HANDS));
+      const ankles = this.pm._takeArray(Float32Array, at(M.TRACE_BAKE_ANKLES));
+      const active = this.pm._takeArray(Uint8Array, at(M.TRACE_BAKE_ACTIVE));
+      const report = JSON.parse(this.pm._takeText(at(M.TRACE_BAKE_REPORT)));
       out = { vmd, plan: { frames: active.length / 4 - 1, hands, ankles, active }, report };
       return 0;
     });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 
-import { FEATURES } from '../../js-glue/constants.js';
+import { FEATURES, TRACE_LIMBS } from '../../js-glue/constants.js';
 import { consumerProject, packPackage, wasmBuilt } from './support/package.mjs';
 
 const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-scripts/build.sh wasm)';
@@ -60,6 +60,28 @@ test('each feature module installs exactly the methods listed for it', { skip: S
     const installed = Object.keys(Object.getOwnPropertyDescriptors(api)).filter((k) => !k.startsWith('_')).sort();
     assert.deepEqual(installed, [...names].sort(), `${module}.js`);
   }
+});
+
+// The constants the entry spells out (so that it does not load a feature module's abi file) are the
+// generated ones; each layout's constants (VMD_BONES, which bundlers inline) equal its object's slots.
+test('TRACE_LIMBS and the layout constants agree with the generated tables', async () => {
+  const { LIMB } = await import('../../js-glue/dist/abi-motion.js');
+  assert.deepEqual(TRACE_LIMBS, Object.keys(LIMB).sort((a, b) => LIMB[a] - LIMB[b]));
+  for (const file of ['abi.js', 'abi-runtime.js', 'abi-motion.js', 'abi-keypoints.js']) {
+    const abi = await import(`../../js-glue/dist/${file}`);
+    let checked = 0;
+    for (const [name, value] of Object.entries(abi)) {
+      if (!value || typeof value !== 'object' || !('COUNT' in value)) continue;
+      for (const [slot, at] of Object.entries(value)) {
+        const constant = abi[`${name}_${slot}`];
+        if (typeof constant !== 'number') continue; // HUMANOID.NAMING: the name is the enum HUMANOID_NAMING's
+        assert.equal(constant, at, `${file} ${name}_${slot}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 0, `${file} has layout constants`);
+  }
+  assert.equal(Object.isFrozen((await import('../../js-glue/dist/abi.js')).VMD), true);
 });
 
 // Each feature module loaded alone (with only the modules wasm-modules.json says it needs) runs its

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* Input descriptor slots (uint32 each; pointers are offsets into the module's memory), as
- * PM_ABI_LAYOUT_CATWALK: the parameters (0, or a PM_ABI_LAYOUT_CATWALK_PARAMS block, read below); HAS_MODEL bit 0: a model is given
+ * PM_ABI_LAYOUT_CATWALK: the parameters (0, or a PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK block, read below); HAS_MODEL bit 0: a model is given
  * (else the standard figure, no morphs), bit 1: its bone names are given (else every semi-standard
  * bone); bone and morph names as count, then count + 1 byte offsets + the UTF-8 blob address; optional
  * float[3 * bones] world rest positions and int32[bones] parents (-1 = none); SKELETON: an optional
@@ -22,9 +22,9 @@ enum { PM_ABI_LAYOUT_CATWALK(PM_ABI_SLOT_ENUM, CW_) CW_COUNT };
  * pm_abi_free. */
 enum { PM_ABI_LAYOUT_CATWALK_OUT(PM_ABI_SLOT_ENUM, CW_OUT_) CW_OUT_COUNT };
 /* The parameter block: a {given, value} pair per pmi_catwalk_field, in its order, name by name. */
-enum { PM_ABI_LAYOUT_CATWALK_PARAMS(PM_ABI_SLOT_ENUM, CP_) CP_COUNT };
+enum { PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(PM_ABI_SLOT_ENUM, CP_) CP_COUNT };
 #define CHECK_FIELD(P, NAME, N) _Static_assert(CP_##NAME == 2 * PMI_CW_##NAME && (N) == 2, "catwalk parameter " #NAME);
-PM_ABI_LAYOUT_CATWALK_PARAMS(CHECK_FIELD, )
+PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(CHECK_FIELD, )
 _Static_assert(CP_COUNT == 2 * PMI_CW_FIELD_COUNT, "the catwalk's parameter block lists every field");
 PM_ABI_ENUM_CATWALK_CADENCE(PM_ABI_CHECK_ENUM, catwalk_cadence)
 PM_ABI_ENUM_CATWALK_ARMS(PM_ABI_CHECK_ENUM, catwalk_arms)

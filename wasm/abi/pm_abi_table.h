@@ -12,7 +12,8 @@
  * preprocessor over pm_abi_manifest.json.c, which expands these lists into JSON; from that it writes
  * js-glue/dist/abi.js and abi-<module>.js (the only place the glue takes slot offsets and enum values
  * from: each module's layouts and enums in its own file, so a bundle of the core carries only the
- * core's) and the export lists the wasm links use. tests/node/package.test.mjs checks that the wasm
+ * core's; the layouts tagged `runtime`, which js-glue/runtime.js reads for every module, in
+ * abi-runtime.js) and the export lists the wasm links use. tests/node/package.test.mjs checks that the wasm
  * builds export exactly the functions listed here.
  *
  * Adding an export: write the PM_EXPORT function in an abi_*.c file, add one X(module, name) line to
@@ -132,7 +133,7 @@
     X(P, CANONICAL, 1)
 
 /* pm_abi_catwalk_generate input (uint32 each). PARAMS: 0 (every default) or the address of a parameter
- * block (PM_ABI_LAYOUT_CATWALK_PARAMS). HAS_MODEL bit 0: a model is given, bit 1: its bone names are
+ * block (PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK). HAS_MODEL bit 0: a model is given, bit 1: its bone names are
  * given. Name slot pairs as in the VMD descriptor for writing. GRID: 0 or the address of a beat grid
  * block (PM_ABI_LAYOUT_GRID_IN). */
 #define PM_ABI_LAYOUT_CATWALK(X, P)                                                                        \
@@ -145,7 +146,7 @@
  * and POSE_ELBOW are poseArmAngle's two numbers (degrees); STEP_CADENCE and ARM_POSE take the values
  * of CATWALK_CADENCE and CATWALK_ARMS; TRAVERSE and U_TURN 0 or 1; BPM 0 = no music. The order is the
  * core's (pmi_catwalk_field, checked in abi_catwalk.c). */
-#define PM_ABI_LAYOUT_CATWALK_PARAMS(X, P)                                                                 \
+#define PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(X, P)                                                                 \
     X(P, HIP_SWAY, 2) X(P, STEP_HEIGHT, 2) X(P, STRIDE, 2) X(P, CROSS_STEP, 2) X(P, HIP_TWIST, 2)           \
     X(P, PELVIS_DROP, 2) X(P, TORSO_TWIST, 2) X(P, TORSO_SWAY, 2) X(P, LEAN, 2) X(P, HEAD_STABILIZE, 2)      \
     X(P, TOE_OFF, 2) X(P, HEEL_STRIKE, 2) X(P, BOB, 2) X(P, STANCE_KNEE, 2) X(P, ARM_SWING, 2)              \
@@ -219,10 +220,11 @@
     X(P, ANGLES, 1) X(P, FORMAT, 1) X(P, FAMILY, 1) X(P, SOURCE_JOINTS, 1) X(P, IGNORED, 1) X(P, DIRECT, 1) \
     X(P, INFERRED, 1) X(P, MISSING, 1) X(P, NAN, 1) X(P, OUT_OF_RANGE, 1) X(P, SCALE, 1) X(P, LEGS, 1)
 
-/* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest. */
+/* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest
+ * (`runtime`: the glue's shared runtime.js, for every module's calls: dist/abi-runtime.js). */
 #define PM_ABI_LAYOUTS(X, P)                                                                               \
-    X(P, core, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_PARAMS) X(P, core, CATWALK_OUT) \
-    X(P, core, GRID_IN) X(P, core, SJIS_TABLE)                                                              \
+    X(P, runtime, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_PARAM_BLOCK) X(P, core, CATWALK_OUT) \
+    X(P, runtime, GRID_IN) X(P, core, SJIS_TABLE)                                                           \
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \
@@ -259,7 +261,7 @@
     X(P, leftHand, 0, PM_LIMB_LEFT_HAND) X(P, rightHand, 1, PM_LIMB_RIGHT_HAND)                             \
     X(P, leftFoot, 2, PM_LIMB_LEFT_FOOT) X(P, rightFoot, 3, PM_LIMB_RIGHT_FOOT)
 #define PM_ABI_ENUM_TRAJECTORY_MODE(X, P) X(P, line, 0, PM_TRAJECTORY_LINE) X(P, curve, 1, PM_TRAJECTORY_CURVE)
-/* the catwalk's stepCadence and armPose (CATWALK_PARAMS; 0 = the default: 2beat, swing) */
+/* the catwalk's stepCadence and armPose (CATWALK_PARAM_BLOCK; 0 = the default: 2beat, swing) */
 #define PM_ABI_ENUM_CATWALK_CADENCE(X, P)                                                                  \
     X(P, default, 0, PM_CATWALK_CADENCE_DEFAULT) X(P, beat, 1, PM_CATWALK_CADENCE_BEAT)                     \
     X(P, 2beat, 2, PM_CATWALK_CADENCE_TWO_BEAT)
@@ -270,7 +272,7 @@
 #define PM_ABI_ENUMS(X, P)                                                                                 \
     X(P, keypoints, KP_FORMAT) X(P, keypoints, KP_LEGS) X(P, keypoints, KP_ENCODING)                        \
     X(P, motion, HUMANOID_NAMING) X(P, motion, IK_MODE) X(P, motion, POSE_FLAG) X(P, motion, LEG_MODE)      \
-    X(P, motion, GROOVE_FLAG) X(P, core, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)          \
+    X(P, motion, GROOVE_FLAG) X(P, motion, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)        \
     X(P, core, CATWALK_CADENCE) X(P, core, CATWALK_ARMS)
 
 /* ---- results: X(P, name, value) (pm_result, procmotion/common.h) ------------------------------ */

@@ -22,7 +22,7 @@ double pmi_catwalk_pow10(int n);
  * pm_catwalk_generate). */
 pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
 
-/* The parameters one by one, in the order of the ABI's parameter block (PM_ABI_LAYOUT_CATWALK_PARAMS
+/* The parameters one by one, in the order of the ABI's parameter block (PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK
  * in wasm/abi/pm_abi_table.h: abi_catwalk.c checks that the two agree, name by name). The amounts, the
  * plain floats (both in catwalk_params.c's table order), then bpm, the two enums, the two flags, seed. */
 typedef enum pmi_catwalk_field {
