@@ -99,6 +99,48 @@ for (const m of models) {
 put('catwalk default', pm.generateCatwalkVmd().vmd);
 put('catwalk default 100 BPM', pm.generateCatwalkVmd({}, 100).vmd);
 
+// catwalk parameters: every parameter given, the forms of poseArmAngle, zeros, clamps, odd numbers and
+// bad values (the error's message, code and module are the output)
+{
+  const every = {
+    speed: 1.3, stepCadence: 'beat', armPose: 'posed', traverse: true, uTurn: false, traverseDistance: 50,
+    hipSway: 0.8, stepHeight: 0.3, stride: 0.7, crossStep: 0.2, hipTwist: 0.9, pelvisDrop: 0.1, torsoTwist: 0.65,
+    torsoSway: 0.35, lean: 0.25, headStabilize: 0.4, toeOff: 0.8, heelStrike: 0.15, bob: 0.9, stanceKnee: 0.6,
+    armSwing: 0.75, poseArmAngle: [60, 45], blink: false, expression: 0.5, seed: 12345, positionTolerance: 0.02,
+    rotationTolerance: 0.5,
+  };
+  const cases = [
+    [every, null], [every, 128], [{ ...every, stepCadence: '2beat', armPose: 'swing', uTurn: true, blink: true }, 90],
+    [{ poseArmAngle: 55 }, null], [{ poseArmAngle: [55] }, null], [{ poseArmAngle: { elbow: 10 } }, null],
+    [{ poseArmAngle: { shoulder: 45, elbow: null } }, null], [{ poseArmAngle: {} }, null], [{ blink: 0.3 }, 128],
+    [{ speed: 0, traverseDistance: 0, positionTolerance: 0, rotationTolerance: 0, hipSway: 0, seed: 0 }, 0],
+    [{ lean: -0, hipSway: -0, speed: -0, traverseDistance: -0 }, -0], [{ seed: 4294967295 }, null],
+    [{ hipSway: 1e300, speed: -5, traverseDistance: 1e40, stride: -1e-320, lean: -1e39, rotationTolerance: 5e-324 }, 1e39],
+    [{ hipSway: 0.1 + 0.2, stride: 1 / 3, lean: -Math.PI / 10, speed: Math.SQRT2 }, 127.3],
+    [{ catwalk: { hipSway: 0.9, stride: null }, catwalkStride: 0.2, stride: 0.4, catwalkUTurn: true }, 100],
+    [{ traverse: false, uTurn: true, armPose: null, unknownThing: 3 }, 200],
+    // rejected
+    [{ hipSway: NaN }, null], [{ stepHeight: Infinity }, null], [{ catwalk: { stride: '1' } }, null],
+    [{ stepCadence: '3beat' }, null], [{ armPose: 'wave' }, null], [{ armPose: 1 }, null], [{ traverse: 1 }, null],
+    [{ uTurn: 'yes' }, null], [{ blink: 'yes' }, null], [{ poseArmAngle: [] }, null], [{ poseArmAngle: [1, 2, 3] }, null],
+    [{ poseArmAngle: { foo: 1 } }, null], [{ poseArmAngle: { shoulder: 1, wrist: 2 } }, null],
+    [{ poseArmAngle: { shoulder: NaN } }, null], [{ poseArmAngle: { foo: 1, elbow: -Infinity } }, null],
+    [{ poseArmAngle: [NaN] }, null], [{ poseArmAngle: [1, null] }, null], [{ poseArmAngle: 'x' }, null],
+    [{ poseArmAngle: true }, null], [{ seed: -1 }, null], [{ seed: 1.5 }, null], [{ seed: 2 ** 32 }, null],
+    [{ seed: NaN }, null], [{}, NaN], [{}, Infinity], [{}, '120'], ['x', null], [{ speed: 1n }, null],
+    [{ hipSway: NaN, stepCadence: 'x' }, null], [{ stepCadence: 'x', hipSway: NaN }, null],
+  ];
+  for (const [state, bpm] of cases) {
+    const key = `catwalk params ${JSON.stringify(state, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : typeof v === 'bigint' ? `${v}n` : Object.is(v, -0) ? '-0' : v))} ${String(bpm)}`;
+    try {
+      const { vmd, ...rest } = pm.generateCatwalkVmd(state, bpm, null, null);
+      put(key, vmd, rest);
+    } catch (e) {
+      put(`${key} (error)`, `${e?.name} ${e?.code} ${e?.module} ${String(e?.message ?? e)}`);
+    }
+  }
+}
+
 // VMD fixtures: lossless and canonical round trips, names, pose positions on the fixture model
 const vmdDir = join(FIXTURES, 'vmd');
 const yw = join(FIXTURES, 'pmx/yw_test_model/yw_test_model.pmx');

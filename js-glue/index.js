@@ -14,9 +14,9 @@
 // buffer handed to the module is freed before the call returns; every array handed out is a copy
 // (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with the
 // core's message, its pm_result name in `code` and the module in `module`.
-// The layouts as constants (A.VMD_BONES) that bundlers inline; CATWALK and CATWALK_OUT as objects.
+// The layouts as constants (A.VMD_BONES) that bundlers inline; CATWALK_PARAM_BLOCK as an object (its slots by name).
 import * as A from './dist/abi.js';
-import { CATWALK, CATWALK_OUT, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
+import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_BLOCK, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
 import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
@@ -596,32 +596,32 @@ export class ProcMotion {
    * lands (a skeleton; no bone names: the standard figure, landed on the mannequin) is the motion
    * module's export; names (and rest positions) alone, the core's.
    */
-  _catwalk({ grid, ...params }, bones, morphs, positions, parents, skeleton) {
+  _catwalk({ grid, block, late }, bones, morphs, positions, parents, skeleton) {
+    // what the core rejected of poseArmAngle's shape when it read JSON, rejected where it was (after the model)
+    if (late) throw invalid('catwalk', late);
     const lands = skeleton !== 0 || !bones;
     if (lands && !this._loaded.has('motion')) throw notLanded('without a model or bone names (the standard figure)');
     const s = this._scratch();
     try {
-      const d = new Uint32Array(CATWALK.COUNT);
-      if (grid) d[CATWALK.GRID] = gridBlock(s, grid);
-      const json = utf8Encoder.encode(JSON.stringify(params));
-      d[CATWALK.PARAMS] = s.put(json);
-      d[CATWALK.PARAMS_LEN] = json.byteLength;
-      d[CATWALK.HAS_MODEL] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
-      if (bones) this._putNames(s, d, CATWALK.BONES, bones);
-      this._putNames(s, d, CATWALK.MORPHS, morphs);
-      if (positions) d[CATWALK.POSITIONS] = s.put(positions, Float32Array);
-      if (parents) d[CATWALK.PARENTS] = s.put(parents, Int32Array);
-      d[CATWALK.SKELETON] = skeleton;
+      const d = new Uint32Array(A.CATWALK_COUNT);
+      if (grid) d[A.CATWALK_GRID] = gridBlock(s, grid);
+      d[A.CATWALK_PARAMS] = s.put(block, Float64Array);
+      d[A.CATWALK_HAS_MODEL] = (bones || morphs.length ? 1 : 0) | (bones ? 2 : 0);
+      if (bones) this._putNames(s, d, A.CATWALK_BONES, bones);
+      this._putNames(s, d, A.CATWALK_MORPHS, morphs);
+      if (positions) d[A.CATWALK_POSITIONS] = s.put(positions, Float32Array);
+      if (parents) d[A.CATWALK_PARENTS] = s.put(parents, Int32Array);
+      d[A.CATWALK_SKELETON] = skeleton;
       const dPtr = s.put(d, Uint32Array);
-      const oPtr = s.alloc(CATWALK_OUT.COUNT * 4);
+      const oPtr = s.alloc(A.CATWALK_OUT_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       const generate = lands ? this.mod._pm_abi_catwalk_generate_landed : this.mod._pm_abi_catwalk_generate;
       if (generate(dPtr, oPtr, errPtr) !== 0) this._throw(s, errPtr, 'catwalk');
       const at = (slot) => oPtr + 4 * slot;
-      const vmd = this._takeBytes(at(CATWALK_OUT.VMD));
-      const info = JSON.parse(this._takeText(at(CATWALK_OUT.INFO)));
-      const ankles = this._takeArray(Float32Array, at(CATWALK_OUT.PLAN));
-      const contact = this._takeArray(Uint8Array, at(CATWALK_OUT.CONTACT));
+      const vmd = this._takeBytes(at(A.CATWALK_OUT_VMD));
+      const info = JSON.parse(this._takeText(at(A.CATWALK_OUT_INFO)));
+      const ankles = this._takeArray(Float32Array, at(A.CATWALK_OUT_PLAN));
+      const contact = this._takeArray(Uint8Array, at(A.CATWALK_OUT_CONTACT));
       const plan = { ...info.plan, ankles, contact };
       if (info.sync?.strikes) plan.strikes = info.sync.strikes, delete info.sync.strikes;
       delete info.plan;
@@ -684,7 +684,7 @@ for (const [module, names] of Object.entries(FEATURES)) {
 
 // ---- catwalk parameters ----------------------------------------------------------------------------
 
-const CATWALK_ENUMS = { stepCadence: ['beat', '2beat'], armPose: ['swing', 'posed'] };
+const CATWALK_ENUMS = { stepCadence: CATWALK_CADENCE, armPose: CATWALK_ARMS }; // 0 = default
 const CATWALK_BOOLS = new Set(['traverse', 'uTurn']);
 
 function badParam(name, what, value) {
@@ -696,38 +696,60 @@ function finite(name, v) {
   return v;
 }
 
+/**
+ * The state's parameters -> `{ block, late }`: the core's parameter block (CATWALK_PARAM_BLOCK: a { given,
+ * value } pair per parameter, each value checked again by the core as its JSON reader checks it), and
+ * the message of what that reader rejected of poseArmAngle's shape (thrown by _catwalk, where it was).
+ */
 function catwalkParams(state, bpm) {
   if (typeof state !== 'object') throw badParam('state', 'must be an object', state);
   const nested = state.catwalk && typeof state.catwalk === 'object' ? state.catwalk : {};
-  const out = {};
+  const block = new Float64Array(CATWALK_PARAM_BLOCK.COUNT);
+  let late = null;
+  const put = (name, v) => {
+    const at = CATWALK_PARAM_BLOCK[name.replace(/[A-Z]/g, '_$&').toUpperCase()];
+    block[at] = 1;
+    block[at + 1] = v === 0 ? 0 : v; // -0 as JSON gave it: 0
+  };
   for (const name of CATWALK_PARAMETERS) {
     const prefixed = 'catwalk' + name[0].toUpperCase() + name.slice(1);
     let v = nested[name];
     if (v === undefined) v = state[prefixed];
     if (v === undefined) v = state[name];
     if (v === undefined || v === null) continue;
-    if (CATWALK_ENUMS[name]) {
-      if (!CATWALK_ENUMS[name].includes(v)) throw badParam(name, `must be ${CATWALK_ENUMS[name].map((e) => `'${e}'`).join(' or ')}`, v);
-      out[name] = v;
+    const e = CATWALK_ENUMS[name];
+    if (e) {
+      const choices = Object.keys(e).filter((k) => e[k]);
+      if (!choices.includes(v)) throw badParam(name, `must be ${choices.map((c) => `'${c}'`).join(' or ')}`, v);
+      put(name, e[v]);
     } else if (CATWALK_BOOLS.has(name)) {
       if (typeof v !== 'boolean') throw badParam(name, 'must be true or false', v);
-      out[name] = v;
+      put(name, +v);
     } else if (name === 'poseArmAngle') {
-      if (typeof v === 'number') out[name] = { shoulder: finite('poseArmAngle', v) };
-      else if (Array.isArray(v)) out[name] = v.map((x, i) => finite(`poseArmAngle[${i}]`, x));
-      else if (typeof v === 'object') {
-        const o = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) o[k] = finite(`poseArmAngle.${k}`, x);
-        out[name] = o;
+      if (typeof v === 'number') put('poseShoulder', finite('poseArmAngle', v));
+      else if (Array.isArray(v)) {
+        const a = v.map((x, i) => finite(`poseArmAngle[${i}]`, x)); // holes stay holes: not given
+        if (a.length < 1 || a.length > 2) late ??= 'catwalk: poseArmAngle must be [shoulder, elbow] in degrees';
+        else {
+          if (a[0] !== undefined) put('poseShoulder', a[0]);
+          if (a[1] !== undefined) put('poseElbow', a[1]);
+        }
+      } else if (typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (x === undefined || x === null) continue;
+          finite(`poseArmAngle.${k}`, x);
+          if (k === 'shoulder' || k === 'elbow') put(k === 'shoulder' ? 'poseShoulder' : 'poseElbow', x);
+          else if (k !== '__proto__') late ??= `catwalk: poseArmAngle has an unknown key '${k}'`;
+        }
       } else throw badParam(name, 'must be {shoulder, elbow} in degrees', v);
     } else if (name === 'blink' && typeof v === 'boolean') {
-      out[name] = v ? 1 : 0;
+      put(name, +v);
     } else {
-      out[name] = finite(name, v);
+      put(name, finite(name, v));
     }
   }
-  if (bpm !== undefined && bpm !== null) out.bpm = finite('bpm', bpm);
-  return out;
+  if (bpm !== undefined && bpm !== null) put('bpm', finite('bpm', bpm));
+  return { block, late };
 }
 
 /**

@@ -805,6 +805,70 @@ PM_TEST(json_parameters_parse_and_reject_with_the_key_named) {
     }
 }
 
+/* The ABI's parameter block sets each field with pmi_catwalk_param_set, the JSON reader's own check:
+ * the same values and the same messages, field by field (the JSON names in pmi_catwalk_field order). */
+PM_TEST(one_value_sets_and_fails_as_its_json_key) {
+    static const char *const names[PMI_CW_FIELD_COUNT] = {
+        "hipSway", "stepHeight", "stride", "crossStep", "hipTwist", "pelvisDrop", "torsoTwist", "torsoSway",
+        "lean", "headStabilize", "toeOff", "heelStrike", "bob", "stanceKnee", "armSwing", "poseShoulder",
+        "poseElbow", "blink", "expression", "speed", "traverseDistance", "positionTolerance",
+        "rotationTolerance", "bpm", "stepCadence", "armPose", "traverse", "uTurn", "seed"};
+    char json[128];
+    for (int f = 0; f < PMI_CW_FIELD_COUNT; f++) {
+        bool choice = f == PMI_CW_STEP_CADENCE || f == PMI_CW_ARM_POSE, flag = f == PMI_CW_TRAVERSE || f == PMI_CW_U_TURN;
+        /* good values: as JSON and as a number, the same parameters bit for bit */
+        const char *texts[4] = {"0.3", "0", "1e300", "-2.5"};
+        const double numbers[4] = {0.3, 0, 1e300, -2.5};
+        const char *choice_texts[2][2] = {{"\"beat\"", "\"2beat\""}, {"\"swing\"", "\"posed\""}};
+        for (int k = 0; k < 4; k++) {
+            const char *text = texts[k];
+            double v = numbers[k];
+            if (choice) {
+                if (k > 1) break;
+                text = choice_texts[f == PMI_CW_ARM_POSE][k], v = k + 1;
+            } else if (flag) {
+                if (k > 1) break;
+                text = k ? "true" : "false", v = k ? 1 : 0;
+            } else if (f == PMI_CW_SEED) {
+                if (k > 1) break;
+                text = k ? "4294967295" : "7", v = k ? 4294967295.0 : 7;
+            }
+            pm_catwalk_params a, b;
+            memset(&b, 0, sizeof b);
+            pm_error err = {0};
+            snprintf(json, sizeof json, "{\"%s\":%s}", names[f], text);
+            PM_CHECK_OK(pm_catwalk_params_from_json(json, strlen(json), &a, &err), &err);
+            PM_CHECK_OK(pmi_catwalk_param_set(&b, (pmi_catwalk_field)f, v, NULL, &err), &err);
+            PM_CHECK_MSG(memcmp(&a, &b, sizeof a) == 0, "%s: JSON %s and the number %g differ", names[f], text, v);
+        }
+        /* bad values: the JSON reader's message */
+        const char *bad_text = choice ? "\"3beat\"" : flag ? "1.5" : f == PMI_CW_SEED ? "-1" : "1e999";
+        double bad = choice ? 3 : flag ? 2 : f == PMI_CW_SEED ? -1 : INFINITY;
+        pm_catwalk_params a, b;
+        memset(&b, 0, sizeof b);
+        pm_error ej = {0}, eb = {0};
+        snprintf(json, sizeof json, "{\"%s\":%s}", names[f], bad_text);
+        PM_CHECK_EQ_INT(pm_catwalk_params_from_json(json, strlen(json), &a, &ej), PM_ERR_INVALID_ARGUMENT);
+        PM_CHECK_EQ_INT(pmi_catwalk_param_set(&b, (pmi_catwalk_field)f, bad, NULL, &eb), PM_ERR_INVALID_ARGUMENT);
+        PM_CHECK_STR(eb.message, ej.message);
+        PM_CHECK_MSG(strstr(eb.message, names[f]) != NULL, "%s: '%s'", names[f], eb.message);
+        memset(&eb, 0, sizeof eb);
+        PM_CHECK_EQ_INT(pmi_catwalk_param_set(&b, (pmi_catwalk_field)f, NAN, NULL, &eb), PM_ERR_INVALID_ARGUMENT);
+        snprintf(json, sizeof json, "catwalk: %s is not a finite number", names[f]);
+        PM_CHECK_STR(eb.message, json);
+    }
+    /* poseArmAngle's numbers are the two pose fields, named as JSON names them */
+    pm_catwalk_params a, b;
+    memset(&b, 0, sizeof b);
+    pm_error err = {0};
+    const char *arms = "{\"poseArmAngle\":[61.5,12]}";
+    PM_CHECK_OK(pm_catwalk_params_from_json(arms, strlen(arms), &a, &err), &err);
+    PM_CHECK_OK(pmi_catwalk_param_set(&b, PMI_CW_POSE_SHOULDER, 61.5, "poseArmAngle.shoulder", &err), &err);
+    PM_CHECK_OK(pmi_catwalk_param_set(&b, PMI_CW_POSE_ELBOW, 12, "poseArmAngle.elbow", &err), &err);
+    PM_CHECK(memcmp(&a, &b, sizeof a) == 0);
+    PM_CHECK_EQ_INT(pmi_catwalk_param_set(&b, PMI_CW_FIELD_COUNT, 1, NULL, &err), PM_ERR_INVALID_ARGUMENT);
+}
+
 /* ---- key fitting ---------------------------------------------------------------------------------- */
 
 PM_TEST(fitted_keys_stay_within_the_stated_tolerance) {

@@ -80,6 +80,16 @@ test('state carries parameters nested, ADR-prefixed or flat, in that order of pr
   assert.equal(flat.params.armPose, 'posed');
   assert.equal(flat.params.poseArmAngle.shoulder, 50);
   assert.equal(flat.params.poseArmAngle.elbow, 30);
+  // every parameter crosses to the core and comes back as used (clamped where out of range)
+  const every = {
+    speed: 1.3, stepCadence: 'beat', armPose: 'posed', traverse: true, uTurn: false, traverseDistance: 50, hipSway: 0.8,
+    stepHeight: 0.3, stride: 0.7, crossStep: 0.2, hipTwist: 0.9, pelvisDrop: 0.1, torsoTwist: 0.65, torsoSway: 0.35,
+    lean: 0.25, headStabilize: 0.4, toeOff: 0.8, heelStrike: 0.15, bob: 0.9, stanceKnee: 0.6, armSwing: 0.75,
+    poseArmAngle: [60, 45], blink: false, expression: 0.5, seed: 12345, positionTolerance: 0.02, rotationTolerance: 12,
+  };
+  const used = pm.generateCatwalkVmd(every, null, null, null).params;
+  assert.deepEqual(used, { ...every, bpm: null, blink: 0, poseArmAngle: { shoulder: 60, elbow: 45 }, rotationTolerance: 10 });
+  assert.equal(pm.generateCatwalkVmd({ poseArmAngle: [, 20] }, null, null, null).params.poseArmAngle.shoulder, 70);
   // everything the glue forwards is a parameter the core reads
   assert.ok(CATWALK_PARAMETERS.includes('hipSway') && CATWALK_PARAMETERS.length === 27);
 });
@@ -112,6 +122,18 @@ test('bad parameters throw ProcMotionError naming them', () => {
     assert.throws(() => pm.generateCatwalkVmd(state, null, null, null), (e) => e instanceof ProcMotionError && e.message.includes(name), name);
   }
   assert.throws(() => pm.generateCatwalkVmd({}, NaN, null, null), /bpm/);
+  // what the core's checks reject keeps the core's message (the parameters cross as a block, not JSON)
+  const core = [
+    [{ poseArmAngle: [] }, 'catwalk: poseArmAngle must be [shoulder, elbow] in degrees'],
+    [{ poseArmAngle: [1, 2, 3] }, 'catwalk: poseArmAngle must be [shoulder, elbow] in degrees'],
+    [{ poseArmAngle: { shoulder: 1, wrist: 2 } }, "catwalk: poseArmAngle has an unknown key 'wrist'"],
+    [{ seed: -1 }, 'catwalk: seed must be a whole number in [0, 2^32)'],
+    [{ seed: 2 ** 32 }, 'catwalk: seed must be a whole number in [0, 2^32)'],
+  ];
+  for (const [state, message] of core) {
+    assert.throws(() => pm.generateCatwalkVmd(state, null, null, null),
+      (e) => e instanceof ProcMotionError && e.message === message && e.code === 'PM_ERR_INVALID_ARGUMENT' && e.module === 'catwalk', message);
+  }
   assert.throws(() => pm.generateCatwalkVmd({}, null, null, null, { skeleton: { positions: [1, 2] } }), ProcMotionError);
 });
 

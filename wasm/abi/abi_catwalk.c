@@ -1,4 +1,4 @@
-/* Catwalk export: parameters as JSON, the model as name lists (and optional rest positions and
+/* Catwalk export: parameters as a block of numbers, the model as name lists (and optional rest positions and
  * parents), out come the VMD bytes and an info JSON (the slots below are PM_ABI_LAYOUT_CATWALK* in
  * pm_abi_table.h; docs/api.md, "The wasm interface"; the caller is js-glue/index.js). */
 #include "pm_abi.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* Input descriptor slots (uint32 each; pointers are offsets into the module's memory), as
- * PM_ABI_LAYOUT_CATWALK: the parameters as UTF-8 JSON (may be 0/0); HAS_MODEL bit 0: a model is given
+ * PM_ABI_LAYOUT_CATWALK: the parameters (0, or a PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK block, read below); HAS_MODEL bit 0: a model is given
  * (else the standard figure, no morphs), bit 1: its bone names are given (else every semi-standard
  * bone); bone and morph names as count, then count + 1 byte offsets + the UTF-8 blob address; optional
  * float[3 * bones] world rest positions and int32[bones] parents (-1 = none); SKELETON: an optional
@@ -21,6 +21,31 @@ enum { PM_ABI_LAYOUT_CATWALK(PM_ABI_SLOT_ENUM, CW_) CW_COUNT };
  * (float[6 * (loopFrames + 1)]) and contact (uint8[2 * (loopFrames + 1)]), all host-freed with
  * pm_abi_free. */
 enum { PM_ABI_LAYOUT_CATWALK_OUT(PM_ABI_SLOT_ENUM, CW_OUT_) CW_OUT_COUNT };
+/* The parameter block: a {given, value} pair per pmi_catwalk_field, in its order, name by name. */
+enum { PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(PM_ABI_SLOT_ENUM, CP_) CP_COUNT };
+#define CHECK_FIELD(P, NAME, N) _Static_assert(CP_##NAME == 2 * PMI_CW_##NAME && (N) == 2, "catwalk parameter " #NAME);
+PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(CHECK_FIELD, )
+_Static_assert(CP_COUNT == 2 * PMI_CW_FIELD_COUNT, "the catwalk's parameter block lists every field");
+PM_ABI_ENUM_CATWALK_CADENCE(PM_ABI_CHECK_ENUM, catwalk_cadence)
+PM_ABI_ENUM_CATWALK_ARMS(PM_ABI_CHECK_ENUM, catwalk_arms)
+_Static_assert(0 PM_ABI_ENUM_CATWALK_CADENCE(PM_ABI_COUNT_ENUM, ) == PM_CATWALK_CADENCE_COUNT &&
+                   0 PM_ABI_ENUM_CATWALK_ARMS(PM_ABI_COUNT_ENUM, ) == PM_CATWALK_ARMS_COUNT,
+               "the catwalk's enums list every value");
+
+/* The parameter block -> *p (zeroed first, and again on an error): each given value through the
+ * checks pm_catwalk_params_from_json applies (pmi_catwalk_param_set), in field order. */
+static pm_result params_in(const double *b, pm_catwalk_params *p, pm_error *err) {
+    memset(p, 0, sizeof *p);
+    for (int f = 0; b && f < PMI_CW_FIELD_COUNT; f++) {
+        if (b[2 * f] == 0) continue;
+        pm_result r = pmi_catwalk_param_set(p, (pmi_catwalk_field)f, b[2 * f + 1], NULL, err);
+        if (r) {
+            memset(p, 0, sizeof *p);
+            return r;
+        }
+    }
+    return PM_OK;
+}
 
 PM_EXPORT uint32_t pm_abi_catwalk_descriptor_slots(void) { return CW_COUNT; }
 
@@ -61,7 +86,7 @@ static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, co
     uint8_t *buf = NULL;
     char *info_text = NULL;
     cJSON *info_json = NULL;
-    pm_result r = pm_catwalk_params_from_json((const char *)(uintptr_t)d[CW_PARAMS], d[CW_PARAMS_LEN], &params, &err);
+    pm_result r = params_in((const double *)(uintptr_t)d[CW_PARAMS], &params, &err);
     if (r) goto done;
     if (d[CW_HAS_MODEL]) {
         uint32_t nb = d[CW_BONES], nm = d[CW_MORPHS];

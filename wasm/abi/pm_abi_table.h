@@ -134,13 +134,27 @@
     /* pm_abi_vmd_write only: non-zero for the canonical form */                                            \
     X(P, CANONICAL, 1)
 
-/* pm_abi_catwalk_generate and pm_abi_catwalk_generate_landed input (uint32 each). HAS_MODEL bit 0: a
- * model is given, bit 1: its bone names are given. Name slot pairs as in the VMD descriptor for writing.
- * GRID: 0 or the address of a beat grid block (PM_ABI_LAYOUT_GRID_IN). */
+/* pm_abi_catwalk_generate and pm_abi_catwalk_generate_landed input (uint32 each). PARAMS: 0 (every
+ * default) or the address of a parameter block (PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK). HAS_MODEL bit 0: a model is given, bit 1: its bone names are
+ * given. Name slot pairs as in the VMD descriptor for writing. GRID: 0 or the address of a beat grid
+ * block (PM_ABI_LAYOUT_GRID_IN). */
 #define PM_ABI_LAYOUT_CATWALK(X, P)                                                                        \
-    X(P, PARAMS, 1) X(P, PARAMS_LEN, 1) X(P, HAS_MODEL, 1) X(P, BONES, 1) X(P, BONE_OFFSETS, 1)             \
-    X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1) X(P, SKELETON, 1)          \
-    X(P, GRID, 1)
+    X(P, PARAMS, 1) X(P, HAS_MODEL, 1) X(P, BONES, 1) X(P, BONE_OFFSETS, 1) X(P, MORPHS, 1)                 \
+    X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1) X(P, SKELETON, 1) X(P, GRID, 1)
+/* The catwalk's parameters (double each; CATWALK's PARAMS slot): per parameter a pair {given, value},
+ * given 0 = not given (the default), else the value is checked as pm_catwalk_params_from_json checks
+ * it (pmi_catwalk_param_set, one place: NaN/Inf, the enums, the flags, seed) and clamps where the
+ * catwalk clamps. Slot names are the JSON names in upper snake case (HIP_SWAY = hipSway); POSE_SHOULDER
+ * and POSE_ELBOW are poseArmAngle's two numbers (degrees); STEP_CADENCE and ARM_POSE take the values
+ * of CATWALK_CADENCE and CATWALK_ARMS; TRAVERSE and U_TURN 0 or 1; BPM 0 = no music. The order is the
+ * core's (pmi_catwalk_field, checked in abi_catwalk.c). */
+#define PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(X, P)                                                                 \
+    X(P, HIP_SWAY, 2) X(P, STEP_HEIGHT, 2) X(P, STRIDE, 2) X(P, CROSS_STEP, 2) X(P, HIP_TWIST, 2)           \
+    X(P, PELVIS_DROP, 2) X(P, TORSO_TWIST, 2) X(P, TORSO_SWAY, 2) X(P, LEAN, 2) X(P, HEAD_STABILIZE, 2)      \
+    X(P, TOE_OFF, 2) X(P, HEEL_STRIKE, 2) X(P, BOB, 2) X(P, STANCE_KNEE, 2) X(P, ARM_SWING, 2)              \
+    X(P, POSE_SHOULDER, 2) X(P, POSE_ELBOW, 2) X(P, BLINK, 2) X(P, EXPRESSION, 2) X(P, SPEED, 2)             \
+    X(P, TRAVERSE_DISTANCE, 2) X(P, POSITION_TOLERANCE, 2) X(P, ROTATION_TOLERANCE, 2) X(P, BPM, 2)         \
+    X(P, STEP_CADENCE, 2) X(P, ARM_POSE, 2) X(P, TRAVERSE, 2) X(P, U_TURN, 2) X(P, SEED, 2)
 /* pm_abi_catwalk_generate(_landed) output (uint32 each): VMD bytes, info JSON, the plan's ankles (float
  * count) and contact (byte count), all host-freed. */
 #define PM_ABI_LAYOUT_CATWALK_OUT(X, P)                                                                    \
@@ -211,8 +225,8 @@
 /* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest
  * (`runtime`: the glue's shared runtime.js, for every module's calls: dist/abi-runtime.js). */
 #define PM_ABI_LAYOUTS(X, P)                                                                               \
-    X(P, runtime, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_OUT) X(P, runtime, GRID_IN)     \
-    X(P, core, SJIS_TABLE)                                                                                  \
+    X(P, runtime, ERROR) X(P, core, VMD) X(P, core, CATWALK) X(P, core, CATWALK_PARAM_BLOCK) X(P, core, CATWALK_OUT) \
+    X(P, runtime, GRID_IN) X(P, core, SJIS_TABLE)                                                           \
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \
@@ -249,12 +263,19 @@
     X(P, leftHand, 0, PM_LIMB_LEFT_HAND) X(P, rightHand, 1, PM_LIMB_RIGHT_HAND)                             \
     X(P, leftFoot, 2, PM_LIMB_LEFT_FOOT) X(P, rightFoot, 3, PM_LIMB_RIGHT_FOOT)
 #define PM_ABI_ENUM_TRAJECTORY_MODE(X, P) X(P, line, 0, PM_TRAJECTORY_LINE) X(P, curve, 1, PM_TRAJECTORY_CURVE)
+/* the catwalk's stepCadence and armPose (CATWALK_PARAM_BLOCK; 0 = the default: 2beat, swing) */
+#define PM_ABI_ENUM_CATWALK_CADENCE(X, P)                                                                  \
+    X(P, default, 0, PM_CATWALK_CADENCE_DEFAULT) X(P, beat, 1, PM_CATWALK_CADENCE_BEAT)                     \
+    X(P, 2beat, 2, PM_CATWALK_CADENCE_TWO_BEAT)
+#define PM_ABI_ENUM_CATWALK_ARMS(X, P)                                                                     \
+    X(P, default, 0, PM_CATWALK_ARMS_DEFAULT) X(P, swing, 1, PM_CATWALK_ARMS_SWING) X(P, posed, 2, PM_CATWALK_ARMS_POSED)
 
 /* X(P, module, ENUM): every enum above and the module whose glue uses it, for the manifest. */
 #define PM_ABI_ENUMS(X, P)                                                                                 \
     X(P, keypoints, KP_FORMAT) X(P, keypoints, KP_LEGS) X(P, keypoints, KP_ENCODING)                        \
     X(P, motion, HUMANOID_NAMING) X(P, motion, IK_MODE) X(P, motion, POSE_FLAG) X(P, motion, LEG_MODE)      \
-    X(P, motion, GROOVE_FLAG) X(P, motion, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)
+    X(P, motion, GROOVE_FLAG) X(P, motion, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)        \
+    X(P, core, CATWALK_CADENCE) X(P, core, CATWALK_ARMS)
 
 /* ---- results: X(P, name, value) (pm_result, procmotion/common.h) ------------------------------ */
 #define PM_ABI_RESULTS(X, P)                                                                               \

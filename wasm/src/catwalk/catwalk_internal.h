@@ -28,6 +28,28 @@ double pmi_catwalk_pow10(int n);
  * pm_catwalk_generate). */
 pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
 
+/* The parameters one by one, in the order of the ABI's parameter block (PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK
+ * in wasm/abi/pm_abi_table.h: abi_catwalk.c checks that the two agree, name by name). The amounts, the
+ * plain floats (both in catwalk_params.c's table order), then bpm, the two enums, the two flags, seed. */
+typedef enum pmi_catwalk_field {
+    PMI_CW_HIP_SWAY, PMI_CW_STEP_HEIGHT, PMI_CW_STRIDE, PMI_CW_CROSS_STEP, PMI_CW_HIP_TWIST, PMI_CW_PELVIS_DROP,
+    PMI_CW_TORSO_TWIST, PMI_CW_TORSO_SWAY, PMI_CW_LEAN, PMI_CW_HEAD_STABILIZE, PMI_CW_TOE_OFF, PMI_CW_HEEL_STRIKE,
+    PMI_CW_BOB, PMI_CW_STANCE_KNEE, PMI_CW_ARM_SWING, PMI_CW_POSE_SHOULDER, PMI_CW_POSE_ELBOW, PMI_CW_BLINK,
+    PMI_CW_EXPRESSION,
+    PMI_CW_SPEED, PMI_CW_TRAVERSE_DISTANCE, PMI_CW_POSITION_TOLERANCE, PMI_CW_ROTATION_TOLERANCE,
+    PMI_CW_BPM, PMI_CW_STEP_CADENCE, PMI_CW_ARM_POSE, PMI_CW_TRAVERSE, PMI_CW_U_TURN, PMI_CW_SEED,
+    PMI_CW_FIELD_COUNT
+} pmi_catwalk_field;
+
+/* Set one parameter from a number: the one place where a given value is checked, for the JSON reader
+ * and the ABI's parameter block alike. NaN/Inf: "catwalk: NAME is not a finite number"; an amount or a
+ * float is stored as float (huge values saturate, and clamp later); an explicit 0 of a float whose
+ * minimum is above 0 is that minimum (0 is "default" only when not given); bpm as given (0 = no music);
+ * an enum must be one of its values (0 = default), a flag 0 or 1, seed a whole number in [0, 2^32).
+ * `name` names the value in messages (NULL: the field's JSON name). */
+pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, double value, const char *name,
+                                pm_error *err);
+
 /* The catwalk's closing step (issue 15, docs/landing.md): the standard figure's skeleton (the
  * mannequin's), the rig analysis, landing the legs with pm_landing_close (the MMD-exact evaluator and
  * CCD IK), measuring the played heel strikes, and the report's JSON. The generator reaches them only

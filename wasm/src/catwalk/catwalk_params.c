@@ -96,21 +96,77 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
     return PM_OK;
 }
 
-/* ---- JSON in ------------------------------------------------------------------------------------ */
+/* ---- one value in (JSON and the ABI's parameter block) -------------------------------------------- */
 
-static pm_result json_number(const cJSON *item, const char *key, double *out, pm_error *err) {
-    if (!cJSON_IsNumber(item)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a number", key);
-    *out = item->valuedouble;
-    if (!isfinite(*out)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s is not a finite number", key);
-    return PM_OK;
+/* The fields after the amounts and the floats, by JSON name (pmi_catwalk_field order). */
+static const char *const OTHER_NAMES[] = {"bpm", "stepCadence", "armPose", "traverse", "uTurn", "seed"};
+enum { FIRST_OTHER = AMOUNT_COUNT + FLOAT_COUNT };
+_Static_assert((int)AMOUNT_COUNT == (int)PMI_CW_SPEED && (int)FIRST_OTHER == (int)PMI_CW_BPM &&
+                   FIRST_OTHER + sizeof OTHER_NAMES / sizeof OTHER_NAMES[0] == (size_t)PMI_CW_FIELD_COUNT,
+               "the catwalk's field list and its tables differ");
+/* The two enums' choices after 0 (= default), as their JSON strings. */
+static const char *const CHOICES[2][2] = {{"beat", "2beat"}, {"swing", "posed"}};
+
+static const char *field_name(int f) {
+    return f < AMOUNT_COUNT ? AMOUNTS[f].json_name
+           : f < FIRST_OTHER ? FLOATS[f - AMOUNT_COUNT].json_name
+                             : OTHER_NAMES[f - FIRST_OTHER];
 }
 
 /* A double into a float without overflowing to Inf: huge values clamp later anyway. */
 static float to_float(double v) { return v > 3e38 ? 3e38f : v < -3e38 ? -3e38f : (float)v; }
 
-static pm_result json_bool(const cJSON *item, const char *key, bool *out, pm_error *err) {
-    if (!cJSON_IsBool(item)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be true or false", key);
-    *out = cJSON_IsTrue(item);
+pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, double v, const char *name,
+                                pm_error *err) {
+    int f = (int)field;
+    if (f < 0 || f >= PMI_CW_FIELD_COUNT) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no parameter %d", f);
+    if (!name) name = field_name(f);
+    if (!isfinite(v)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s is not a finite number", name);
+    if (f < AMOUNT_COUNT) {
+        *(pm_catwalk_value *)((char *)p + AMOUNTS[f].offset) = PM_CATWALK_VALUE(to_float(v));
+        return PM_OK;
+    }
+    if (f < FIRST_OTHER) {
+        const cw_field *d = &FLOATS[f - AMOUNT_COUNT];
+        float x = to_float(v);
+        /* an explicit 0 is a value, not "default": it clamps to the minimum (except where 0 means
+         * automatic, as for traverseDistance) */
+        if (x == 0 && d->min > 0) x = d->min;
+        *(float *)((char *)p + d->offset) = x;
+        return PM_OK;
+    }
+    switch (field) {
+    case PMI_CW_BPM: p->bpm = to_float(v); return PM_OK; /* 0 = no music, as in C */
+    case PMI_CW_STEP_CADENCE:
+    case PMI_CW_ARM_POSE: {
+        bool cadence = field == PMI_CW_STEP_CADENCE;
+        /* value 1 and 2 of both enums are the two choices in this order */
+        if (!(v == 0 || v == 1 || v == 2))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be \"%s\" or \"%s\"", name,
+                            CHOICES[!cadence][0], CHOICES[!cadence][1]);
+        if (cadence) p->cadence = (pm_catwalk_cadence)v;
+        else p->arm_pose = (pm_catwalk_arm_pose)v;
+        return PM_OK;
+    }
+    case PMI_CW_TRAVERSE:
+    case PMI_CW_U_TURN:
+        if (!(v == 0 || v == 1)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be true or false", name);
+        *(field == PMI_CW_TRAVERSE ? &p->traverse : &p->u_turn) = v == 1;
+        return PM_OK;
+    default: /* PMI_CW_SEED */
+        if (v < 0 || v > 4294967295.0 || v != floor(v))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: seed must be a whole number in [0, 2^32)");
+        p->seed = (uint32_t)v;
+        return PM_OK;
+    }
+}
+
+/* ---- JSON in ------------------------------------------------------------------------------------ */
+
+/* A JSON number for pmi_catwalk_param_set (which checks it further). */
+static pm_result json_number(const cJSON *item, const char *key, double *out, pm_error *err) {
+    if (!cJSON_IsNumber(item)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a number", key);
+    *out = item->valuedouble;
     return PM_OK;
 }
 
@@ -136,68 +192,37 @@ static pm_result json_pose_angles(const cJSON *item, pm_catwalk_params *p, pm_er
     double v;
     pm_result r;
     if (sh && !cJSON_IsNull(sh)) {
-        if ((r = json_number(sh, "poseArmAngle.shoulder", &v, err))) return r;
-        p->pose_shoulder = PM_CATWALK_VALUE(to_float(v));
+        const char *key = "poseArmAngle.shoulder";
+        if ((r = json_number(sh, key, &v, err)) || (r = pmi_catwalk_param_set(p, PMI_CW_POSE_SHOULDER, v, key, err)))
+            return r;
     }
     if (el && !cJSON_IsNull(el)) {
-        if ((r = json_number(el, "poseArmAngle.elbow", &v, err))) return r;
-        p->pose_elbow = PM_CATWALK_VALUE(to_float(v));
+        const char *key = "poseArmAngle.elbow";
+        if ((r = json_number(el, key, &v, err)) || (r = pmi_catwalk_param_set(p, PMI_CW_POSE_ELBOW, v, key, err)))
+            return r;
     }
     return PM_OK;
 }
 
 static pm_result json_key(const cJSON *c, pm_catwalk_params *p, pm_error *err) {
     const char *key = c->string;
-    double v;
-    pm_result r;
-    for (int i = 0; i < AMOUNT_COUNT; i++) {
-        if (strcmp(key, AMOUNTS[i].json_name) != 0) continue;
-        if (cJSON_IsNull(c)) return PM_OK;
-        if ((r = json_number(c, key, &v, err))) return r;
-        *(pm_catwalk_value *)((char *)p + AMOUNTS[i].offset) = PM_CATWALK_VALUE(to_float(v));
-        return PM_OK;
-    }
-    for (int i = 0; i < FLOAT_COUNT; i++) {
-        if (strcmp(key, FLOATS[i].json_name) != 0) continue;
-        if (cJSON_IsNull(c)) return PM_OK;
-        if ((r = json_number(c, key, &v, err))) return r;
-        float f = to_float(v);
-        /* an explicit 0 in JSON is a value, not "default": it clamps to the minimum (except where 0
-         * means automatic, as for traverseDistance) */
-        if (f == 0 && FLOATS[i].min > 0) f = FLOATS[i].min;
-        *(float *)((char *)p + FLOATS[i].offset) = f;
-        return PM_OK;
-    }
-    if (strcmp(key, "bpm") == 0) {
-        if (cJSON_IsNull(c)) return PM_OK;
-        if ((r = json_number(c, key, &v, err))) return r;
-        p->bpm = to_float(v); /* 0 = no music, as in C */
-        return PM_OK;
-    }
-    if (strcmp(key, "stepCadence") == 0 || strcmp(key, "armPose") == 0) {
-        if (cJSON_IsNull(c)) return PM_OK;
-        bool cadence = key[0] == 's';
-        const char *first = cadence ? "beat" : "swing", *second = cadence ? "2beat" : "posed";
-        const char *s = cJSON_GetStringValue(c);
-        int which = s && strcmp(s, first) == 0 ? 1 : s && strcmp(s, second) == 0 ? 2 : 0;
-        if (!which) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be \"%s\" or \"%s\"", key, first, second);
-        /* value 1 and 2 of both enums are the two choices in this order */
-        if (cadence) p->cadence = (pm_catwalk_cadence)which;
-        else p->arm_pose = (pm_catwalk_arm_pose)which;
-        return PM_OK;
-    }
-    if (strcmp(key, "traverse") == 0) return cJSON_IsNull(c) ? PM_OK : json_bool(c, key, &p->traverse, err);
-    if (strcmp(key, "uTurn") == 0) return cJSON_IsNull(c) ? PM_OK : json_bool(c, key, &p->u_turn, err);
     if (strcmp(key, "poseArmAngle") == 0) return cJSON_IsNull(c) ? PM_OK : json_pose_angles(c, p, err);
-    if (strcmp(key, "seed") == 0) {
-        if (cJSON_IsNull(c)) return PM_OK;
-        if ((r = json_number(c, key, &v, err))) return r;
-        if (v < 0 || v > 4294967295.0 || v != floor(v))
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: seed must be a whole number in [0, 2^32)");
-        p->seed = (uint32_t)v;
-        return PM_OK;
+    int f = 0;
+    while (f < PMI_CW_FIELD_COUNT && strcmp(key, field_name(f)) != 0) f++;
+    if (f == PMI_CW_FIELD_COUNT) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: unknown parameter '%s'", key);
+    if (cJSON_IsNull(c)) return PM_OK;
+    double v = -1; /* not a choice, not a flag: pmi_catwalk_param_set names what is expected */
+    if (f == PMI_CW_STEP_CADENCE || f == PMI_CW_ARM_POSE) {
+        const char *s = cJSON_GetStringValue(c);
+        const char *const *choice = CHOICES[f == PMI_CW_ARM_POSE];
+        if (s) v = strcmp(s, choice[0]) == 0 ? 1 : strcmp(s, choice[1]) == 0 ? 2 : -1;
+    } else if (f == PMI_CW_TRAVERSE || f == PMI_CW_U_TURN) {
+        if (cJSON_IsBool(c)) v = cJSON_IsTrue(c);
+    } else {
+        pm_result r = json_number(c, key, &v, err);
+        if (r) return r;
     }
-    return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: unknown parameter '%s'", key);
+    return pmi_catwalk_param_set(p, (pmi_catwalk_field)f, v, key, err);
 }
 
 pm_result pm_catwalk_params_from_json(const char *json, size_t len, pm_catwalk_params *out, pm_error *err) {
