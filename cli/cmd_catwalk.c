@@ -209,7 +209,7 @@ int cmd_catwalk(int argc, char **argv) {
         goto done;
     }
     {
-        cJSON *j = pmi_catwalk_info_json(&info, &plan);
+        cJSON *j = pmi_catwalk_info_json(&info, &plan, &pmi_catwalk_landing);
         cJSON_AddStringToObject(j, "output", output);
         if (model_path) cJSON_AddStringToObject(j, "model", model_path);
         cJSON_AddNumberToObject(j, "bytes", (double)size);

@@ -664,7 +664,10 @@ export const CATWALK_PARAMETERS: readonly (keyof CatwalkParams)[];
 export interface ProcMotion {
   /**
    * A looping runway walk as VMD bytes (ADR-086's signature). `bpm` null = no music (tempo from
-   * speed); name lists null = every semi-standard bone / no morphs (or the skeleton's).
+   * speed); name lists null = every semi-standard bone / no morphs (or the skeleton's). A walk that
+   * lands (no bone names and no skeleton: the standard figure, landed on the mannequin; a skeleton as
+   * PMX/PMD bytes or readPmx's) needs the 'motion' module (else PM_ERR_NOT_LOADED); bone names with
+   * rest positions or none: the core alone, `report` null.
    */
   generateCatwalkVmd(
     state: CatwalkState | null,

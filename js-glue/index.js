@@ -215,6 +215,14 @@ function notLoaded(what, module) {
     `(or createProcMotion({ load: ['${module}'] }))`, 'PM_ERR_NOT_LOADED', module);
 }
 
+// A catwalk that lands (issue 15, docs/landing.md) without the motion module, which holds the closing step.
+function notLanded(what) {
+  return new ProcMotionError(`generateCatwalkVmd ${what} lands the walk: its legs are keyed so that MMD's IK puts the feet on ` +
+    'the plan, and the result is played and measured with the MMD-exact evaluator (the report), which is procmotion\'s ' +
+    `'motion' module: await pm.loadAsync('motion') first (or createProcMotion({ load: ['motion'] })); ` +
+    'bone names (and rest positions) alone need only the core', 'PM_ERR_NOT_LOADED', 'motion');
+}
+
 export class ProcMotion {
   /** Use createProcMotion(). */
   constructor(mod, wasmOption, shiftJisTable = null) {
@@ -554,7 +562,8 @@ export class ProcMotion {
    * readPmx's skeleton (needs the 'motion' module: the legs are landed on it and the report measured on
    * it), or { names?, positions, parents? } with world rest positions (stride and lift follow the leg
    * length; report null); its names (and morph names) stand in for null lists. See index.d.ts and
-   * docs/catwalk.md.
+   * docs/catwalk.md. A walk that lands (a whole model; no bone names: the standard figure, landed on the
+   * mannequin) is the 'motion' module's: PM_ERR_NOT_LOADED without it.
    */
   generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
     // bpm: a number, or a beat grid ({ bpm, offset }, a detectBeats result, pm.beatGrid(...)): the heel
@@ -566,7 +575,7 @@ export class ProcMotion {
     const skeleton = options?.skeleton ?? null;
     // a whole model (PMX/PMD bytes or readPmx's skeleton): the legs are landed on it and measured
     if (skeleton && (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || Array.isArray(skeleton.bones))) {
-      if (!this._loaded.has('motion')) throw notLoaded('generateCatwalkVmd on a model (PMX/PMD bytes or readPmx\'s skeleton)', 'motion');
+      if (!this._loaded.has('motion')) throw notLanded('on a model (PMX/PMD bytes or readPmx\'s skeleton)');
       return this._withSkeleton(skeleton, (handle) => this._catwalk(params, null, [], null, null, handle), 'generateCatwalkVmd');
     }
     let bones = boneNames == null ? null : Array.from(boneNames, String);
@@ -582,10 +591,16 @@ export class ProcMotion {
     return this._catwalk(params, bones, morphs, positions, parents, 0);
   }
 
-  /** Internal: the catwalk export (a skeleton handle, or name lists and rest positions). */
+  /**
+   * Internal: the catwalk exports (a skeleton handle, or name lists and rest positions). A walk that
+   * lands (a skeleton; no bone names: the standard figure, landed on the mannequin) is the motion
+   * module's export; names (and rest positions) alone, the core's.
+   */
   _catwalk({ grid, block, late }, bones, morphs, positions, parents, skeleton) {
     // what the core rejected of poseArmAngle's shape when it read JSON, rejected where it was (after the model)
     if (late) throw invalid('catwalk', late);
+    const lands = skeleton !== 0 || !bones;
+    if (lands && !this._loaded.has('motion')) throw notLanded('without a model or bone names (the standard figure)');
     const s = this._scratch();
     try {
       const d = new Uint32Array(A.CATWALK_COUNT);
@@ -600,7 +615,8 @@ export class ProcMotion {
       const dPtr = s.put(d, Uint32Array);
       const oPtr = s.alloc(A.CATWALK_OUT_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
-      if (this.mod._pm_abi_catwalk_generate(dPtr, oPtr, errPtr) !== 0) this._throw(s, errPtr, 'catwalk');
+      const generate = lands ? this.mod._pm_abi_catwalk_generate_landed : this.mod._pm_abi_catwalk_generate;
+      if (generate(dPtr, oPtr, errPtr) !== 0) this._throw(s, errPtr, 'catwalk');
       const at = (slot) => oPtr + 4 * slot;
       const vmd = this._takeBytes(at(A.CATWALK_OUT_VMD));
       const info = JSON.parse(this._takeText(at(A.CATWALK_OUT_INFO)));

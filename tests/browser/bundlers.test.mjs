@@ -25,6 +25,7 @@ const APP = `import { createProcMotion } from 'procmotion';
 (async () => {
   try {
     const pm = await createProcMotion();
+    await pm.loadAsync('motion'); // the standard figure's walk is landed on the mannequin: motion's
     const walk = pm.generateCatwalkVmd({}, 120, null, null);
     await pm.loadAsync('keypoints');
     const kp = pm.toKeypoints(walk.vmd, 'vmd');
@@ -106,8 +107,8 @@ test('webpack 5 with no configuration bundles the package and its .wasm files', 
   const dir = consumerProject('bundle-webpack', { 'src/index.js': APP, 'package.json': '{ "name": "app", "private": true }' });
   // as `npx webpack --mode production` in the project: defaults for everything (./src -> ./dist/main.js)
   const webpack = join(REPO_ROOT, 'node_modules/webpack/lib/index.js');
-  // any error or warning fails, but webpack's performance hints about the core .wasm's size (over its
-  // 244 KiB default since the catwalk's landing joined the core: docs/benchmarks.md, "Size"), printed
+  // any error or warning fails, but webpack's performance hints about a .wasm's size (over its 244 KiB
+  // default: docs/benchmarks.md, "Size"), printed
   const script = `import(${JSON.stringify(webpack)}).then(({ default: webpack }) => webpack({ mode: 'production' }, (e, s) => {
     const j = s?.toJson({ all: false, errors: true, warnings: true });
     const hint = (w) => /asset size limit/.test(w.message) && /Assets:(\\s+\\S+\\.wasm \\([\\d.]+ KiB\\))+\\s*$/.test(w.message);

@@ -56,10 +56,15 @@ test('createProcMotion streams procmotion.wasm alone; loadAsync fetches a featur
       const before = { modules: pm.modules, version: pm.version };
       let notLoaded = null;
       try { pm.toKeypoints(new Uint8Array(8)); } catch (e) { notLoaded = { code: e.code, module: e.module, message: e.message }; }
-      const walk = pm.generateCatwalkVmd({}, 120, null, null);
+      // the core alone: a walk on bone names; the standard figure's is landed, which is motion's
+      const named = pm.generateCatwalkVmd({}, 120, null, ['センター', '下半身', '上半身', '左足ＩＫ', '右足ＩＫ']);
+      let landing = null;
+      try { pm.generateCatwalkVmd({}, 120, null, null); } catch (e) { landing = { code: e.code, module: e.module, message: e.message }; }
       await pm.loadAsync('keypoints');
+      const walk = pm.generateCatwalkVmd({}, 120, null, null);
       const kp = pm.toKeypoints(walk.vmd, 'vmd');
-      return { before, notLoaded, loopFrames: walk.loopFrames, frames: kp.frameCount, modules: pm.modules };
+      return { before, notLoaded, landing, named: named.loopFrames, report: walk.report?.model, loopFrames: walk.loopFrames,
+               frames: kp.frameCount, modules: pm.modules };
     }`);
     assert.equal(result.error, undefined, result.error);
     assert.equal(result.before.version, `${major}.${minor}.${patch}`);
@@ -67,6 +72,11 @@ test('createProcMotion streams procmotion.wasm alone; loadAsync fetches a featur
     assert.equal(result.notLoaded.code, 'PM_ERR_NOT_LOADED');
     assert.equal(result.notLoaded.module, 'keypoints');
     assert.match(result.notLoaded.message, /loadAsync\('keypoints'\)/);
+    assert.equal(result.named, 240);
+    assert.equal(result.landing?.code, 'PM_ERR_NOT_LOADED');
+    assert.equal(result.landing.module, 'motion');
+    assert.match(result.landing.message, /lands the walk.*loadAsync\('motion'\)/);
+    assert.equal(result.report, 'mannequin');
     assert.ok(result.frames > 200 && result.loopFrames > 200);
     assert.deepEqual(result.modules, ['core', 'motion', 'keypoints']);
     // the core alone first; keypoints' dependency (motion) before it; each once, each streamed

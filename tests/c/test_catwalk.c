@@ -7,6 +7,7 @@
 #include "catwalk/catwalk_internal.h"
 #include "keyfit/keyfit.h"
 #include "procmotion/catwalk.h"
+#include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
 #include "procmotion/vmd.h"
@@ -473,6 +474,77 @@ PM_TEST(skeleton_proportions_scale_the_walk) {
     PM_CHECK_NEAR(std.leg_length, 9.419, 0.01);
     pm_vmd_free(a);
     pm_vmd_free(b);
+}
+
+/* The generator without its closing step (pmi_catwalk_generate with no table: the npm core's export):
+ * a model by names (and rest positions) gives what pm_catwalk_generate_plan gives; what would land
+ * (no model, no bone names, a skeleton) is refused with a message saying so, nothing allocated. */
+PM_TEST(the_unlanded_entry_takes_names_and_refuses_what_would_land) {
+    static const char *names[] = {"センター", "グルーブ", "下半身", "上半身", "左足ＩＫ", "右足ＩＫ", "左足", "左ひざ", "左足首"};
+    static const char *morphs[] = {"まばたき"};
+    pm_vec3 pos[9];
+    for (int i = 0; i < 9; i++) pos[i] = pm_vec3_make(0.1f * (float)i, 12.0f - (float)i, 0);
+    pm_catwalk_model m = {0};
+    m.bone_names = names;
+    m.bone_count = 9;
+    m.morph_names = morphs;
+    m.morph_count = 1;
+    pm_catwalk_params p = {0};
+    p.bpm = 128;
+    for (int with_positions = 0; with_positions < 2; with_positions++) {
+        m.bone_positions = with_positions ? pos : NULL;
+        pm_vmd *a = NULL, *b = NULL;
+        pm_catwalk_info ia, ib;
+        pm_catwalk_plan pa, pb;
+        pm_error err = {0};
+        PM_CHECK_OK(pm_catwalk_generate_plan(&p, &m, &a, &ia, &pa, &err), &err);
+        PM_CHECK_OK(pmi_catwalk_generate(&p, &m, NULL, &b, &ib, &pb, &err), &err);
+        size_t na = 0, nb = 0;
+        if (a && b && pm_vmd_write(a, NULL, 0, &na, &err) == PM_OK && pm_vmd_write(b, NULL, 0, &nb, &err) == PM_OK) {
+            uint8_t *ba = malloc(na), *bb = malloc(nb);
+            PM_CHECK_EQ_INT(na, nb);
+            if (ba && bb && na == nb) {
+                PM_CHECK_OK(pm_vmd_write(a, ba, na, &na, &err), &err);
+                PM_CHECK_OK(pm_vmd_write(b, bb, nb, &nb, &err), &err);
+                PM_CHECK(memcmp(ba, bb, na) == 0);
+            }
+            free(ba);
+            free(bb);
+            PM_CHECK(!ia.verified && !ib.verified);
+            PM_CHECK_EQ_INT(ia.key_count, ib.key_count);
+            PM_CHECK_EQ_INT(pa.frames, pb.frames);
+            PM_CHECK_EQ_INT(pa.strike_count, pb.strike_count);
+            PM_CHECK(pa.ankles && pb.ankles && memcmp(pa.ankles, pb.ankles, 6 * sizeof(float) * (pa.frames + 1)) == 0);
+        }
+        pm_catwalk_plan_free(&pa);
+        pm_catwalk_plan_free(&pb);
+        pm_vmd_free(a);
+        pm_vmd_free(b);
+    }
+    /* what lands: no model; morphs without bone names (the standard figure); a skeleton */
+    pm_skeleton *sk = NULL;
+    pm_error err = {0};
+    PM_CHECK_OK(pm_mannequin_skeleton(NULL, &sk, &err), &err);
+    pm_catwalk_model only_morphs = {0}, with_skeleton = {0};
+    only_morphs.morph_names = morphs;
+    only_morphs.morph_count = 1;
+    with_skeleton.skeleton = sk;
+    const pm_catwalk_model *lands[3] = {NULL, &only_morphs, &with_skeleton};
+    const char *what[3] = {"standard figure", "standard figure", "skeleton"};
+    for (int i = 0; i < 3; i++) {
+        pm_vmd *v = (pm_vmd *)&err; /* set to NULL by the call */
+        pm_catwalk_plan plan;
+        pm_error e = {0};
+        PM_CHECK_EQ_INT(pmi_catwalk_generate(&p, lands[i], NULL, &v, NULL, &plan, &e), PM_ERR_INVALID_ARGUMENT);
+        PM_CHECK(v == NULL && plan.ankles == NULL && plan.strikes == NULL);
+        PM_CHECK_MSG(strstr(e.message, what[i]) && strstr(e.message, "landed"), "message: %s", e.message);
+        /* the public entry lands the same calls */
+        pm_catwalk_info info;
+        PM_CHECK_OK(pm_catwalk_generate(&p, lands[i], &v, &info, &e), &e);
+        PM_CHECK(info.verified);
+        pm_vmd_free(v);
+    }
+    pm_skeleton_free(sk);
 }
 
 PM_TEST(blinks_and_expression_use_the_models_morphs) {

@@ -139,15 +139,17 @@ test('bad grids throw ProcMotionError naming the problem', () => {
 test('a beat grid needs no beats module: the catwalk on the core alone takes a plain and a listed grid', async () => {
   const core = await createProcMotion();
   assert.deepEqual(core.modules, ['core']);
-  const plain = core.generateCatwalkVmd({}, { bpm: 124, offset: 0.2 }, null, null);
-  const listed = core.generateCatwalkVmd({}, changeGrid(), null, null);
+  // a walk on bone names (babylon-mmd's getModelInfo): the core alone (a walk that lands needs motion)
+  const names = ['センター', 'グルーブ', '下半身', '上半身', '首', '頭', '左腕', '右腕', '左足ＩＫ', '右足ＩＫ'];
+  const plain = core.generateCatwalkVmd({}, { bpm: 124, offset: 0.2 }, null, names);
+  const listed = core.generateCatwalkVmd({}, changeGrid(), null, names);
   assert.deepEqual(core.modules, ['core']);
   for (const r of [plain, listed]) assert.ok(r.sync.count >= 8 && r.sync.maxError <= 0.5, JSON.stringify(r.sync));
   assert.equal(plain.looping, true);
   assert.equal(listed.looping, false);
   // the same walk as with the beats module loaded, and a bad grid is the core's error
-  assert.deepEqual(listed.vmd, pm.generateCatwalkVmd({}, changeGrid(), null, null).vmd);
-  assert.throws(() => core.generateCatwalkVmd({}, { bpm: NaN, offset: 0 }), (e) => e instanceof ProcMotionError && /bpm/.test(e.message));
+  assert.deepEqual(listed.vmd, pm.generateCatwalkVmd({}, changeGrid(), null, names).vmd);
+  assert.throws(() => core.generateCatwalkVmd({}, { bpm: NaN, offset: 0 }, null, names), (e) => e instanceof ProcMotionError && /bpm/.test(e.message));
 });
 
 test('CLI: catwalk, groove and trace take --beats (procmotion beats output) and --offset', () => {

@@ -6,6 +6,7 @@
 // the table does not list. Both answer pm_abi_version with js-glue/package.json's version.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,30 @@ test('procmotion.wasm exports the whole table and imports only memory growth and
     assert.deepEqual(WebAssembly.Module.exports(feature), [], `${m} exports nothing: the core's exports reach it`);
   }
   console.log(`# ${Object.values(r.modules).map((m) => `${m.file} ${m.bytes} bytes (${m.gzip} gzip)`).join(', ')}`);
+});
+
+// What each module's code is, by function and source file (build-scripts/wasm-sizes.mjs, from the split's
+// named modules and the full link's map).
+const functionsOf = (module) => {
+  const out = execFileSync(process.execPath, [join(ROOT, 'build-scripts/wasm-sizes.mjs'), '--module', module, '--functions', '--top', '100000'],
+    { encoding: 'utf8' });
+  return [...out.matchAll(/^\s+(\d+)\s+(\S+)\s+\((?:libprocmotion_core\.a\()?([^()]+)\)?\)$/gm)]
+    .map(([, bytes, name, source]) => ({ bytes: Number(bytes), name, source }));
+};
+
+test('the core carries the unlanded catwalk only: the closing step (the mannequin, the rig analysis, the landing, the evaluator, IK) is motion\'s', () => {
+  const core = functionsOf('core');
+  assert.ok(core.some((f) => f.name === 'catwalk_generate'), 'the catwalk export is in the core');
+  const closing = /^(landing|landing_json|rig|rig_json|pose|anim|ik_ccd|mannequin)\.c$/;
+  // what the core keeps of those files: the walk's own reach and crouch helpers, and the few-byte wrappers
+  // the split leaves for the feature modules' calls into motion
+  const kept = core.filter((f) => closing.test(f.source));
+  const walk = new Set(['pm_landing_leg_reach', 'pm_landing_reach_need', 'pm_landing_smooth_need']);
+  for (const f of kept) assert.ok(walk.has(f.name) || f.bytes <= 32, `${f.name} (${f.source}, ${f.bytes} bytes) is in the core`);
+  assert.ok(kept.reduce((a, f) => a + f.bytes, 0) < 1024, 'under 1 KB of the closing step\'s files in the core');
+  const motion = new Set(functionsOf('motion').map((f) => f.name));
+  for (const name of ['pm_landing_close', 'pm_rig_analyze', 'pm_mannequin_skeleton', 'pmi_landing_report_json'])
+    assert.ok(motion.has(name), `${name} is motion's`);
 });
 
 test('procmotion-wasi.wasm instantiates with an empty import object and exports exactly the table', async () => {

@@ -174,6 +174,26 @@ test('traverse and U-turn on yw_test_model: the pelvis advances along -Z and com
   }
 });
 
+test('createCatwalkAnimationAsync on the core alone: the walk on the model\'s names and rest positions as with every module; modelBytes loads motion and lands it', { skip: SKIP }, async () => {
+  const ctx = await createMmdScene(readFixture(MODEL));
+  try {
+    const { VmdLoader } = await loadBabylonMmd();
+    const core = await createProcMotion();
+    const alone = await createCatwalkAnimationAsync(core, ctx.model, { hipSway: 0.8 }, 128, { VmdLoader });
+    assert.deepEqual(core.modules, ['core'], 'the unlanded walk loads nothing');
+    assert.equal(alone.result.report, null);
+    const all = await createCatwalkAnimationAsync(pm, ctx.model, { hipSway: 0.8 }, 128, { VmdLoader });
+    assert.deepEqual(alone.result, all.result);
+    const landed = await createCatwalkAnimationAsync(core, ctx.model, { hipSway: 0.8 }, 128, { VmdLoader, modelBytes: readFixture(MODEL) });
+    assert.deepEqual(core.modules, ['core', 'motion']);
+    assert.equal(landed.result.report.model, 'model');
+    const reference = await createCatwalkAnimationAsync(pm, ctx.model, { hipSway: 0.8 }, 128, { VmdLoader, modelBytes: readFixture(MODEL) });
+    assert.deepEqual(landed.result, reference.result);
+  } finally {
+    disposeMmdScene(ctx);
+  }
+});
+
 test('blinks reach babylon-mmd as a morph track on the built-in mannequin', async () => {
   const ctx = await createMmdScene(pm.mannequinPmx());
   try {

@@ -189,6 +189,41 @@ test('many calls leave the wasm heap where it was', () => {
   assert.equal(pm.heapInUse, before);
 });
 
+test('the core alone: walks on bone names (and rest positions) equal the motion-loaded ones; a walk that lands needs motion', async () => {
+  const core = await createProcMotion();
+  assert.deepEqual(core.modules, ['core']);
+  const mannequin = pm.readPmx(pm.mannequinPmx());
+  const names = mannequin.bones.map((b) => b.name);
+  const skeleton = { positions: mannequin.bones.map((b) => b.position), parents: mannequin.bones.map((b) => b.parent ?? -1) };
+  const calls = [
+    [{}, null, null, ['センター', '下半身', '上半身', '左足IK', '右足IK', '左つま先IK']],
+    [{ uTurn: true, hipSway: 0.8 }, 128, ['まばたき', 'にやり'], names],
+    [{ stepCadence: 'beat' }, { bpm: 100, offset: 0.25 }, null, names, { skeleton }],
+    [{}, pm.beatGrid({ bpm: 120, offset: 0.1 }), ['まばたき'], null, { skeleton: { names, ...skeleton } }],
+  ];
+  for (const args of calls) {
+    const alone = core.generateCatwalkVmd(...args);
+    assert.equal(alone.report, null);
+    assert.deepEqual(alone, pm.generateCatwalkVmd(...args), JSON.stringify(args.slice(0, 2)));
+  }
+  const before = core.heapInUse;
+  const needsMotion = (fn) => assert.throws(fn, (e) => e instanceof ProcMotionError && e.code === 'PM_ERR_NOT_LOADED' &&
+    e.module === 'motion' && e.message.includes("await pm.loadAsync('motion')") && /lands the walk/.test(e.message) &&
+    /MMD-exact evaluator/.test(e.message));
+  needsMotion(() => core.generateCatwalkVmd({}, 120, null, null)); // the standard figure, landed on the mannequin
+  needsMotion(() => core.generateCatwalkVmd({ uTurn: true }, null, ['まばたき'], null)); // morphs but no bones: the same
+  needsMotion(() => core.generateCatwalkVmd({}, null, null, null, { skeleton: pm.mannequinPmx() }));
+  needsMotion(() => core.generateCatwalkVmd({}, null, null, null, { skeleton: mannequin }));
+  assert.equal(core.heapInUse, before);
+  // with motion loaded, the same calls land as on an instance that loaded everything
+  await core.loadAsync('motion');
+  for (const args of [[{}, 120, null, null], [{ uTurn: true }, null, ['まばたき'], null], [{}, null, null, null, { skeleton: mannequin }]]) {
+    const landed = core.generateCatwalkVmd(...args);
+    assert.ok(landed.report && landed.plan.ankles.length > 0);
+    assert.deepEqual(landed, pm.generateCatwalkVmd(...args));
+  }
+});
+
 const CLI = new URL('../../build/native/procmotion', import.meta.url);
 const skipNoCli = existsSync(CLI) ? false : 'SKIP: build/native/procmotion not built';
 

@@ -31,8 +31,12 @@ const pm = await createProcMotion();
 const before = pm.modules;
 let code = null;
 try { pm.readPmx(new Uint8Array(8)); } catch (e) { code = e.code + ' ' + e.module; }
-const walk = pm.generateCatwalkVmd({}, 120, null, null);
+// the core alone: a walk on bone names; the standard figure's walk is landed, which needs motion
+const named = pm.generateCatwalkVmd({}, 120, null, ['センター', '下半身', '上半身', '左足ＩＫ', '右足ＩＫ']).loopFrames;
+let landing = null;
+try { pm.generateCatwalkVmd({}, 120, null, null); } catch (e) { landing = e.code + ' ' + e.module; }
 await pm.loadAsync('motion');
+const walk = pm.generateCatwalkVmd({}, 120, null, null);
 const bones = pm.readPmx(pm.mannequinPmx()).bones.length;
 // a host without TextDecoder('shift_jis') (Node built with small ICU): the table from the package's file
 const Real = globalThis.TextDecoder;
@@ -40,7 +44,7 @@ globalThis.TextDecoder = class extends Real { constructor(l, o) { if (/shift_jis
 const small = await createProcMotion();
 globalThis.TextDecoder = Real;
 const center = small.decodeShiftJis(Uint8Array.of(0x83, 0x5a, 0x83, 0x93, 0x83, 0x5e, 0x81, 0x5b));
-console.log(JSON.stringify({ before, code, loop: walk.loopFrames, bones, after: pm.modules, table: [pm._shiftJisTable, small._shiftJisTable], center }));
+console.log(JSON.stringify({ before, code, named, landing, landed: walk.report?.model, loop: walk.loopFrames, bones, after: pm.modules, table: [pm._shiftJisTable, small._shiftJisTable], center }));
 `,
   });
   const r = spawnSync(process.execPath, ['main.js'], { cwd: dir, encoding: 'utf8' });
@@ -48,6 +52,9 @@ console.log(JSON.stringify({ before, code, loop: walk.loopFrames, bones, after: 
   const out = JSON.parse(r.stdout);
   assert.deepEqual(out.before, ['core']);
   assert.equal(out.code, 'PM_ERR_NOT_LOADED motion');
+  assert.equal(out.landing, 'PM_ERR_NOT_LOADED motion', 'the standard walk without motion');
+  assert.equal(out.named, 240);
+  assert.equal(out.landed, 'mannequin');
   assert.ok(out.loop > 100 && out.bones > 20);
   assert.deepEqual(out.after, ['core', 'motion']);
   assert.deepEqual(out.table, ['TextDecoder', 'file'], "the Shift-JIS table from TextDecoder, else from the package's procmotion-sjis.bin");

@@ -70,11 +70,8 @@ static char **names_in(uint32_t count, const uint32_t *offsets, pm_error *err) {
     return out;
 }
 
-/*
- * Generate a catwalk. `d` holds pm_abi_catwalk_descriptor_slots() input slots, `o` receives
- * CW_OUT_COUNT output slots. Returns 0, or the pm_result with a message in errbuf.
- */
-PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf) {
+/* Both exports: `closing` NULL (the core's) generates the unlanded walk only. */
+static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, const pmi_catwalk_closing *closing) {
     pm_error err = {0};
     memset(o, 0, CW_OUT_COUNT * sizeof *o);
     pm_catwalk_params params;
@@ -133,7 +130,7 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
     if (r) goto done;
     pm_catwalk_info info;
     const pm_catwalk_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
-    if ((r = pm_catwalk_generate_plan(&params, mp, &vmd, &info, &plan, &err))) goto done;
+    if ((r = pmi_catwalk_generate(&params, mp, closing, &vmd, &info, &plan, &err))) goto done;
     size_t size = 0;
     if ((r = pm_vmd_write(vmd, NULL, 0, &size, &err))) goto done;
     buf = malloc(size ? size : 1);
@@ -142,7 +139,7 @@ PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *
         goto done;
     }
     if ((r = pm_vmd_write(vmd, buf, size, &size, &err))) goto done;
-    info_json = pmi_catwalk_info_json(&info, &plan);
+    info_json = pmi_catwalk_info_json(&info, &plan, closing);
     info_text = info_json ? cJSON_PrintUnformatted(info_json) : NULL;
     if (!info_text) {
         r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "catwalk: out of memory for the info");
@@ -173,4 +170,22 @@ done:
     pmi_free(NULL, parents);
     if (r) pm_abi_set_error(errbuf, &err);
     return (int32_t)r;
+}
+
+/*
+ * Generate a catwalk that is not landed (the core module): a model given by bone names (with rest
+ * positions and parents, or none). `d` holds pm_abi_catwalk_descriptor_slots() input slots, `o`
+ * receives CW_OUT_COUNT output slots. A call that would land (no model or no bone names: the standard
+ * figure; SKELETON) fails with PM_ERR_INVALID_ARGUMENT (the glue sends those to the next export).
+ * Returns 0, or the pm_result with a message in errbuf.
+ */
+PM_EXPORT int32_t pm_abi_catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf) { return catwalk_generate(d, o, errbuf, NULL); }
+
+/*
+ * Generate a catwalk with the closing step (the motion module): the same descriptor and outputs, and
+ * what pm_catwalk_generate_plan does: the standard figure landed on the mannequin, a model's skeleton
+ * landed on it, names as the core's export.
+ */
+PM_EXPORT int32_t pm_abi_catwalk_generate_landed(const uint32_t *d, uint32_t *o, char *errbuf) {
+    return catwalk_generate(d, o, errbuf, &pmi_catwalk_landing);
 }

@@ -42,8 +42,10 @@
     X(P, motion, pm_abi_vmd_describe)                                                                         \
     /* Shift-JIS (abi_text.c) */                                                                              \
     X(P, core, pm_abi_sjis_encode) X(P, core, pm_abi_sjis_decode) X(P, core, pm_abi_sjis_table)               \
-    /* catwalk (abi_catwalk.c) */                                                                             \
+    /* catwalk (abi_catwalk.c): the core's walks are not landed; motion's lands (the standard figure, a     \
+       skeleton: the mannequin's skeleton, the rig analysis, the MMD-exact evaluator and IK are motion's) */ \
     X(P, core, pm_abi_catwalk_descriptor_slots) X(P, core, pm_abi_catwalk_generate)                           \
+    X(P, motion, pm_abi_catwalk_generate_landed)                                                              \
     /* two-bone IK (abi_pose.c) */                                                                            \
     X(P, motion, pm_abi_two_bone_ik)                                                                          \
     /* models and skeletons (abi_model.c) */                                                                  \
@@ -132,8 +134,8 @@
     /* pm_abi_vmd_write only: non-zero for the canonical form */                                            \
     X(P, CANONICAL, 1)
 
-/* pm_abi_catwalk_generate input (uint32 each). PARAMS: 0 (every default) or the address of a parameter
- * block (PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK). HAS_MODEL bit 0: a model is given, bit 1: its bone names are
+/* pm_abi_catwalk_generate and pm_abi_catwalk_generate_landed input (uint32 each). PARAMS: 0 (every
+ * default) or the address of a parameter block (PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK). HAS_MODEL bit 0: a model is given, bit 1: its bone names are
  * given. Name slot pairs as in the VMD descriptor for writing. GRID: 0 or the address of a beat grid
  * block (PM_ABI_LAYOUT_GRID_IN). */
 #define PM_ABI_LAYOUT_CATWALK(X, P)                                                                        \
@@ -153,8 +155,8 @@
     X(P, POSE_SHOULDER, 2) X(P, POSE_ELBOW, 2) X(P, BLINK, 2) X(P, EXPRESSION, 2) X(P, SPEED, 2)             \
     X(P, TRAVERSE_DISTANCE, 2) X(P, POSITION_TOLERANCE, 2) X(P, ROTATION_TOLERANCE, 2) X(P, BPM, 2)         \
     X(P, STEP_CADENCE, 2) X(P, ARM_POSE, 2) X(P, TRAVERSE, 2) X(P, U_TURN, 2) X(P, SEED, 2)
-/* pm_abi_catwalk_generate output (uint32 each): VMD bytes, info JSON, the plan's ankles (float count)
- * and contact (byte count), all host-freed. */
+/* pm_abi_catwalk_generate(_landed) output (uint32 each): VMD bytes, info JSON, the plan's ankles (float
+ * count) and contact (byte count), all host-freed. */
 #define PM_ABI_LAYOUT_CATWALK_OUT(X, P)                                                                    \
     X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1) X(P, PLAN, 1) X(P, PLAN_FLOATS, 1)       \
     X(P, CONTACT, 1) X(P, CONTACT_SIZE, 1)

@@ -197,8 +197,9 @@ typedef struct cw_step {
     int64_t f_strike, f_flat, f_heeloff, f_toeoff; /* event frames */
 } cw_step;
 
-typedef struct cw {
+typedef struct pmi_catwalk {
     pm_catwalk_params p;
+    const pmi_catwalk_closing *closing; /* the closing step, or NULL: the unlanded walk */
     /* model */
     uint32_t idx[CW_BONES];
     const char *name[CW_BONES];
@@ -853,6 +854,15 @@ static dv heel_played(const cw *c, const float *m, int64_t f) {
  * (within STRIKE_TOLERANCE units) until foot flat, searched from 3 frames before the keyed strike.
  * Without it (names only): the keyed strike frame. */
 #define STRIKE_TOLERANCE 0.02
+/* The played strike (pmi_catwalk_closing.played_strike; m: the leg's played ankle matrices). */
+static int64_t played_strike(const cw *c, const float *m, int64_t strike, int64_t flat) {
+    int64_t lo = strike - 3;
+    if (c->warp && lo < 0) lo = 0;
+    int64_t f = flat;
+    while (f > lo && heel_played(c, m, f - 1).y <= c->floor_y + STRIKE_TOLERANCE) f--;
+    return f;
+}
+
 PMI_COLD static pm_result measure_strikes(const cw *c, const float *played, pm_catwalk_info *info, pm_catwalk_plan *out, pm_error *err) {
     const pm_allocator *a = &c->p.allocator;
     uint32_t n = 0;
@@ -869,13 +879,8 @@ PMI_COLD static pm_result measure_strikes(const cw *c, const float *played, pm_c
             if (st->f_strike < 0 || st->f_strike > (int64_t)c->Lf - (c->warp ? 0 : 1)) continue;
             int side = (int)(k & 1);
             int64_t f = st->f_strike;
-            if (played && (!c->warp || st->f_flat <= (int64_t)c->Lf)) {
-                const float *m = played + (size_t)side * 16 * (c->Lf + 1);
-                int64_t lo = st->f_strike - 3;
-                if (c->warp && lo < 0) lo = 0;
-                f = st->f_flat;
-                while (f > lo && heel_played(c, m, f - 1).y <= c->floor_y + STRIKE_TOLERANCE) f--;
-            }
+            if (played && (!c->warp || st->f_flat <= (int64_t)c->Lf))
+                f = c->closing->played_strike(c, played + (size_t)side * 16 * (c->Lf + 1), st->f_strike, st->f_flat);
             double beat = c->b0 + (double)k * c->spb;
             double at = pm_beat_grid_is_set(&c->p.grid) ? 30.0 * pm_beat_grid_time(&c->p.grid, beat) : (double)k * c->T + c->off;
             if (pass == 0) pm_beat_sync_add(&info->sync, (double)f - at);
@@ -914,9 +919,17 @@ PMI_COLD static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns,
     return PM_OK;
 }
 
+const pmi_catwalk_closing pmi_catwalk_landing = {pm_mannequin_skeleton, pm_rig_analyze, pm_rig_free, land_legs, played_strike,
+                                                 pmi_catwalk_report_json};
+
 pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
                               pm_catwalk_info *info_out, pm_error *err) {
-    return pm_catwalk_generate_plan(params, model, out, info_out, NULL, err);
+    return pmi_catwalk_generate(params, model, &pmi_catwalk_landing, out, info_out, NULL, err);
+}
+
+pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+                                   pm_catwalk_info *info_out, pm_catwalk_plan *plan_out, pm_error *err) {
+    return pmi_catwalk_generate(params, model, &pmi_catwalk_landing, out, info_out, plan_out, err);
 }
 
 void pm_catwalk_plan_free(pm_catwalk_plan *plan) {
@@ -930,8 +943,8 @@ void pm_catwalk_plan_free(pm_catwalk_plan *plan) {
     plan->strike_count = 0;
 }
 
-pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
-                                   pm_catwalk_info *info_out, pm_catwalk_plan *plan_out, pm_error *err) {
+pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, const pmi_catwalk_closing *closing,
+                               pm_vmd **out, pm_catwalk_info *info_out, pm_catwalk_plan *plan_out, pm_error *err) {
     if (plan_out) memset(plan_out, 0, sizeof *plan_out);
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no output motion");
     *out = NULL;
@@ -939,6 +952,13 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
     memset(info, 0, sizeof *info);
     cw c;
     memset(&c, 0, sizeof c);
+    const bool standard = !model || (!model->skeleton && !model->bone_names && !model->bone_count);
+    if (!closing && (standard || model->skeleton))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                        "catwalk: %s is landed and measured (the closing step: the rig analysis, the MMD-exact evaluator, "
+                        "IK), which this entry does not carry; give bone names, or use the entry that lands (the motion module's)",
+                        standard ? "the standard figure (no model, no bone names)" : "a walk on a model's skeleton");
+    c.closing = closing;
     pm_result r = pmi_catwalk_resolve_params(params, &c.p, err);
     if (r) return r;
     const pm_allocator *a = &c.p.allocator;
@@ -949,12 +969,11 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
     pm_skeleton *standard_sk = NULL;
     pm_catwalk_model standard_model;
     const pm_catwalk_model *m = model;
-    const bool standard = !model || (!model->skeleton && !model->bone_names && !model->bone_count);
     float *plan = NULL, *plan_rot = NULL, *played = NULL;
     if (standard) {
         pm_mannequin_options mo = {0};
         mo.allocator = *a;
-        if ((r = pm_mannequin_skeleton(&mo, &standard_sk, err))) return r;
+        if ((r = closing->standard_skeleton(&mo, &standard_sk, err))) return r;
         memset(&standard_model, 0, sizeof standard_model);
         standard_model.skeleton = standard_sk;
         m = &standard_model;
@@ -964,7 +983,7 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
     if (c.sk) {
         pm_rig_options ro = {0};
         ro.allocator = *a;
-        if ((r = pm_rig_analyze(c.sk, &ro, &c.rig, err))) goto early;
+        if ((r = closing->rig_analyze(c.sk, &ro, &c.rig, err))) goto early;
     }
     if ((r = resolve_model(&c, m, a, err))) goto early;
     if (standard)
@@ -1179,7 +1198,7 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_cat
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
-    if (c.landing && (r = land_legs(&c, land, played, plan, plan_rot, ns, per_frame, forced, &vmd, info, err))) goto done;
+    if (c.landing && (r = closing->land(&c, land, played, plan, plan_rot, ns, per_frame, forced, &vmd, info, err))) goto done;
     if (has_bpm && (r = measure_strikes(&c, played, info, plan_out, err))) goto done;
     if (plan_out && (r = keep_plan(&c, plan, ns, per_frame, plan_out, err))) goto done;
     info->key_count = vmd->bones.count;
@@ -1216,7 +1235,7 @@ early:
     pmi_free(a, played);
     pmi_free(a, plan);
     pmi_free(a, plan_rot);
-    pm_rig_free(c.rig);
+    if (c.rig) closing->rig_free(c.rig);
     pm_skeleton_free(standard_sk);
     if (r) pm_catwalk_plan_free(plan_out);
     return r;

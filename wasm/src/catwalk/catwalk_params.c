@@ -353,7 +353,13 @@ static void add_vec(cJSON *to, pm_vec3 v, bool *ok) {
     pmi_json_add_number(a, NULL, tidy(v.z), ok);
 }
 
-cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan *plan) {
+void pmi_catwalk_report_json(cJSON *j, const pm_catwalk_info *info, bool *ok) {
+    const char *limbs[2] = {"left", "right"};
+    pmi_landing_report_json(j, "report", &info->report, 0.01, info->report_bones, limbs, ok);
+    pmi_json_add_string(cJSON_GetObjectItemCaseSensitive(j, "report"), "model", info->on_mannequin ? "mannequin" : "model", ok);
+}
+
+cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan *plan, const pmi_catwalk_closing *closing) {
     bool ok = true;
     cJSON *j = cJSON_CreateObject();
     for (size_t i = 0; i < sizeof INFO_NUMBERS / sizeof INFO_NUMBERS[0]; i++) {
@@ -405,10 +411,8 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan 
         pmi_json_add(j, "sync", cJSON_CreateNull(), &ok);
     }
     pmi_json_add_bool(j, "verified", info->verified, &ok);
-    if (info->verified) {
-        const char *limbs[2] = {"left", "right"};
-        pmi_landing_report_json(j, "report", &info->report, 0.01, info->report_bones, limbs, &ok);
-        pmi_json_add_string(cJSON_GetObjectItemCaseSensitive(j, "report"), "model", info->on_mannequin ? "mannequin" : "model", &ok);
+    if (info->verified && closing) {
+        closing->report_json(j, info, &ok);
     } else {
         pmi_json_add(j, "report", cJSON_CreateNull(), &ok);
     }
