@@ -134,14 +134,16 @@ function wasmSource(option, module) {
   return isUrl(option) ? beside(option, module) : WASM_URLS[module]();
 }
 const isUrl = (x) => typeof x === 'string' || x instanceof URL;
-const beside = (coreUrl, module) => new URL(`procmotion-${module}.wasm`, new URL(coreUrl, globalThis.location?.href));
+/** The file named `file` beside a core given by URL. */
+const besideCore = (coreUrl, file) => new URL(file, new URL(coreUrl, globalThis.location?.href));
+const beside = (coreUrl, module) => besideCore(coreUrl, `procmotion-${module}.wasm`);
 
 /** Where procmotion-sjis.bin is: createProcMotion's `shiftJisTable`, else beside a core given by URL, else
  * beside this file. */
 function shiftJisTableSource(options) {
   if (options.shiftJisTable !== undefined && options.shiftJisTable !== null) return options.shiftJisTable;
   const core = isUrl(options.wasm) ? options.wasm : isUrl(options.wasm?.core) ? options.wasm.core : null;
-  return core === null ? SJIS_TABLE_URL() : new URL('procmotion-sjis.bin', new URL(core, globalThis.location?.href));
+  return core === null ? SJIS_TABLE_URL() : besideCore(core, 'procmotion-sjis.bin');
 }
 
 /**

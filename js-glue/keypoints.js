@@ -4,31 +4,23 @@
 // the layout as constants (A.KEYPOINTS_FRAMES) that bundlers inline
 import * as A from './dist/abi-keypoints.js';
 import { KP_ENCODING, KP_FORMAT, KP_LEGS } from './dist/abi-keypoints.js';
-import { ERROR_SIZE, checkCount, invalid, toBytes, utf8Decoder, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, checkCount, cString, invalid, toBytes, utf8Decoder, utf8Encoder } from './runtime.js';
 
 // 'glb' is another name for 'gltf' (the core tells them apart by their bytes)
 const FORMATS = { ...KP_FORMAT, glb: KP_FORMAT.gltf };
 const FORMAT_NAMES = Object.keys(KP_FORMAT);
 const LEGS = { [KP_LEGS.fk]: 'fk', [KP_LEGS.ik]: 'ik' };
 
-/** Internal: the NUL-terminated UTF-8 at p in pm's module (at most max bytes). */
-function cString(pm, p, max) {
-  const heap = pm.mod.HEAPU8;
-  let end = p;
-  while (end < p + max && heap[end] !== 0) end++;
-  return utf8Decoder.decode(heap.subarray(p, end));
-}
-
 export const api = {
   /** The 33 MediaPipe Pose point names, in index order. */
   get keypointNames() {
-    this._kpNames ??= Array.from({ length: 33 }, (_, i) => cString(this, this.mod._pm_abi_kp_point_name(i), 64));
+    this._kpNames ??= Array.from({ length: 33 }, (_, i) => cString(this.mod, this.mod._pm_abi_kp_point_name(i), 64));
     return this._kpNames;
   },
 
   /** The ten joint-angle names, in the order of `angles` (see docs/keypoints.md). */
   get keypointAngleNames() {
-    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => cString(this, this.mod._pm_abi_kp_angle_name(i), 64));
+    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => cString(this.mod, this.mod._pm_abi_kp_angle_name(i), 64));
     return this._kpAngles;
   },
 
@@ -84,7 +76,7 @@ export const api = {
       angleNames: this.keypointAngleNames,
       stats: {
         format: FORMAT_NAMES.find((k) => KP_FORMAT[k] === d[A.KEYPOINTS_FORMAT]) ?? 'auto',
-        family: cString(this, d[A.KEYPOINTS_FAMILY], 32),
+        family: cString(this.mod, d[A.KEYPOINTS_FAMILY], 32),
         sourceJoints: d[A.KEYPOINTS_SOURCE_JOINTS],
         ignoredBones: d[A.KEYPOINTS_IGNORED],
         directPoints: d[A.KEYPOINTS_DIRECT],

@@ -88,12 +88,17 @@ export function toBytes(bytes, what, module = 'procmotion') {
   throw invalid(module, `${what}: expected a Uint8Array or ArrayBuffer`);
 }
 
+/** Internal: the NUL-terminated UTF-8 at p in the module's memory (at most max bytes). */
+export function cString(mod, p, max) {
+  const heap = mod.HEAPU8;
+  let end = p;
+  while (end < p + max && heap[end] !== 0) end++;
+  return utf8Decoder.decode(heap.subarray(p, end));
+}
+
 /** Read the core's error (message and pm_result) from an ERROR-layout buffer at errPtr. */
 export function readError(mod, errPtr, module) {
-  const heap = mod.HEAPU8;
-  let end = errPtr;
-  while (end < errPtr + A.ERROR_CODE && heap[end] !== 0) end++;
-  const message = utf8Decoder.decode(heap.subarray(errPtr, end)) || 'procmotion: unknown error';
+  const message = cString(mod, errPtr, A.ERROR_CODE) || 'procmotion: unknown error';
   const code = A.RESULTS[mod.HEAP32[(errPtr + A.ERROR_CODE) >> 2]] ?? 'PM_ERR_UNKNOWN';
   return new ProcMotionError(message, code === 'PM_OK' ? 'PM_ERR_UNKNOWN' : code, moduleOf(message) ?? module);
 }

@@ -269,7 +269,7 @@ export class TraceSession {
     const traceBeats = (count - 1) * state.beatStep;
     const loopBeats = traceBeats + HOLD_BEATS + RETURN_BEATS;
     let startBeat = 0, cycles = 1;
-    if (grid && typeof this.pm.beatGridBeat === 'function') { // the grid's queries are the beats module's
+    if (grid && this.pm.modules.includes('beats')) { // the grid's queries are the beats module's
       // keyframes sit at beats >= 0 and at or after 0 s (a grid's beat 0 may be before the song starts)
       startBeat = Math.max(0, Math.ceil(this.pm.beatGridBeat(tempo, 0) - 1e-6));
       const end = Math.min(Number(until) || 0, MAX_SECONDS);
