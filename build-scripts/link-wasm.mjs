@@ -336,7 +336,8 @@ function splitData(primaryFile, secondaries, loadsFirst) {
   const pools = mapUnits(mapText).filter((u) => u.strings && u.start < top);
   const literals = new Set();
   // every input of the link: our objects and archives, and the system libraries the map names
-  const inputs = new Set([...OBJECTS, ...LIBS]);
+  const ourInputs = [...OBJECTS, ...LIBS];
+  const inputs = new Set(ourInputs);
   for (const m of mapText.matchAll(/^\s*[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+(\S+?\.a)\(/gm)) inputs.add(m[1]);
   for (const file of inputs) {
     const buf = readFileSync(file);
@@ -371,7 +372,6 @@ function splitData(primaryFile, secondaries, loadsFirst) {
   // their code), so a word of ours that falls inside such a unit is a number. (Both happened when the
   // Shift-JIS table left the npm build's data: the rig naming table's packed bytes and ipio2's numbers
   // read as addresses inside libm's exp, log and pow tables, and kept 12.6 KB of beats' data in the core.)
-  const ourInputs = [...OBJECTS, ...LIBS];
   const ours = units.map((u) => u.source.startsWith('<internal>') || ourInputs.some((f) => u.source.startsWith(`${f}(`) || u.source.startsWith(`${f}:`)));
   const edges = units.map((u, i) => {
     const e = new Set();

@@ -500,7 +500,10 @@ PM_TEST(the_unlanded_entry_takes_names_and_refuses_what_would_land) {
         PM_CHECK_OK(pm_catwalk_generate_plan(&p, &m, &a, &ia, &pa, &err), &err);
         PM_CHECK_OK(pmi_catwalk_generate(&p, &m, NULL, &b, &ib, &pb, &err), &err);
         size_t na = 0, nb = 0;
-        if (a && b && pm_vmd_write(a, NULL, 0, &na, &err) == PM_OK && pm_vmd_write(b, NULL, 0, &nb, &err) == PM_OK) {
+        PM_CHECK(a && b);
+        if (a && b) PM_CHECK_OK(pm_vmd_write(a, NULL, 0, &na, &err), &err);
+        if (a && b) PM_CHECK_OK(pm_vmd_write(b, NULL, 0, &nb, &err), &err);
+        if (a && b && na && nb) {
             uint8_t *ba = malloc(na), *bb = malloc(nb);
             PM_CHECK_EQ_INT(na, nb);
             if (ba && bb && na == nb) {

@@ -66,6 +66,8 @@ static void check_parse(const char *s) {
         PM_CHECK_MSG(ok && bits_of(v) == bits_of(libc) && next == e2, "pmi_parse_double \"%.80s\"", s);
     } else if (isinf(libc)) {
         PM_CHECK_MSG(!ok, "pmi_parse_double \"%.80s\" overflows: should fail", s);
+    } else if (e2 == s) {
+        PM_CHECK_MSG(!ok, "pmi_parse_double \"%.80s\" holds no number: should fail", s);
     }
 }
 

@@ -17,7 +17,7 @@
 #endif
 
 /* Cold code no timed loop runs (setup, checks, once-per-call bookkeeping) in a source whose hot loop
- * stays -O3: compiled for size in the wasm builds (the download, docs/benchmarks.md "Size"), and kept
+ * stays at the source's speed level (-O3, or -O2 for PM_O2_SOURCES): compiled for size in the wasm builds (the download, docs/benchmarks.md "Size"), and kept
  * out of its caller so clang does not compile it at the caller's -O3. Native builds are unchanged. */
 #if defined(__wasm__) && defined(__clang__)
 #define PMI_COLD __attribute__((cold, minsize, noinline))

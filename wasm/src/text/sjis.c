@@ -3,6 +3,8 @@
  * encoder's three special cases are coded here. Behaviour and provenance: docs/text.md. */
 #include "procmotion/text.h"
 
+#include <limits.h>
+
 #include "common/internal.h"
 #include "common/strings.h"
 #include "text/sjis_encoder.h"
@@ -223,7 +225,7 @@ static size_t sjis_encode_char(uint32_t cp, uint8_t out[2], pmi_sjis_encoder **e
     } else {
         if (cp == 0x2212) cp = 0xFF0D; /* MINUS SIGN is written as FULLWIDTH HYPHEN-MINUS */
         if (!*e && *searches) --*searches;
-        else if (!*e) *e = pmi_sjis_encoder_create(allocator);
+        else if (!*e && !(*e = pmi_sjis_encoder_create(allocator))) *searches = UINT_MAX; /* no memory for the map: search */
         pointer = sjis_pointer_of(*e, cp);
         if (!pointer--) return 0;
     }
