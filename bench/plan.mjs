@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { createProcMotion } from '../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../js-glue/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = process.env.PM_FIXTURES || join(ROOT, '../shared/fixtures');
@@ -16,7 +16,7 @@ export async function prepareInputs(dir) {
   mkdirSync(dir, { recursive: true });
   const big = join(dir, 'generated-250k.vmd');
   if (!existsSync(big)) {
-    const pm = await createProcMotion({ load: 'all' });
+    const pm = await createProcMotion({ load: FEATURE_MODULES });
     const n = 250000;
     const names = Array.from({ length: 100 }, (_, i) => `bone${i}`);
     const rot = new Float32Array(n * 4);
@@ -48,7 +48,7 @@ export async function prepareInputs(dir) {
 async function generatedDances(dir) {
   const ik = join(dir, 'generated-ik-2901.vmd'), fk = join(dir, 'generated-fk-4604.vmd');
   if (existsSync(ik) && existsSync(fk)) return { ik, fk };
-  const pm = await createProcMotion({ load: 'all' });
+  const pm = await createProcMotion({ load: FEATURE_MODULES });
   const ease = new Uint8Array(64);
   const row = [40, 40, 0, 0, 0, 0, 0, 0, 87, 87, 87, 87, 127, 127, 127, 127];
   for (let r = 0; r < 4; r++) ease.set(row.slice(r), 16 * r);

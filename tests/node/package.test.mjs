@@ -118,6 +118,29 @@ console.log(JSON.stringify({ modules, heap, heapAfter, calls, given: given.modul
   assert.equal(out.split, 'PM_ERR_WASM loader true', 'a core given as bytes, without wasm.all: the split modules');
 });
 
+// The one file's outputs are the split modules' (output-hashes.mjs --one-file checks every output; this
+// a few of every module's, in one process).
+test("load 'all' (procmotion-all.wasm) gives the split modules' outputs", { skip: SKIP, timeout: 60_000 }, async () => {
+  const { FEATURE_MODULES, createProcMotion } = await import('../../js-glue/index.js');
+  const split = await createProcMotion({ load: FEATURE_MODULES }), one = await createProcMotion({ load: 'all' });
+  assert.ok('%0' in split.mod.exports && !('%0' in one.mod.exports), 'the split core, and the one file');
+  const outputs = (pm) => {
+    const pmx = pm.mannequinPmx();
+    const walk = pm.generateCatwalkVmd({ uTurn: true }, 128, null, null);
+    const kp = pm.toKeypoints(walk.vmd, 'vmd');
+    const beats = pm.detectBeats(new Float32Array(8000 * 4).map((_, i) => (i % 4000 < 40 ? 0.9 : 0)), 8000);
+    const ev = pm.createPoseEvaluator(walk.vmd, pmx);
+    const pose = ev.evaluate(12.5).positions;
+    ev.dispose();
+    return [pmx, walk.vmd, JSON.stringify(walk.report), kp.points, pm.bakeGroove(null, pmx, null, 128).vmd, beats.beats,
+      pm.pmxToVrm(pmx).glb, pm.encodeShiftJis('センター'), pose];
+  };
+  const a = outputs(split), b = outputs(one);
+  a.forEach((x, i) => assert.deepEqual(b[i], x, `output ${i}`));
+  assert.equal(one.heapInUse, 0);
+  assert.equal(split.heapInUse, 0);
+});
+
 test('each feature module installs exactly the methods listed for it', { skip: SKIP }, async () => {
   for (const [module, names] of Object.entries(FEATURES)) {
     const { api } = await import(`../../js-glue/${module}.js`);
