@@ -7,6 +7,7 @@
 //   await pm.loadAsync('keypoints');                   // MediaPipe keypoints from BVH, VMD, glTF/VRM
 //   await pm.loadAsync('beats');                       // beat tracking, beat grids, tap tempo, WAV
 //   await pm.loadAsync('vrm');                         // PMX/PMD models as VRM 1.0 files
+//   const all = await createProcMotion({ load: 'all' }); // every module at once, in one file (procmotion-all.wasm)
 //
 // The core is procmotion.wasm, fetched beside this file (new URL('./procmotion.wasm', import.meta.url),
 // which Vite and webpack 5 bundle as an asset) and compiled while it downloads; each feature module is
