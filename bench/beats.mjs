@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion } from '../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../js-glue/index.js';
 import { TRACKS, renderTrack } from '../tests/data/gen-beat-tracks.mjs';
 import { evaluateTrack, fMeasure, tempoAccuracy } from '../tests/data/beat-metrics.mjs';
 import { HAVE_FFMPEG, mono44k, startPeers } from './beat-peers.mjs';
@@ -27,7 +27,7 @@ const QUICK = args.includes('--quick');
 const WRITE = !QUICK && !args.includes('--no-write');
 const DIR = join(tmpdir(), 'procmotion-beats-bench');
 mkdirSync(DIR, { recursive: true });
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const { peers, skipped, close } = await startPeers(DIR);
 for (const s of skipped) console.error(`beats: SKIP peer ${s}`);
 

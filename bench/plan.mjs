@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { createProcMotion } from '../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../js-glue/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = process.env.PM_FIXTURES || join(ROOT, '../shared/fixtures');
@@ -16,7 +16,7 @@ export async function prepareInputs(dir) {
   mkdirSync(dir, { recursive: true });
   const big = join(dir, 'generated-250k.vmd');
   if (!existsSync(big)) {
-    const pm = await createProcMotion({ load: 'all' });
+    const pm = await createProcMotion({ load: FEATURE_MODULES });
     const n = 250000;
     const names = Array.from({ length: 100 }, (_, i) => `bone${i}`);
     const rot = new Float32Array(n * 4);
@@ -48,7 +48,7 @@ export async function prepareInputs(dir) {
 async function generatedDances(dir) {
   const ik = join(dir, 'generated-ik-2901.vmd'), fk = join(dir, 'generated-fk-4604.vmd');
   if (existsSync(ik) && existsSync(fk)) return { ik, fk };
-  const pm = await createProcMotion({ load: 'all' });
+  const pm = await createProcMotion({ load: FEATURE_MODULES });
   const ease = new Uint8Array(64);
   const row = [40, 40, 0, 0, 0, 0, 0, 0, 87, 87, 87, 87, 127, 127, 127, 127];
   for (let r = 0; r < 4; r++) ease.set(row.slice(r), 16 * r);
@@ -96,7 +96,8 @@ const vmdFixtures = (inp) => [
  * Download sizes (gzip -9): each wasm module; what a catwalk-only app downloads of procmotion (the
  * core's .wasm and the JS an app bundles for createProcMotion + createCatwalkAnimationAsync, minified
  * by esbuild with code splitting, so the feature modules' JS stays in their own chunks); everything
- * (every .wasm and every chunk); beside babylon-mmd's smallest wasm runtime and mmd-parser.
+ * (every .wasm and every chunk), and everything as one file (procmotion-all.wasm and every chunk);
+ * beside babylon-mmd's smallest wasm runtime and mmd-parser.
  */
 async function sizeRows() {
   const rows = [];
@@ -111,6 +112,7 @@ async function sizeRows() {
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
     for (const [m, info] of Object.entries(r.modules)) add(`procmotion ${m} module (${info.file})`, join(ROOT, 'js-glue', info.file));
+    if (r.all) add(`procmotion every module in one file (${r.all.file}, load: 'all')`, join(ROOT, 'js-glue', r.all.file));
     const { build } = await import('esbuild');
     const dir = join(ROOT, 'test-results/bench-size');
     const entry = join(dir, 'app.js');
@@ -138,6 +140,12 @@ async function sizeRows() {
       text: `${kb(core + jsCore)} gzip (${kb(core)} wasm + ${kb(jsCore)} JS)` });
     rows.push({ row: 'size', input: 'download', impl: 'everything: every .wasm + all JS (target <= 220 KB gzip)',
       text: `${kb(all + jsAll)} gzip (${kb(all)} wasm + ${kb(jsAll)} JS); without beats ${kb(withoutBeats + jsAll)}` });
+    // createProcMotion({ load: 'all' }): the one file instead of the five, the same JS chunks
+    if (r.all) {
+      const one = gz(readFileSync(join(ROOT, 'js-glue', r.all.file)));
+      rows.push({ row: 'size', input: 'download', impl: `everything as one file: ${r.all.file} + all JS (target <= 220 KB gzip)`,
+        text: `${kb(one + jsAll)} gzip (${kb(one)} wasm + ${kb(jsAll)} JS)` });
+    }
   }
   add('procmotion-wasi.wasm (zero imports, one module)', join(ROOT, 'build/wasi/procmotion-wasi.wasm'));
   add('babylon-mmd smallest wasm runtime (sr)', join(ROOT, 'node_modules/babylon-mmd/esm/Runtime/Optimized/wasm/sr/index_bg.wasm'));

@@ -6,7 +6,8 @@
 #
 #   native  build/native  static libs, the `procmotion` CLI, ctest tests; ASan+UBSan (PM_SANITIZE=ON)
 #   wasm    build/wasm    Emscripten, Release: procmotion.wasm and one procmotion-<module>.wasm per lazy
-#                         module (build-scripts/link-wasm.mjs) and procmotion-sjis.bin (the Shift-JIS
+#                         module (build-scripts/link-wasm.mjs), procmotion-all.wasm (every module in one
+#                         file, for load: 'all') and procmotion-sjis.bin (the Shift-JIS
 #                         table for hosts without TextDecoder('shift_jis')), copied into js-glue/, and
 #                         abi*.js (the interface, generated from wasm/abi/pm_abi_table.h) into js-glue/dist/
 #   wasi    build/wasi    clang wasm32-wasi reactor, Release: procmotion-wasi.wasm (zero imports)
@@ -27,7 +28,7 @@ TARGETS=("$@")
 for t in "${TARGETS[@]}"; do
   case "$t" in
     native|wasm|wasi|demo|valgrind) ;;
-    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "build: unknown target '$t' (native, wasm, wasi, demo, valgrind)" >&2; exit 2 ;;
   esac
 done

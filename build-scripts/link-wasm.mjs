@@ -25,6 +25,8 @@
 //      sections dropped, and the files written: procmotion.wasm (core), procmotion-<module>.wasm, and
 //      abi.js (the interface for js-glue, see js-glue/dist/abi.js) and wasm-modules.json (sizes,
 //      dependencies, what moved).
+//   6. procmotion-all.wasm: the full link with the split set's data and exports, for an app that uses
+//      every module (createProcMotion({ load: 'all' })).
 // Needs emcc, wasm-split and wasm-dis (Debian's emscripten and binaryen, build-scripts/setup.sh).
 // PM_LINK_OPT=-Oz (for experiments) replaces the full link's -O3; build-scripts/wasm-sizes.mjs reads what
 // this leaves in <out>/link/ to show where the bytes are.
@@ -516,6 +518,50 @@ lazy.forEach((s, k) => {
   report.modules[s.module].functions = s.functions;
   report.movedData[s.module] = data.moved[k];
 });
+// ---- 6. the one file -------------------------------------------------------------------------------
+// procmotion-all.wasm, for an app that uses every module (createProcMotion({ load: 'all' })): the full
+// link itself (its code section as it is: the functions the split modules were cut from, no copies,
+// no placeholders), with names and producers stripped, the data the split set writes (the union of its
+// segments: the same bytes at the same addresses, so the Shift-JIS table is zero storage the glue fills,
+// as in the core) and the exports the split set offers to JS (the core's, but for the ones the feature
+// modules import). One fetch and one compile instead of five, and no module boundary to pay for.
+{
+  const fsecs = readSections(readFileSync(FULL));
+  const fullExports = readExports(fsecs.find((s) => s.id === 7).body);
+  const toJs = (list) => list.filter((e) => !e.name.startsWith('%')).map((e) => e.name).sort();
+  const coreExports = toJs(readExports(readSections(primaryOut).find((s) => s.id === 7).body));
+  if (JSON.stringify(toJs(fullExports)) !== JSON.stringify(coreExports)) {
+    throw new Error('link-wasm: the full link does not export what the split core offers to JS');
+  }
+  // the split set's segments as one memory image (read-only data several modules hold is written by
+  // each: the same bytes), cut where 1 KB or more of zeros lie between (smallest after gzip: one segment
+  // today); the full link's own image is the same (recorded in wasm-modules.json)
+  const imageOf = (list) => {
+    const img = new Uint8Array(Math.max(...list.map((g) => g.offset + g.bytes.length)));
+    for (const g of list) img.set(g.bytes, g.offset);
+    return img;
+  };
+  const image = imageOf([...data.primary, ...data.secondary.flat()]);
+  const segs = [];
+  for (let i = 0; i < image.length;) {
+    while (i < image.length && image[i] === 0) i++;
+    if (i >= image.length) break;
+    const start = i;
+    let last = i;
+    for (let zeros = 0; i < image.length && zeros < 1024; i++) {
+      if (image[i] !== 0) last = i, (zeros = 0);
+      else zeros++;
+    }
+    segs.push({ offset: start, bytes: image.subarray(start, last + 1) });
+  }
+  const fullImage = imageOf(readData(fsecs.find((s) => s.id === 11).body));
+  const sameData = Buffer.from(fullImage).equals(Buffer.from(image));
+  const bytes = writeModule(strip(withData(fsecs, segs)));
+  writeFileSync(join(OUT, 'procmotion-all.wasm'), bytes);
+  report.all = { file: 'procmotion-all.wasm', bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, exports: coreExports.length, sameDataAsFullLink: sameData };
+  console.log(`link-wasm: procmotion-all.wasm ${(bytes.length / 1024).toFixed(0)} KB (${(report.all.gzip / 1024).toFixed(1)} KB gzip): every module in one file`);
+}
+
 writeFileSync(join(OUT, 'wasm-modules.json'), JSON.stringify(report, null, 2) + '\n');
 for (const module of [...MODULES, 'runtime']) {
   writeFileSync(join(OUT, module === MODULES[0] ? 'abi.js' : `abi-${module}.js`), abiModule(manifest, report, module));

@@ -2,11 +2,12 @@
 // output-hashes.mjs: the sha-256 of what the package and the CLI produce, so that a change meant to
 // keep every output (a size or speed step: docs/benchmarks.md "Size") can prove it did.
 //
-//   node build-scripts/output-hashes.mjs [--save FILE] [--check FILE] [--quick]
+//   node build-scripts/output-hashes.mjs [--save FILE] [--check FILE] [--quick] [--one-file]
 //
-// Through the npm glue (js-glue, every feature module loaded) on every model of the "every model"
-// iteration (the zoo, the mannequin, the shared PMX fixtures; tests/node/support/zoo.mjs): readPmx,
-// analyzeRig, mapHumanoid, the catwalk in three states (VMD, plan, report, info), keypoints of the
+// Through the npm glue (js-glue, every feature module loaded: the split modules; --one-file:
+// procmotion-all.wasm, createProcMotion({ load: 'all' }), which must give the same hashes) on every
+// model of the "every model" iteration (the zoo, the mannequin, the shared PMX fixtures;
+// tests/node/support/zoo.mjs): readPmx, analyzeRig, mapHumanoid, the catwalk in three states (VMD, plan, report, info), keypoints of the
 // U-turn walk (points, NDJSON, binary, features), the groove bake (VMD, report); on the mannequin and
 // the fixtures the VRM conversion; on the shared VMD fixtures readVmd -> writeVmd (lossless and
 // canonical), names, pose positions; a tracing timeline (bake, toJSON, fromJSON); beats of a
@@ -22,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion } from '../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../js-glue/index.js';
 import { everyModel, zooAvailable } from '../tests/node/support/zoo.mjs';
 import { FIXTURES } from '../tests/node/support/babylon.mjs';
 
@@ -56,7 +57,8 @@ function attempt(name, fn) {
   }
 }
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: args.includes('--one-file') ? 'all' : FEATURE_MODULES });
+console.error(`output-hashes: through ${args.includes('--one-file') ? 'procmotion-all.wasm' : 'the split modules'}`);
 
 let models = everyModel(pm);
 if (QUICK) models = models.filter((m, i) => m.kind !== 'zoo' || i < 2);

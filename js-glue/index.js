@@ -7,6 +7,7 @@
 //   await pm.loadAsync('keypoints');                   // MediaPipe keypoints from BVH, VMD, glTF/VRM
 //   await pm.loadAsync('beats');                       // beat tracking, beat grids, tap tempo, WAV
 //   await pm.loadAsync('vrm');                         // PMX/PMD models as VRM 1.0 files
+//   const all = await createProcMotion({ load: 'all' }); // every module at once, in one file (procmotion-all.wasm)
 //
 // The core is procmotion.wasm, fetched beside this file (new URL('./procmotion.wasm', import.meta.url),
 // which Vite and webpack 5 bundle as an asset) and compiled while it downloads; each feature module is
@@ -40,6 +41,8 @@ const WASM_URLS = {
   keypoints: () => new URL('./procmotion-keypoints.wasm', import.meta.url),
   beats: () => new URL('./procmotion-beats.wasm', import.meta.url),
   vrm: () => new URL('./procmotion-vrm.wasm', import.meta.url),
+  // every module in one file, for createProcMotion({ load: 'all' })
+  all: () => new URL('./procmotion-all.wasm', import.meta.url),
 };
 // The Shift-JIS decode table for hosts whose TextDecoder has no shift_jis (fillShiftJisTable).
 const SJIS_TABLE_URL = () => new URL('./procmotion-sjis.bin', import.meta.url);
@@ -142,8 +145,8 @@ const beside = (coreUrl, module) => besideCore(coreUrl, `procmotion-${module}.wa
  * beside this file. */
 function shiftJisTableSource(options) {
   if (options.shiftJisTable !== undefined && options.shiftJisTable !== null) return options.shiftJisTable;
-  const core = isUrl(options.wasm) ? options.wasm : isUrl(options.wasm?.core) ? options.wasm.core : null;
-  return core === null ? SJIS_TABLE_URL() : besideCore(core, 'procmotion-sjis.bin');
+  const core = [options.wasm, options.wasm?.core, options.wasm?.all].find(isUrl);
+  return core === undefined ? SJIS_TABLE_URL() : besideCore(core, 'procmotion-sjis.bin');
 }
 
 /**
@@ -187,9 +190,11 @@ async function fillShiftJisTable(mod, options) {
 
 /**
  * Load the core and return the API object. options.wasm: where procmotion.wasm is (a URL or its
- * string; bytes; a WebAssembly.Module; a Response), or `{ core, motion, keypoints }` for each module;
+ * string; bytes; a WebAssembly.Module; a Response), or `{ core, motion, keypoints, all }` for each module;
  * with a URL for the core the feature modules are looked for beside it. options.load: feature modules
- * to load now ('all' or a list), the same as calling pm.loadAsync afterwards. options.shiftJisTable:
+ * to load now (a list, as pm.loadAsync would), or 'all': procmotion-all.wasm, every module in one file
+ * instead of the core (`wasm.all`, else beside a core given by URL; a core given as bytes and no `all`:
+ * the split modules), with every feature module's methods at once. options.shiftJisTable:
  * where procmotion-sjis.bin is (a URL or its string, bytes, a Response), read only on a host whose
  * TextDecoder has no shift_jis (default: beside a core given by URL, else beside this file).
  */
@@ -201,14 +206,18 @@ export async function createProcMotion(options = {}) {
     // what the core calls in a feature module before it is loaded (the glue checks first; this is the backstop)
     placeholders[`placeholder:${m}`] = new Proxy({}, { get: () => () => { throw notLoaded('this call', m); } });
   }
-  const instance = await instantiate(wasmSource(options.wasm, 'core'), {
+  // load 'all': every module in one file, unless the core is given as bytes (a Module, a Response) and `all` is not
+  const one = options.load === 'all' && (options.wasm?.all != null || isUrl(wasmSource(options.wasm, 'core')));
+  const instance = await instantiate(wasmSource(options.wasm, one ? 'all' : 'core'), {
     env: { emscripten_notify_memory_growth: () => mod.updateViews() },
     ...placeholders,
-  }, 'procmotion.wasm');
+  }, one ? 'procmotion-all.wasm' : 'procmotion.wasm');
   mod.bind(instance);
   instance.exports._initialize();
   const pm = new ProcMotion(mod, options.wasm, await fillShiftJisTable(mod, options));
-  if (options.load) await pm.loadAsync(options.load);
+  // the one file holds every module: their JS chunks only
+  if (one) await Promise.all(FEATURE_MODULES.map((m) => pm._loadOne(m, true)));
+  else if (options.load) await pm.loadAsync(options.load);
   return pm;
 }
 
@@ -272,14 +281,15 @@ export class ProcMotion {
     return this;
   }
 
-  _loadOne(name) {
+  /** Internal: load one feature module (its JS chunk, and its .wasm unless `inCore`: procmotion-all.wasm). */
+  _loadOne(name, inCore) {
     if (this._loaded.has(name)) return Promise.resolve();
     if (!this._loading.has(name)) {
       const p = (async () => {
-        for (const dep of MODULE_DEPS[name] ?? []) await this._loadOne(dep);
+        if (!inCore) for (const dep of MODULE_DEPS[name] ?? []) await this._loadOne(dep);
         const [code, instance] = await Promise.all([
           FEATURE_CODE[name](),
-          instantiate(wasmSource(this._wasm, name), { primary: this.mod.exports }, `procmotion-${name}.wasm`),
+          inCore || instantiate(wasmSource(this._wasm, name), { primary: this.mod.exports }, `procmotion-${name}.wasm`),
         ]);
         void instance; // its functions are in the core's table now: the core's exports reach them
         for (const [key, desc] of Object.entries(Object.getOwnPropertyDescriptors(code.api))) {

@@ -2,7 +2,7 @@
 // and the default loop on yw_test_model's skeleton (names + rest positions from readPmx).
 import { existsSync, readFileSync } from 'node:fs';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 
 const CASES = {
   default: [{}, null, 'default loop (in place, 120 BPM 2beat)'],
@@ -21,7 +21,7 @@ const STANDARD_NAMES = ['センター', 'グルーブ', '腰', '下半身', '上
 
 export const impls = {
   async 'procmotion wasm'(input) {
-    const pm = await createProcMotion({ load: 'all' });
+    const pm = await createProcMotion({ load: FEATURE_MODULES });
     if (input && existsSync(input)) {
       const skeleton = pm.readPmx(new Uint8Array(readFileSync(input)));
       const r = pm.generateCatwalkVmd({}, null, null, null, { skeleton });

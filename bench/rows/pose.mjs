@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import {
   createMmdScene, createMmdWasmScene, FIXTURES, setMotion,
 } from '../../tests/node/support/babylon.mjs';
@@ -45,7 +45,7 @@ async function peer(create, path) {
 
 export const impls = {
   async 'procmotion wasm'(path) {
-    const pm = await createProcMotion({ load: 'all' });
+    const pm = await createProcMotion({ load: FEATURE_MODULES });
     const ev = pm.createPoseEvaluator(new Uint8Array(readFileSync(path)), new Uint8Array(readFileSync(MODEL)));
     const frames = ev.info.lastFrame + 1;
     return { items: frames, unit: 'frames', label: label(path), run: () => ev.positions(0, frames) };

@@ -1,6 +1,6 @@
 // Two-bone IK through the glue (pm.solveTwoBoneIk: one ABI call per solve, arrays in and out), on the
 // same kind of random leg-sized limbs as the native row (bench/bench_pose.c), 10 000 per run.
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 
 function limbs(n) {
   let s = 12345;
@@ -19,7 +19,7 @@ function limbs(n) {
 
 export const impls = {
   async 'procmotion wasm (glue, one call per solve)'() {
-    const pm = await createProcMotion({ load: 'all' });
+    const pm = await createProcMotion({ load: FEATURE_MODULES });
     const cases = limbs(10000);
     return {
       items: cases.length, unit: 'solves', label: 'random leg-sized limbs',

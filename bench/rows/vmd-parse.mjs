@@ -5,14 +5,14 @@
 // reports the ratio of the medians.
 import { readFileSync } from 'node:fs';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { loadBabylonMmd, loadMmdParser, toArrayBuffer } from '../../tests/node/support/babylon.mjs';
 
 const load = (path) => new Uint8Array(readFileSync(path));
 
 export const impls = {
   async 'procmotion wasm'(path) {
-    const pm = await createProcMotion({ load: 'all' });
+    const pm = await createProcMotion({ load: FEATURE_MODULES });
     const bytes = load(path);
     const v = pm.readVmd(bytes);
     return { items: v.bones.count + v.morphs.count + v.cameras.count, unit: 'keys', run: () => pm.readVmd(bytes) };

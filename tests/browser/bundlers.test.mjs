@@ -6,7 +6,8 @@
 // configuration either: webpack bundles the .wasm files itself (new URL(..., import.meta.url)), as
 // Vite does; esbuild and Rollup leave that expression as it is, so their build runs as is and the
 // .wasm files are copied beside the output (README, "Bundlers"); without them the page reports the
-// ProcMotionError that says so.
+// ProcMotionError that says so. An app built by Vite with createProcMotion({ load: 'all' }) fetches
+// procmotion-all.wasm alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -45,7 +46,7 @@ async function openPage(dir, path, fn) {
     const tab = await browser.newPage();
     const errors = collectPageErrors(tab);
     await tab.goto(`${server.url}/${path}`);
-    return { ...(await fn(tab)), wasm: requests.filter((r) => r.endsWith('.wasm')), errors };
+    return { ...(await fn(tab)), wasm: requests.filter((r) => r.endsWith('.wasm')), js: requests.filter((r) => r.endsWith('.js')), errors };
   } finally {
     await browser.close();
     await server.close();
@@ -102,6 +103,40 @@ test('the README example, built by Vite with no configuration: the model walks a
     assert.deepEqual(r.wasm.map((p) => p.replace(/-[\w-]{6,}\.wasm$/, '.wasm')), ['/assets/procmotion.wasm'], 'a catwalk fetches the core alone');
     assert.deepEqual(r.errors, []);
   });
+
+// An app that uses every module: createProcMotion({ load: 'all' }) fetches procmotion-all.wasm alone (one
+// fetch, one compile) and every module's methods work at once; each feature module's JS chunk loads once.
+const APP_ALL = `import { createProcMotion } from 'procmotion';
+(async () => {
+  try {
+    const pm = await createProcMotion({ load: 'all' });
+    const walk = pm.generateCatwalkVmd({}, 120, null, null);
+    const kp = pm.toKeypoints(walk.vmd, 'vmd');
+    const wav = pm.readWav(pm.writeWav(new Float32Array(800), 8000)).frames;
+    const glb = pm.pmxToVrm(pm.mannequinPmx()).glb.length;
+    await pm.loadAsync('all');
+    window.result = { loopFrames: walk.loopFrames, frames: kp.frameCount, wav, glb, modules: pm.modules, heap: pm.heapInUse };
+  } catch (e) {
+    window.result = { error: String(e && e.message || e), code: e && e.code };
+  }
+})();
+`;
+
+test("Vite with no configuration: load 'all' fetches procmotion-all.wasm alone and every module works", { skip: SKIP, timeout: 300_000 }, async () => {
+  const dir = consumerProject('bundle-vite-all', { 'index.html': page('main.js'), 'main.js': APP_ALL, 'package.json': '{ "name": "app", "private": true, "type": "module" }' });
+  const { build } = await import('vite');
+  await build({ root: dir, configFile: false, logLevel: 'warn' });
+  const r = await openPage(join(dir, 'dist'), 'index.html', async (tab) => ({ result: await resultOf(tab) }));
+  assert.equal(r.result.error, undefined, r.result.error);
+  assert.ok(r.result.loopFrames > 100 && r.result.frames > 100 && r.result.glb > 1000, JSON.stringify(r.result));
+  assert.equal(r.result.wav, 800);
+  assert.deepEqual(r.result.modules, ['core', 'motion', 'keypoints', 'beats', 'vrm']);
+  assert.equal(r.result.heap, 0);
+  assert.deepEqual(r.wasm.map((p) => p.replace(/-[\w-]{8}\.wasm$/, '.wasm')), ['/assets/procmotion-all.wasm'], 'the one file alone (Vite adds an 8-character hash)');
+  assert.equal(new Set(r.js).size, r.js.length, `every JS file once: ${r.js}`);
+  assert.deepEqual(r.errors, []);
+  console.log(`# load 'all': ${r.wasm.length} .wasm, ${r.js.length} JS files fetched`);
+});
 
 test('webpack 5 with no configuration bundles the package and its .wasm files', { skip: SKIP, timeout: 300_000 }, async () => {
   const dir = consumerProject('bundle-webpack', { 'src/index.js': APP, 'package.json': '{ "name": "app", "private": true }' });

@@ -12,14 +12,14 @@ import { join } from 'node:path';
 
 import { REPO_ROOT, browserUnavailable, demoSuite } from './support/browser.mjs';
 import { TRACKS, renderTrack } from '../data/gen-beat-tracks.mjs';
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 
 const SKIP = browserUnavailable() ?? false;
 if (SKIP) console.log(`# ${SKIP}`);
 const HAVE_FFMPEG = spawnSync('ffmpeg', ['-hide_banner', '-version'], { encoding: 'utf8' }).status === 0;
 
 let pm;
-const demo = demoSuite(SKIP, async () => { pm = await createProcMotion({ load: 'all' }); });
+const demo = demoSuite(SKIP, async () => { pm = await createProcMotion({ load: FEATURE_MODULES }); });
 
 /** A short mono 22.05 kHz rendering of a test track (small to hand to the page, quick to analyse). */
 function track(id, seconds = 16) {

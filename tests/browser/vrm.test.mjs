@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium, serveStatic } from './support/browser.mjs';
 import { fixturesAvailable, readFixture } from '../node/support/babylon.mjs';
 
@@ -22,7 +22,7 @@ let server, browser, pm;
 
 before(async () => {
   if (SKIP) return;
-  pm = await createProcMotion({ load: 'all' });
+  pm = await createProcMotion({ load: FEATURE_MODULES });
   mkdirSync(OUT, { recursive: true });
   const { build } = await import('esbuild');
   await build({

@@ -5,7 +5,8 @@
 // pm.loadAsync (its dependencies first) and not before; a missing .wasm is a ProcMotionError that says
 // what to do; createProcMotion({ wasm }) takes bytes or a URL. The Shift-JIS decode table comes from
 // Chromium's TextDecoder (procmotion-sjis.bin is not fetched), and from that file when TextDecoder has
-// no shift_jis: the same table, entry by entry.
+// no shift_jis: the same table, entry by entry. createProcMotion({ load: 'all' }) streams procmotion-all.wasm
+// alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -87,14 +88,31 @@ test('createProcMotion streams procmotion.wasm alone; loadAsync fetches a featur
 
 test('a server without the application/wasm type gets the fetch-and-instantiate fallback',
   { skip: SKIP, timeout: 60_000 }, async () => {
-    const { result, paths, errors } = await run(`async ({ createProcMotion }) => {
-      const pm = await createProcMotion({ load: 'all' });
+    const { result, paths, errors } = await run(`async ({ createProcMotion, FEATURE_MODULES }) => {
+      const pm = await createProcMotion({ load: FEATURE_MODULES });
       return { modules: pm.modules, bones: pm.readPmx(pm.mannequinPmx()).bones.length };
     }`, { types: { '.wasm': 'application/octet-stream' } });
     assert.equal(result.error, undefined, result.error);
     assert.deepEqual(result.modules.slice(0, 3), ['core', 'motion', 'keypoints']);
     assert.ok(result.bones > 20);
     assert.deepEqual(paths, result.modules.map(() => 'instantiate'), 'one fetch-and-instantiate per module');
+    assert.deepEqual(errors, []);
+  });
+
+test("createProcMotion({ load: 'all' }) streams procmotion-all.wasm alone: every module at once",
+  { skip: SKIP || (!existsSync(join(REPO_ROOT, 'js-glue/procmotion-all.wasm')) && 'SKIP: js-glue/*.wasm not built'), timeout: 60_000 }, async () => {
+    const { result, paths, requests, errors } = await run(`async ({ createProcMotion }) => {
+      const pm = await createProcMotion({ load: 'all' });
+      const bones = pm.readPmx(pm.mannequinPmx()).bones.length;
+      const frames = pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount;
+      await pm.loadAsync('all');
+      return { modules: pm.modules, bones, frames, glb: pm.pmxToVrm(pm.mannequinPmx()).glb.length, wav: pm.readWav(pm.writeWav(new Float32Array(80), 8000)).frames };
+    }`);
+    assert.equal(result.error, undefined, result.error);
+    assert.deepEqual(result.modules, ['core', 'motion', 'keypoints', 'beats', 'vrm']);
+    assert.ok(result.bones > 20 && result.frames > 100 && result.glb > 1000 && result.wav === 80, JSON.stringify(result));
+    assert.deepEqual(paths, ['streaming'], 'one module, compiled while it downloads');
+    assert.deepEqual(requests, ['/js-glue/procmotion-all.wasm']);
     assert.deepEqual(errors, []);
   });
 

@@ -362,8 +362,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const only = opt('--only')?.split(',');
   const seconds = opt('--seconds') ? Number(opt('--seconds')) : undefined;
   mkdirSync(out, { recursive: true });
-  const { createProcMotion } = await import('../../js-glue/index.js'); // the core's WAV writer
-  const pm = await createProcMotion({ load: 'all' });
+  const { FEATURE_MODULES, createProcMotion } = await import('../../js-glue/index.js'); // the core's WAV writer
+  const pm = await createProcMotion({ load: FEATURE_MODULES });
   const list = [];
   for (const spec of TRACKS) {
     if (only && !only.includes(spec.id)) continue;

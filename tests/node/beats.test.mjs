@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { TRACKS, TEST_SUBSET, renderTrack } from '../data/gen-beat-tracks.mjs';
 import { evaluateTrack, fMeasure, tempoAccuracy } from '../data/beat-metrics.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'build/native/procmotion');
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const SECONDS = 20;
 const tracks = new Map(TEST_SUBSET.map((id) => [id, renderTrack(TRACKS.find((t) => t.id === id), { seconds: SECONDS })]));
 const tmp = mkdtempSync(join(tmpdir(), 'procmotion-beats-'));

@@ -1,7 +1,8 @@
 // The WebAssembly builds, as a host sees them. The Emscripten core (js-glue/procmotion.wasm) imports
 // one function (memory growth) and the placeholders of the feature modules, and exports every
 // function of wasm/abi/pm_abi_table.h; each feature module (procmotion-<module>.wasm) imports only
-// the core's exports. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
+// the core's exports; procmotion-all.wasm (every module in one file) is the full link with the same
+// exports and data. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
 // libc only, no WASI calls) and exports exactly the table's functions too: nothing is exported that
 // the table does not list. Both answer pm_abi_version with js-glue/package.json's version.
 import { test } from 'node:test';
@@ -41,6 +42,28 @@ test('procmotion.wasm exports the whole table and imports only memory growth and
     assert.deepEqual(WebAssembly.Module.exports(feature), [], `${m} exports nothing: the core's exports reach it`);
   }
   console.log(`# ${Object.values(r.modules).map((m) => `${m.file} ${m.bytes} bytes (${m.gzip} gzip)`).join(', ')}`);
+});
+
+// The one file (createProcMotion({ load: 'all' })): the full link's code as it is, the split set's
+// data and the exports the split core offers to JS, nothing else.
+test('procmotion-all.wasm holds every module: the split core\'s exports to JS, one import, the full link\'s code', async () => {
+  const r = report();
+  assert.equal(r.all?.file, 'procmotion-all.wasm', 'wasm-modules.json records the one file');
+  const bytes = readFileSync(join(ROOT, 'js-glue', r.all.file));
+  const module = await WebAssembly.compile(bytes);
+  assert.deepEqual(abiNames(module), tableExports(r));
+  const core = await WebAssembly.compile(readFileSync(join(ROOT, 'js-glue', r.modules.core.file)));
+  const names = (m) => WebAssembly.Module.exports(m).filter((e) => !e.name.startsWith('%')).map((e) => `${e.name}:${e.kind}`).sort();
+  assert.deepEqual(names(module), names(core), 'the exports the split core offers to JS');
+  assert.deepEqual(WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`), ['env.emscripten_notify_memory_growth']);
+  for (const n of ['name', 'producers']) assert.deepEqual(WebAssembly.Module.customSections(module, n), [], `no ${n} section`);
+  assert.equal(r.all.sameDataAsFullLink, true, 'the split set\'s data is the full link\'s');
+  const { readSections } = await import('../../build-scripts/wasm-binary.mjs');
+  const code = (buf) => Buffer.from(readSections(buf).find((x) => x.id === 10).body);
+  assert.ok(code(bytes).equals(code(readFileSync(join(ROOT, 'build/wasm/link/full.wasm')))), 'the code section is the full link\'s');
+  const split = Object.values(r.modules).reduce((a, m) => a + m.gzip, 0);
+  console.log(`# procmotion-all.wasm ${r.all.bytes} bytes (${r.all.gzip} gzip; the split modules ${split})`);
+  assert.ok(r.all.gzip < split, 'smaller than the split modules together');
 });
 
 // What each module's code is, by function and source file (build-scripts/wasm-sizes.mjs, from the split's

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import {
   createCatwalkAnimationAsync, getModelInfo, loadVmdAnimationAsync, loopRuntimeAnimation,
 } from '../../js-glue/babylon.js';
@@ -17,7 +17,7 @@ import {
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found';
 const MODEL = 'pmx/yw_test_model/yw_test_model.pmx';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 
 /** Plays `state` at `bpm` on the model; returns { result, at(frame, bone) -> [x, y, z], frames }. */
 async function play(ctx, state, bpm, step = 1) {

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { CATWALK_PARAMETERS, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, CATWALK_PARAMETERS, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
 const skipNoFixtures = existsSync(FIXTURES) ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 const fixture = (rel) => new Uint8Array(readFileSync(new URL(rel, FIXTURES)));
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 
 /** Keys of one bone of a readVmd result, in file order. */
 function keysOf(vmd, name) {

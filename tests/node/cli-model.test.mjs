@@ -50,8 +50,8 @@ test('procmotion pose prints world positions that match the glue', { skip }, asy
   assert.equal(j.frames.length, 5);
   assert.equal(j.frames[1].frame, 10.5);
   assert.equal(j.bones.length, 114);
-  const { createProcMotion } = await import('../../js-glue/index.js');
-  const pm = await createProcMotion({ load: 'all' });
+  const { FEATURE_MODULES, createProcMotion } = await import('../../js-glue/index.js');
+  const pm = await createProcMotion({ load: FEATURE_MODULES });
   const g = pm.evaluatePose(readFileSync(motion), new Uint8Array(readFileSync(model)), 10.5);
   const head = j.bones.indexOf('頭');
   for (let k = 0; k < 3; k++) assert.ok(Math.abs(j.frames[1].positions[head][k] - g.positions[3 * head + k]) < 1e-4);

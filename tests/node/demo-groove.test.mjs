@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { GROOVE_JOINTS, createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, GROOVE_JOINTS, createProcMotion } from '../../js-glue/index.js';
 import { REPO_ROOT, fixturesAvailable, readFixture } from './support/babylon.mjs';
 
 const SRC = join(REPO_ROOT, 'web-demo/src');
@@ -19,7 +19,7 @@ await import(join(SRC, 'modes/groove.js'));
 const { getMode } = await import(join(SRC, 'modes/registry.js'));
 const { SPEED_PARAM, catwalkDefaults } = await import(join(SRC, 'modes/catwalk-params.js'));
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const defaults = pm.grooveConfig();
 
 test('the groove panel offers every setting of the core, with its defaults', () => {

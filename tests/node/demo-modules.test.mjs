@@ -169,8 +169,8 @@ function curvyVmd(pm) {
 
 test('the curve view evaluates a VMD as babylon-mmd does (Bezier-keyed 左足ＩＫ Y and センター X)', { skip: NO_FIXTURES }, async () => {
   const { sampleCurves } = await import(join(SRC, 'curves.js'));
-  const { createProcMotion } = await import(join(REPO_ROOT, 'js-glue/index.js'));
-  const pm = await createProcMotion({ load: 'all' });
+  const { FEATURE_MODULES, createProcMotion } = await import(join(REPO_ROOT, 'js-glue/index.js'));
+  const pm = await createProcMotion({ load: FEATURE_MODULES });
   const ctx = await createMmdScene(readFixture('pmx/yw_test_model/yw_test_model.pmx'));
   try {
     for (const [label, bytes, loop] of [['synthetic', curvyVmd(pm), 60], ['mei_wait.vmd', readFixture('vmd/mei_wait.vmd'), 120]]) {
@@ -206,7 +206,7 @@ test('the panel offers every catwalk parameter of the core, with the core\'s def
   const glue = await import(join(REPO_ROOT, 'js-glue/index.js'));
   const { catwalkState } = await import(join(SRC, 'modes/catwalk-state.js'));
   const { SPEED_PARAM, catwalkDefaults } = await import(join(SRC, 'modes/catwalk-params.js'));
-  const pm = await glue.createProcMotion({ load: 'all' });
+  const pm = await glue.createProcMotion({ load: glue.FEATURE_MODULES });
   const core = pm.generateCatwalkVmd({}, 120, [], null).params;
   const panel = catwalkState(catwalkDefaults(), SPEED_PARAM.default);
   const skip = new Set(['bpm']); // the tempo field, not a panel parameter
@@ -225,8 +225,8 @@ test('the panel offers every catwalk parameter of the core, with the core\'s def
 
 test('keypoint overlay: MediaPipe Pose connections of the 33 points, left/right sides', async () => {
   const { POSE_CONNECTIONS, pointSide, connectionSide } = kpHelpers;
-  const { createProcMotion } = await import(join(REPO_ROOT, 'js-glue/index.js'));
-  const names = (await createProcMotion({ load: 'all' })).keypointNames;
+  const { FEATURE_MODULES, createProcMotion } = await import(join(REPO_ROOT, 'js-glue/index.js'));
+  const names = (await createProcMotion({ load: FEATURE_MODULES })).keypointNames;
   assert.equal(names.length, 33);
   // MediaPipe's POSE_CONNECTIONS: 35 distinct pairs over indices 0..32, every point on one.
   assert.equal(POSE_CONNECTIONS.length, 35);

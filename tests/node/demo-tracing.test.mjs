@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { REPO_ROOT, boneIndex, createMmdScene, disposeMmdScene, evaluateWorldPositions } from './support/babylon.mjs';
 
 const SRC = join(REPO_ROOT, 'web-demo/src');
@@ -21,7 +21,7 @@ const {
   rayPlane, rotateAbout, distanceToPolyline, drawingTs, mean, HOLD_BEATS, RETURN_BEATS,
 } = core;
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const mannequin = pm.mannequinPmx();
 const near = (a, b, tol, what) => {
   const d = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);

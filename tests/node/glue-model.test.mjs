@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { createProcMotion, HUMANOID_BONES, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, HUMANOID_BONES, ProcMotionError } from '../../js-glue/index.js';
 import { createMmdScene, disposeMmdScene, fixturesAvailable, readFixture } from './support/babylon.mjs';
 import { zooModels, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 
 test('readPmx returns the full skeleton of the shared models', { skip: SKIP }, () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { createProcMotion, ProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { SJIS_NAMES, STANDARD_BONE_NAMES } from './sjis-names.mjs';
 
 const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
@@ -16,7 +16,7 @@ const VMDS = [
 ];
 const skipNoFixtures = haveFixtures ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 
 test('readVmd returns typed arrays and a name table per section', { skip: skipNoFixtures }, () => {
   const vmd = pm.readVmd(fixture('vmd/mei_wait.vmd'));

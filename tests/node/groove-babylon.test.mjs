@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { boneIndex, createMmdScene, disposeMmdScene, evaluateFrame, evaluateWorldPositions, fixturesAvailable, readFixture,
   setMotion }
   from './support/babylon.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 const MODEL = 'pmx/yw_test_model/yw_test_model.pmx';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
@@ -16,7 +16,7 @@ const run = (...args) => spawnSync(CLI, args, { encoding: 'utf8' });
 const SKIP = existsSync(CLI) ? false : 'SKIP: build/native/procmotion not built';
 
 test('procmotion groove bakes a VMD and reports it', { skip: SKIP }, async () => {
-  const pm = await createProcMotion({ load: 'all' });
+  const pm = await createProcMotion({ load: FEATURE_MODULES });
   const dir = mkdtempSync(join(tmpdir(), 'pm-groove-'));
   try {
     assert.match(run('groove', '--help').stdout, /usage: procmotion groove --model MODEL\.pmx --bpm N/);

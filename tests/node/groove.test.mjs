@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { GROOVE_JOINTS, ProcMotionError, createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, GROOVE_JOINTS, ProcMotionError, createProcMotion } from '../../js-glue/index.js';
 import { fixturesAvailable, readFixture } from './support/babylon.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const mannequin = pm.mannequinPmx();
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 
 // ---- inputs --------------------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ test('100 000 mixed calls leave heapInUse and heapSize where they were', () => {
 
 test('heapInUse counts exactly the bytes allocated: 0 on a fresh module, and 0 again after every kind of call', async () => {
   // wasm/abi/abi_heap.c: the allocator's own count (emmalloc's figures do not return to where they were)
-  const fresh = await createProcMotion({ load: 'all' });
+  const fresh = await createProcMotion({ load: FEATURE_MODULES });
   const heap = () => fresh.heapInUse;
   assert.equal(heap(), 0, 'a fresh module with every feature module loaded holds nothing');
   const blocks = [100, 1, 4096, 3].map((n) => [n, fresh.mod._pm_abi_alloc(n)]);

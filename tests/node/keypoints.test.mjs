@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
@@ -19,7 +19,7 @@ const SAMPLE = new Uint8Array(readFileSync(join(ROOT, 'tests/data/sample-wave-sq
 const CLI = join(ROOT, 'build/native/procmotion');
 const skipNoCli = existsSync(CLI) ? false : 'SKIP: build/native/procmotion not built';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 
 /** Every coordinate in the normalised range and nothing non-finite. */
 function assertClean(kp, what) {

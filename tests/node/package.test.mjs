@@ -6,6 +6,8 @@
 // lazy method list (constants.js FEATURES) names exactly what each feature module installs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { FEATURES, TRACE_LIMBS } from '../../js-glue/constants.js';
@@ -59,6 +61,84 @@ console.log(JSON.stringify({ before, code, named, landing, landed: walk.report?.
   assert.deepEqual(out.after, ['core', 'motion']);
   assert.deepEqual(out.table, ['TextDecoder', 'file'], "the Shift-JIS table from TextDecoder, else from the package's procmotion-sjis.bin");
   assert.equal(out.center, 'センター');
+});
+
+// procmotion-all.wasm (createProcMotion({ load: 'all' })): from the tarball, with every other .wasm of the
+// package removed, it loads alone; every module's methods work at once, loadAsync has nothing left to
+// load, and the heap is back where it was after the calls. Bytes given as `wasm.all` do the same;
+// a core given as bytes without `all` loads the split modules, as before.
+test("procmotion-all.wasm loads alone from the tarball: load 'all' gives every module's methods at once", { skip: SKIP, timeout: 120_000 }, () => {
+  const dir = consumerProject('node-consumer-all', {
+    'package.json': JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    'main.js': `import { readFileSync } from 'node:fs';
+const { createProcMotion, FEATURE_MODULES } = await import('procmotion');
+const pm = await createProcMotion({ load: 'all' });
+const modules = pm.modules, heap = pm.heapInUse;
+const run = (pm) => {
+  const bones = pm.readPmx(pm.mannequinPmx()).bones.length;
+  const ev = pm.createPoseEvaluator(pm.generateCatwalkVmd({}, 120, null, null).vmd, pm.mannequinPmx());
+  const positions = ev.evaluate(10).positions.length;
+  ev.dispose();
+  const frames = pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount;
+  const wav = pm.readWav(pm.writeWav(new Float32Array(800), 8000)).frames;
+  const bpm = typeof pm.detectBeats(new Float32Array(8000 * 2), 8000).bpm;
+  const vrm = pm.pmxToVrm(pm.mannequinPmx()).glb.length > 1000;
+  const named = pm.generateCatwalkVmd({}, 120, null, ['センター', '下半身', '上半身', '左足ＩＫ', '右足ＩＫ']).loopFrames;
+  return { bones, positions: positions > 0, frames: frames > 0, wav, bpm, vrm, named, sjis: pm.decodeShiftJis(pm.encodeShiftJis('センター')) };
+};
+const calls = run(pm);
+const heapAfter = pm.heapInUse;
+await pm.loadAsync(FEATURE_MODULES); // nothing to fetch: the split files are gone
+const bytes = readFileSync(new URL('./node_modules/procmotion/procmotion-all.wasm', import.meta.url));
+const given = await createProcMotion({ load: 'all', wasm: { all: bytes, motion: new URL('file:///nowhere/procmotion-motion.wasm') } });
+await given.loadAsync('motion');
+let split = null;
+// bytes as the core (no wasm.all): the split path, which looks for procmotion-motion.wasm (removed)
+try { await createProcMotion({ load: 'all', wasm: bytes }); } catch (e) { split = e.code + ' ' + e.module + ' ' + /procmotion-motion\\.wasm/.test(e.message); }
+console.log(JSON.stringify({ modules, heap, heapAfter, calls, given: given.modules, givenCalls: run(given), table: pm._shiftJisTable, split }));
+`,
+  });
+  const pkg = join(dir, 'node_modules/procmotion');
+  const removed = readdirSync(pkg).filter((f) => f.endsWith('.wasm') && f !== 'procmotion-all.wasm');
+  assert.deepEqual(removed.sort(), ['procmotion-beats.wasm', 'procmotion-keypoints.wasm', 'procmotion-motion.wasm', 'procmotion-vrm.wasm', 'procmotion.wasm']);
+  for (const f of removed) rmSync(join(pkg, f));
+  const r = spawnSync(process.execPath, ['main.js'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const every = ['core', ...Object.keys(FEATURES)];
+  assert.deepEqual(out.modules, every);
+  assert.deepEqual(out.given, every);
+  assert.equal(out.heapAfter, out.heap, 'every call freed what it took');
+  assert.equal(out.heap, 0);
+  const calls = { bones: out.calls.bones, positions: true, frames: true, wav: 800, bpm: 'number', vrm: true, named: 240, sjis: 'センター' };
+  assert.deepEqual(out.calls, calls);
+  assert.deepEqual(out.givenCalls, calls);
+  assert.ok(out.calls.bones > 20);
+  assert.equal(out.table, 'TextDecoder');
+  assert.equal(out.split, 'PM_ERR_WASM loader true', 'a core given as bytes, without wasm.all: the split modules');
+});
+
+// The one file's outputs are the split modules' (output-hashes.mjs --one-file checks every output; this
+// a few of every module's, in one process).
+test("load 'all' (procmotion-all.wasm) gives the split modules' outputs", { skip: SKIP, timeout: 60_000 }, async () => {
+  const { FEATURE_MODULES, createProcMotion } = await import('../../js-glue/index.js');
+  const split = await createProcMotion({ load: FEATURE_MODULES }), one = await createProcMotion({ load: 'all' });
+  assert.ok('%0' in split.mod.exports && !('%0' in one.mod.exports), 'the split core, and the one file');
+  const outputs = (pm) => {
+    const pmx = pm.mannequinPmx();
+    const walk = pm.generateCatwalkVmd({ uTurn: true }, 128, null, null);
+    const kp = pm.toKeypoints(walk.vmd, 'vmd');
+    const beats = pm.detectBeats(new Float32Array(8000 * 4).map((_, i) => (i % 4000 < 40 ? 0.9 : 0)), 8000);
+    const ev = pm.createPoseEvaluator(walk.vmd, pmx);
+    const pose = ev.evaluate(12.5).positions;
+    ev.dispose();
+    return [pmx, walk.vmd, JSON.stringify(walk.report), kp.points, pm.bakeGroove(null, pmx, null, 128).vmd, beats.beats,
+      pm.pmxToVrm(pmx).glb, pm.encodeShiftJis('センター'), pose];
+  };
+  const a = outputs(split), b = outputs(one);
+  a.forEach((x, i) => assert.deepEqual(b[i], x, `output ${i}`));
+  assert.equal(one.heapInUse, 0);
+  assert.equal(split.heapInUse, 0);
 });
 
 test('each feature module installs exactly the methods listed for it', { skip: SKIP }, async () => {

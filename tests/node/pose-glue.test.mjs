@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { createMmdScene, disposeMmdScene, evaluateWorldPositions, fixturesAvailable, readFixture } from './support/babylon.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 
 test('createPoseEvaluator / evaluatePose agree with babylon-mmd on every bone', { skip: SKIP }, async () => {

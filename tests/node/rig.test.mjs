@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { boneIndex, createMmdScene, disposeMmdScene, evaluateWorldPositions, fixturesAvailable, readFixture } from './support/babylon.mjs';
 import { createPlayer } from './support/played.mjs';
 import { everyModel, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const mannequin = pm.mannequinPmx();
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';

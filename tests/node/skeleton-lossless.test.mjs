@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { everyBoneVmd } from './support/played.mjs';
 import { everyModel, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const FRAMES = [0, 7.5, 15, 22.5, 30];
 

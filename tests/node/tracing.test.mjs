@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { Timeline } from '../../js-glue/motion.js';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const mannequin = pm.mannequinPmx();
 const ARC = [[2, -1, -2], [3, 0, -2.5], [2, 1.5, -3], [0.5, 1, -3.5]];
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));

@@ -88,6 +88,12 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   await createProcMotion({ shiftJisTable: new URL('https://cdn.example/procmotion-sjis.bin'), wasm: 'https://cdn.example/procmotion.wasm' });
   // @ts-expect-error: shiftJisTable is a URL, bytes or a Response, not a number
   await createProcMotion({ shiftJisTable: 42 });
+  // every module in one file (procmotion-all.wasm), from the package or from elsewhere
+  const one = await createProcMotion({ load: 'all', wasm: { all: new URL('https://cdn.example/procmotion-all.wasm') } });
+  const everyModule: number = one.readPmx(pmx).bones.length + one.pmxToVrm(pmx).glb.length;
+  void everyModule;
+  // @ts-expect-error: load is a module, a list of them or 'all'
+  await createProcMotion({ load: 'everything' });
   // @ts-expect-error: evaluate takes a frame number
   ev.evaluate('12');
   // @ts-expect-error: no such method (it is dispose)

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import {
   animationTracks, fixturesAvailable, loadVmdAnimation, parseVmdBabylon, parseVmdMmdParser, readFixture,
 } from './support/babylon.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 const FILES = [
   'vmd/mei_wait.vmd', 'vmd/mei_greeting.vmd', 'vmd/gene_stand.vmd', 'vmd/gene_02_laugh.vmd',

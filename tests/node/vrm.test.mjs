@@ -12,11 +12,11 @@ import { fileURLToPath } from 'node:url';
 
 import validator from 'gltf-validator';
 
-import { createProcMotion, ProcMotionError } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 import { FIXTURES, fixturesAvailable, readFixture } from './support/babylon.mjs';
 import { everyModel } from './support/zoo.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const SKIP = fixturesAvailable() ? false : 'SKIP: ../shared/fixtures not found beside the repo';
 

@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { getModelInfo } from '../../js-glue/babylon.js';
 import { createMmdScene, disposeMmdScene } from './support/babylon.mjs';
 import { createPlayer, frameRange, maxDistance, boneGap, below, driftFrom } from './support/played.mjs';
 import { everyModel, zooModels, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 const SKIP = zooSkip();
 
 const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

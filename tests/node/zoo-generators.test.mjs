@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { everyModel, zooSkip } from './support/zoo.mjs';
 
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 
 test('catwalk, groove and keypoints run on every zoo model and fixture', { skip: zooSkip() }, (t) => {
   const models = everyModel(pm);

@@ -13,7 +13,7 @@
 // (the anchor), and the bake's own report.maxFootError.
 import { writeFileSync } from 'node:fs';
 
-import { createProcMotion } from '../../js-glue/index.js';
+import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { below, boneGap, createPlayer, driftFrom, frameRange } from '../node/support/played.mjs';
 import { everyModel, zooAvailable } from '../node/support/zoo.mjs';
 
@@ -31,7 +31,7 @@ if (!zooAvailable()) {
   console.error('baseline: build/native/zoo/zoo.json not found (bash build-scripts/build.sh native)');
   process.exit(1);
 }
-const pm = await createProcMotion({ load: 'all' });
+const pm = await createProcMotion({ load: FEATURE_MODULES });
 
 /** Catwalk figures of one played loop: IK gap and ankle depth below rest, worst foot. */
 function walkFigures(played, rest) {
