@@ -5,6 +5,7 @@
 #include "common/internal.h"
 #include "procmotion/vmd.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* Descriptor slots (uint32 each). Pointers are offsets into the module's memory. */
@@ -16,6 +17,70 @@ static const size_t table_width[3] = {PM_VMD_BONE_NAME_SIZE, PM_VMD_BONE_NAME_SI
 static const int table_raw_slot[3] = {D_BONE_FIELDS, D_MORPH_FIELDS, D_IK_FIELDS};
 
 static uint32_t ptr(const void *p) { return (uint32_t)(uintptr_t)p; }
+
+/* The key sections once for describe, read_packed and write: where pm_vmd keeps each count and each
+ * key array, the array's descriptor slot, the slot of its count and its bytes per key (the property
+ * keys' ik_start holds count + 1 entries). In pack order: the packed block's layout follows it. */
+typedef struct vmd_count {
+    uint8_t slot;
+    uint16_t offset; /* of the uint32_t count in pm_vmd */
+} vmd_count;
+typedef struct vmd_array {
+    uint8_t slot, count_slot, bytes, plus_one;
+    uint16_t offset; /* of the pointer in pm_vmd */
+} vmd_array;
+#define C(slot, member) {slot, offsetof(pm_vmd, member)}
+static const vmd_count counts[] = {C(D_BONES, bones.count),     C(D_MORPHS, morphs.count),
+                                   C(D_CAMERAS, cameras.count), C(D_LIGHTS, lights.count),
+                                   C(D_SHADOWS, shadows.count), C(D_PROPS, properties.count),
+                                   C(D_PROP_IK_COUNT, properties.ik_count)};
+#undef C
+#define A(slot, count_slot, bytes, member) {slot, count_slot, bytes, 0, offsetof(pm_vmd, member)}
+static const vmd_array arrays[] = {
+    A(D_BONE_NAME_INDEX, D_BONES, 4, bones.name_index),
+    A(D_BONE_FRAME, D_BONES, 4, bones.frame),
+    A(D_BONE_POSITION, D_BONES, 12, bones.position),
+    A(D_BONE_ROTATION, D_BONES, 16, bones.rotation),
+    A(D_BONE_INTERP, D_BONES, 64, bones.interpolation),
+    A(D_MORPH_NAME_INDEX, D_MORPHS, 4, morphs.name_index),
+    A(D_MORPH_FRAME, D_MORPHS, 4, morphs.frame),
+    A(D_MORPH_WEIGHT, D_MORPHS, 4, morphs.weight),
+    A(D_CAMERA_FRAME, D_CAMERAS, 4, cameras.frame),
+    A(D_CAMERA_DISTANCE, D_CAMERAS, 4, cameras.distance),
+    A(D_CAMERA_POSITION, D_CAMERAS, 12, cameras.position),
+    A(D_CAMERA_ROTATION, D_CAMERAS, 12, cameras.rotation),
+    A(D_CAMERA_INTERP, D_CAMERAS, 24, cameras.interpolation),
+    A(D_CAMERA_FOV, D_CAMERAS, 4, cameras.fov),
+    A(D_CAMERA_PERSPECTIVE, D_CAMERAS, 1, cameras.perspective),
+    A(D_LIGHT_FRAME, D_LIGHTS, 4, lights.frame),
+    A(D_LIGHT_COLOR, D_LIGHTS, 12, lights.color),
+    A(D_LIGHT_DIRECTION, D_LIGHTS, 12, lights.direction),
+    A(D_SHADOW_FRAME, D_SHADOWS, 4, shadows.frame),
+    A(D_SHADOW_MODE, D_SHADOWS, 1, shadows.mode),
+    A(D_SHADOW_DISTANCE, D_SHADOWS, 4, shadows.distance),
+    A(D_PROP_FRAME, D_PROPS, 4, properties.frame),
+    A(D_PROP_VISIBLE, D_PROPS, 1, properties.visible),
+    {D_PROP_IK_START, D_PROPS, 4, 1, offsetof(pm_vmd, properties.ik_start)},
+    A(D_PROP_IK_NAME_INDEX, D_PROP_IK_COUNT, 4, properties.ik_name_index),
+    A(D_PROP_IK_ENABLED, D_PROP_IK_COUNT, 1, properties.ik_enabled),
+};
+#undef A
+#define N_COUNTS (sizeof counts / sizeof counts[0])
+#define N_ARRAYS (sizeof arrays / sizeof arrays[0])
+_Static_assert(D_COUNT < 256, "VMD descriptor slots fit the tables' uint8_t");
+_Static_assert(sizeof(pm_vmd) < 65536, "pm_vmd offsets fit the tables' uint16_t");
+
+/* A count or pointer member of a pm_vmd by its offset (memcpy: the members are of several types). */
+static uint32_t count_at(const pm_vmd *v, size_t offset) {
+    uint32_t n;
+    memcpy(&n, (const char *)v + offset, sizeof n);
+    return n;
+}
+static const void *array_at(const pm_vmd *v, size_t offset) {
+    const void *p;
+    memcpy(&p, (const char *)v + offset, sizeof p);
+    return p;
+}
 
 /* Number of descriptor slots the host must provide. */
 PM_EXPORT uint32_t pm_abi_vmd_descriptor_slots(void) { return D_COUNT; }
@@ -35,7 +100,7 @@ PM_EXPORT void pm_abi_vmd_free(pm_vmd *vmd) { pm_vmd_free(vmd); }
 
 /* Fill `d` (pm_abi_vmd_descriptor_slots() uint32 slots) with the motion's counts and array offsets.
  * Name tables are arrays of {uint32 utf8_offset, uint32 byte_length}. */
-PM_EXPORT void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
+PM_EXPORT PMI_COLD void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
     memset(d, 0, D_COUNT * sizeof *d);
     if (!v) return;
     d[D_VERSION] = v->version;
@@ -45,26 +110,8 @@ PM_EXPORT void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
     d[D_BONE_NAMES] = v->bone_names.count, d[D_BONE_NAMES_PTR] = ptr(v->bone_names.items);
     d[D_MORPH_NAMES] = v->morph_names.count, d[D_MORPH_NAMES_PTR] = ptr(v->morph_names.items);
     d[D_IK_NAMES] = v->ik_names.count, d[D_IK_NAMES_PTR] = ptr(v->ik_names.items);
-    const pm_vmd_bone_keys *b = &v->bones;
-    d[D_BONES] = b->count, d[D_BONE_NAME_INDEX] = ptr(b->name_index), d[D_BONE_FRAME] = ptr(b->frame);
-    d[D_BONE_POSITION] = ptr(b->position), d[D_BONE_ROTATION] = ptr(b->rotation), d[D_BONE_INTERP] = ptr(b->interpolation);
-    const pm_vmd_morph_keys *m = &v->morphs;
-    d[D_MORPHS] = m->count, d[D_MORPH_NAME_INDEX] = ptr(m->name_index), d[D_MORPH_FRAME] = ptr(m->frame);
-    d[D_MORPH_WEIGHT] = ptr(m->weight);
-    const pm_vmd_camera_keys *c = &v->cameras;
-    d[D_CAMERAS] = c->count, d[D_CAMERA_FRAME] = ptr(c->frame), d[D_CAMERA_DISTANCE] = ptr(c->distance);
-    d[D_CAMERA_POSITION] = ptr(c->position), d[D_CAMERA_ROTATION] = ptr(c->rotation);
-    d[D_CAMERA_INTERP] = ptr(c->interpolation), d[D_CAMERA_FOV] = ptr(c->fov), d[D_CAMERA_PERSPECTIVE] = ptr(c->perspective);
-    const pm_vmd_light_keys *l = &v->lights;
-    d[D_LIGHTS] = l->count, d[D_LIGHT_FRAME] = ptr(l->frame), d[D_LIGHT_COLOR] = ptr(l->color);
-    d[D_LIGHT_DIRECTION] = ptr(l->direction);
-    const pm_vmd_shadow_keys *s = &v->shadows;
-    d[D_SHADOWS] = s->count, d[D_SHADOW_FRAME] = ptr(s->frame), d[D_SHADOW_MODE] = ptr(s->mode);
-    d[D_SHADOW_DISTANCE] = ptr(s->distance);
-    const pm_vmd_property_keys *p = &v->properties;
-    d[D_PROPS] = p->count, d[D_PROP_FRAME] = ptr(p->frame), d[D_PROP_VISIBLE] = ptr(p->visible);
-    d[D_PROP_IK_START] = ptr(p->ik_start), d[D_PROP_IK_COUNT] = p->ik_count;
-    d[D_PROP_IK_NAME_INDEX] = ptr(p->ik_name_index), d[D_PROP_IK_ENABLED] = ptr(p->ik_enabled);
+    for (size_t i = 0; i < N_COUNTS; i++) d[counts[i].slot] = count_at(v, counts[i].offset);
+    for (size_t i = 0; i < N_ARRAYS; i++) d[arrays[i].slot] = ptr(array_at(v, arrays[i].offset));
     d[D_HEADER] = ptr(v->header), d[D_MODEL_FIELD] = ptr(v->model_field);
     d[D_TRAILING] = ptr(v->trailing), d[D_TRAILING_SIZE] = v->trailing_size;
     const pm_vmd_names *tables[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
@@ -101,46 +148,18 @@ static void pack_text(packer *pk, const pm_string *t, bool first) {
     pk->at += t->length;
 }
 
-static void pack_all(packer *pk, const pm_vmd *v, uint32_t *d) {
+static PMI_COLD void pack_all(packer *pk, const pm_vmd *v, uint32_t *d) {
     memset(d, 0, D_COUNT * sizeof *d);
     d[D_VERSION] = v->version;
     d[D_SECTIONS] = v->sections;
     d[D_MODEL_NAME_LEN] = v->model_name.length;
     d[D_BONE_NAMES] = v->bone_names.count, d[D_MORPH_NAMES] = v->morph_names.count, d[D_IK_NAMES] = v->ik_names.count;
-    const pm_vmd_bone_keys *b = &v->bones;
-    const size_t nb = b->count;
-    d[D_BONES] = b->count;
-    d[D_BONE_NAME_INDEX] = pack(pk, b->name_index, nb * 4), d[D_BONE_FRAME] = pack(pk, b->frame, nb * 4);
-    d[D_BONE_POSITION] = pack(pk, b->position, nb * 12), d[D_BONE_ROTATION] = pack(pk, b->rotation, nb * 16);
-    d[D_BONE_INTERP] = pack(pk, b->interpolation, nb * 64);
-    const pm_vmd_morph_keys *m = &v->morphs;
-    const size_t nm = m->count;
-    d[D_MORPHS] = m->count;
-    d[D_MORPH_NAME_INDEX] = pack(pk, m->name_index, nm * 4), d[D_MORPH_FRAME] = pack(pk, m->frame, nm * 4);
-    d[D_MORPH_WEIGHT] = pack(pk, m->weight, nm * 4);
-    const pm_vmd_camera_keys *c = &v->cameras;
-    const size_t nc = c->count;
-    d[D_CAMERAS] = c->count;
-    d[D_CAMERA_FRAME] = pack(pk, c->frame, nc * 4), d[D_CAMERA_DISTANCE] = pack(pk, c->distance, nc * 4);
-    d[D_CAMERA_POSITION] = pack(pk, c->position, nc * 12), d[D_CAMERA_ROTATION] = pack(pk, c->rotation, nc * 12);
-    d[D_CAMERA_INTERP] = pack(pk, c->interpolation, nc * 24), d[D_CAMERA_FOV] = pack(pk, c->fov, nc * 4);
-    d[D_CAMERA_PERSPECTIVE] = pack(pk, c->perspective, nc);
-    const pm_vmd_light_keys *l = &v->lights;
-    const size_t nl = l->count;
-    d[D_LIGHTS] = l->count;
-    d[D_LIGHT_FRAME] = pack(pk, l->frame, nl * 4), d[D_LIGHT_COLOR] = pack(pk, l->color, nl * 12);
-    d[D_LIGHT_DIRECTION] = pack(pk, l->direction, nl * 12);
-    const pm_vmd_shadow_keys *sh = &v->shadows;
-    const size_t ns = sh->count;
-    d[D_SHADOWS] = sh->count;
-    d[D_SHADOW_FRAME] = pack(pk, sh->frame, ns * 4), d[D_SHADOW_MODE] = pack(pk, sh->mode, ns);
-    d[D_SHADOW_DISTANCE] = pack(pk, sh->distance, ns * 4);
-    const pm_vmd_property_keys *p = &v->properties;
-    const size_t np = p->count, ni = p->ik_count;
-    d[D_PROPS] = p->count;
-    d[D_PROP_FRAME] = pack(pk, p->frame, np * 4), d[D_PROP_VISIBLE] = pack(pk, p->visible, np);
-    d[D_PROP_IK_START] = pack(pk, p->ik_start, np ? (np + 1) * 4 : 0), d[D_PROP_IK_COUNT] = p->ik_count;
-    d[D_PROP_IK_NAME_INDEX] = pack(pk, p->ik_name_index, ni * 4), d[D_PROP_IK_ENABLED] = pack(pk, p->ik_enabled, ni);
+    for (size_t i = 0; i < N_COUNTS; i++) d[counts[i].slot] = count_at(v, counts[i].offset);
+    for (size_t i = 0; i < N_ARRAYS; i++) {
+        const vmd_array *a = &arrays[i];
+        const size_t n = d[a->count_slot];
+        d[a->slot] = pack(pk, array_at(v, a->offset), (n && a->plus_one ? n + 1 : n) * a->bytes);
+    }
     d[D_HEADER] = pack(pk, v->header, PM_VMD_HEADER_SIZE), d[D_MODEL_FIELD] = pack(pk, v->model_field, PM_VMD_MODEL_NAME_SIZE);
     d[D_TRAILING] = pack(pk, v->trailing, v->trailing_size), d[D_TRAILING_SIZE] = v->trailing_size;
     const pm_vmd_names *tables[3] = {&v->bone_names, &v->morph_names, &v->ik_names};
@@ -226,7 +245,7 @@ static pm_result names_in(const uint32_t *d, int slot, int raw_slot, pm_vmd_name
  * success returns 0, stores a malloc'd buffer in *out (host frees with pm_abi_free) and its size in
  * *out_size; otherwise returns the pm_result and fills errbuf.
  */
-PM_EXPORT int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *out_size, char *errbuf) {
+PM_EXPORT PMI_COLD int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *out_size, char *errbuf) {
     pm_error err = {0};
     pm_vmd v;
     memset(&v, 0, sizeof v);
@@ -249,42 +268,18 @@ PM_EXPORT int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *o
         (r = names_in(d, D_MORPH_NAMES, D_MORPH_FIELDS, &v.morph_names, &err)) ||
         (r = names_in(d, D_IK_NAMES, D_IK_FIELDS, &v.ik_names, &err)))
         goto done;
-#define P(type, slot) ((type *)(uintptr_t)d[slot])
-    v.bones = (pm_vmd_bone_keys){d[D_BONES], P(uint32_t, D_BONE_NAME_INDEX), P(uint32_t, D_BONE_FRAME),
-                                 P(float, D_BONE_POSITION), P(float, D_BONE_ROTATION), P(uint8_t, D_BONE_INTERP), 0};
-    v.morphs = (pm_vmd_morph_keys){d[D_MORPHS], P(uint32_t, D_MORPH_NAME_INDEX), P(uint32_t, D_MORPH_FRAME),
-                                   P(float, D_MORPH_WEIGHT), 0};
-    v.cameras = (pm_vmd_camera_keys){d[D_CAMERAS], P(uint32_t, D_CAMERA_FRAME), P(float, D_CAMERA_DISTANCE),
-                                     P(float, D_CAMERA_POSITION), P(float, D_CAMERA_ROTATION),
-                                     P(uint8_t, D_CAMERA_INTERP), P(uint32_t, D_CAMERA_FOV),
-                                     P(uint8_t, D_CAMERA_PERSPECTIVE), 0};
-    v.lights = (pm_vmd_light_keys){d[D_LIGHTS], P(uint32_t, D_LIGHT_FRAME), P(float, D_LIGHT_COLOR),
-                                   P(float, D_LIGHT_DIRECTION), 0};
-    v.shadows = (pm_vmd_shadow_keys){d[D_SHADOWS], P(uint32_t, D_SHADOW_FRAME), P(uint8_t, D_SHADOW_MODE),
-                                     P(float, D_SHADOW_DISTANCE), 0};
-    v.properties = (pm_vmd_property_keys){d[D_PROPS], P(uint32_t, D_PROP_FRAME), P(uint8_t, D_PROP_VISIBLE),
-                                          P(uint32_t, D_PROP_IK_START), d[D_PROP_IK_COUNT],
-                                          P(uint32_t, D_PROP_IK_NAME_INDEX), P(uint8_t, D_PROP_IK_ENABLED), 0, 0};
-#undef P
+    for (size_t i = 0; i < N_COUNTS; i++) memcpy((char *)&v + counts[i].offset, &d[counts[i].slot], sizeof(uint32_t));
     /* every array of a non-empty section must be there */
-    static const uint8_t groups[][9] = {
-        {D_BONES, D_BONE_NAME_INDEX, D_BONE_FRAME, D_BONE_POSITION, D_BONE_ROTATION, D_BONE_INTERP},
-        {D_MORPHS, D_MORPH_NAME_INDEX, D_MORPH_FRAME, D_MORPH_WEIGHT},
-        {D_CAMERAS, D_CAMERA_FRAME, D_CAMERA_DISTANCE, D_CAMERA_POSITION, D_CAMERA_ROTATION, D_CAMERA_INTERP,
-         D_CAMERA_FOV, D_CAMERA_PERSPECTIVE},
-        {D_LIGHTS, D_LIGHT_FRAME, D_LIGHT_COLOR, D_LIGHT_DIRECTION},
-        {D_SHADOWS, D_SHADOW_FRAME, D_SHADOW_MODE, D_SHADOW_DISTANCE},
-        {D_PROPS, D_PROP_FRAME, D_PROP_VISIBLE, D_PROP_IK_START},
-    };
-    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-        for (int k = 1; k < 9 && groups[g][k]; k++)
-            if (d[groups[g][0]] && !d[groups[g][k]]) {
-                r = pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: a non-empty VMD section is missing an array");
-                goto done;
-            }
-    if (d[D_PROP_IK_COUNT] && (!d[D_PROP_IK_NAME_INDEX] || !d[D_PROP_IK_ENABLED])) {
-        r = pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: property IK states are missing an array");
-        goto done;
+    for (size_t i = 0; i < N_ARRAYS; i++) {
+        const vmd_array *a = &arrays[i];
+        const void *p = (const void *)(uintptr_t)d[a->slot];
+        if (d[a->count_slot] && !p) {
+            r = pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, a->count_slot == D_PROP_IK_COUNT
+                                                            ? "abi: property IK states are missing an array"
+                                                            : "abi: a non-empty VMD section is missing an array");
+            goto done;
+        }
+        memcpy((char *)&v + a->offset, &p, sizeof p);
     }
     if ((r = pm_vmd_write_with(&v, &wo, NULL, 0, &size, &err))) goto done;
     buf = malloc(size ? size : 1);
