@@ -5,7 +5,7 @@
 //   node build-scripts/output-hashes.mjs [--save FILE] [--check FILE] [--quick] [--one-file]
 //
 // Through the npm glue (js-glue, every feature module loaded: the split modules; --one-file:
-// procmotion-all.wasm, createProcMotion({ load: 'all' }), which must give the same hashes) on every
+// procmotion-all.wasm, procmotion/all's createProcMotion(), which must give the same hashes) on every
 // model of the "every model" iteration (the zoo, the mannequin, the shared PMX fixtures;
 // tests/node/support/zoo.mjs): readPmx, analyzeRig, mapHumanoid, the catwalk in three states (VMD, plan, report, info), keypoints of the
 // U-turn walk (points, NDJSON, binary, features), the groove bake (VMD, report); on the mannequin and
@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { FEATURE_MODULES, createProcMotion } from '../js-glue/index.js';
+// all.js: index.js with procmotion-all.wasm registered (createProcMotion defaults to load 'all' there)
+import { FEATURE_MODULES, createProcMotion } from '../js-glue/all.js';
 import { everyModel, zooAvailable } from '../tests/node/support/zoo.mjs';
 import { FIXTURES } from '../tests/node/support/babylon.mjs';
 

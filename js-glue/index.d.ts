@@ -19,7 +19,8 @@ export interface CreateProcMotionOptions {
   /**
    * Feature modules to load now, as pm.loadAsync would; or 'all': procmotion-all.wasm, every module in
    * one file, instead of the core (one fetch, 240 KB gzip against 266 KB split), with every method at
-   * once (a core given as bytes and no `wasm.all`: the split modules).
+   * once. The one file's default URL comes with `procmotion/all` (and the Node entry): a bundle of the
+   * main entry alone, or a core given as bytes, with no `wasm.all` loads the split modules, every one.
    */
   load?: FeatureModule | readonly FeatureModule[] | 'all';
   /**

@@ -7,7 +7,12 @@
 //   await pm.loadAsync('keypoints');                   // MediaPipe keypoints from BVH, VMD, glTF/VRM
 //   await pm.loadAsync('beats');                       // beat tracking, beat grids, tap tempo, WAV
 //   await pm.loadAsync('vrm');                         // PMX/PMD models as VRM 1.0 files
-//   const all = await createProcMotion({ load: 'all' }); // every module at once, in one file (procmotion-all.wasm)
+//
+//   import { createProcMotion as createAll } from 'procmotion/all';
+//   const all = await createAll();                     // every module at once, in one file (procmotion-all.wasm)
+//
+// (createProcMotion({ load: 'all' }) from this entry, in a bundle without procmotion/all: the split modules,
+// every one loaded; procmotion-all.wasm is not in this entry's bundle.)
 //
 // The core is procmotion.wasm, fetched beside this file (new URL('./procmotion.wasm', import.meta.url),
 // which Vite and webpack 5 bundle as an asset) and compiled while it downloads; each feature module is
@@ -21,7 +26,7 @@ import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_BLOCK, MODULE_DEPS, MODULE
 import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
-import { createModuleObject, instantiate, loadBytes } from './loader.js';
+import { createModuleObject, instantiate, loadBytes, registeredWasmUrl } from './loader.js';
 import {
   ERROR_SIZE, ProcMotionError, Scratch, checkCount, gridBlock, gridOf, invalid, outOfMemory, readError, toBytes, utf8Decoder,
   utf8Encoder,
@@ -34,16 +39,17 @@ export { CATWALK_PARAMETERS, GROOVE_JOINTS, HUMANOID_BONES, ProcMotionError, TRA
 export const FEATURE_MODULES = Object.freeze(MODULES.filter((m) => m !== 'core'));
 
 // Where each module's .wasm is by default: beside this file. One literal new URL(...) per file, so
-// that bundlers see (and copy) every one of them.
+// that bundlers see (and copy) every one of them. procmotion-all.wasm has none here, so that an app
+// built from this entry does not carry it: procmotion/all (all.js) and the Node entry register it.
 const WASM_URLS = {
   core: () => new URL('./procmotion.wasm', import.meta.url),
   motion: () => new URL('./procmotion-motion.wasm', import.meta.url),
   keypoints: () => new URL('./procmotion-keypoints.wasm', import.meta.url),
   beats: () => new URL('./procmotion-beats.wasm', import.meta.url),
   vrm: () => new URL('./procmotion-vrm.wasm', import.meta.url),
-  // every module in one file, for createProcMotion({ load: 'all' })
-  all: () => new URL('./procmotion-all.wasm', import.meta.url),
 };
+/** The default URL of `module`'s .wasm: beside this file, or registered (setWasmUrl); undefined for none. */
+const defaultUrl = (module) => WASM_URLS[module]?.() ?? registeredWasmUrl(module);
 // The Shift-JIS decode table for hosts whose TextDecoder has no shift_jis (fillShiftJisTable).
 const SJIS_TABLE_URL = () => new URL('./procmotion-sjis.bin', import.meta.url);
 const FEATURE_CODE = {
@@ -125,16 +131,17 @@ function fixedBytes(bytes, n) {
   return out;
 }
 
-/** The .wasm source for `module` from createProcMotion's `wasm` option (or the default URL). */
+/** The .wasm source for `module` from createProcMotion's `wasm` option (or the default URL; undefined for
+ * 'all' when nothing registered one). */
 function wasmSource(option, module) {
-  if (option === undefined || option === null) return WASM_URLS[module]();
+  if (option === undefined || option === null) return defaultUrl(module);
   const isSource = typeof option === 'string' || option instanceof URL || option instanceof ArrayBuffer ||
     ArrayBuffer.isView(option) || option instanceof WebAssembly.Module || typeof option.then === 'function' ||
     (typeof Response !== 'undefined' && option instanceof Response);
-  if (!isSource) return option[module] ?? (option.core !== undefined && isUrl(option.core) ? beside(option.core, module) : WASM_URLS[module]());
+  if (!isSource) return option[module] ?? (option.core !== undefined && isUrl(option.core) ? beside(option.core, module) : defaultUrl(module));
   if (module === 'core') return option;
   // a URL for the core: the feature modules are beside it; bytes for the core: the default URLs
-  return isUrl(option) ? beside(option, module) : WASM_URLS[module]();
+  return isUrl(option) ? beside(option, module) : defaultUrl(module);
 }
 const isUrl = (x) => typeof x === 'string' || x instanceof URL;
 /** The file named `file` beside a core given by URL. */
@@ -193,8 +200,10 @@ async function fillShiftJisTable(mod, options) {
  * string; bytes; a WebAssembly.Module; a Response), or `{ core, motion, keypoints, all }` for each module;
  * with a URL for the core the feature modules are looked for beside it. options.load: feature modules
  * to load now (a list, as pm.loadAsync would), or 'all': procmotion-all.wasm, every module in one file
- * instead of the core (`wasm.all`, else beside a core given by URL; a core given as bytes and no `all`:
- * the split modules), with every feature module's methods at once. options.shiftJisTable:
+ * instead of the core (`wasm.all`, else beside a core given by URL, else the file beside this one when
+ * procmotion/all or the Node entry is imported), with every feature module's methods at once; a core
+ * given as bytes and no `all`, or a bundle of this entry alone with neither: the split modules, every one
+ * loaded (the same API). options.shiftJisTable:
  * where procmotion-sjis.bin is (a URL or its string, bytes, a Response), read only on a host whose
  * TextDecoder has no shift_jis (default: beside a core given by URL, else beside this file).
  */
@@ -206,8 +215,10 @@ export async function createProcMotion(options = {}) {
     // what the core calls in a feature module before it is loaded (the glue checks first; this is the backstop)
     placeholders[`placeholder:${m}`] = new Proxy({}, { get: () => () => { throw notLoaded('this call', m); } });
   }
-  // load 'all': every module in one file, unless the core is given as bytes (a Module, a Response) and `all` is not
-  const one = options.load === 'all' && (options.wasm?.all != null || isUrl(wasmSource(options.wasm, 'core')));
+  // load 'all': every module in one file, unless the core is given as bytes (a Module, a Response) and `all` is
+  // not, or nothing says where the one file is (this entry bundled without procmotion/all): the split modules
+  const one = options.load === 'all' && (options.wasm?.all != null ||
+    (isUrl(wasmSource(options.wasm, 'core')) && wasmSource(options.wasm, 'all') != null));
   const instance = await instantiate(wasmSource(options.wasm, one ? 'all' : 'core'), {
     env: { emscripten_notify_memory_growth: () => mod.updateViews() },
     ...placeholders,

@@ -12,6 +12,16 @@ export function setFileReader(read) {
   fileReader = read;
 }
 
+// Default URLs the entry point (index.js) has no literal for: procmotion-all.wasm, registered by
+// procmotion/all (all.js) and the Node entry, so that an app built from the main entry does not carry it.
+const registeredUrls = new Map();
+/** procmotion/all (all.js): where `module`'s .wasm is by default (a function returning its URL). */
+export function setWasmUrl(module, url) {
+  registeredUrls.set(module, url);
+}
+/** The default URL registered for `module`, or undefined. */
+export const registeredWasmUrl = (module) => registeredUrls.get(module)?.();
+
 async function readFileUrl(url, option) {
   const fs = globalThis.process?.getBuiltinModule?.('node:fs');
   if (fs) return fs.promises.readFile(url);

@@ -6,12 +6,14 @@
 // configuration either: webpack bundles the .wasm files itself (new URL(..., import.meta.url)), as
 // Vite does; esbuild and Rollup leave that expression as it is, so their build runs as is and the
 // .wasm files are copied beside the output (README, "Bundlers"); without them the page reports the
-// ProcMotionError that says so. An app built by Vite with createProcMotion({ load: 'all' }) fetches
-// procmotion-all.wasm alone.
+// ProcMotionError that says so. Apps built from the main entry carry no procmotion-all.wasm (Vite and
+// webpack emit the split modules only, and webpack prints no size hint for the one file); an app built
+// by Vite from procmotion/all gets it and fetches it alone, and one that asks the main entry for
+// load 'all' fetches the split modules, every one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { REPO_ROOT, browserUnavailable, collectPageErrors, launchChromium, serveStatic } from './support/browser.mjs';
@@ -52,6 +54,15 @@ async function openPage(dir, path, fn) {
     await server.close();
   }
 }
+// Vite's asset names carry an 8-character hash: procmotion-all-AbC_12x-.wasm
+const unhashed = (f) => f.replace(/-[\w-]{8}\.wasm$/, '.wasm');
+/** The bytes of a build's assets: all of them, and its .wasm files by name. */
+const assetBytes = (dir) => {
+  const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => statSync(join(dir, f)).isFile());
+  const size = (f) => statSync(join(dir, f)).size;
+  const total = files.reduce((a, f) => a + size(f), 0);
+  return `${files.length} files, ${total} bytes; ${files.filter((f) => f.endsWith('.wasm')).map((f) => `${f} ${size(f)}`).join(', ')}`;
+};
 const resultOf = (tab) => tab.waitForFunction(() => window.result, null, { timeout: 60_000 }).then((h) => h.jsonValue());
 const copyWasm = (dist) => {
   for (const f of readdirSync(join(REPO_ROOT, 'js-glue')).filter((f) => f.endsWith('.wasm'))) copyFileSync(join(REPO_ROOT, 'js-glue', f), join(dist, f));
@@ -76,8 +87,10 @@ test('the README example, built by Vite with no configuration: the model walks a
     const { build } = await import('vite');
     await build({ root: dir, configFile: false, logLevel: 'warn' });
     const assets = readdirSync(join(dir, 'dist/assets'));
-    const modules = readdirSync(join(REPO_ROOT, 'js-glue')).filter((f) => f.endsWith('.wasm')).length;
-    assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, modules, `Vite emitted every .wasm file: ${assets}`);
+    const split = readdirSync(join(REPO_ROOT, 'js-glue')).filter((f) => f.endsWith('.wasm') && f !== 'procmotion-all.wasm');
+    const emitted = assets.filter((f) => f.endsWith('.wasm')).map(unhashed).sort();
+    assert.deepEqual(emitted, split.sort(), 'Vite emitted every split .wasm file and not procmotion-all.wasm');
+    console.log(`# Vite, main entry: ${assetBytes(join(dir, 'dist/assets'))}`);
     const r = await openPage(join(dir, 'dist'), 'index.html', async (tab) => {
       await tab.waitForFunction(() => window.example?.mmdRuntime?.isAnimationPlaying, null, { timeout: 60_000 });
       return tab.evaluate(async () => {
@@ -104,12 +117,14 @@ test('the README example, built by Vite with no configuration: the model walks a
     assert.deepEqual(r.errors, []);
   });
 
-// An app that uses every module: createProcMotion({ load: 'all' }) fetches procmotion-all.wasm alone (one
-// fetch, one compile) and every module's methods work at once; each feature module's JS chunk loads once.
-const APP_ALL = `import { createProcMotion } from 'procmotion';
+// An app that uses every module: procmotion/all's createProcMotion() (load 'all' by default) fetches
+// procmotion-all.wasm alone (one fetch, one compile) and every module's methods work at once; each
+// feature module's JS chunk loads once. From the main entry, createProcMotion({ load: 'all' }) fetches
+// the split modules, every one, and the app works the same.
+const APP_ALL = (entry, options) => `import { createProcMotion } from '${entry}';
 (async () => {
   try {
-    const pm = await createProcMotion({ load: 'all' });
+    const pm = await createProcMotion(${options});
     const walk = pm.generateCatwalkVmd({}, 120, null, null);
     const kp = pm.toKeypoints(walk.vmd, 'vmd');
     const wav = pm.readWav(pm.writeWav(new Float32Array(800), 8000)).frames;
@@ -122,21 +137,33 @@ const APP_ALL = `import { createProcMotion } from 'procmotion';
 })();
 `;
 
-test("Vite with no configuration: load 'all' fetches procmotion-all.wasm alone and every module works", { skip: SKIP, timeout: 300_000 }, async () => {
-  const dir = consumerProject('bundle-vite-all', { 'index.html': page('main.js'), 'main.js': APP_ALL, 'package.json': '{ "name": "app", "private": true, "type": "module" }' });
-  const { build } = await import('vite');
-  await build({ root: dir, configFile: false, logLevel: 'warn' });
-  const r = await openPage(join(dir, 'dist'), 'index.html', async (tab) => ({ result: await resultOf(tab) }));
-  assert.equal(r.result.error, undefined, r.result.error);
-  assert.ok(r.result.loopFrames > 100 && r.result.frames > 100 && r.result.glb > 1000, JSON.stringify(r.result));
-  assert.equal(r.result.wav, 800);
-  assert.deepEqual(r.result.modules, ['core', 'motion', 'keypoints', 'beats', 'vrm']);
-  assert.equal(r.result.heap, 0);
-  assert.deepEqual(r.wasm.map((p) => p.replace(/-[\w-]{8}\.wasm$/, '.wasm')), ['/assets/procmotion-all.wasm'], 'the one file alone (Vite adds an 8-character hash)');
-  assert.equal(new Set(r.js).size, r.js.length, `every JS file once: ${r.js}`);
-  assert.deepEqual(r.errors, []);
-  console.log(`# load 'all': ${r.wasm.length} .wasm, ${r.js.length} JS files fetched`);
-});
+const SPLIT_FILES = ['procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'procmotion-beats.wasm', 'procmotion-vrm.wasm'];
+for (const [entry, options, fetched, label] of [
+  ['procmotion/all', '', ['procmotion-all.wasm'], 'procmotion/all fetches procmotion-all.wasm alone'],
+  ['procmotion', "{ load: 'all' }", SPLIT_FILES, "the main entry's load 'all' fetches the split modules"],
+]) {
+  test(`Vite with no configuration: ${label} and every module works`, { skip: SKIP, timeout: 300_000 }, async () => {
+    const dir = consumerProject(`bundle-vite-${entry.replace('/', '-')}-all`, {
+      'index.html': page('main.js'), 'main.js': APP_ALL(entry, options), 'package.json': '{ "name": "app", "private": true, "type": "module" }',
+    });
+    const { build } = await import('vite');
+    await build({ root: dir, configFile: false, logLevel: 'warn' });
+    const emitted = readdirSync(join(dir, 'dist/assets')).filter((f) => f.endsWith('.wasm')).map(unhashed);
+    if (entry === 'procmotion/all') assert.ok(emitted.includes('procmotion-all.wasm'), `procmotion/all's build emits procmotion-all.wasm: ${emitted}`);
+    else assert.ok(!emitted.includes('procmotion-all.wasm'), `the main entry's build emits no procmotion-all.wasm: ${emitted}`);
+    console.log(`# Vite, ${entry} with load 'all': ${assetBytes(join(dir, 'dist/assets'))}`);
+    const r = await openPage(join(dir, 'dist'), 'index.html', async (tab) => ({ result: await resultOf(tab) }));
+    assert.equal(r.result.error, undefined, r.result.error);
+    assert.ok(r.result.loopFrames > 100 && r.result.frames > 100 && r.result.glb > 1000, JSON.stringify(r.result));
+    assert.equal(r.result.wav, 800);
+    assert.deepEqual(r.result.modules, ['core', 'motion', 'keypoints', 'beats', 'vrm']);
+    assert.equal(r.result.heap, 0);
+    assert.deepEqual(r.wasm.map(unhashed), fetched.map((f) => `/assets/${f}`), 'the .wasm files fetched, each once');
+    assert.equal(new Set(r.js).size, r.js.length, `every JS file once: ${r.js}`);
+    assert.deepEqual(r.errors, []);
+    console.log(`# ${entry}, load 'all': ${r.wasm.length} .wasm, ${r.js.length} JS files fetched`);
+  });
+}
 
 test('webpack 5 with no configuration bundles the package and its .wasm files', { skip: SKIP, timeout: 300_000 }, async () => {
   const dir = consumerProject('bundle-webpack', { 'src/index.js': APP, 'package.json': '{ "name": "app", "private": true }' });
@@ -154,6 +181,18 @@ test('webpack 5 with no configuration bundles the package and its .wasm files', 
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   for (const line of r.stdout.split('\n').filter(Boolean)) console.log(`# webpack: ${line}`);
+  // webpack names assets by content hash: the split modules are the .wasm files it emitted, byte for
+  // byte, and procmotion-all.wasm is none of them, nor in a size hint
+  const dist = join(dir, 'dist');
+  const wasm = readdirSync(dist).filter((f) => f.endsWith('.wasm'));
+  const bytesOf = (f) => readFileSync(join(REPO_ROOT, 'js-glue', f));
+  const which = wasm.map((f) => SPLIT_FILES.find((m) => bytesOf(m).equals(readFileSync(join(dist, f)))) ?? f).sort();
+  assert.deepEqual(which, [...SPLIT_FILES].sort(), 'webpack emitted the split modules only');
+  const all = wasm.find((f) => bytesOf('procmotion-all.wasm').equals(readFileSync(join(dist, f))));
+  assert.equal(all, undefined, 'no procmotion-all.wasm in a main-entry build');
+  const hinted = [...r.stdout.matchAll(/(\S+\.wasm) \([\d.]+ KiB\)/g)].map((m) => m[1]);
+  assert.ok(hinted.every((f) => wasm.includes(f)), `the size hints name emitted files: ${hinted}`);
+  console.log(`# webpack, main entry: ${assetBytes(dist)}; size hints for ${hinted.length ? hinted.map((f) => SPLIT_FILES.find((m) => bytesOf(m).equals(readFileSync(join(dist, f))))).join(', ') : 'no .wasm'}`);
   writeFileSync(join(dir, 'dist/index.html'), page('main.js', false));
   checkApp(await openPage(join(dir, 'dist'), 'index.html', async (tab) => ({ result: await resultOf(tab) })));
 });

@@ -5,8 +5,9 @@
 // pm.loadAsync (its dependencies first) and not before; a missing .wasm is a ProcMotionError that says
 // what to do; createProcMotion({ wasm }) takes bytes or a URL. The Shift-JIS decode table comes from
 // Chromium's TextDecoder (procmotion-sjis.bin is not fetched), and from that file when TextDecoder has
-// no shift_jis: the same table, entry by entry. createProcMotion({ load: 'all' }) streams procmotion-all.wasm
-// alone.
+// no shift_jis: the same table, entry by entry. procmotion/all's createProcMotion() streams
+// procmotion-all.wasm alone; the main entry alone, which does not name that file, loads the split modules
+// for load 'all' (wasm.all still names the one file).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,24 +19,25 @@ const SKIP = browserUnavailable() ?? false;
 if (SKIP) console.log(`# ${SKIP}`);
 const [major, minor, patch] = JSON.parse(readFileSync(join(REPO_ROOT, 'js-glue/package.json'), 'utf8')).version.split('.').map(Number);
 
-// The page records which instantiation path ran, then runs `body` (an async function of pm).
-const page = (body) => `<!doctype html><meta charset="utf-8"><title>procmotion loader</title>
+// The page records which instantiation path ran, imports `entry`, then runs `body` (an async function of
+// its exports).
+const page = (body, entry) => `<!doctype html><meta charset="utf-8"><title>procmotion loader</title>
 <script type="module">
   const streaming = WebAssembly.instantiateStreaming;
   window.paths = [];
   WebAssembly.instantiateStreaming = (...a) => { window.paths.push('streaming'); return streaming(...a); };
   const instantiate = WebAssembly.instantiate;
   WebAssembly.instantiate = (...a) => { window.paths.push('instantiate'); return instantiate(...a); };
-  import('/js-glue/index.js').then(async (procmotion) => {
+  import('${entry}').then(async (procmotion) => {
     try {
       window.result = await (${body})(procmotion);
     } catch (e) { window.result = { error: String(e && e.stack || e), code: e.code, module: e.module, message: e.message }; }
   });
 </script>`;
 
-async function run(body, serverOptions = {}) {
+async function run(body, serverOptions = {}, entry = '/js-glue/index.js') {
   const requests = [];
-  const server = await serveStatic(REPO_ROOT, { '/p.html': page(body) }, { ...serverOptions, requests });
+  const server = await serveStatic(REPO_ROOT, { '/p.html': page(body, entry) }, { ...serverOptions, requests });
   const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
@@ -99,20 +101,42 @@ test('a server without the application/wasm type gets the fetch-and-instantiate 
     assert.deepEqual(errors, []);
   });
 
-test("createProcMotion({ load: 'all' }) streams procmotion-all.wasm alone: every module at once",
+test("procmotion/all's createProcMotion() streams procmotion-all.wasm alone: every module at once",
   { skip: SKIP || (!existsSync(join(REPO_ROOT, 'js-glue/procmotion-all.wasm')) && 'SKIP: js-glue/*.wasm not built'), timeout: 60_000 }, async () => {
     const { result, paths, requests, errors } = await run(`async ({ createProcMotion }) => {
-      const pm = await createProcMotion({ load: 'all' });
+      const pm = await createProcMotion(); // load 'all' by default there
       const bones = pm.readPmx(pm.mannequinPmx()).bones.length;
       const frames = pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount;
       await pm.loadAsync('all');
       return { modules: pm.modules, bones, frames, glb: pm.pmxToVrm(pm.mannequinPmx()).glb.length, wav: pm.readWav(pm.writeWav(new Float32Array(80), 8000)).frames };
-    }`);
+    }`, {}, '/js-glue/all.js');
     assert.equal(result.error, undefined, result.error);
     assert.deepEqual(result.modules, ['core', 'motion', 'keypoints', 'beats', 'vrm']);
     assert.ok(result.bones > 20 && result.frames > 100 && result.glb > 1000 && result.wav === 80, JSON.stringify(result));
     assert.deepEqual(paths, ['streaming'], 'one module, compiled while it downloads');
     assert.deepEqual(requests, ['/js-glue/procmotion-all.wasm']);
+    assert.deepEqual(errors, []);
+  });
+
+// The main entry alone (as in a bundle without procmotion/all) knows no procmotion-all.wasm: load 'all'
+// loads the split modules, every one, with the same API; wasm.all still names the one file.
+test("the main entry's createProcMotion({ load: 'all' }) loads the split modules; wasm.all still loads the one file",
+  { skip: SKIP || (!existsSync(join(REPO_ROOT, 'js-glue/procmotion-all.wasm')) && 'SKIP: js-glue/*.wasm not built'), timeout: 60_000 }, async () => {
+    const { result, paths, requests, errors } = await run(`async ({ createProcMotion }) => {
+      const pm = await createProcMotion({ load: 'all' });
+      const split = { modules: pm.modules, glb: pm.pmxToVrm(pm.mannequinPmx()).glb.length, frames: pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount };
+      const one = await createProcMotion({ load: 'all', wasm: { all: new URL('/js-glue/procmotion-all.wasm', location.href) } });
+      return { split, one: one.modules, heap: [pm.heapInUse, one.heapInUse] };
+    }`);
+    assert.equal(result.error, undefined, result.error);
+    const every = ['core', 'motion', 'keypoints', 'beats', 'vrm'];
+    assert.deepEqual(result.split.modules, every);
+    assert.ok(result.split.glb > 1000 && result.split.frames > 100, JSON.stringify(result));
+    assert.deepEqual(result.one, every);
+    assert.deepEqual(result.heap, [0, 0]);
+    assert.deepEqual(requests, ['/js-glue/procmotion.wasm', '/js-glue/procmotion-motion.wasm', '/js-glue/procmotion-keypoints.wasm',
+      '/js-glue/procmotion-beats.wasm', '/js-glue/procmotion-vrm.wasm', '/js-glue/procmotion-all.wasm']);
+    assert.equal(paths.length, 6);
     assert.deepEqual(errors, []);
   });
 

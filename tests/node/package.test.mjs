@@ -2,7 +2,8 @@
 // the .wasm files and procmotion-sjis.bin (the Shift-JIS table for hosts without
 // TextDecoder('shift_jis')), nothing else; a project with the unpacked tarball as
 // node_modules/procmotion runs `import('procmotion')` in plain Node 20 (the "node" export condition),
-// loads only the core until asked, and reports a feature method called before its module loaded. The
+// loads only the core until asked, and reports a feature method called before its module loaded;
+// `import('procmotion/all')` loads every module from procmotion-all.wasm unless told otherwise. The
 // lazy method list (constants.js FEATURES) names exactly what each feature module installs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,7 @@ const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-s
 test('npm pack holds README, LICENSE, the types, the glue, the .wasm files and procmotion-sjis.bin', { skip: SKIP, timeout: 120_000 }, () => {
   const { files, size } = packPackage();
   for (const f of ['README.md', 'LICENSE', 'package.json', 'index.d.ts', 'babylon.d.ts', 'index.js', 'node.js', 'babylon.js',
-    'procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'dist/abi.js', 'sjis-table.js', 'procmotion-sjis.bin']) {
+    'all.js', 'all.d.ts', 'node-all.js', 'procmotion-all.wasm', 'procmotion.wasm', 'procmotion-motion.wasm', 'procmotion-keypoints.wasm', 'dist/abi.js', 'sjis-table.js', 'procmotion-sjis.bin']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   assert.deepEqual(files.filter((f) => !/\.(js|d\.ts|wasm|md|json)$|^LICENSE$|^procmotion-sjis\.bin$/.test(f)), [], 'nothing but the package');
@@ -46,7 +47,11 @@ globalThis.TextDecoder = class extends Real { constructor(l, o) { if (/shift_jis
 const small = await createProcMotion();
 globalThis.TextDecoder = Real;
 const center = small.decodeShiftJis(Uint8Array.of(0x83, 0x5a, 0x83, 0x93, 0x83, 0x5e, 0x81, 0x5b));
-console.log(JSON.stringify({ before, code, named, landing, landed: walk.report?.model, loop: walk.loopFrames, bones, after: pm.modules, table: [pm._shiftJisTable, small._shiftJisTable], center }));
+// procmotion/all: load 'all' by default (the one file: no split core's '%0'), an explicit load wins
+const all = await import('procmotion/all');
+const one = await all.createProcMotion(), chosen = await all.createProcMotion({ load: ['motion'] });
+const allEntry = { one: [one.modules.length, '%0' in one.mod.exports], chosen: [chosen.modules, '%0' in chosen.mod.exports], same: all.ProcMotionError === (await import('procmotion')).ProcMotionError };
+console.log(JSON.stringify({ before, code, named, landing, landed: walk.report?.model, loop: walk.loopFrames, bones, after: pm.modules, table: [pm._shiftJisTable, small._shiftJisTable], center, allEntry }));
 `,
   });
   const r = spawnSync(process.execPath, ['main.js'], { cwd: dir, encoding: 'utf8' });
@@ -61,6 +66,7 @@ console.log(JSON.stringify({ before, code, named, landing, landed: walk.report?.
   assert.deepEqual(out.after, ['core', 'motion']);
   assert.deepEqual(out.table, ['TextDecoder', 'file'], "the Shift-JIS table from TextDecoder, else from the package's procmotion-sjis.bin");
   assert.equal(out.center, 'センター');
+  assert.deepEqual(out.allEntry, { one: [5, false], chosen: [['core', 'motion'], true], same: true }, "procmotion/all: load 'all' by default, an explicit load wins");
 });
 
 // procmotion-all.wasm (createProcMotion({ load: 'all' })): from the tarball, with every other .wasm of the
@@ -121,7 +127,8 @@ console.log(JSON.stringify({ modules, heap, heapAfter, calls, given: given.modul
 // The one file's outputs are the split modules' (output-hashes.mjs --one-file checks every output; this
 // a few of every module's, in one process).
 test("load 'all' (procmotion-all.wasm) gives the split modules' outputs", { skip: SKIP, timeout: 60_000 }, async () => {
-  const { FEATURE_MODULES, createProcMotion } = await import('../../js-glue/index.js');
+  // all.js registers procmotion-all.wasm (index.js alone, unbundled, would load the split modules)
+  const { FEATURE_MODULES, createProcMotion } = await import('../../js-glue/all.js');
   const split = await createProcMotion({ load: FEATURE_MODULES }), one = await createProcMotion({ load: 'all' });
   assert.ok('%0' in split.mod.exports && !('%0' in one.mod.exports), 'the split core, and the one file');
   const outputs = (pm) => {

@@ -1,7 +1,8 @@
 // The package's types as a TypeScript user gets them: a consumer project with the packed tarball in
-// node_modules compiles a small program using the main entry points with tsc --strict, with
-// moduleResolution bundler and nodenext, under the current TypeScript (7) and 5.x, checking the
-// declaration files too (skipLibCheck off): no error in the program or in procmotion's .d.ts files
+// node_modules compiles a small program using the main entry points (procmotion, procmotion/babylon,
+// procmotion/all) with tsc --strict, with moduleResolution bundler and nodenext, under the current
+// TypeScript (7) and 5.x, checking the declaration files too (skipLibCheck off): no error in the
+// program or in procmotion's .d.ts files
 // (@babylonjs/core's and babylon-mmd's own declarations do not pass that, so errors located in them
 // are theirs and are not counted). Its @ts-expect-error lines prove that wrong names and types are
 // rejected (tsc fails on an @ts-expect-error that expects nothing), and the public declarations
@@ -19,6 +20,7 @@ const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-s
 
 const PROGRAM = `import { createProcMotion, ProcMotionError, CATWALK_PARAMETERS, type CatwalkResult, type Vmd } from 'procmotion';
 import { createCatwalkAnimationAsync, getModelInfo, loopRuntimeAnimation } from 'procmotion/babylon';
+import { createProcMotion as createAll, ProcMotionError as AllError, type ProcMotion } from 'procmotion/all';
 import type { MmdModel } from 'babylon-mmd/esm/Runtime/mmdModel.js';
 import type { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
 import 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation.js'; // adds createRuntimeAnimation, as in the README
@@ -92,6 +94,13 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const one = await createProcMotion({ load: 'all', wasm: { all: new URL('https://cdn.example/procmotion-all.wasm') } });
   const everyModule: number = one.readPmx(pmx).bones.length + one.pmxToVrm(pmx).glb.length;
   void everyModule;
+  // procmotion/all: the same API, load 'all' by default
+  const fromAll: ProcMotion = await createAll();
+  const allBones: number = fromAll.readPmx(pmx).bones.length + (await createAll({ load: ['motion'] })).modules.length;
+  void allBones;
+  void (AllError === ProcMotionError);
+  // @ts-expect-error: load is a module, a list of them or 'all', there too
+  await createAll({ load: 'everything' });
   // @ts-expect-error: load is a module, a list of them or 'all'
   await createProcMotion({ load: 'everything' });
   // @ts-expect-error: evaluate takes a frame number
@@ -153,7 +162,7 @@ for (const resolution of ['bundler', 'nodenext']) {
 
 test('the public declarations contain no any', { skip: SKIP }, () => {
   const { dir } = packPackage();
-  for (const f of ['index.d.ts', 'babylon.d.ts']) {
+  for (const f of ['index.d.ts', 'babylon.d.ts', 'all.d.ts']) {
     const code = readFileSync(join(dir, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     assert.doesNotMatch(code, /\bany\b/, `${f} uses any`);
   }
