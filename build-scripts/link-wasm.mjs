@@ -572,9 +572,9 @@ console.log(`link-wasm: ${sizes.join(', ')} in ${((performance.now() - t0) / 100
 // ---- abi.js ------------------------------------------------------------------------------------------
 // One file per module (abi.js for the core, abi-<module>.js) with the layouts and enums its glue reads,
 // and abi-runtime.js with what the glue's shared runtime (js-glue/runtime.js) reads: the layouts tagged
-// `runtime` in the table and the result names; abi.js re-exports it, so it holds the core's whole
-// interface. Apart, a bundler can keep abi.js in the entry's own chunk (runtime.js is in a chunk shared
-// with the feature modules), where its constants are inlined.
+// `runtime` in the table and the result names; abi.js holds them too (its own copies, not a re-export),
+// so it holds the core's whole interface. Apart, a bundler can keep abi.js in the entry's own chunk
+// (runtime.js is in a chunk shared with the feature modules), where its constants are inlined.
 // Each layout twice: as one frozen object (VMD.BONES, for code that looks slots up by name) and as one
 // constant per slot (VMD_BONES = 10: the layout's name and the slot's joined by '_'), which bundlers
 // inline where the glue reads it through a namespace import (`import * as A from './dist/abi.js'`,
@@ -582,6 +582,9 @@ console.log(`link-wasm: ${sizes.join(', ')} in ${((performance.now() - t0) / 100
 // (every object is marked pure: unused, it is dropped). Enums (looked up by name) are objects only.
 // A constant that would take an object's name (the slot HUMANOID.NAMING and the enum HUMANOID_NAMING)
 // is left out; two layouts that make one constant (A.B_C and A_B.C) stop the build.
+// esbuild (0.28) inlines a file's constants only if the file re-exports nothing and only those declared
+// before its first other statement (a pure Object.freeze included): the constants come first, then the
+// objects.
 function abiModule(m, rep, module) {
   const first = module === m.modules[0], runtime = module === 'runtime';
   const lines = [
@@ -589,20 +592,21 @@ function abiModule(m, rep, module) {
     runtime ? '// The wasm interface as every module\'s glue reads it (js-glue/runtime.js): slot offsets per layout'
       : `// The wasm interface of the ${module} module as data: slot offsets per layout (COUNT: the slots`,
     runtime ? '// (COUNT: the slots needed) and the result names.'
-      : '// needed) and enum values' + (first ? '; the result names, the modules and what each needs first.' : '.'),
+      : '// needed) and enum values' + (first ? '; what runtime.js reads (abi-runtime.js), the modules and what each needs first.' : '.'),
     '// Each layout as an object (VMD.BONES) and as constants (VMD_BONES) that bundlers inline.',
   ];
-  if (first) lines.push("export * from './abi-runtime.js';");
+  const objectLines = [];
   const freeze = (o) => `/* @__PURE__ */ Object.freeze(${JSON.stringify(o)})`;
-  const layouts = Object.entries(m.layouts).filter(([, l]) => l.module === module);
-  const enums = Object.entries(m.enums).filter(([, e]) => e.module === module);
+  const own = (x) => x.module === module || (first && x.module === 'runtime');
+  const layouts = Object.entries(m.layouts).filter(([, l]) => own(l));
+  const enums = Object.entries(m.enums).filter(([, e]) => own(e));
   const objects = new Set([...layouts, ...enums].map(([name]) => name)), flat = new Set();
   for (const [name, { entries }] of layouts) {
     const o = {};
     let at = 0;
     for (const [slot, n] of entries) o[slot] = at, (at += n);
     o.COUNT = at;
-    lines.push(`export const ${name} = ${freeze(o)};`);
+    objectLines.push(`export const ${name} = ${freeze(o)};`);
     const consts = Object.entries(o).map(([k, v]) => [`${name}_${k}`, v]).filter(([n]) => !objects.has(n));
     for (const [n] of consts) {
       if (flat.has(n)) throw new Error(`link-wasm: two layouts make the constant ${n} (abi${first ? '' : `-${module}`}.js)`);
@@ -610,13 +614,14 @@ function abiModule(m, rep, module) {
     }
     lines.push(`export const ${consts.map(([n, v]) => `${n} = ${v}`).join(', ')};`);
   }
-  for (const [name, { entries }] of enums) lines.push(`export const ${name} = ${freeze(Object.fromEntries(entries))};`);
-  if (runtime) lines.push(`export const RESULTS = ${freeze(Object.fromEntries(m.results.map(([n, v]) => [v, n])))};`);
+  for (const [name, { entries }] of enums) objectLines.push(`export const ${name} = ${freeze(Object.fromEntries(entries))};`);
+  if (runtime || first) objectLines.push(`export const RESULTS = ${freeze(Object.fromEntries(m.results.map(([n, v]) => [v, n])))};`);
   if (first) {
-    lines.push(`export const MODULES = ${freeze(m.modules)};`);
+    objectLines.push(`export const MODULES = ${freeze(m.modules)};`);
     const deps = Object.fromEntries(m.modules.map((mod) => [mod, rep.modules[mod]?.deps ?? []]));
-    lines.push('/** The feature modules each module calls into (loaded before it). */');
-    lines.push(`export const MODULE_DEPS = ${freeze(deps)};`);
+    objectLines.push('/** The feature modules each module calls into (loaded before it). */');
+    objectLines.push(`export const MODULE_DEPS = ${freeze(deps)};`);
   }
+  lines.push(...objectLines);
   return lines.join('\n') + '\n';
 }
