@@ -21,12 +21,14 @@
 //      the same address; a range several lazy modules refer to moves into the one of them that the
 //      others load first (their dependency); everything the first module's code refers to, or that
 //      nothing refers to, stays.
-//   5. The names of the exports the lazy modules import are shortened, the name and producers
+//   5. The names of the exports the lazy modules import are shortened, the table's functions exported
+//      to JS by their index in the table in base 36 (pm_abi_alloc is `0`: abi*.js hold the indexes as
+//      constants named after the functions, js-glue/loader.js binds mod[index]), the name and producers
 //      sections dropped, and the files written: procmotion.wasm (core), procmotion-<module>.wasm, and
 //      abi.js (the interface for js-glue, see js-glue/dist/abi.js) and wasm-modules.json (sizes,
 //      dependencies, what moved).
-//   6. procmotion-all.wasm: the full link with the split set's data and exports, for an app that uses
-//      every module (createProcMotion({ load: 'all' })).
+//   6. procmotion-all.wasm: the full link with the split set's data and (short) exports, for an app that
+//      uses every module (createProcMotion({ load: 'all' })).
 // Needs emcc, wasm-split and wasm-dis (Debian's emscripten and binaryen, build-scripts/setup.sh).
 // PM_LINK_OPT=-Oz (for experiments) replaces the full link's -O3; build-scripts/wasm-sizes.mjs reads what
 // this leaves in <out>/link/ to show where the bytes are.
@@ -87,6 +89,9 @@ function readManifest(cc = EMCC) {
 }
 const manifest = readManifest();
 const MODULES = manifest.modules;
+// the name each function of the table is exported by to JS: its index in base 36
+const SHORT = new Map(manifest.exports.map(([, name], i) => [name, i.toString(36)]));
+if (SHORT.size > 36 * 36) throw new Error('link-wasm: more than 1296 exports need longer short names');
 const exportsOf = (mods) => manifest.exports.filter(([m]) => mods.includes(m)).map(([, name]) => name);
 
 // ---- 2. the full link ----------------------------------------------------------------------------
@@ -484,7 +489,16 @@ const rename = new Map();
 exps.forEach((e) => {
   if (e.name.startsWith('%')) rename.set(e.name, `%${rename.size.toString(36)}`);
 });
-psecs = psecs.map((s) => (s.id === 7 ? { id: 7, body: writeExports(exps.map((e) => ({ ...e, name: rename.get(e.name) ?? e.name }))) } : s));
+// and for the table's functions, which JS calls: each one's index in pm_abi_table.h in base 36
+// (abi*.js gives the glue the index as pm_abi_<name>; js-glue/loader.js binds mod[index])
+const shortNames = (list) => {
+  for (const e of list) if (/^[0-9a-z]{1,2}$/.test(e.name)) throw new Error(`link-wasm: the export ${e.name} looks like a short name`);
+  const out = list.map((e) => ({ ...e, name: rename.get(e.name) ?? SHORT.get(e.name) ?? e.name }));
+  const missing = manifest.exports.filter(([, n]) => !list.some((e) => e.name === n)).map(([, n]) => n);
+  if (missing.length) throw new Error(`link-wasm: not exported: ${missing.join(', ')}`);
+  return out;
+};
+psecs = psecs.map((s) => (s.id === 7 ? { id: 7, body: writeExports(shortNames(exps)) } : s));
 const primaryOut = writeModule(strip(withData(psecs, data.primary)));
 
 // the table each lazy module imports is the first module's, which later splits made larger
@@ -529,7 +543,7 @@ lazy.forEach((s, k) => {
   const fsecs = readSections(readFileSync(FULL));
   const fullExports = readExports(fsecs.find((s) => s.id === 7).body);
   const toJs = (list) => list.filter((e) => !e.name.startsWith('%')).map((e) => e.name).sort();
-  const coreExports = toJs(readExports(readSections(primaryOut).find((s) => s.id === 7).body));
+  const coreExports = toJs(exps);
   if (JSON.stringify(toJs(fullExports)) !== JSON.stringify(coreExports)) {
     throw new Error('link-wasm: the full link does not export what the split core offers to JS');
   }
@@ -556,7 +570,8 @@ lazy.forEach((s, k) => {
   }
   const fullImage = imageOf(readData(fsecs.find((s) => s.id === 11).body));
   const sameData = Buffer.from(fullImage).equals(Buffer.from(image));
-  const bytes = writeModule(strip(withData(fsecs, segs)));
+  const named = fsecs.map((s) => (s.id === 7 ? { id: 7, body: writeExports(shortNames(fullExports)) } : s));
+  const bytes = writeModule(strip(withData(named, segs)));
   writeFileSync(join(OUT, 'procmotion-all.wasm'), bytes);
   report.all = { file: 'procmotion-all.wasm', bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, exports: coreExports.length, sameDataAsFullLink: sameData };
   console.log(`link-wasm: procmotion-all.wasm ${(bytes.length / 1024).toFixed(0)} KB (${(report.all.gzip / 1024).toFixed(1)} KB gzip): every module in one file`);
@@ -572,9 +587,9 @@ console.log(`link-wasm: ${sizes.join(', ')} in ${((performance.now() - t0) / 100
 // ---- abi.js ------------------------------------------------------------------------------------------
 // One file per module (abi.js for the core, abi-<module>.js) with the layouts and enums its glue reads,
 // and abi-runtime.js with what the glue's shared runtime (js-glue/runtime.js) reads: the layouts tagged
-// `runtime` in the table and the result names; abi.js re-exports it, so it holds the core's whole
-// interface. Apart, a bundler can keep abi.js in the entry's own chunk (runtime.js is in a chunk shared
-// with the feature modules), where its constants are inlined.
+// `runtime` in the table and the result names; abi.js holds them too (its own copies, not a re-export),
+// so it holds the core's whole interface. Apart, a bundler can keep abi.js in the entry's own chunk
+// (runtime.js is in a chunk shared with the feature modules), where its constants are inlined.
 // Each layout twice: as one frozen object (VMD.BONES, for code that looks slots up by name) and as one
 // constant per slot (VMD_BONES = 10: the layout's name and the slot's joined by '_'), which bundlers
 // inline where the glue reads it through a namespace import (`import * as A from './dist/abi.js'`,
@@ -582,6 +597,12 @@ console.log(`link-wasm: ${sizes.join(', ')} in ${((performance.now() - t0) / 100
 // (every object is marked pure: unused, it is dropped). Enums (looked up by name) are objects only.
 // A constant that would take an object's name (the slot HUMANOID.NAMING and the enum HUMANOID_NAMING)
 // is left out; two layouts that make one constant (A.B_C and A_B.C) stop the build.
+// Every file also has the wasm functions' indexes (pm_abi_alloc = 0: the glue calls
+// mod[A.pm_abi_alloc](...), the core exports the function as '0'), all of them in each file, so that
+// each glue file reads them from the abi file it imports, in its own chunk.
+// esbuild (0.28) inlines a file's constants only if the file re-exports nothing and only those declared
+// before its first other statement (a pure Object.freeze included): the constants come first, then the
+// objects.
 function abiModule(m, rep, module) {
   const first = module === m.modules[0], runtime = module === 'runtime';
   const lines = [
@@ -589,20 +610,22 @@ function abiModule(m, rep, module) {
     runtime ? '// The wasm interface as every module\'s glue reads it (js-glue/runtime.js): slot offsets per layout'
       : `// The wasm interface of the ${module} module as data: slot offsets per layout (COUNT: the slots`,
     runtime ? '// (COUNT: the slots needed) and the result names.'
-      : '// needed) and enum values' + (first ? '; the result names, the modules and what each needs first.' : '.'),
-    '// Each layout as an object (VMD.BONES) and as constants (VMD_BONES) that bundlers inline.',
+      : '// needed) and enum values' + (first ? '; what runtime.js reads (abi-runtime.js), the modules and what each needs first.' : '.'),
+    '// Each layout as an object (VMD.BONES) and as constants (VMD_BONES) that bundlers inline, then the',
+    '// wasm functions by their index in the table (mod[pm_abi_alloc](...)).',
   ];
-  if (first) lines.push("export * from './abi-runtime.js';");
+  const objectLines = [];
   const freeze = (o) => `/* @__PURE__ */ Object.freeze(${JSON.stringify(o)})`;
-  const layouts = Object.entries(m.layouts).filter(([, l]) => l.module === module);
-  const enums = Object.entries(m.enums).filter(([, e]) => e.module === module);
+  const own = (x) => x.module === module || (first && x.module === 'runtime');
+  const layouts = Object.entries(m.layouts).filter(([, l]) => own(l));
+  const enums = Object.entries(m.enums).filter(([, e]) => own(e));
   const objects = new Set([...layouts, ...enums].map(([name]) => name)), flat = new Set();
   for (const [name, { entries }] of layouts) {
     const o = {};
     let at = 0;
     for (const [slot, n] of entries) o[slot] = at, (at += n);
     o.COUNT = at;
-    lines.push(`export const ${name} = ${freeze(o)};`);
+    objectLines.push(`export const ${name} = ${freeze(o)};`);
     const consts = Object.entries(o).map(([k, v]) => [`${name}_${k}`, v]).filter(([n]) => !objects.has(n));
     for (const [n] of consts) {
       if (flat.has(n)) throw new Error(`link-wasm: two layouts make the constant ${n} (abi${first ? '' : `-${module}`}.js)`);
@@ -610,13 +633,15 @@ function abiModule(m, rep, module) {
     }
     lines.push(`export const ${consts.map(([n, v]) => `${n} = ${v}`).join(', ')};`);
   }
-  for (const [name, { entries }] of enums) lines.push(`export const ${name} = ${freeze(Object.fromEntries(entries))};`);
-  if (runtime) lines.push(`export const RESULTS = ${freeze(Object.fromEntries(m.results.map(([n, v]) => [v, n])))};`);
+  lines.push(`export const ${m.exports.map(([, n], i) => `${n} = ${i}`).join(', ')};`);
+  for (const [name, { entries }] of enums) objectLines.push(`export const ${name} = ${freeze(Object.fromEntries(entries))};`);
+  if (runtime || first) objectLines.push(`export const RESULTS = ${freeze(Object.fromEntries(m.results.map(([n, v]) => [v, n])))};`);
   if (first) {
-    lines.push(`export const MODULES = ${freeze(m.modules)};`);
+    objectLines.push(`export const MODULES = ${freeze(m.modules)};`);
     const deps = Object.fromEntries(m.modules.map((mod) => [mod, rep.modules[mod]?.deps ?? []]));
-    lines.push('/** The feature modules each module calls into (loaded before it). */');
-    lines.push(`export const MODULE_DEPS = ${freeze(deps)};`);
+    objectLines.push('/** The feature modules each module calls into (loaded before it). */');
+    objectLines.push(`export const MODULE_DEPS = ${freeze(deps)};`);
   }
+  lines.push(...objectLines);
   return lines.join('\n') + '\n';
 }

@@ -11,6 +11,7 @@
 //
 // procmotion's 'beats' feature module (procmotion-beats.wasm): index.js imports this file on the first
 // pm.loadAsync('beats') and puts `api` on the ProcMotion.
+import * as B from './dist/abi-beats.js';
 import { ERROR_SIZE, ProcMotionError, gridOf } from './runtime.js';
 
 const CHUNK = 32768; // frames handed to the core per push
@@ -57,14 +58,14 @@ function installBeats() {
       try {
         const errPtr = s.alloc(ERROR_SIZE);
         const opts = s.put(optionVector(options), Float64Array);
-        this.handle = mod._pm_abi_beats_create(sampleRate, channels, opts, 7, errPtr);
+        this.handle = mod[B.pm_abi_beats_create](sampleRate, channels, opts, 7, errPtr);
         if (!this.handle) throw errorOf(pm, errPtr, 'beats');
-        this.buf = mod._pm_abi_alloc(CHUNK * channels * 4 + ERROR_SIZE + 48);
+        this.buf = mod[B.pm_abi_alloc](CHUNK * channels * 4 + ERROR_SIZE + 48);
         if (!this.buf) throw fail('beats: out of wasm memory', 'PM_ERR_OUT_OF_MEMORY');
         this.errPtr = this.buf + CHUNK * channels * 4;
         this.outPtr = this.errPtr + ERROR_SIZE;
       } catch (e) {
-        if (this.handle) mod._pm_abi_beats_free(this.handle);
+        if (this.handle) mod[B.pm_abi_beats_free](this.handle);
         this.handle = 0;
         throw e;
       } finally {
@@ -85,7 +86,7 @@ function installBeats() {
       for (let i = 0; i < x.length; i += per) {
         const part = x.subarray(i, Math.min(x.length, i + per));
         mod.HEAPF32.set(part, this.buf >> 2);
-        if (mod._pm_abi_beats_push(this.handle, this.buf, part.length / this.channels, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
+        if (mod[B.pm_abi_beats_push](this.handle, this.buf, part.length / this.channels, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
       }
     }
 
@@ -93,7 +94,7 @@ function installBeats() {
     now() {
       this._live();
       const mod = this.pm.mod;
-      if (mod._pm_abi_beats_now(this.handle, this.outPtr, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
+      if (mod[B.pm_abi_beats_now](this.handle, this.outPtr, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
       const v = new Float64Array(mod.HEAPU8.buffer, this.outPtr, 6);
       return { time: v[0], bpm: v[1], lastBeat: v[2], nextBeat: v[3], phase: v[4], confidence: v[5] };
     }
@@ -102,10 +103,10 @@ function installBeats() {
     finish() {
       this._live();
       const mod = this.pm.mod, out = this.outPtr, size = out + 4;
-      if (mod._pm_abi_beats_finish(this.handle, out, size, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
+      if (mod[B.pm_abi_beats_finish](this.handle, out, size, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
       const u32 = mod.HEAPU32, block = u32[out >> 2], n = u32[size >> 2];
       const copy = mod.HEAPU8.slice(block, block + n).buffer;
-      mod._pm_abi_free(block);
+      mod[B.pm_abi_free](block);
       return resultOf(copy);
     }
 
@@ -116,8 +117,8 @@ function installBeats() {
 
     free() {
       if (!this.handle) return;
-      this.pm.mod._pm_abi_beats_free(this.handle);
-      this.pm.mod._pm_abi_free(this.buf);
+      this.pm.mod[B.pm_abi_beats_free](this.handle);
+      this.pm.mod[B.pm_abi_free](this.buf);
       this.handle = 0;
     }
   }
@@ -174,7 +175,7 @@ function installBeats() {
       const errPtr = s.alloc(ERROR_SIZE);
       const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
       const inPtr = s.put(xs, Float64Array), outPtr = s.alloc(xs.length * 8);
-      if (pm.mod._pm_abi_beat_grid_eval(g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, mode, inPtr, xs.length, outPtr, errPtr) !== 0) {
+      if (pm.mod[B.pm_abi_beat_grid_eval](g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, mode, inPtr, xs.length, outPtr, errPtr) !== 0) {
         pm._throw(s, errPtr, 'beats');
       }
       const out = pm._copy(Float64Array, outPtr, xs.length);
@@ -245,7 +246,7 @@ function installBeats() {
       try {
         const errPtr = s.alloc(ERROR_SIZE);
         const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
-        if (this.mod._pm_abi_beat_grid_eval(g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, 3, 0, 0, 0, errPtr) !== 0) this._throw(s, errPtr, 'beats');
+        if (this.mod[B.pm_abi_beat_grid_eval](g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, 3, 0, 0, 0, errPtr) !== 0) this._throw(s, errPtr, 'beats');
       } finally {
         s.free();
       }
@@ -265,7 +266,7 @@ function installBeats() {
       const s = this._scratch();
       try {
         const errPtr = s.alloc(ERROR_SIZE), inPtr = s.put(xs, Float64Array), outPtr = s.alloc(16);
-        if (this.mod._pm_abi_beat_grid_from_taps(inPtr, xs.length, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'beats');
+        if (this.mod[B.pm_abi_beat_grid_from_taps](inPtr, xs.length, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'beats');
         const v = this._copy(Float64Array, outPtr, 2);
         return { bpm: v[0], offset: v[1], beats: null, beatsPerBar: 4, firstDownbeat: 0 };
       } finally {
@@ -286,7 +287,7 @@ function installBeats() {
       const s = this._scratch();
       try {
         const inPtr = s.put(data);
-        const block = this._callForBuffer(s, 'wav', (out, size, err) => this.mod._pm_abi_wav_read(inPtr, data.byteLength, out, size, err));
+        const block = this._callForBuffer(s, 'wav', (out, size, err) => this.mod[B.pm_abi_wav_read](inPtr, data.byteLength, out, size, err));
         const h = new Uint32Array(block.buffer, block.byteOffset, 9);
         const frames = h[2] + h[3] * 2 ** 32;
         return {
@@ -308,7 +309,7 @@ function installBeats() {
       const s = this._scratch();
       try {
         const p = s.put(x, Float32Array);
-        return this._callForBuffer(s, 'wav', (out, size, err) => this.mod._pm_abi_wav_write(p, x.length / channels, channels, sampleRate, e, out, size, err));
+        return this._callForBuffer(s, 'wav', (out, size, err) => this.mod[B.pm_abi_wav_write](p, x.length / channels, channels, sampleRate, e, out, size, err));
       } finally {
         s.free();
       }

@@ -1,6 +1,6 @@
 // procmotion's loader, used by the entry point (index.js) and the Node entry (node.js) only: fetching or
 // reading a .wasm or data file, instantiating it, and the module object the glue calls (heap views,
-// the `_pm_abi_*` exports). Apart from runtime.js (which the feature modules share) so that bundlers keep it
+// the table's functions by index). Apart from runtime.js (which the feature modules share) so that bundlers keep it
 // in the entry's own chunk. Internal: not part of the public API.
 import { ProcMotionError, toBytes } from './runtime.js';
 
@@ -98,8 +98,10 @@ export async function loadBytes(source, what, option) {
 }
 
 /**
- * The module object the glue calls: `_pm_abi_*` functions and heap views (HEAPU8, HEAP32, HEAPU32,
- * HEAPF32, HEAPF64), renewed whenever the memory grows (the core tells through its only import).
+ * The module object the glue calls: the wasm functions by their index in wasm/abi/pm_abi_table.h
+ * (`mod[A.pm_abi_alloc](size)`, the constants of dist/abi*.js; the core exports each one by its index in
+ * base 36, build-scripts/link-wasm.mjs) and heap views (HEAPU8, HEAP32, HEAPU32, HEAPF32, HEAPF64),
+ * renewed whenever the memory grows (the core tells through its only import).
  */
 export function createModuleObject() {
   const mod = { exports: null, memory: null };
@@ -115,7 +117,7 @@ export function createModuleObject() {
     const x = instance.exports;
     mod.exports = x;
     mod.memory = x.memory;
-    for (const [name, fn] of Object.entries(x)) if (name.startsWith('pm_abi_')) mod[`_${name}`] = fn;
+    for (const [name, fn] of Object.entries(x)) if (/^[0-9a-z]{1,2}$/.test(name)) mod[parseInt(name, 36)] = fn;
     mod.updateViews();
   };
   return mod;

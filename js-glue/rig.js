@@ -9,6 +9,8 @@
 // solves them, and the rest geometry with the figures MMD's IK decides measured by the pose evaluator.
 // Part of procmotion's 'motion' feature module (the analysis runs the pose evaluator's CCD): motion.js
 // puts rigMethods on a ProcMotion when pm.loadAsync('motion') has loaded procmotion-motion.wasm.
+import * as M from './dist/abi-motion.js';
+
 export const rigMethods = {
   /**
    * Analyse a model's rig. `model`: PMX/PMD bytes (Uint8Array / ArrayBuffer) or a skeleton object
@@ -19,7 +21,7 @@ export const rigMethods = {
   analyzeRig(model) {
     return this._withSkeleton(model, (handle, s, err) => {
       const out = s.alloc(8);
-      if (this.mod._pm_abi_rig_json(handle, out, out + 4, err) !== 0) this._throw(s, err, 'rig');
+      if (this.mod[M.pm_abi_rig_json](handle, out, out + 4, err) !== 0) this._throw(s, err, 'rig');
       return JSON.parse(this._takeText(out));
     }, 'analyzeRig');
   },

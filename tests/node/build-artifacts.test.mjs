@@ -1,8 +1,8 @@
 // The WebAssembly builds, as a host sees them. The Emscripten core (js-glue/procmotion.wasm) imports
 // one function (memory growth) and the placeholders of the feature modules, and exports every
-// function of wasm/abi/pm_abi_table.h; each feature module (procmotion-<module>.wasm) imports only
-// the core's exports; procmotion-all.wasm (every module in one file) is the full link with the same
-// exports and data. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
+// function of wasm/abi/pm_abi_table.h (by its index in the table in base 36, as dist/abi.js says);
+// each feature module (procmotion-<module>.wasm) imports only the core's exports; procmotion-all.wasm
+// (every module in one file) is the full link with the same exports and data. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
 // libc only, no WASI calls) and exports exactly the table's functions too: nothing is exported that
 // the table does not list. Both answer pm_abi_version with js-glue/package.json's version.
 import { test } from 'node:test';
@@ -11,6 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import * as A from '../../js-glue/dist/abi.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const REPORT = join(ROOT, 'build/wasm/wasm-modules.json');
@@ -25,11 +27,18 @@ const report = () => {
 };
 const tableExports = (r) => Object.values(r.modules).flatMap((m) => m.exports).sort();
 const abiNames = (module) => WebAssembly.Module.exports(module).map((e) => e.name).filter((n) => n.startsWith('pm_abi_')).sort();
+// the npm modules export the table's functions by their index in base 36 (dist/abi.js: pm_abi_alloc = 0)
+const longNames = new Map(Object.entries(A).filter(([k]) => k.startsWith('pm_abi_')).map(([k, i]) => [i.toString(36), k]));
+const shortAbiNames = (module) => {
+  const names = WebAssembly.Module.exports(module).map((e) => e.name);
+  assert.deepEqual(names.filter((n) => n.startsWith('pm_abi_')), [], 'no long names');
+  return names.filter((n) => longNames.has(n)).map((n) => longNames.get(n)).sort();
+};
 
 test('procmotion.wasm exports the whole table and imports only memory growth and placeholders', async () => {
   const r = report();
   const module = await WebAssembly.compile(readFileSync(join(ROOT, 'js-glue', r.modules.core.file)));
-  assert.deepEqual(abiNames(module), tableExports(r));
+  assert.deepEqual(shortAbiNames(module), tableExports(r));
   const imports = WebAssembly.Module.imports(module);
   const other = imports.filter((i) => !i.module.startsWith('placeholder:'));
   assert.deepEqual(other.map((i) => `${i.module}.${i.name}`), ['env.emscripten_notify_memory_growth']);
@@ -51,7 +60,7 @@ test('procmotion-all.wasm holds every module: the split core\'s exports to JS, o
   assert.equal(r.all?.file, 'procmotion-all.wasm', 'wasm-modules.json records the one file');
   const bytes = readFileSync(join(ROOT, 'js-glue', r.all.file));
   const module = await WebAssembly.compile(bytes);
-  assert.deepEqual(abiNames(module), tableExports(r));
+  assert.deepEqual(shortAbiNames(module), tableExports(r));
   const core = await WebAssembly.compile(readFileSync(join(ROOT, 'js-glue', r.modules.core.file)));
   const names = (m) => WebAssembly.Module.exports(m).filter((e) => !e.name.startsWith('%')).map((e) => `${e.name}:${e.kind}`).sort();
   assert.deepEqual(names(module), names(core), 'the exports the split core offers to JS');
