@@ -297,15 +297,17 @@ function mapUnits(text) {
   return units.sort((a, b) => a.start - b.start);
 }
 
-/** Every address constant and load/store offset in the function bodies of a module's text. */
+/** Every address constant and load/store offset in the function bodies of a module's text, each as
+ * [value, the function's name]. */
 function addressRefs(wat) {
   const refs = [];
-  let inFunc = false;
+  let inFunc = false, fn = '';
   for (const line of wat.split('\n')) {
-    if (/^ \(func /.test(line)) inFunc = true;
+    const f = /^ \(func \$(\S+)/.exec(line);
+    if (f) inFunc = true, (fn = f[1]);
     else if (/^ \(/.test(line)) inFunc = false;
     if (!inFunc) continue;
-    for (const m of line.matchAll(/\bi32\.const (-?\d+)|\boffset=(\d+)/g)) refs.push(Number(m[1] ?? m[2]) >>> 0);
+    for (const m of line.matchAll(/\bi32\.const (-?\d+)|\boffset=(\d+)/g)) refs.push([Number(m[1] ?? m[2]) >>> 0, fn]);
   }
   return refs;
 }
@@ -390,9 +392,19 @@ function splitData(primaryFile, secondaries, loadsFirst) {
     }
     return e;
   });
+  // musl's math tables (libc.a(*_data.o): __log2_data, __exp_data, ...) are reached only from libm's
+  // code, and never through a one-past-the-end pointer: a constant of another function that falls
+  // inside one is a number, and one at its end points at what follows (qsort's pntz refers to the
+  // table after __log2_data: once the beat tracker's log and pow left musl's, that copied __log2_data's
+  // 2.2 KB into the keypoints and vrm modules).
+  const libcFns = new Set([...mapText.matchAll(/libc\.a\([^)]*\.o\):\(([A-Za-z_]\w*)\)/g)].map((m) => m[1]));
+  const mathTable = units.map((u) => /libc\.a\(\w+_data\.o\)/.test(u.source));
+  const fromLibc = (fn) => libcFns.has(fn) || libcFns.has(fn.replace(/__[a-z]+$/, '')); // $log2, $__cos__keypoints
   const marked = (file) => {
     const seen = new Set();
-    for (const a of addressRefs(watOf(file))) if (a >= lo && a <= hi) for (const i of at(a)) seen.add(i);
+    for (const [a, fn] of addressRefs(watOf(file))) {
+      if (a >= lo && a <= hi) for (const i of at(a)) if (!mathTable[i] || (fromLibc(fn) && a < units[i].end)) seen.add(i);
+    }
     const stack = [...seen];
     while (stack.length) for (const j of edges[stack.pop()]) if (!seen.has(j)) seen.add(j), stack.push(j);
     return seen;

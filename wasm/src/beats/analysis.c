@@ -93,7 +93,7 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         for (uint32_t i = 0; i < states; i++) row[i] = mx > 0 ? row[i] / mx : 0;
     }
     /* Viterbi: maximise sum of salience minus step penalties */
-    const double step = log(1.05);
+    const double step = pmi_log(1.05);
     for (uint32_t i = 0; i < states; i++) cost[i] = sal[i], from[i] = -1;
     for (uint32_t w = 1; w < windows; w++) {
         const double *prev = cost + (size_t)(w - 1) * states;
@@ -101,9 +101,9 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         for (uint32_t i = 0; i < states; i++) {
             double best = -1e300;
             int32_t arg = 0;
-            double li = log((double)(scan->lag_min + i));
+            double li = pmi_log((double)(scan->lag_min + i));
             for (uint32_t j = 0; j < states; j++) {
-                double v = prev[j] - PMI_STEP_PENALTY * fabs(li - log((double)(scan->lag_min + j))) / step;
+                double v = prev[j] - PMI_STEP_PENALTY * fabs(li - pmi_log((double)(scan->lag_min + j))) / step;
                 if (v > best) best = v, arg = (int32_t)j;
             }
             cur[i] = best + sal[(size_t)w * states + i];
@@ -284,7 +284,7 @@ pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *
         pmi_free(a, sal);
         goto oom;
     }
-    for (uint32_t d = 1; d < s.logd_n; d++) s.logd[d] = log((double)d);
+    for (uint32_t d = 1; d < s.logd_n; d++) s.logd[d] = pmi_log((double)d);
     /* the full-band flux plus the bass flux, each at unit deviation: a kick counts as much as a
      * broadband hit (a snare, a noisy hat) */
     pmi_prepare_onsets(t->onset.v, n, s.o);

@@ -4,6 +4,7 @@
 #define PROCMOTION_BEATS_INTERNAL_H
 
 #include "common/internal.h"
+#include "fdlibm/fdlibm.h"
 #include "procmotion/beats.h"
 
 #define PMI_BEATS_MAGIC 0x54414542u   /* "BEAT" */

@@ -79,7 +79,7 @@ static void framer_trim(pmi_framer *f) {
 }
 
 static double hz_to_mel(double f) { return 2595.0 * log10(1.0 + f / 700.0); }
-static double mel_to_hz(double m) { return 700.0 * (pow(10.0, m / 2595.0) - 1.0); }
+static double mel_to_hz(double m) { return 700.0 * (pmi_pow(10.0, m / 2595.0) - 1.0); }
 
 static bool init_bands(pm_beat_tracker *t) {
     const pm_allocator *a = &t->allocator;

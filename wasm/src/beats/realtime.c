@@ -50,7 +50,7 @@ pm_result pm_beat_tracker_now(pm_beat_tracker *t, pm_beat_now *out, pm_error *er
         for (size_t k = 0; k < n; k++) o[k] = (float)(o[k] * inv);
         if (inv == 0) goto done; /* silence */
     }
-    for (uint32_t d = 1; d < logd_n; d++) logd[d] = log((double)d);
+    for (uint32_t d = 1; d < logd_n; d++) logd[d] = pmi_log((double)d);
     if (t->rt_period <= 0 || total - t->rt_period_at >= PMI_RT_REFRESH) {
         pmi_autocorrelate(o, n, scan.acf_lags, acf);
         pmi_tempo_salience(acf, &scan, pmi_opt_prior_bpm(&t->opts), sal);

@@ -86,12 +86,12 @@ uint32_t pmi_dp_beats(const float *o, size_t n, const float *period, double cons
         double p = period ? period[k] : constant_period;
         int64_t lo = (int64_t)k - (int64_t)floor(2.0 * p + 0.5), hi = (int64_t)k - (int64_t)floor(0.5 * p + 0.5);
         if (lo < 0) lo = 0;
-        double best = -1e300, lp = log(p);
+        double best = -1e300, lp = pmi_log(p);
         int32_t arg = -1;
         if (hi >= (int64_t)k) hi = (int64_t)k - 1;
         for (int64_t j = hi; j >= lo; j--) {
             size_t d = k - (size_t)j;
-            double r = (d < logd_n ? logd[d] : log((double)d)) - lp;
+            double r = (d < logd_n ? logd[d] : pmi_log((double)d)) - lp;
             double v = score[j] - tightness * r * r;
             if (v > best) best = v, arg = (int32_t)j;
         }
