@@ -99,30 +99,22 @@ const char *pm_vrm_bone_name(int rig_role) {
 
 /* ---- expressions -------------------------------------------------------------------------------- */
 
-typedef struct preset_map {
-    const char *preset;
-    const char *names[3]; /* MMD morph names, first found wins */
-} preset_map;
-
-static const preset_map presets[] = {
-    {"aa", {"\xe3\x81\x82"}},                                                 /* あ */
-    {"ih", {"\xe3\x81\x84"}},                                                 /* い */
-    {"ou", {"\xe3\x81\x86"}},                                                 /* う */
-    {"ee", {"\xe3\x81\x88"}},                                                 /* え */
-    {"oh", {"\xe3\x81\x8a"}},                                                 /* お */
-    {"blink", {"\xe3\x81\xbe\xe3\x81\xb0\xe3\x81\x9f\xe3\x81\x8d"}},          /* まばたき */
-    {"blinkLeft", {"\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf",          /* ウィンク */
-                   "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92"}}, /* ウィンク２ */
-    {"blinkRight", {"\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xe5\x8f\xb3", /* ウィンク右 */
-                    "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92\xe5\x8f\xb3", /* ウィンク２右 */
-                    "\xef\xbd\xb3\xef\xbd\xa8\xef\xbe\x9d\xef\xbd\xb8\xef\xbc\x92\xe5\x8f\xb3"}}, /* ｳｨﾝｸ２右 */
-    {"happy", {"\xe7\xac\x91\xe3\x81\x84"}},                                  /* 笑い */
-    {"angry", {"\xe6\x80\x92\xe3\x82\x8a"}},                                  /* 怒り */
-    {"sad", {"\xe5\x9b\xb0\xe3\x82\x8b"}},                                    /* 困る */
-    {"relaxed", {"\xe3\x81\xaa\xe3\x81\x94\xe3\x81\xbf"}},                    /* なごみ */
-    {"surprised", {"\xe3\x81\xb3\xe3\x81\xa3\xe3\x81\x8f\xe3\x82\x8a"}},      /* びっくり */
-};
-#define PRESET_COUNT (sizeof presets / sizeof presets[0])
+/* Each VRM preset, then the MMD morph names it takes (the first found wins), then an empty name. */
+static const char preset_text[] =
+    "aa\0" "\xe3\x81\x82" "\0" "\0" /* あ */
+    "ih\0" "\xe3\x81\x84" "\0" "\0" /* い */
+    "ou\0" "\xe3\x81\x86" "\0" "\0" /* う */
+    "ee\0" "\xe3\x81\x88" "\0" "\0" /* え */
+    "oh\0" "\xe3\x81\x8a" "\0" "\0" /* お */
+    "blink\0" "\xe3\x81\xbe\xe3\x81\xb0\xe3\x81\x9f\xe3\x81\x8d" "\0" "\0" /* まばたき */
+    "blinkLeft\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf" "\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92" "\0" "\0" /* ウィンク, ウィンク２ */
+    "blinkRight\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xe5\x8f\xb3" "\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92\xe5\x8f\xb3" "\0" "\xef\xbd\xb3\xef\xbd\xa8\xef\xbe\x9d\xef\xbd\xb8\xef\xbc\x92\xe5\x8f\xb3" "\0" "\0" /* ウィンク右, ウィンク２右, ｳｨﾝｸ２右 */
+    "happy\0" "\xe7\xac\x91\xe3\x81\x84" "\0" "\0" /* 笑い */
+    "angry\0" "\xe6\x80\x92\xe3\x82\x8a" "\0" "\0" /* 怒り */
+    "sad\0" "\xe5\x9b\xb0\xe3\x82\x8b" "\0" "\0" /* 困る */
+    "relaxed\0" "\xe3\x81\xaa\xe3\x81\x94\xe3\x81\xbf" "\0" "\0" /* なごみ */
+    "surprised\0" "\xe3\x81\xb3\xe3\x81\xa3\xe3\x81\x8f\xe3\x82\x8a" "\0" "\0" /* びっくり */;
+#define PRESET_COUNT 13
 
 /* Shade colours (bottom row) of the shared toons toon01..toon10 as babylon-mmd ships them. */
 static const uint8_t shared_toon_shade[10][3] = {
@@ -728,7 +720,7 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
 /* ---- the report ----------------------------------------------------------------------------------- */
 
 static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map *map, const uint32_t *slots,
-                              const int32_t *preset_morph, uint32_t material_count, const char *const *meta_defaults,
+                              const int32_t *preset_morph, const char *const *preset_name, uint32_t material_count, const char *const *meta_defaults,
                               int meta_default_count, uint32_t faces_not_drawn, const spring_figures *sf) {
     bool *ok = &c->ok; /* true here: the file was built */
     cJSON *r = cJSON_CreateObject();
@@ -762,7 +754,7 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
     pmi_json_add_number(r, "morphTargets", res->morph_targets, ok);
     cJSON *ex = pmi_json_add_object(r, "expressions", ok);
     for (size_t p = 0; p < PRESET_COUNT; p++)
-        if (preset_morph[p] >= 0) pmi_json_add_string(ex, presets[p].preset, c->m->morphs[preset_morph[p]].name.data, ok);
+        if (preset_morph[p] >= 0) pmi_json_add_string(ex, preset_name[p], c->m->morphs[preset_morph[p]].name.data, ok);
     pmi_json_add_number(r, "morphsSkipped", res->morphs_skipped, ok);
     cJSON *sp = pmi_json_add_object(r, "springs", ok);
     pmi_json_add_number(sp, "springs", sf->springs, ok);
@@ -1136,19 +1128,23 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     /* expressions */
     int32_t preset_morph[PRESET_COUNT];
+    const char *preset_name[PRESET_COUNT], *pt = preset_text;
     cJSON *exprs = pmi_json_add_object(vrm, "expressions", &c->ok);
     cJSON *pre = pmi_json_add_object(exprs, "preset", &c->ok);
     for (size_t p = 0; p < PRESET_COUNT; p++) {
         preset_morph[p] = -1;
-        for (int q = 0; q < 3 && presets[p].names[q] && preset_morph[p] < 0; q++)
-            for (uint32_t i = 0; i < m->morph_count && r == PM_OK; i++) {
+        preset_name[p] = pt;
+        pt += strlen(pt) + 1;
+        for (; *pt; pt += strlen(pt) + 1)
+            for (uint32_t i = 0; i < m->morph_count && r == PM_OK && preset_morph[p] < 0; i++) {
                 const pm_string *nm = &m->morphs[i].name;
-                const char *want = presets[p].names[q];
+                const char *want = pt;
                 if (!pm_rig_names_equal(nm->data, nm->length, want, strlen(want))) continue;
                 if (m->morphs[i].type != PM_MORPH_VERTEX && m->morphs[i].type != PM_MORPH_GROUP) continue;
                 preset_morph[p] = (int32_t)i;
                 break;
             }
+        pt++; /* the empty name after the list */
         if (preset_morph[p] < 0) continue;
         const pm_model_morph *mm = &m->morphs[preset_morph[p]];
         cJSON *binds = cJSON_CreateArray();
@@ -1171,7 +1167,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
             preset_morph[p] = -1;
             continue;
         }
-        cJSON *e = pmi_json_add_object(pre, presets[p].preset, &c->ok);
+        cJSON *e = pmi_json_add_object(pre, preset_name[p], &c->ok);
         pmi_json_add(e, "morphTargetBinds", binds, &c->ok);
         pmi_json_add_bool(e, "isBinary", false, &c->ok);
         res->expressions++;
@@ -1233,7 +1229,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     if (json) cJSON_free(json);
     if (r == PM_OK)
-        r = write_report(c, res, map, slots, preset_morph, written_materials, meta_defaults, nd, faces_not_drawn, &springs);
+        r = write_report(c, res, map, slots, preset_morph, preset_name, written_materials, meta_defaults, nd, faces_not_drawn, &springs);
     pmi_free(&c->a, target_of);
     return r;
 }
