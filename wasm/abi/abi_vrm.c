@@ -5,6 +5,7 @@
 #include "common/internal.h"
 #include "procmotion/pmx.h"
 #include "procmotion/vrm.h"
+#include "vrm/vrm_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -73,25 +74,12 @@ PM_EXPORT int32_t pm_abi_vrm_from_model(const uint8_t *data, uint32_t size, cons
     const cJSON *meta = opt ? cJSON_GetObjectItemCaseSensitive(opt, "meta") : NULL;
     if (r == PM_OK && meta && !cJSON_IsObject(meta)) r = pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "vrm: meta is not an object");
     if (r == PM_OK && meta) {
-        pm_vrm_meta *mt = &o.meta;
-        mt->name = meta_string(meta, "name");
-        mt->version = meta_string(meta, "version");
-        mt->authors = authors = meta_list(meta, "authors");
-        mt->copyright_information = meta_string(meta, "copyrightInformation");
-        mt->contact_information = meta_string(meta, "contactInformation");
-        mt->references = refs = meta_list(meta, "references");
-        mt->third_party_licenses = meta_string(meta, "thirdPartyLicenses");
-        mt->license_url = meta_string(meta, "licenseUrl");
-        mt->avatar_permission = meta_string(meta, "avatarPermission");
-        mt->commercial_usage = meta_string(meta, "commercialUsage");
-        mt->credit_notation = meta_string(meta, "creditNotation");
-        mt->modification = meta_string(meta, "modification");
-        mt->other_license_url = meta_string(meta, "otherLicenseUrl");
-        mt->allow_excessively_violent_usage = meta_flag(meta, "allowExcessivelyViolentUsage");
-        mt->allow_excessively_sexual_usage = meta_flag(meta, "allowExcessivelySexualUsage");
-        mt->allow_political_or_religious_usage = meta_flag(meta, "allowPoliticalOrReligiousUsage");
-        mt->allow_antisocial_or_hate_usage = meta_flag(meta, "allowAntisocialOrHateUsage");
-        mt->allow_redistribution = meta_flag(meta, "allowRedistribution");
+        const char *key = pmi_vrm_meta_keys;
+        for (int k = 0; k < PMI_VRM_META_TEXTS + PMI_VRM_META_FLAGS; k++, key += strlen(key) + 1)
+            if (k >= PMI_VRM_META_TEXTS) pmi_vrm_meta_flag(&o.meta, k - PMI_VRM_META_TEXTS) = meta_flag(meta, key);
+            else if (k == 2) o.meta.authors = authors = meta_list(meta, key);
+            else if (k == 5) o.meta.references = refs = meta_list(meta, key);
+            else pmi_vrm_meta_text(&o.meta, k) = meta_string(meta, key);
     }
     const char *mat = opt ? meta_string(opt, "materials") : NULL;
     if (r == PM_OK && mat) {

@@ -8,7 +8,7 @@
 static double tidy(double v) { return isfinite(v) ? round(v * 1e6) / 1e6 : 0; }
 
 cJSON *pmi_beat_sync_json(cJSON *to, const char *key, const pm_beat_sync *s, bool *ok) {
-    cJSON *j = pmi_json_add(to, key, cJSON_CreateObject(), ok);
+    cJSON *j = pmi_json_add_object(to, key, ok);
     pmi_json_add_number(j, "count", s->count, ok);
     pmi_json_add_number(j, "maxError", tidy(s->max_error), ok);
     pmi_json_add_number(j, "meanError", tidy(s->mean_error), ok);

@@ -288,7 +288,7 @@ double pmi_catwalk_pow10(int n) { return n < -32 || n > 51 ? 0 : POW10[n + 32]; 
 
 /* The parameters as an object under `key` of `to`, every cJSON call checked (pmi_json_add). */
 static void add_params(cJSON *to, const char *key, const pm_catwalk_params *p, bool *ok) {
-    cJSON *j = pmi_json_add(to, key, cJSON_CreateObject(), ok);
+    cJSON *j = pmi_json_add_object(to, key, ok);
     if (p->bpm != 0) pmi_json_add_number(j, "bpm", tidy(p->bpm), ok);
     else pmi_json_add(j, "bpm", cJSON_CreateNull(), ok);
     pmi_json_add_string(j, "stepCadence", cadence_name(p->cadence), ok);
@@ -304,14 +304,14 @@ static void add_params(cJSON *to, const char *key, const pm_catwalk_params *p, b
             continue;
         pmi_json_add_number(j, AMOUNTS[i].json_name, tidy(v->value), ok);
     }
-    cJSON *pose = pmi_json_add(j, "poseArmAngle", cJSON_CreateObject(), ok);
+    cJSON *pose = pmi_json_add_object(j, "poseArmAngle", ok);
     pmi_json_add_number(pose, "shoulder", tidy(p->pose_shoulder.value), ok);
     pmi_json_add_number(pose, "elbow", tidy(p->pose_elbow.value), ok);
     pmi_json_add_number(j, "seed", p->seed, ok);
 }
 
 static void add_string_list(cJSON *to, const char *key, const char *const *items, uint32_t n, bool *ok) {
-    cJSON *a = pmi_json_add(to, key, cJSON_CreateArray(), ok);
+    cJSON *a = pmi_json_add_array(to, key, ok);
     for (uint32_t i = 0; i < n && *ok; i++) pmi_json_add_string(a, NULL, items[i], ok);
 }
 
@@ -347,7 +347,7 @@ static void add_string_or_null(cJSON *j, const char *name, const char *value, bo
 }
 
 static void add_vec(cJSON *to, pm_vec3 v, bool *ok) {
-    cJSON *a = pmi_json_add(to, NULL, cJSON_CreateArray(), ok);
+    cJSON *a = pmi_json_add_array(to, NULL, ok);
     pmi_json_add_number(a, NULL, tidy(v.x), ok);
     pmi_json_add_number(a, NULL, tidy(v.y), ok);
     pmi_json_add_number(a, NULL, tidy(v.z), ok);
@@ -380,11 +380,11 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan 
     add_string_or_null(j, "expressionMorph", info->expression_morph, &ok);
     add_params(j, "params", &info->params, &ok);
     if (plan) {
-        cJSON *pl = pmi_json_add(j, "plan", cJSON_CreateObject(), &ok);
+        cJSON *pl = pmi_json_add_object(j, "plan", &ok);
         pmi_json_add_number(pl, "frames", plan->frames, &ok);
         const char *keys[3] = {"floor", "heel", "ball"};
         for (int k = 0; k < 3; k++) {
-            cJSON *a = pmi_json_add(pl, keys[k], cJSON_CreateArray(), &ok);
+            cJSON *a = pmi_json_add_array(pl, keys[k], &ok);
             for (int s = 0; s < 2; s++) {
                 if (k == 0) pmi_json_add_number(a, NULL, tidy(plan->floor[s]), &ok);
                 else add_vec(a, k == 1 ? plan->heel[s] : plan->ball[s], &ok);
@@ -396,10 +396,10 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan 
         cJSON *sy = pmi_beat_sync_json(j, "sync", &info->sync, &ok);
         pmi_json_add_string(sy, "measured", info->verified ? "played" : "keyed", &ok);
         if (plan && plan->strike_count) {
-            cJSON *a = pmi_json_add(sy, "strikes", cJSON_CreateArray(), &ok);
+            cJSON *a = pmi_json_add_array(sy, "strikes", &ok);
             for (uint32_t i = 0; i < plan->strike_count && ok; i++) {
                 const pm_catwalk_strike *k = &plan->strikes[i];
-                cJSON *o = pmi_json_add(a, NULL, cJSON_CreateObject(), &ok);
+                cJSON *o = pmi_json_add_object(a, NULL, &ok);
                 pmi_json_add_number(o, "frame", k->frame, &ok);
                 pmi_json_add_string(o, "side", k->side ? "right" : "left", &ok);
                 pmi_json_add_number(o, "beat", tidy(k->beat), &ok);

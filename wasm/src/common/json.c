@@ -145,6 +145,8 @@ cJSON *pmi_json_add(cJSON *to, const char *key, cJSON *item, bool *ok) {
     *ok = false;
     return NULL;
 }
+cJSON *pmi_json_add_object(cJSON *to, const char *key, bool *ok) { return pmi_json_add(to, key, cJSON_CreateObject(), ok); }
+cJSON *pmi_json_add_array(cJSON *to, const char *key, bool *ok) { return pmi_json_add(to, key, cJSON_CreateArray(), ok); }
 void pmi_json_add_string(cJSON *to, const char *key, const char *v, bool *ok) {
     if (*ok) pmi_json_add(to, key, cJSON_CreateString(v ? v : ""), ok);
 }

@@ -22,6 +22,9 @@ bool pmi_json_syntax_ok(const char *text, size_t len);
  * array (key NULL); a NULL item or a failed attach frees the item, clears *ok and returns NULL; with *ok
  * already false nothing more is built. Callers delete the root and fail when *ok is false. */
 cJSON *pmi_json_add(cJSON *to, const char *key, cJSON *item, bool *ok);
+/* pmi_json_add of a new empty object / array (one call instead of two at each of the writers' sites) */
+cJSON *pmi_json_add_object(cJSON *to, const char *key, bool *ok);
+cJSON *pmi_json_add_array(cJSON *to, const char *key, bool *ok);
 void pmi_json_add_string(cJSON *to, const char *key, const char *v, bool *ok);
 void pmi_json_add_number(cJSON *to, const char *key, double v, bool *ok);
 void pmi_json_add_bool(cJSON *to, const char *key, bool v, bool *ok);

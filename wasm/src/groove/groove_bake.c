@@ -434,7 +434,7 @@ cJSON *pmi_groove_bake_report_json(const pm_groove_bake_report *rep, const pm_sk
     pmi_json_add_number(j, "crouch", rep->crouch, &ok);
     if (rep->synced) pmi_beat_sync_json(j, "sync", &rep->sync, &ok);
     else pmi_json_add(j, "sync", cJSON_CreateNull(), &ok);
-    cJSON *skipped = pmi_json_add(j, "skipped", cJSON_CreateArray(), &ok);
+    cJSON *skipped = pmi_json_add_array(j, "skipped", &ok);
     for (uint32_t i = 0; i < rep->skipped_count && ok; i++) pmi_json_add_string(skipped, NULL, rep->skipped[i], &ok);
     if (rep->verified) {
         const char *limbs[2] = {"left", "right"}, *bones[2] = {NULL, NULL};

@@ -400,12 +400,12 @@ pm_result pm_groove_config_to_json(const pm_groove_config *cfg, uint32_t flags, 
     for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT && ok; j++) {
         uint32_t mask = changed ? (cfg ? cfg->joint_set[j] & all_joint : 0) : all_joint;
         if (!mask) continue;
-        cJSON *o = pmi_json_add(joints, JOINTS[j].name, cJSON_CreateObject(), &ok);
+        cJSON *o = pmi_json_add_object(joints, JOINTS[j].name, &ok);
         add_joint_fields(o, &p.joints[j], mask, &ok);
     }
     if (!joints || !changed || joints->child) pmi_json_add(root, "joints", joints, &ok); /* NULL: fails */
     else cJSON_Delete(joints);
     uint32_t smask = changed ? (cfg ? cfg->squat_set & all_squat : 0) : all_squat;
-    if (smask) add_squat_fields(pmi_json_add(root, "squat", cJSON_CreateObject(), &ok), &p.squat, smask, &ok);
+    if (smask) add_squat_fields(pmi_json_add_object(root, "squat", &ok), &p.squat, smask, &ok);
     return pmi_json_print(root, ok, out, out_cap, out_size, "groove", err);
 }

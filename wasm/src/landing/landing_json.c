@@ -7,7 +7,7 @@ static double tidy(double v) { return isfinite(v) ? round(v * 1e7) / 1e7 : 0; }
 
 void pmi_landing_report_json(cJSON *to, const char *key, const pm_landing_report *r, double tolerance,
                              const char *const *bone_names, const char *const *limb_names, bool *ok) {
-    cJSON *j = pmi_json_add(to, key, cJSON_CreateObject(), ok);
+    cJSON *j = pmi_json_add_object(to, key, ok);
     pmi_json_add_number(j, "maxError", tidy(r->max_error), ok);
     pmi_json_add_number(j, "rmsError", tidy(r->rms_error), ok);
     pmi_json_add_number(j, "penetration", tidy(r->penetration), ok);
@@ -20,10 +20,10 @@ void pmi_landing_report_json(cJSON *to, const char *key, const pm_landing_report
     pmi_json_add_number(j, "frames", r->frames, ok);
     pmi_json_add_number(j, "tolerance", tidy(tolerance), ok);
     pmi_json_add_bool(j, "landed", r->landed, ok);
-    cJSON *limbs = pmi_json_add(j, "limbs", cJSON_CreateObject(), ok);
+    cJSON *limbs = pmi_json_add_object(j, "limbs", ok);
     for (uint32_t i = 0; i < r->limb_count && *ok; i++) {
         const pm_landing_limb_report *l = &r->limbs[i];
-        cJSON *o = pmi_json_add(limbs, limb_names[i], cJSON_CreateObject(), ok);
+        cJSON *o = pmi_json_add_object(limbs, limb_names[i], ok);
         if (bone_names && bone_names[i]) pmi_json_add_string(o, "bone", bone_names[i], ok);
         pmi_json_add_bool(o, "steered", l->steered, ok);
         pmi_json_add_number(o, "frames", l->frames, ok);

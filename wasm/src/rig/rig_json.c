@@ -13,7 +13,7 @@ static double round6(double v) { return isfinite(v) ? round(v * 1e6) / 1e6 + 0.0
 static void add_num(cJSON *o, const char *key, double v, bool *ok) { pmi_json_add_number(o, key, round6(v), ok); }
 
 static void add_vec(cJSON *o, const char *key, pm_vec3 v, bool *ok) {
-    cJSON *a = pmi_json_add(o, key, cJSON_CreateArray(), ok);
+    cJSON *a = pmi_json_add_array(o, key, ok);
     pmi_json_add_number(a, NULL, round6(v.x), ok);
     pmi_json_add_number(a, NULL, round6(v.y), ok);
     pmi_json_add_number(a, NULL, round6(v.z), ok);
@@ -52,8 +52,8 @@ static const pm_rig_role STANDARD[] = {
 static void add_roles(cJSON *root, const pm_rig *rig, bool *ok) {
     const pm_skeleton *sk = rig->skeleton;
     const pm_rig_roles *ro = &rig->roles;
-    cJSON *roles = pmi_json_add(root, "roles", cJSON_CreateObject(), ok);
-    cJSON *namings = pmi_json_add(root, "roleNamings", cJSON_CreateObject(), ok);
+    cJSON *roles = pmi_json_add_object(root, "roles", ok);
+    cJSON *namings = pmi_json_add_object(root, "roleNamings", ok);
     for (int r = 0; r < PM_RIG_ROLE_COUNT; r++) {
         if (ro->bone[r] == PM_NO_INDEX) continue;
         add_bone(roles, pm_rig_role_name((pm_rig_role)r), sk, ro->bone[r], ok);
@@ -62,20 +62,20 @@ static void add_roles(cJSON *root, const pm_rig *rig, bool *ok) {
                    ro->from_english[r] ? " (English name)" : "");
         pmi_json_add_string(namings, pm_rig_role_name((pm_rig_role)r), buf, ok);
     }
-    cJSON *missing = pmi_json_add(root, "missing", cJSON_CreateArray(), ok);
+    cJSON *missing = pmi_json_add_array(root, "missing", ok);
     for (size_t i = 0; i < sizeof STANDARD / sizeof STANDARD[0]; i++)
         if (ro->bone[STANDARD[i]] == PM_NO_INDEX) pmi_json_add_string(missing, NULL, pm_rig_role_name(STANDARD[i]), ok);
-    cJSON *hum = pmi_json_add(root, "humanoid", cJSON_CreateObject(), ok);
+    cJSON *hum = pmi_json_add_object(root, "humanoid", ok);
     for (int h = 0; h < PM_HUMANOID_BONE_COUNT; h++)
         add_bone(hum, pm_humanoid_bone_name((pm_humanoid_bone)h), sk, ro->bone[pm_rig_role_of_humanoid((pm_humanoid_bone)h)], ok);
 }
 
 static void add_chains(cJSON *root, const pm_rig *rig, bool *ok) {
     const pm_skeleton *sk = rig->skeleton;
-    cJSON *chains = pmi_json_add(root, "chains", cJSON_CreateArray(), ok);
+    cJSON *chains = pmi_json_add_array(root, "chains", ok);
     for (uint32_t i = 0; i < rig->chain_count && *ok; i++) {
         const pm_rig_chain *c = &rig->chains[i];
-        cJSON *o = pmi_json_add(chains, NULL, cJSON_CreateObject(), ok);
+        cJSON *o = pmi_json_add_object(chains, NULL, ok);
         add_bone(o, "ik", sk, c->ik_bone, ok);
         add_role(o, "ikRole", role_of(&rig->roles, c->ik_bone), ok);
         add_bone(o, "target", sk, c->target, ok);
@@ -84,9 +84,9 @@ static void add_chains(cJSON *root, const pm_rig *rig, bool *ok) {
         pmi_json_add_string(o, "side", side_name(c->side), ok);
         pmi_json_add_number(o, "loopCount", c->loop_count, ok);
         add_num(o, "limitAngle", c->limit_angle, ok);
-        cJSON *links = pmi_json_add(o, "links", cJSON_CreateArray(), ok);
+        cJSON *links = pmi_json_add_array(o, "links", ok);
         for (uint32_t k = 0; k < c->link_count; k++) {
-            cJSON *lk = pmi_json_add(links, NULL, cJSON_CreateObject(), ok);
+            cJSON *lk = pmi_json_add_object(links, NULL, ok);
             add_bone(lk, "bone", sk, c->links[k].bone, ok);
             add_role(lk, "role", role_of(&rig->roles, c->links[k].bone), ok);
             if (c->links[k].has_limit) {
@@ -96,7 +96,7 @@ static void add_chains(cJSON *root, const pm_rig *rig, bool *ok) {
         }
         add_bone(o, "parent", sk, c->parent, ok);
         add_role(o, "parentRole", c->parent_role, ok);
-        cJSON *parents = pmi_json_add(o, "parents", cJSON_CreateArray(), ok);
+        cJSON *parents = pmi_json_add_array(o, "parents", ok);
         uint32_t p = c->parent;
         for (uint32_t steps = 0; p != PM_NO_INDEX && steps <= sk->bone_count; steps++, p = sk->bones[p].parent)
             pmi_json_add_string(parents, NULL, sk->bones[p].name.data, ok);
@@ -111,7 +111,7 @@ static void add_chains(cJSON *root, const pm_rig *rig, bool *ok) {
 
 static void add_legs(cJSON *root, const pm_rig *rig, bool *ok) {
     const pm_skeleton *sk = rig->skeleton;
-    cJSON *legs = pmi_json_add(root, "legs", cJSON_CreateObject(), ok);
+    cJSON *legs = pmi_json_add_object(root, "legs", ok);
     for (int s = 0; s < 2; s++) {
         const pm_rig_leg *l = &rig->legs[s];
         if (!l->present) {
@@ -130,7 +130,7 @@ static void add_legs(cJSON *root, const pm_rig *rig, bool *ok) {
         add_num(o, "thigh", l->thigh, ok);
         add_num(o, "shin", l->shin, ok);
         add_num(o, "length", l->length, ok);
-        cJSON *knee = pmi_json_add(o, "kneeJoint", cJSON_CreateObject(), ok); /* "knee" is the bone's name */
+        cJSON *knee = pmi_json_add_object(o, "kneeJoint", ok); /* "knee" is the bone's name */
         add_num(knee, "restBendDeg", l->knee_rest_bend * DEG, ok);
         pmi_json_add_bool(knee, "limited", l->knee_limited, ok);
         if (l->knee_limited) {
@@ -139,7 +139,7 @@ static void add_legs(cJSON *root, const pm_rig *rig, bool *ok) {
             add_num(knee, "bendMinDeg", l->knee_bend_min * DEG, ok);
             add_num(knee, "bendMaxDeg", l->knee_bend_max * DEG, ok);
         }
-        cJSON *reach = pmi_json_add(o, "reach", cJSON_CreateObject(), ok);
+        cJSON *reach = pmi_json_add_object(o, "reach", ok);
         add_num(reach, "rest", l->reach_rest, ok);
         if (l->ik_chain != PM_NO_INDEX) {
             add_num(reach, "min", l->reach_min, ok);
@@ -153,7 +153,7 @@ static void add_legs(cJSON *root, const pm_rig *rig, bool *ok) {
 
 static void add_arms(cJSON *root, const pm_rig *rig, bool *ok) {
     const pm_skeleton *sk = rig->skeleton;
-    cJSON *arms = pmi_json_add(root, "arms", cJSON_CreateObject(), ok);
+    cJSON *arms = pmi_json_add_object(root, "arms", ok);
     for (int s = 0; s < 2; s++) {
         const pm_rig_arm *m = &rig->arms[s];
         if (!m->present) {

@@ -30,7 +30,7 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
     pmi_json_add_string(root, "modelName", s->model_name.data, &ok);
     pmi_json_add_string(root, "modelNameEn", s->model_name_en.data, &ok);
     if (s->source.format != PM_MODEL_FORMAT_NONE) {
-        cJSON *src = pmi_json_add(root, "source", cJSON_CreateObject(), &ok);
+        cJSON *src = pmi_json_add_object(root, "source", &ok);
         pmi_json_add_number(src, "version", s->source.version, &ok);
         pmi_json_add_number(src, "vertices", s->source.vertex_count, &ok);
         pmi_json_add_number(src, "faces", s->source.face_count, &ok);
@@ -38,10 +38,10 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
         pmi_json_add_number(src, "materials", s->source.material_count, &ok);
         pmi_json_add_string(src, "comment", s->source.model_comment.data, &ok);
     }
-    cJSON *bones = pmi_json_add(root, "bones", cJSON_CreateArray(), &ok);
+    cJSON *bones = pmi_json_add_array(root, "bones", &ok);
     for (uint32_t i = 0; i < s->bone_count && ok; i++) {
         const pm_bone *b = &s->bones[i];
-        cJSON *j = pmi_json_add(bones, NULL, cJSON_CreateObject(), &ok);
+        cJSON *j = pmi_json_add_object(bones, NULL, &ok);
         pmi_json_add_string(j, "name", b->name.data, &ok);
         pmi_json_add_string(j, "nameEn", b->name_en.data, &ok);
         pmi_json_add(j, "position", vec3_json(b->position), &ok);
@@ -52,7 +52,7 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
             pmi_json_add_number(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone, &ok);
         else pmi_json_add(j, "tail", vec3_json(b->tail_offset), &ok);
         if (b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) {
-            cJSON *ap = pmi_json_add(j, "append", cJSON_CreateObject(), &ok);
+            cJSON *ap = pmi_json_add_object(j, "append", &ok);
             pmi_json_add_number(ap, "parent", b->append_parent == PM_NO_INDEX ? -1.0 : (double)b->append_parent, &ok);
             pmi_json_add_number(ap, "ratio", b->append_ratio, &ok);
             pmi_json_add_bool(ap, "rotate", (b->flags & PM_BONE_APPEND_ROTATE) != 0, &ok);
@@ -61,20 +61,20 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
         }
         if (b->flags & PM_BONE_FIXED_AXIS) pmi_json_add(j, "fixedAxis", vec3_json(b->fixed_axis), &ok);
         if (b->flags & PM_BONE_LOCAL_AXES) {
-            cJSON *la = pmi_json_add(j, "localAxes", cJSON_CreateObject(), &ok);
+            cJSON *la = pmi_json_add_object(j, "localAxes", &ok);
             pmi_json_add(la, "x", vec3_json(b->local_x), &ok);
             pmi_json_add(la, "z", vec3_json(b->local_z), &ok);
         }
         if (b->flags & PM_BONE_EXTERNAL_PARENT) pmi_json_add_number(j, "externalParent", b->external_parent_key, &ok);
         if (b->has_ik) {
-            cJSON *ik = pmi_json_add(j, "ik", cJSON_CreateObject(), &ok);
+            cJSON *ik = pmi_json_add_object(j, "ik", &ok);
             pmi_json_add_number(ik, "target", b->ik.target == PM_NO_INDEX ? -1.0 : (double)b->ik.target, &ok);
             pmi_json_add_number(ik, "loopCount", b->ik.loop_count, &ok);
             pmi_json_add_number(ik, "limitAngle", b->ik.limit_angle, &ok);
-            cJSON *links = pmi_json_add(ik, "links", cJSON_CreateArray(), &ok);
+            cJSON *links = pmi_json_add_array(ik, "links", &ok);
             for (uint32_t k = 0; k < b->ik.link_count && ok; k++) {
                 const pm_ik_link *l = &b->ik.links[k];
-                cJSON *lj = pmi_json_add(links, NULL, cJSON_CreateObject(), &ok);
+                cJSON *lj = pmi_json_add_object(links, NULL, &ok);
                 pmi_json_add_number(lj, "bone", l->bone, &ok);
                 if (l->has_limit) {
                     pmi_json_add(lj, "limitMin", vec3_json(l->limit_min), &ok);
@@ -83,7 +83,7 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
             }
         }
     }
-    cJSON *morphs = pmi_json_add(root, "morphNames", cJSON_CreateArray(), &ok);
+    cJSON *morphs = pmi_json_add_array(root, "morphNames", &ok);
     for (uint32_t i = 0; i < s->morph_count && ok; i++) pmi_json_add_string(morphs, NULL, s->morph_names[i].data, &ok);
     if (!ok) {
         cJSON_Delete(root);

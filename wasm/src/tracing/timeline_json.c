@@ -54,8 +54,8 @@ static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool 
     cJSON *j = cJSON_CreateObject();
     pmi_json_add_number(j, "beat", kf->beat, ok);
     pmi_json_add(j, "easing", easing_json(kf->easing), ok);
-    cJSON *rot = pmi_json_add(j, "rotations", cJSON_CreateObject(), ok);
-    cJSON *trans = pmi_json_add(j, "translations", cJSON_CreateObject(), ok);
+    cJSON *rot = pmi_json_add_object(j, "rotations", ok);
+    cJSON *trans = pmi_json_add_object(j, "translations", ok);
     for (uint32_t k = 0; k < tl->joint_count && *ok; k++) {
         const pm_quat q = kf->rot[k];
         const pm_vec3 t = kf->trans[k];
@@ -70,7 +70,7 @@ static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool 
     for (int l = 0; l < PM_LIMB_COUNT && *ok; l++) {
         const pmi_trace *t = &kf->trace[l];
         if (!t->id) continue;
-        if (!traces) traces = pmi_json_add(j, "traces", cJSON_CreateObject(), ok);
+        if (!traces) traces = pmi_json_add_object(j, "traces", ok);
         cJSON *tj = pmi_json_add(traces, pm_limb_name((pm_limb)l), cJSON_CreateObject(), ok);
         pmi_json_add_number(tj, "id", t->id, ok);
         pmi_json_add_string(tj, "mode", pm_trajectory_mode_name(t->mode), ok);
@@ -91,9 +91,9 @@ pm_result pm_timeline_to_json(const pm_timeline *tl, char *out, size_t out_cap, 
     pmi_json_add_number(root, "version", FORMAT_VERSION, &ok);
     pmi_json_add_number(root, "bpm", tl->bpm, &ok);
     pmi_json_add_number(root, "nextTraceId", tl->next_id, &ok);
-    cJSON *kfs = pmi_json_add(root, "keyframes", cJSON_CreateArray(), &ok);
+    cJSON *kfs = pmi_json_add_array(root, "keyframes", &ok);
     for (uint32_t i = 0; i < tl->kf_count && ok; i++) pmi_json_add(kfs, NULL, keyframe_json(tl, &tl->kf[i], &ok), &ok);
-    cJSON *drafts = pmi_json_add(root, "trajectories", cJSON_CreateObject(), &ok);
+    cJSON *drafts = pmi_json_add_object(root, "trajectories", &ok);
     for (int l = 0; l < PM_LIMB_COUNT && ok; l++) {
         const pmi_draft *d = &tl->drafts[l];
         if (!d->has) continue;

@@ -16,110 +16,105 @@ enum { GL_ARRAY_BUFFER = 34962, GL_ELEMENT_ARRAY_BUFFER = 34963 };
 
 /* ---- VRM human bones from rig roles -------------------------------------------------------------- */
 
+/* The VRM bone kinds, numbered from 1 (0: none) */
+enum {
+    V_HIPS = 1, V_SPINE, V_CHEST, V_UPPER_CHEST, V_NECK, V_HEAD, V_EYE, V_SHOULDER, V_UPPER_ARM, V_LOWER_ARM,
+    V_HAND, V_UPPER_LEG, V_LOWER_LEG, V_FOOT, V_TOES, V_THUMB_METACARPAL, V_THUMB_PROXIMAL, V_THUMB_DISTAL,
+    V_INDEX_PROXIMAL, V_INDEX_INTERMEDIATE, V_INDEX_DISTAL, V_MIDDLE_PROXIMAL, V_MIDDLE_INTERMEDIATE,
+    V_MIDDLE_DISTAL, V_RING_PROXIMAL, V_RING_INTERMEDIATE, V_RING_DISTAL, V_LITTLE_PROXIMAL,
+    V_LITTLE_INTERMEDIATE, V_LITTLE_DISTAL
+};
+
 typedef struct vrm_bone {
-    pm_rig_role role;  /* the left role for sided bones (side 0), the centre role otherwise */
-    const char *name;  /* VRM name; sided names without the "left" / "right" prefix start upper case */
+    uint8_t role;       /* pm_rig_role: the left role for sided bones (side 0), the centre role otherwise */
     bool sided;
-    const char *parents[3]; /* VRM parents in order of preference (names after the side prefix) */
+    uint8_t parents[3]; /* VRM parents (kinds; a sided one on the same side) in order of preference, 0 = none */
 } vrm_bone;
 
 static const vrm_bone vrm_bones[] = {
-    {PM_RIG_LOWER_BODY, "hips", false, {NULL}},
-    {PM_RIG_UPPER_BODY, "spine", false, {"hips"}},
-    {PM_RIG_UPPER_BODY2, "chest", false, {"spine"}},
-    {PM_RIG_UPPER_BODY3, "upperChest", false, {"chest"}},
-    {PM_RIG_NECK, "neck", false, {"upperChest", "chest", "spine"}},
-    {PM_RIG_HEAD, "head", false, {"neck", "upperChest", "chest"}},
-    {PM_RIG_LEFT_EYE, "Eye", true, {"head"}},
-    {PM_RIG_LEFT_SHOULDER, "Shoulder", true, {"upperChest", "chest", "spine"}},
-    {PM_RIG_LEFT_ARM, "UpperArm", true, {"+Shoulder", "upperChest", "chest"}},
-    {PM_RIG_LEFT_ELBOW, "LowerArm", true, {"+UpperArm"}},
-    {PM_RIG_LEFT_WRIST, "Hand", true, {"+LowerArm"}},
-    {PM_RIG_LEFT_LEG, "UpperLeg", true, {"hips"}},
-    {PM_RIG_LEFT_KNEE, "LowerLeg", true, {"+UpperLeg"}},
-    {PM_RIG_LEFT_ANKLE, "Foot", true, {"+LowerLeg"}},
-    {PM_RIG_LEFT_TOE, "Toes", true, {"+Foot"}},
-    {PM_RIG_LEFT_THUMB0, "ThumbMetacarpal", true, {"+Hand"}},
-    {PM_RIG_LEFT_THUMB1, "ThumbProximal", true, {"+ThumbMetacarpal", "+Hand"}},
-    {PM_RIG_LEFT_THUMB2, "ThumbDistal", true, {"+ThumbProximal"}},
-    {PM_RIG_LEFT_INDEX1, "IndexProximal", true, {"+Hand"}},
-    {PM_RIG_LEFT_INDEX2, "IndexIntermediate", true, {"+IndexProximal"}},
-    {PM_RIG_LEFT_INDEX3, "IndexDistal", true, {"+IndexIntermediate"}},
-    {PM_RIG_LEFT_MIDDLE1, "MiddleProximal", true, {"+Hand"}},
-    {PM_RIG_LEFT_MIDDLE2, "MiddleIntermediate", true, {"+MiddleProximal"}},
-    {PM_RIG_LEFT_MIDDLE3, "MiddleDistal", true, {"+MiddleIntermediate"}},
-    {PM_RIG_LEFT_RING1, "RingProximal", true, {"+Hand"}},
-    {PM_RIG_LEFT_RING2, "RingIntermediate", true, {"+RingProximal"}},
-    {PM_RIG_LEFT_RING3, "RingDistal", true, {"+RingIntermediate"}},
-    {PM_RIG_LEFT_LITTLE1, "LittleProximal", true, {"+Hand"}},
-    {PM_RIG_LEFT_LITTLE2, "LittleIntermediate", true, {"+LittleProximal"}},
-    {PM_RIG_LEFT_LITTLE3, "LittleDistal", true, {"+LittleIntermediate"}},
+    {PM_RIG_LOWER_BODY, false, {0}},
+    {PM_RIG_UPPER_BODY, false, {V_HIPS}},
+    {PM_RIG_UPPER_BODY2, false, {V_SPINE}},
+    {PM_RIG_UPPER_BODY3, false, {V_CHEST}},
+    {PM_RIG_NECK, false, {V_UPPER_CHEST, V_CHEST, V_SPINE}},
+    {PM_RIG_HEAD, false, {V_NECK, V_UPPER_CHEST, V_CHEST}},
+    {PM_RIG_LEFT_EYE, true, {V_HEAD}},
+    {PM_RIG_LEFT_SHOULDER, true, {V_UPPER_CHEST, V_CHEST, V_SPINE}},
+    {PM_RIG_LEFT_ARM, true, {V_SHOULDER, V_UPPER_CHEST, V_CHEST}},
+    {PM_RIG_LEFT_ELBOW, true, {V_UPPER_ARM}},
+    {PM_RIG_LEFT_WRIST, true, {V_LOWER_ARM}},
+    {PM_RIG_LEFT_LEG, true, {V_HIPS}},
+    {PM_RIG_LEFT_KNEE, true, {V_UPPER_LEG}},
+    {PM_RIG_LEFT_ANKLE, true, {V_LOWER_LEG}},
+    {PM_RIG_LEFT_TOE, true, {V_FOOT}},
+    {PM_RIG_LEFT_THUMB0, true, {V_HAND}},
+    {PM_RIG_LEFT_THUMB1, true, {V_THUMB_METACARPAL, V_HAND}},
+    {PM_RIG_LEFT_THUMB2, true, {V_THUMB_PROXIMAL}},
+    {PM_RIG_LEFT_INDEX1, true, {V_HAND}},
+    {PM_RIG_LEFT_INDEX2, true, {V_INDEX_PROXIMAL}},
+    {PM_RIG_LEFT_INDEX3, true, {V_INDEX_INTERMEDIATE}},
+    {PM_RIG_LEFT_MIDDLE1, true, {V_HAND}},
+    {PM_RIG_LEFT_MIDDLE2, true, {V_MIDDLE_PROXIMAL}},
+    {PM_RIG_LEFT_MIDDLE3, true, {V_MIDDLE_INTERMEDIATE}},
+    {PM_RIG_LEFT_RING1, true, {V_HAND}},
+    {PM_RIG_LEFT_RING2, true, {V_RING_PROXIMAL}},
+    {PM_RIG_LEFT_RING3, true, {V_RING_INTERMEDIATE}},
+    {PM_RIG_LEFT_LITTLE1, true, {V_HAND}},
+    {PM_RIG_LEFT_LITTLE2, true, {V_LITTLE_PROXIMAL}},
+    {PM_RIG_LEFT_LITTLE3, true, {V_LITTLE_INTERMEDIATE}},
 };
 #define VRM_BONE_KINDS (sizeof vrm_bones / sizeof vrm_bones[0])
 #define VRM_SLOTS (2 * VRM_BONE_KINDS)
 
-/* The full VRM name of slot s (kind s / 2, side s % 2) into buf. */
-static const char *slot_name(size_t s, char *buf, size_t cap) {
-    const vrm_bone *b = &vrm_bones[s / 2];
-    if (!b->sided) return b->name;
-    pmi_format(buf, cap, "%s%s", s % 2 ? "right" : "left", b->name);
-    return buf;
+/* The VRM names: the 6 centre kinds, then the 24 sided ones on the left, then on the right. */
+static const char *const vrm_names[] = {
+    "hips", "spine", "chest", "upperChest", "neck", "head",
+    "leftEye", "leftShoulder", "leftUpperArm", "leftLowerArm", "leftHand", "leftUpperLeg", "leftLowerLeg",
+    "leftFoot", "leftToes", "leftThumbMetacarpal", "leftThumbProximal", "leftThumbDistal", "leftIndexProximal",
+    "leftIndexIntermediate", "leftIndexDistal", "leftMiddleProximal", "leftMiddleIntermediate",
+    "leftMiddleDistal", "leftRingProximal", "leftRingIntermediate", "leftRingDistal", "leftLittleProximal",
+    "leftLittleIntermediate", "leftLittleDistal",
+    "rightEye", "rightShoulder", "rightUpperArm", "rightLowerArm", "rightHand", "rightUpperLeg",
+    "rightLowerLeg", "rightFoot", "rightToes", "rightThumbMetacarpal", "rightThumbProximal",
+    "rightThumbDistal", "rightIndexProximal", "rightIndexIntermediate", "rightIndexDistal",
+    "rightMiddleProximal", "rightMiddleIntermediate", "rightMiddleDistal", "rightRingProximal",
+    "rightRingIntermediate", "rightRingDistal", "rightLittleProximal", "rightLittleIntermediate",
+    "rightLittleDistal"};
+_Static_assert(sizeof vrm_names / sizeof vrm_names[0] == 6 + 2 * (VRM_BONE_KINDS - 6), "6 centre kinds first");
+
+/* The full VRM name of slot s (kind s / 2, side s % 2). */
+static const char *slot_name(size_t s) {
+    size_t k = s / 2;
+    return vrm_names[k < 6 ? k : k + (s % 2) * (VRM_BONE_KINDS - 6)];
 }
 
 const char *pm_vrm_bone_name(int rig_role) {
-    static const char *const names[] = {
-        "hips", "spine", "chest", "upperChest", "neck", "head",
-        "leftEye", "leftShoulder", "leftUpperArm", "leftLowerArm", "leftHand", "leftUpperLeg", "leftLowerLeg",
-        "leftFoot", "leftToes", "leftThumbMetacarpal", "leftThumbProximal", "leftThumbDistal", "leftIndexProximal",
-        "leftIndexIntermediate", "leftIndexDistal", "leftMiddleProximal", "leftMiddleIntermediate",
-        "leftMiddleDistal", "leftRingProximal", "leftRingIntermediate", "leftRingDistal", "leftLittleProximal",
-        "leftLittleIntermediate", "leftLittleDistal",
-        "rightEye", "rightShoulder", "rightUpperArm", "rightLowerArm", "rightHand", "rightUpperLeg",
-        "rightLowerLeg", "rightFoot", "rightToes", "rightThumbMetacarpal", "rightThumbProximal",
-        "rightThumbDistal", "rightIndexProximal", "rightIndexIntermediate", "rightIndexDistal",
-        "rightMiddleProximal", "rightMiddleIntermediate", "rightMiddleDistal", "rightRingProximal",
-        "rightRingIntermediate", "rightRingDistal", "rightLittleProximal", "rightLittleIntermediate",
-        "rightLittleDistal"};
-    size_t left = 0;
     for (size_t k = 0; k < VRM_BONE_KINDS; k++) {
         const vrm_bone *b = &vrm_bones[k];
-        if (!b->sided) {
-            if ((int)b->role == rig_role) return names[k];
-            continue;
-        }
-        if ((int)b->role == rig_role) return names[6 + left];
-        if ((int)PM_RIG_SIDED(b->role, 1) == rig_role) return names[30 + left];
-        left++;
+        if ((int)b->role == rig_role) return vrm_names[k];
+        if (b->sided && (int)PM_RIG_SIDED(b->role, 1) == rig_role) return vrm_names[k + VRM_BONE_KINDS - 6];
     }
     return NULL;
 }
 
 /* ---- expressions -------------------------------------------------------------------------------- */
 
-typedef struct preset_map {
-    const char *preset;
-    const char *names[3]; /* MMD morph names, first found wins */
-} preset_map;
-
-static const preset_map presets[] = {
-    {"aa", {"\xe3\x81\x82"}},                                                 /* あ */
-    {"ih", {"\xe3\x81\x84"}},                                                 /* い */
-    {"ou", {"\xe3\x81\x86"}},                                                 /* う */
-    {"ee", {"\xe3\x81\x88"}},                                                 /* え */
-    {"oh", {"\xe3\x81\x8a"}},                                                 /* お */
-    {"blink", {"\xe3\x81\xbe\xe3\x81\xb0\xe3\x81\x9f\xe3\x81\x8d"}},          /* まばたき */
-    {"blinkLeft", {"\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf",          /* ウィンク */
-                   "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92"}}, /* ウィンク２ */
-    {"blinkRight", {"\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xe5\x8f\xb3", /* ウィンク右 */
-                    "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92\xe5\x8f\xb3", /* ウィンク２右 */
-                    "\xef\xbd\xb3\xef\xbd\xa8\xef\xbe\x9d\xef\xbd\xb8\xef\xbc\x92\xe5\x8f\xb3"}}, /* ｳｨﾝｸ２右 */
-    {"happy", {"\xe7\xac\x91\xe3\x81\x84"}},                                  /* 笑い */
-    {"angry", {"\xe6\x80\x92\xe3\x82\x8a"}},                                  /* 怒り */
-    {"sad", {"\xe5\x9b\xb0\xe3\x82\x8b"}},                                    /* 困る */
-    {"relaxed", {"\xe3\x81\xaa\xe3\x81\x94\xe3\x81\xbf"}},                    /* なごみ */
-    {"surprised", {"\xe3\x81\xb3\xe3\x81\xa3\xe3\x81\x8f\xe3\x82\x8a"}},      /* びっくり */
-};
-#define PRESET_COUNT (sizeof presets / sizeof presets[0])
+/* Each VRM preset, then the MMD morph names it takes (the first found wins), then an empty name. */
+static const char preset_text[] =
+    "aa\0" "\xe3\x81\x82" "\0" "\0" /* あ */
+    "ih\0" "\xe3\x81\x84" "\0" "\0" /* い */
+    "ou\0" "\xe3\x81\x86" "\0" "\0" /* う */
+    "ee\0" "\xe3\x81\x88" "\0" "\0" /* え */
+    "oh\0" "\xe3\x81\x8a" "\0" "\0" /* お */
+    "blink\0" "\xe3\x81\xbe\xe3\x81\xb0\xe3\x81\x9f\xe3\x81\x8d" "\0" "\0" /* まばたき */
+    "blinkLeft\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf" "\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92" "\0" "\0" /* ウィンク, ウィンク２ */
+    "blinkRight\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xe5\x8f\xb3" "\0" "\xe3\x82\xa6\xe3\x82\xa3\xe3\x83\xb3\xe3\x82\xaf\xef\xbc\x92\xe5\x8f\xb3" "\0" "\xef\xbd\xb3\xef\xbd\xa8\xef\xbe\x9d\xef\xbd\xb8\xef\xbc\x92\xe5\x8f\xb3" "\0" "\0" /* ウィンク右, ウィンク２右, ｳｨﾝｸ２右 */
+    "happy\0" "\xe7\xac\x91\xe3\x81\x84" "\0" "\0" /* 笑い */
+    "angry\0" "\xe6\x80\x92\xe3\x82\x8a" "\0" "\0" /* 怒り */
+    "sad\0" "\xe5\x9b\xb0\xe3\x82\x8b" "\0" "\0" /* 困る */
+    "relaxed\0" "\xe3\x81\xaa\xe3\x81\x94\xe3\x81\xbf" "\0" "\0" /* なごみ */
+    "surprised\0" "\xe3\x81\xb3\xe3\x81\xa3\xe3\x81\x8f\xe3\x82\x8a" "\0" "\0" /* びっくり */;
+#define PRESET_COUNT 13
 
 /* Shade colours (bottom row) of the shared toons toon01..toon10 as babylon-mmd ships them. */
 static const uint8_t shared_toon_shade[10][3] = {
@@ -139,12 +134,12 @@ typedef struct texture_state {
 } texture_state;
 
 typedef struct ctx {
+    bool ok;              /* JSON building (first: &c->ok is c) */
     const pm_model *m;
     const pm_skeleton *s;
     const pm_vrm_options *o;
     pm_allocator a;
     pm_error *err;
-    bool ok;              /* JSON building */
     pmi_buf bin;
     cJSON *views, *accessors;
     uint32_t view_count, accessor_count;
@@ -186,7 +181,7 @@ static int32_t add_view(ctx *c, const void *data, size_t n, int target) {
         if (n) memcpy(p + pad, data, n);
     }
     size_t offset = c->bin.size - n;
-    cJSON *v = pmi_json_add(c->views, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *v = pmi_json_add_object(c->views, NULL, &c->ok);
     pmi_json_add_number(v, "buffer", 0, &c->ok);
     pmi_json_add_number(v, "byteOffset", (double)offset, &c->ok);
     pmi_json_add_number(v, "byteLength", (double)n, &c->ok);
@@ -194,22 +189,22 @@ static int32_t add_view(ctx *c, const void *data, size_t n, int target) {
     return (int32_t)c->view_count++;
 }
 
-static cJSON *float_array(ctx *c, const float *v, int n) {
-    cJSON *a = cJSON_CreateArray();
+/* to[key] = [v[0], .., v[n - 1]] */
+static void add_floats(ctx *c, cJSON *to, const char *key, const float *v, int n) {
+    cJSON *a = pmi_json_add_array(to, key, &c->ok);
     for (int i = 0; a && i < n; i++) pmi_json_add_number(a, NULL, v[i], &c->ok);
-    return a;
 }
 
 /* An accessor on `view` (-1: none, all zeros); min / max for VEC3 when given. */
 static int32_t add_accessor(ctx *c, int32_t view, int component, uint32_t count, const char *type, const float *min,
                             const float *max, cJSON **out) {
-    cJSON *a = pmi_json_add(c->accessors, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *a = pmi_json_add_object(c->accessors, NULL, &c->ok);
     if (view >= 0) pmi_json_add_number(a, "bufferView", view, &c->ok);
     pmi_json_add_number(a, "componentType", component, &c->ok);
     pmi_json_add_number(a, "count", count, &c->ok);
     pmi_json_add_string(a, "type", type, &c->ok);
-    if (min) pmi_json_add(a, "min", float_array(c, min, 3), &c->ok);
-    if (max) pmi_json_add(a, "max", float_array(c, max, 3), &c->ok);
+    if (min) add_floats(c, a, "min", min, 3);
+    if (max) add_floats(c, a, "max", max, 3);
     if (out) *out = a;
     return (int32_t)c->accessor_count++;
 }
@@ -378,13 +373,8 @@ static bool is_ancestor(const uint32_t *parent, uint32_t n, uint32_t anc, uint32
     return false;
 }
 
-static uint32_t slot_bone(const uint32_t *slots, const char *name, int side) {
-    for (size_t s = 0; s < VRM_SLOTS; s++) {
-        const vrm_bone *b = &vrm_bones[s / 2];
-        if ((int)(s % 2) != (b->sided ? side : 0)) continue;
-        if (strcmp(b->name, name[0] == '+' ? name + 1 : name) == 0 && b->sided == (name[0] == '+')) return slots[s];
-    }
-    return PM_NO_INDEX;
+static uint32_t slot_bone(const uint32_t *slots, unsigned kind, int side) {
+    return slots[2 * (kind - 1) + (vrm_bones[kind - 1].sided ? side : 0)];
 }
 
 /* ---- textures ----------------------------------------------------------------------------------- */
@@ -438,12 +428,12 @@ static pm_result decode_image(ctx *c, pmi_image_kind kind, const pm_vrm_texture 
 static int32_t add_image(ctx *c, cJSON *images, cJSON *textures, const uint8_t *data, size_t n, const char *mime,
                          const char *name) {
     int32_t view = add_view(c, data, n, 0);
-    cJSON *im = pmi_json_add(images, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *im = pmi_json_add_object(images, NULL, &c->ok);
     pmi_json_add_string(im, "name", name, &c->ok);
     pmi_json_add_number(im, "bufferView", view, &c->ok);
     pmi_json_add_string(im, "mimeType", mime, &c->ok);
     int32_t index = cJSON_GetArraySize(images) - 1;
-    cJSON *tx = pmi_json_add(textures, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *tx = pmi_json_add_object(textures, NULL, &c->ok);
     pmi_json_add_number(tx, "sampler", 0, &c->ok);
     pmi_json_add_number(tx, "source", index, &c->ok);
     return index;
@@ -451,10 +441,10 @@ static int32_t add_image(ctx *c, cJSON *images, cJSON *textures, const uint8_t *
 
 static pm_result write_textures(ctx *c, cJSON *root, pm_vrm_result *res) {
     const pm_model *m = c->m;
-    cJSON *images = pmi_json_add(root, "images", cJSON_CreateArray(), &c->ok);
-    cJSON *textures = pmi_json_add(root, "textures", cJSON_CreateArray(), &c->ok);
-    cJSON *samplers = pmi_json_add(root, "samplers", cJSON_CreateArray(), &c->ok);
-    cJSON *smp = pmi_json_add(samplers, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *images = pmi_json_add_array(root, "images", &c->ok);
+    cJSON *textures = pmi_json_add_array(root, "textures", &c->ok);
+    cJSON *samplers = pmi_json_add_array(root, "samplers", &c->ok);
+    cJSON *smp = pmi_json_add_object(samplers, NULL, &c->ok);
     pmi_json_add_number(smp, "magFilter", 9729, &c->ok);
     pmi_json_add_number(smp, "minFilter", 9987, &c->ok);
     bool *toon = pmi_alloc_array(&c->a, m->texture_count, 1, c->err, "vrm textures");
@@ -542,30 +532,28 @@ static pm_result write_textures(ctx *c, cJSON *root, pm_vrm_result *res) {
 static float clamp01(float v) { return v > 1 ? 1 : v < 0 ? 0 : isfinite(v) ? v : 0; }
 
 static void texture_info(ctx *c, cJSON *to, const char *key, int32_t index) {
-    cJSON *t = pmi_json_add(to, key, cJSON_CreateObject(), &c->ok);
+    cJSON *t = pmi_json_add_object(to, key, &c->ok);
     pmi_json_add_number(t, "index", index, &c->ok);
 }
 
 static void write_material(ctx *c, cJSON *materials, const pm_model_material *mat) {
-    cJSON *o = pmi_json_add(materials, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *o = pmi_json_add_object(materials, NULL, &c->ok);
     pmi_json_add_string(o, "name", mat->name.data, &c->ok);
     float base[4];
     for (int k = 0; k < 4; k++) base[k] = clamp01(mat->diffuse[k]);
     int32_t tex = mat->texture != PM_NO_INDEX ? c->tex[mat->texture].image : -1;
     bool alpha_tex = mat->texture != PM_NO_INDEX && c->tex[mat->texture].has_alpha;
-    cJSON *pbr = pmi_json_add(o, "pbrMetallicRoughness", cJSON_CreateObject(), &c->ok);
-    cJSON *bc = cJSON_CreateArray();
-    for (int k = 0; k < 4; k++) pmi_json_add_number(bc, NULL, base[k], &c->ok);
-    pmi_json_add(pbr, "baseColorFactor", bc, &c->ok);
+    cJSON *pbr = pmi_json_add_object(o, "pbrMetallicRoughness", &c->ok);
+    add_floats(c, pbr, "baseColorFactor", base, 4);
     if (tex >= 0) texture_info(c, pbr, "baseColorTexture", tex);
     pmi_json_add_number(pbr, "metallicFactor", 0, &c->ok);
     pmi_json_add_number(pbr, "roughnessFactor", 1, &c->ok);
     bool blend = base[3] < 0.999f || alpha_tex;
     if (blend) pmi_json_add_string(o, "alphaMode", "BLEND", &c->ok);
     if (mat->flags & PM_PMX_MATERIAL_DOUBLE_SIDED) pmi_json_add_bool(o, "doubleSided", true, &c->ok);
-    cJSON *ext = pmi_json_add(o, "extensions", cJSON_CreateObject(), &c->ok);
+    cJSON *ext = pmi_json_add_object(o, "extensions", &c->ok);
     if (c->o->materials == PM_VRM_MATERIALS_UNLIT) {
-        pmi_json_add(ext, "KHR_materials_unlit", cJSON_CreateObject(), &c->ok);
+        pmi_json_add_object(ext, "KHR_materials_unlit", &c->ok);
         return;
     }
     float shade[3] = {0.8f, 0.8f, 0.8f};
@@ -573,18 +561,18 @@ static void write_material(ctx *c, cJSON *materials, const pm_model_material *ma
         for (int k = 0; k < 3; k++) shade[k] = shared_toon_shade[mat->toon][k] / 255.0f;
     else if (!mat->shared_toon && mat->toon != PM_NO_INDEX && c->tex[mat->toon].has_shade)
         for (int k = 0; k < 3; k++) shade[k] = c->tex[mat->toon].shade[k];
-    cJSON *mt = pmi_json_add(ext, "VRMC_materials_mtoon", cJSON_CreateObject(), &c->ok);
+    cJSON *mt = pmi_json_add_object(ext, "VRMC_materials_mtoon", &c->ok);
     pmi_json_add_string(mt, "specVersion", "1.0", &c->ok);
     if (blend) pmi_json_add_bool(mt, "transparentWithZWrite", true, &c->ok);
     float sc[3];
     for (int k = 0; k < 3; k++) sc[k] = clamp01(base[k] * shade[k]);
-    pmi_json_add(mt, "shadeColorFactor", float_array(c, sc, 3), &c->ok);
+    add_floats(c, mt, "shadeColorFactor", sc, 3);
     if (tex >= 0) texture_info(c, mt, "shadeMultiplyTexture", tex);
     pmi_json_add_number(mt, "shadingShiftFactor", 0, &c->ok);
     pmi_json_add_number(mt, "shadingToonyFactor", 0.9, &c->ok);
     if (mat->sphere_texture != PM_NO_INDEX && mat->sphere_mode == 2 && c->tex[mat->sphere_texture].image >= 0) {
         float one[3] = {1, 1, 1};
-        pmi_json_add(mt, "matcapFactor", float_array(c, one, 3), &c->ok);
+        add_floats(c, mt, "matcapFactor", one, 3);
         texture_info(c, mt, "matcapTexture", c->tex[mat->sphere_texture].image);
     }
     pmi_json_add_string(mt, "outlineWidthMode", "none", &c->ok);
@@ -635,9 +623,9 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
             if (dyn[i] != PM_NO_INDEX && p != PM_NO_INDEX && dyn[p] != PM_NO_INDEX && next[p] == PM_NO_INDEX) next[p] = i;
         }
         sb = cJSON_CreateObject();
-        colliders = pmi_json_add(sb, "colliders", cJSON_CreateArray(), &c->ok);
-        cgroups = pmi_json_add(sb, "colliderGroups", cJSON_CreateArray(), &c->ok);
-        springs = pmi_json_add(sb, "springs", cJSON_CreateArray(), &c->ok);
+        colliders = pmi_json_add_array(sb, "colliders", &c->ok);
+        cgroups = pmi_json_add_array(sb, "colliderGroups", &c->ok);
+        springs = pmi_json_add_array(sb, "springs", &c->ok);
         pmi_json_add_string(sb, "specVersion", "1.0", &c->ok);
     }
     for (uint32_t i = 0; i < nr && r == PM_OK; i++) { /* colliders */
@@ -648,21 +636,21 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         pm_vec3 center = pm_vec3_add(c->rest[b->bone], pm_quat_rotate(c->rot[b->bone], pm_vec3_sub(finite_vec(c, b->position), bp)));
         pm_quat q = pm_quat_mul(c->rot[b->bone], pm_quat_from_euler(finite_or_zero(c, b->rotation.y), finite_or_zero(c, b->rotation.x),
                                                                     finite_or_zero(c, b->rotation.z), PM_EULER_YXZ));
-        cJSON *co = pmi_json_add(colliders, NULL, cJSON_CreateObject(), &c->ok);
+        cJSON *co = pmi_json_add_object(colliders, NULL, &c->ok);
         pmi_json_add_number(co, "node", b->bone, &c->ok);
-        cJSON *shape = pmi_json_add(co, "shape", cJSON_CreateObject(), &c->ok);
+        cJSON *shape = pmi_json_add_object(co, "shape", &c->ok);
         pm_vec3 off = to_gltf(pm_vec3_sub(center, c->rest[b->bone]));
         if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
             pm_vec3 half = pm_vec3_scale(pm_quat_rotate(q, pm_vec3_make(0, 1, 0)), b->size.y * 0.5f);
             pm_vec3 a = to_gltf(pm_vec3_sub(pm_vec3_sub(center, half), c->rest[b->bone]));
             pm_vec3 t = to_gltf(pm_vec3_sub(pm_vec3_add(center, half), c->rest[b->bone]));
-            cJSON *cap = pmi_json_add(shape, "capsule", cJSON_CreateObject(), &c->ok);
-            pmi_json_add(cap, "offset", float_array(c, &a.x, 3), &c->ok);
+            cJSON *cap = pmi_json_add_object(shape, "capsule", &c->ok);
+            add_floats(c, cap, "offset", &a.x, 3);
             pmi_json_add_number(cap, "radius", radius, &c->ok);
-            pmi_json_add(cap, "tail", float_array(c, &t.x, 3), &c->ok);
+            add_floats(c, cap, "tail", &t.x, 3);
         } else {
-            cJSON *sp = pmi_json_add(shape, "sphere", cJSON_CreateObject(), &c->ok);
-            pmi_json_add(sp, "offset", float_array(c, &off.x, 3), &c->ok);
+            cJSON *sp = pmi_json_add_object(shape, "sphere", &c->ok);
+            add_floats(c, sp, "offset", &off.x, 3);
             pmi_json_add_number(sp, "radius", radius, &c->ok);
         }
         collider[i] = (int32_t)f->colliders++;
@@ -682,20 +670,20 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
             if (groups[g] == key) group = (int32_t)g;
         if (group < 0 && any) {
             groups[f->collider_groups] = key;
-            cJSON *cg = pmi_json_add(cgroups, NULL, cJSON_CreateObject(), &c->ok);
+            cJSON *cg = pmi_json_add_object(cgroups, NULL, &c->ok);
             pmi_json_add_string(cg, "name", hb->name.data, &c->ok);
-            cJSON *list = pmi_json_add(cg, "colliders", cJSON_CreateArray(), &c->ok);
+            cJSON *list = pmi_json_add_array(cg, "colliders", &c->ok);
             for (uint32_t i = 0; i < nr; i++)
                 if (collider[i] >= 0 && bodies_collide(hb, &m->rigid_bodies[i])) pmi_json_add_number(list, NULL, collider[i], &c->ok);
             group = (int32_t)f->collider_groups++;
         }
-        cJSON *sp = pmi_json_add(springs, NULL, cJSON_CreateObject(), &c->ok);
+        cJSON *sp = pmi_json_add_object(springs, NULL, &c->ok);
         pmi_json_add_string(sp, "name", s->bones[head].name.data, &c->ok);
-        cJSON *joints = pmi_json_add(sp, "joints", cJSON_CreateArray(), &c->ok);
+        cJSON *joints = pmi_json_add_array(sp, "joints", &c->ok);
         uint32_t last = head, count = 0;
         for (uint32_t b = head; b != PM_NO_INDEX && count <= nb; b = next[b], count++) {
             const pm_model_rigid_body *rb = &m->rigid_bodies[dyn[b]];
-            cJSON *j = pmi_json_add(joints, NULL, cJSON_CreateObject(), &c->ok);
+            cJSON *j = pmi_json_add_object(joints, NULL, &c->ok);
             pmi_json_add_number(j, "node", b, &c->ok);
             pmi_json_add_number(j, "hitRadius", fminf(body_radius(rb) * MMD_TO_METRES, 0.5f), &c->ok);
             pmi_json_add_number(j, "stiffness", 1.0, &c->ok);
@@ -706,12 +694,12 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         }
         uint32_t tail = s->bones[last].flags & PM_BONE_TAIL_IS_BONE ? s->bones[last].tail_bone : PM_NO_INDEX;
         if (tail != PM_NO_INDEX && tail < nb && s->bones[tail].parent == last && dyn[tail] == PM_NO_INDEX) {
-            cJSON *j = pmi_json_add(joints, NULL, cJSON_CreateObject(), &c->ok); /* the tip the last joint points at */
+            cJSON *j = pmi_json_add_object(joints, NULL, &c->ok); /* the tip the last joint points at */
             pmi_json_add_number(j, "node", tail, &c->ok);
             f->joints++;
         }
         if (group >= 0) {
-            cJSON *gl = pmi_json_add(sp, "colliderGroups", cJSON_CreateArray(), &c->ok);
+            cJSON *gl = pmi_json_add_array(sp, "colliderGroups", &c->ok);
             pmi_json_add_number(gl, NULL, group, &c->ok);
         }
         f->springs++;
@@ -732,59 +720,58 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
 /* ---- the report ----------------------------------------------------------------------------------- */
 
 static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map *map, const uint32_t *slots,
-                              const int32_t *preset_morph, uint32_t material_count, const char *const *meta_defaults,
+                              const int32_t *preset_morph, const char *const *preset_name, uint32_t material_count, const char *const *meta_defaults,
                               int meta_default_count, uint32_t faces_not_drawn, const spring_figures *sf) {
-    bool ok = true;
+    bool *ok = &c->ok; /* true here: the file was built */
     cJSON *r = cJSON_CreateObject();
     if (!r) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
-    pmi_json_add_number(r, "humanoidMapped", map->mapped, &ok);
-    pmi_json_add_number(r, "humanoidTotal", map->total, &ok);
-    cJSON *miss = pmi_json_add(r, "missingRequiredBones", cJSON_CreateArray(), &ok);
+    pmi_json_add_number(r, "humanoidMapped", map->mapped, ok);
+    pmi_json_add_number(r, "humanoidTotal", map->total, ok);
+    cJSON *miss = pmi_json_add_array(r, "missingRequiredBones", ok);
     for (uint32_t k = 0; k < map->missing_required_count; k++)
-        pmi_json_add_string(miss, NULL, pm_humanoid_bone_name(map->missing_required[k]), &ok);
-    pmi_json_add_bool(r, "drivable", map->drivable, &ok);
-    cJSON *hb = pmi_json_add(r, "humanBones", cJSON_CreateObject(), &ok);
-    char nb[48];
+        pmi_json_add_string(miss, NULL, pm_humanoid_bone_name(map->missing_required[k]), ok);
+    pmi_json_add_bool(r, "drivable", map->drivable, ok);
+    cJSON *hb = pmi_json_add_object(r, "humanBones", ok);
     for (size_t s = 0; s < VRM_SLOTS; s++)
-        if (slots[s] != PM_NO_INDEX) pmi_json_add_string(hb, slot_name(s, nb, sizeof nb), c->s->bones[slots[s]].name.data, &ok);
-    cJSON *tp = pmi_json_add(r, "tPose", cJSON_CreateObject(), &ok);
-    pmi_json_add_bool(tp, "applied", res->t_pose, &ok);
-    cJSON *ad = pmi_json_add(tp, "armDegrees", cJSON_CreateObject(), &ok);
-    pmi_json_add_number(ad, "left", res->arm_degrees[0], &ok);
-    pmi_json_add_number(ad, "right", res->arm_degrees[1], &ok);
-    cJSON *ed = pmi_json_add(tp, "elbowDegrees", cJSON_CreateObject(), &ok);
-    pmi_json_add_number(ed, "left", res->elbow_degrees[0], &ok);
-    pmi_json_add_number(ed, "right", res->elbow_degrees[1], &ok);
-    cJSON *tx = pmi_json_add(r, "textures", cJSON_CreateArray(), &ok);
+        if (slots[s] != PM_NO_INDEX) pmi_json_add_string(hb, slot_name(s), c->s->bones[slots[s]].name.data, ok);
+    cJSON *tp = pmi_json_add_object(r, "tPose", ok);
+    pmi_json_add_bool(tp, "applied", res->t_pose, ok);
+    cJSON *ad = pmi_json_add_object(tp, "armDegrees", ok);
+    pmi_json_add_number(ad, "left", res->arm_degrees[0], ok);
+    pmi_json_add_number(ad, "right", res->arm_degrees[1], ok);
+    cJSON *ed = pmi_json_add_object(tp, "elbowDegrees", ok);
+    pmi_json_add_number(ed, "left", res->elbow_degrees[0], ok);
+    pmi_json_add_number(ed, "right", res->elbow_degrees[1], ok);
+    cJSON *tx = pmi_json_add_array(r, "textures", ok);
     for (uint32_t t = 0; t < c->m->texture_count; t++) {
-        cJSON *o = pmi_json_add(tx, NULL, cJSON_CreateObject(), &ok);
-        pmi_json_add_string(o, "path", c->m->textures[t].data, &ok);
-        pmi_json_add_string(o, "status", c->tex[t].status ? c->tex[t].status : "unused", &ok);
-        if (c->tex[t].detail[0]) pmi_json_add_string(o, "detail", c->tex[t].detail, &ok);
+        cJSON *o = pmi_json_add_object(tx, NULL, ok);
+        pmi_json_add_string(o, "path", c->m->textures[t].data, ok);
+        pmi_json_add_string(o, "status", c->tex[t].status ? c->tex[t].status : "unused", ok);
+        if (c->tex[t].detail[0]) pmi_json_add_string(o, "detail", c->tex[t].detail, ok);
     }
-    pmi_json_add_number(r, "materials", material_count, &ok);
-    pmi_json_add_number(r, "primitives", res->primitives, &ok);
-    pmi_json_add_number(r, "morphTargets", res->morph_targets, &ok);
-    cJSON *ex = pmi_json_add(r, "expressions", cJSON_CreateObject(), &ok);
+    pmi_json_add_number(r, "materials", material_count, ok);
+    pmi_json_add_number(r, "primitives", res->primitives, ok);
+    pmi_json_add_number(r, "morphTargets", res->morph_targets, ok);
+    cJSON *ex = pmi_json_add_object(r, "expressions", ok);
     for (size_t p = 0; p < PRESET_COUNT; p++)
-        if (preset_morph[p] >= 0) pmi_json_add_string(ex, presets[p].preset, c->m->morphs[preset_morph[p]].name.data, &ok);
-    pmi_json_add_number(r, "morphsSkipped", res->morphs_skipped, &ok);
-    cJSON *sp = pmi_json_add(r, "springs", cJSON_CreateObject(), &ok);
-    pmi_json_add_number(sp, "springs", sf->springs, &ok);
-    pmi_json_add_number(sp, "joints", sf->joints, &ok);
-    pmi_json_add_number(sp, "colliders", sf->colliders, &ok);
-    pmi_json_add_number(sp, "colliderGroups", sf->collider_groups, &ok);
-    cJSON *md = pmi_json_add(r, "metaDefaults", cJSON_CreateArray(), &ok);
-    for (int k = 0; k < meta_default_count; k++) pmi_json_add_string(md, NULL, meta_defaults[k], &ok);
-    cJSON *w = pmi_json_add(r, "weights", cJSON_CreateObject(), &ok);
-    pmi_json_add_number(w, "sdefAsBdef2", c->sdef, &ok);
-    pmi_json_add_number(w, "qdefAsBdef4", c->qdef, &ok);
-    pmi_json_add_number(w, "renormalized", c->renormalized, &ok);
-    pmi_json_add_number(r, "nonFinite", c->non_finite, &ok);
-    pmi_json_add_number(r, "facesNotDrawn", faces_not_drawn, &ok);
-    pmi_json_add_number(r, "glbBytes", (double)res->glb_size, &ok);
+        if (preset_morph[p] >= 0) pmi_json_add_string(ex, preset_name[p], c->m->morphs[preset_morph[p]].name.data, ok);
+    pmi_json_add_number(r, "morphsSkipped", res->morphs_skipped, ok);
+    cJSON *sp = pmi_json_add_object(r, "springs", ok);
+    pmi_json_add_number(sp, "springs", sf->springs, ok);
+    pmi_json_add_number(sp, "joints", sf->joints, ok);
+    pmi_json_add_number(sp, "colliders", sf->colliders, ok);
+    pmi_json_add_number(sp, "colliderGroups", sf->collider_groups, ok);
+    cJSON *md = pmi_json_add_array(r, "metaDefaults", ok);
+    for (int k = 0; k < meta_default_count; k++) pmi_json_add_string(md, NULL, meta_defaults[k], ok);
+    cJSON *w = pmi_json_add_object(r, "weights", ok);
+    pmi_json_add_number(w, "sdefAsBdef2", c->sdef, ok);
+    pmi_json_add_number(w, "qdefAsBdef4", c->qdef, ok);
+    pmi_json_add_number(w, "renormalized", c->renormalized, ok);
+    pmi_json_add_number(r, "nonFinite", c->non_finite, ok);
+    pmi_json_add_number(r, "facesNotDrawn", faces_not_drawn, ok);
+    pmi_json_add_number(r, "glbBytes", (double)res->glb_size, ok);
     size_t n = 0;
-    char *text = ok ? cJSON_PrintUnformatted(r) : NULL;
+    char *text = *ok ? cJSON_PrintUnformatted(r) : NULL;
     cJSON_Delete(r);
     if (!text) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
     n = strlen(text);
@@ -799,7 +786,7 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
 /* ---- meta ---------------------------------------------------------------------------------------- */
 
 static void add_list(ctx *c, cJSON *to, const char *key, const char *text) {
-    cJSON *a = pmi_json_add(to, key, cJSON_CreateArray(), &c->ok);
+    cJSON *a = pmi_json_add_array(to, key, &c->ok);
     const char *p = text;
     while (a && *p) {
         const char *e = strchr(p, '\n');
@@ -815,43 +802,44 @@ static void add_list(ctx *c, cJSON *to, const char *key, const char *text) {
     }
 }
 
+_Static_assert(offsetof(pm_vrm_meta, other_license_url) == (PMI_VRM_META_TEXTS - 1) * sizeof(const char *) &&
+                   offsetof(pm_vrm_meta, allow_redistribution) ==
+                       offsetof(pm_vrm_meta, allow_excessively_violent_usage) + PMI_VRM_META_FLAGS - 1,
+               "pm_vrm_meta: the texts, then the flags");
+const char pmi_vrm_meta_keys[] = "name\0version\0authors\0copyrightInformation\0contactInformation\0references\0"
+                                 "thirdPartyLicenses\0licenseUrl\0avatarPermission\0commercialUsage\0creditNotation\0"
+                                 "modification\0otherLicenseUrl\0allowExcessivelyViolentUsage\0allowExcessivelySexualUsage\0"
+                                 "allowPoliticalOrReligiousUsage\0allowAntisocialOrHateUsage\0allowRedistribution";
+
+/* The meta in the struct's order: a text that is set (non-empty; version, copyrightInformation,
+ * contactInformation and thirdPartyLicenses also when empty); name, authors and licenseUrl always, from
+ * the model's name or a default (listed in `defaults`); authors and references as lists; the flags set. */
 static int write_meta(ctx *c, cJSON *vrm, const char **defaults) {
     const pm_vrm_meta *mt = &c->o->meta;
     int nd = 0;
-    cJSON *meta = pmi_json_add(vrm, "meta", cJSON_CreateObject(), &c->ok);
-    const char *name = mt->name && *mt->name ? mt->name : c->s->model_name.length ? c->s->model_name.data : NULL;
-    if (!name) name = "model", defaults[nd++] = "name";
-    pmi_json_add_string(meta, "name", name, &c->ok);
-    if (mt->version) pmi_json_add_string(meta, "version", mt->version, &c->ok);
-    if (mt->authors && *mt->authors) add_list(c, meta, "authors", mt->authors);
-    else {
-        add_list(c, meta, "authors", "unknown");
-        defaults[nd++] = "authors";
+    cJSON *meta = pmi_json_add_object(vrm, "meta", &c->ok);
+    const char *key = pmi_vrm_meta_keys;
+    for (int k = 0; k < PMI_VRM_META_TEXTS + PMI_VRM_META_FLAGS; k++, key += strlen(key) + 1) {
+        if (k >= PMI_VRM_META_TEXTS) {
+            uint8_t f = pmi_vrm_meta_flag(mt, k - PMI_VRM_META_TEXTS);
+            if (f) pmi_json_add_bool(meta, key, f == 2, &c->ok);
+            continue;
+        }
+        const char *v = pmi_vrm_meta_text(mt, k);
+        bool set = v && *v;
+        if (!set && (k == 0 || k == 2 || k == 7)) {
+            set = true;
+            if (k == 0 && c->s->model_name.length) v = c->s->model_name.data;
+            else {
+                v = k == 0 ? "model" : k == 2 ? "unknown" : "https://vrm.dev/licenses/1.0/";
+                defaults[nd++] = key;
+            }
+        }
+        if (k == 2 || k == 5) {
+            if (set) add_list(c, meta, key, v);
+        } else if (set || (v && (k == 1 || k == 3 || k == 4 || k == 6)))
+            pmi_json_add_string(meta, key, v, &c->ok);
     }
-    if (mt->copyright_information) pmi_json_add_string(meta, "copyrightInformation", mt->copyright_information, &c->ok);
-    if (mt->contact_information) pmi_json_add_string(meta, "contactInformation", mt->contact_information, &c->ok);
-    if (mt->references && *mt->references) add_list(c, meta, "references", mt->references);
-    if (mt->third_party_licenses) pmi_json_add_string(meta, "thirdPartyLicenses", mt->third_party_licenses, &c->ok);
-    if (mt->license_url && *mt->license_url) pmi_json_add_string(meta, "licenseUrl", mt->license_url, &c->ok);
-    else {
-        pmi_json_add_string(meta, "licenseUrl", "https://vrm.dev/licenses/1.0/", &c->ok);
-        defaults[nd++] = "licenseUrl";
-    }
-    const struct { const char *key, *v; } strs[] = {{"avatarPermission", mt->avatar_permission},
-                                                     {"commercialUsage", mt->commercial_usage},
-                                                     {"creditNotation", mt->credit_notation},
-                                                     {"modification", mt->modification},
-                                                     {"otherLicenseUrl", mt->other_license_url}};
-    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
-        if (strs[k].v && *strs[k].v) pmi_json_add_string(meta, strs[k].key, strs[k].v, &c->ok);
-    const struct { const char *key; uint8_t v; } flags[] = {
-        {"allowExcessivelyViolentUsage", mt->allow_excessively_violent_usage},
-        {"allowExcessivelySexualUsage", mt->allow_excessively_sexual_usage},
-        {"allowPoliticalOrReligiousUsage", mt->allow_political_or_religious_usage},
-        {"allowAntisocialOrHateUsage", mt->allow_antisocial_or_hate_usage},
-        {"allowRedistribution", mt->allow_redistribution}};
-    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
-        if (flags[k].v) pmi_json_add_bool(meta, flags[k].key, flags[k].v == 2, &c->ok);
     return nd;
 }
 
@@ -913,15 +901,15 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
         cJSON *acc;
         int32_t a = add_accessor(c, -1, GL_FLOAT, m->vertex_count, "VEC3", mn, mx, &acc);
         if (nz) {
-            cJSON *sp = pmi_json_add(acc, "sparse", cJSON_CreateObject(), &c->ok);
+            cJSON *sp = pmi_json_add_object(acc, "sparse", &c->ok);
             pmi_json_add_number(sp, "count", nz, &c->ok);
-            cJSON *si = pmi_json_add(sp, "indices", cJSON_CreateObject(), &c->ok);
+            cJSON *si = pmi_json_add_object(sp, "indices", &c->ok);
             pmi_json_add_number(si, "bufferView", add_view(c, idx, (size_t)nz * 4, 0), &c->ok);
             pmi_json_add_number(si, "componentType", GL_UINT, &c->ok);
-            cJSON *sv = pmi_json_add(sp, "values", cJSON_CreateObject(), &c->ok);
+            cJSON *sv = pmi_json_add_object(sp, "values", &c->ok);
             pmi_json_add_number(sv, "bufferView", add_view(c, val, (size_t)nz * 12, 0), &c->ok);
         }
-        cJSON *t = pmi_json_add(targets, NULL, cJSON_CreateObject(), &c->ok);
+        cJSON *t = pmi_json_add_object(targets, NULL, &c->ok);
         pmi_json_add_number(t, "POSITION", a, &c->ok);
         pmi_json_add_string(names, NULL, mm->name.data, &c->ok);
         target_of[i] = (int32_t)res->morph_targets++;
@@ -968,14 +956,14 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
 
     cJSON *root = cJSON_CreateObject();
     if (!root) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory");
-    cJSON *asset = pmi_json_add(root, "asset", cJSON_CreateObject(), &c->ok);
+    cJSON *asset = pmi_json_add_object(root, "asset", &c->ok);
     pmi_json_add_string(asset, "version", "2.0", &c->ok);
     pmi_json_add_string(asset, "generator", "procmotion " PM_VERSION_STRING " (pm_vrm_from_model)", &c->ok);
-    cJSON *used = pmi_json_add(root, "extensionsUsed", cJSON_CreateArray(), &c->ok);
+    cJSON *used = pmi_json_add_array(root, "extensionsUsed", &c->ok);
     pmi_json_add_string(used, NULL, "VRMC_vrm", &c->ok);
     pmi_json_add_string(used, NULL, c->o->materials == PM_VRM_MATERIALS_UNLIT ? "KHR_materials_unlit" : "VRMC_materials_mtoon", &c->ok);
-    c->views = pmi_json_add(root, "bufferViews", cJSON_CreateArray(), &c->ok);
-    c->accessors = pmi_json_add(root, "accessors", cJSON_CreateArray(), &c->ok);
+    c->views = pmi_json_add_array(root, "bufferViews", &c->ok);
+    c->accessors = pmi_json_add_array(root, "accessors", &c->ok);
 
     /* vertex arrays (shared by every primitive) */
     float *pos = pmi_alloc_array(&c->a, nv, 12, c->err, "vrm positions");
@@ -1026,7 +1014,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         cJSON_Delete(root);
         return r;
     }
-    cJSON *materials = pmi_json_add(root, "materials", cJSON_CreateArray(), &c->ok);
+    cJSON *materials = pmi_json_add_array(root, "materials", &c->ok);
     int32_t *target_of = pmi_alloc_array(&c->a, m->morph_count, sizeof *target_of, c->err, "vrm morphs");
     uint32_t *tri = pmi_alloc_array(&c->a, m->index_count, 4, c->err, "vrm indices");
     if (!target_of || !tri) {
@@ -1038,10 +1026,10 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     r = write_morph_targets(c, target_of, &targets, &names, res);
 
     /* the mesh: one primitive per material that draws faces */
-    cJSON *meshes = pmi_json_add(root, "meshes", cJSON_CreateArray(), &c->ok);
-    cJSON *mesh = pmi_json_add(meshes, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *meshes = pmi_json_add_array(root, "meshes", &c->ok);
+    cJSON *mesh = pmi_json_add_object(meshes, NULL, &c->ok);
     pmi_json_add_string(mesh, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
-    cJSON *prims = pmi_json_add(mesh, "primitives", cJSON_CreateArray(), &c->ok);
+    cJSON *prims = pmi_json_add_array(mesh, "primitives", &c->ok);
     uint32_t drawn = 0, written_materials = 0;
     for (uint32_t i = 0; i < m->material_count && r == PM_OK; i++) {
         const pm_model_material *mat = &m->materials[i];
@@ -1064,8 +1052,8 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
             view = add_view(c, tri, (size_t)cnt * 4, GL_ELEMENT_ARRAY_BUFFER);
             acc = add_accessor(c, view, GL_UINT, cnt, "SCALAR", NULL, NULL, NULL);
         }
-        cJSON *p = pmi_json_add(prims, NULL, cJSON_CreateObject(), &c->ok);
-        cJSON *at = pmi_json_add(p, "attributes", cJSON_CreateObject(), &c->ok);
+        cJSON *p = pmi_json_add_object(prims, NULL, &c->ok);
+        cJSON *at = pmi_json_add_object(p, "attributes", &c->ok);
         pmi_json_add_number(at, "POSITION", a_pos, &c->ok);
         pmi_json_add_number(at, "NORMAL", a_nrm, &c->ok);
         pmi_json_add_number(at, "TEXCOORD_0", a_uv, &c->ok);
@@ -1077,7 +1065,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         res->primitives++;
     }
     if (res->morph_targets) {
-        cJSON *extras = pmi_json_add(mesh, "extras", cJSON_CreateObject(), &c->ok);
+        cJSON *extras = pmi_json_add_object(mesh, "extras", &c->ok);
         pmi_json_add(extras, "targetNames", names, &c->ok);
         names = NULL;
     }
@@ -1090,75 +1078,78 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
                      m->material_count, m->index_count);
 
     /* nodes: the bones, then the mesh */
-    cJSON *nodes = pmi_json_add(root, "nodes", cJSON_CreateArray(), &c->ok);
+    cJSON *nodes = pmi_json_add_array(root, "nodes", &c->ok);
     cJSON **kids = r == PM_OK ? pmi_alloc_array(&c->a, nb, sizeof *kids, c->err, "vrm nodes") : NULL;
     if (r == PM_OK && !kids) r = PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < nb && r == PM_OK; i++) {
-        cJSON *n = pmi_json_add(nodes, NULL, cJSON_CreateObject(), &c->ok);
+        cJSON *n = pmi_json_add_object(nodes, NULL, &c->ok);
         pmi_json_add_string(n, "name", s->bones[i].name.data, &c->ok);
         pm_vec3 t = to_gltf(c->parent[i] == PM_NO_INDEX ? c->rest[i] : pm_vec3_sub(c->rest[i], c->rest[c->parent[i]]));
-        if (t.x != 0 || t.y != 0 || t.z != 0) pmi_json_add(n, "translation", float_array(c, &t.x, 3), &c->ok);
+        if (t.x != 0 || t.y != 0 || t.z != 0) add_floats(c, n, "translation", &t.x, 3);
         kids[i] = n;
     }
     for (uint32_t i = 0; i < nb && r == PM_OK; i++) {
         if (c->parent[i] == PM_NO_INDEX) continue;
         cJSON *pn = kids[c->parent[i]], *ch = cJSON_GetObjectItemCaseSensitive(pn, "children");
-        if (!ch) ch = pmi_json_add(pn, "children", cJSON_CreateArray(), &c->ok);
+        if (!ch) ch = pmi_json_add_array(pn, "children", &c->ok);
         pmi_json_add_number(ch, NULL, i, &c->ok);
     }
     pmi_free(&c->a, kids);
     uint32_t mesh_node = nb;
-    cJSON *mn_ = pmi_json_add(nodes, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *mn_ = pmi_json_add_object(nodes, NULL, &c->ok);
     pmi_json_add_string(mn_, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
     pmi_json_add_number(mn_, "mesh", 0, &c->ok);
     pmi_json_add_number(mn_, "skin", 0, &c->ok);
-    cJSON *skins = pmi_json_add(root, "skins", cJSON_CreateArray(), &c->ok);
-    cJSON *skin = pmi_json_add(skins, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *skins = pmi_json_add_array(root, "skins", &c->ok);
+    cJSON *skin = pmi_json_add_object(skins, NULL, &c->ok);
     pmi_json_add_number(skin, "inverseBindMatrices", a_ibm, &c->ok);
-    cJSON *joints = pmi_json_add(skin, "joints", cJSON_CreateArray(), &c->ok);
+    cJSON *joints = pmi_json_add_array(skin, "joints", &c->ok);
     for (uint32_t i = 0; i < nb; i++) pmi_json_add_number(joints, NULL, i, &c->ok);
-    cJSON *scenes = pmi_json_add(root, "scenes", cJSON_CreateArray(), &c->ok);
-    cJSON *scene = pmi_json_add(scenes, NULL, cJSON_CreateObject(), &c->ok);
-    cJSON *sn = pmi_json_add(scene, "nodes", cJSON_CreateArray(), &c->ok);
+    cJSON *scenes = pmi_json_add_array(root, "scenes", &c->ok);
+    cJSON *scene = pmi_json_add_object(scenes, NULL, &c->ok);
+    cJSON *sn = pmi_json_add_array(scene, "nodes", &c->ok);
     for (uint32_t i = 0; i < nb; i++)
         if (c->parent[i] == PM_NO_INDEX) pmi_json_add_number(sn, NULL, i, &c->ok);
     pmi_json_add_number(sn, NULL, mesh_node, &c->ok);
     pmi_json_add_number(root, "scene", 0, &c->ok);
 
     /* VRMC_vrm */
-    cJSON *ext = pmi_json_add(root, "extensions", cJSON_CreateObject(), &c->ok);
-    cJSON *vrm = pmi_json_add(ext, "VRMC_vrm", cJSON_CreateObject(), &c->ok);
+    cJSON *ext = pmi_json_add_object(root, "extensions", &c->ok);
+    cJSON *vrm = pmi_json_add_object(ext, "VRMC_vrm", &c->ok);
     pmi_json_add_string(vrm, "specVersion", "1.0", &c->ok);
     const char *meta_defaults[4];
     int nd = write_meta(c, vrm, meta_defaults);
-    cJSON *hum = pmi_json_add(vrm, "humanoid", cJSON_CreateObject(), &c->ok);
-    cJSON *hbs = pmi_json_add(hum, "humanBones", cJSON_CreateObject(), &c->ok);
-    char nbuf[48];
+    cJSON *hum = pmi_json_add_object(vrm, "humanoid", &c->ok);
+    cJSON *hbs = pmi_json_add_object(hum, "humanBones", &c->ok);
     for (size_t k = 0; k < VRM_SLOTS; k++) {
         if (slots[k] == PM_NO_INDEX) continue;
-        cJSON *o = pmi_json_add(hbs, slot_name(k, nbuf, sizeof nbuf), cJSON_CreateObject(), &c->ok);
+        cJSON *o = pmi_json_add(hbs, slot_name(k), cJSON_CreateObject(), &c->ok);
         pmi_json_add_number(o, "node", slots[k], &c->ok);
     }
     /* expressions */
     int32_t preset_morph[PRESET_COUNT];
-    cJSON *exprs = pmi_json_add(vrm, "expressions", cJSON_CreateObject(), &c->ok);
-    cJSON *pre = pmi_json_add(exprs, "preset", cJSON_CreateObject(), &c->ok);
+    const char *preset_name[PRESET_COUNT], *pt = preset_text;
+    cJSON *exprs = pmi_json_add_object(vrm, "expressions", &c->ok);
+    cJSON *pre = pmi_json_add_object(exprs, "preset", &c->ok);
     for (size_t p = 0; p < PRESET_COUNT; p++) {
         preset_morph[p] = -1;
-        for (int q = 0; q < 3 && presets[p].names[q] && preset_morph[p] < 0; q++)
-            for (uint32_t i = 0; i < m->morph_count && r == PM_OK; i++) {
+        preset_name[p] = pt;
+        pt += strlen(pt) + 1;
+        for (; *pt; pt += strlen(pt) + 1)
+            for (uint32_t i = 0; i < m->morph_count && r == PM_OK && preset_morph[p] < 0; i++) {
                 const pm_string *nm = &m->morphs[i].name;
-                const char *want = presets[p].names[q];
+                const char *want = pt;
                 if (!pm_rig_names_equal(nm->data, nm->length, want, strlen(want))) continue;
                 if (m->morphs[i].type != PM_MORPH_VERTEX && m->morphs[i].type != PM_MORPH_GROUP) continue;
                 preset_morph[p] = (int32_t)i;
                 break;
             }
+        pt++; /* the empty name after the list */
         if (preset_morph[p] < 0) continue;
         const pm_model_morph *mm = &m->morphs[preset_morph[p]];
         cJSON *binds = cJSON_CreateArray();
         if (mm->type == PM_MORPH_VERTEX && target_of[preset_morph[p]] >= 0) {
-            cJSON *b = pmi_json_add(binds, NULL, cJSON_CreateObject(), &c->ok);
+            cJSON *b = pmi_json_add_object(binds, NULL, &c->ok);
             pmi_json_add_number(b, "node", mesh_node, &c->ok);
             pmi_json_add_number(b, "index", target_of[preset_morph[p]], &c->ok);
             pmi_json_add_number(b, "weight", 1, &c->ok);
@@ -1166,7 +1157,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
             for (uint32_t k = 0; k < mm->offset_count; k++) {
                 uint32_t child = mm->offsets[k].index;
                 if (child >= m->morph_count || target_of[child] < 0) continue;
-                cJSON *b = pmi_json_add(binds, NULL, cJSON_CreateObject(), &c->ok);
+                cJSON *b = pmi_json_add_object(binds, NULL, &c->ok);
                 pmi_json_add_number(b, "node", mesh_node, &c->ok);
                 pmi_json_add_number(b, "index", target_of[child], &c->ok);
                 pmi_json_add_number(b, "weight", clamp01(mm->offsets[k].value[0]), &c->ok);
@@ -1176,37 +1167,37 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
             preset_morph[p] = -1;
             continue;
         }
-        cJSON *e = pmi_json_add(pre, presets[p].preset, cJSON_CreateObject(), &c->ok);
+        cJSON *e = pmi_json_add_object(pre, preset_name[p], &c->ok);
         pmi_json_add(e, "morphTargetBinds", binds, &c->ok);
         pmi_json_add_bool(e, "isBinary", false, &c->ok);
         res->expressions++;
     }
     /* lookAt from the eye bones */
-    cJSON *look = pmi_json_add(vrm, "lookAt", cJSON_CreateObject(), &c->ok);
+    cJSON *look = pmi_json_add_object(vrm, "lookAt", &c->ok);
     uint32_t le = roles->bone[PM_RIG_LEFT_EYE], re = roles->bone[PM_RIG_RIGHT_EYE], head = roles->bone[PM_RIG_HEAD];
     bool eyes = le != PM_NO_INDEX && re != PM_NO_INDEX && head != PM_NO_INDEX;
     pmi_json_add_string(look, "type", eyes ? "bone" : "expression", &c->ok);
     if (eyes) {
         pm_vec3 off = to_gltf(pm_vec3_sub(pm_vec3_scale(pm_vec3_add(c->rest[le], c->rest[re]), 0.5f), c->rest[head]));
-        pmi_json_add(look, "offsetFromHeadBone", float_array(c, &off.x, 3), &c->ok);
+        add_floats(c, look, "offsetFromHeadBone", &off.x, 3);
         const char *maps[4] = {"rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"};
         for (int k = 0; k < 4; k++) {
-            cJSON *rm = pmi_json_add(look, maps[k], cJSON_CreateObject(), &c->ok);
+            cJSON *rm = pmi_json_add_object(look, maps[k], &c->ok);
             pmi_json_add_number(rm, "inputMaxValue", 90, &c->ok);
             pmi_json_add_number(rm, "outputScale", 10, &c->ok);
         }
     }
-    cJSON *fp = pmi_json_add(vrm, "firstPerson", cJSON_CreateObject(), &c->ok);
-    cJSON *ann = pmi_json_add(fp, "meshAnnotations", cJSON_CreateArray(), &c->ok);
-    cJSON *an = pmi_json_add(ann, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *fp = pmi_json_add_object(vrm, "firstPerson", &c->ok);
+    cJSON *ann = pmi_json_add_array(fp, "meshAnnotations", &c->ok);
+    cJSON *an = pmi_json_add_object(ann, NULL, &c->ok);
     pmi_json_add_number(an, "node", mesh_node, &c->ok);
     pmi_json_add_string(an, "type", "auto", &c->ok);
 
     spring_figures springs = {0};
     if (r == PM_OK) r = write_springs(c, ext, used, slots, &springs);
 
-    cJSON *buffers = pmi_json_add(root, "buffers", cJSON_CreateArray(), &c->ok);
-    cJSON *buf = pmi_json_add(buffers, NULL, cJSON_CreateObject(), &c->ok);
+    cJSON *buffers = pmi_json_add_array(root, "buffers", &c->ok);
+    cJSON *buf = pmi_json_add_object(buffers, NULL, &c->ok);
     size_t bin_size = (c->bin.size + 3) & ~(size_t)3;
     pmi_json_add_number(buf, "byteLength", (double)bin_size, &c->ok);
 
@@ -1238,7 +1229,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     if (json) cJSON_free(json);
     if (r == PM_OK)
-        r = write_report(c, res, map, slots, preset_morph, written_materials, meta_defaults, nd, faces_not_drawn, &springs);
+        r = write_report(c, res, map, slots, preset_morph, preset_name, written_materials, meta_defaults, nd, faces_not_drawn, &springs);
     pmi_free(&c->a, target_of);
     return r;
 }
