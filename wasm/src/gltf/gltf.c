@@ -237,7 +237,7 @@ PMI_COLD static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bi
 
 /* Read accessor `index` as floats: `comps` components (1 SCALAR, 3 VEC3, 4 VEC4); integer components only
  * when normalized and `allow_int`. *count must be what the caller expects (0 = anything, set on return). */
-static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow_int, uint32_t *count, float **out) {
+PMI_COLD static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow_int, uint32_t *count, float **out) {
     *out = NULL;
     const cJSON *acc = index < rd->accessor_count ? rd->accessor_items[index] : NULL;
     static const char *const types[5] = {NULL, "SCALAR", NULL, "VEC3", "VEC4"};

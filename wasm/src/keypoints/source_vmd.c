@@ -368,7 +368,7 @@ static void release(vmd_ctx *c, const pm_allocator *a) {
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) pmi_free(a, p[i]);
 }
 
-pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
+PMI_COLD pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
     pm_vmd_read_options ro = {0};
     if (opts) ro.allocator = opts->allocator;
     pm_vmd *vmd = NULL;
