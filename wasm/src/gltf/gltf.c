@@ -136,7 +136,7 @@ static int b64(uint8_t c) {
     return -1;
 }
 
-static pm_result decode_data_uri(reader *rd, const char *uri, uint32_t index, buffer *out) {
+PMI_COLD static pm_result decode_data_uri(reader *rd, const char *uri, uint32_t index, buffer *out) {
     const char *comma = strchr(uri, ',');
     if (!comma || !strstr(uri, ";base64,") || strstr(uri, ";base64,") + 7 != comma)
         return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: buffer %u: only base64 data: URIs are supported", index);
@@ -167,7 +167,7 @@ static pm_result decode_data_uri(reader *rd, const char *uri, uint32_t index, bu
     return PM_OK;
 }
 
-static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, bool glb) {
+PMI_COLD static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, bool glb) {
     const cJSON *bufs = cJSON_GetObjectItemCaseSensitive(rd->root, "buffers");
     rd->buffer_count = array_size(bufs);
     rd->buffers = pmi_alloc_array(&rd->g->allocator, rd->buffer_count, sizeof *rd->buffers, rd->err, "gltf: buffers");
@@ -237,7 +237,7 @@ static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, b
 
 /* Read accessor `index` as floats: `comps` components (1 SCALAR, 3 VEC3, 4 VEC4); integer components only
  * when normalized and `allow_int`. *count must be what the caller expects (0 = anything, set on return). */
-static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow_int, uint32_t *count, float **out) {
+PMI_COLD static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow_int, uint32_t *count, float **out) {
     *out = NULL;
     const cJSON *acc = index < rd->accessor_count ? rd->accessor_items[index] : NULL;
     static const char *const types[5] = {NULL, "SCALAR", NULL, "VEC3", "VEC4"};
@@ -316,7 +316,7 @@ static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow
 
 /* ---- nodes, skins, animations, VRM ------------------------------------------------------------------ */
 
-static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
+PMI_COLD static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     pm_gltf *g = rd->g;
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(rd->root, "nodes");
     uint32_t n = array_size(nodes);
@@ -375,7 +375,7 @@ static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     return PM_OK;
 }
 
-static pm_result read_skins(reader *rd) {
+PMI_COLD static pm_result read_skins(reader *rd) {
     pm_gltf *g = rd->g;
     const cJSON *skins = cJSON_GetObjectItemCaseSensitive(rd->root, "skins");
     uint32_t n = array_size(skins);
@@ -402,7 +402,7 @@ static pm_result read_skins(reader *rd) {
     return PM_OK;
 }
 
-static pm_result read_channel(reader *rd, const cJSON *ch, uint32_t ai, uint32_t ci, pm_gltf_channel *out, bool *skip) {
+PMI_COLD static pm_result read_channel(reader *rd, const cJSON *ch, uint32_t ai, uint32_t ci, pm_gltf_channel *out, bool *skip) {
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(ch, "target");
     pm_result r;
     uint32_t si, node;
@@ -456,7 +456,7 @@ static int by_node(const void *a, const void *b) {
     return x->path < y->path ? -1 : x->path > y->path;
 }
 
-static pm_result read_animations(reader *rd) {
+PMI_COLD static pm_result read_animations(reader *rd) {
     pm_gltf *g = rd->g;
     const cJSON *anims = cJSON_GetObjectItemCaseSensitive(rd->root, "animations");
     uint32_t n = array_size(anims);
@@ -504,7 +504,7 @@ static pm_result read_animations(reader *rd) {
     return PM_OK;
 }
 
-static pm_result read_vrm(reader *rd) {
+PMI_COLD static pm_result read_vrm(reader *rd) {
     pm_gltf *g = rd->g;
     const cJSON *ext = cJSON_GetObjectItemCaseSensitive(rd->root, "extensions");
     const cJSON *v1 = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ext, "VRMC_vrm"), "humanoid"), "humanBones");
@@ -532,7 +532,7 @@ static pm_result read_vrm(reader *rd) {
 
 /* ---- GLB container ------------------------------------------------------------------------------------ */
 
-static pm_result split_glb(const uint8_t *data, size_t size, const uint8_t **json, size_t *json_size, const uint8_t **bin,
+PMI_COLD static pm_result split_glb(const uint8_t *data, size_t size, const uint8_t **json, size_t *json_size, const uint8_t **bin,
                            size_t *bin_size, pm_error *err) {
     pmi_cursor c = pmi_cursor_make(data, size);
     const uint8_t *h = pmi_take(&c, 12);
@@ -589,7 +589,7 @@ void pm_gltf_free(pm_gltf *g) {
     pmi_free(&a, g);
 }
 
-pm_result pm_gltf_read(const uint8_t *data, size_t size, const pm_gltf_read_options *opts, pm_gltf **out, pm_error *err) {
+PMI_COLD pm_result pm_gltf_read(const uint8_t *data, size_t size, const pm_gltf_read_options *opts, pm_gltf **out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: out is NULL");
     *out = NULL;
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: data is NULL");

@@ -274,7 +274,7 @@ static void solve_toe(vmd_ctx *c, const leg *l) {
 
 /* The bones whose pose reaches an output: the needed bones, their ancestors and append sources (and
  * theirs), and with leg IK the IK bones and leg chains. */
-static void find_active(vmd_ctx *c, const uint8_t *needed) {
+PMI_COLD static void find_active(vmd_ctx *c, const uint8_t *needed) {
     uint8_t *mark = (uint8_t *)c->override; /* scratch: cleared before the first frame */
     memset(mark, 0, c->n);
     for (uint32_t i = 0; i < c->n; i++) mark[i] = needed[i] != 0;
@@ -348,7 +348,7 @@ static pm_result eval_vmd(void *ctx, uint32_t frame, double time, const uint8_t 
 }
 
 /* Whether a 足ＩＫ (or 足IK) track has a key with a non-zero translation: the motion drives its legs by IK. */
-static bool moves_leg_ik(const pm_vmd *vmd) {
+PMI_COLD static bool moves_leg_ik(const pm_vmd *vmd) {
     for (uint32_t i = 0; i < vmd->bones.count; i++) {
         const float *p = vmd->bones.position + (size_t)i * 3;
         if (p[0] == 0 && p[1] == 0 && p[2] == 0) continue;
@@ -368,7 +368,7 @@ static void release(vmd_ctx *c, const pm_allocator *a) {
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) pmi_free(a, p[i]);
 }
 
-pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
+PMI_COLD pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
     pm_vmd_read_options ro = {0};
     if (opts) ro.allocator = opts->allocator;
     pm_vmd *vmd = NULL;
@@ -504,7 +504,7 @@ static pm_result eval_model(void *ctx, uint32_t frame, double time, const uint8_
     return PM_OK;
 }
 
-pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out,
+PMI_COLD pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out,
                                 pm_error *err) {
     const pm_allocator *a = &opts->allocator;
     pm_model_read_options mo = {.allocator = opts->allocator};
