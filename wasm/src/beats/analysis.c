@@ -54,6 +54,10 @@ static float peak_near(const float *o, size_t n, double at, int spread) {
 
 /* Local tempo: per 1 s hop, the salience of every lag in an 8 s Hann window; a Viterbi path through
  * them. Writes the path (fractional lags) into path[0 .. windows). Returns the window count. */
+/* hot (its Viterbi): not inlined into the cold pmi_beats_analyse */
+#if defined(__wasm__) && defined(__clang__)
+__attribute__((noinline))
+#endif
 static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double prior, double *path, uint32_t max_windows,
                             pm_error *err, bool *oom) {
     size_t n = s->n;
@@ -169,7 +173,7 @@ static level_stats stats_of(const scratch *s, uint32_t count) {
 }
 
 /* Smoothed raw onsets: where the music is (for trimming beats in silence). */
-static void trim_beats(const pm_beat_tracker *t, scratch *s, uint32_t *count) {
+PMI_COLD static void trim_beats(const pm_beat_tracker *t, scratch *s, uint32_t *count) {
     const float *raw = t->onset.v;
     size_t n = s->n;
     double total = 0;
@@ -198,7 +202,7 @@ static void trim_beats(const pm_beat_tracker *t, scratch *s, uint32_t *count) {
 }
 
 /* Downbeats: beat-synchronous chroma change and bass onsets folded at 3 and 4 beats a bar. */
-static void downbeats(const pm_beat_tracker *t, const double *times, uint32_t nb, const uint32_t *frames, uint32_t fixed,
+PMI_COLD static void downbeats(const pm_beat_tracker *t, const double *times, uint32_t nb, const uint32_t *frames, uint32_t fixed,
                       double *feat, uint32_t *meter, uint32_t *phase) {
     uint32_t nchroma = (uint32_t)(t->chroma.n / 12);
     const float *chroma = t->chroma.v;
@@ -244,7 +248,7 @@ static void downbeats(const pm_beat_tracker *t, const double *times, uint32_t nb
 
 static double dmin(double a, double b) { return a < b ? a : b; }
 
-pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *err) {
+PMI_COLD pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *err) {
     const pm_allocator *a = &t->allocator;
     const pm_beats_options *opt = &t->opts;
     size_t n = t->onset.n;
@@ -507,7 +511,7 @@ finish:
     return PM_OK;
 }
 
-void pm_beats_free(pm_beats *b) {
+PMI_COLD void pm_beats_free(pm_beats *b) {
     if (!b || b->magic != PMI_BEATS_MAGIC) return;
     pm_allocator a = b->allocator;
     pmi_free(&a, b->beats);
