@@ -1,19 +1,26 @@
-// procmotion/all: procmotion (index.js) with every module in one file. createProcMotion() loads
+// procmotion/all: procmotion with every module in one file. createProcMotion() loads
 // procmotion-all.wasm (every module at once: load 'all' is the default here; an explicit `load` wins),
 // which this entry alone names with new URL(..., import.meta.url), so that Vite and webpack 5 copy it
-// into the apps that import procmotion/all and into no other.
+// into the apps that import procmotion/all and into no other. The feature modules' JS is imported
+// statically here, so that it is in the app's own bundle (no chunk per module) with main.js's API.
 //
 //   import { createProcMotion } from 'procmotion/all';
 //   const pm = await createProcMotion();               // every module's methods at once
-import { createProcMotion as createSplit } from './index.js';
+import * as beats from './beats.js';
+import * as keypoints from './keypoints.js';
 import { setWasmUrl } from './loader.js';
+import { createProcMotion as create } from './main.js';
+import * as motion from './motion.js';
+import * as vrm from './vrm.js';
 
 setWasmUrl('all', () => new URL('./procmotion-all.wasm', import.meta.url));
 
-export * from './index.js';
+export * from './main.js';
 
-/** index.js's createProcMotion with `load: 'all'` unless options.load says otherwise. */
+const FEATURE_CODE = { motion: () => motion, keypoints: () => keypoints, beats: () => beats, vrm: () => vrm };
+
+/** createProcMotion (main.js's options) with `load: 'all'` unless options.load says otherwise. */
 export function createProcMotion(options = {}) {
   const isObject = options !== null && typeof options === 'object';
-  return createSplit(isObject && options.load === undefined ? { ...options, load: 'all' } : options);
+  return create(isObject && options.load === undefined ? { ...options, load: 'all' } : options, FEATURE_CODE);
 }

@@ -10,7 +10,7 @@
 //   const audio = pm.readWav(bytes); const bytes = pm.writeWav(samples, 44100, { channels: 2 });
 //
 // procmotion's 'beats' feature module (procmotion-beats.wasm): index.js imports this file on the first
-// pm.loadAsync('beats') and puts `api` on the ProcMotion.
+// pm.loadAsync('beats') (all.js at startup) and puts `api` on the ProcMotion.
 import * as B from './dist/abi-beats.js';
 import { ERROR_SIZE, ProcMotionError, gridOf } from './runtime.js';
 

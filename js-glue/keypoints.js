@@ -1,6 +1,6 @@
 // procmotion's 'keypoints' feature module (procmotion-keypoints.wasm): motion (BVH, VMD, glTF/GLB/VRM,
 // keypoint JSON) to MediaPipe Pose 33 keypoints, and their codecs. index.js imports this file on the
-// first pm.loadAsync('keypoints') and puts `api` on the ProcMotion (docs/keypoints.md).
+// first pm.loadAsync('keypoints') (all.js at startup) and puts `api` on the ProcMotion (docs/keypoints.md).
 // the layout as constants (A.KEYPOINTS_FRAMES) that bundlers inline
 import * as A from './dist/abi-keypoints.js';
 import { KP_ENCODING, KP_FORMAT, KP_LEGS } from './dist/abi-keypoints.js';

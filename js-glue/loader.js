@@ -1,4 +1,4 @@
-// procmotion's loader, used by the entry point (index.js) and the Node entry (node.js) only: fetching or
+// procmotion's loader, used by the API (main.js) and the Node entry (node.js) only: fetching or
 // reading a .wasm or data file, instantiating it, and the module object the glue calls (heap views,
 // the table's functions by index). Apart from runtime.js (which the feature modules share) so that bundlers keep it
 // in the entry's own chunk. Internal: not part of the public API.
@@ -12,7 +12,7 @@ export function setFileReader(read) {
   fileReader = read;
 }
 
-// Default URLs the entry point (index.js) has no literal for: procmotion-all.wasm, registered by
+// Default URLs the API (main.js) has no literal for: procmotion-all.wasm, registered by
 // procmotion/all (all.js) and the Node entry, so that an app built from the main entry does not carry it.
 const registeredUrls = new Map();
 /** procmotion/all (all.js): where `module`'s .wasm is by default (a function returning its URL). */

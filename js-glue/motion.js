@@ -1,6 +1,6 @@
 // procmotion's 'motion' feature module (procmotion-motion.wasm): models (PMX/PMD skeletons, humanoid
 // mapping, the mannequin), the rig analysis, pose evaluation with MMD IK, the groove and tracing. index.js imports this
-// file on the first pm.loadAsync('motion') and puts `api` on the ProcMotion.
+// file on the first pm.loadAsync('motion') (all.js at startup) and puts `api` on the ProcMotion.
 import { grooveMethods } from './groove.js';
 import { modelMethods } from './pose.js';
 import { rigMethods } from './rig.js';

@@ -1,4 +1,4 @@
-// Tracing (seed 004): hands and feet that follow a drawn path. Attached to ProcMotion by index.js:
+// Tracing (seed 004): hands and feet that follow a drawn path. Attached to ProcMotion by the motion module (motion.js):
 //
 //   const p = pm.sampleTrajectory('curve', [[2, -1, -2], [3, 0, -2.5], [2, 1.5, -3]], 0.5); // [x, y, z]
 //   const tl = pm.createTimeline(pmxBytes);          // or a skeleton object from pm.readPmx

@@ -1,5 +1,5 @@
 // procmotion's 'vrm' feature module (procmotion-vrm.wasm): PMX/PMD models as VRM 1.0 files
-// (procmotion/vrm.h, docs/vrm.md). index.js imports this file on the first pm.loadAsync('vrm'), which
+// (procmotion/vrm.h, docs/vrm.md). index.js imports this file on the first pm.loadAsync('vrm') (all.js at startup), which
 // loads the motion module first (the model reader and the humanoid mapping are motion's), and puts
 // `api` on the ProcMotion:
 //
