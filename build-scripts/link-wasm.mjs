@@ -97,7 +97,9 @@ const exportsOf = (mods) => manifest.exports.filter(([m]) => mods.includes(m)).m
 // ---- 2. the full link ----------------------------------------------------------------------------
 const LINK_FLAGS = [
   '-sSTANDALONE_WASM', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=4194304', '-sTOTAL_STACK=1048576',
-  '-sMALLOC=emmalloc', '-sABORTING_MALLOC=0', '-sFILESYSTEM=0', '--no-entry', '--profiling-funcs', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
+  '-sMALLOC=emmalloc', '-sABORTING_MALLOC=0', '-sFILESYSTEM=0', '--no-entry', '--profiling-funcs',
+  // musl's sin/cos reduction of |x| >= 1.6e6 without its 2/pi table (wasm/src/fdlibm/rem_pio2_huge.c)
+  '-Wl,--wrap=__rem_pio2_large', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 function link(out, optLevel, exports, extra = []) {
   const list = JSON.stringify(exports.map((e) => `_${e}`));

@@ -1,6 +1,6 @@
 /* The beat tracker's fdlibm log and pow (wasm/src/fdlibm/): against long double libm over many
  * inputs (the error in ulps of the double result stays under fdlibm's 1 ulp) and C99 Annex F's special
- * values. */
+ * values; and the wasm builds' reduction of huge sin/cos arguments (rem_pio2_huge.c). */
 #include "fdlibm/fdlibm.h"
 #include "pm_test.h"
 
@@ -97,6 +97,46 @@ PM_TEST(special_values) {
     PM_CHECK(pmi_pow(inf, -1.0) == 0 && pmi_pow(-inf, 3.0) == -inf && pmi_pow(10.0, 400.0) == inf && bits(pmi_pow(10.0, -400.0)) == 0);
     PM_CHECK(pmi_pow(2.0, -1074.0) == sub && pmi_pow(sub, 0.5) == sqrt(sub) && pmi_pow(sub, 1.0) == sub);
     PM_CHECK(ulps(pmi_pow(10.0, -310.0), powl(10.0L, -310.0L)) <= 1.0); /* subnormal result */
+}
+
+/* rem_pio2_huge.c, the wasm builds' reduction of huge trigonometric arguments (the musl interface:
+ * |x| in 24-bit chunks, as __rem_pio2 splits it), against glibc's exact reduction: the angle within the
+ * documented |x| * 3.9e-17 rad, the remainder in [-pi/4, pi/4] and finite for every exponent. */
+static int reduce_huge(double x, double *r) {
+    union { double f; uint64_t i; } u = {fabs(x)};
+    int e0 = (int)(u.i >> 52) - (0x3ff + 23);
+    u.i = (u.i & ((uint64_t)-1 >> 12)) | (uint64_t)(0x3ff + 23) << 52;
+    double z = u.f, tx[3], ty[2];
+    int i;
+    for (i = 0; i < 2; i++) {
+        tx[i] = (double)(int32_t)z;
+        z = (z - tx[i]) * 0x1p24;
+    }
+    tx[i] = z;
+    while (tx[i] == 0.0) i--;
+    int n = __wrap___rem_pio2_large(tx, ty, e0, i + 1, 1);
+    PM_CHECK(ty[1] == 0.0);
+    *r = ty[0];
+    return n;
+}
+
+PM_TEST(huge_trig_reduction) {
+    double worst = 0;
+    for (int k = 0; k < 20000; k++) {
+        double x = exp2(uniform(20.66, 1023.9)); /* from musl's threshold 2^20 pi/2 up */
+        double r;
+        int n = reduce_huge(x, &r);
+        PM_CHECK(n >= 0 && n < 8 && isfinite(r) && fabs(r) <= 0.7853981633974484);
+        if (x > 1e16) continue;
+        double s = (n & 1 ? cos(r) : sin(r)) * (n & 2 ? -1 : 1);
+        double c = (n & 1 ? -sin(r) : cos(r)) * (n & 2 ? -1 : 1);
+        worst = fmax(worst, fmax(fabs(s - sin(x)), fabs(c - cos(x))) / x);
+        PM_CHECK(fabs(s - sin(x)) <= x * 3.9e-17 + 1e-15 && fabs(c - cos(x)) <= x * 3.9e-17 + 1e-15);
+    }
+    PM_CHECK(worst < 3.9e-17);
+    double r;
+    PM_CHECK(reduce_huge(DBL_MAX, &r) < 8 && fabs(r) <= 0.7853981633974484);
+    PM_CHECK(reduce_huge((0x1p20 + 7) * 1.5707963267948966, &r) == 7 && fabs(r) < 1e-9); /* the quadrant: N mod 8 */
 }
 
 int main(void) { return pm_test_run_all(); }

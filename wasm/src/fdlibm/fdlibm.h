@@ -11,4 +11,8 @@
 double pmi_log(double x);
 double pmi_pow(double x, double y);
 
+/* musl's huge-argument trigonometric reduction, replaced in the Emscripten and WASI links
+ * (--wrap=__rem_pio2_large): rem_pio2_huge.c says what it gives up. */
+int __wrap___rem_pio2_large(double *x, double *y, int e0, int nx, int prec);
+
 #endif

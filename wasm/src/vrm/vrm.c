@@ -789,8 +789,8 @@ static void add_list(ctx *c, cJSON *to, const char *key, const char *text) {
     cJSON *a = pmi_json_add_array(to, key, &c->ok);
     const char *p = text;
     while (a && *p) {
-        const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
+        size_t n = 0; /* up to the line's end (a loop: libc's strchr had no other caller in the wasm modules) */
+        while (p[n] && p[n] != '\n') n++;
         char item[512];
         if (n >= sizeof item) n = sizeof item - 1;
         memcpy(item, p, n);
