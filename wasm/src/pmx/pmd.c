@@ -84,7 +84,7 @@ static pm_result pmd_vertex_morph(pmd_rd *r, uint32_t i, uint8_t category, const
     for (uint32_t k = 0; k < n; k++) {
         const uint8_t *o = offs + 16 * (size_t)k;
         mm->offsets[k].index = pmi_le32(base + 16 * (size_t)pmi_le32(o)); /* checked < base count */
-        for (int c = 0; c < 3; c++) mm->offsets[k].value[c] = pmi_lef32(o + 4 + 4 * c);
+        pmi_lef32s(mm->offsets[k].value, o + 4, 3);
     }
     return PM_OK;
 }
@@ -143,12 +143,10 @@ static pm_result pmd_materials(pmd_rd *r, uint32_t nm, const uint8_t *data, cons
     for (uint32_t i = 0; i < nm; i++) {
         const uint8_t *d = data + 70 * (size_t)i;
         pm_model_material *mat = &m->materials[i];
-        for (int c = 0; c < 4; c++) mat->diffuse[c] = pmi_lef32(d + 4 * c);
+        pmi_lef32s(mat->diffuse, d, 4);
         mat->specular_power = pmi_lef32(d + 16);
-        for (int c = 0; c < 3; c++) {
-            mat->specular[c] = pmi_lef32(d + 20 + 4 * c);
-            mat->ambient[c] = pmi_lef32(d + 32 + 4 * c);
-        }
+        pmi_lef32s(mat->specular, d + 20, 3);
+        pmi_lef32s(mat->ambient, d + 32, 3);
         mat->edge_color[3] = 1.0f;
         mat->edge_size = 1.0f;
         if (d[45]) mat->flags |= PM_PMX_MATERIAL_EDGE | PM_PMX_MATERIAL_GROUND_SHADOW;
@@ -260,17 +258,9 @@ static pm_result pmd_physics(pmd_rd *r) {
         b->no_collision_mask = pmi_le16(p + 23);
         b->shape = p[25];
         if (b->shape > 2) return fail(r, PM_ERR_BAD_FORMAT, "shape %u is not 0 (sphere), 1 (box) or 2 (capsule)", b->shape);
-        float f[14];
-        for (int k = 0; k < 14; k++) f[k] = pmi_lef32(p + 26 + 4 * k);
+        pmi_lef32s(&b->size, p + 26, 14); /* size .. friction */
         pm_vec3 at = s->bone_count ? s->bones[b->bone == PM_NO_INDEX ? 0 : b->bone].position : pm_vec3_make(0, 0, 0);
-        b->size = pm_vec3_make(f[0], f[1], f[2]);
-        b->position = pm_vec3_add(pm_vec3_make(f[3], f[4], f[5]), at); /* PMD: relative to the bone */
-        b->rotation = pm_vec3_make(f[6], f[7], f[8]);
-        b->mass = f[9];
-        b->linear_damping = f[10];
-        b->angular_damping = f[11];
-        b->restitution = f[12];
-        b->friction = f[13];
+        b->position = pm_vec3_add(b->position, at); /* PMD: relative to the bone */
         b->mode = p[82];
         if (b->mode > 2) return fail(r, PM_ERR_BAD_FORMAT, "physics mode %u is not 0..2", b->mode);
     }
@@ -290,10 +280,7 @@ static pm_result pmd_physics(pmd_rd *r) {
                         m->rigid_body_count);
         j->body_a = a;
         j->body_b = b;
-        pm_vec3 *dst[8] = {&j->position,     &j->rotation,     &j->position_min,    &j->position_max,
-                           &j->rotation_min, &j->rotation_max, &j->spring_position, &j->spring_rotation};
-        for (int k = 0; k < 8; k++)
-            *dst[k] = pm_vec3_make(pmi_lef32(p + 28 + 12 * k), pmi_lef32(p + 32 + 12 * k), pmi_lef32(p + 36 + 12 * k));
+        pmi_lef32s(&j->position, p + 28, 24); /* position .. spring_rotation */
     }
     return PM_OK;
 }
@@ -352,10 +339,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         }
         if (model) { /* as babylon-mmd: BDEF2, weight = byte / 100, edge scale = the edge flag */
             pm_model_vertex *v = &model->vertices[i];
-            v->position = pm_vec3_make(pmi_lef32(p), pmi_lef32(p + 4), pmi_lef32(p + 8));
-            v->normal = pm_vec3_make(pmi_lef32(p + 12), pmi_lef32(p + 16), pmi_lef32(p + 20));
-            v->uv[0] = pmi_lef32(p + 24);
-            v->uv[1] = pmi_lef32(p + 28);
+            pmi_lef32s(&v->position, p, 8); /* position, normal, uv */
             v->weight_type = PM_WEIGHT_BDEF2;
             v->bone[0] = pmi_le16(p + 32);
             v->bone[1] = pmi_le16(p + 34);

@@ -98,6 +98,13 @@ pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s) {
     return v;
 }
 
+void pmi_lef32s(void *dst, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        float f = pmi_lef32(p + 4 * i);
+        memcpy((uint8_t *)dst + 4 * i, &f, 4);
+    }
+}
+
 /* ---- PMX primitives --------------------------------------------------------------------------- */
 
 static pm_result get_u8(rd *r, uint8_t *v, const char *field) {
@@ -121,14 +128,15 @@ static pm_result get_f32(rd *r, float *v, const char *field) {
     return PM_OK;
 }
 
-static pm_result get_vec3(rd *r, pm_vec3 *v, const char *field) {
+/* n floats into dst (float storage: an array or a run of a struct's float fields, pmi_lef32s). */
+static pm_result get_floats(rd *r, void *dst, size_t n, const char *field) {
     const uint8_t *p;
-    TRY(get_bytes(r, 12, &p, field));
-    v->x = pmi_lef32(p);
-    v->y = pmi_lef32(p + 4);
-    v->z = pmi_lef32(p + 8);
+    TRY(get_bytes(r, 4 * n, &p, field));
+    pmi_lef32s(dst, p, n);
     return PM_OK;
 }
+
+static pm_result get_vec3(rd *r, pm_vec3 *v, const char *field) { return get_floats(r, v, 3, field); }
 
 /* A signed index of `size` bytes: -1 -> PM_NO_INDEX, other negatives are an error. */
 static pm_result get_index(rd *r, uint8_t size, uint32_t *out, const char *field) {
@@ -260,13 +268,6 @@ static pm_result read_header(rd *r, const uint8_t *text[4], size_t text_len[4]) 
 
 #define MODEL(r) ((r)->m.model)
 
-static pm_result get_floats(rd *r, float *v, int n, const char *field) {
-    const uint8_t *p;
-    TRY(get_bytes(r, 4u * (size_t)n, &p, field));
-    for (int i = 0; i < n; i++) v[i] = pmi_lef32(p + 4 * i);
-    return PM_OK;
-}
-
 /* A text kept in the model (pm_model_load) or skipped. */
 static pm_result get_model_text(rd *r, pm_string *dst, const char *field) {
     const uint8_t *p = NULL;
@@ -303,16 +304,10 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
         enter(r, "vertex", i, r->vertex_count);
         uint8_t type;
         const uint8_t *p;
-        pm_model_vertex *v = m ? &m->vertices[i] : NULL;
+        pm_model_vertex tmp, *v = m ? &m->vertices[i] : &tmp; /* the model's are zeroed */
         TRY(get_bytes(r, fixed, &p, "position/normal/uv"));
-        if (v) {
-            v->position = pm_vec3_make(pmi_lef32(p), pmi_lef32(p + 4), pmi_lef32(p + 8));
-            v->normal = pm_vec3_make(pmi_lef32(p + 12), pmi_lef32(p + 16), pmi_lef32(p + 20));
-            v->uv[0] = pmi_lef32(p + 24);
-            v->uv[1] = pmi_lef32(p + 28);
-            for (size_t k = 0; k < 4u * r->add_uv; k++)
-                m->additional_uv[(size_t)i * 4 * r->add_uv + k] = pmi_lef32(p + 32 + 4 * k);
-        }
+        pmi_lef32s(&v->position, p, 8); /* position, normal, uv */
+        if (m && r->add_uv) pmi_lef32s(m->additional_uv + (size_t)i * 4 * r->add_uv, p + 32, 4u * r->add_uv);
         TRY(get_u8(r, &type, "weight type"));
         int bones;
         switch (type) {
@@ -326,33 +321,24 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
             break;
         default: return fail(r, PM_ERR_BAD_FORMAT, "weight type %u is not 0..4", type);
         }
-        uint32_t bone[4] = {PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX};
+        for (int k = 0; k < 4; k++) v->bone[k] = PM_NO_INDEX;
         for (int k = 0; k < bones; k++) {
             uint32_t b = PM_NO_INDEX;
             TRY(get_index(r, r->bsize, &b, "weight bone index"));
-            bone[k] = b;
+            v->bone[k] = b;
             if (b != PM_NO_INDEX && (*max_bone_vertex == PM_NO_INDEX || b > *max_bone)) {
                 *max_bone = b;
                 *max_bone_vertex = i;
             }
         }
-        float w[4] = {1, 0, 0, 0}, sdef[9] = {0};
+        v->weight[0] = 1; /* BDEF1 */
         if (type == 1 || type == 3) {
-            TRY(get_f32(r, &w[0], "weight"));
-            w[1] = 1.0f - w[0];
-        } else if (type == 2 || type == 4) TRY(get_floats(r, w, 4, "weights"));
-        if (type == 3) TRY(get_floats(r, sdef, 9, "SDEF C/R0/R1"));
-        float edge;
-        TRY(get_f32(r, &edge, "edge scale"));
-        if (v) {
-            v->weight_type = type;
-            memcpy(v->bone, bone, sizeof bone);
-            memcpy(v->weight, w, sizeof w);
-            v->sdef_c = pm_vec3_make(sdef[0], sdef[1], sdef[2]);
-            v->sdef_r0 = pm_vec3_make(sdef[3], sdef[4], sdef[5]);
-            v->sdef_r1 = pm_vec3_make(sdef[6], sdef[7], sdef[8]);
-            v->edge_scale = edge;
-        }
+            TRY(get_f32(r, &v->weight[0], "weight"));
+            v->weight[1] = 1.0f - v->weight[0];
+        } else if (type == 2 || type == 4) TRY(get_floats(r, v->weight, 4, "weights"));
+        if (type == 3) TRY(get_floats(r, &v->sdef_c, 9, "SDEF C/R0/R1")); /* sdef_c, sdef_r0, sdef_r1 */
+        TRY(get_f32(r, &v->edge_scale, "edge scale"));
+        v->weight_type = type;
     }
     return PM_OK;
 }
@@ -418,18 +404,11 @@ static pm_result read_materials(rd *r) {
         pm_model_material tmp, *mat = m ? &m->materials[i] : &tmp;
         uint8_t mode, toon_flag;
         int32_t nfaces;
-        float c[16];
         TRY(get_model_text(r, &mat->name, "name"));
         TRY(get_model_text(r, &mat->name_en, "English name"));
-        TRY(get_floats(r, c, 11, "colours"));
-        memcpy(mat->diffuse, c, 16);
-        memcpy(mat->specular, c + 4, 12);
-        mat->specular_power = c[7];
-        memcpy(mat->ambient, c + 8, 12);
+        TRY(get_floats(r, (uint8_t *)mat + offsetof(pm_model_material, diffuse), 11, "colours"));
         TRY(get_u8(r, &mat->flags, "flags"));
-        TRY(get_floats(r, c, 5, "edge"));
-        memcpy(mat->edge_color, c, 16);
-        mat->edge_size = c[4];
+        TRY(get_floats(r, (uint8_t *)mat + offsetof(pm_model_material, edge_color), 5, "edge"));
         TRY(get_index(r, r->tsize, &mat->texture, "texture index"));
         TRY(check_texture(r, mat->texture, "texture index"));
         TRY(get_index(r, r->tsize, &mat->sphere_texture, "sphere texture index"));
@@ -554,28 +533,16 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
             break;
         case 8: { /* material */
             uint8_t op;
-            float c[28];
+            pm_model_material_offset mtmp, *mo = mm ? &mm->material_offsets[k] : &mtmp;
             TRY(get_index(r, r->msize, &idx, "offset material index"));
             if (idx != PM_NO_INDEX && idx >= r->material_count)
                 return fail(r, PM_ERR_BAD_FORMAT, "offset %u names material %u (%u materials)", k, idx,
                             r->material_count);
             TRY(get_u8(r, &op, "offset operation"));
             if (op > 1) return fail(r, PM_ERR_BAD_FORMAT, "offset %u operation %u is not 0 or 1", k, op);
-            TRY(get_floats(r, c, 28, "offset colours"));
-            if (mm) {
-                pm_model_material_offset *mo = &mm->material_offsets[k];
-                mo->material = idx;
-                mo->operation = op;
-                memcpy(mo->diffuse, c, 16);
-                memcpy(mo->specular, c + 4, 12);
-                mo->specular_power = c[7];
-                memcpy(mo->ambient, c + 8, 12);
-                memcpy(mo->edge_color, c + 11, 16);
-                mo->edge_size = c[15];
-                memcpy(mo->texture, c + 16, 16);
-                memcpy(mo->sphere, c + 20, 16);
-                memcpy(mo->toon, c + 24, 16);
-            }
+            TRY(get_floats(r, (uint8_t *)mo + offsetof(pm_model_material_offset, diffuse), 28, "offset colours"));
+            mo->material = idx;
+            mo->operation = op;
             break;
         }
         case 10: /* impulse (2.1): rigid body, local flag, velocity, torque */
@@ -691,7 +658,6 @@ static pm_result read_rigid_bodies(rd *r) {
         enter(r, "rigid body", i, n);
         pm_model_rigid_body *b = &m->rigid_bodies[i];
         const uint8_t *p;
-        float f[14];
         TRY(get_model_text(r, &b->name, "name"));
         TRY(get_model_text(r, &b->name_en, "English name"));
         TRY(get_index(r, r->bsize, &b->bone, "bone index"));
@@ -702,15 +668,7 @@ static pm_result read_rigid_bodies(rd *r) {
         b->no_collision_mask = pmi_le16(p + 1);
         b->shape = p[3];
         if (b->shape > 2) return fail(r, PM_ERR_BAD_FORMAT, "shape %u is not 0 (sphere), 1 (box) or 2 (capsule)", b->shape);
-        TRY(get_floats(r, f, 14, "shape/mass/damping"));
-        b->size = pm_vec3_make(f[0], f[1], f[2]);
-        b->position = pm_vec3_make(f[3], f[4], f[5]);
-        b->rotation = pm_vec3_make(f[6], f[7], f[8]);
-        b->mass = f[9];
-        b->linear_damping = f[10];
-        b->angular_damping = f[11];
-        b->restitution = f[12];
-        b->friction = f[13];
+        TRY(get_floats(r, &b->size, 14, "shape/mass/damping")); /* size .. friction */
         TRY(get_u8(r, &b->mode, "physics mode"));
         if (b->mode > 2) return fail(r, PM_ERR_BAD_FORMAT, "physics mode %u is not 0..2", b->mode);
     }
@@ -728,7 +686,6 @@ static pm_result read_joints(rd *r) {
     for (uint32_t i = 0; i < n; i++) {
         enter(r, "joint", i, n);
         pm_model_joint *j = &m->joints[i];
-        float f[24];
         TRY(get_model_text(r, &j->name, "name"));
         TRY(get_model_text(r, &j->name_en, "English name"));
         TRY(get_u8(r, &j->type, "type"));
@@ -741,10 +698,7 @@ static pm_result read_joints(rd *r) {
                 return fail(r, PM_ERR_BAD_FORMAT, "rigid body %c index %u is out of range (%u rigid bodies)", 'A' + k,
                             b, m->rigid_body_count);
         }
-        TRY(get_floats(r, f, 24, "position/rotation/limits/springs"));
-        pm_vec3 *dst[8] = {&j->position,     &j->rotation,     &j->position_min,    &j->position_max,
-                           &j->rotation_min, &j->rotation_max, &j->spring_position, &j->spring_rotation};
-        for (int k = 0; k < 8; k++) *dst[k] = pm_vec3_make(f[3 * k], f[3 * k + 1], f[3 * k + 2]);
+        TRY(get_floats(r, &j->position, 24, "position/rotation/limits/springs")); /* position .. spring_rotation */
     }
     return PM_OK;
 }

@@ -4,7 +4,10 @@
 #define PROCMOTION_PMX_INTERNAL_H
 
 #include "common/internal.h"
+#include "procmotion/pmx.h"
 #include "procmotion/skeleton.h"
+
+#include <stddef.h>
 
 #define PMI_TRY(x)                                                                                       \
     do {                                                                                                 \
@@ -54,6 +57,19 @@ pm_result pmi_pmx_read_model(const uint8_t *data, size_t size, const struct pm_m
                              struct pm_model *model, pm_error *err);
 pm_result pmi_pmd_read_model(const uint8_t *data, size_t size, const struct pm_model_load_options *opts,
                              struct pm_model *model, pm_error *err);
+
+/* n little-endian floats at p into dst: an array, or a run of float fields of a model struct that
+ * the file stores in the same order (the runs below, checked here), so each reader unpacks a record
+ * with one call instead of a field at a time. */
+void pmi_lef32s(void *dst, const uint8_t *p, size_t n);
+#define PMI_FLOAT_RUN(type, first, last, n) (offsetof(type, last) == offsetof(type, first) + 4 * ((n) - 1))
+_Static_assert(PMI_FLOAT_RUN(pm_model_vertex, position.x, uv[1], 8) && PMI_FLOAT_RUN(pm_model_vertex, sdef_c.x, sdef_r1.z, 9) &&
+                   PMI_FLOAT_RUN(pm_model_material, diffuse[0], ambient[2], 11) &&
+                   PMI_FLOAT_RUN(pm_model_material, edge_color[0], edge_size, 5) &&
+                   PMI_FLOAT_RUN(pm_model_material_offset, diffuse[0], toon[3], 28) &&
+                   PMI_FLOAT_RUN(pm_model_rigid_body, size.x, friction, 14) &&
+                   PMI_FLOAT_RUN(pm_model_joint, position.x, spring_rotation.z, 24),
+               "the float runs the readers unpack in one call");
 
 /* pm_skeleton_validate with the format prefixed to its message. */
 pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s);
