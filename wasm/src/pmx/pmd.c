@@ -251,18 +251,17 @@ static pm_result pmd_physics(pmd_rd *r) {
         pm_model_rigid_body *b = &m->rigid_bodies[i];
         PMI_TRY(decode_model(r, p, 20, &b->name));
         uint16_t bone = pmi_le16(p + 20);
-        if (bone != 0xFFFF && bone >= s->bone_count)
-            return fail(r, PM_ERR_BAD_FORMAT, "bone index %u is out of range (%u bones)", bone, s->bone_count);
         b->bone = bone == 0xFFFF ? PM_NO_INDEX : bone;
+        PMI_TRY(pmi_mr_check_index(&r->m, b->bone, s->bone_count, "bone index", "bones"));
         b->group = p[22];
         b->no_collision_mask = pmi_le16(p + 23);
         b->shape = p[25];
-        if (b->shape > 2) return fail(r, PM_ERR_BAD_FORMAT, "shape %u is not 0 (sphere), 1 (box) or 2 (capsule)", b->shape);
+        PMI_TRY(pmi_mr_check_max(&r->m, b->shape, 2, "shape", PMI_SHAPES));
         pmi_lef32s(&b->size, p + 26, 14); /* size .. friction */
         pm_vec3 at = s->bone_count ? s->bones[b->bone == PM_NO_INDEX ? 0 : b->bone].position : pm_vec3_make(0, 0, 0);
         b->position = pm_vec3_add(b->position, at); /* PMD: relative to the bone */
         b->mode = p[82];
-        if (b->mode > 2) return fail(r, PM_ERR_BAD_FORMAT, "physics mode %u is not 0..2", b->mode);
+        PMI_TRY(pmi_mr_check_max(&r->m, b->mode, 2, "physics mode", "0..2"));
     }
     enter(r, "joints", UINT32_MAX, 0);
     if (!pmi_left(&r->m.c)) return PM_OK;
@@ -414,11 +413,10 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         ik->iterations = pmi_le16(p + 5);
         ik->limit = pmi_lef32(p + 7);
         if ((res = take(r, 2u * ik->link_count, &ik->links, "IK links")) != PM_OK) break;
-        if (ik->bone >= nb) res = fail(r, PM_ERR_BAD_FORMAT, "IK bone %u is out of range (%u bones)", ik->bone, nb);
-        else if (ik->target >= nb) res = fail(r, PM_ERR_BAD_FORMAT, "IK target %u is out of range (%u bones)", ik->target, nb);
+        if ((res = pmi_mr_check_index(&r->m, ik->bone, nb, "IK bone", "bones")) == PM_OK)
+            res = pmi_mr_check_index(&r->m, ik->target, nb, "IK target", "bones");
         for (uint32_t k = 0; k < ik->link_count && res == PM_OK; k++)
-            if (pmi_le16(ik->links + 2 * k) >= nb)
-                res = fail(r, PM_ERR_BAD_FORMAT, "IK link %u names bone %u (%u bones)", k, pmi_le16(ik->links + 2 * k), nb);
+            if (pmi_le16(ik->links + 2 * k) >= nb) res = pmi_mr_fail_names(&r->m, "IK link", k, "bone", pmi_le16(ik->links + 2 * k), nb);
         for (uint32_t j = 0; j < i && res == PM_OK; j++)
             if (iks[j].bone == ik->bone) {
                 extra++;

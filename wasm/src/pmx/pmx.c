@@ -44,6 +44,21 @@ pm_result pmi_mr_take(pmi_model_reader *r, size_t n, const uint8_t **p, const ch
                        pmi_offset(&r->c), pmi_left(&r->c));
 }
 
+pm_result pmi_mr_check_index(pmi_model_reader *r, uint32_t idx, uint32_t count, const char *field, const char *things) {
+    if (idx == PM_NO_INDEX || idx < count) return PM_OK;
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%s %u is out of range (%u %s)", field, idx, count, things);
+}
+
+pm_result pmi_mr_check_max(pmi_model_reader *r, uint32_t v, uint32_t max, const char *field, const char *allowed) {
+    if (v <= max) return PM_OK;
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%s %u is not %s", field, v, allowed);
+}
+
+pm_result pmi_mr_fail_names(pmi_model_reader *r, const char *what, uint32_t k, const char *thing, uint32_t idx,
+                            uint32_t count) {
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%s %u names %s %d (%u %ss)", what, k, thing, (int)idx, count, thing);
+}
+
 pm_result pmi_mr_check_count(pmi_model_reader *r, uint64_t count, size_t min_record, const char *what) {
     if (min_record && count > pmi_left(&r->c) / min_record)
         return pmi_mr_fail(r, PM_ERR_TRUNCATED, "%s %llu needs at least %llu bytes but only %zu are left", what,
@@ -114,6 +129,12 @@ static pm_result get_u8(rd *r, uint8_t *v, const char *field) {
     return PM_OK;
 }
 
+/* A byte that is at most max ("<field> %u is not <allowed>"). */
+static pm_result get_u8_max(rd *r, uint8_t *v, uint8_t max, const char *field, const char *allowed) {
+    TRY(get_u8(r, v, field));
+    return pmi_mr_check_max(&r->m, *v, max, field, allowed);
+}
+
 static pm_result get_i32(rd *r, int32_t *v, const char *field) {
     const uint8_t *p;
     TRY(get_bytes(r, 4, &p, field));
@@ -159,9 +180,7 @@ static pm_result get_vertex_index(rd *r, uint32_t *out, const char *field) {
         if (v < 0) return fail(r, PM_ERR_BAD_FORMAT, "%s is negative (%d)", field, (int)v);
         *out = (uint32_t)v;
     }
-    if (*out >= r->vertex_count)
-        return fail(r, PM_ERR_BAD_FORMAT, "%s %u is out of range (%u vertices)", field, *out, r->vertex_count);
-    return PM_OK;
+    return pmi_mr_check_index(&r->m, *out, r->vertex_count, field, "vertices"); /* never PM_NO_INDEX here */
 }
 
 /* A signed count whose records take at least min_record bytes each. */
@@ -381,10 +400,10 @@ static pm_result read_textures(rd *r) {
     return PM_OK;
 }
 
-static pm_result check_texture(rd *r, uint32_t t, const char *field) {
-    if (t != PM_NO_INDEX && t >= r->texture_count)
-        return fail(r, PM_ERR_BAD_FORMAT, "%s %u is out of range (%u textures)", field, t, r->texture_count);
-    return PM_OK;
+/* A texture index (-1: none) that names one of the textures. */
+static pm_result get_texture_index(rd *r, uint32_t *t, const char *field) {
+    TRY(get_index(r, r->tsize, t, field));
+    return pmi_mr_check_index(&r->m, *t, r->texture_count, field, "textures");
 }
 
 static pm_result read_materials(rd *r) {
@@ -409,19 +428,14 @@ static pm_result read_materials(rd *r) {
         TRY(get_floats(r, (uint8_t *)mat + offsetof(pm_model_material, diffuse), 11, "colours"));
         TRY(get_u8(r, &mat->flags, "flags"));
         TRY(get_floats(r, (uint8_t *)mat + offsetof(pm_model_material, edge_color), 5, "edge"));
-        TRY(get_index(r, r->tsize, &mat->texture, "texture index"));
-        TRY(check_texture(r, mat->texture, "texture index"));
-        TRY(get_index(r, r->tsize, &mat->sphere_texture, "sphere texture index"));
-        TRY(check_texture(r, mat->sphere_texture, "sphere texture index"));
-        TRY(get_u8(r, &mode, "sphere mode"));
-        if (mode > 3) return fail(r, PM_ERR_BAD_FORMAT, "sphere mode %u is not 0..3", mode);
+        TRY(get_texture_index(r, &mat->texture, "texture index"));
+        TRY(get_texture_index(r, &mat->sphere_texture, "sphere texture index"));
+        TRY(get_u8_max(r, &mode, 3, "sphere mode", "0..3"));
         mat->sphere_mode = mode;
-        TRY(get_u8(r, &toon_flag, "toon flag"));
-        if (toon_flag > 1) return fail(r, PM_ERR_BAD_FORMAT, "toon flag %u is not 0 or 1", toon_flag);
+        TRY(get_u8_max(r, &toon_flag, 1, "toon flag", "0 or 1"));
         mat->shared_toon = toon_flag == 1;
         if (toon_flag == 0) {
-            TRY(get_index(r, r->tsize, &mat->toon, "toon texture index"));
-            TRY(check_texture(r, mat->toon, "toon texture index"));
+            TRY(get_texture_index(r, &mat->toon, "toon texture index"));
         } else {
             uint8_t shared;
             TRY(get_u8(r, &shared, "shared toon index"));
@@ -512,9 +526,7 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
         case 0: /* group */
         case 9: /* flip (2.1) */
             TRY(get_index(r, r->morph_size, &idx, "offset morph index"));
-            if (idx == PM_NO_INDEX || idx >= r->morph_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "offset %u names morph %d (%u morphs)", k,
-                            idx == PM_NO_INDEX ? -1 : (int)idx, r->morph_count);
+            if (idx == PM_NO_INDEX || idx >= r->morph_count) return pmi_mr_fail_names(&r->m, "offset", k, "morph", idx, r->morph_count);
             TRY(get_floats(r, o->value, 1, "offset weight"));
             break;
         case 1: /* vertex */
@@ -523,8 +535,7 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
             break;
         case 2: /* bone */
             TRY(get_index(r, r->bsize, &idx, "offset bone index"));
-            if (idx != PM_NO_INDEX && idx >= r->bone_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "offset %u names bone %u (%u bones)", k, idx, r->bone_count);
+            if (idx != PM_NO_INDEX && idx >= r->bone_count) return pmi_mr_fail_names(&r->m, "offset", k, "bone", idx, r->bone_count);
             TRY(get_floats(r, o->value, 7, "offset translation/rotation"));
             break;
         case 3: case 4: case 5: case 6: case 7: /* UV, additional UV 1..4 */
@@ -536,8 +547,7 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
             pm_model_material_offset mtmp, *mo = mm ? &mm->material_offsets[k] : &mtmp;
             TRY(get_index(r, r->msize, &idx, "offset material index"));
             if (idx != PM_NO_INDEX && idx >= r->material_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "offset %u names material %u (%u materials)", k, idx,
-                            r->material_count);
+                return pmi_mr_fail_names(&r->m, "offset", k, "material", idx, r->material_count);
             TRY(get_u8(r, &op, "offset operation"));
             if (op > 1) return fail(r, PM_ERR_BAD_FORMAT, "offset %u operation %u is not 0 or 1", k, op);
             TRY(get_floats(r, (uint8_t *)mo + offsetof(pm_model_material_offset, diffuse), 28, "offset colours"));
@@ -550,7 +560,7 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
             TRY(get_u8(r, &o->local, "offset local flag"));
             TRY(get_floats(r, o->value, 6, "offset impulse"));
             break;
-        default: return fail(r, PM_ERR_BAD_FORMAT, "morph type %u is not 0..10", type);
+        default: return pmi_mr_check_max(&r->m, type, 10, "morph type", "0..10");
         }
         o->index = idx;
     }
@@ -589,7 +599,7 @@ static pm_result read_morphs(rd *r, uint32_t max_morphs) {
         TRY(get_model_text(r, mm ? &mm->name_en : NULL, "English name"));
         TRY(get_u8(r, &panel, "panel"));
         TRY(get_u8(r, &type, "type"));
-        if (type > 10) return fail(r, PM_ERR_BAD_FORMAT, "morph type %u is not 0..10", type);
+        TRY(pmi_mr_check_max(&r->m, type, 10, "morph type", "0..10"));
         if (type >= 4 && type <= 7 && type - 3 > r->add_uv)
             return fail(r, PM_ERR_BAD_FORMAT, "morph type %u uses additional UV %u but the model declares %u", type,
                         type - 3, r->add_uv);
@@ -622,8 +632,7 @@ static pm_result read_display_frames(rd *r) {
         uint8_t special;
         TRY(get_model_text(r, &f->name, "name"));
         TRY(get_model_text(r, &f->name_en, "English name"));
-        TRY(get_u8(r, &special, "special flag"));
-        if (special > 1) return fail(r, PM_ERR_BAD_FORMAT, "special flag %u is not 0 or 1", special);
+        TRY(get_u8_max(r, &special, 1, "special flag", "0 or 1"));
         f->special = special;
         TRY(get_count(r, 1u + (r->bsize < r->morph_size ? r->bsize : r->morph_size), &f->item_count, "item count"));
         if (!(f->items = pmi_model_array(&r->m, f->item_count, sizeof *f->items, "pmx display items")))
@@ -635,9 +644,7 @@ static pm_result read_display_frames(rd *r) {
             if (type > 1) return fail(r, PM_ERR_BAD_FORMAT, "item %u type %u is not 0 (bone) or 1 (morph)", k, type);
             TRY(get_index(r, type ? r->morph_size : r->bsize, &idx, type ? "item morph index" : "item bone index"));
             uint32_t limit = type ? r->morph_count : r->bone_count;
-            if (idx == PM_NO_INDEX || idx >= limit)
-                return fail(r, PM_ERR_BAD_FORMAT, "item %u names %s %d (%u %s)", k, type ? "morph" : "bone",
-                            idx == PM_NO_INDEX ? -1 : (int)idx, limit, type ? "morphs" : "bones");
+            if (idx == PM_NO_INDEX || idx >= limit) return pmi_mr_fail_names(&r->m, "item", k, type ? "morph" : "bone", idx, limit);
             f->items[k].is_morph = type;
             f->items[k].index = idx;
         }
@@ -661,16 +668,14 @@ static pm_result read_rigid_bodies(rd *r) {
         TRY(get_model_text(r, &b->name, "name"));
         TRY(get_model_text(r, &b->name_en, "English name"));
         TRY(get_index(r, r->bsize, &b->bone, "bone index"));
-        if (b->bone != PM_NO_INDEX && b->bone >= r->bone_count)
-            return fail(r, PM_ERR_BAD_FORMAT, "bone index %u is out of range (%u bones)", b->bone, r->bone_count);
+        TRY(pmi_mr_check_index(&r->m, b->bone, r->bone_count, "bone index", "bones"));
         TRY(get_bytes(r, 4, &p, "group/mask/shape"));
         b->group = p[0];
         b->no_collision_mask = pmi_le16(p + 1);
         b->shape = p[3];
-        if (b->shape > 2) return fail(r, PM_ERR_BAD_FORMAT, "shape %u is not 0 (sphere), 1 (box) or 2 (capsule)", b->shape);
+        TRY(pmi_mr_check_max(&r->m, b->shape, 2, "shape", PMI_SHAPES));
         TRY(get_floats(r, &b->size, 14, "shape/mass/damping")); /* size .. friction */
-        TRY(get_u8(r, &b->mode, "physics mode"));
-        if (b->mode > 2) return fail(r, PM_ERR_BAD_FORMAT, "physics mode %u is not 0..2", b->mode);
+        TRY(get_u8_max(r, &b->mode, 2, "physics mode", "0..2"));
     }
     return PM_OK;
 }
@@ -688,16 +693,11 @@ static pm_result read_joints(rd *r) {
         pm_model_joint *j = &m->joints[i];
         TRY(get_model_text(r, &j->name, "name"));
         TRY(get_model_text(r, &j->name_en, "English name"));
-        TRY(get_u8(r, &j->type, "type"));
-        if (j->type > 5) return fail(r, PM_ERR_BAD_FORMAT, "type %u is not 0..5", j->type);
+        TRY(get_u8_max(r, &j->type, 5, "type", "0..5"));
         TRY(get_index(r, r->rsize, &j->body_a, "rigid body A index"));
         TRY(get_index(r, r->rsize, &j->body_b, "rigid body B index"));
-        for (int k = 0; k < 2; k++) {
-            uint32_t b = k ? j->body_b : j->body_a;
-            if (b != PM_NO_INDEX && b >= m->rigid_body_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "rigid body %c index %u is out of range (%u rigid bodies)", 'A' + k,
-                            b, m->rigid_body_count);
-        }
+        TRY(pmi_mr_check_index(&r->m, j->body_a, m->rigid_body_count, "rigid body A index", "rigid bodies"));
+        TRY(pmi_mr_check_index(&r->m, j->body_b, m->rigid_body_count, "rigid body B index", "rigid bodies"));
         TRY(get_floats(r, &j->position, 24, "position/rotation/limits/springs")); /* position .. spring_rotation */
     }
     return PM_OK;

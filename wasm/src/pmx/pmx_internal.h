@@ -32,6 +32,14 @@ void pmi_mr_enter(pmi_model_reader *r, const char *section, uint32_t index, uint
 pm_result pmi_mr_take(pmi_model_reader *r, size_t n, const uint8_t **p, const char *field);
 /* Check `count` records of at least min_record bytes can fit in what is left. */
 pm_result pmi_mr_check_count(pmi_model_reader *r, uint64_t count, size_t min_record, const char *what);
+/* idx (PM_NO_INDEX: none, accepted) must be < count: "<field> %u is out of range (%u <things>)". */
+pm_result pmi_mr_check_index(pmi_model_reader *r, uint32_t idx, uint32_t count, const char *field, const char *things);
+/* v must be at most max: "<field> %u is not <allowed>". */
+pm_result pmi_mr_check_max(pmi_model_reader *r, uint32_t v, uint32_t max, const char *field, const char *allowed);
+#define PMI_SHAPES "0 (sphere), 1 (box) or 2 (capsule)"
+/* PM_ERR_BAD_FORMAT "<what> <k> names <thing> <idx> (<count> <thing>s)", idx printed signed (-1: none). */
+pm_result pmi_mr_fail_names(pmi_model_reader *r, const char *what, uint32_t k, const char *thing, uint32_t idx,
+                            uint32_t count);
 /* The common entry point: argument checks, then `read` on a zeroed reader of reader_size bytes
  * (whose first member is the pmi_model_reader), then hand over or free the skeleton. */
 typedef pm_result (*pmi_model_read_fn)(pmi_model_reader *r, const struct pm_model_read_options *opts);
