@@ -24,29 +24,22 @@ static pm_result get_count(pmd_rd *r, int bytes, size_t min_record, uint32_t *ou
     return pmi_mr_check_count(&r->m, *out, min_record, what);
 }
 
-/* A Shift-JIS field into the skeleton; a name whose bytes are not CP932 (U+FFFD in its text: Shift-JIS
- * has no U+FFFD) keeps its whole field (pm_model_raw_text). */
-static pm_result decode(pmd_rd *r, const uint8_t *field, size_t size, pm_string *dst) {
+/* A fixed Shift-JIS field into the skeleton (model false) or a model string (pm_model_load). A skeleton
+ * name whose bytes are not CP932 (U+FFFD in its text: Shift-JIS has no U+FFFD) keeps its whole field
+ * (pm_model_raw_text). */
+static pm_result decode_to(pmd_rd *r, const uint8_t *field, size_t size, pm_string *dst, bool model) {
     size_t n = pm_sjis_field_length(field, size);
     size_t len = pm_sjis_to_utf8(field, n, NULL, 0);
     char *buf;
-    TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
+    TRY(model ? pmi_model_string_buffer(&r->m, dst, len, &buf) : pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
     pm_sjis_to_utf8(field, n, buf, len + 1);
-    for (size_t i = 0; i + 2 < len; i++)
+    for (size_t i = 0; i + 2 < len && !model; i++)
         if ((uint8_t)buf[i] == 0xEF && (uint8_t)buf[i + 1] == 0xBF && (uint8_t)buf[i + 2] == 0xBD)
             return pmi_skeleton_keep_raw(r->m.s, dst, 2, field, size, r->m.err);
     return PM_OK;
 }
-
-/* A fixed Shift-JIS field into a model string (pm_model_load). */
-static pm_result decode_model(pmd_rd *r, const uint8_t *field, size_t size, pm_string *dst) {
-    size_t n = pm_sjis_field_length(field, size);
-    size_t len = pm_sjis_to_utf8(field, n, NULL, 0);
-    char *buf;
-    TRY(pmi_model_string_buffer(&r->m, dst, len, &buf));
-    pm_sjis_to_utf8(field, n, buf, len + 1);
-    return PM_OK;
-}
+#define decode(r, field, size, dst) decode_to((r), (field), (size), (dst), false)
+#define decode_model(r, field, size, dst) decode_to((r), (field), (size), (dst), true)
 
 /* Where the display lists are in the file (pm_model_load turns them into display frames). */
 typedef struct pmd_lists {
@@ -84,7 +77,7 @@ static pm_result pmd_vertex_morph(pmd_rd *r, uint32_t i, uint8_t category, const
     for (uint32_t k = 0; k < n; k++) {
         const uint8_t *o = offs + 16 * (size_t)k;
         mm->offsets[k].index = pmi_le32(base + 16 * (size_t)pmi_le32(o)); /* checked < base count */
-        pmi_lef32s(mm->offsets[k].value, o + 4, 3);
+        pmi_le32s(mm->offsets[k].value, o + 4, 3);
     }
     return PM_OK;
 }
@@ -143,10 +136,10 @@ static pm_result pmd_materials(pmd_rd *r, uint32_t nm, const uint8_t *data, cons
     for (uint32_t i = 0; i < nm; i++) {
         const uint8_t *d = data + 70 * (size_t)i;
         pm_model_material *mat = &m->materials[i];
-        pmi_lef32s(mat->diffuse, d, 4);
+        pmi_le32s(mat->diffuse, d, 4);
         mat->specular_power = pmi_lef32(d + 16);
-        pmi_lef32s(mat->specular, d + 20, 3);
-        pmi_lef32s(mat->ambient, d + 32, 3);
+        pmi_le32s(mat->specular, d + 20, 3);
+        pmi_le32s(mat->ambient, d + 32, 3);
         mat->edge_color[3] = 1.0f;
         mat->edge_size = 1.0f;
         if (d[45]) mat->flags |= PM_PMX_MATERIAL_EDGE | PM_PMX_MATERIAL_GROUND_SHADOW;
@@ -257,7 +250,7 @@ static pm_result pmd_physics(pmd_rd *r) {
         b->no_collision_mask = pmi_le16(p + 23);
         b->shape = p[25];
         PMI_TRY(pmi_mr_check_max(&r->m, b->shape, 2, "shape", PMI_SHAPES));
-        pmi_lef32s(&b->size, p + 26, 14); /* size .. friction */
+        pmi_le32s(&b->size, p + 26, 14); /* size .. friction */
         pm_vec3 at = s->bone_count ? s->bones[b->bone == PM_NO_INDEX ? 0 : b->bone].position : pm_vec3_make(0, 0, 0);
         b->position = pm_vec3_add(b->position, at); /* PMD: relative to the bone */
         b->mode = p[82];
@@ -279,7 +272,7 @@ static pm_result pmd_physics(pmd_rd *r) {
                         m->rigid_body_count);
         j->body_a = a;
         j->body_b = b;
-        pmi_lef32s(&j->position, p + 28, 24); /* position .. spring_rotation */
+        pmi_le32s(&j->position, p + 28, 24); /* position .. spring_rotation */
     }
     return PM_OK;
 }
@@ -338,7 +331,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         }
         if (model) { /* as babylon-mmd: BDEF2, weight = byte / 100, edge scale = the edge flag */
             pm_model_vertex *v = &model->vertices[i];
-            pmi_lef32s(&v->position, p, 8); /* position, normal, uv */
+            pmi_le32s(&v->position, p, 8); /* position, normal, uv */
             v->weight_type = PM_WEIGHT_BDEF2;
             v->bone[0] = pmi_le16(p + 32);
             v->bone[1] = pmi_le16(p + 34);

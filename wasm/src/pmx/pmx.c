@@ -113,10 +113,10 @@ pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s) {
     return v;
 }
 
-void pmi_lef32s(void *dst, const uint8_t *p, size_t n) {
+void pmi_le32s(void *dst, const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        float f = pmi_lef32(p + 4 * i);
-        memcpy((uint8_t *)dst + 4 * i, &f, 4);
+        uint32_t u = pmi_le32(p + 4 * i);
+        memcpy((uint8_t *)dst + 4 * i, &u, 4);
     }
 }
 
@@ -135,29 +135,17 @@ static pm_result get_u8_max(rd *r, uint8_t *v, uint8_t max, const char *field, c
     return pmi_mr_check_max(&r->m, *v, max, field, allowed);
 }
 
-static pm_result get_i32(rd *r, int32_t *v, const char *field) {
-    const uint8_t *p;
-    TRY(get_bytes(r, 4, &p, field));
-    *v = (int32_t)pmi_le32(p);
-    return PM_OK;
-}
-
-static pm_result get_f32(rd *r, float *v, const char *field) {
-    const uint8_t *p;
-    TRY(get_bytes(r, 4, &p, field));
-    *v = pmi_lef32(p);
-    return PM_OK;
-}
-
-/* n floats into dst (float storage: an array or a run of a struct's float fields, pmi_lef32s). */
-static pm_result get_floats(rd *r, void *dst, size_t n, const char *field) {
+/* n 32-bit words into dst (floats or integers: an array or a run of a struct's fields, pmi_le32s). */
+static pm_result get_words(rd *r, void *dst, size_t n, const char *field) {
     const uint8_t *p;
     TRY(get_bytes(r, 4 * n, &p, field));
-    pmi_lef32s(dst, p, n);
+    pmi_le32s(dst, p, n);
     return PM_OK;
 }
-
-static pm_result get_vec3(rd *r, pm_vec3 *v, const char *field) { return get_floats(r, v, 3, field); }
+/* the typed forms (the compiler checks the destination's type; one routine reads them) */
+static pm_result get_i32(rd *r, int32_t *v, const char *field) { return get_words(r, v, 1, field); }
+static pm_result get_f32(rd *r, float *v, const char *field) { return get_words(r, v, 1, field); }
+static pm_result get_vec3(rd *r, pm_vec3 *v, const char *field) { return get_words(r, v, 3, field); }
 
 /* A signed index of `size` bytes: -1 -> PM_NO_INDEX, other negatives are an error. */
 static pm_result get_index(rd *r, uint8_t size, uint32_t *out, const char *field) {
@@ -220,34 +208,31 @@ static bool text_round_trips(const rd *r, const uint8_t *p, size_t n, const pm_s
     return true;
 }
 
-/* Decode raw PMX text into the skeleton; a text whose stored bytes its UTF-8 does not give back keeps
- * them (pm_model_raw_text). */
-/* Decode raw PMX text into buf (len bytes + NUL, len from decoded_length); dst->length is the text up to
- * the first NUL (C strings, JSON and lookups agree). */
-static size_t decoded_length(const rd *r, const uint8_t *p, size_t n) {
-    return r->encoding == 0 ? pmi_utf16le_to_utf8(p, n, NULL, 0) : pmi_utf8_sanitize(p, n, NULL, 0);
-}
-static void decode_into(const rd *r, const uint8_t *p, size_t n, char *buf, size_t len, pm_string *dst) {
+/* Decode raw PMX text into the skeleton (model false) or a model string (pm_model_load); dst->length is
+ * the text up to the first NUL (C strings, JSON and lookups agree). A skeleton text whose stored bytes
+ * its UTF-8 does not give back keeps them (pm_model_raw_text). */
+static pm_result decode_text_to(rd *r, const uint8_t *p, size_t n, pm_string *dst, bool model) {
+    size_t len = r->encoding == 0 ? pmi_utf16le_to_utf8(p, n, NULL, 0) : pmi_utf8_sanitize(p, n, NULL, 0);
+    char *buf;
+    TRY(model ? pmi_model_string_buffer(&r->m, dst, len, &buf)
+              : pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
     if (r->encoding == 0) pmi_utf16le_to_utf8(p, n, buf, len);
     else pmi_utf8_sanitize(p, n, buf, len);
     dst->length = (uint32_t)strlen(buf);
-}
-
-static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) {
-    size_t len = decoded_length(r, p, n);
-    char *buf;
-    TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
-    decode_into(r, p, n, buf, len, dst);
-    if (!text_round_trips(r, p, n, dst)) TRY(pmi_skeleton_keep_raw(r->m.s, dst, r->encoding, p, n, r->m.err));
+    if (!model && !text_round_trips(r, p, n, dst)) TRY(pmi_skeleton_keep_raw(r->m.s, dst, r->encoding, p, n, r->m.err));
     return PM_OK;
 }
+#define decode_text(r, p, n, dst) decode_text_to((r), (p), (n), (dst), false)
 
-static pm_result get_text(rd *r, pm_string *dst, const char *field) {
+/* A text field decoded into the skeleton (model false), or kept in the model (pm_model_load) or skipped. */
+static pm_result read_text(rd *r, pm_string *dst, const char *field, bool model) {
     const uint8_t *p = NULL;
     size_t n = 0;
     TRY(get_text_raw(r, &p, &n, field));
-    return dst ? decode_text(r, p, n, dst) : PM_OK;
+    return model && !r->m.model ? PM_OK : decode_text_to(r, p, n, dst, model);
 }
+#define get_text(r, dst, field) read_text((r), (dst), (field), false)
+#define get_model_text(r, dst, field) read_text((r), (dst), (field), true)
 
 /* ---- header ----------------------------------------------------------------------------------- */
 
@@ -287,19 +272,6 @@ static pm_result read_header(rd *r, const uint8_t *text[4], size_t text_len[4]) 
 
 #define MODEL(r) ((r)->m.model)
 
-/* A text kept in the model (pm_model_load) or skipped. */
-static pm_result get_model_text(rd *r, pm_string *dst, const char *field) {
-    const uint8_t *p = NULL;
-    size_t n = 0;
-    TRY(get_text_raw(r, &p, &n, field));
-    if (!MODEL(r)) return PM_OK;
-    size_t len = decoded_length(r, p, n);
-    char *buf;
-    TRY(pmi_model_string_buffer(&r->m, dst, len, &buf));
-    decode_into(r, p, n, buf, len, dst);
-    return PM_OK;
-}
-
 static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_vertex) {
     enter(r, "vertices", UINT32_MAX, 0);
     size_t fixed = 32u + 16u * r->add_uv; /* position, normal, uv, additional uvs */
@@ -325,8 +297,8 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
         const uint8_t *p;
         pm_model_vertex tmp, *v = m ? &m->vertices[i] : &tmp; /* the model's are zeroed */
         TRY(get_bytes(r, fixed, &p, "position/normal/uv"));
-        pmi_lef32s(&v->position, p, 8); /* position, normal, uv */
-        if (m && r->add_uv) pmi_lef32s(m->additional_uv + (size_t)i * 4 * r->add_uv, p + 32, 4u * r->add_uv);
+        pmi_le32s(&v->position, p, 8); /* position, normal, uv */
+        if (m && r->add_uv) pmi_le32s(m->additional_uv + (size_t)i * 4 * r->add_uv, p + 32, 4u * r->add_uv);
         TRY(get_u8(r, &type, "weight type"));
         int bones;
         switch (type) {
@@ -354,8 +326,8 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
         if (type == 1 || type == 3) {
             TRY(get_f32(r, &v->weight[0], "weight"));
             v->weight[1] = 1.0f - v->weight[0];
-        } else if (type == 2 || type == 4) TRY(get_floats(r, v->weight, 4, "weights"));
-        if (type == 3) TRY(get_floats(r, &v->sdef_c, 9, "SDEF C/R0/R1")); /* sdef_c, sdef_r0, sdef_r1 */
+        } else if (type == 2 || type == 4) TRY(get_words(r, v->weight, 4, "weights"));
+        if (type == 3) TRY(get_words(r, &v->sdef_c, 9, "SDEF C/R0/R1")); /* sdef_c, sdef_r0, sdef_r1 */
         TRY(get_f32(r, &v->edge_scale, "edge scale"));
         v->weight_type = type;
     }
@@ -425,9 +397,9 @@ static pm_result read_materials(rd *r) {
         int32_t nfaces;
         TRY(get_model_text(r, &mat->name, "name"));
         TRY(get_model_text(r, &mat->name_en, "English name"));
-        TRY(get_floats(r, (uint8_t *)mat + offsetof(pm_model_material, diffuse), 11, "colours"));
+        TRY(get_words(r, (uint8_t *)mat + offsetof(pm_model_material, diffuse), 11, "colours"));
         TRY(get_u8(r, &mat->flags, "flags"));
-        TRY(get_floats(r, (uint8_t *)mat + offsetof(pm_model_material, edge_color), 5, "edge"));
+        TRY(get_words(r, (uint8_t *)mat + offsetof(pm_model_material, edge_color), 5, "edge"));
         TRY(get_texture_index(r, &mat->texture, "texture index"));
         TRY(get_texture_index(r, &mat->sphere_texture, "sphere texture index"));
         TRY(get_u8_max(r, &mode, 3, "sphere mode", "0..3"));
@@ -527,20 +499,20 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
         case 9: /* flip (2.1) */
             TRY(get_index(r, r->morph_size, &idx, "offset morph index"));
             if (idx == PM_NO_INDEX || idx >= r->morph_count) return pmi_mr_fail_names(&r->m, "offset", k, "morph", idx, r->morph_count);
-            TRY(get_floats(r, o->value, 1, "offset weight"));
+            TRY(get_words(r, o->value, 1, "offset weight"));
             break;
         case 1: /* vertex */
             TRY(get_vertex_index(r, &idx, "offset vertex index"));
-            TRY(get_floats(r, o->value, 3, "offset translation"));
+            TRY(get_words(r, o->value, 3, "offset translation"));
             break;
         case 2: /* bone */
             TRY(get_index(r, r->bsize, &idx, "offset bone index"));
             if (idx != PM_NO_INDEX && idx >= r->bone_count) return pmi_mr_fail_names(&r->m, "offset", k, "bone", idx, r->bone_count);
-            TRY(get_floats(r, o->value, 7, "offset translation/rotation"));
+            TRY(get_words(r, o->value, 7, "offset translation/rotation"));
             break;
         case 3: case 4: case 5: case 6: case 7: /* UV, additional UV 1..4 */
             TRY(get_vertex_index(r, &idx, "offset vertex index"));
-            TRY(get_floats(r, o->value, 4, "offset UV"));
+            TRY(get_words(r, o->value, 4, "offset UV"));
             break;
         case 8: { /* material */
             uint8_t op;
@@ -550,7 +522,7 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
                 return pmi_mr_fail_names(&r->m, "offset", k, "material", idx, r->material_count);
             TRY(get_u8(r, &op, "offset operation"));
             if (op > 1) return fail(r, PM_ERR_BAD_FORMAT, "offset %u operation %u is not 0 or 1", k, op);
-            TRY(get_floats(r, (uint8_t *)mo + offsetof(pm_model_material_offset, diffuse), 28, "offset colours"));
+            TRY(get_words(r, (uint8_t *)mo + offsetof(pm_model_material_offset, diffuse), 28, "offset colours"));
             mo->material = idx;
             mo->operation = op;
             break;
@@ -558,7 +530,7 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
         case 10: /* impulse (2.1): rigid body, local flag, velocity, torque */
             TRY(get_index(r, r->rsize, &idx, "offset rigid body index"));
             TRY(get_u8(r, &o->local, "offset local flag"));
-            TRY(get_floats(r, o->value, 6, "offset impulse"));
+            TRY(get_words(r, o->value, 6, "offset impulse"));
             break;
         default: return pmi_mr_check_max(&r->m, type, 10, "morph type", "0..10");
         }
@@ -674,7 +646,7 @@ static pm_result read_rigid_bodies(rd *r) {
         b->no_collision_mask = pmi_le16(p + 1);
         b->shape = p[3];
         TRY(pmi_mr_check_max(&r->m, b->shape, 2, "shape", PMI_SHAPES));
-        TRY(get_floats(r, &b->size, 14, "shape/mass/damping")); /* size .. friction */
+        TRY(get_words(r, &b->size, 14, "shape/mass/damping")); /* size .. friction */
         TRY(get_u8_max(r, &b->mode, 2, "physics mode", "0..2"));
     }
     return PM_OK;
@@ -698,7 +670,7 @@ static pm_result read_joints(rd *r) {
         TRY(get_index(r, r->rsize, &j->body_b, "rigid body B index"));
         TRY(pmi_mr_check_index(&r->m, j->body_a, m->rigid_body_count, "rigid body A index", "rigid bodies"));
         TRY(pmi_mr_check_index(&r->m, j->body_b, m->rigid_body_count, "rigid body B index", "rigid bodies"));
-        TRY(get_floats(r, &j->position, 24, "position/rotation/limits/springs")); /* position .. spring_rotation */
+        TRY(get_words(r, &j->position, 24, "position/rotation/limits/springs")); /* position .. spring_rotation */
     }
     return PM_OK;
 }

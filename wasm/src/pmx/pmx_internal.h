@@ -66,10 +66,10 @@ pm_result pmi_pmx_read_model(const uint8_t *data, size_t size, const struct pm_m
 pm_result pmi_pmd_read_model(const uint8_t *data, size_t size, const struct pm_model_load_options *opts,
                              struct pm_model *model, pm_error *err);
 
-/* n little-endian floats at p into dst: an array, or a run of float fields of a model struct that
- * the file stores in the same order (the runs below, checked here), so each reader unpacks a record
- * with one call instead of a field at a time. */
-void pmi_lef32s(void *dst, const uint8_t *p, size_t n);
+/* n little-endian 32-bit words (floats or integers, bits copied as they are) at p into dst: an array,
+ * or a run of float fields of a model struct that the file stores in the same order (the runs below,
+ * checked here), so each reader unpacks a record with one call instead of a field at a time. */
+void pmi_le32s(void *dst, const uint8_t *p, size_t n);
 #define PMI_FLOAT_RUN(type, first, last, n) (offsetof(type, last) == offsetof(type, first) + 4 * ((n) - 1))
 _Static_assert(PMI_FLOAT_RUN(pm_model_vertex, position.x, uv[1], 8) && PMI_FLOAT_RUN(pm_model_vertex, sdef_c.x, sdef_r1.z, 9) &&
                    PMI_FLOAT_RUN(pm_model_material, diffuse[0], ambient[2], 11) &&

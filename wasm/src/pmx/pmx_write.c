@@ -34,7 +34,7 @@ static void put_f32(wr *w, float f) {
     pmi_putf32(b, f);
     put(w, b, 4);
 }
-/* n floats from float storage: an array or a run of a struct's float fields (as pmi_lef32s reads them) */
+/* n floats from float storage: an array or a run of a struct's float fields (as pmi_le32s reads them) */
 static void put_floats(wr *w, const void *f, size_t n) {
     for (size_t i = 0; i < n; i++) {
         float v;
