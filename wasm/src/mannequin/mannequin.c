@@ -92,6 +92,10 @@ static const mq_bone table[B_COUNT] = {
 #define KNEE_MIN_X (-2.967059850692749f)   /* -170 degrees */
 #define KNEE_MAX_X (-0.008726646192371845f) /* -0.5 degrees */
 
+_Static_assert(B_TOE_IK_L == B_LEG_IK_L + 1 && B_LEG_IK_R == B_LEG_IK_L + 2 && B_TOE_IK_R == B_LEG_IK_L + 3 &&
+                   B_LEG_R - B_LEG_L == 4 && B_KNEE_L == B_LEG_L + 1 && B_ANKLE_L == B_LEG_L + 2 && B_TOE_L == B_LEG_L + 3,
+               "the IK bones and the legs in the order build_skeleton counts them");
+
 static const char *const morph_names[3] = {"まばたき", "あ", "笑い"};
 static const char *const morph_names_en[3] = {"blink", "a", "smile"};
 static const uint8_t morph_panels[3] = {2, 3, 2};
@@ -127,26 +131,26 @@ static pm_result build_skeleton(const pm_mannequin_options *o, pm_skeleton **out
             b->append_ratio = 1.0f;
         }
         if (!(t->flags & PM_BONE_IK)) continue;
-        bool leg = i == B_LEG_IK_L || i == B_LEG_IK_R;
-        bool left = i == B_LEG_IK_L || i == B_TOE_IK_L;
+        /* 足ＩＫ, つま先ＩＫ, then the right side 4 table bones on: a toe IK is the leg IK one bone down
+         * the leg (target つま先 for 足首, link 足首 for ひざ) */
+        const uint32_t toe = (i - B_LEG_IK_L) & 1, o = (i - B_LEG_IK_L) / 2 * (B_LEG_R - B_LEG_L);
+        const bool leg = !toe;
         b->has_ik = true;
         b->ik.loop_count = leg ? LEG_IK_LOOPS : TOE_IK_LOOPS;
         b->ik.limit_angle = leg ? LEG_IK_LIMIT : TOE_IK_LIMIT;
-        b->ik.target = leg ? (left ? B_ANKLE_L : B_ANKLE_R) : (left ? B_TOE_L : B_TOE_R);
+        b->ik.target = B_ANKLE_L + o + toe;
         b->ik.link_count = leg ? 2 : 1;
         b->ik.links = pmi_skeleton_arena_alloc(s, b->ik.link_count * sizeof(pm_ik_link), err);
         if (!b->ik.links) {
             r = PM_ERR_OUT_OF_MEMORY;
             break;
         }
+        b->ik.links[0].bone = B_KNEE_L + o + toe;
         if (leg) {
-            b->ik.links[0].bone = left ? B_KNEE_L : B_KNEE_R;
             b->ik.links[0].has_limit = true;
             b->ik.links[0].limit_min = pm_vec3_make(KNEE_MIN_X, 0, 0);
             b->ik.links[0].limit_max = pm_vec3_make(KNEE_MAX_X, 0, 0);
-            b->ik.links[1].bone = left ? B_LEG_L : B_LEG_R;
-        } else {
-            b->ik.links[0].bone = left ? B_ANKLE_L : B_ANKLE_R;
+            b->ik.links[1].bone = B_LEG_L + o;
         }
     }
     if (r == PM_OK) r = pm_skeleton_validate(s, err);
