@@ -317,8 +317,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     uint32_t max_bone = 0, max_bone_vertex = PM_NO_INDEX;
     pm_model *model = r->m.model;
     if (model) {
-        if (nv > pmi_model_max_vertices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u vertices is more than the limit of %u", nv, pmi_model_max_vertices(&r->m));
+        TRY(pmi_mr_check_limit(&r->m, nv, pmi_model_max_vertices(&r->m), "vertices"));
         if (!(model->vertices = pmi_model_array(&r->m, nv, sizeof *model->vertices, "pmd vertices")))
             return PM_ERR_OUT_OF_MEMORY;
         model->vertex_count = nv;
@@ -343,10 +342,8 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     }
     enter(r, "faces", UINT32_MAX, 0);
     TRY(get_count(r, 4, 2, &ni, "face index count"));
-    if (ni % 3) return fail(r, PM_ERR_BAD_FORMAT, "%u face indices is not a multiple of 3", ni);
+    TRY(pmi_mr_face_count(&r->m, ni));
     if (model) {
-        if (ni > pmi_model_max_indices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u face indices is more than the limit of %u", ni, pmi_model_max_indices(&r->m));
         if (!(model->indices = pmi_model_array(&r->m, ni, sizeof *model->indices, "pmd face indices")))
             return PM_ERR_OUT_OF_MEMORY;
         model->index_count = ni;
@@ -356,7 +353,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         if (model) model->indices[i] = pmi_le16(p);
         if (pmi_le16(p) >= nv) {
             enter(r, "face index", i, ni);
-            return fail(r, PM_ERR_BAD_FORMAT, "vertex index %u is out of range (%u vertices)", pmi_le16(p), nv);
+            return pmi_mr_check_index(&r->m, pmi_le16(p), nv, "vertex index", "vertices");
         }
     }
     enter(r, "materials", UINT32_MAX, 0);
@@ -364,27 +361,16 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     const uint8_t *material_data = r->m.c.p;
     uint64_t drawn = 0;
     for (uint32_t i = 0; i < nm; i++) {
+        enter(r, "material", i, nm); /* the count was checked: the take cannot fail */
         TRY(take(r, 70, &p, "material"));
-        drawn += pmi_le32(p + 46);
-        if (model && pmi_le32(p + 46) % 3) {
-            enter(r, "material", i, nm);
-            return fail(r, PM_ERR_BAD_FORMAT, "face index count %u is not a multiple of 3", pmi_le32(p + 46));
-        }
-        if (drawn > ni) {
-            enter(r, "material", i, nm);
-            return fail(r, PM_ERR_BAD_FORMAT, "materials draw %llu face indices but the model has %u",
-                        (unsigned long long)drawn, ni);
-        }
+        TRY(pmi_mr_material_faces(&r->m, &drawn, pmi_le32(p + 46), ni));
     }
 
     enter(r, "bones", UINT32_MAX, 0);
     TRY(get_count(r, 2, 39, &nb, "bone count"));
     uint32_t max_bones = o && o->max_bones ? o->max_bones : 65536u;
-    if (nb > max_bones) return fail(r, PM_ERR_LIMIT, "%u bones is more than the limit of %u", nb, max_bones);
-    if (max_bone_vertex != PM_NO_INDEX && max_bone >= nb) {
-        enter(r, "vertex", max_bone_vertex, nv);
-        return fail(r, PM_ERR_BAD_FORMAT, "weight names bone %u (%u bones)", max_bone, nb);
-    }
+    TRY(pmi_mr_check_limit(&r->m, nb, max_bones, "bones"));
+    TRY(pmi_mr_check_weights(&r->m, max_bone, max_bone_vertex, nv, nb));
     const uint8_t *bone_data;
     TRY(take(r, (size_t)nb * 39, &bone_data, "bones"));
 
@@ -454,7 +440,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     }
     if (res == PM_OK && nb + extra > max_bones) {
         enter(r, "bones", UINT32_MAX, 0);
-        res = fail(r, PM_ERR_LIMIT, "%u bones is more than the limit of %u", nb + extra, max_bones);
+        res = pmi_mr_check_limit(&r->m, nb + extra, max_bones, "bones");
     }
     if (res == PM_OK && !(r->m.s = pmi_skeleton_new(&a, nb + extra, 0, r->m.err))) res = PM_ERR_OUT_OF_MEMORY;
     if (res == PM_OK) res = pmi_skeleton_set_morph_count(r->m.s, nmorph ? nmorph - 1 : 0, true, r->m.err);

@@ -59,6 +59,32 @@ pm_result pmi_mr_fail_names(pmi_model_reader *r, const char *what, uint32_t k, c
     return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%s %u names %s %d (%u %ss)", what, k, thing, (int)idx, count, thing);
 }
 
+pm_result pmi_mr_check_limit(pmi_model_reader *r, uint32_t n, uint32_t limit, const char *things) {
+    if (n <= limit) return PM_OK;
+    return pmi_mr_fail(r, PM_ERR_LIMIT, "%u %s is more than the limit of %u", n, things, limit);
+}
+
+pm_result pmi_mr_face_count(pmi_model_reader *r, uint32_t n) {
+    if (n % 3) return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%u face indices is not a multiple of 3", n);
+    return r->model ? pmi_mr_check_limit(r, n, pmi_model_max_indices(r), "face indices") : PM_OK;
+}
+
+pm_result pmi_mr_material_faces(pmi_model_reader *r, uint64_t *drawn, uint32_t n, uint32_t total) {
+    if (r->model && n % 3) return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "face index count %u is not a multiple of 3", n);
+    *drawn += n;
+    if (*drawn > total)
+        return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "materials draw %llu face indices but the model has %u",
+                           (unsigned long long)*drawn, total);
+    return PM_OK;
+}
+
+pm_result pmi_mr_check_weights(pmi_model_reader *r, uint32_t max_bone, uint32_t max_bone_vertex, uint32_t vertex_count,
+                               uint32_t bone_count) {
+    if (max_bone_vertex == PM_NO_INDEX || max_bone < bone_count) return PM_OK;
+    pmi_mr_enter(r, "vertex", max_bone_vertex, vertex_count);
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "weight names bone %u (%u bones)", max_bone, bone_count);
+}
+
 pm_result pmi_mr_check_count(pmi_model_reader *r, uint64_t count, size_t min_record, const char *what) {
     if (min_record && count > pmi_left(&r->c) / min_record)
         return pmi_mr_fail(r, PM_ERR_TRUNCATED, "%s %llu needs at least %llu bytes but only %zu are left", what,
@@ -147,6 +173,18 @@ static pm_result get_i32(rd *r, int32_t *v, const char *field) { return get_word
 static pm_result get_f32(rd *r, float *v, const char *field) { return get_words(r, v, 1, field); }
 static pm_result get_vec3(rd *r, pm_vec3 *v, const char *field) { return get_words(r, v, 3, field); }
 
+/* A signed 32-bit number that may not be negative ("<field> is negative (%d)"). */
+static pm_result check_not_negative(rd *r, int32_t v, const char *field) {
+    return v < 0 ? fail(r, PM_ERR_BAD_FORMAT, "%s is negative (%d)", field, (int)v) : PM_OK;
+}
+static pm_result get_not_negative(rd *r, uint32_t *out, const char *field) {
+    int32_t v;
+    TRY(get_i32(r, &v, field));
+    TRY(check_not_negative(r, v, field));
+    *out = (uint32_t)v;
+    return PM_OK;
+}
+
 /* A signed index of `size` bytes: -1 -> PM_NO_INDEX, other negatives are an error. */
 static pm_result get_index(rd *r, uint8_t size, uint32_t *out, const char *field) {
     const uint8_t *p;
@@ -164,21 +202,16 @@ static pm_result get_vertex_index(rd *r, uint32_t *out, const char *field) {
     if (r->vsize == 1) *out = p[0];
     else if (r->vsize == 2) *out = pmi_le16(p);
     else {
-        int32_t v = (int32_t)pmi_le32(p);
-        if (v < 0) return fail(r, PM_ERR_BAD_FORMAT, "%s is negative (%d)", field, (int)v);
-        *out = (uint32_t)v;
+        TRY(check_not_negative(r, (int32_t)pmi_le32(p), field));
+        *out = pmi_le32(p);
     }
     return pmi_mr_check_index(&r->m, *out, r->vertex_count, field, "vertices"); /* never PM_NO_INDEX here */
 }
 
 /* A signed count whose records take at least min_record bytes each. */
 static pm_result get_count(rd *r, size_t min_record, uint32_t *out, const char *what) {
-    int32_t v;
-    TRY(get_i32(r, &v, what));
-    if (v < 0) return fail(r, PM_ERR_BAD_FORMAT, "%s is negative (%d)", what, (int)v);
-    TRY(pmi_mr_check_count(&r->m, (uint64_t)v, min_record, what));
-    *out = (uint32_t)v;
-    return PM_OK;
+    TRY(get_not_negative(r, out, what));
+    return pmi_mr_check_count(&r->m, *out, min_record, what);
 }
 
 /* A text field: int32 byte length + bytes. Returns a view of the raw bytes. */
@@ -280,9 +313,7 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
     *max_bone_vertex = PM_NO_INDEX;
     pm_model *m = MODEL(r);
     if (m) {
-        if (r->vertex_count > pmi_model_max_vertices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u vertices is more than the limit of %u", r->vertex_count,
-                        pmi_model_max_vertices(&r->m));
+        TRY(pmi_mr_check_limit(&r->m, r->vertex_count, pmi_model_max_vertices(&r->m), "vertices"));
         if (!(m->vertices = pmi_model_array(&r->m, r->vertex_count, sizeof *m->vertices, "pmx vertices")))
             return PM_ERR_OUT_OF_MEMORY;
         m->vertex_count = r->vertex_count;
@@ -337,12 +368,9 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
 static pm_result read_faces(rd *r) {
     enter(r, "faces", UINT32_MAX, 0);
     TRY(get_count(r, r->vsize, &r->index_count, "face index count"));
-    if (r->index_count % 3) return fail(r, PM_ERR_BAD_FORMAT, "%u face indices is not a multiple of 3", r->index_count);
+    TRY(pmi_mr_face_count(&r->m, r->index_count));
     pm_model *m = MODEL(r);
     if (m) {
-        if (r->index_count > pmi_model_max_indices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u face indices is more than the limit of %u", r->index_count,
-                        pmi_model_max_indices(&r->m));
         if (!(m->indices = pmi_model_array(&r->m, r->index_count, sizeof *m->indices, "pmx face indices")))
             return PM_ERR_OUT_OF_MEMORY;
         m->index_count = r->index_count;
@@ -394,7 +422,7 @@ static pm_result read_materials(rd *r) {
         enter(r, "material", i, r->material_count);
         pm_model_material tmp, *mat = m ? &m->materials[i] : &tmp;
         uint8_t mode, toon_flag;
-        int32_t nfaces;
+        uint32_t nfaces;
         TRY(get_model_text(r, &mat->name, "name"));
         TRY(get_model_text(r, &mat->name_en, "English name"));
         TRY(get_words(r, (uint8_t *)mat + offsetof(pm_model_material, diffuse), 11, "colours"));
@@ -414,15 +442,10 @@ static pm_result read_materials(rd *r) {
             mat->toon = shared;
         }
         TRY(get_model_text(r, &mat->memo, "memo"));
-        TRY(get_i32(r, &nfaces, "face index count"));
-        if (nfaces < 0) return fail(r, PM_ERR_BAD_FORMAT, "face index count is negative (%d)", (int)nfaces);
-        if (m && nfaces % 3) return fail(r, PM_ERR_BAD_FORMAT, "face index count %d is not a multiple of 3", (int)nfaces);
+        TRY(get_not_negative(r, &nfaces, "face index count"));
         mat->index_start = (uint32_t)faces;
-        mat->index_count = (uint32_t)nfaces;
-        faces += (uint32_t)nfaces;
-        if (faces > r->index_count)
-            return fail(r, PM_ERR_BAD_FORMAT, "materials draw %llu face indices but the model has %u",
-                        (unsigned long long)faces, r->index_count);
+        mat->index_count = nfaces;
+        TRY(pmi_mr_material_faces(&r->m, &faces, nfaces, r->index_count));
     }
     return PM_OK;
 }
@@ -454,12 +477,9 @@ static pm_result read_bone(rd *r, pm_bone *b) {
     if (b->flags & PM_BONE_EXTERNAL_PARENT) TRY(get_i32(r, &b->external_parent_key, "external parent key"));
     if (!(b->flags & PM_BONE_IK)) return PM_OK;
     pm_ik *ik = &b->ik;
-    int32_t loops;
     b->has_ik = true;
     TRY(get_index(r, r->bsize, &ik->target, "IK target index"));
-    TRY(get_i32(r, &loops, "IK loop count"));
-    if (loops < 0) return fail(r, PM_ERR_BAD_FORMAT, "IK loop count is negative (%d)", (int)loops);
-    ik->loop_count = (uint32_t)loops;
+    TRY(get_not_negative(r, &ik->loop_count, "IK loop count"));
     TRY(get_f32(r, &ik->limit_angle, "IK limit angle"));
     TRY(get_count(r, r->bsize + 1u, &ik->link_count, "IK link count"));
     if (!ik->link_count) return PM_OK;
@@ -553,8 +573,7 @@ static size_t morph_offset_min(const rd *r, uint8_t type) {
 static pm_result read_morphs(rd *r, uint32_t max_morphs) {
     enter(r, "morphs", UINT32_MAX, 0);
     TRY(get_count(r, 8 + 1 + 1 + 4, &r->morph_count, "morph count"));
-    if (r->morph_count > max_morphs)
-        return fail(r, PM_ERR_LIMIT, "%u morphs is more than the limit of %u", r->morph_count, max_morphs);
+    TRY(pmi_mr_check_limit(&r->m, r->morph_count, max_morphs, "morphs"));
     TRY(pmi_skeleton_set_morph_count(r->m.s, r->morph_count, true, r->m.err));
     pm_model *m = MODEL(r);
     if (m) {
@@ -691,8 +710,7 @@ static pm_result read_pmx(rd *r, const pm_model_read_options *o) {
     size_t min_bone = 8 + 12 + r->bsize + 4 + 2 + (r->bsize < 12 ? r->bsize : 12);
     TRY(get_count(r, min_bone, &r->bone_count, "bone count"));
     uint32_t max_bones = o && o->max_bones ? o->max_bones : 65536u;
-    if (r->bone_count > max_bones)
-        return fail(r, PM_ERR_LIMIT, "%u bones is more than the limit of %u", r->bone_count, max_bones);
+    TRY(pmi_mr_check_limit(&r->m, r->bone_count, max_bones, "bones"));
     r->m.s = pmi_skeleton_new(o ? &o->allocator : NULL, r->bone_count, 0, r->m.err);
     if (!r->m.s) return PM_ERR_OUT_OF_MEMORY;
     pm_skeleton *s = r->m.s;
@@ -704,10 +722,7 @@ static pm_result read_pmx(rd *r, const pm_model_read_options *o) {
         enter(r, "bone", i, r->bone_count);
         TRY(read_bone(r, &s->bones[i]));
     }
-    if (max_bone_vertex != PM_NO_INDEX && max_bone >= r->bone_count) {
-        enter(r, "vertex", max_bone_vertex, r->vertex_count);
-        return fail(r, PM_ERR_BAD_FORMAT, "weight names bone %u (%u bones)", max_bone, r->bone_count);
-    }
+    TRY(pmi_mr_check_weights(&r->m, max_bone, max_bone_vertex, r->vertex_count, r->bone_count));
     TRY(read_morphs(r, o && o->max_morphs ? o->max_morphs : 65536u));
     if (MODEL(r)) {
         TRY(read_display_frames(r));

@@ -40,6 +40,17 @@ pm_result pmi_mr_check_max(pmi_model_reader *r, uint32_t v, uint32_t max, const 
 /* PM_ERR_BAD_FORMAT "<what> <k> names <thing> <idx> (<count> <thing>s)", idx printed signed (-1: none). */
 pm_result pmi_mr_fail_names(pmi_model_reader *r, const char *what, uint32_t k, const char *thing, uint32_t idx,
                             uint32_t count);
+/* n must be at most limit: PM_ERR_LIMIT "%u <things> is more than the limit of %u". */
+pm_result pmi_mr_check_limit(pmi_model_reader *r, uint32_t n, uint32_t limit, const char *things);
+/* A face index count: a multiple of 3 and, for pm_model_load, within max_indices. */
+pm_result pmi_mr_face_count(pmi_model_reader *r, uint32_t n);
+/* A material's face index count n: a multiple of 3 (pm_model_load), added to *drawn, which may not pass
+ * the model's total. */
+pm_result pmi_mr_material_faces(pmi_model_reader *r, uint64_t *drawn, uint32_t n, uint32_t total);
+/* The highest bone a vertex weight names (max_bone_vertex PM_NO_INDEX: none) must be a bone; the
+ * message names that vertex. */
+pm_result pmi_mr_check_weights(pmi_model_reader *r, uint32_t max_bone, uint32_t max_bone_vertex, uint32_t vertex_count,
+                               uint32_t bone_count);
 /* The common entry point: argument checks, then `read` on a zeroed reader of reader_size bytes
  * (whose first member is the pmi_model_reader), then hand over or free the skeleton. */
 typedef pm_result (*pmi_model_read_fn)(pmi_model_reader *r, const struct pm_model_read_options *opts);
