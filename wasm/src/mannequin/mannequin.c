@@ -92,6 +92,10 @@ static const mq_bone table[B_COUNT] = {
 #define KNEE_MIN_X (-2.967059850692749f)   /* -170 degrees */
 #define KNEE_MAX_X (-0.008726646192371845f) /* -0.5 degrees */
 
+_Static_assert(B_TOE_IK_L == B_LEG_IK_L + 1 && B_LEG_IK_R == B_LEG_IK_L + 2 && B_TOE_IK_R == B_LEG_IK_L + 3 &&
+                   B_LEG_R - B_LEG_L == 4 && B_KNEE_L == B_LEG_L + 1 && B_ANKLE_L == B_LEG_L + 2 && B_TOE_L == B_LEG_L + 3,
+               "the IK bones and the legs in the order build_skeleton counts them");
+
 static const char *const morph_names[3] = {"まばたき", "あ", "笑い"};
 static const char *const morph_names_en[3] = {"blink", "a", "smile"};
 static const uint8_t morph_panels[3] = {2, 3, 2};
@@ -127,26 +131,26 @@ static pm_result build_skeleton(const pm_mannequin_options *o, pm_skeleton **out
             b->append_ratio = 1.0f;
         }
         if (!(t->flags & PM_BONE_IK)) continue;
-        bool leg = i == B_LEG_IK_L || i == B_LEG_IK_R;
-        bool left = i == B_LEG_IK_L || i == B_TOE_IK_L;
+        /* 足ＩＫ, つま先ＩＫ, then the right side 4 table bones on: a toe IK is the leg IK one bone down
+         * the leg (target つま先 for 足首, link 足首 for ひざ) */
+        const uint32_t toe = (i - B_LEG_IK_L) & 1, o = (i - B_LEG_IK_L) / 2 * (B_LEG_R - B_LEG_L);
+        const bool leg = !toe;
         b->has_ik = true;
         b->ik.loop_count = leg ? LEG_IK_LOOPS : TOE_IK_LOOPS;
         b->ik.limit_angle = leg ? LEG_IK_LIMIT : TOE_IK_LIMIT;
-        b->ik.target = leg ? (left ? B_ANKLE_L : B_ANKLE_R) : (left ? B_TOE_L : B_TOE_R);
+        b->ik.target = B_ANKLE_L + o + toe;
         b->ik.link_count = leg ? 2 : 1;
         b->ik.links = pmi_skeleton_arena_alloc(s, b->ik.link_count * sizeof(pm_ik_link), err);
         if (!b->ik.links) {
             r = PM_ERR_OUT_OF_MEMORY;
             break;
         }
+        b->ik.links[0].bone = B_KNEE_L + o + toe;
         if (leg) {
-            b->ik.links[0].bone = left ? B_KNEE_L : B_KNEE_R;
             b->ik.links[0].has_limit = true;
             b->ik.links[0].limit_min = pm_vec3_make(KNEE_MIN_X, 0, 0);
             b->ik.links[0].limit_max = pm_vec3_make(KNEE_MAX_X, 0, 0);
-            b->ik.links[1].bone = left ? B_LEG_L : B_LEG_R;
-        } else {
-            b->ik.links[0].bone = left ? B_ANKLE_L : B_ANKLE_R;
+            b->ik.links[1].bone = B_LEG_L + o;
         }
     }
     if (r == PM_OK) r = pm_skeleton_validate(s, err);
@@ -362,46 +366,78 @@ typedef struct face_parts {
     float scale;
 } face_parts;
 
+/* The ellipsoids in the order they are built (the neck's capsule comes before the torso): material,
+ * the table bone the part is skinned to and the one it is carried with, its centre in the table's
+ * figure, its radii over the fit's scale. */
+static const struct {
+    uint8_t material, skin, bone;
+    float x, y, z, rx, ry, rz;
+} ellipsoids[] = {
+    {M_SKIN, B_HEAD, B_HEAD, 0, 17.9f, -0.05f, 1.05f, 1.15f, 1.1f},
+    {M_HAIR, B_HEAD, B_HEAD, 0, 18.1f, 0.12f, 1.1f, 1.05f, 1.05f},
+    {M_SKIN, B_HEAD, B_HEAD, 0, 17.6f, -1.13f, 0.09f, 0.14f, 0.12f}, /* nose */
+    {M_EYES, B_EYE_L, B_HEAD, EYE_X, EYE_Y, EYE_Z, 0.14f, 0.2f, 0.08f},
+    {M_EYES, B_EYE_R, B_HEAD, -EYE_X, EYE_Y, EYE_Z, 0.14f, 0.2f, 0.08f},
+    {M_MOUTH, B_HEAD, B_HEAD, 0, 17.25f, -0.93f, 0.22f, 0.05f, 0.06f},
+    {M_SHIRT, B_UPPER2, B_UPPER2, 0, 15.25f, -0.1f, 1.3f, 1.3f, 0.8f},
+    {M_SHIRT, B_UPPER, B_UPPER, 0, 13.85f, -0.15f, 1.05f, 1.1f, 0.7f},
+    {M_TROUSERS, B_LOWER, B_LOWER, 0, 12.0f, -0.1f, 1.2f, 1.35f, 0.8f},
+};
+enum { E_EYE_L = 3, E_MOUTH = 5, E_TORSO = 6 };
+
+/* The limbs' capsules, left side (the right one is 4 table bones on): material, skin bone, the ends
+ * (build_body's points) and their radii over the fit's scale. */
+enum { L_SHOULDER, L_ARM, L_ELBOW, L_WRIST, L_HAND, L_HAND_TIP, L_LEG, L_KNEE, L_ANKLE, L_SHOE, L_HEEL, L_TIP };
+static const struct {
+    uint8_t material, skin, a, b;
+    float ra, rb;
+} limbs[] = {
+    {M_SHIRT, B_SHOULDER_L, L_SHOULDER, L_ARM, 0.42f, 0.4f},  {M_SHIRT, B_ARM_L, L_ARM, L_ELBOW, 0.38f, 0.32f},
+    {M_SKIN, B_ELBOW_L, L_ELBOW, L_WRIST, 0.29f, 0.23f},      {M_SKIN, B_WRIST_L, L_HAND, L_HAND_TIP, 0.24f, 0.19f},
+    {M_TROUSERS, B_LEG_L, L_LEG, L_KNEE, 0.7f, 0.48f},        {M_TROUSERS, B_KNEE_L, L_KNEE, L_ANKLE, 0.46f, 0.32f},
+    {M_SHOES, B_ANKLE_L, L_ANKLE, L_SHOE, 0.34f, 0.38f},      {M_SHOES, B_ANKLE_L, L_HEEL, L_TIP, 0.42f, 0.32f},
+};
+_Static_assert(B_SHOULDER_R - B_SHOULDER_L == 4 && B_LEG_R - B_LEG_L == 4 && B_WRIST_L == B_ARM_L + 2 &&
+                   B_ANKLE_L == B_LEG_L + 2, "the right side is 4 table bones on; arm to wrist and leg to ankle in a row");
+
 static void build_body(mesh *m, const fit *f, face_parts *fp) {
     const float k = f->scale;
     const uint32_t *sk = f->skin;
-    /* head, hair and face */
-    ellipsoid(m, M_SKIN, sk[B_HEAD], at(f, B_HEAD, 0, 17.9f, -0.05f), sized(f, 1.05f, 1.15f, 1.1f));
-    ellipsoid(m, M_HAIR, sk[B_HEAD], at(f, B_HEAD, 0, 18.1f, 0.12f), sized(f, 1.1f, 1.05f, 1.05f));
-    ellipsoid(m, M_SKIN, sk[B_HEAD], at(f, B_HEAD, 0, 17.6f, -1.13f), sized(f, 0.09f, 0.14f, 0.12f)); /* nose */
+    /* head, hair, face; the neck; the torso */
     fp->scale = k;
-    for (int side = 0; side < 2; side++) {
-        pm_vec3 c = at(f, B_HEAD, side ? -EYE_X : EYE_X, EYE_Y, EYE_Z);
-        fp->eye[side] = c;
-        fp->eye_first[side] = ellipsoid(m, M_EYES, sk[side ? B_EYE_R : B_EYE_L], c, sized(f, 0.14f, 0.2f, 0.08f));
-        fp->eye_end[side] = vertex_count(m);
+    for (int e = 0; e < (int)(sizeof ellipsoids / sizeof ellipsoids[0]); e++) {
+        if (e == E_TORSO) capsule(m, M_SKIN, sk[B_NECK], f->pos[B_NECK], at(f, B_NECK, 0, 17.1f, 0), 0.36f * k, 0.36f * k);
+        pm_vec3 c = at(f, ellipsoids[e].bone, ellipsoids[e].x, ellipsoids[e].y, ellipsoids[e].z);
+        uint32_t first = ellipsoid(m, ellipsoids[e].material, sk[ellipsoids[e].skin], c,
+                                   sized(f, ellipsoids[e].rx, ellipsoids[e].ry, ellipsoids[e].rz));
+        if (e == E_EYE_L || e == E_EYE_L + 1) {
+            fp->eye[e - E_EYE_L] = c;
+            fp->eye_first[e - E_EYE_L] = first;
+            fp->eye_end[e - E_EYE_L] = vertex_count(m);
+        } else if (e == E_MOUTH) {
+            fp->mouth = c;
+            fp->mouth_first = first;
+            fp->mouth_end = vertex_count(m);
+        }
     }
-    fp->mouth = at(f, B_HEAD, 0, 17.25f, -0.93f);
-    fp->mouth_first = ellipsoid(m, M_MOUTH, sk[B_HEAD], fp->mouth, sized(f, 0.22f, 0.05f, 0.06f));
-    fp->mouth_end = vertex_count(m);
-    capsule(m, M_SKIN, sk[B_NECK], f->pos[B_NECK], at(f, B_NECK, 0, 17.1f, 0), 0.36f * k, 0.36f * k);
-    /* torso */
-    ellipsoid(m, M_SHIRT, sk[B_UPPER2], at(f, B_UPPER2, 0, 15.25f, -0.1f), sized(f, 1.3f, 1.3f, 0.8f));
-    ellipsoid(m, M_SHIRT, sk[B_UPPER], at(f, B_UPPER, 0, 13.85f, -0.15f), sized(f, 1.05f, 1.1f, 0.7f));
-    ellipsoid(m, M_TROUSERS, sk[B_LOWER], at(f, B_LOWER, 0, 12.0f, -0.1f), sized(f, 1.2f, 1.35f, 0.8f));
     for (int side = 0; side < 2; side++) {
-        int o = side ? B_SHOULDER_R - B_SHOULDER_L : 0, lo = side ? B_LEG_R - B_LEG_L : 0;
-        pm_vec3 sh = f->pos[B_SHOULDER_L + o], arm = f->pos[B_ARM_L + o], elbow = f->pos[B_ELBOW_L + o],
-                wrist = f->pos[B_WRIST_L + o];
-        capsule(m, M_SHIRT, sk[B_SHOULDER_L + o], pm_vec3_add(sh, sized(f, side ? -0.25f : 0.25f, 0, -0.25f)), arm,
-                0.42f * k, 0.4f * k);
-        capsule(m, M_SHIRT, sk[B_ARM_L + o], arm, elbow, 0.38f * k, 0.32f * k);
-        capsule(m, M_SKIN, sk[B_ELBOW_L + o], elbow, wrist, 0.29f * k, 0.23f * k);
-        pm_vec3 dir = pm_vec3_normalize(pm_vec3_sub(wrist, elbow));
-        capsule(m, M_SKIN, sk[B_WRIST_L + o], pm_vec3_add(wrist, pm_vec3_scale(dir, 0.2f * k)),
-                pm_vec3_add(wrist, pm_vec3_scale(dir, 0.75f * k)), 0.24f * k, 0.19f * k);
-        int leg = B_LEG_L + lo, knee = B_KNEE_L + lo, ankle = B_ANKLE_L + lo, toe = B_TOE_L + lo;
-        capsule(m, M_TROUSERS, sk[leg], f->pos[leg], f->pos[knee], 0.7f * k, 0.48f * k);
-        capsule(m, M_TROUSERS, sk[knee], f->pos[knee], f->pos[ankle], 0.46f * k, 0.32f * k);
-        pm_vec3 heel = at(f, ankle, table[ankle].x, 0.42f, 0.3f);
-        pm_vec3 tip = at(f, toe, table[toe].x, 0.32f, table[toe].z + 0.05f);
-        capsule(m, M_SHOES, sk[ankle], f->pos[ankle], at(f, ankle, table[ankle].x, 0.55f, 0.05f), 0.34f * k, 0.38f * k);
-        capsule(m, M_SHOES, sk[ankle], heel, tip, 0.42f * k, 0.32f * k);
+        const int o = side * (B_SHOULDER_R - B_SHOULDER_L); /* the same as B_LEG_R - B_LEG_L */
+        pm_vec3 p[12];
+        for (int i = 0; i < 3; i++) { /* arm, elbow, wrist; leg, knee, ankle */
+            p[L_ARM + i] = f->pos[B_ARM_L + o + i];
+            p[L_LEG + i] = f->pos[B_LEG_L + o + i];
+        }
+        p[L_SHOULDER] = pm_vec3_add(f->pos[B_SHOULDER_L + o], sized(f, side ? -0.25f : 0.25f, 0, -0.25f));
+        pm_vec3 dir = pm_vec3_normalize(pm_vec3_sub(p[L_WRIST], p[L_ELBOW]));
+        p[L_HAND] = pm_vec3_add(p[L_WRIST], pm_vec3_scale(dir, 0.2f * k));
+        p[L_HAND_TIP] = pm_vec3_add(p[L_WRIST], pm_vec3_scale(dir, 0.75f * k));
+        int ankle = B_ANKLE_L + o, toe = B_TOE_L + o;
+        p[L_SHOE] = at(f, ankle, table[ankle].x, 0.55f, 0.05f);
+        p[L_HEEL] = at(f, ankle, table[ankle].x, 0.42f, 0.3f);
+        p[L_TIP] = at(f, toe, table[toe].x, 0.32f, table[toe].z + 0.05f);
+        for (size_t i = 0; i < sizeof limbs / sizeof limbs[0]; i++)
+            capsule(m, limbs[i].material, sk[limbs[i].skin + o], p[limbs[i].a], p[limbs[i].b], limbs[i].ra * k,
+                    limbs[i].rb * k);
     }
 }
 

@@ -24,29 +24,22 @@ static pm_result get_count(pmd_rd *r, int bytes, size_t min_record, uint32_t *ou
     return pmi_mr_check_count(&r->m, *out, min_record, what);
 }
 
-/* A Shift-JIS field into the skeleton; a name whose bytes are not CP932 (U+FFFD in its text: Shift-JIS
- * has no U+FFFD) keeps its whole field (pm_model_raw_text). */
-static pm_result decode(pmd_rd *r, const uint8_t *field, size_t size, pm_string *dst) {
+/* A fixed Shift-JIS field into the skeleton (model false) or a model string (pm_model_load). A skeleton
+ * name whose bytes are not CP932 (U+FFFD in its text: Shift-JIS has no U+FFFD) keeps its whole field
+ * (pm_model_raw_text). */
+static pm_result decode_to(pmd_rd *r, const uint8_t *field, size_t size, pm_string *dst, bool model) {
     size_t n = pm_sjis_field_length(field, size);
     size_t len = pm_sjis_to_utf8(field, n, NULL, 0);
     char *buf;
-    TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
+    TRY(model ? pmi_model_string_buffer(&r->m, dst, len, &buf) : pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
     pm_sjis_to_utf8(field, n, buf, len + 1);
-    for (size_t i = 0; i + 2 < len; i++)
+    for (size_t i = 0; i + 2 < len && !model; i++)
         if ((uint8_t)buf[i] == 0xEF && (uint8_t)buf[i + 1] == 0xBF && (uint8_t)buf[i + 2] == 0xBD)
             return pmi_skeleton_keep_raw(r->m.s, dst, 2, field, size, r->m.err);
     return PM_OK;
 }
-
-/* A fixed Shift-JIS field into a model string (pm_model_load). */
-static pm_result decode_model(pmd_rd *r, const uint8_t *field, size_t size, pm_string *dst) {
-    size_t n = pm_sjis_field_length(field, size);
-    size_t len = pm_sjis_to_utf8(field, n, NULL, 0);
-    char *buf;
-    TRY(pmi_model_string_buffer(&r->m, dst, len, &buf));
-    pm_sjis_to_utf8(field, n, buf, len + 1);
-    return PM_OK;
-}
+#define decode(r, field, size, dst) decode_to((r), (field), (size), (dst), false)
+#define decode_model(r, field, size, dst) decode_to((r), (field), (size), (dst), true)
 
 /* Where the display lists are in the file (pm_model_load turns them into display frames). */
 typedef struct pmd_lists {
@@ -84,7 +77,7 @@ static pm_result pmd_vertex_morph(pmd_rd *r, uint32_t i, uint8_t category, const
     for (uint32_t k = 0; k < n; k++) {
         const uint8_t *o = offs + 16 * (size_t)k;
         mm->offsets[k].index = pmi_le32(base + 16 * (size_t)pmi_le32(o)); /* checked < base count */
-        for (int c = 0; c < 3; c++) mm->offsets[k].value[c] = pmi_lef32(o + 4 + 4 * c);
+        pmi_le32s(mm->offsets[k].value, o + 4, 3);
     }
     return PM_OK;
 }
@@ -143,12 +136,10 @@ static pm_result pmd_materials(pmd_rd *r, uint32_t nm, const uint8_t *data, cons
     for (uint32_t i = 0; i < nm; i++) {
         const uint8_t *d = data + 70 * (size_t)i;
         pm_model_material *mat = &m->materials[i];
-        for (int c = 0; c < 4; c++) mat->diffuse[c] = pmi_lef32(d + 4 * c);
+        pmi_le32s(mat->diffuse, d, 4);
         mat->specular_power = pmi_lef32(d + 16);
-        for (int c = 0; c < 3; c++) {
-            mat->specular[c] = pmi_lef32(d + 20 + 4 * c);
-            mat->ambient[c] = pmi_lef32(d + 32 + 4 * c);
-        }
+        pmi_le32s(mat->specular, d + 20, 3);
+        pmi_le32s(mat->ambient, d + 32, 3);
         mat->edge_color[3] = 1.0f;
         mat->edge_size = 1.0f;
         if (d[45]) mat->flags |= PM_PMX_MATERIAL_EDGE | PM_PMX_MATERIAL_GROUND_SHADOW;
@@ -253,26 +244,17 @@ static pm_result pmd_physics(pmd_rd *r) {
         pm_model_rigid_body *b = &m->rigid_bodies[i];
         PMI_TRY(decode_model(r, p, 20, &b->name));
         uint16_t bone = pmi_le16(p + 20);
-        if (bone != 0xFFFF && bone >= s->bone_count)
-            return fail(r, PM_ERR_BAD_FORMAT, "bone index %u is out of range (%u bones)", bone, s->bone_count);
         b->bone = bone == 0xFFFF ? PM_NO_INDEX : bone;
+        PMI_TRY(pmi_mr_check_index(&r->m, b->bone, s->bone_count, "bone index", "bones"));
         b->group = p[22];
         b->no_collision_mask = pmi_le16(p + 23);
         b->shape = p[25];
-        if (b->shape > 2) return fail(r, PM_ERR_BAD_FORMAT, "shape %u is not 0 (sphere), 1 (box) or 2 (capsule)", b->shape);
-        float f[14];
-        for (int k = 0; k < 14; k++) f[k] = pmi_lef32(p + 26 + 4 * k);
+        PMI_TRY(pmi_mr_check_max(&r->m, b->shape, 2, "shape", PMI_SHAPES));
+        pmi_le32s(&b->size, p + 26, 14); /* size .. friction */
         pm_vec3 at = s->bone_count ? s->bones[b->bone == PM_NO_INDEX ? 0 : b->bone].position : pm_vec3_make(0, 0, 0);
-        b->size = pm_vec3_make(f[0], f[1], f[2]);
-        b->position = pm_vec3_add(pm_vec3_make(f[3], f[4], f[5]), at); /* PMD: relative to the bone */
-        b->rotation = pm_vec3_make(f[6], f[7], f[8]);
-        b->mass = f[9];
-        b->linear_damping = f[10];
-        b->angular_damping = f[11];
-        b->restitution = f[12];
-        b->friction = f[13];
+        b->position = pm_vec3_add(b->position, at); /* PMD: relative to the bone */
         b->mode = p[82];
-        if (b->mode > 2) return fail(r, PM_ERR_BAD_FORMAT, "physics mode %u is not 0..2", b->mode);
+        PMI_TRY(pmi_mr_check_max(&r->m, b->mode, 2, "physics mode", "0..2"));
     }
     enter(r, "joints", UINT32_MAX, 0);
     if (!pmi_left(&r->m.c)) return PM_OK;
@@ -290,10 +272,7 @@ static pm_result pmd_physics(pmd_rd *r) {
                         m->rigid_body_count);
         j->body_a = a;
         j->body_b = b;
-        pm_vec3 *dst[8] = {&j->position,     &j->rotation,     &j->position_min,    &j->position_max,
-                           &j->rotation_min, &j->rotation_max, &j->spring_position, &j->spring_rotation};
-        for (int k = 0; k < 8; k++)
-            *dst[k] = pm_vec3_make(pmi_lef32(p + 28 + 12 * k), pmi_lef32(p + 32 + 12 * k), pmi_lef32(p + 36 + 12 * k));
+        pmi_le32s(&j->position, p + 28, 24); /* position .. spring_rotation */
     }
     return PM_OK;
 }
@@ -338,8 +317,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     uint32_t max_bone = 0, max_bone_vertex = PM_NO_INDEX;
     pm_model *model = r->m.model;
     if (model) {
-        if (nv > pmi_model_max_vertices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u vertices is more than the limit of %u", nv, pmi_model_max_vertices(&r->m));
+        TRY(pmi_mr_check_limit(&r->m, nv, pmi_model_max_vertices(&r->m), "vertices"));
         if (!(model->vertices = pmi_model_array(&r->m, nv, sizeof *model->vertices, "pmd vertices")))
             return PM_ERR_OUT_OF_MEMORY;
         model->vertex_count = nv;
@@ -352,10 +330,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         }
         if (model) { /* as babylon-mmd: BDEF2, weight = byte / 100, edge scale = the edge flag */
             pm_model_vertex *v = &model->vertices[i];
-            v->position = pm_vec3_make(pmi_lef32(p), pmi_lef32(p + 4), pmi_lef32(p + 8));
-            v->normal = pm_vec3_make(pmi_lef32(p + 12), pmi_lef32(p + 16), pmi_lef32(p + 20));
-            v->uv[0] = pmi_lef32(p + 24);
-            v->uv[1] = pmi_lef32(p + 28);
+            pmi_le32s(&v->position, p, 8); /* position, normal, uv */
             v->weight_type = PM_WEIGHT_BDEF2;
             v->bone[0] = pmi_le16(p + 32);
             v->bone[1] = pmi_le16(p + 34);
@@ -367,10 +342,8 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     }
     enter(r, "faces", UINT32_MAX, 0);
     TRY(get_count(r, 4, 2, &ni, "face index count"));
-    if (ni % 3) return fail(r, PM_ERR_BAD_FORMAT, "%u face indices is not a multiple of 3", ni);
+    TRY(pmi_mr_face_count(&r->m, ni));
     if (model) {
-        if (ni > pmi_model_max_indices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u face indices is more than the limit of %u", ni, pmi_model_max_indices(&r->m));
         if (!(model->indices = pmi_model_array(&r->m, ni, sizeof *model->indices, "pmd face indices")))
             return PM_ERR_OUT_OF_MEMORY;
         model->index_count = ni;
@@ -380,7 +353,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         if (model) model->indices[i] = pmi_le16(p);
         if (pmi_le16(p) >= nv) {
             enter(r, "face index", i, ni);
-            return fail(r, PM_ERR_BAD_FORMAT, "vertex index %u is out of range (%u vertices)", pmi_le16(p), nv);
+            return pmi_mr_check_index(&r->m, pmi_le16(p), nv, "vertex index", "vertices");
         }
     }
     enter(r, "materials", UINT32_MAX, 0);
@@ -388,27 +361,16 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     const uint8_t *material_data = r->m.c.p;
     uint64_t drawn = 0;
     for (uint32_t i = 0; i < nm; i++) {
+        enter(r, "material", i, nm); /* the count was checked: the take cannot fail */
         TRY(take(r, 70, &p, "material"));
-        drawn += pmi_le32(p + 46);
-        if (model && pmi_le32(p + 46) % 3) {
-            enter(r, "material", i, nm);
-            return fail(r, PM_ERR_BAD_FORMAT, "face index count %u is not a multiple of 3", pmi_le32(p + 46));
-        }
-        if (drawn > ni) {
-            enter(r, "material", i, nm);
-            return fail(r, PM_ERR_BAD_FORMAT, "materials draw %llu face indices but the model has %u",
-                        (unsigned long long)drawn, ni);
-        }
+        TRY(pmi_mr_material_faces(&r->m, &drawn, pmi_le32(p + 46), ni));
     }
 
     enter(r, "bones", UINT32_MAX, 0);
     TRY(get_count(r, 2, 39, &nb, "bone count"));
     uint32_t max_bones = o && o->max_bones ? o->max_bones : 65536u;
-    if (nb > max_bones) return fail(r, PM_ERR_LIMIT, "%u bones is more than the limit of %u", nb, max_bones);
-    if (max_bone_vertex != PM_NO_INDEX && max_bone >= nb) {
-        enter(r, "vertex", max_bone_vertex, nv);
-        return fail(r, PM_ERR_BAD_FORMAT, "weight names bone %u (%u bones)", max_bone, nb);
-    }
+    TRY(pmi_mr_check_limit(&r->m, nb, max_bones, "bones"));
+    TRY(pmi_mr_check_weights(&r->m, max_bone, max_bone_vertex, nv, nb));
     const uint8_t *bone_data;
     TRY(take(r, (size_t)nb * 39, &bone_data, "bones"));
 
@@ -430,11 +392,10 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         ik->iterations = pmi_le16(p + 5);
         ik->limit = pmi_lef32(p + 7);
         if ((res = take(r, 2u * ik->link_count, &ik->links, "IK links")) != PM_OK) break;
-        if (ik->bone >= nb) res = fail(r, PM_ERR_BAD_FORMAT, "IK bone %u is out of range (%u bones)", ik->bone, nb);
-        else if (ik->target >= nb) res = fail(r, PM_ERR_BAD_FORMAT, "IK target %u is out of range (%u bones)", ik->target, nb);
+        if ((res = pmi_mr_check_index(&r->m, ik->bone, nb, "IK bone", "bones")) == PM_OK)
+            res = pmi_mr_check_index(&r->m, ik->target, nb, "IK target", "bones");
         for (uint32_t k = 0; k < ik->link_count && res == PM_OK; k++)
-            if (pmi_le16(ik->links + 2 * k) >= nb)
-                res = fail(r, PM_ERR_BAD_FORMAT, "IK link %u names bone %u (%u bones)", k, pmi_le16(ik->links + 2 * k), nb);
+            if (pmi_le16(ik->links + 2 * k) >= nb) res = pmi_mr_fail_names(&r->m, "IK link", k, "bone", pmi_le16(ik->links + 2 * k), nb);
         for (uint32_t j = 0; j < i && res == PM_OK; j++)
             if (iks[j].bone == ik->bone) {
                 extra++;
@@ -479,7 +440,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
     }
     if (res == PM_OK && nb + extra > max_bones) {
         enter(r, "bones", UINT32_MAX, 0);
-        res = fail(r, PM_ERR_LIMIT, "%u bones is more than the limit of %u", nb + extra, max_bones);
+        res = pmi_mr_check_limit(&r->m, nb + extra, max_bones, "bones");
     }
     if (res == PM_OK && !(r->m.s = pmi_skeleton_new(&a, nb + extra, 0, r->m.err))) res = PM_ERR_OUT_OF_MEMORY;
     if (res == PM_OK) res = pmi_skeleton_set_morph_count(r->m.s, nmorph ? nmorph - 1 : 0, true, r->m.err);

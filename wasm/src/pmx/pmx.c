@@ -44,6 +44,47 @@ pm_result pmi_mr_take(pmi_model_reader *r, size_t n, const uint8_t **p, const ch
                        pmi_offset(&r->c), pmi_left(&r->c));
 }
 
+pm_result pmi_mr_check_index(pmi_model_reader *r, uint32_t idx, uint32_t count, const char *field, const char *things) {
+    if (idx == PM_NO_INDEX || idx < count) return PM_OK;
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%s %u is out of range (%u %s)", field, idx, count, things);
+}
+
+pm_result pmi_mr_check_max(pmi_model_reader *r, uint32_t v, uint32_t max, const char *field, const char *allowed) {
+    if (v <= max) return PM_OK;
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%s %u is not %s", field, v, allowed);
+}
+
+pm_result pmi_mr_fail_names(pmi_model_reader *r, const char *what, uint32_t k, const char *thing, uint32_t idx,
+                            uint32_t count) {
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%s %u names %s %d (%u %ss)", what, k, thing, (int)idx, count, thing);
+}
+
+pm_result pmi_mr_check_limit(pmi_model_reader *r, uint32_t n, uint32_t limit, const char *things) {
+    if (n <= limit) return PM_OK;
+    return pmi_mr_fail(r, PM_ERR_LIMIT, "%u %s is more than the limit of %u", n, things, limit);
+}
+
+pm_result pmi_mr_face_count(pmi_model_reader *r, uint32_t n) {
+    if (n % 3) return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "%u face indices is not a multiple of 3", n);
+    return r->model ? pmi_mr_check_limit(r, n, pmi_model_max_indices(r), "face indices") : PM_OK;
+}
+
+pm_result pmi_mr_material_faces(pmi_model_reader *r, uint64_t *drawn, uint32_t n, uint32_t total) {
+    if (r->model && n % 3) return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "face index count %u is not a multiple of 3", n);
+    *drawn += n;
+    if (*drawn > total)
+        return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "materials draw %llu face indices but the model has %u",
+                           (unsigned long long)*drawn, total);
+    return PM_OK;
+}
+
+pm_result pmi_mr_check_weights(pmi_model_reader *r, uint32_t max_bone, uint32_t max_bone_vertex, uint32_t vertex_count,
+                               uint32_t bone_count) {
+    if (max_bone_vertex == PM_NO_INDEX || max_bone < bone_count) return PM_OK;
+    pmi_mr_enter(r, "vertex", max_bone_vertex, vertex_count);
+    return pmi_mr_fail(r, PM_ERR_BAD_FORMAT, "weight names bone %u (%u bones)", max_bone, bone_count);
+}
+
 pm_result pmi_mr_check_count(pmi_model_reader *r, uint64_t count, size_t min_record, const char *what) {
     if (min_record && count > pmi_left(&r->c) / min_record)
         return pmi_mr_fail(r, PM_ERR_TRUNCATED, "%s %llu needs at least %llu bytes but only %zu are left", what,
@@ -98,6 +139,13 @@ pm_result pmi_mr_validate(pmi_model_reader *r, const pm_skeleton *s) {
     return v;
 }
 
+void pmi_le32s(void *dst, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = pmi_le32(p + 4 * i);
+        memcpy((uint8_t *)dst + 4 * i, &u, 4);
+    }
+}
+
 /* ---- PMX primitives --------------------------------------------------------------------------- */
 
 static pm_result get_u8(rd *r, uint8_t *v, const char *field) {
@@ -107,26 +155,33 @@ static pm_result get_u8(rd *r, uint8_t *v, const char *field) {
     return PM_OK;
 }
 
-static pm_result get_i32(rd *r, int32_t *v, const char *field) {
-    const uint8_t *p;
-    TRY(get_bytes(r, 4, &p, field));
-    *v = (int32_t)pmi_le32(p);
-    return PM_OK;
+/* A byte that is at most max ("<field> %u is not <allowed>"). */
+static pm_result get_u8_max(rd *r, uint8_t *v, uint8_t max, const char *field, const char *allowed) {
+    TRY(get_u8(r, v, field));
+    return pmi_mr_check_max(&r->m, *v, max, field, allowed);
 }
 
-static pm_result get_f32(rd *r, float *v, const char *field) {
+/* n 32-bit words into dst (floats or integers: an array or a run of a struct's fields, pmi_le32s). */
+static pm_result get_words(rd *r, void *dst, size_t n, const char *field) {
     const uint8_t *p;
-    TRY(get_bytes(r, 4, &p, field));
-    *v = pmi_lef32(p);
+    TRY(get_bytes(r, 4 * n, &p, field));
+    pmi_le32s(dst, p, n);
     return PM_OK;
 }
+/* the typed forms (the compiler checks the destination's type; one routine reads them) */
+static pm_result get_i32(rd *r, int32_t *v, const char *field) { return get_words(r, v, 1, field); }
+static pm_result get_f32(rd *r, float *v, const char *field) { return get_words(r, v, 1, field); }
+static pm_result get_vec3(rd *r, pm_vec3 *v, const char *field) { return get_words(r, v, 3, field); }
 
-static pm_result get_vec3(rd *r, pm_vec3 *v, const char *field) {
-    const uint8_t *p;
-    TRY(get_bytes(r, 12, &p, field));
-    v->x = pmi_lef32(p);
-    v->y = pmi_lef32(p + 4);
-    v->z = pmi_lef32(p + 8);
+/* A signed 32-bit number that may not be negative ("<field> is negative (%d)"). */
+static pm_result check_not_negative(rd *r, int32_t v, const char *field) {
+    return v < 0 ? fail(r, PM_ERR_BAD_FORMAT, "%s is negative (%d)", field, (int)v) : PM_OK;
+}
+static pm_result get_not_negative(rd *r, uint32_t *out, const char *field) {
+    int32_t v;
+    TRY(get_i32(r, &v, field));
+    TRY(check_not_negative(r, v, field));
+    *out = (uint32_t)v;
     return PM_OK;
 }
 
@@ -147,23 +202,16 @@ static pm_result get_vertex_index(rd *r, uint32_t *out, const char *field) {
     if (r->vsize == 1) *out = p[0];
     else if (r->vsize == 2) *out = pmi_le16(p);
     else {
-        int32_t v = (int32_t)pmi_le32(p);
-        if (v < 0) return fail(r, PM_ERR_BAD_FORMAT, "%s is negative (%d)", field, (int)v);
-        *out = (uint32_t)v;
+        TRY(check_not_negative(r, (int32_t)pmi_le32(p), field));
+        *out = pmi_le32(p);
     }
-    if (*out >= r->vertex_count)
-        return fail(r, PM_ERR_BAD_FORMAT, "%s %u is out of range (%u vertices)", field, *out, r->vertex_count);
-    return PM_OK;
+    return pmi_mr_check_index(&r->m, *out, r->vertex_count, field, "vertices"); /* never PM_NO_INDEX here */
 }
 
 /* A signed count whose records take at least min_record bytes each. */
 static pm_result get_count(rd *r, size_t min_record, uint32_t *out, const char *what) {
-    int32_t v;
-    TRY(get_i32(r, &v, what));
-    if (v < 0) return fail(r, PM_ERR_BAD_FORMAT, "%s is negative (%d)", what, (int)v);
-    TRY(pmi_mr_check_count(&r->m, (uint64_t)v, min_record, what));
-    *out = (uint32_t)v;
-    return PM_OK;
+    TRY(get_not_negative(r, out, what));
+    return pmi_mr_check_count(&r->m, *out, min_record, what);
 }
 
 /* A text field: int32 byte length + bytes. Returns a view of the raw bytes. */
@@ -193,34 +241,31 @@ static bool text_round_trips(const rd *r, const uint8_t *p, size_t n, const pm_s
     return true;
 }
 
-/* Decode raw PMX text into the skeleton; a text whose stored bytes its UTF-8 does not give back keeps
- * them (pm_model_raw_text). */
-/* Decode raw PMX text into buf (len bytes + NUL, len from decoded_length); dst->length is the text up to
- * the first NUL (C strings, JSON and lookups agree). */
-static size_t decoded_length(const rd *r, const uint8_t *p, size_t n) {
-    return r->encoding == 0 ? pmi_utf16le_to_utf8(p, n, NULL, 0) : pmi_utf8_sanitize(p, n, NULL, 0);
-}
-static void decode_into(const rd *r, const uint8_t *p, size_t n, char *buf, size_t len, pm_string *dst) {
+/* Decode raw PMX text into the skeleton (model false) or a model string (pm_model_load); dst->length is
+ * the text up to the first NUL (C strings, JSON and lookups agree). A skeleton text whose stored bytes
+ * its UTF-8 does not give back keeps them (pm_model_raw_text). */
+static pm_result decode_text_to(rd *r, const uint8_t *p, size_t n, pm_string *dst, bool model) {
+    size_t len = r->encoding == 0 ? pmi_utf16le_to_utf8(p, n, NULL, 0) : pmi_utf8_sanitize(p, n, NULL, 0);
+    char *buf;
+    TRY(model ? pmi_model_string_buffer(&r->m, dst, len, &buf)
+              : pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
     if (r->encoding == 0) pmi_utf16le_to_utf8(p, n, buf, len);
     else pmi_utf8_sanitize(p, n, buf, len);
     dst->length = (uint32_t)strlen(buf);
-}
-
-static pm_result decode_text(rd *r, const uint8_t *p, size_t n, pm_string *dst) {
-    size_t len = decoded_length(r, p, n);
-    char *buf;
-    TRY(pmi_skeleton_string_buffer(r->m.s, dst, len, &buf, r->m.err));
-    decode_into(r, p, n, buf, len, dst);
-    if (!text_round_trips(r, p, n, dst)) TRY(pmi_skeleton_keep_raw(r->m.s, dst, r->encoding, p, n, r->m.err));
+    if (!model && !text_round_trips(r, p, n, dst)) TRY(pmi_skeleton_keep_raw(r->m.s, dst, r->encoding, p, n, r->m.err));
     return PM_OK;
 }
+#define decode_text(r, p, n, dst) decode_text_to((r), (p), (n), (dst), false)
 
-static pm_result get_text(rd *r, pm_string *dst, const char *field) {
+/* A text field decoded into the skeleton (model false), or kept in the model (pm_model_load) or skipped. */
+static pm_result read_text(rd *r, pm_string *dst, const char *field, bool model) {
     const uint8_t *p = NULL;
     size_t n = 0;
     TRY(get_text_raw(r, &p, &n, field));
-    return dst ? decode_text(r, p, n, dst) : PM_OK;
+    return model && !r->m.model ? PM_OK : decode_text_to(r, p, n, dst, model);
 }
+#define get_text(r, dst, field) read_text((r), (dst), (field), false)
+#define get_model_text(r, dst, field) read_text((r), (dst), (field), true)
 
 /* ---- header ----------------------------------------------------------------------------------- */
 
@@ -260,26 +305,6 @@ static pm_result read_header(rd *r, const uint8_t *text[4], size_t text_len[4]) 
 
 #define MODEL(r) ((r)->m.model)
 
-static pm_result get_floats(rd *r, float *v, int n, const char *field) {
-    const uint8_t *p;
-    TRY(get_bytes(r, 4u * (size_t)n, &p, field));
-    for (int i = 0; i < n; i++) v[i] = pmi_lef32(p + 4 * i);
-    return PM_OK;
-}
-
-/* A text kept in the model (pm_model_load) or skipped. */
-static pm_result get_model_text(rd *r, pm_string *dst, const char *field) {
-    const uint8_t *p = NULL;
-    size_t n = 0;
-    TRY(get_text_raw(r, &p, &n, field));
-    if (!MODEL(r)) return PM_OK;
-    size_t len = decoded_length(r, p, n);
-    char *buf;
-    TRY(pmi_model_string_buffer(&r->m, dst, len, &buf));
-    decode_into(r, p, n, buf, len, dst);
-    return PM_OK;
-}
-
 static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_vertex) {
     enter(r, "vertices", UINT32_MAX, 0);
     size_t fixed = 32u + 16u * r->add_uv; /* position, normal, uv, additional uvs */
@@ -288,9 +313,7 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
     *max_bone_vertex = PM_NO_INDEX;
     pm_model *m = MODEL(r);
     if (m) {
-        if (r->vertex_count > pmi_model_max_vertices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u vertices is more than the limit of %u", r->vertex_count,
-                        pmi_model_max_vertices(&r->m));
+        TRY(pmi_mr_check_limit(&r->m, r->vertex_count, pmi_model_max_vertices(&r->m), "vertices"));
         if (!(m->vertices = pmi_model_array(&r->m, r->vertex_count, sizeof *m->vertices, "pmx vertices")))
             return PM_ERR_OUT_OF_MEMORY;
         m->vertex_count = r->vertex_count;
@@ -303,16 +326,10 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
         enter(r, "vertex", i, r->vertex_count);
         uint8_t type;
         const uint8_t *p;
-        pm_model_vertex *v = m ? &m->vertices[i] : NULL;
+        pm_model_vertex tmp, *v = m ? &m->vertices[i] : &tmp; /* the model's are zeroed */
         TRY(get_bytes(r, fixed, &p, "position/normal/uv"));
-        if (v) {
-            v->position = pm_vec3_make(pmi_lef32(p), pmi_lef32(p + 4), pmi_lef32(p + 8));
-            v->normal = pm_vec3_make(pmi_lef32(p + 12), pmi_lef32(p + 16), pmi_lef32(p + 20));
-            v->uv[0] = pmi_lef32(p + 24);
-            v->uv[1] = pmi_lef32(p + 28);
-            for (size_t k = 0; k < 4u * r->add_uv; k++)
-                m->additional_uv[(size_t)i * 4 * r->add_uv + k] = pmi_lef32(p + 32 + 4 * k);
-        }
+        pmi_le32s(&v->position, p, 8); /* position, normal, uv */
+        if (m && r->add_uv) pmi_le32s(m->additional_uv + (size_t)i * 4 * r->add_uv, p + 32, 4u * r->add_uv);
         TRY(get_u8(r, &type, "weight type"));
         int bones;
         switch (type) {
@@ -326,33 +343,24 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
             break;
         default: return fail(r, PM_ERR_BAD_FORMAT, "weight type %u is not 0..4", type);
         }
-        uint32_t bone[4] = {PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX};
+        for (int k = 0; k < 4; k++) v->bone[k] = PM_NO_INDEX;
         for (int k = 0; k < bones; k++) {
             uint32_t b = PM_NO_INDEX;
             TRY(get_index(r, r->bsize, &b, "weight bone index"));
-            bone[k] = b;
+            v->bone[k] = b;
             if (b != PM_NO_INDEX && (*max_bone_vertex == PM_NO_INDEX || b > *max_bone)) {
                 *max_bone = b;
                 *max_bone_vertex = i;
             }
         }
-        float w[4] = {1, 0, 0, 0}, sdef[9] = {0};
+        v->weight[0] = 1; /* BDEF1 */
         if (type == 1 || type == 3) {
-            TRY(get_f32(r, &w[0], "weight"));
-            w[1] = 1.0f - w[0];
-        } else if (type == 2 || type == 4) TRY(get_floats(r, w, 4, "weights"));
-        if (type == 3) TRY(get_floats(r, sdef, 9, "SDEF C/R0/R1"));
-        float edge;
-        TRY(get_f32(r, &edge, "edge scale"));
-        if (v) {
-            v->weight_type = type;
-            memcpy(v->bone, bone, sizeof bone);
-            memcpy(v->weight, w, sizeof w);
-            v->sdef_c = pm_vec3_make(sdef[0], sdef[1], sdef[2]);
-            v->sdef_r0 = pm_vec3_make(sdef[3], sdef[4], sdef[5]);
-            v->sdef_r1 = pm_vec3_make(sdef[6], sdef[7], sdef[8]);
-            v->edge_scale = edge;
-        }
+            TRY(get_f32(r, &v->weight[0], "weight"));
+            v->weight[1] = 1.0f - v->weight[0];
+        } else if (type == 2 || type == 4) TRY(get_words(r, v->weight, 4, "weights"));
+        if (type == 3) TRY(get_words(r, &v->sdef_c, 9, "SDEF C/R0/R1")); /* sdef_c, sdef_r0, sdef_r1 */
+        TRY(get_f32(r, &v->edge_scale, "edge scale"));
+        v->weight_type = type;
     }
     return PM_OK;
 }
@@ -360,12 +368,9 @@ static pm_result read_vertices(rd *r, uint32_t *max_bone, uint32_t *max_bone_ver
 static pm_result read_faces(rd *r) {
     enter(r, "faces", UINT32_MAX, 0);
     TRY(get_count(r, r->vsize, &r->index_count, "face index count"));
-    if (r->index_count % 3) return fail(r, PM_ERR_BAD_FORMAT, "%u face indices is not a multiple of 3", r->index_count);
+    TRY(pmi_mr_face_count(&r->m, r->index_count));
     pm_model *m = MODEL(r);
     if (m) {
-        if (r->index_count > pmi_model_max_indices(&r->m))
-            return fail(r, PM_ERR_LIMIT, "%u face indices is more than the limit of %u", r->index_count,
-                        pmi_model_max_indices(&r->m));
         if (!(m->indices = pmi_model_array(&r->m, r->index_count, sizeof *m->indices, "pmx face indices")))
             return PM_ERR_OUT_OF_MEMORY;
         m->index_count = r->index_count;
@@ -395,10 +400,10 @@ static pm_result read_textures(rd *r) {
     return PM_OK;
 }
 
-static pm_result check_texture(rd *r, uint32_t t, const char *field) {
-    if (t != PM_NO_INDEX && t >= r->texture_count)
-        return fail(r, PM_ERR_BAD_FORMAT, "%s %u is out of range (%u textures)", field, t, r->texture_count);
-    return PM_OK;
+/* A texture index (-1: none) that names one of the textures. */
+static pm_result get_texture_index(rd *r, uint32_t *t, const char *field) {
+    TRY(get_index(r, r->tsize, t, field));
+    return pmi_mr_check_index(&r->m, *t, r->texture_count, field, "textures");
 }
 
 static pm_result read_materials(rd *r) {
@@ -417,47 +422,30 @@ static pm_result read_materials(rd *r) {
         enter(r, "material", i, r->material_count);
         pm_model_material tmp, *mat = m ? &m->materials[i] : &tmp;
         uint8_t mode, toon_flag;
-        int32_t nfaces;
-        float c[16];
+        uint32_t nfaces;
         TRY(get_model_text(r, &mat->name, "name"));
         TRY(get_model_text(r, &mat->name_en, "English name"));
-        TRY(get_floats(r, c, 11, "colours"));
-        memcpy(mat->diffuse, c, 16);
-        memcpy(mat->specular, c + 4, 12);
-        mat->specular_power = c[7];
-        memcpy(mat->ambient, c + 8, 12);
+        TRY(get_words(r, (uint8_t *)mat + offsetof(pm_model_material, diffuse), 11, "colours"));
         TRY(get_u8(r, &mat->flags, "flags"));
-        TRY(get_floats(r, c, 5, "edge"));
-        memcpy(mat->edge_color, c, 16);
-        mat->edge_size = c[4];
-        TRY(get_index(r, r->tsize, &mat->texture, "texture index"));
-        TRY(check_texture(r, mat->texture, "texture index"));
-        TRY(get_index(r, r->tsize, &mat->sphere_texture, "sphere texture index"));
-        TRY(check_texture(r, mat->sphere_texture, "sphere texture index"));
-        TRY(get_u8(r, &mode, "sphere mode"));
-        if (mode > 3) return fail(r, PM_ERR_BAD_FORMAT, "sphere mode %u is not 0..3", mode);
+        TRY(get_words(r, (uint8_t *)mat + offsetof(pm_model_material, edge_color), 5, "edge"));
+        TRY(get_texture_index(r, &mat->texture, "texture index"));
+        TRY(get_texture_index(r, &mat->sphere_texture, "sphere texture index"));
+        TRY(get_u8_max(r, &mode, 3, "sphere mode", "0..3"));
         mat->sphere_mode = mode;
-        TRY(get_u8(r, &toon_flag, "toon flag"));
-        if (toon_flag > 1) return fail(r, PM_ERR_BAD_FORMAT, "toon flag %u is not 0 or 1", toon_flag);
+        TRY(get_u8_max(r, &toon_flag, 1, "toon flag", "0 or 1"));
         mat->shared_toon = toon_flag == 1;
         if (toon_flag == 0) {
-            TRY(get_index(r, r->tsize, &mat->toon, "toon texture index"));
-            TRY(check_texture(r, mat->toon, "toon texture index"));
+            TRY(get_texture_index(r, &mat->toon, "toon texture index"));
         } else {
             uint8_t shared;
             TRY(get_u8(r, &shared, "shared toon index"));
             mat->toon = shared;
         }
         TRY(get_model_text(r, &mat->memo, "memo"));
-        TRY(get_i32(r, &nfaces, "face index count"));
-        if (nfaces < 0) return fail(r, PM_ERR_BAD_FORMAT, "face index count is negative (%d)", (int)nfaces);
-        if (m && nfaces % 3) return fail(r, PM_ERR_BAD_FORMAT, "face index count %d is not a multiple of 3", (int)nfaces);
+        TRY(get_not_negative(r, &nfaces, "face index count"));
         mat->index_start = (uint32_t)faces;
-        mat->index_count = (uint32_t)nfaces;
-        faces += (uint32_t)nfaces;
-        if (faces > r->index_count)
-            return fail(r, PM_ERR_BAD_FORMAT, "materials draw %llu face indices but the model has %u",
-                        (unsigned long long)faces, r->index_count);
+        mat->index_count = nfaces;
+        TRY(pmi_mr_material_faces(&r->m, &faces, nfaces, r->index_count));
     }
     return PM_OK;
 }
@@ -489,12 +477,9 @@ static pm_result read_bone(rd *r, pm_bone *b) {
     if (b->flags & PM_BONE_EXTERNAL_PARENT) TRY(get_i32(r, &b->external_parent_key, "external parent key"));
     if (!(b->flags & PM_BONE_IK)) return PM_OK;
     pm_ik *ik = &b->ik;
-    int32_t loops;
     b->has_ik = true;
     TRY(get_index(r, r->bsize, &ik->target, "IK target index"));
-    TRY(get_i32(r, &loops, "IK loop count"));
-    if (loops < 0) return fail(r, PM_ERR_BAD_FORMAT, "IK loop count is negative (%d)", (int)loops);
-    ik->loop_count = (uint32_t)loops;
+    TRY(get_not_negative(r, &ik->loop_count, "IK loop count"));
     TRY(get_f32(r, &ik->limit_angle, "IK limit angle"));
     TRY(get_count(r, r->bsize + 1u, &ik->link_count, "IK link count"));
     if (!ik->link_count) return PM_OK;
@@ -533,57 +518,41 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
         case 0: /* group */
         case 9: /* flip (2.1) */
             TRY(get_index(r, r->morph_size, &idx, "offset morph index"));
-            if (idx == PM_NO_INDEX || idx >= r->morph_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "offset %u names morph %d (%u morphs)", k,
-                            idx == PM_NO_INDEX ? -1 : (int)idx, r->morph_count);
-            TRY(get_floats(r, o->value, 1, "offset weight"));
+            if (idx == PM_NO_INDEX || idx >= r->morph_count) return pmi_mr_fail_names(&r->m, "offset", k, "morph", idx, r->morph_count);
+            TRY(get_words(r, o->value, 1, "offset weight"));
             break;
         case 1: /* vertex */
             TRY(get_vertex_index(r, &idx, "offset vertex index"));
-            TRY(get_floats(r, o->value, 3, "offset translation"));
+            TRY(get_words(r, o->value, 3, "offset translation"));
             break;
         case 2: /* bone */
             TRY(get_index(r, r->bsize, &idx, "offset bone index"));
-            if (idx != PM_NO_INDEX && idx >= r->bone_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "offset %u names bone %u (%u bones)", k, idx, r->bone_count);
-            TRY(get_floats(r, o->value, 7, "offset translation/rotation"));
+            if (idx != PM_NO_INDEX && idx >= r->bone_count) return pmi_mr_fail_names(&r->m, "offset", k, "bone", idx, r->bone_count);
+            TRY(get_words(r, o->value, 7, "offset translation/rotation"));
             break;
         case 3: case 4: case 5: case 6: case 7: /* UV, additional UV 1..4 */
             TRY(get_vertex_index(r, &idx, "offset vertex index"));
-            TRY(get_floats(r, o->value, 4, "offset UV"));
+            TRY(get_words(r, o->value, 4, "offset UV"));
             break;
         case 8: { /* material */
             uint8_t op;
-            float c[28];
+            pm_model_material_offset mtmp, *mo = mm ? &mm->material_offsets[k] : &mtmp;
             TRY(get_index(r, r->msize, &idx, "offset material index"));
             if (idx != PM_NO_INDEX && idx >= r->material_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "offset %u names material %u (%u materials)", k, idx,
-                            r->material_count);
+                return pmi_mr_fail_names(&r->m, "offset", k, "material", idx, r->material_count);
             TRY(get_u8(r, &op, "offset operation"));
             if (op > 1) return fail(r, PM_ERR_BAD_FORMAT, "offset %u operation %u is not 0 or 1", k, op);
-            TRY(get_floats(r, c, 28, "offset colours"));
-            if (mm) {
-                pm_model_material_offset *mo = &mm->material_offsets[k];
-                mo->material = idx;
-                mo->operation = op;
-                memcpy(mo->diffuse, c, 16);
-                memcpy(mo->specular, c + 4, 12);
-                mo->specular_power = c[7];
-                memcpy(mo->ambient, c + 8, 12);
-                memcpy(mo->edge_color, c + 11, 16);
-                mo->edge_size = c[15];
-                memcpy(mo->texture, c + 16, 16);
-                memcpy(mo->sphere, c + 20, 16);
-                memcpy(mo->toon, c + 24, 16);
-            }
+            TRY(get_words(r, (uint8_t *)mo + offsetof(pm_model_material_offset, diffuse), 28, "offset colours"));
+            mo->material = idx;
+            mo->operation = op;
             break;
         }
         case 10: /* impulse (2.1): rigid body, local flag, velocity, torque */
             TRY(get_index(r, r->rsize, &idx, "offset rigid body index"));
             TRY(get_u8(r, &o->local, "offset local flag"));
-            TRY(get_floats(r, o->value, 6, "offset impulse"));
+            TRY(get_words(r, o->value, 6, "offset impulse"));
             break;
-        default: return fail(r, PM_ERR_BAD_FORMAT, "morph type %u is not 0..10", type);
+        default: return pmi_mr_check_max(&r->m, type, 10, "morph type", "0..10");
         }
         o->index = idx;
     }
@@ -604,8 +573,7 @@ static size_t morph_offset_min(const rd *r, uint8_t type) {
 static pm_result read_morphs(rd *r, uint32_t max_morphs) {
     enter(r, "morphs", UINT32_MAX, 0);
     TRY(get_count(r, 8 + 1 + 1 + 4, &r->morph_count, "morph count"));
-    if (r->morph_count > max_morphs)
-        return fail(r, PM_ERR_LIMIT, "%u morphs is more than the limit of %u", r->morph_count, max_morphs);
+    TRY(pmi_mr_check_limit(&r->m, r->morph_count, max_morphs, "morphs"));
     TRY(pmi_skeleton_set_morph_count(r->m.s, r->morph_count, true, r->m.err));
     pm_model *m = MODEL(r);
     if (m) {
@@ -622,7 +590,7 @@ static pm_result read_morphs(rd *r, uint32_t max_morphs) {
         TRY(get_model_text(r, mm ? &mm->name_en : NULL, "English name"));
         TRY(get_u8(r, &panel, "panel"));
         TRY(get_u8(r, &type, "type"));
-        if (type > 10) return fail(r, PM_ERR_BAD_FORMAT, "morph type %u is not 0..10", type);
+        TRY(pmi_mr_check_max(&r->m, type, 10, "morph type", "0..10"));
         if (type >= 4 && type <= 7 && type - 3 > r->add_uv)
             return fail(r, PM_ERR_BAD_FORMAT, "morph type %u uses additional UV %u but the model declares %u", type,
                         type - 3, r->add_uv);
@@ -655,8 +623,7 @@ static pm_result read_display_frames(rd *r) {
         uint8_t special;
         TRY(get_model_text(r, &f->name, "name"));
         TRY(get_model_text(r, &f->name_en, "English name"));
-        TRY(get_u8(r, &special, "special flag"));
-        if (special > 1) return fail(r, PM_ERR_BAD_FORMAT, "special flag %u is not 0 or 1", special);
+        TRY(get_u8_max(r, &special, 1, "special flag", "0 or 1"));
         f->special = special;
         TRY(get_count(r, 1u + (r->bsize < r->morph_size ? r->bsize : r->morph_size), &f->item_count, "item count"));
         if (!(f->items = pmi_model_array(&r->m, f->item_count, sizeof *f->items, "pmx display items")))
@@ -668,9 +635,7 @@ static pm_result read_display_frames(rd *r) {
             if (type > 1) return fail(r, PM_ERR_BAD_FORMAT, "item %u type %u is not 0 (bone) or 1 (morph)", k, type);
             TRY(get_index(r, type ? r->morph_size : r->bsize, &idx, type ? "item morph index" : "item bone index"));
             uint32_t limit = type ? r->morph_count : r->bone_count;
-            if (idx == PM_NO_INDEX || idx >= limit)
-                return fail(r, PM_ERR_BAD_FORMAT, "item %u names %s %d (%u %s)", k, type ? "morph" : "bone",
-                            idx == PM_NO_INDEX ? -1 : (int)idx, limit, type ? "morphs" : "bones");
+            if (idx == PM_NO_INDEX || idx >= limit) return pmi_mr_fail_names(&r->m, "item", k, type ? "morph" : "bone", idx, limit);
             f->items[k].is_morph = type;
             f->items[k].index = idx;
         }
@@ -691,28 +656,17 @@ static pm_result read_rigid_bodies(rd *r) {
         enter(r, "rigid body", i, n);
         pm_model_rigid_body *b = &m->rigid_bodies[i];
         const uint8_t *p;
-        float f[14];
         TRY(get_model_text(r, &b->name, "name"));
         TRY(get_model_text(r, &b->name_en, "English name"));
         TRY(get_index(r, r->bsize, &b->bone, "bone index"));
-        if (b->bone != PM_NO_INDEX && b->bone >= r->bone_count)
-            return fail(r, PM_ERR_BAD_FORMAT, "bone index %u is out of range (%u bones)", b->bone, r->bone_count);
+        TRY(pmi_mr_check_index(&r->m, b->bone, r->bone_count, "bone index", "bones"));
         TRY(get_bytes(r, 4, &p, "group/mask/shape"));
         b->group = p[0];
         b->no_collision_mask = pmi_le16(p + 1);
         b->shape = p[3];
-        if (b->shape > 2) return fail(r, PM_ERR_BAD_FORMAT, "shape %u is not 0 (sphere), 1 (box) or 2 (capsule)", b->shape);
-        TRY(get_floats(r, f, 14, "shape/mass/damping"));
-        b->size = pm_vec3_make(f[0], f[1], f[2]);
-        b->position = pm_vec3_make(f[3], f[4], f[5]);
-        b->rotation = pm_vec3_make(f[6], f[7], f[8]);
-        b->mass = f[9];
-        b->linear_damping = f[10];
-        b->angular_damping = f[11];
-        b->restitution = f[12];
-        b->friction = f[13];
-        TRY(get_u8(r, &b->mode, "physics mode"));
-        if (b->mode > 2) return fail(r, PM_ERR_BAD_FORMAT, "physics mode %u is not 0..2", b->mode);
+        TRY(pmi_mr_check_max(&r->m, b->shape, 2, "shape", PMI_SHAPES));
+        TRY(get_words(r, &b->size, 14, "shape/mass/damping")); /* size .. friction */
+        TRY(get_u8_max(r, &b->mode, 2, "physics mode", "0..2"));
     }
     return PM_OK;
 }
@@ -728,23 +682,14 @@ static pm_result read_joints(rd *r) {
     for (uint32_t i = 0; i < n; i++) {
         enter(r, "joint", i, n);
         pm_model_joint *j = &m->joints[i];
-        float f[24];
         TRY(get_model_text(r, &j->name, "name"));
         TRY(get_model_text(r, &j->name_en, "English name"));
-        TRY(get_u8(r, &j->type, "type"));
-        if (j->type > 5) return fail(r, PM_ERR_BAD_FORMAT, "type %u is not 0..5", j->type);
+        TRY(get_u8_max(r, &j->type, 5, "type", "0..5"));
         TRY(get_index(r, r->rsize, &j->body_a, "rigid body A index"));
         TRY(get_index(r, r->rsize, &j->body_b, "rigid body B index"));
-        for (int k = 0; k < 2; k++) {
-            uint32_t b = k ? j->body_b : j->body_a;
-            if (b != PM_NO_INDEX && b >= m->rigid_body_count)
-                return fail(r, PM_ERR_BAD_FORMAT, "rigid body %c index %u is out of range (%u rigid bodies)", 'A' + k,
-                            b, m->rigid_body_count);
-        }
-        TRY(get_floats(r, f, 24, "position/rotation/limits/springs"));
-        pm_vec3 *dst[8] = {&j->position,     &j->rotation,     &j->position_min,    &j->position_max,
-                           &j->rotation_min, &j->rotation_max, &j->spring_position, &j->spring_rotation};
-        for (int k = 0; k < 8; k++) *dst[k] = pm_vec3_make(f[3 * k], f[3 * k + 1], f[3 * k + 2]);
+        TRY(pmi_mr_check_index(&r->m, j->body_a, m->rigid_body_count, "rigid body A index", "rigid bodies"));
+        TRY(pmi_mr_check_index(&r->m, j->body_b, m->rigid_body_count, "rigid body B index", "rigid bodies"));
+        TRY(get_words(r, &j->position, 24, "position/rotation/limits/springs")); /* position .. spring_rotation */
     }
     return PM_OK;
 }
@@ -765,8 +710,7 @@ static pm_result read_pmx(rd *r, const pm_model_read_options *o) {
     size_t min_bone = 8 + 12 + r->bsize + 4 + 2 + (r->bsize < 12 ? r->bsize : 12);
     TRY(get_count(r, min_bone, &r->bone_count, "bone count"));
     uint32_t max_bones = o && o->max_bones ? o->max_bones : 65536u;
-    if (r->bone_count > max_bones)
-        return fail(r, PM_ERR_LIMIT, "%u bones is more than the limit of %u", r->bone_count, max_bones);
+    TRY(pmi_mr_check_limit(&r->m, r->bone_count, max_bones, "bones"));
     r->m.s = pmi_skeleton_new(o ? &o->allocator : NULL, r->bone_count, 0, r->m.err);
     if (!r->m.s) return PM_ERR_OUT_OF_MEMORY;
     pm_skeleton *s = r->m.s;
@@ -778,10 +722,7 @@ static pm_result read_pmx(rd *r, const pm_model_read_options *o) {
         enter(r, "bone", i, r->bone_count);
         TRY(read_bone(r, &s->bones[i]));
     }
-    if (max_bone_vertex != PM_NO_INDEX && max_bone >= r->bone_count) {
-        enter(r, "vertex", max_bone_vertex, r->vertex_count);
-        return fail(r, PM_ERR_BAD_FORMAT, "weight names bone %u (%u bones)", max_bone, r->bone_count);
-    }
+    TRY(pmi_mr_check_weights(&r->m, max_bone, max_bone_vertex, r->vertex_count, r->bone_count));
     TRY(read_morphs(r, o && o->max_morphs ? o->max_morphs : 65536u));
     if (MODEL(r)) {
         TRY(read_display_frames(r));

@@ -1,6 +1,7 @@
 /* PMX 2.0 writer (see pmx.h): geometry, bones, vertex morphs, display frames, no physics. */
 #include "procmotion/pmx.h"
 
+#include "pmx/pmx_internal.h"
 #include "skeleton/skeleton_internal.h"
 #include "skeleton/utf.h"
 
@@ -33,14 +34,15 @@ static void put_f32(wr *w, float f) {
     pmi_putf32(b, f);
     put(w, b, 4);
 }
-static void put_vec3(wr *w, pm_vec3 v) {
-    put_f32(w, v.x);
-    put_f32(w, v.y);
-    put_f32(w, v.z);
+/* n floats from float storage: an array or a run of a struct's float fields (as pmi_le32s reads them) */
+static void put_floats(wr *w, const void *f, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        float v;
+        memcpy(&v, (const uint8_t *)f + 4 * i, 4);
+        put_f32(w, v);
+    }
 }
-static void put_floats(wr *w, const float *f, int n) {
-    for (int i = 0; i < n; i++) put_f32(w, f[i]);
-}
+static void put_vec3(wr *w, pm_vec3 v) { put_floats(w, &v, 3); }
 /* Signed index, PM_NO_INDEX -> -1. */
 static void put_index(wr *w, uint8_t size, uint32_t idx) {
     int32_t v = idx == PM_NO_INDEX ? -1 : (int32_t)idx;
@@ -80,7 +82,18 @@ static void put_string(wr *w, const pm_skeleton *sk, const pm_string *s) {
 static uint8_t signed_size(size_t count) { return count <= 127 ? 1 : count <= 32767 ? 2 : 4; }
 static uint8_t vertex_size(size_t count) { return count < 255 ? 1 : count < 65535 ? 2 : 4; }
 
-static bool finite_v(pm_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+/* Whether n floats of float storage (as put_floats takes) are all finite. */
+static bool finite_floats(const void *f, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        float v;
+        memcpy(&v, (const uint8_t *)f + 4 * i, 4);
+        if (!isfinite(v)) return false;
+    }
+    return true;
+}
+_Static_assert(PMI_FLOAT_RUN(pm_pmx_vertex, position.x, uv[1], 8) && PMI_FLOAT_RUN(pm_pmx_material, diffuse[0], ambient[2], 11) &&
+                   PMI_FLOAT_RUN(pm_pmx_material, edge_color[0], edge_size, 5),
+               "the float runs the writer writes in one call");
 
 /* Whether skeleton morph i also appears among the model's vertex morphs (then it is not repeated). */
 static bool morph_in_model(const pm_pmx_model *m, pm_string name) {
@@ -114,8 +127,7 @@ static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error 
         return pmi_fail(err, PM_ERR_LIMIT, "pmx write: a count does not fit PMX's signed 32-bit counts");
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         const pm_pmx_vertex *v = &m->vertices[i];
-        if (!finite_v(v->position) || !finite_v(v->normal) || !pmi_all_finite(v->uv, 2) || !isfinite(v->weight) ||
-            !isfinite(v->edge_scale))
+        if (!finite_floats(&v->position, 8) || !isfinite(v->weight) || !isfinite(v->edge_scale)) /* position, normal, uv */
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: vertex %u has a NaN or infinite value", i);
         if (v->bone[0] >= s->bone_count || (v->bone[1] != PM_NO_INDEX && v->bone[1] >= s->bone_count))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: vertex %u names a bone out of range (%u bones)", i,
@@ -130,8 +142,8 @@ static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error 
     uint64_t drawn = 0;
     for (uint32_t i = 0; i < m->material_count; i++) {
         const pm_pmx_material *mt = &m->materials[i];
-        if (!pmi_all_finite(mt->diffuse, 4) || !pmi_all_finite(mt->specular, 3) || !isfinite(mt->specular_power) ||
-            !pmi_all_finite(mt->ambient, 3) || !pmi_all_finite(mt->edge_color, 4) || !isfinite(mt->edge_size))
+        if (!finite_floats((const uint8_t *)mt + offsetof(pm_pmx_material, diffuse), 11) ||
+            !finite_floats((const uint8_t *)mt + offsetof(pm_pmx_material, edge_color), 5))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u has a NaN or infinite value", i);
         if (mt->index_count % 3)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u draws %u indices (not a multiple of 3)",
@@ -151,7 +163,7 @@ static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error 
             if (mo->vertex[k] >= m->vertex_count)
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: morph %u offset %u names vertex %u (%u vertices)",
                                 i, k, mo->vertex[k], m->vertex_count);
-            if (!finite_v(mo->offset[k]))
+            if (!finite_floats(&mo->offset[k], 3))
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: morph %u offset %u is not finite", i, k);
         }
     }
@@ -224,9 +236,7 @@ static void write_all(wr *w, const pm_pmx_model *m) {
     put_u32(w, m->vertex_count);
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         const pm_pmx_vertex *v = &m->vertices[i];
-        put_vec3(w, v->position);
-        put_vec3(w, v->normal);
-        put_floats(w, v->uv, 2);
+        put_floats(w, &v->position, 8); /* position, normal, uv */
         if (v->bone[1] == PM_NO_INDEX || v->weight >= 1.0f) {
             put_u8(w, 0);
             put_index(w, w->bsize, v->bone[0]);
@@ -248,13 +258,9 @@ static void write_all(wr *w, const pm_pmx_model *m) {
         const pm_pmx_material *mt = &m->materials[i];
         put_cstr(w, mt->name);
         put_cstr(w, mt->name_en);
-        put_floats(w, mt->diffuse, 4);
-        put_floats(w, mt->specular, 3);
-        put_f32(w, mt->specular_power);
-        put_floats(w, mt->ambient, 3);
+        put_floats(w, (const uint8_t *)mt + offsetof(pm_pmx_material, diffuse), 11); /* diffuse .. ambient */
         put_u8(w, mt->flags);
-        put_floats(w, mt->edge_color, 4);
-        put_f32(w, mt->edge_size);
+        put_floats(w, (const uint8_t *)mt + offsetof(pm_pmx_material, edge_color), 5);
         put_index(w, 1, PM_NO_INDEX); /* texture */
         put_index(w, 1, PM_NO_INDEX); /* sphere */
         put_u8(w, 0);                 /* sphere mode: none */

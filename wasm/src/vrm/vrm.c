@@ -987,11 +987,18 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     float mn[3], mx[3];
     bounds(pos, nv, mn, mx);
-    int32_t a_pos = add_accessor(c, add_view(c, pos, (size_t)nv * 12, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC3", mn, mx, NULL);
-    int32_t a_nrm = add_accessor(c, add_view(c, nrm, (size_t)nv * 12, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC3", NULL, NULL, NULL);
-    int32_t a_uv = add_accessor(c, add_view(c, uv, (size_t)nv * 8, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC2", NULL, NULL, NULL);
-    int32_t a_j = add_accessor(c, add_view(c, c->joints, (size_t)nv * 8, GL_ARRAY_BUFFER), GL_USHORT, nv, "VEC4", NULL, NULL, NULL);
-    int32_t a_w = add_accessor(c, add_view(c, c->weights, (size_t)nv * 16, GL_ARRAY_BUFFER), GL_FLOAT, nv, "VEC4", NULL, NULL, NULL);
+    /* the vertex attributes, in the order of their accessors (POSITION with its bounds) */
+    static const char attribute_names[] = "POSITION\0NORMAL\0TEXCOORD_0\0JOINTS_0\0WEIGHTS_0";
+    static const struct {
+        uint8_t bytes; /* per vertex */
+        uint16_t component;
+        char type[5];
+    } attribute[5] = {{12, GL_FLOAT, "VEC3"}, {12, GL_FLOAT, "VEC3"}, {8, GL_FLOAT, "VEC2"}, {8, GL_USHORT, "VEC4"}, {16, GL_FLOAT, "VEC4"}};
+    const void *attribute_data[5] = {pos, nrm, uv, c->joints, c->weights};
+    int32_t attribute_accessor[5];
+    for (int k = 0; k < 5; k++)
+        attribute_accessor[k] = add_accessor(c, add_view(c, attribute_data[k], (size_t)nv * attribute[k].bytes, GL_ARRAY_BUFFER),
+                                             attribute[k].component, nv, attribute[k].type, k ? NULL : mn, k ? NULL : mx, NULL);
     pmi_free(&c->a, pos), pmi_free(&c->a, nrm), pmi_free(&c->a, uv);
 
     /* inverse bind matrices: the (baked) rest translations */
@@ -1054,11 +1061,8 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         }
         cJSON *p = pmi_json_add_object(prims, NULL, &c->ok);
         cJSON *at = pmi_json_add_object(p, "attributes", &c->ok);
-        pmi_json_add_number(at, "POSITION", a_pos, &c->ok);
-        pmi_json_add_number(at, "NORMAL", a_nrm, &c->ok);
-        pmi_json_add_number(at, "TEXCOORD_0", a_uv, &c->ok);
-        pmi_json_add_number(at, "JOINTS_0", a_j, &c->ok);
-        pmi_json_add_number(at, "WEIGHTS_0", a_w, &c->ok);
+        const char *name = attribute_names;
+        for (int k = 0; k < 5; k++, name += strlen(name) + 1) pmi_json_add_number(at, name, attribute_accessor[k], &c->ok);
         pmi_json_add_number(p, "indices", acc, &c->ok);
         pmi_json_add_number(p, "material", written_materials++, &c->ok);
         if (res->morph_targets) pmi_json_add(p, "targets", cJSON_Duplicate(targets, true), &c->ok);
