@@ -96,8 +96,10 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         for (uint32_t i = 0; i < states; i++) mx = fmax(mx, row[i]);
         for (uint32_t i = 0; i < states; i++) row[i] = mx > 0 ? row[i] / mx : 0;
     }
-    /* Viterbi: maximise sum of salience minus step penalties */
+    /* Viterbi: maximise sum of salience minus step penalties; lg[i] = log(lag_min + i), from the
+     * scratch's log(d) table (the same pmi_log values) */
     const double step = pmi_log(1.05);
+    const double *lg = s->logd + scan->lag_min;
     for (uint32_t i = 0; i < states; i++) cost[i] = sal[i], from[i] = -1;
     for (uint32_t w = 1; w < windows; w++) {
         const double *prev = cost + (size_t)(w - 1) * states;
@@ -105,9 +107,9 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         for (uint32_t i = 0; i < states; i++) {
             double best = -1e300;
             int32_t arg = 0;
-            double li = pmi_log((double)(scan->lag_min + i));
+            double li = lg[i];
             for (uint32_t j = 0; j < states; j++) {
-                double v = prev[j] - PMI_STEP_PENALTY * fabs(li - pmi_log((double)(scan->lag_min + j))) / step;
+                double v = prev[j] - PMI_STEP_PENALTY * fabs(li - lg[j]) / step;
                 if (v > best) best = v, arg = (int32_t)j;
             }
             cur[i] = best + sal[(size_t)w * states + i];
