@@ -54,10 +54,6 @@ static float peak_near(const float *o, size_t n, double at, int spread) {
 
 /* Local tempo: per 1 s hop, the salience of every lag in an 8 s Hann window; a Viterbi path through
  * them. Writes the path (fractional lags) into path[0 .. windows). Returns the window count. */
-/* hot (its Viterbi): not inlined into the cold pmi_beats_analyse */
-#if defined(__wasm__) && defined(__clang__)
-__attribute__((noinline))
-#endif
 static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double prior, double *path, uint32_t max_windows,
                             pm_error *err, bool *oom) {
     size_t n = s->n;
