@@ -1,4 +1,4 @@
-/* The beat tracker's fdlibm log and pow (wasm/src/fdlibm/): against long double libm over many
+/* The beat tracker's fdlibm log, log2, exp and pow (wasm/src/fdlibm/): against long double libm over many
  * inputs (the error in ulps of the double result stays under fdlibm's 1 ulp) and C99 Annex F's special
  * values; and the wasm builds' reduction of huge sin/cos arguments (rem_pio2_huge.c). */
 #include "fdlibm/fdlibm.h"
@@ -69,6 +69,44 @@ PM_TEST(log_within_an_ulp) {
     }
 }
 
+static double arg_log2_ratio(void) { return uniform(0.1, 10.0); } /* the tracker's log2(bpm / prior) */
+PM_TEST(log2_within_an_ulp) {
+    if (skip_under_valgrind()) return;
+    PM_CHECK(worst(pmi_log2, log2l, any_positive, 200000) < 1.0);
+    PM_CHECK(worst(pmi_log2, log2l, arg_near_one, 200000) < 1.0);
+    PM_CHECK(worst(pmi_log2, log2l, arg_log2_ratio, 200000) < 1.0);
+    for (int n = -1074; n <= 1023; n++) PM_CHECK(pmi_log2(ldexp(1.0, n)) == n); /* exact on powers of 2 */
+    double w = 0;
+    for (int d = 1; d <= 100000; d++) w = fmax(w, ulps(pmi_log2(d), log2l((long double)d)));
+    PM_CHECK(w < 1.0);
+}
+
+static double arg_exp_any(void) { return uniform(-745.0, 709.7); }
+static double arg_exp_small(void) { return uniform(-2.0, 2.0); }
+static double arg_gauss(void) { double o = uniform(-4.0, 4.0); return -0.5 * o * o; } /* exp(-o^2/2) */
+PM_TEST(exp_within_an_ulp) {
+    if (skip_under_valgrind()) return;
+    PM_CHECK(worst(pmi_exp, expl, arg_exp_any, 200000) < 1.0);
+    PM_CHECK(worst(pmi_exp, expl, arg_exp_small, 200000) < 1.0);
+    PM_CHECK(worst(pmi_exp, expl, arg_gauss, 200000) < 1.0);
+    double w = 0; /* near the reduction's boundaries (k*ln2/2) and the ends of the range */
+    for (int k = -2148; k <= 2048; k++) {
+        double x = k * 0.34657359027997264;
+        if (x < -745.1 || x > 709.78) continue;
+        for (int d = -3; d <= 3; d++) {
+            double y = x + d * 1e-9 * fmax(1.0, fabs(x));
+            if (y >= -745.13 && y <= 709.78) w = fmax(w, ulps(pmi_exp(y), expl((long double)y)));
+        }
+    }
+    PM_CHECK(w < 1.0);
+    PM_CHECK(ulps(pmi_exp(-740.0), expl(-740.0L)) < 1.0 && ulps(pmi_exp(709.7), expl((long double)709.7)) < 1.0);
+    PM_CHECK(ulps(pmi_exp(1.0), expl(1.0L)) < 1.0); /* 2.7182818284590455, as fdlibm (Java's StrictMath.exp(1)) */
+    for (int n = -1074; n <= 1023; n++) { /* subnormal and normal results down to the last one */
+        double y = n * 0.69314718055994530942 + 0.3;
+        if (y > -745.13 && y < 709.78) PM_CHECK(ulps(pmi_exp(y), expl((long double)y)) < 1.0);
+    }
+}
+
 PM_TEST(pow_within_an_ulp) {
     if (skip_under_valgrind()) return;
     double w = 0;
@@ -97,6 +135,15 @@ PM_TEST(special_values) {
     PM_CHECK(pmi_pow(inf, -1.0) == 0 && pmi_pow(-inf, 3.0) == -inf && pmi_pow(10.0, 400.0) == inf && bits(pmi_pow(10.0, -400.0)) == 0);
     PM_CHECK(pmi_pow(2.0, -1074.0) == sub && pmi_pow(sub, 0.5) == sqrt(sub) && pmi_pow(sub, 1.0) == sub);
     PM_CHECK(ulps(pmi_pow(10.0, -310.0), powl(10.0L, -310.0L)) <= 1.0); /* subnormal result */
+    PM_CHECK(pmi_log2(0.0) == -inf && pmi_log2(-0.0) == -inf && pmi_log2(inf) == inf && bits(pmi_log2(1.0)) == 0);
+    PM_CHECK(isnan(pmi_log2(-1.0)) && isnan(pmi_log2(-inf)) && isnan(pmi_log2(nan_)) && isnan(pmi_log2(-sub)));
+    PM_CHECK(pmi_log2(sub) == -1074 && pmi_log2(big) == log2(big) && pmi_log2(2.0) == 1 && pmi_log2(0.5) == -1);
+    PM_CHECK(pmi_exp(0.0) == 1 && pmi_exp(-0.0) == 1 && pmi_exp(inf) == inf && bits(pmi_exp(-inf)) == 0 && isnan(pmi_exp(nan_)));
+    PM_CHECK(pmi_exp(710.0) == inf && pmi_exp(1e300) == inf && bits(pmi_exp(-746.0)) == 0 && bits(pmi_exp(-1e300)) == 0);
+    const double o_threshold = 709.782712893383973096; /* the largest x with a finite exp(x) */
+    PM_CHECK(isfinite(pmi_exp(o_threshold)) && pmi_exp(o_threshold) > 0x1.fffp1023 && pmi_exp(nextafter(o_threshold, inf)) == inf);
+    PM_CHECK(pmi_exp(-745.1) == sub && pmi_exp(0x1p-60) == 1 && pmi_exp(-0x1p-60) == 1);
+    PM_CHECK(pmi_exp(-708.5) > 0 && pmi_exp(-708.5) < DBL_MIN && pmi_exp(-708.0) >= DBL_MIN); /* subnormal from -708.4 */
 }
 
 /* rem_pio2_huge.c, the wasm builds' reduction of huge trigonometric arguments (the musl interface:

@@ -54,10 +54,6 @@ static float peak_near(const float *o, size_t n, double at, int spread) {
 
 /* Local tempo: per 1 s hop, the salience of every lag in an 8 s Hann window; a Viterbi path through
  * them. Writes the path (fractional lags) into path[0 .. windows). Returns the window count. */
-/* hot (its Viterbi): not inlined into the cold pmi_beats_analyse */
-#if defined(__wasm__) && defined(__clang__)
-__attribute__((noinline))
-#endif
 static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double prior, double *path, uint32_t max_windows,
                             pm_error *err, bool *oom) {
     size_t n = s->n;
@@ -89,15 +85,17 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         /* comb over 2 multiples only (the window is short) */
         for (uint32_t lag = scan->lag_min; lag <= scan->lag_max; lag++) {
             double v = acf[lag] + (2 * lag + 1 < local.acf_lags ? 0.5 * fmax(acf[2 * lag], fmax(acf[2 * lag - 1], acf[2 * lag + 1])) : 0);
-            double bpm = 60.0 * PMI_FPS / lag, oct = log2(bpm / prior);
-            row[lag - scan->lag_min] = (v > 0 ? v : 0) * exp(-0.5 * oct * oct);
+            double bpm = 60.0 * PMI_FPS / lag, oct = pmi_log2(bpm / prior);
+            row[lag - scan->lag_min] = (v > 0 ? v : 0) * pmi_exp(-0.5 * oct * oct);
         }
         double mx = 0;
         for (uint32_t i = 0; i < states; i++) mx = fmax(mx, row[i]);
         for (uint32_t i = 0; i < states; i++) row[i] = mx > 0 ? row[i] / mx : 0;
     }
-    /* Viterbi: maximise sum of salience minus step penalties */
+    /* Viterbi: maximise sum of salience minus step penalties; lg[i] = log(lag_min + i), from the
+     * scratch's log(d) table (the same pmi_log values) */
     const double step = pmi_log(1.05);
+    const double *lg = s->logd + scan->lag_min;
     for (uint32_t i = 0; i < states; i++) cost[i] = sal[i], from[i] = -1;
     for (uint32_t w = 1; w < windows; w++) {
         const double *prev = cost + (size_t)(w - 1) * states;
@@ -105,9 +103,9 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         for (uint32_t i = 0; i < states; i++) {
             double best = -1e300;
             int32_t arg = 0;
-            double li = pmi_log((double)(scan->lag_min + i));
+            double li = lg[i];
             for (uint32_t j = 0; j < states; j++) {
-                double v = prev[j] - PMI_STEP_PENALTY * fabs(li - pmi_log((double)(scan->lag_min + j))) / step;
+                double v = prev[j] - PMI_STEP_PENALTY * fabs(li - lg[j]) / step;
                 if (v > best) best = v, arg = (int32_t)j;
             }
             cur[i] = best + sal[(size_t)w * states + i];
@@ -350,12 +348,12 @@ PMI_COLD pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, p
         level_stats st = stats_of(&s, count);
         double bpm = bpm_est * scale;
         double hi = fmax(st.even, st.odd), lo = fmin(st.even, st.odd), alt = hi > 0 ? lo / hi : 1;
-        double here = fabs(log2(bpm / prior));
+        double here = fabs(pmi_log2(bpm / prior));
         PMI_TRACE("level %.2f BPM: on %.3f mid %.3f even %.3f odd %.3f (%.2f)\n", bpm, st.on, st.mid, st.even, st.odd, alt);
         if (iter < 2 && bpm * 2 <= pmi_opt_max_bpm(opt) && !(scale < 1 && iter > 0)) {
             uint32_t c2 = track(&s, lag, scale * 2, tightness);
             double up = st.on > 0 ? stats_of(&s, c2).on / st.on : 0;
-            bool nearer = fabs(log2(2 * bpm / prior)) < here;
+            bool nearer = fabs(pmi_log2(2 * bpm / prior)) < here;
             /* alternate beats far apart in strength at a level that cannot be halved: the beats follow
              * an off-beat figure (swung notes), the faster level is then taken more readily */
             bool suspect = alt < PMI_DOWN_RATIO && bpm / 2 < pmi_opt_min_bpm(opt);
@@ -367,7 +365,7 @@ PMI_COLD pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, p
             count = track(&s, lag, scale, tightness);
         }
         if (bpm / 2 >= pmi_opt_min_bpm(opt) && scale <= 1) {
-            bool nearer = fabs(log2(0.5 * bpm / prior)) < here;
+            bool nearer = fabs(pmi_log2(0.5 * bpm / prior)) < here;
             PMI_TRACE("  /2: alternate beats %.2f%s\n", alt, nearer ? " (nearer the prior)" : "");
             if (alt < PMI_DOWN_RATIO || (alt < PMI_DOWN_MAYBE && nearer)) {
                 scale /= 2;

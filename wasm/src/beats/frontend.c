@@ -130,7 +130,7 @@ PMI_COLD static bool init_chroma(pm_beat_tracker *t) {
         double f = k * bin_hz;
         t->pitch_class[k] = -1;
         if (f < 55.0 || f > fmax) continue;
-        double p = 12.0 * log2(f / 440.0) + 69.0;
+        double p = 12.0 * pmi_log2(f / 440.0) + 69.0;
         double r = floor(p + 0.5);
         int pc = ((int)r % 12 + 12) % 12;
         double c = cos(M_PI * (p - r)); /* 1 on the pitch, 0 half a semitone away */

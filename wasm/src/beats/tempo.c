@@ -60,8 +60,8 @@ PMI_COLD void pmi_tempo_salience(const double *acf, const pmi_tempo_scan *s, dou
             if (at >= s->acf_lags) break;
             comb += acf_near(acf, s->acf_lags, at, k - 1) / k;
         }
-        double bpm = 60.0 * PMI_FPS / lag, o = log2(bpm / prior_bpm);
-        sal[lag - s->lag_min] = (comb > 0 ? comb : 0) * exp(-0.5 * o * o);
+        double bpm = 60.0 * PMI_FPS / lag, o = pmi_log2(bpm / prior_bpm);
+        sal[lag - s->lag_min] = (comb > 0 ? comb : 0) * pmi_exp(-0.5 * o * o);
     }
 }
 

@@ -1,5 +1,6 @@
-/* log and pow without tables: Sun's fdlibm as FreeBSD msun has it (e_log.c, e_log2.c, e_pow.c), by way
- * of musl (src/math/log_small.c, log2_small.c, pow_small.c), under Sun's notice:
+/* log, log2, exp and pow without tables: Sun's fdlibm as FreeBSD msun has it (e_log.c, e_log2.c, e_exp.c,
+ * e_pow.c), log, log2 and pow by way of musl (src/math/log_small.c, log2_small.c, pow_small.c), under
+ * Sun's notice:
  *
  * ====================================================
  * Copyright (C) 1993 by Sun Microsystems, Inc. All rights reserved.
@@ -12,7 +13,8 @@
  * ====================================================
  *
  * Changes: pmi_ names; the word access through a union; no FORCE_EVAL of the floating-point exceptions
- * (the core never reads them) and no errno; log ends with e_log2.c's extra-precision sum (below).
+ * (the core never reads them) and no errno; log ends with e_log2.c's extra-precision sum (below); exp's
+ * underflow returns 0 and its overflow 2^1023 * 2^1023 (not through volatile constants).
  * Otherwise the arithmetic, its order and every constant are fdlibm's. Compiled with -ffp-contract=off
  * (CMakeLists.txt): no fused multiply-add, the same bits on every target. */
 #include "fdlibm/fdlibm.h"
@@ -54,8 +56,9 @@ static const double ln2_hi = 6.93147180369123816490e-01, /* 3fe62e42 fee00000 */
     Lg7 = 1.479819860511658591e-01;                      /* 3FC2F112 DF3E5244 */
 
 /* The special cases and the reduction (e_log.c): returns 1 with *out set when x is a special case, else
- * 0 with f, hfsq, s, R and k. */
-static inline int log_reduce(double x, double *out, double *f, double *hfsq, double *s, double *R, int *k) {
+ * 0 with k and log(1+f) = hi + lo in extra precision (e_log2.c): f - hfsq + s*(hfsq+R), hi = f - hfsq
+ * with its low word cleared. log and log2 both scale this sum. */
+static inline int log_reduce(double x, double *out, double *hi, double *lo, int *k) {
     pmi_dbits u = {x};
     uint32_t hx = (uint32_t)(u.i >> 32);
     *k = 0;
@@ -78,40 +81,109 @@ static inline int log_reduce(double x, double *out, double *f, double *hfsq, dou
     hx = (hx & 0x000fffff) + 0x3fe6a09e;
     u.i = (uint64_t)hx << 32 | (u.i & 0xffffffff);
     x = u.f;
-    *f = x - 1.0;
-    *hfsq = 0.5 * *f * *f;
-    *s = *f / (2.0 + *f);
-    double z = *s * *s, w = z * z;
+    double f = x - 1.0;
+    double hfsq = 0.5 * f * f;
+    double s = f / (2.0 + f);
+    double z = s * s, w = z * z;
     double t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
     double t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
-    *R = t2 + t1;
+    double R = t2 + t1;
+    u.f = f - hfsq;
+    u.i &= (uint64_t)-1 << 32;
+    *hi = u.f;
+    *lo = f - *hi - hfsq + s * (hfsq + R);
     return 0;
 }
 
 double pmi_log(double x) {
-    double out, f, hfsq, s, R;
+    double out, hi, lo;
     int k;
-    if (log_reduce(x, &out, &f, &hfsq, &s, &R, &k)) return out;
+    if (log_reduce(x, &out, &hi, &lo, &k)) return out;
     /* e_log.c returns s*(hfsq+R) + dk*ln2_lo - hfsq + f + dk*ln2_hi; here the sum is e_log2.c's, in
-     * extra precision: hi+lo = f - hfsq + s*(hfsq+R), then dk*ln2_hi + hi exactly (Fast2Sum). Nearer the
-     * correctly rounded result: the same bits as musl's table-driven log for every integer 1..9169
-     * (the beat tracker's log(d)), and for 99 % of doubles. */
-    pmi_dbits u = {f - hfsq};
-    u.i &= (uint64_t)-1 << 32;
-    double hi = u.f;
-    double lo = f - hi - hfsq + s * (hfsq + R);
+     * extra precision: hi+lo, then dk*ln2_hi + hi exactly (Fast2Sum). Nearer the correctly rounded
+     * result: the same bits as musl's table-driven log for every integer 1..9169 (the beat tracker's
+     * log(d)), and for 99 % of doubles. */
     double dk = k, y = dk * ln2_hi, val_hi = y + hi;
     double val_lo = fabs(y) >= fabs(hi) ? (y - val_hi) + hi : (hi - val_hi) + y;
     val_lo += lo + dk * ln2_lo;
     return val_lo + val_hi;
 }
 
-/* exp's polynomial, shared with pow's 2^z (e_exp.c) */
+/* ---- log2 (e_log2.c) -----------------------------------------------------------------------------------
+ * log's reduction, then log2(x) = (hi + lo) / ln2 + k, the division a product by 1/ln2 =
+ * ivln2hi + ivln2lo in extra precision and k added by Fast2Sum (|k| >= 1 > |val_hi| when k != 0). */
+static const double ivln2hi = 1.44269504072144627571e+00, /* 0x3ff71547, 0x65200000 */
+    ivln2lo = 1.67517131648865118353e-10;                 /* 0x3de705fc, 0x2eefa200 */
+
+double pmi_log2(double x) {
+    double out, hi, lo;
+    int k;
+    if (log_reduce(x, &out, &hi, &lo, &k)) return out;
+    double val_hi = hi * ivln2hi;
+    double val_lo = (lo + hi) * ivln2lo + lo * ivln2hi;
+    double y = k, w = y + val_hi;
+    val_lo += (y - w) + val_hi;
+    return val_lo + w;
+}
+
+/* ---- exp (e_exp.c) -------------------------------------------------------------------------------------
+ * x = k*ln2 + r, |r| <= ln2/2, r = hi - lo; exp(r) = 1 + r + r*R1(r) / (2 - R1(r)) with
+ * R1(r) = r - (P1*r^2 + ... + P5*r^10) (Remez on [0, 0.34658], error < 2^-59); then exp(x) = 2^k exp(r).
+ * The polynomial is shared with pow's 2^z. */
 static const double P1 = 1.66666666666666019037e-01,  /* 0x3FC55555, 0x5555553E */
     P2 = -2.77777777770155933842e-03, /* 0xBF66C16C, 0x16BEBD93 */
     P3 = 6.61375632143793436117e-05,  /* 0x3F11566A, 0xAF25DE2C */
     P4 = -1.65339022054652515390e-06, /* 0xBEBBBD41, 0xC5D26BF1 */
     P5 = 4.13813679705723846039e-08;  /* 0x3E663769, 0x72BEA4D0 */
+static const double o_threshold = 7.09782712893383973096e+02, /* 0x40862E42, 0xFEFA39EF */
+    u_threshold = -7.45133219101941108420e+02,                /* 0xc0874910, 0xD52D3051 */
+    invln2 = 1.44269504088896338700e+00,                      /* 0x3ff71547, 0x652b82fe */
+    twom1000 = 9.33263618503218878990e-302;                   /* 2**-1000=0x01700000,0 */
+
+double pmi_exp(double x) {
+    double hi = 0.0, lo = 0.0, c, t, y;
+    int32_t k = 0;
+    uint32_t hx = hi_word(x);
+    int xsb = (int)(hx >> 31); /* sign bit of x */
+    hx &= 0x7fffffff;          /* high word of |x| */
+
+    /* filter out non-finite argument */
+    if (hx >= 0x40862E42) { /* if |x| >= 709.78... */
+        if (hx >= 0x7ff00000) {
+            if (((hx & 0xfffff) | lo_word(x)) != 0) return x + x; /* NaN */
+            return xsb == 0 ? x : 0.0;                            /* exp(+-inf) = {inf, 0} */
+        }
+        if (x > o_threshold) return 0x1p1023 * 0x1p1023; /* overflow */
+        if (x < u_threshold) return 0.0;                 /* underflow */
+    }
+
+    /* argument reduction */
+    if (hx > 0x3fd62e42) {     /* if |x| > 0.5 ln2 */
+        if (hx < 0x3FF0A2B2) { /* and |x| < 1.5 ln2 */
+            hi = xsb ? x + ln2_hi : x - ln2_hi;
+            lo = xsb ? -ln2_lo : ln2_lo;
+            k = 1 - xsb - xsb;
+        } else {
+            k = (int32_t)(invln2 * x + (xsb ? -0.5 : 0.5));
+            t = k;
+            hi = x - t * ln2_hi; /* t*ln2_hi is exact here */
+            lo = t * ln2_lo;
+        }
+        x = hi - lo;
+    } else if (hx < 0x3e300000) { /* when |x| < 2**-28 */
+        return 1.0 + x;
+    }
+
+    /* x is now in primary range */
+    t = x * x;
+    double twopk = with_hi_word(0.0, (uint32_t)(0x3ff00000 + (k >= -1021 ? k : k + 1000) * (1 << 20)));
+    c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    if (k == 0) return 1.0 - ((x * c) / (c - 2.0) - x);
+    y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi);
+    if (k < -1021) return y * twopk * twom1000; /* subnormal result */
+    if (k == 1024) return y * 2.0 * 0x1p1023;
+    return y * twopk;
+}
 
 /* ---- pow (e_pow.c) -----------------------------------------------------------------------------------
  * pow(x, y) = 2^(y * log2(x)): log2(x) = t1 + t2 in extra precision, y = y1 + y2, the product
