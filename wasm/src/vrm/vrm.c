@@ -160,13 +160,17 @@ static float finite_or_zero(ctx *c, float v) {
     c->non_finite++;
     return 0.0f;
 }
-static pm_vec3 finite_vec(ctx *c, pm_vec3 v) {
-    return pm_vec3_make(finite_or_zero(c, v.x), finite_or_zero(c, v.y), finite_or_zero(c, v.z));
+/* (vectors by pointer here: a pm_vec3 by value is a copy in memory at every call in wasm) */
+static pm_vec3 finite_vec(ctx *c, const pm_vec3 *v) {
+    return pm_vec3_make(finite_or_zero(c, v->x), finite_or_zero(c, v->y), finite_or_zero(c, v->z));
 }
-/* MMD -> glTF: metres, z mirrored; anything that overflowed on the way is written as 0 (counted). */
-#define to_gltf(v) gl(c, (v))
-static pm_vec3 gl(ctx *c, pm_vec3 v) {
-    return finite_vec(c, pm_vec3_make(v.x * MMD_TO_METRES, v.y * MMD_TO_METRES, -v.z * MMD_TO_METRES));
+/* MMD -> glTF of v - origin (origin NULL: of v; x - +0 is x): metres, z mirrored; anything that
+ * overflowed on the way is written as 0 (counted). */
+static pm_vec3 gl(ctx *c, const pm_vec3 *v, const pm_vec3 *origin) {
+    static const pm_vec3 zero = {0, 0, 0};
+    const pm_vec3 *o = origin ? origin : &zero;
+    pm_vec3 d = {(v->x - o->x) * MMD_TO_METRES, (v->y - o->y) * MMD_TO_METRES, -(v->z - o->z) * MMD_TO_METRES};
+    return finite_vec(c, &d);
 }
 
 /* Append bytes to the BIN chunk (4-aligned) as a bufferView; returns its index or -1. */
@@ -303,7 +307,7 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
     const pm_skeleton *s = c->s;
     uint32_t n = s->bone_count;
     for (uint32_t i = 0; i < n; i++) {
-        c->rest[i] = finite_vec(c, s->bones[i].position);
+        c->rest[i] = finite_vec(c, &s->bones[i].position);
         c->rot[i] = pm_quat_identity();
     }
     uint32_t driven[4] = {PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX}, aim[4];
@@ -326,8 +330,8 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
         uint32_t b = order[k], p = s->bones[b].parent;
         if (p != PM_NO_INDEX) {
             c->rot[b] = c->rot[p];
-            c->rest[b] = pm_vec3_add(c->rest[p], pm_quat_rotate(c->rot[p], pm_vec3_sub(finite_vec(c, s->bones[b].position),
-                                                                                         finite_vec(c, s->bones[p].position))));
+            c->rest[b] = pm_vec3_add(c->rest[p], pm_quat_rotate(c->rot[p], pm_vec3_sub(finite_vec(c, &s->bones[b].position),
+                                                                                         finite_vec(c, &s->bones[p].position))));
         }
         for (int d = 0; d < 4; d++) {
             if (driven[d] != b) continue;
@@ -348,7 +352,7 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
 
 /* A point (point = true) or a direction of vertex i through the bake (linear blend skinning with the
  * written weights): each weighted bone turns it about its rest position (a direction only turns). */
-static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) {
+static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) { /* (by value: callers pass temporaries) */
     const uint16_t *j = c->joints + 4 * (size_t)i;
     const float *w = c->weights + 4 * (size_t)i;
     bool any = false;
@@ -632,18 +636,18 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         const pm_model_rigid_body *b = &m->rigid_bodies[i];
         if (b->mode != 0 || b->bone == PM_NO_INDEX) continue;
         float radius = body_radius(b) * MMD_TO_METRES;
-        pm_vec3 bp = finite_vec(c, s->bones[b->bone].position);
-        pm_vec3 center = pm_vec3_add(c->rest[b->bone], pm_quat_rotate(c->rot[b->bone], pm_vec3_sub(finite_vec(c, b->position), bp)));
+        pm_vec3 bp = finite_vec(c, &s->bones[b->bone].position);
+        pm_vec3 center = pm_vec3_add(c->rest[b->bone], pm_quat_rotate(c->rot[b->bone], pm_vec3_sub(finite_vec(c, &b->position), bp)));
         pm_quat q = pm_quat_mul(c->rot[b->bone], pm_quat_from_euler(finite_or_zero(c, b->rotation.y), finite_or_zero(c, b->rotation.x),
                                                                     finite_or_zero(c, b->rotation.z), PM_EULER_YXZ));
         cJSON *co = pmi_json_add_object(colliders, NULL, &c->ok);
         pmi_json_add_number(co, "node", b->bone, &c->ok);
         cJSON *shape = pmi_json_add_object(co, "shape", &c->ok);
-        pm_vec3 off = to_gltf(pm_vec3_sub(center, c->rest[b->bone]));
+        pm_vec3 off = gl(c, &center, &c->rest[b->bone]);
         if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
             pm_vec3 half = pm_vec3_scale(pm_quat_rotate(q, pm_vec3_make(0, 1, 0)), b->size.y * 0.5f);
-            pm_vec3 a = to_gltf(pm_vec3_sub(pm_vec3_sub(center, half), c->rest[b->bone]));
-            pm_vec3 t = to_gltf(pm_vec3_sub(pm_vec3_add(center, half), c->rest[b->bone]));
+            pm_vec3 lo = pm_vec3_sub(center, half), hi = pm_vec3_add(center, half);
+            pm_vec3 a = gl(c, &lo, &c->rest[b->bone]), t = gl(c, &hi, &c->rest[b->bone]);
             cJSON *cap = pmi_json_add_object(shape, "capsule", &c->ok);
             add_floats(c, cap, "offset", &a.x, 3);
             pmi_json_add_number(cap, "radius", radius, &c->ok);
@@ -770,13 +774,10 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
     pmi_json_add_number(r, "nonFinite", c->non_finite, ok);
     pmi_json_add_number(r, "facesNotDrawn", faces_not_drawn, ok);
     pmi_json_add_number(r, "glbBytes", (double)res->glb_size, ok);
-    size_t n = 0;
     char *text = *ok ? cJSON_PrintUnformatted(r) : NULL;
     cJSON_Delete(r);
-    if (!text) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
-    n = strlen(text);
-    res->report_json = pmi_alloc(&c->a, n + 1);
-    if (res->report_json) memcpy(res->report_json, text, n + 1);
+    size_t n = text ? strlen(text) : 0;
+    if (text && (res->report_json = pmi_alloc(&c->a, n + 1))) memcpy(res->report_json, text, n + 1);
     cJSON_free(text);
     if (!res->report_json) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
     res->report_json_length = n;
@@ -878,9 +879,10 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
         uint32_t n = 0;
         for (uint32_t k = 0; k < mm->offset_count; k++) {
             uint32_t v = mm->offsets[k].index;
-            pm_vec3 d = finite_vec(c, pm_vec3_make(mm->offsets[k].value[0], mm->offsets[k].value[1], mm->offsets[k].value[2]));
+            pm_vec3 d = finite_vec(c, &(pm_vec3){mm->offsets[k].value[0], mm->offsets[k].value[1], mm->offsets[k].value[2]});
+            d = skin(c, v, d, false);
             pairs[n].vertex = v;
-            pairs[n++].delta = to_gltf(skin(c, v, d, false));
+            pairs[n++].delta = gl(c, &d, NULL);
         }
         qsort(pairs, n, sizeof *pairs, cmp_pair);
         uint32_t u = 0; /* merge repeats (summed, as the offsets add up when MMD applies them) */
@@ -976,8 +978,9 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     for (uint32_t i = 0; i < nv; i++) {
         const pm_model_vertex *v = &m->vertices[i];
-        pm_vec3 p = to_gltf(skin(c, i, finite_vec(c, v->position), true));
-        pm_vec3 n = skin(c, i, finite_vec(c, v->normal), false);
+        pm_vec3 p = skin(c, i, finite_vec(c, &v->position), true);
+        p = gl(c, &p, NULL);
+        pm_vec3 n = skin(c, i, finite_vec(c, &v->normal), false);
         n = pm_vec3_make(n.x, n.y, -n.z);
         float len = pm_vec3_length(n);
         n = len > 1e-12f && isfinite(len) ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
@@ -1010,7 +1013,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     for (uint32_t i = 0; i < nb; i++) {
         float *o = ibm + 16 * (size_t)i;
         o[0] = o[5] = o[10] = o[15] = 1;
-        pm_vec3 t = to_gltf(c->rest[i]);
+        pm_vec3 t = gl(c, &c->rest[i], NULL);
         o[12] = -t.x, o[13] = -t.y, o[14] = -t.z;
     }
     int32_t a_ibm = add_accessor(c, add_view(c, ibm, (size_t)nb * 64, 0), GL_FLOAT, nb, "MAT4", NULL, NULL, NULL);
@@ -1049,16 +1052,13 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
             tri[k + 1] = m->indices[mat->index_start + k + 2];
             tri[k + 2] = m->indices[mat->index_start + k + 1];
         }
-        int32_t view, acc;
-        if (nv <= 65535) {
+        bool short_index = nv <= 65535;
+        if (short_index) {
             uint16_t *t16 = (uint16_t *)tri; /* in place, front to back */
             for (uint32_t k = 0; k < cnt; k++) t16[k] = (uint16_t)tri[k];
-            view = add_view(c, t16, (size_t)cnt * 2, GL_ELEMENT_ARRAY_BUFFER);
-            acc = add_accessor(c, view, GL_USHORT, cnt, "SCALAR", NULL, NULL, NULL);
-        } else {
-            view = add_view(c, tri, (size_t)cnt * 4, GL_ELEMENT_ARRAY_BUFFER);
-            acc = add_accessor(c, view, GL_UINT, cnt, "SCALAR", NULL, NULL, NULL);
         }
+        int32_t view = add_view(c, tri, (size_t)cnt * (short_index ? 2 : 4), GL_ELEMENT_ARRAY_BUFFER);
+        int32_t acc = add_accessor(c, view, short_index ? GL_USHORT : GL_UINT, cnt, "SCALAR", NULL, NULL, NULL);
         cJSON *p = pmi_json_add_object(prims, NULL, &c->ok);
         cJSON *at = pmi_json_add_object(p, "attributes", &c->ok);
         const char *name = attribute_names;
@@ -1088,7 +1088,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     for (uint32_t i = 0; i < nb && r == PM_OK; i++) {
         cJSON *n = pmi_json_add_object(nodes, NULL, &c->ok);
         pmi_json_add_string(n, "name", s->bones[i].name.data, &c->ok);
-        pm_vec3 t = to_gltf(c->parent[i] == PM_NO_INDEX ? c->rest[i] : pm_vec3_sub(c->rest[i], c->rest[c->parent[i]]));
+        pm_vec3 t = gl(c, &c->rest[i], c->parent[i] == PM_NO_INDEX ? NULL : &c->rest[c->parent[i]]);
         if (t.x != 0 || t.y != 0 || t.z != 0) add_floats(c, n, "translation", &t.x, 3);
         kids[i] = n;
     }
@@ -1152,20 +1152,15 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         if (preset_morph[p] < 0) continue;
         const pm_model_morph *mm = &m->morphs[preset_morph[p]];
         cJSON *binds = cJSON_CreateArray();
-        if (mm->type == PM_MORPH_VERTEX && target_of[preset_morph[p]] >= 0) {
+        bool group = mm->type == PM_MORPH_GROUP; /* else a vertex morph: its own target, weight 1 */
+        for (uint32_t k = 0; k < (group ? mm->offset_count : 1); k++) {
+            uint32_t child = group ? mm->offsets[k].index : (uint32_t)preset_morph[p];
+            if (child >= m->morph_count || target_of[child] < 0) continue;
             cJSON *b = pmi_json_add_object(binds, NULL, &c->ok);
             pmi_json_add_number(b, "node", mesh_node, &c->ok);
-            pmi_json_add_number(b, "index", target_of[preset_morph[p]], &c->ok);
-            pmi_json_add_number(b, "weight", 1, &c->ok);
-        } else if (mm->type == PM_MORPH_GROUP)
-            for (uint32_t k = 0; k < mm->offset_count; k++) {
-                uint32_t child = mm->offsets[k].index;
-                if (child >= m->morph_count || target_of[child] < 0) continue;
-                cJSON *b = pmi_json_add_object(binds, NULL, &c->ok);
-                pmi_json_add_number(b, "node", mesh_node, &c->ok);
-                pmi_json_add_number(b, "index", target_of[child], &c->ok);
-                pmi_json_add_number(b, "weight", clamp01(mm->offsets[k].value[0]), &c->ok);
-            }
+            pmi_json_add_number(b, "index", target_of[child], &c->ok);
+            pmi_json_add_number(b, "weight", group ? clamp01(mm->offsets[k].value[0]) : 1, &c->ok);
+        }
         if (binds && cJSON_GetArraySize(binds) == 0) {
             cJSON_Delete(binds);
             preset_morph[p] = -1;
@@ -1182,7 +1177,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     bool eyes = le != PM_NO_INDEX && re != PM_NO_INDEX && head != PM_NO_INDEX;
     pmi_json_add_string(look, "type", eyes ? "bone" : "expression", &c->ok);
     if (eyes) {
-        pm_vec3 off = to_gltf(pm_vec3_sub(pm_vec3_scale(pm_vec3_add(c->rest[le], c->rest[re]), 0.5f), c->rest[head]));
+        pm_vec3 mid = pm_vec3_scale(pm_vec3_add(c->rest[le], c->rest[re]), 0.5f), off = gl(c, &mid, &c->rest[head]);
         add_floats(c, look, "offsetFromHeadBone", &off.x, 3);
         const char *maps[4] = {"rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"};
         for (int k = 0; k < 4; k++) {
@@ -1260,12 +1255,9 @@ pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, p
         size_t at = 0;
         for (uint32_t k = 0; k < map.missing_required_count; k++) {
             pm_humanoid_bone hb = map.missing_required[k];
-            if (map.missing_required_count <= 4) /* with the semi-standard MMD name while the message has room */
-                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s (%s)", k ? ", " : "",
-                                 pm_humanoid_bone_name(hb), pm_rig_role_mmd_name(pm_rig_role_of_humanoid(hb)));
-            else
-                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", k ? ", " : "",
-                                 pm_humanoid_bone_name(hb));
+            bool mmd = map.missing_required_count <= 4; /* with the semi-standard MMD name while the message has room */
+            at += pmi_format(list + at, sizeof list - at, "%s%s%s%s%s", k ? ", " : "", pm_humanoid_bone_name(hb),
+                             mmd ? " (" : "", mmd ? pm_rig_role_mmd_name(pm_rig_role_of_humanoid(hb)) : "", mmd ? ")" : "");
             if (at >= sizeof list) break;
         }
         return pmi_fail(err, PM_ERR_NOT_FOUND, "vrm: the model lacks %u required humanoid bone%s: %s",
