@@ -161,6 +161,10 @@ static float finite_or_zero(ctx *c, float v) {
     return 0.0f;
 }
 /* (vectors by pointer here: a pm_vec3 by value is a copy in memory at every call in wasm) */
+/* a + b * s component by component: s = 1 is pm_vec3_add, s = -1 pm_vec3_sub (x + -y is x - y), exactly */
+static pm_vec3 add_scaled(const pm_vec3 *a, const pm_vec3 *b, float s) {
+    return (pm_vec3){a->x + b->x * s, a->y + b->y * s, a->z + b->z * s};
+}
 static pm_vec3 finite_vec(ctx *c, const pm_vec3 *v) {
     return pm_vec3_make(finite_or_zero(c, v->x), finite_or_zero(c, v->y), finite_or_zero(c, v->z));
 }
@@ -296,7 +300,7 @@ static uint32_t *parent_order(ctx *c) {
 }
 
 static float arm_degrees_below(const pm_skeleton *s, uint32_t arm, uint32_t elbow) {
-    pm_vec3 d = pm_vec3_sub(s->bones[elbow].position, s->bones[arm].position);
+    pm_vec3 d = add_scaled(&s->bones[elbow].position, &s->bones[arm].position, -1);
     float len = pm_vec3_length(d);
     if (!(len > 0)) return 0;
     return (float)(asin(fmax(-1.0, fmin(1.0, -d.y / len))) * 180.0 / PM_PI);
@@ -330,12 +334,13 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
         uint32_t b = order[k], p = s->bones[b].parent;
         if (p != PM_NO_INDEX) {
             c->rot[b] = c->rot[p];
-            c->rest[b] = pm_vec3_add(c->rest[p], pm_quat_rotate(c->rot[p], pm_vec3_sub(finite_vec(c, &s->bones[b].position),
-                                                                                         finite_vec(c, &s->bones[p].position))));
+            pm_vec3 at = finite_vec(c, &s->bones[b].position), from = finite_vec(c, &s->bones[p].position);
+            pm_vec3 t = pm_quat_rotate(c->rot[p], add_scaled(&at, &from, -1));
+            c->rest[b] = add_scaled(&c->rest[p], &t, 1);
         }
         for (int d = 0; d < 4; d++) {
             if (driven[d] != b) continue;
-            pm_vec3 dir = pm_quat_rotate(c->rot[b], pm_vec3_sub(s->bones[aim[d]].position, s->bones[b].position));
+            pm_vec3 dir = pm_quat_rotate(c->rot[b], add_scaled(&s->bones[aim[d]].position, &s->bones[b].position, -1));
             if (!(pm_vec3_length(dir) > 1e-6f)) continue;
             pm_quat turn = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
             c->rot[b] = pm_quat_normalize(pm_quat_mul(turn, c->rot[b]));
@@ -352,18 +357,19 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
 
 /* A point (point = true) or a direction of vertex i through the bake (linear blend skinning with the
  * written weights): each weighted bone turns it about its rest position (a direction only turns). */
-static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) { /* (by value: callers pass temporaries) */
+static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) {
     const uint16_t *j = c->joints + 4 * (size_t)i;
     const float *w = c->weights + 4 * (size_t)i;
     bool any = false;
     for (int k = 0; k < 4; k++) any |= w[k] > 0 && c->moved[j[k]];
     if (!any) return v;
-    pm_vec3 out = pm_vec3_make(0, 0, 0);
-    for (int k = 0; k < 4; k++) {
+    pm_vec3 out = {0, 0, 0};
+    for (int k = 0; k < 4; k++) { /* out += (rest + turn (v - bone)) * w */
         if (w[k] <= 0) continue;
         uint32_t b = j[k];
-        pm_vec3 turned = pm_quat_rotate(c->rot[b], point ? pm_vec3_sub(v, c->s->bones[b].position) : v);
-        out = pm_vec3_add(out, pm_vec3_scale(point ? pm_vec3_add(c->rest[b], turned) : turned, w[k]));
+        pm_vec3 t = pm_quat_rotate(c->rot[b], point ? add_scaled(&v, &c->s->bones[b].position, -1) : v);
+        if (point) t = add_scaled(&c->rest[b], &t, 1);
+        out = add_scaled(&out, &t, w[k]);
     }
     return out;
 }
@@ -637,7 +643,8 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         if (b->mode != 0 || b->bone == PM_NO_INDEX) continue;
         float radius = body_radius(b) * MMD_TO_METRES;
         pm_vec3 bp = finite_vec(c, &s->bones[b->bone].position);
-        pm_vec3 center = pm_vec3_add(c->rest[b->bone], pm_quat_rotate(c->rot[b->bone], pm_vec3_sub(finite_vec(c, &b->position), bp)));
+        pm_vec3 bb = finite_vec(c, &b->position), turned = pm_quat_rotate(c->rot[b->bone], add_scaled(&bb, &bp, -1));
+        pm_vec3 center = add_scaled(&c->rest[b->bone], &turned, 1);
         pm_quat q = pm_quat_mul(c->rot[b->bone], pm_quat_from_euler(finite_or_zero(c, b->rotation.y), finite_or_zero(c, b->rotation.x),
                                                                     finite_or_zero(c, b->rotation.z), PM_EULER_YXZ));
         cJSON *co = pmi_json_add_object(colliders, NULL, &c->ok);
@@ -646,7 +653,7 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         pm_vec3 off = gl(c, &center, &c->rest[b->bone]);
         if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
             pm_vec3 half = pm_vec3_scale(pm_quat_rotate(q, pm_vec3_make(0, 1, 0)), b->size.y * 0.5f);
-            pm_vec3 lo = pm_vec3_sub(center, half), hi = pm_vec3_add(center, half);
+            pm_vec3 lo = add_scaled(&center, &half, -1), hi = add_scaled(&center, &half, 1);
             pm_vec3 a = gl(c, &lo, &c->rest[b->bone]), t = gl(c, &hi, &c->rest[b->bone]);
             cJSON *cap = pmi_json_add_object(shape, "capsule", &c->ok);
             add_floats(c, cap, "offset", &a.x, 3);
@@ -887,7 +894,7 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
         qsort(pairs, n, sizeof *pairs, cmp_pair);
         uint32_t u = 0; /* merge repeats (summed, as the offsets add up when MMD applies them) */
         for (uint32_t k = 0; k < n; k++) {
-            if (u && pairs[u - 1].vertex == pairs[k].vertex) pairs[u - 1].delta = pm_vec3_add(pairs[u - 1].delta, pairs[k].delta);
+            if (u && pairs[u - 1].vertex == pairs[k].vertex) pairs[u - 1].delta = add_scaled(&pairs[u - 1].delta, &pairs[k].delta, 1);
             else pairs[u++] = pairs[k];
         }
         uint32_t nz = 0;
