@@ -155,6 +155,11 @@ typedef struct ctx {
     texture_state *tex;
 } ctx;
 
+/* The writer's arrays: one call with the state instead of its allocator and error at every site. */
+static void *alloc_array(ctx *c, size_t count, size_t elem, const char *what) {
+    return pmi_alloc_array(&c->a, count, elem, c->err, what);
+}
+
 static float finite_or_zero(ctx *c, float v) {
     if (isfinite(v)) return v;
     c->non_finite++;
@@ -277,8 +282,8 @@ static void vertex_weights(ctx *c, uint32_t i) {
 /* The bones in an order where each comes after its parent. */
 static uint32_t *parent_order(ctx *c) {
     uint32_t n = c->s->bone_count;
-    uint32_t *depth = pmi_alloc_array(&c->a, n, sizeof *depth, c->err, "vrm bone order");
-    uint32_t *order = pmi_alloc_array(&c->a, n, sizeof *order, c->err, "vrm bone order");
+    uint32_t *depth = alloc_array(c, n, sizeof *depth, "vrm bone order");
+    uint32_t *order = alloc_array(c, n, sizeof *order, "vrm bone order");
     if (!depth || !order) {
         pmi_free(&c->a, depth);
         pmi_free(&c->a, order);
@@ -457,7 +462,7 @@ static pm_result write_textures(ctx *c, cJSON *root, pm_vrm_result *res) {
     cJSON *smp = pmi_json_add_object(samplers, NULL, &c->ok);
     pmi_json_add_number(smp, "magFilter", 9729, &c->ok);
     pmi_json_add_number(smp, "minFilter", 9987, &c->ok);
-    bool *toon = pmi_alloc_array(&c->a, m->texture_count, 1, c->err, "vrm textures");
+    bool *toon = alloc_array(c, m->texture_count, 1, "vrm textures");
     if (!toon) return PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < m->material_count; i++) {
         const pm_model_material *mat = &m->materials[i];
@@ -612,10 +617,10 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
     const pm_skeleton *s = c->s;
     uint32_t nb = s->bone_count, nr = m->rigid_body_count;
     if (!nr) return PM_OK;
-    uint32_t *dyn = pmi_alloc_array(&c->a, nb, sizeof *dyn, c->err, "vrm springs");    /* body moving each bone */
-    uint32_t *next = pmi_alloc_array(&c->a, nb, sizeof *next, c->err, "vrm springs");   /* chosen dynamic child */
-    int32_t *collider = pmi_alloc_array(&c->a, nr, sizeof *collider, c->err, "vrm springs"); /* body -> collider */
-    uint32_t *groups = pmi_alloc_array(&c->a, nb, sizeof *groups, c->err, "vrm springs"); /* group -> (group << 16 | mask) */
+    uint32_t *dyn = alloc_array(c, nb, sizeof *dyn, "vrm springs");    /* body moving each bone */
+    uint32_t *next = alloc_array(c, nb, sizeof *next, "vrm springs");   /* chosen dynamic child */
+    int32_t *collider = alloc_array(c, nr, sizeof *collider, "vrm springs"); /* body -> collider */
+    uint32_t *groups = alloc_array(c, nb, sizeof *groups, "vrm springs"); /* group -> (group << 16 | mask) */
     pm_result r = dyn && next && collider && groups ? PM_OK : PM_ERR_OUT_OF_MEMORY;
     cJSON *sb = NULL, *colliders = NULL, *cgroups = NULL, *springs = NULL;
     if (r == PM_OK) {
@@ -873,9 +878,9 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
     uint32_t most = 0;
     for (uint32_t i = 0; i < m->morph_count; i++)
         if (m->morphs[i].type == PM_MORPH_VERTEX && m->morphs[i].offset_count > most) most = m->morphs[i].offset_count;
-    sparse_pair *pairs = pmi_alloc_array(&c->a, most, sizeof *pairs, c->err, "vrm morph targets");
-    uint32_t *idx = pmi_alloc_array(&c->a, most, sizeof *idx, c->err, "vrm morph targets");
-    float *val = pmi_alloc_array(&c->a, most, 3 * sizeof *val, c->err, "vrm morph targets");
+    sparse_pair *pairs = alloc_array(c, most, sizeof *pairs, "vrm morph targets");
+    uint32_t *idx = alloc_array(c, most, sizeof *idx, "vrm morph targets");
+    float *val = alloc_array(c, most, 3 * sizeof *val, "vrm morph targets");
     pm_result r = PM_OK;
     if (!pairs || !idx || !val) r = PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < m->morph_count && r == PM_OK; i++) {
@@ -975,9 +980,9 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     c->accessors = pmi_json_add_array(root, "accessors", &c->ok);
 
     /* vertex arrays (shared by every primitive) */
-    float *pos = pmi_alloc_array(&c->a, nv, 12, c->err, "vrm positions");
-    float *nrm = pmi_alloc_array(&c->a, nv, 12, c->err, "vrm normals");
-    float *uv = pmi_alloc_array(&c->a, nv, 8, c->err, "vrm uvs");
+    float *pos = alloc_array(c, nv, 12, "vrm positions");
+    float *nrm = alloc_array(c, nv, 12, "vrm normals");
+    float *uv = alloc_array(c, nv, 8, "vrm uvs");
     if (!pos || !nrm || !uv) {
         pmi_free(&c->a, pos), pmi_free(&c->a, nrm), pmi_free(&c->a, uv);
         cJSON_Delete(root);
@@ -1012,7 +1017,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     pmi_free(&c->a, pos), pmi_free(&c->a, nrm), pmi_free(&c->a, uv);
 
     /* inverse bind matrices: the (baked) rest translations */
-    float *ibm = pmi_alloc_array(&c->a, nb, 64, c->err, "vrm inverse bind matrices");
+    float *ibm = alloc_array(c, nb, 64, "vrm inverse bind matrices");
     if (!ibm) {
         cJSON_Delete(root);
         return PM_ERR_OUT_OF_MEMORY;
@@ -1032,8 +1037,8 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         return r;
     }
     cJSON *materials = pmi_json_add_array(root, "materials", &c->ok);
-    int32_t *target_of = pmi_alloc_array(&c->a, m->morph_count, sizeof *target_of, c->err, "vrm morphs");
-    uint32_t *tri = pmi_alloc_array(&c->a, m->index_count, 4, c->err, "vrm indices");
+    int32_t *target_of = alloc_array(c, m->morph_count, sizeof *target_of, "vrm morphs");
+    uint32_t *tri = alloc_array(c, m->index_count, 4, "vrm indices");
     if (!target_of || !tri) {
         pmi_free(&c->a, target_of), pmi_free(&c->a, tri);
         cJSON_Delete(root);
@@ -1090,7 +1095,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
 
     /* nodes: the bones, then the mesh */
     cJSON *nodes = pmi_json_add_array(root, "nodes", &c->ok);
-    cJSON **kids = r == PM_OK ? pmi_alloc_array(&c->a, nb, sizeof *kids, c->err, "vrm nodes") : NULL;
+    cJSON **kids = r == PM_OK ? alloc_array(c, nb, sizeof *kids, "vrm nodes") : NULL;
     if (r == PM_OK && !kids) r = PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < nb && r == PM_OK; i++) {
         cJSON *n = pmi_json_add_object(nodes, NULL, &c->ok);
@@ -1275,7 +1280,7 @@ pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, p
                         model->vertex_count, model->index_count);
     ctx c = {.m = model, .s = s, .o = o, .a = o->allocator, .err = err, .ok = true};
     c.bin.allocator = &c.a;
-    pm_vrm_result *res = pmi_alloc_array(&c.a, 1, sizeof *res, err, "vrm result");
+    pm_vrm_result *res = alloc_array(&c, 1, sizeof *res, "vrm result");
     if (!res) return PM_ERR_OUT_OF_MEMORY;
     res->magic = PMI_VRM_MAGIC;
     res->allocator = c.a;
@@ -1285,13 +1290,13 @@ pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, p
     memcpy(res->missing_required, map.missing_required, sizeof map.missing_required);
     res->drivable = map.drivable;
     uint32_t nb = s->bone_count, nv = model->vertex_count;
-    c.rest = pmi_alloc_array(&c.a, nb, sizeof *c.rest, err, "vrm bones");
-    c.rot = c.rest ? pmi_alloc_array(&c.a, nb, sizeof *c.rot, err, "vrm bones") : NULL;
-    c.moved = c.rot ? pmi_alloc_array(&c.a, nb, sizeof *c.moved, err, "vrm bones") : NULL;
-    c.parent = c.moved ? pmi_alloc_array(&c.a, nb, sizeof *c.parent, err, "vrm bones") : NULL;
-    c.joints = c.parent ? pmi_alloc_array(&c.a, nv, 4 * sizeof *c.joints, err, "vrm joints") : NULL;
-    c.weights = c.joints ? pmi_alloc_array(&c.a, nv, 4 * sizeof *c.weights, err, "vrm weights") : NULL;
-    c.tex = c.weights ? pmi_alloc_array(&c.a, model->texture_count, sizeof *c.tex, err, "vrm textures") : NULL;
+    c.rest = alloc_array(&c, nb, sizeof *c.rest, "vrm bones");
+    c.rot = c.rest ? alloc_array(&c, nb, sizeof *c.rot, "vrm bones") : NULL;
+    c.moved = c.rot ? alloc_array(&c, nb, sizeof *c.moved, "vrm bones") : NULL;
+    c.parent = c.moved ? alloc_array(&c, nb, sizeof *c.parent, "vrm bones") : NULL;
+    c.joints = c.parent ? alloc_array(&c, nv, 4 * sizeof *c.joints, "vrm joints") : NULL;
+    c.weights = c.joints ? alloc_array(&c, nv, 4 * sizeof *c.weights, "vrm weights") : NULL;
+    c.tex = c.weights ? alloc_array(&c, model->texture_count, sizeof *c.tex, "vrm textures") : NULL;
     r = c.tex ? build(&c, res, &roles, &map) : PM_ERR_OUT_OF_MEMORY;
     pmi_free(&c.a, c.rest), pmi_free(&c.a, c.rot), pmi_free(&c.a, c.moved), pmi_free(&c.a, c.parent);
     pmi_free(&c.a, c.joints), pmi_free(&c.a, c.weights), pmi_free(&c.a, c.tex);
