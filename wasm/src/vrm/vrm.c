@@ -739,8 +739,7 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
                               const int32_t *preset_morph, const char *const *preset_name, uint32_t material_count, const char *const *meta_defaults,
                               int meta_default_count, uint32_t faces_not_drawn, const spring_figures *sf) {
     bool *ok = &c->ok; /* true here: the file was built */
-    cJSON *r = cJSON_CreateObject();
-    if (!r) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
+    cJSON *r = cJSON_CreateObject(); /* NULL: each add below clears *ok, and the report fails at its end */
     pmi_json_add_number(r, "humanoidMapped", map->mapped, ok);
     pmi_json_add_number(r, "humanoidTotal", map->total, ok);
     cJSON *miss = pmi_json_add_array(r, "missingRequiredBones", ok);
@@ -1050,7 +1049,8 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     /* the mesh: one primitive per material that draws faces */
     cJSON *meshes = pmi_json_add_array(root, "meshes", &c->ok);
     cJSON *mesh = pmi_json_add_object(meshes, NULL, &c->ok);
-    pmi_json_add_string(mesh, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
+    const char *mesh_name = s->model_name.length ? s->model_name.data : "mesh"; /* the mesh's and its node's */
+    pmi_json_add_string(mesh, "name", mesh_name, &c->ok);
     cJSON *prims = pmi_json_add_array(mesh, "primitives", &c->ok);
     uint32_t drawn = 0, written_materials = 0;
     for (uint32_t i = 0; i < m->material_count && r == PM_OK; i++) {
@@ -1113,7 +1113,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     pmi_free(&c->a, kids);
     uint32_t mesh_node = nb;
     cJSON *mn_ = pmi_json_add_object(nodes, NULL, &c->ok);
-    pmi_json_add_string(mn_, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
+    pmi_json_add_string(mn_, "name", mesh_name, &c->ok);
     pmi_json_add_number(mn_, "mesh", 0, &c->ok);
     pmi_json_add_number(mn_, "skin", 0, &c->ok);
     cJSON *skins = pmi_json_add_array(root, "skins", &c->ok);
