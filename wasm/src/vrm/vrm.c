@@ -170,6 +170,10 @@ static float finite_or_zero(ctx *c, float v) {
 static pm_vec3 add_scaled(const pm_vec3 *a, const pm_vec3 *b, float s) {
     return (pm_vec3){a->x + b->x * s, a->y + b->y * s, a->z + b->z * s};
 }
+/* q turns a - b (b NULL: a) */
+static pm_vec3 turn(const pm_quat *q, const pm_vec3 *a, const pm_vec3 *b) {
+    return pm_quat_rotate(*q, b ? add_scaled(a, b, -1) : *a);
+}
 static pm_vec3 finite_vec(ctx *c, const pm_vec3 *v) {
     return pm_vec3_make(finite_or_zero(c, v->x), finite_or_zero(c, v->y), finite_or_zero(c, v->z));
 }
@@ -340,12 +344,12 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
         if (p != PM_NO_INDEX) {
             c->rot[b] = c->rot[p];
             pm_vec3 at = finite_vec(c, &s->bones[b].position), from = finite_vec(c, &s->bones[p].position);
-            pm_vec3 t = pm_quat_rotate(c->rot[p], add_scaled(&at, &from, -1));
+            pm_vec3 t = turn(&c->rot[p], &at, &from);
             c->rest[b] = add_scaled(&c->rest[p], &t, 1);
         }
         for (int d = 0; d < 4; d++) {
             if (driven[d] != b) continue;
-            pm_vec3 dir = pm_quat_rotate(c->rot[b], add_scaled(&s->bones[aim[d]].position, &s->bones[b].position, -1));
+            pm_vec3 dir = turn(&c->rot[b], &s->bones[aim[d]].position, &s->bones[b].position);
             if (!(pm_vec3_length(dir) > 1e-6f)) continue;
             pm_quat turn = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
             c->rot[b] = pm_quat_normalize(pm_quat_mul(turn, c->rot[b]));
@@ -372,7 +376,7 @@ static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) {
     for (int k = 0; k < 4; k++) { /* out += (rest + turn (v - bone)) * w */
         if (w[k] <= 0) continue;
         uint32_t b = j[k];
-        pm_vec3 t = pm_quat_rotate(c->rot[b], point ? add_scaled(&v, &c->s->bones[b].position, -1) : v);
+        pm_vec3 t = turn(&c->rot[b], &v, point ? &c->s->bones[b].position : NULL);
         if (point) t = add_scaled(&c->rest[b], &t, 1);
         out = add_scaled(&out, &t, w[k]);
     }
@@ -648,7 +652,7 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         if (b->mode != 0 || b->bone == PM_NO_INDEX) continue;
         float radius = body_radius(b) * MMD_TO_METRES;
         pm_vec3 bp = finite_vec(c, &s->bones[b->bone].position);
-        pm_vec3 bb = finite_vec(c, &b->position), turned = pm_quat_rotate(c->rot[b->bone], add_scaled(&bb, &bp, -1));
+        pm_vec3 bb = finite_vec(c, &b->position), turned = turn(&c->rot[b->bone], &bb, &bp);
         pm_vec3 center = add_scaled(&c->rest[b->bone], &turned, 1);
         pm_quat q = pm_quat_mul(c->rot[b->bone], pm_quat_from_euler(finite_or_zero(c, b->rotation.y), finite_or_zero(c, b->rotation.x),
                                                                     finite_or_zero(c, b->rotation.z), PM_EULER_YXZ));
