@@ -366,17 +366,17 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
 
 /* A point (point = true) or a direction of vertex i through the bake (linear blend skinning with the
  * written weights): each weighted bone turns it about its rest position (a direction only turns). */
-static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) {
+static pm_vec3 skin(const ctx *c, uint32_t i, const pm_vec3 *v, bool point) {
     const uint16_t *j = c->joints + 4 * (size_t)i;
     const float *w = c->weights + 4 * (size_t)i;
     bool any = false;
     for (int k = 0; k < 4; k++) any |= w[k] > 0 && c->moved[j[k]];
-    if (!any) return v;
+    if (!any) return *v;
     pm_vec3 out = {0, 0, 0};
     for (int k = 0; k < 4; k++) { /* out += (rest + turn (v - bone)) * w */
         if (w[k] <= 0) continue;
         uint32_t b = j[k];
-        pm_vec3 t = turn(&c->rot[b], &v, point ? &c->s->bones[b].position : NULL);
+        pm_vec3 t = turn(&c->rot[b], v, point ? &c->s->bones[b].position : NULL);
         if (point) t = add_scaled(&c->rest[b], &t, 1);
         out = add_scaled(&out, &t, w[k]);
     }
@@ -895,7 +895,7 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
         for (uint32_t k = 0; k < mm->offset_count; k++) {
             uint32_t v = mm->offsets[k].index;
             pm_vec3 d = finite_vec(c, &(pm_vec3){mm->offsets[k].value[0], mm->offsets[k].value[1], mm->offsets[k].value[2]});
-            d = skin(c, v, d, false);
+            d = skin(c, v, &d, false);
             pairs[n].vertex = v;
             pairs[n++].delta = gl(c, &d, NULL);
         }
@@ -993,9 +993,10 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     for (uint32_t i = 0; i < nv; i++) {
         const pm_model_vertex *v = &m->vertices[i];
-        pm_vec3 p = skin(c, i, finite_vec(c, &v->position), true);
+        pm_vec3 p = finite_vec(c, &v->position), n = finite_vec(c, &v->normal);
+        p = skin(c, i, &p, true);
         p = gl(c, &p, NULL);
-        pm_vec3 n = skin(c, i, finite_vec(c, &v->normal), false);
+        n = skin(c, i, &n, false);
         n = pm_vec3_make(n.x, n.y, -n.z);
         float len = pm_vec3_length(n);
         n = len > 1e-12f && isfinite(len) ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
@@ -1193,7 +1194,9 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     bool eyes = le != PM_NO_INDEX && re != PM_NO_INDEX && head != PM_NO_INDEX;
     pmi_json_add_string(look, "type", eyes ? "bone" : "expression", &c->ok);
     if (eyes) {
-        pm_vec3 mid = pm_vec3_scale(pm_vec3_add(c->rest[le], c->rest[re]), 0.5f), off = gl(c, &mid, &c->rest[head]);
+        pm_vec3 mid = add_scaled(&c->rest[le], &c->rest[re], 1);
+        mid = pm_vec3_scale(mid, 0.5f);
+        pm_vec3 off = gl(c, &mid, &c->rest[head]);
         add_floats(c, look, "offsetFromHeadBone", &off.x, 3);
         const char *maps[4] = {"rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"};
         for (int k = 0; k < 4; k++) {
