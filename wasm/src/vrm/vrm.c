@@ -661,7 +661,8 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         cJSON *shape = pmi_json_add_object(co, "shape", &c->ok);
         pm_vec3 off = gl(c, &center, &c->rest[b->bone]);
         if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
-            pm_vec3 half = pm_vec3_scale(pm_quat_rotate(q, pm_vec3_make(0, 1, 0)), b->size.y * 0.5f);
+            static const pm_vec3 up = {0, 1, 0};
+            pm_vec3 half = pm_vec3_scale(turn(&q, &up, NULL), b->size.y * 0.5f);
             pm_vec3 lo = add_scaled(&center, &half, -1), hi = add_scaled(&center, &half, 1);
             pm_vec3 a = gl(c, &lo, &c->rest[b->bone]), t = gl(c, &hi, &c->rest[b->bone]);
             cJSON *cap = pmi_json_add_object(shape, "capsule", &c->ok);
