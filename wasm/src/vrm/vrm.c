@@ -351,8 +351,8 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
             if (driven[d] != b) continue;
             pm_vec3 dir = turn(&c->rot[b], &s->bones[aim[d]].position, &s->bones[b].position);
             if (!(pm_vec3_length(dir) > 1e-6f)) continue;
-            pm_quat turn = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
-            c->rot[b] = pm_quat_normalize(pm_quat_mul(turn, c->rot[b]));
+            pm_quat to_side = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
+            c->rot[b] = pm_quat_normalize(pm_quat_mul(to_side, c->rot[b]));
         }
     }
     pmi_free(&c->a, order);
