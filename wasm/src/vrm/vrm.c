@@ -155,18 +155,35 @@ typedef struct ctx {
     texture_state *tex;
 } ctx;
 
+/* The writer's arrays: one call with the state instead of its allocator and error at every site. */
+static void *alloc_array(ctx *c, size_t count, size_t elem, const char *what) {
+    return pmi_alloc_array(&c->a, count, elem, c->err, what);
+}
+
 static float finite_or_zero(ctx *c, float v) {
     if (isfinite(v)) return v;
     c->non_finite++;
     return 0.0f;
 }
-static pm_vec3 finite_vec(ctx *c, pm_vec3 v) {
-    return pm_vec3_make(finite_or_zero(c, v.x), finite_or_zero(c, v.y), finite_or_zero(c, v.z));
+/* (vectors by pointer here: a pm_vec3 by value is a copy in memory at every call in wasm) */
+/* a + b * s component by component: s = 1 is pm_vec3_add, s = -1 pm_vec3_sub (x + -y is x - y), exactly */
+static pm_vec3 add_scaled(const pm_vec3 *a, const pm_vec3 *b, float s) {
+    return (pm_vec3){a->x + b->x * s, a->y + b->y * s, a->z + b->z * s};
 }
-/* MMD -> glTF: metres, z mirrored; anything that overflowed on the way is written as 0 (counted). */
-#define to_gltf(v) gl(c, (v))
-static pm_vec3 gl(ctx *c, pm_vec3 v) {
-    return finite_vec(c, pm_vec3_make(v.x * MMD_TO_METRES, v.y * MMD_TO_METRES, -v.z * MMD_TO_METRES));
+/* q turns a - b (b NULL: a) */
+static pm_vec3 turn(const pm_quat *q, const pm_vec3 *a, const pm_vec3 *b) {
+    return pm_quat_rotate(*q, b ? add_scaled(a, b, -1) : *a);
+}
+static pm_vec3 finite_vec(ctx *c, const pm_vec3 *v) {
+    return pm_vec3_make(finite_or_zero(c, v->x), finite_or_zero(c, v->y), finite_or_zero(c, v->z));
+}
+/* MMD -> glTF of v - origin (origin NULL: of v; x - +0 is x): metres, z mirrored; anything that
+ * overflowed on the way is written as 0 (counted). */
+static pm_vec3 gl(ctx *c, const pm_vec3 *v, const pm_vec3 *origin) {
+    static const pm_vec3 zero = {0, 0, 0};
+    const pm_vec3 *o = origin ? origin : &zero;
+    pm_vec3 d = {(v->x - o->x) * MMD_TO_METRES, (v->y - o->y) * MMD_TO_METRES, -(v->z - o->z) * MMD_TO_METRES};
+    return finite_vec(c, &d);
 }
 
 /* Append bytes to the BIN chunk (4-aligned) as a bufferView; returns its index or -1. */
@@ -269,8 +286,8 @@ static void vertex_weights(ctx *c, uint32_t i) {
 /* The bones in an order where each comes after its parent. */
 static uint32_t *parent_order(ctx *c) {
     uint32_t n = c->s->bone_count;
-    uint32_t *depth = pmi_alloc_array(&c->a, n, sizeof *depth, c->err, "vrm bone order");
-    uint32_t *order = pmi_alloc_array(&c->a, n, sizeof *order, c->err, "vrm bone order");
+    uint32_t *depth = alloc_array(c, n, sizeof *depth, "vrm bone order");
+    uint32_t *order = alloc_array(c, n, sizeof *order, "vrm bone order");
     if (!depth || !order) {
         pmi_free(&c->a, depth);
         pmi_free(&c->a, order);
@@ -292,7 +309,7 @@ static uint32_t *parent_order(ctx *c) {
 }
 
 static float arm_degrees_below(const pm_skeleton *s, uint32_t arm, uint32_t elbow) {
-    pm_vec3 d = pm_vec3_sub(s->bones[elbow].position, s->bones[arm].position);
+    pm_vec3 d = add_scaled(&s->bones[elbow].position, &s->bones[arm].position, -1);
     float len = pm_vec3_length(d);
     if (!(len > 0)) return 0;
     return (float)(asin(fmax(-1.0, fmin(1.0, -d.y / len))) * 180.0 / PM_PI);
@@ -303,7 +320,7 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
     const pm_skeleton *s = c->s;
     uint32_t n = s->bone_count;
     for (uint32_t i = 0; i < n; i++) {
-        c->rest[i] = finite_vec(c, s->bones[i].position);
+        c->rest[i] = finite_vec(c, &s->bones[i].position);
         c->rot[i] = pm_quat_identity();
     }
     uint32_t driven[4] = {PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX}, aim[4];
@@ -326,15 +343,16 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
         uint32_t b = order[k], p = s->bones[b].parent;
         if (p != PM_NO_INDEX) {
             c->rot[b] = c->rot[p];
-            c->rest[b] = pm_vec3_add(c->rest[p], pm_quat_rotate(c->rot[p], pm_vec3_sub(finite_vec(c, s->bones[b].position),
-                                                                                         finite_vec(c, s->bones[p].position))));
+            pm_vec3 at = finite_vec(c, &s->bones[b].position), from = finite_vec(c, &s->bones[p].position);
+            pm_vec3 t = turn(&c->rot[p], &at, &from);
+            c->rest[b] = add_scaled(&c->rest[p], &t, 1);
         }
         for (int d = 0; d < 4; d++) {
             if (driven[d] != b) continue;
-            pm_vec3 dir = pm_quat_rotate(c->rot[b], pm_vec3_sub(s->bones[aim[d]].position, s->bones[b].position));
+            pm_vec3 dir = turn(&c->rot[b], &s->bones[aim[d]].position, &s->bones[b].position);
             if (!(pm_vec3_length(dir) > 1e-6f)) continue;
-            pm_quat turn = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
-            c->rot[b] = pm_quat_normalize(pm_quat_mul(turn, c->rot[b]));
+            pm_quat to_side = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
+            c->rot[b] = pm_quat_normalize(pm_quat_mul(to_side, c->rot[b]));
         }
     }
     pmi_free(&c->a, order);
@@ -348,18 +366,19 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
 
 /* A point (point = true) or a direction of vertex i through the bake (linear blend skinning with the
  * written weights): each weighted bone turns it about its rest position (a direction only turns). */
-static pm_vec3 skin(const ctx *c, uint32_t i, pm_vec3 v, bool point) {
+static pm_vec3 skin(const ctx *c, uint32_t i, const pm_vec3 *v, bool point) {
     const uint16_t *j = c->joints + 4 * (size_t)i;
     const float *w = c->weights + 4 * (size_t)i;
     bool any = false;
     for (int k = 0; k < 4; k++) any |= w[k] > 0 && c->moved[j[k]];
-    if (!any) return v;
-    pm_vec3 out = pm_vec3_make(0, 0, 0);
-    for (int k = 0; k < 4; k++) {
+    if (!any) return *v;
+    pm_vec3 out = {0, 0, 0};
+    for (int k = 0; k < 4; k++) { /* out += (rest + turn (v - bone)) * w */
         if (w[k] <= 0) continue;
         uint32_t b = j[k];
-        pm_vec3 turned = pm_quat_rotate(c->rot[b], point ? pm_vec3_sub(v, c->s->bones[b].position) : v);
-        out = pm_vec3_add(out, pm_vec3_scale(point ? pm_vec3_add(c->rest[b], turned) : turned, w[k]));
+        pm_vec3 t = turn(&c->rot[b], v, point ? &c->s->bones[b].position : NULL);
+        if (point) t = add_scaled(&c->rest[b], &t, 1);
+        out = add_scaled(&out, &t, w[k]);
     }
     return out;
 }
@@ -447,7 +466,7 @@ static pm_result write_textures(ctx *c, cJSON *root, pm_vrm_result *res) {
     cJSON *smp = pmi_json_add_object(samplers, NULL, &c->ok);
     pmi_json_add_number(smp, "magFilter", 9729, &c->ok);
     pmi_json_add_number(smp, "minFilter", 9987, &c->ok);
-    bool *toon = pmi_alloc_array(&c->a, m->texture_count, 1, c->err, "vrm textures");
+    bool *toon = alloc_array(c, m->texture_count, 1, "vrm textures");
     if (!toon) return PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < m->material_count; i++) {
         const pm_model_material *mat = &m->materials[i];
@@ -602,10 +621,10 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
     const pm_skeleton *s = c->s;
     uint32_t nb = s->bone_count, nr = m->rigid_body_count;
     if (!nr) return PM_OK;
-    uint32_t *dyn = pmi_alloc_array(&c->a, nb, sizeof *dyn, c->err, "vrm springs");    /* body moving each bone */
-    uint32_t *next = pmi_alloc_array(&c->a, nb, sizeof *next, c->err, "vrm springs");   /* chosen dynamic child */
-    int32_t *collider = pmi_alloc_array(&c->a, nr, sizeof *collider, c->err, "vrm springs"); /* body -> collider */
-    uint32_t *groups = pmi_alloc_array(&c->a, nb, sizeof *groups, c->err, "vrm springs"); /* group -> (group << 16 | mask) */
+    uint32_t *dyn = alloc_array(c, nb, sizeof *dyn, "vrm springs");    /* body moving each bone */
+    uint32_t *next = alloc_array(c, nb, sizeof *next, "vrm springs");   /* chosen dynamic child */
+    int32_t *collider = alloc_array(c, nr, sizeof *collider, "vrm springs"); /* body -> collider */
+    uint32_t *groups = alloc_array(c, nb, sizeof *groups, "vrm springs"); /* group -> (group << 16 | mask) */
     pm_result r = dyn && next && collider && groups ? PM_OK : PM_ERR_OUT_OF_MEMORY;
     cJSON *sb = NULL, *colliders = NULL, *cgroups = NULL, *springs = NULL;
     if (r == PM_OK) {
@@ -632,18 +651,20 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         const pm_model_rigid_body *b = &m->rigid_bodies[i];
         if (b->mode != 0 || b->bone == PM_NO_INDEX) continue;
         float radius = body_radius(b) * MMD_TO_METRES;
-        pm_vec3 bp = finite_vec(c, s->bones[b->bone].position);
-        pm_vec3 center = pm_vec3_add(c->rest[b->bone], pm_quat_rotate(c->rot[b->bone], pm_vec3_sub(finite_vec(c, b->position), bp)));
+        pm_vec3 bp = finite_vec(c, &s->bones[b->bone].position);
+        pm_vec3 bb = finite_vec(c, &b->position), turned = turn(&c->rot[b->bone], &bb, &bp);
+        pm_vec3 center = add_scaled(&c->rest[b->bone], &turned, 1);
         pm_quat q = pm_quat_mul(c->rot[b->bone], pm_quat_from_euler(finite_or_zero(c, b->rotation.y), finite_or_zero(c, b->rotation.x),
                                                                     finite_or_zero(c, b->rotation.z), PM_EULER_YXZ));
         cJSON *co = pmi_json_add_object(colliders, NULL, &c->ok);
         pmi_json_add_number(co, "node", b->bone, &c->ok);
         cJSON *shape = pmi_json_add_object(co, "shape", &c->ok);
-        pm_vec3 off = to_gltf(pm_vec3_sub(center, c->rest[b->bone]));
+        pm_vec3 off = gl(c, &center, &c->rest[b->bone]);
         if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
-            pm_vec3 half = pm_vec3_scale(pm_quat_rotate(q, pm_vec3_make(0, 1, 0)), b->size.y * 0.5f);
-            pm_vec3 a = to_gltf(pm_vec3_sub(pm_vec3_sub(center, half), c->rest[b->bone]));
-            pm_vec3 t = to_gltf(pm_vec3_sub(pm_vec3_add(center, half), c->rest[b->bone]));
+            static const pm_vec3 up = {0, 1, 0};
+            pm_vec3 half = pm_vec3_scale(turn(&q, &up, NULL), b->size.y * 0.5f);
+            pm_vec3 lo = add_scaled(&center, &half, -1), hi = add_scaled(&center, &half, 1);
+            pm_vec3 a = gl(c, &lo, &c->rest[b->bone]), t = gl(c, &hi, &c->rest[b->bone]);
             cJSON *cap = pmi_json_add_object(shape, "capsule", &c->ok);
             add_floats(c, cap, "offset", &a.x, 3);
             pmi_json_add_number(cap, "radius", radius, &c->ok);
@@ -723,8 +744,7 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
                               const int32_t *preset_morph, const char *const *preset_name, uint32_t material_count, const char *const *meta_defaults,
                               int meta_default_count, uint32_t faces_not_drawn, const spring_figures *sf) {
     bool *ok = &c->ok; /* true here: the file was built */
-    cJSON *r = cJSON_CreateObject();
-    if (!r) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
+    cJSON *r = cJSON_CreateObject(); /* NULL: each add below clears *ok, and the report fails at its end */
     pmi_json_add_number(r, "humanoidMapped", map->mapped, ok);
     pmi_json_add_number(r, "humanoidTotal", map->total, ok);
     cJSON *miss = pmi_json_add_array(r, "missingRequiredBones", ok);
@@ -770,13 +790,10 @@ static pm_result write_report(ctx *c, pm_vrm_result *res, const pm_humanoid_map 
     pmi_json_add_number(r, "nonFinite", c->non_finite, ok);
     pmi_json_add_number(r, "facesNotDrawn", faces_not_drawn, ok);
     pmi_json_add_number(r, "glbBytes", (double)res->glb_size, ok);
-    size_t n = 0;
     char *text = *ok ? cJSON_PrintUnformatted(r) : NULL;
     cJSON_Delete(r);
-    if (!text) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
-    n = strlen(text);
-    res->report_json = pmi_alloc(&c->a, n + 1);
-    if (res->report_json) memcpy(res->report_json, text, n + 1);
+    size_t n = text ? strlen(text) : 0;
+    if (text && (res->report_json = pmi_alloc(&c->a, n + 1))) memcpy(res->report_json, text, n + 1);
     cJSON_free(text);
     if (!res->report_json) return pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for the report");
     res->report_json_length = n;
@@ -865,9 +882,9 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
     uint32_t most = 0;
     for (uint32_t i = 0; i < m->morph_count; i++)
         if (m->morphs[i].type == PM_MORPH_VERTEX && m->morphs[i].offset_count > most) most = m->morphs[i].offset_count;
-    sparse_pair *pairs = pmi_alloc_array(&c->a, most, sizeof *pairs, c->err, "vrm morph targets");
-    uint32_t *idx = pmi_alloc_array(&c->a, most, sizeof *idx, c->err, "vrm morph targets");
-    float *val = pmi_alloc_array(&c->a, most, 3 * sizeof *val, c->err, "vrm morph targets");
+    sparse_pair *pairs = alloc_array(c, most, sizeof *pairs, "vrm morph targets");
+    uint32_t *idx = alloc_array(c, most, sizeof *idx, "vrm morph targets");
+    float *val = alloc_array(c, most, 3 * sizeof *val, "vrm morph targets");
     pm_result r = PM_OK;
     if (!pairs || !idx || !val) r = PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < m->morph_count && r == PM_OK; i++) {
@@ -878,14 +895,15 @@ static pm_result write_morph_targets(ctx *c, int32_t *target_of, cJSON **targets
         uint32_t n = 0;
         for (uint32_t k = 0; k < mm->offset_count; k++) {
             uint32_t v = mm->offsets[k].index;
-            pm_vec3 d = finite_vec(c, pm_vec3_make(mm->offsets[k].value[0], mm->offsets[k].value[1], mm->offsets[k].value[2]));
+            pm_vec3 d = finite_vec(c, &(pm_vec3){mm->offsets[k].value[0], mm->offsets[k].value[1], mm->offsets[k].value[2]});
+            d = skin(c, v, &d, false);
             pairs[n].vertex = v;
-            pairs[n++].delta = to_gltf(skin(c, v, d, false));
+            pairs[n++].delta = gl(c, &d, NULL);
         }
         qsort(pairs, n, sizeof *pairs, cmp_pair);
         uint32_t u = 0; /* merge repeats (summed, as the offsets add up when MMD applies them) */
         for (uint32_t k = 0; k < n; k++) {
-            if (u && pairs[u - 1].vertex == pairs[k].vertex) pairs[u - 1].delta = pm_vec3_add(pairs[u - 1].delta, pairs[k].delta);
+            if (u && pairs[u - 1].vertex == pairs[k].vertex) pairs[u - 1].delta = add_scaled(&pairs[u - 1].delta, &pairs[k].delta, 1);
             else pairs[u++] = pairs[k];
         }
         uint32_t nz = 0;
@@ -966,9 +984,9 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     c->accessors = pmi_json_add_array(root, "accessors", &c->ok);
 
     /* vertex arrays (shared by every primitive) */
-    float *pos = pmi_alloc_array(&c->a, nv, 12, c->err, "vrm positions");
-    float *nrm = pmi_alloc_array(&c->a, nv, 12, c->err, "vrm normals");
-    float *uv = pmi_alloc_array(&c->a, nv, 8, c->err, "vrm uvs");
+    float *pos = alloc_array(c, nv, 12, "vrm positions");
+    float *nrm = alloc_array(c, nv, 12, "vrm normals");
+    float *uv = alloc_array(c, nv, 8, "vrm uvs");
     if (!pos || !nrm || !uv) {
         pmi_free(&c->a, pos), pmi_free(&c->a, nrm), pmi_free(&c->a, uv);
         cJSON_Delete(root);
@@ -976,8 +994,10 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     }
     for (uint32_t i = 0; i < nv; i++) {
         const pm_model_vertex *v = &m->vertices[i];
-        pm_vec3 p = to_gltf(skin(c, i, finite_vec(c, v->position), true));
-        pm_vec3 n = skin(c, i, finite_vec(c, v->normal), false);
+        pm_vec3 p = finite_vec(c, &v->position), n = finite_vec(c, &v->normal);
+        p = skin(c, i, &p, true);
+        p = gl(c, &p, NULL);
+        n = skin(c, i, &n, false);
         n = pm_vec3_make(n.x, n.y, -n.z);
         float len = pm_vec3_length(n);
         n = len > 1e-12f && isfinite(len) ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
@@ -1002,7 +1022,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     pmi_free(&c->a, pos), pmi_free(&c->a, nrm), pmi_free(&c->a, uv);
 
     /* inverse bind matrices: the (baked) rest translations */
-    float *ibm = pmi_alloc_array(&c->a, nb, 64, c->err, "vrm inverse bind matrices");
+    float *ibm = alloc_array(c, nb, 64, "vrm inverse bind matrices");
     if (!ibm) {
         cJSON_Delete(root);
         return PM_ERR_OUT_OF_MEMORY;
@@ -1010,7 +1030,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     for (uint32_t i = 0; i < nb; i++) {
         float *o = ibm + 16 * (size_t)i;
         o[0] = o[5] = o[10] = o[15] = 1;
-        pm_vec3 t = to_gltf(c->rest[i]);
+        pm_vec3 t = gl(c, &c->rest[i], NULL);
         o[12] = -t.x, o[13] = -t.y, o[14] = -t.z;
     }
     int32_t a_ibm = add_accessor(c, add_view(c, ibm, (size_t)nb * 64, 0), GL_FLOAT, nb, "MAT4", NULL, NULL, NULL);
@@ -1022,8 +1042,8 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         return r;
     }
     cJSON *materials = pmi_json_add_array(root, "materials", &c->ok);
-    int32_t *target_of = pmi_alloc_array(&c->a, m->morph_count, sizeof *target_of, c->err, "vrm morphs");
-    uint32_t *tri = pmi_alloc_array(&c->a, m->index_count, 4, c->err, "vrm indices");
+    int32_t *target_of = alloc_array(c, m->morph_count, sizeof *target_of, "vrm morphs");
+    uint32_t *tri = alloc_array(c, m->index_count, 4, "vrm indices");
     if (!target_of || !tri) {
         pmi_free(&c->a, target_of), pmi_free(&c->a, tri);
         cJSON_Delete(root);
@@ -1035,7 +1055,8 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     /* the mesh: one primitive per material that draws faces */
     cJSON *meshes = pmi_json_add_array(root, "meshes", &c->ok);
     cJSON *mesh = pmi_json_add_object(meshes, NULL, &c->ok);
-    pmi_json_add_string(mesh, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
+    const char *mesh_name = s->model_name.length ? s->model_name.data : "mesh"; /* the mesh's and its node's */
+    pmi_json_add_string(mesh, "name", mesh_name, &c->ok);
     cJSON *prims = pmi_json_add_array(mesh, "primitives", &c->ok);
     uint32_t drawn = 0, written_materials = 0;
     for (uint32_t i = 0; i < m->material_count && r == PM_OK; i++) {
@@ -1049,16 +1070,13 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
             tri[k + 1] = m->indices[mat->index_start + k + 2];
             tri[k + 2] = m->indices[mat->index_start + k + 1];
         }
-        int32_t view, acc;
-        if (nv <= 65535) {
+        bool short_index = nv <= 65535;
+        if (short_index) {
             uint16_t *t16 = (uint16_t *)tri; /* in place, front to back */
             for (uint32_t k = 0; k < cnt; k++) t16[k] = (uint16_t)tri[k];
-            view = add_view(c, t16, (size_t)cnt * 2, GL_ELEMENT_ARRAY_BUFFER);
-            acc = add_accessor(c, view, GL_USHORT, cnt, "SCALAR", NULL, NULL, NULL);
-        } else {
-            view = add_view(c, tri, (size_t)cnt * 4, GL_ELEMENT_ARRAY_BUFFER);
-            acc = add_accessor(c, view, GL_UINT, cnt, "SCALAR", NULL, NULL, NULL);
         }
+        int32_t view = add_view(c, tri, (size_t)cnt * (short_index ? 2 : 4), GL_ELEMENT_ARRAY_BUFFER);
+        int32_t acc = add_accessor(c, view, short_index ? GL_USHORT : GL_UINT, cnt, "SCALAR", NULL, NULL, NULL);
         cJSON *p = pmi_json_add_object(prims, NULL, &c->ok);
         cJSON *at = pmi_json_add_object(p, "attributes", &c->ok);
         const char *name = attribute_names;
@@ -1083,12 +1101,12 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
 
     /* nodes: the bones, then the mesh */
     cJSON *nodes = pmi_json_add_array(root, "nodes", &c->ok);
-    cJSON **kids = r == PM_OK ? pmi_alloc_array(&c->a, nb, sizeof *kids, c->err, "vrm nodes") : NULL;
+    cJSON **kids = r == PM_OK ? alloc_array(c, nb, sizeof *kids, "vrm nodes") : NULL;
     if (r == PM_OK && !kids) r = PM_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < nb && r == PM_OK; i++) {
         cJSON *n = pmi_json_add_object(nodes, NULL, &c->ok);
         pmi_json_add_string(n, "name", s->bones[i].name.data, &c->ok);
-        pm_vec3 t = to_gltf(c->parent[i] == PM_NO_INDEX ? c->rest[i] : pm_vec3_sub(c->rest[i], c->rest[c->parent[i]]));
+        pm_vec3 t = gl(c, &c->rest[i], c->parent[i] == PM_NO_INDEX ? NULL : &c->rest[c->parent[i]]);
         if (t.x != 0 || t.y != 0 || t.z != 0) add_floats(c, n, "translation", &t.x, 3);
         kids[i] = n;
     }
@@ -1101,7 +1119,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     pmi_free(&c->a, kids);
     uint32_t mesh_node = nb;
     cJSON *mn_ = pmi_json_add_object(nodes, NULL, &c->ok);
-    pmi_json_add_string(mn_, "name", s->model_name.length ? s->model_name.data : "mesh", &c->ok);
+    pmi_json_add_string(mn_, "name", mesh_name, &c->ok);
     pmi_json_add_number(mn_, "mesh", 0, &c->ok);
     pmi_json_add_number(mn_, "skin", 0, &c->ok);
     cJSON *skins = pmi_json_add_array(root, "skins", &c->ok);
@@ -1152,20 +1170,15 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         if (preset_morph[p] < 0) continue;
         const pm_model_morph *mm = &m->morphs[preset_morph[p]];
         cJSON *binds = cJSON_CreateArray();
-        if (mm->type == PM_MORPH_VERTEX && target_of[preset_morph[p]] >= 0) {
+        bool group = mm->type == PM_MORPH_GROUP; /* else a vertex morph: its own target, weight 1 */
+        for (uint32_t k = 0; k < (group ? mm->offset_count : 1); k++) {
+            uint32_t child = group ? mm->offsets[k].index : (uint32_t)preset_morph[p];
+            if (child >= m->morph_count || target_of[child] < 0) continue;
             cJSON *b = pmi_json_add_object(binds, NULL, &c->ok);
             pmi_json_add_number(b, "node", mesh_node, &c->ok);
-            pmi_json_add_number(b, "index", target_of[preset_morph[p]], &c->ok);
-            pmi_json_add_number(b, "weight", 1, &c->ok);
-        } else if (mm->type == PM_MORPH_GROUP)
-            for (uint32_t k = 0; k < mm->offset_count; k++) {
-                uint32_t child = mm->offsets[k].index;
-                if (child >= m->morph_count || target_of[child] < 0) continue;
-                cJSON *b = pmi_json_add_object(binds, NULL, &c->ok);
-                pmi_json_add_number(b, "node", mesh_node, &c->ok);
-                pmi_json_add_number(b, "index", target_of[child], &c->ok);
-                pmi_json_add_number(b, "weight", clamp01(mm->offsets[k].value[0]), &c->ok);
-            }
+            pmi_json_add_number(b, "index", target_of[child], &c->ok);
+            pmi_json_add_number(b, "weight", group ? clamp01(mm->offsets[k].value[0]) : 1, &c->ok);
+        }
         if (binds && cJSON_GetArraySize(binds) == 0) {
             cJSON_Delete(binds);
             preset_morph[p] = -1;
@@ -1182,7 +1195,9 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     bool eyes = le != PM_NO_INDEX && re != PM_NO_INDEX && head != PM_NO_INDEX;
     pmi_json_add_string(look, "type", eyes ? "bone" : "expression", &c->ok);
     if (eyes) {
-        pm_vec3 off = to_gltf(pm_vec3_sub(pm_vec3_scale(pm_vec3_add(c->rest[le], c->rest[re]), 0.5f), c->rest[head]));
+        pm_vec3 mid = add_scaled(&c->rest[le], &c->rest[re], 1);
+        mid = pm_vec3_scale(mid, 0.5f);
+        pm_vec3 off = gl(c, &mid, &c->rest[head]);
         add_floats(c, look, "offsetFromHeadBone", &off.x, 3);
         const char *maps[4] = {"rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"};
         for (int k = 0; k < 4; k++) {
@@ -1260,12 +1275,9 @@ pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, p
         size_t at = 0;
         for (uint32_t k = 0; k < map.missing_required_count; k++) {
             pm_humanoid_bone hb = map.missing_required[k];
-            if (map.missing_required_count <= 4) /* with the semi-standard MMD name while the message has room */
-                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s (%s)", k ? ", " : "",
-                                 pm_humanoid_bone_name(hb), pm_rig_role_mmd_name(pm_rig_role_of_humanoid(hb)));
-            else
-                at += pmi_format(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", k ? ", " : "",
-                                 pm_humanoid_bone_name(hb));
+            bool mmd = map.missing_required_count <= 4; /* with the semi-standard MMD name while the message has room */
+            at += pmi_format(list + at, sizeof list - at, "%s%s%s%s%s", k ? ", " : "", pm_humanoid_bone_name(hb),
+                             mmd ? " (" : "", mmd ? pm_rig_role_mmd_name(pm_rig_role_of_humanoid(hb)) : "", mmd ? ")" : "");
             if (at >= sizeof list) break;
         }
         return pmi_fail(err, PM_ERR_NOT_FOUND, "vrm: the model lacks %u required humanoid bone%s: %s",
@@ -1276,7 +1288,7 @@ pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, p
                         model->vertex_count, model->index_count);
     ctx c = {.m = model, .s = s, .o = o, .a = o->allocator, .err = err, .ok = true};
     c.bin.allocator = &c.a;
-    pm_vrm_result *res = pmi_alloc_array(&c.a, 1, sizeof *res, err, "vrm result");
+    pm_vrm_result *res = alloc_array(&c, 1, sizeof *res, "vrm result");
     if (!res) return PM_ERR_OUT_OF_MEMORY;
     res->magic = PMI_VRM_MAGIC;
     res->allocator = c.a;
@@ -1286,13 +1298,13 @@ pm_result pm_vrm_from_model(const pm_model *model, const pm_vrm_options *opts, p
     memcpy(res->missing_required, map.missing_required, sizeof map.missing_required);
     res->drivable = map.drivable;
     uint32_t nb = s->bone_count, nv = model->vertex_count;
-    c.rest = pmi_alloc_array(&c.a, nb, sizeof *c.rest, err, "vrm bones");
-    c.rot = c.rest ? pmi_alloc_array(&c.a, nb, sizeof *c.rot, err, "vrm bones") : NULL;
-    c.moved = c.rot ? pmi_alloc_array(&c.a, nb, sizeof *c.moved, err, "vrm bones") : NULL;
-    c.parent = c.moved ? pmi_alloc_array(&c.a, nb, sizeof *c.parent, err, "vrm bones") : NULL;
-    c.joints = c.parent ? pmi_alloc_array(&c.a, nv, 4 * sizeof *c.joints, err, "vrm joints") : NULL;
-    c.weights = c.joints ? pmi_alloc_array(&c.a, nv, 4 * sizeof *c.weights, err, "vrm weights") : NULL;
-    c.tex = c.weights ? pmi_alloc_array(&c.a, model->texture_count, sizeof *c.tex, err, "vrm textures") : NULL;
+    c.rest = alloc_array(&c, nb, sizeof *c.rest, "vrm bones");
+    c.rot = c.rest ? alloc_array(&c, nb, sizeof *c.rot, "vrm bones") : NULL;
+    c.moved = c.rot ? alloc_array(&c, nb, sizeof *c.moved, "vrm bones") : NULL;
+    c.parent = c.moved ? alloc_array(&c, nb, sizeof *c.parent, "vrm bones") : NULL;
+    c.joints = c.parent ? alloc_array(&c, nv, 4 * sizeof *c.joints, "vrm joints") : NULL;
+    c.weights = c.joints ? alloc_array(&c, nv, 4 * sizeof *c.weights, "vrm weights") : NULL;
+    c.tex = c.weights ? alloc_array(&c, model->texture_count, sizeof *c.tex, "vrm textures") : NULL;
     r = c.tex ? build(&c, res, &roles, &map) : PM_ERR_OUT_OF_MEMORY;
     pmi_free(&c.a, c.rest), pmi_free(&c.a, c.rot), pmi_free(&c.a, c.moved), pmi_free(&c.a, c.parent);
     pmi_free(&c.a, c.joints), pmi_free(&c.a, c.weights), pmi_free(&c.a, c.tex);
