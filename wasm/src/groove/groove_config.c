@@ -355,10 +355,11 @@ static void add_fields(cJSON *o, const void *v, uint32_t mask, const field *fiel
         const field *f = &fields[i];
         if (!(mask & f->bit)) continue;
         const double d = field_get(f, v);
-        const uint32_t e = (uint32_t)d;
         if (f->kind == F_BOOL) pmi_json_add_bool(o, f->name, d != 0, ok);
         else if (f->kind == F_NUMBER) pmi_json_add_number(o, f->name, d, ok);
-        else pmi_json_add_string(o, f->name, f->kind == F_AXIS ? AXIS_NAMES[e % PM_GROOVE_AXIS_COUNT] : WAVE_NAMES[e % PM_GROOVE_WAVE_COUNT], ok);
+        else /* an enum: d is a uint32_t's value */
+            pmi_json_add_string(o, f->name, f->kind == F_AXIS ? AXIS_NAMES[(uint32_t)d % PM_GROOVE_AXIS_COUNT]
+                                                              : WAVE_NAMES[(uint32_t)d % PM_GROOVE_WAVE_COUNT], ok);
     }
 }
 
