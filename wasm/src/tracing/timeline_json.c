@@ -379,9 +379,8 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     *out = NULL;
     if (!json || !skeleton) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: needs text and a skeleton");
     pm_result why;
-    cJSON *root = pmi_json_parse(json, len, &why);
-    if (!root)
-        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "timeline JSON: out of memory parsing the JSON" : "timeline JSON: not valid JSON");
+    cJSON *root = pmi_json_parse_for(json, len, "timeline JSON", &why, err);
+    if (!root) return why;
     reader r = {err, PM_OK, ""};
     pm_timeline *tl = NULL;
     const char **extras = NULL;
@@ -455,9 +454,8 @@ pm_result pm_timeline_set_keyframe_json(pm_timeline *tl, const char *json, size_
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !json)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keyframe JSON: needs a timeline and text");
     pm_result why;
-    cJSON *root = pmi_json_parse(json, len, &why);
-    if (!root)
-        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "keyframe JSON: out of memory parsing the JSON" : "keyframe JSON: not valid JSON");
+    cJSON *root = pmi_json_parse_for(json, len, "keyframe JSON", &why, err);
+    if (!root) return why;
     reader r = {err, PM_OK, "keyframe"};
     pmi_keyframe kf;
     if ((r.status = pmi_keyframe_init(tl, &kf, err)) == PM_OK) {
