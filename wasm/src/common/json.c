@@ -179,3 +179,10 @@ cJSON *pmi_json_parse(const char *text, size_t len, pm_result *why) {
     *why = root ? PM_OK : pmi_json_syntax_ok(text, len) ? PM_ERR_OUT_OF_MEMORY : PM_ERR_BAD_FORMAT;
     return root;
 }
+
+cJSON *pmi_json_parse_for(const char *text, size_t len, const char *what, pm_result *why, pm_error *err) {
+    cJSON *root = pmi_json_parse(text, len, why);
+    if (!root)
+        pmi_fail(err, *why, *why == PM_ERR_OUT_OF_MEMORY ? "%s: out of memory parsing the JSON" : "%s: not valid JSON", what);
+    return root;
+}

@@ -10,6 +10,9 @@
 /* cJSON_ParseWithLength; on NULL, *why is PM_ERR_OUT_OF_MEMORY when the text is valid JSON as cJSON
  * reads it (so an allocation failed) and PM_ERR_BAD_FORMAT otherwise. */
 cJSON *pmi_json_parse(const char *text, size_t len, pm_result *why);
+/* pmi_json_parse with the readers' messages: on NULL, *why is set and err says "<what>: out of memory
+ * parsing the JSON" or "<what>: not valid JSON". */
+cJSON *pmi_json_parse_for(const char *text, size_t len, const char *what, pm_result *why, pm_error *err);
 
 /* Whether cJSON_ParseWithLength would accept the text, checked without allocating and at least as
  * strictly: an optional UTF-8 BOM, bytes <= 0x20 as whitespace, one value (bytes after it ignored),

@@ -4,6 +4,7 @@
 
 #include "common/json.h"
 #include <math.h>
+#include <stddef.h>
 
 typedef struct joint_def {
     const char *name; /* JSON name */
@@ -99,41 +100,65 @@ static pm_result check_enum(uint32_t v, uint32_t count, const char *where, const
                     count == PM_GROOVE_AXIS_COUNT ? "0, 1 or 2 (x, y, z)" : "0 or 1 (bounce, sine)", v);
 }
 
-static pm_result check_joint(const pm_groove_joint *j, uint32_t joint, pm_error *err) {
-    char where[40];
-    pmi_format(where, sizeof where, "joints.%s", JOINTS[joint].name);
-    pm_result r;
-    if ((r = check_enum(j->axis, PM_GROOVE_AXIS_COUNT, where, "axis", err)) != PM_OK) return r;
-    if ((r = check_enum(j->wave, PM_GROOVE_WAVE_COUNT, where, "wave", err)) != PM_OK) return r;
-    if ((r = check_number(j->amp, where, &R_AMP, err)) != PM_OK) return r;
-    if ((r = check_number(j->freq, where, &R_FREQ, err)) != PM_OK) return r;
-    return check_number(j->phase, where, &R_PHASE, err);
+/* The fields of a joint and of the squat, in the JSON writers' order; one table drives checking, merging,
+ * reading and writing both. */
+enum { F_BOOL, F_AXIS, F_WAVE, F_NUMBER };
+typedef struct field {
+    const char *name;
+    uint8_t kind;  /* F_* */
+    uint8_t bit;   /* PM_GROOVE_FIELD_* */
+    uint8_t off;   /* offsetof in pm_groove_joint / pm_groove_squat */
+    const range *r; /* F_NUMBER */
+} field;
+
+#define JF(name, kind, bit, member, r) {name, kind, bit, offsetof(pm_groove_joint, member), r}
+#define SF(name, kind, bit, member, r) {name, kind, bit, offsetof(pm_groove_squat, member), r}
+static const field JOINT_FIELDS[] = {
+    JF("axis", F_AXIS, PM_GROOVE_FIELD_AXIS, axis, NULL),     JF("amp", F_NUMBER, PM_GROOVE_FIELD_AMP, amp, &R_AMP),
+    JF("freq", F_NUMBER, PM_GROOVE_FIELD_FREQ, freq, &R_FREQ), JF("phase", F_NUMBER, PM_GROOVE_FIELD_PHASE, phase, &R_PHASE),
+    JF("wave", F_WAVE, PM_GROOVE_FIELD_WAVE, wave, NULL),
+};
+static const field SQUAT_FIELDS[] = {
+    SF("enabled", F_BOOL, PM_GROOVE_FIELD_ENABLED, enabled, NULL),
+    SF("vertical", F_NUMBER, PM_GROOVE_FIELD_VERTICAL, vertical, &R_VERTICAL),
+    SF("lateral", F_NUMBER, PM_GROOVE_FIELD_LATERAL, lateral, &R_LATERAL),
+    SF("freq", F_NUMBER, PM_GROOVE_FIELD_FREQ, freq, &R_FREQ),
+    SF("phase", F_NUMBER, PM_GROOVE_FIELD_PHASE, phase, &R_PHASE),
+    SF("wave", F_WAVE, PM_GROOVE_FIELD_WAVE, wave, NULL),
+};
+#define JOINT_FIELD_COUNT (sizeof JOINT_FIELDS / sizeof JOINT_FIELDS[0])
+#define SQUAT_FIELD_COUNT (sizeof SQUAT_FIELDS / sizeof SQUAT_FIELDS[0])
+
+static size_t field_size(const field *f) {
+    return f->kind == F_BOOL ? sizeof(bool) : f->kind == F_NUMBER ? sizeof(double) : sizeof(uint32_t);
 }
 
-static pm_result check_squat(const pm_groove_squat *s, pm_error *err) {
-    pm_result r;
-    if ((r = check_enum(s->wave, PM_GROOVE_WAVE_COUNT, "squat", "wave", err)) != PM_OK) return r;
-    if ((r = check_number(s->vertical, "squat", &R_VERTICAL, err)) != PM_OK) return r;
-    if ((r = check_number(s->lateral, "squat", &R_LATERAL, err)) != PM_OK) return r;
-    if ((r = check_number(s->freq, "squat", &R_FREQ, err)) != PM_OK) return r;
-    return check_number(s->phase, "squat", &R_PHASE, err);
+/* A field's value as a double (bool and enum values are exact in one). */
+static double field_get(const field *f, const void *v) {
+    const char *p = (const char *)v + f->off;
+    if (f->kind == F_BOOL) return *(const bool *)p;
+    if (f->kind == F_NUMBER) return *(const double *)p;
+    return *(const uint32_t *)p;
 }
 
-static void merge_joint(pm_groove_joint *dst, const pm_groove_joint *src, uint32_t set) {
-    if (set & PM_GROOVE_FIELD_AXIS) dst->axis = src->axis;
-    if (set & PM_GROOVE_FIELD_WAVE) dst->wave = src->wave;
-    if (set & PM_GROOVE_FIELD_AMP) dst->amp = src->amp;
-    if (set & PM_GROOVE_FIELD_FREQ) dst->freq = src->freq;
-    if (set & PM_GROOVE_FIELD_PHASE) dst->phase = src->phase;
+/* The enums first, then the numbers (each in table order): the order the messages have always come in. */
+static pm_result check_fields(const void *v, const field *fields, size_t n, const char *where, pm_error *err) {
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            const field *f = &fields[i];
+            pm_result r = PM_OK;
+            if (pass == 0 && (f->kind == F_AXIS || f->kind == F_WAVE))
+                r = check_enum((uint32_t)field_get(f, v), f->kind == F_AXIS ? PM_GROOVE_AXIS_COUNT : PM_GROOVE_WAVE_COUNT,
+                               where, f->name, err);
+            else if (pass == 1 && f->kind == F_NUMBER) r = check_number(field_get(f, v), where, f->r, err);
+            if (r != PM_OK) return r;
+        }
+    return PM_OK;
 }
 
-static void merge_squat(pm_groove_squat *dst, const pm_groove_squat *src, uint32_t set) {
-    if (set & PM_GROOVE_FIELD_ENABLED) dst->enabled = src->enabled;
-    if (set & PM_GROOVE_FIELD_WAVE) dst->wave = src->wave;
-    if (set & PM_GROOVE_FIELD_VERTICAL) dst->vertical = src->vertical;
-    if (set & PM_GROOVE_FIELD_LATERAL) dst->lateral = src->lateral;
-    if (set & PM_GROOVE_FIELD_FREQ) dst->freq = src->freq;
-    if (set & PM_GROOVE_FIELD_PHASE) dst->phase = src->phase;
+static void merge_fields(void *dst, const void *src, uint32_t set, const field *fields, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (set & fields[i].bit) memcpy((char *)dst + fields[i].off, (const char *)src + fields[i].off, field_size(&fields[i]));
 }
 
 pm_result pm_groove_config_resolve(const pm_groove_config *cfg, pm_groove_params *out, pm_error *err) {
@@ -141,14 +166,17 @@ pm_result pm_groove_config_resolve(const pm_groove_config *cfg, pm_groove_params
     pm_groove_params p;
     pm_groove_defaults(&p);
     if (cfg) {
-        for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) merge_joint(&p.joints[j], &cfg->joints[j], cfg->joint_set[j]);
-        merge_squat(&p.squat, &cfg->squat, cfg->squat_set);
+        for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++)
+            merge_fields(&p.joints[j], &cfg->joints[j], cfg->joint_set[j], JOINT_FIELDS, JOINT_FIELD_COUNT);
+        merge_fields(&p.squat, &cfg->squat, cfg->squat_set, SQUAT_FIELDS, SQUAT_FIELD_COUNT);
     }
     for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) {
-        pm_result r = check_joint(&p.joints[j], j, err);
+        char where[40];
+        pmi_format(where, sizeof where, "joints.%s", JOINTS[j].name);
+        pm_result r = check_fields(&p.joints[j], JOINT_FIELDS, JOINT_FIELD_COUNT, where, err);
         if (r != PM_OK) return r;
     }
-    pm_result r = check_squat(&p.squat, err);
+    pm_result r = check_fields(&p.squat, SQUAT_FIELDS, SQUAT_FIELD_COUNT, "squat", err);
     if (r != PM_OK) return r;
     *out = p;
     return PM_OK;
@@ -190,100 +218,53 @@ static pm_result read_name(const cJSON *v, const char *where, const char *field,
                     count == PM_GROOVE_AXIS_COUNT ? "\"x\", \"y\" or \"z\"" : "\"bounce\" or \"sine\"", got);
 }
 
-static pm_result read_joint(const cJSON *obj, uint32_t joint, pm_groove_config *cfg, pm_error *err) {
-    char where[40];
-    pmi_format(where, sizeof where, "joints.%s", JOINTS[joint].name);
+/* A joint's or the squat's object (null: back to the defaults) into v (its defaults: def), the fields given
+ * marked in *set; `list` names the fields for the unknown-field message. */
+static pm_result read_fields(const cJSON *obj, const char *where, const field *fields, size_t n, const char *list,
+                             void *v, size_t v_size, const void *def, uint32_t *set, pm_error *err) {
+    char got[40];
     if (cJSON_IsNull(obj)) {
-        pm_groove_config_reset_joint(cfg, joint);
+        memset(v, 0, v_size);
+        *set = 0;
         return PM_OK;
     }
     if (!cJSON_IsObject(obj)) {
-        char got[40];
         describe(obj, got, sizeof got);
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s must be an object or null, got %s", where, got);
     }
-    pm_groove_joint *j = &cfg->joints[joint];
-    const pm_groove_joint *def = &JOINTS[joint].value;
-    uint32_t *set = &cfg->joint_set[joint];
-    for (const cJSON *f = obj->child; f; f = f->next) {
-        const char *k = f->string;
-        pm_result r;
-        uint32_t bit;
-        bool same;
-        if (strcmp(k, "axis") == 0) {
-            r = read_name(f, where, k, AXIS_NAMES, PM_GROOVE_AXIS_COUNT, &j->axis, err);
-            bit = PM_GROOVE_FIELD_AXIS, same = j->axis == def->axis;
-        } else if (strcmp(k, "wave") == 0) {
-            r = read_name(f, where, k, WAVE_NAMES, PM_GROOVE_WAVE_COUNT, &j->wave, err);
-            bit = PM_GROOVE_FIELD_WAVE, same = j->wave == def->wave;
-        } else if (strcmp(k, "amp") == 0) {
-            r = read_number(f, where, &R_AMP, &j->amp, err);
-            bit = PM_GROOVE_FIELD_AMP, same = j->amp == def->amp;
-        } else if (strcmp(k, "freq") == 0) {
-            r = read_number(f, where, &R_FREQ, &j->freq, err);
-            bit = PM_GROOVE_FIELD_FREQ, same = j->freq == def->freq;
-        } else if (strcmp(k, "phase") == 0) {
-            r = read_number(f, where, &R_PHASE, &j->phase, err);
-            bit = PM_GROOVE_FIELD_PHASE, same = j->phase == def->phase;
+    for (const cJSON *j = obj->child; j; j = j->next) {
+        const char *k = j->string;
+        const field *f = NULL;
+        for (size_t i = 0; i < n && !f; i++)
+            if (strcmp(k, fields[i].name) == 0) f = &fields[i];
+        if (!f) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: unknown field %s.%.32s (fields: %s)", where, k, list);
+        char *p = (char *)v + f->off;
+        pm_result r = PM_OK;
+        if (f->kind == F_BOOL) {
+            if (!cJSON_IsBool(j)) {
+                describe(j, got, sizeof got);
+                return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s.%s must be true or false, got %s", where, k, got);
+            }
+            *(bool *)p = cJSON_IsTrue(j);
+        } else if (f->kind == F_NUMBER) {
+            r = read_number(j, where, f->r, (double *)p, err);
         } else {
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
-                            "groove: unknown field %s.%.32s (fields: axis, wave, amp, freq, phase)", where, k);
+            r = f->kind == F_AXIS ? read_name(j, where, k, AXIS_NAMES, PM_GROOVE_AXIS_COUNT, (uint32_t *)p, err)
+                                  : read_name(j, where, k, WAVE_NAMES, PM_GROOVE_WAVE_COUNT, (uint32_t *)p, err);
         }
         if (r != PM_OK) return r;
-        *set = same ? *set & ~bit : *set | bit; /* a value equal to the default is no change */
+        /* a value equal to the default is no change */
+        const bool same = field_get(f, v) == field_get(f, def);
+        *set = same ? *set & ~(uint32_t)f->bit : *set | f->bit;
     }
     return PM_OK;
 }
 
-static pm_result read_squat(const cJSON *obj, pm_groove_config *cfg, pm_error *err) {
-    if (cJSON_IsNull(obj)) {
-        pm_groove_config_reset_squat(cfg);
-        return PM_OK;
-    }
-    if (!cJSON_IsObject(obj)) {
-        char got[40];
-        describe(obj, got, sizeof got);
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: squat must be an object or null, got %s", got);
-    }
-    pm_groove_squat *s = &cfg->squat;
-    const pm_groove_squat *def = &SQUAT_DEFAULT;
-    for (const cJSON *f = obj->child; f; f = f->next) {
-        const char *k = f->string;
-        pm_result r = PM_OK;
-        uint32_t bit;
-        bool same;
-        if (strcmp(k, "enabled") == 0) {
-            if (!cJSON_IsBool(f)) {
-                char got[40];
-                describe(f, got, sizeof got);
-                return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: squat.enabled must be true or false, got %s", got);
-            }
-            s->enabled = cJSON_IsTrue(f);
-            bit = PM_GROOVE_FIELD_ENABLED, same = s->enabled == def->enabled;
-        } else if (strcmp(k, "wave") == 0) {
-            r = read_name(f, "squat", k, WAVE_NAMES, PM_GROOVE_WAVE_COUNT, &s->wave, err);
-            bit = PM_GROOVE_FIELD_WAVE, same = s->wave == def->wave;
-        } else if (strcmp(k, "vertical") == 0) {
-            r = read_number(f, "squat", &R_VERTICAL, &s->vertical, err);
-            bit = PM_GROOVE_FIELD_VERTICAL, same = s->vertical == def->vertical;
-        } else if (strcmp(k, "lateral") == 0) {
-            r = read_number(f, "squat", &R_LATERAL, &s->lateral, err);
-            bit = PM_GROOVE_FIELD_LATERAL, same = s->lateral == def->lateral;
-        } else if (strcmp(k, "freq") == 0) {
-            r = read_number(f, "squat", &R_FREQ, &s->freq, err);
-            bit = PM_GROOVE_FIELD_FREQ, same = s->freq == def->freq;
-        } else if (strcmp(k, "phase") == 0) {
-            r = read_number(f, "squat", &R_PHASE, &s->phase, err);
-            bit = PM_GROOVE_FIELD_PHASE, same = s->phase == def->phase;
-        } else {
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
-                            "groove: unknown field squat.%.32s (fields: enabled, wave, vertical, lateral, freq, phase)",
-                            k);
-        }
-        if (r != PM_OK) return r;
-        cfg->squat_set = same ? cfg->squat_set & ~bit : cfg->squat_set | bit;
-    }
-    return PM_OK;
+static pm_result read_joint(const cJSON *obj, uint32_t joint, pm_groove_config *cfg, pm_error *err) {
+    char where[40];
+    pmi_format(where, sizeof where, "joints.%s", JOINTS[joint].name);
+    return read_fields(obj, where, JOINT_FIELDS, JOINT_FIELD_COUNT, "axis, wave, amp, freq, phase", &cfg->joints[joint],
+                       sizeof cfg->joints[joint], &JOINTS[joint].value, &cfg->joint_set[joint], err);
 }
 
 static pm_result unknown_joint(const char *name, pm_error *err) {
@@ -343,7 +324,10 @@ static pm_result parse_root(const cJSON *root, pm_groove_config *cfg, pm_error *
         }
     }
     const cJSON *squat = cJSON_GetObjectItemCaseSensitive(root, "squat");
-    if (squat && (r = read_squat(squat, cfg, err)) != PM_OK) return r;
+    if (squat && (r = read_fields(squat, "squat", SQUAT_FIELDS, SQUAT_FIELD_COUNT,
+                                  "enabled, wave, vertical, lateral, freq, phase", &cfg->squat, sizeof cfg->squat,
+                                  &SQUAT_DEFAULT, &cfg->squat_set, err)) != PM_OK)
+        return r;
     return PM_OK;
 }
 
@@ -366,21 +350,17 @@ pm_result pm_groove_config_parse(const char *json, size_t len, pm_groove_config 
 
 /* ---- JSON out ------------------------------------------------------------------------------------ */
 
-static void add_joint_fields(cJSON *o, const pm_groove_joint *j, uint32_t mask, bool *ok) {
-    if (mask & PM_GROOVE_FIELD_AXIS) pmi_json_add_string(o, "axis", AXIS_NAMES[j->axis % PM_GROOVE_AXIS_COUNT], ok);
-    if (mask & PM_GROOVE_FIELD_AMP) pmi_json_add_number(o, "amp", j->amp, ok);
-    if (mask & PM_GROOVE_FIELD_FREQ) pmi_json_add_number(o, "freq", j->freq, ok);
-    if (mask & PM_GROOVE_FIELD_PHASE) pmi_json_add_number(o, "phase", j->phase, ok);
-    if (mask & PM_GROOVE_FIELD_WAVE) pmi_json_add_string(o, "wave", WAVE_NAMES[j->wave % PM_GROOVE_WAVE_COUNT], ok);
-}
-
-static void add_squat_fields(cJSON *o, const pm_groove_squat *s, uint32_t mask, bool *ok) {
-    if (mask & PM_GROOVE_FIELD_ENABLED) pmi_json_add_bool(o, "enabled", s->enabled, ok);
-    if (mask & PM_GROOVE_FIELD_VERTICAL) pmi_json_add_number(o, "vertical", s->vertical, ok);
-    if (mask & PM_GROOVE_FIELD_LATERAL) pmi_json_add_number(o, "lateral", s->lateral, ok);
-    if (mask & PM_GROOVE_FIELD_FREQ) pmi_json_add_number(o, "freq", s->freq, ok);
-    if (mask & PM_GROOVE_FIELD_PHASE) pmi_json_add_number(o, "phase", s->phase, ok);
-    if (mask & PM_GROOVE_FIELD_WAVE) pmi_json_add_string(o, "wave", WAVE_NAMES[s->wave % PM_GROOVE_WAVE_COUNT], ok);
+static void add_fields(cJSON *o, const void *v, uint32_t mask, const field *fields, size_t n, bool *ok) {
+    for (size_t i = 0; i < n; i++) {
+        const field *f = &fields[i];
+        if (!(mask & f->bit)) continue;
+        const double d = field_get(f, v);
+        if (f->kind == F_BOOL) pmi_json_add_bool(o, f->name, d != 0, ok);
+        else if (f->kind == F_NUMBER) pmi_json_add_number(o, f->name, d, ok);
+        else /* an enum: d is a uint32_t's value */
+            pmi_json_add_string(o, f->name, f->kind == F_AXIS ? AXIS_NAMES[(uint32_t)d % PM_GROOVE_AXIS_COUNT]
+                                                              : WAVE_NAMES[(uint32_t)d % PM_GROOVE_WAVE_COUNT], ok);
+    }
 }
 
 pm_result pm_groove_config_to_json(const pm_groove_config *cfg, uint32_t flags, char *out, size_t out_cap,
@@ -401,11 +381,11 @@ pm_result pm_groove_config_to_json(const pm_groove_config *cfg, uint32_t flags, 
         uint32_t mask = changed ? (cfg ? cfg->joint_set[j] & all_joint : 0) : all_joint;
         if (!mask) continue;
         cJSON *o = pmi_json_add_object(joints, JOINTS[j].name, &ok);
-        add_joint_fields(o, &p.joints[j], mask, &ok);
+        add_fields(o, &p.joints[j], mask, JOINT_FIELDS, JOINT_FIELD_COUNT, &ok);
     }
     if (!joints || !changed || joints->child) pmi_json_add(root, "joints", joints, &ok); /* NULL: fails */
     else cJSON_Delete(joints);
     uint32_t smask = changed ? (cfg ? cfg->squat_set & all_squat : 0) : all_squat;
-    if (smask) add_squat_fields(pmi_json_add_object(root, "squat", &ok), &p.squat, smask, &ok);
+    if (smask) add_fields(pmi_json_add_object(root, "squat", &ok), &p.squat, smask, SQUAT_FIELDS, SQUAT_FIELD_COUNT, &ok);
     return pmi_json_print(root, ok, out, out_cap, out_size, "groove", err);
 }

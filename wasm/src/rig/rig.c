@@ -5,6 +5,7 @@
 #include "procmotion/pose.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* The standard figure's leg (NOTES.md, Animasa Miku table): |足 - ひざ| + |ひざ - 足首|. */
 static const pm_vec3 STD_HIP = {0.797f, 10.753f, -0.073f}, STD_KNEE = {0.684f, 5.984f, -0.817f},
@@ -363,26 +364,30 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
 }
 
 /* Skeletons may hold any finite position (up to 3e38): a figure that overflowed becomes 0, so no NaN or
- * Inf ever leaves the analysis. */
-static void fin(float *v) {
-    if (!isfinite(*v)) *v = 0;
+ * Inf ever leaves the analysis. The figures lie in runs of consecutive floats (asserted below): one loop
+ * per run. */
+static void fin(void *first, int n) {
+    for (int i = 0; i < n; i++) {
+        float v;
+        memcpy(&v, (char *)first + i * sizeof v, sizeof v);
+        if (!isfinite(v)) memset((char *)first + i * sizeof v, 0, sizeof v);
+    }
 }
-static void fin3(pm_vec3 *v) { fin(&v->x), fin(&v->y), fin(&v->z); }
+
+#define PMI_RUN(T, a, b, n) _Static_assert(offsetof(T, b) == offsetof(T, a) + (n) * sizeof(float), #T " run")
+PMI_RUN(pm_rig_chain, rest_offset, rest_shift, 5);
+PMI_RUN(pm_rig_leg, thigh, knee_rest_bend, 3);
+PMI_RUN(pm_rig_leg, knee_bend_min, ankle_height, 6);
+PMI_RUN(pm_rig_arm, upper, elbow_rest_bend, 3);
+PMI_RUN(pm_rig, floor_height, scale, 4);
 
 static void sanitize(pm_rig *rig) {
-    for (uint32_t i = 0; i < rig->chain_count; i++) {
-        pm_rig_chain *c = &rig->chains[i];
-        fin3(&c->rest_offset), fin(&c->rest_distance), fin(&c->rest_error), fin(&c->rest_shift);
-    }
+    for (uint32_t i = 0; i < rig->chain_count; i++) fin(&rig->chains[i].rest_offset, 6);
     for (int s = 0; s < 2; s++) {
-        pm_rig_leg *l = &rig->legs[s];
-        float *f[] = {&l->thigh, &l->shin, &l->length, &l->knee_rest_bend, &l->knee_bend_min, &l->knee_bend_max,
-                      &l->reach_rest, &l->reach_min, &l->reach_max, &l->foot_length, &l->ankle_height};
-        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) fin(f[k]);
-        pm_rig_arm *m = &rig->arms[s];
-        fin(&m->upper), fin(&m->fore), fin(&m->length), fin(&m->elbow_rest_bend);
+        fin(&rig->legs[s].thigh, 4), fin(&rig->legs[s].knee_bend_min, 7);
+        fin(&rig->arms[s].upper, 4);
     }
-    fin(&rig->floor_height), fin(&rig->hip_height), fin(&rig->leg_length), fin(&rig->foot_length), fin(&rig->scale);
+    fin(&rig->floor_height, 5);
 }
 
 /* ---- the analysis --------------------------------------------------------------------------------- */

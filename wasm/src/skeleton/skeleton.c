@@ -273,10 +273,17 @@ static const char *display_name(const pm_bone *b, char buf[64]) {
 
 static bool finite3(pm_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
+/* "skeleton: bone <i> (<name>)<what>", what formatted with a, b, c (the ones it names): one call
+ * sequence for every bone message instead of one per check. */
+static pm_result bone_fail(pm_error *err, const pm_skeleton *s, uint32_t i, const char *what, uint32_t a, uint32_t b,
+                           uint32_t c) {
+    char nb[64], msg[PM_ERROR_MESSAGE_SIZE];
+    pmi_format(msg, sizeof msg, what, a, b, c);
+    return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s)%s", i, display_name(&s->bones[i], nb), msg);
+}
+
 static pm_result bad_index(pm_error *err, const pm_skeleton *s, uint32_t i, const char *what, uint32_t value) {
-    char nb[64];
-    return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): %s %u is out of range (%u bones)", i,
-                    display_name(&s->bones[i], nb), what, value, s->bone_count);
+    return bone_fail(err, s, i, what, value, s->bone_count, 0);
 }
 
 pm_result pm_skeleton_validate(const pm_skeleton *s, pm_error *err) {
@@ -284,46 +291,37 @@ pm_result pm_skeleton_validate(const pm_skeleton *s, pm_error *err) {
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: not a skeleton (NULL or freed)");
     if (s->bone_count && !s->bones) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bones is NULL");
     uint32_t n = s->bone_count;
-    char nb[64];
     for (uint32_t i = 0; i < n; i++) {
         const pm_bone *b = &s->bones[i];
         if (!b->name.data) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u has no name", i);
         if (!finite3(b->position) || !finite3(b->tail_offset) || !finite3(b->fixed_axis) || !finite3(b->local_x) ||
             !finite3(b->local_z) || !isfinite(b->append_ratio))
-            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s) has a NaN or infinite value", i,
-                            display_name(b, nb));
-        if (b->parent != PM_NO_INDEX && b->parent >= n) return bad_index(err, s, i, "parent", b->parent);
-        if (b->tail_bone != PM_NO_INDEX && b->tail_bone >= n) return bad_index(err, s, i, "tail bone", b->tail_bone);
+            return bone_fail(err, s, i, " has a NaN or infinite value", 0, 0, 0);
+        if (b->parent != PM_NO_INDEX && b->parent >= n) return bad_index(err, s, i, ": parent %u is out of range (%u bones)", b->parent);
+        if (b->tail_bone != PM_NO_INDEX && b->tail_bone >= n) return bad_index(err, s, i, ": tail bone %u is out of range (%u bones)", b->tail_bone);
         if (b->append_parent != PM_NO_INDEX && b->append_parent >= n)
-            return bad_index(err, s, i, "append parent", b->append_parent);
+            return bad_index(err, s, i, ": append parent %u is out of range (%u bones)", b->append_parent);
         if (b->append_parent == i)
-            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s) appends its own rotation", i,
-                            display_name(b, nb));
+            return bone_fail(err, s, i, " appends its own rotation", 0, 0, 0);
         if (b->has_ik != ((b->flags & PM_BONE_IK) != 0))
-            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): has_ik disagrees with the IK flag", i,
-                            display_name(b, nb));
+            return bone_fail(err, s, i, ": has_ik disagrees with the IK flag", 0, 0, 0);
         if (!b->has_ik) continue;
         const pm_ik *ik = &b->ik;
-        if (ik->target != PM_NO_INDEX && ik->target >= n) return bad_index(err, s, i, "IK target", ik->target);
+        if (ik->target != PM_NO_INDEX && ik->target >= n) return bad_index(err, s, i, ": IK target %u is out of range (%u bones)", ik->target);
         if (ik->target == i)
-            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK chain names itself as its target", i,
-                            display_name(b, nb));
+            return bone_fail(err, s, i, ": IK chain names itself as its target", 0, 0, 0);
         if (!isfinite(ik->limit_angle))
-            return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK limit angle is not finite", i,
-                            display_name(b, nb));
+            return bone_fail(err, s, i, ": IK limit angle is not finite", 0, 0, 0);
         if (ik->link_count && !ik->links)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u: IK links is NULL", i);
         for (uint32_t k = 0; k < ik->link_count; k++) {
             const pm_ik_link *l = &ik->links[k];
             if (l->bone >= n)
-                return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK link %u refers to bone %u (%u bones)",
-                                i, display_name(b, nb), k, l->bone, n);
+                return bone_fail(err, s, i, ": IK link %u refers to bone %u (%u bones)", k, l->bone, n);
             if (l->bone == i)
-                return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK link %u names the IK bone itself", i,
-                                display_name(b, nb), k);
+                return bone_fail(err, s, i, ": IK link %u names the IK bone itself", k, 0, 0);
             if (l->has_limit && (!finite3(l->limit_min) || !finite3(l->limit_max)))
-                return pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s): IK link %u has a non-finite limit", i,
-                                display_name(b, nb), k);
+                return bone_fail(err, s, i, ": IK link %u has a non-finite limit", k, 0, 0);
         }
     }
     /* Parent cycles: walk up from every bone, marking the path in progress (1) and then done (2);
@@ -339,8 +337,7 @@ pm_result pm_skeleton_validate(const pm_skeleton *s, pm_error *err) {
             j = s->bones[j].parent;
         }
         if (j != PM_NO_INDEX && state[j] == 1)
-            r = pmi_fail(err, PM_ERR_BAD_FORMAT, "skeleton: bone %u (%s) is its own ancestor (parent cycle)", j,
-                         display_name(&s->bones[j], nb));
+            r = bone_fail(err, s, j, " is its own ancestor (parent cycle)", 0, 0, 0);
         for (j = i; j != PM_NO_INDEX && state[j] == 1; j = s->bones[j].parent) state[j] = 2;
     }
     pmi_free(&s->allocator, state);

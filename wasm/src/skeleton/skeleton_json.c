@@ -202,9 +202,8 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
     *out = NULL;
     if (!json) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton JSON: no text");
     pm_result why;
-    cJSON *root = pmi_json_parse(json, len, &why);
-    if (!root)
-        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "skeleton JSON: out of memory parsing the JSON" : "skeleton JSON: not valid JSON");
+    cJSON *root = pmi_json_parse_for(json, len, "skeleton JSON", &why, err);
+    if (!root) return why;
     reader r = {err, PM_OK, 0};
     pm_bone_desc *descs = NULL;
     pm_ik_link *links = NULL;

@@ -50,6 +50,13 @@ static cJSON *easing_json(pm_easing e) {
     return cJSON_CreateIntArray(v, 4);
 }
 
+/* A trace's or a draft's path: "mode", "points" and (pole != NULL) "pole". */
+static void add_path(cJSON *o, pm_trajectory_mode mode, const pm_vec3 *points, uint32_t n, const pm_vec3 *pole, bool *ok) {
+    pmi_json_add_string(o, "mode", pm_trajectory_mode_name(mode), ok);
+    pmi_json_add(o, "points", points_json(points, n, ok), ok);
+    if (pole) pmi_json_add(o, "pole", vec3_json(*pole, ok), ok);
+}
+
 static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool *ok) {
     cJSON *j = cJSON_CreateObject();
     pmi_json_add_number(j, "beat", kf->beat, ok);
@@ -73,9 +80,7 @@ static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool 
         if (!traces) traces = pmi_json_add_object(j, "traces", ok);
         cJSON *tj = pmi_json_add(traces, pm_limb_name((pm_limb)l), cJSON_CreateObject(), ok);
         pmi_json_add_number(tj, "id", t->id, ok);
-        pmi_json_add_string(tj, "mode", pm_trajectory_mode_name(t->mode), ok);
-        pmi_json_add(tj, "points", points_json(t->points, t->point_count, ok), ok);
-        pmi_json_add(tj, "pole", vec3_json(t->pole, ok), ok);
+        add_path(tj, t->mode, t->points, t->point_count, &t->pole, ok);
         pmi_json_add(tj, "t", num_float(t->t), ok);
     }
     if (!j) *ok = false;
@@ -98,9 +103,7 @@ pm_result pm_timeline_to_json(const pm_timeline *tl, char *out, size_t out_cap, 
         const pmi_draft *d = &tl->drafts[l];
         if (!d->has) continue;
         cJSON *dj = pmi_json_add(drafts, pm_limb_name((pm_limb)l), cJSON_CreateObject(), &ok);
-        pmi_json_add_string(dj, "mode", pm_trajectory_mode_name(d->mode), &ok);
-        pmi_json_add(dj, "points", points_json(d->points, d->point_count, &ok), &ok);
-        if (d->has_pole) pmi_json_add(dj, "pole", vec3_json(d->pole, &ok), &ok);
+        add_path(dj, d->mode, d->points, d->point_count, d->has_pole ? &d->pole : NULL, &ok);
     }
     return pmi_json_print(root, ok, out, out_cap, out_size, "timeline JSON", err);
 }
@@ -228,6 +231,16 @@ bad:
     return fail(r, "easing", "expected \"linear\", \"ease-in\", \"ease-out\", \"ease-in-out\" or [x1, y1, x2, y2] in 0..127");
 }
 
+/* A trace's or a draft's "mode", "points" (1..64) and "pole" (required, or optional: *has_pole says). */
+static bool read_path(reader *r, const cJSON *j, pm_trajectory_mode *mode, pm_vec3 *pts, uint32_t *count, pm_vec3 *pole,
+                      bool *has_pole) {
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "pole");
+    if (has_pole) *has_pole = p != NULL;
+    return read_mode(r, cJSON_GetObjectItemCaseSensitive(j, "mode"), mode) &&
+           read_points(r, cJSON_GetObjectItemCaseSensitive(j, "points"), pts, count, 1) &&
+           (!p && has_pole ? true : read_vec3(r, p, "pole", pole));
+}
+
 static bool read_limb(reader *r, const cJSON *c, pm_limb *out) {
     for (int l = 0; l < PM_LIMB_COUNT; l++)
         if (strcmp(c->string, pm_limb_name((pm_limb)l)) == 0) {
@@ -244,12 +257,10 @@ static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pmi_trace *ou
     double id = 0, t = 0;
     pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
     pm_trace tr = {0};
-    const cJSON *pole = cJSON_GetObjectItemCaseSensitive(j, "pole");
     if (!read_number(r, cJSON_GetObjectItemCaseSensitive(j, "id"), "id", 1, 4294967295.0, &id)) return false;
     if (id != floor(id)) return fail(r, "id", "expected a whole number");
-    if (!read_mode(r, cJSON_GetObjectItemCaseSensitive(j, "mode"), &tr.mode) ||
-        !read_points(r, cJSON_GetObjectItemCaseSensitive(j, "points"), pts, &tr.point_count, 1) ||
-        !read_vec3(r, pole, "pole", &tr.pole) || !read_number(r, cJSON_GetObjectItemCaseSensitive(j, "t"), "t", 0, 1, &t))
+    if (!read_path(r, j, &tr.mode, pts, &tr.point_count, &tr.pole, NULL) ||
+        !read_number(r, cJSON_GetObjectItemCaseSensitive(j, "t"), "t", 0, 1, &t))
         return false;
     tr.id = (uint32_t)id;
     tr.points = pts;
@@ -316,13 +327,8 @@ static bool read_drafts(reader *r, pm_timeline *tl, const cJSON *j) {
         if (!check_keys(r, c, keys)) return false;
         pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
         pm_trajectory tr = {0};
-        const cJSON *pole = cJSON_GetObjectItemCaseSensitive(c, "pole");
-        if (!read_mode(r, cJSON_GetObjectItemCaseSensitive(c, "mode"), &tr.mode) ||
-            !read_points(r, cJSON_GetObjectItemCaseSensitive(c, "points"), pts, &tr.point_count, 1) ||
-            (pole && !read_vec3(r, pole, "pole", &tr.pole)))
-            return false;
+        if (!read_path(r, c, &tr.mode, pts, &tr.point_count, &tr.pole, &tr.has_pole)) return false;
         tr.points = pts;
-        tr.has_pole = pole != NULL;
         pm_result res = pm_timeline_set_trajectory(tl, limb, &tr, r->err);
         if (res != PM_OK) {
             r->status = res;
@@ -379,9 +385,8 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     *out = NULL;
     if (!json || !skeleton) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "timeline JSON: needs text and a skeleton");
     pm_result why;
-    cJSON *root = pmi_json_parse(json, len, &why);
-    if (!root)
-        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "timeline JSON: out of memory parsing the JSON" : "timeline JSON: not valid JSON");
+    cJSON *root = pmi_json_parse_for(json, len, "timeline JSON", &why, err);
+    if (!root) return why;
     reader r = {err, PM_OK, ""};
     pm_timeline *tl = NULL;
     const char **extras = NULL;
@@ -455,9 +460,8 @@ pm_result pm_timeline_set_keyframe_json(pm_timeline *tl, const char *json, size_
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC || !json)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keyframe JSON: needs a timeline and text");
     pm_result why;
-    cJSON *root = pmi_json_parse(json, len, &why);
-    if (!root)
-        return pmi_fail(err, why, why == PM_ERR_OUT_OF_MEMORY ? "keyframe JSON: out of memory parsing the JSON" : "keyframe JSON: not valid JSON");
+    cJSON *root = pmi_json_parse_for(json, len, "keyframe JSON", &why, err);
+    if (!root) return why;
     reader r = {err, PM_OK, "keyframe"};
     pmi_keyframe kf;
     if ((r.status = pmi_keyframe_init(tl, &kf, err)) == PM_OK) {
