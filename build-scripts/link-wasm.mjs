@@ -99,7 +99,12 @@ const LINK_FLAGS = [
   '-sSTANDALONE_WASM', '-sALLOW_MEMORY_GROWTH=1', '-sINITIAL_MEMORY=4194304', '-sTOTAL_STACK=1048576',
   '-sMALLOC=emmalloc', '-sABORTING_MALLOC=0', '-sFILESYSTEM=0', '--no-entry', '--profiling-funcs',
   // musl's sin/cos reduction of |x| >= 1.6e6 without its 2/pi table (wasm/src/fdlibm/rem_pio2_huge.c)
-  '-Wl,--wrap=__rem_pio2_large', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
+  '-Wl,--wrap=__rem_pio2_large',
+  // the wasm features every browser babylon-mmd runs in has (Chrome 75, Firefox 79, Safari 15, Node 12.5; babylon-mmd's
+  // own runtimes use them): memory.copy/fill for memcpy/memset and saturating float-to-int conversions, which
+  // replace clang's range-checked sequences (the same results for every value C defines); CMakeLists.txt
+  // compiles with them
+  '-mbulk-memory', '-mnontrapping-fptoint', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 function link(out, optLevel, exports, extra = []) {
   const list = JSON.stringify(exports.map((e) => `_${e}`));
@@ -196,6 +201,8 @@ const clonable = (name) => {
   const id = fullIdentity(name);
   const src = id.includes(':') ? id.slice(0, id.lastIndexOf(':')) : '';
   return /\(math\.c\.o\)$/.test(src) || /\/abi_common\.c\.o$/.test(src) || /\/libc\.a\(qsort\.o\)$/.test(src) ||
+    // Emscripten's memcpy (libstandalonewasm): with bulk memory only prebuilt libc code (qsort's cycle) calls it
+    /\/libstandalonewasm[^/]*\.a\(emscripten_memcpy\.o\)$/.test(src) ||
     (/\/libc\.a\(/.test(src) && LIBC_LEAVES.test(baseName(name)));
 };
 const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
@@ -261,7 +268,7 @@ const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
   const lastFunc = Math.max(...[...blocks.values()].map(([, b]) => b));
   out.splice(lastFunc, 0, ...copies);
   writeFileSync(join(WORK, 'full-cloned.wat'), out.join('\n'));
-  run('wasm-as', [join(WORK, 'full-cloned.wat'), '-g', '--enable-mutable-globals', '--enable-sign-ext', '-o', SPLIT_INPUT]);
+  run('wasm-as', [join(WORK, 'full-cloned.wat'), '-g', '--enable-mutable-globals', '--enable-sign-ext', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '-o', SPLIT_INPUT]);
   report.clones = Object.fromEntries([...cloned].map(([m, set]) => [m, [...set].sort()]));
 }
 
@@ -278,7 +285,7 @@ for (let k = MODULES.length - 1; k >= 1; k--) {
   const keepFile = join(WORK, `keep-${lazy}.txt`);
   writeFileSync(keepFile, keep.join('\n') + '\n');
   const primary = join(WORK, `primary-${lazy}.wasm`), secondary = join(WORK, `${lazy}.wasm`);
-  run('wasm-split', [current, '--enable-mutable-globals', `--keep-funcs=@${keepFile}`, '-o1', primary, '-o2', secondary,
+  run('wasm-split', [current, '--enable-mutable-globals', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', `--keep-funcs=@${keepFile}`, '-o1', primary, '-o2', secondary,
     '--import-namespace=primary', `--placeholder-namespace=placeholder:${lazy}`, '--export-prefix=%', '-g']);
   steps.push({ module: lazy, file: secondary, functions: names.length - keep.length, movedFunctions: names.filter((n) => moduleOf.get(n) === lazy) });
   current = primary;
