@@ -529,6 +529,7 @@ pm_result pmi_mannequin_body_build(const pm_skeleton *s, const pm_allocator *a, 
     m.vertices.allocator = a;
     for (int i = 0; i < M_COUNT; i++) m.indices[i].allocator = a;
     face_parts f;
+    memset(&f, 0, sizeof f); /* build_body sets every part; gcc -O1 cannot see that through its loops */
     build_body(&m, &fitted, &f);
     bool failed = m.vertices.failed;
     for (int i = 0; i < M_COUNT; i++) failed |= m.indices[i].failed;
