@@ -106,6 +106,8 @@ const LINK_FLAGS = [
   // compiles with them
   '-mbulk-memory', '-mnontrapping-fptoint', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
 ];
+// the same features for binaryen's tools that rewrite the link (wasm-as, wasm-split)
+const BINARYEN_FEATURES = ['--enable-mutable-globals', '--enable-sign-ext', '--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
 function link(out, optLevel, exports, extra = []) {
   const list = JSON.stringify(exports.map((e) => `_${e}`));
   return run(EMCC, [optLevel, ...LINK_FLAGS, `-sEXPORTED_FUNCTIONS=${list}`, ...extra, ...OBJECTS, ...LIBS, '-o', out]);
@@ -201,8 +203,6 @@ const clonable = (name) => {
   const id = fullIdentity(name);
   const src = id.includes(':') ? id.slice(0, id.lastIndexOf(':')) : '';
   return /\(math\.c\.o\)$/.test(src) || /\/abi_common\.c\.o$/.test(src) || /\/libc\.a\(qsort\.o\)$/.test(src) ||
-    // Emscripten's memcpy (libstandalonewasm): with bulk memory only prebuilt libc code (qsort's cycle) calls it
-    /\/libstandalonewasm[^/]*\.a\(emscripten_memcpy\.o\)$/.test(src) ||
     (/\/libc\.a\(/.test(src) && LIBC_LEAVES.test(baseName(name)));
 };
 const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
@@ -234,15 +234,19 @@ const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
   const cloned = new Map(); // module -> Set of names cloned into it
   for (const m of MODULES.slice(1)) {
     const mine = new Set(cloned.get(m));
-    const work = fullNames.filter((n) => moduleOf.get(n) === m);
+    const work = fullNames.filter((n) => moduleOf.get(n) === m).map((n) => [n, false]);
     const seen = new Set();
     while (work.length) {
-      const f = work.pop();
+      const [f, copy] = work.pop();
       for (const c of graph.get(f) ?? []) {
-        if (seen.has(c) || moduleOf.get(c) === m || !blocks.has(c) || !clonable(c) || (sizes.get(c) ?? Infinity) > CLONE_LIMIT) continue;
+        if (seen.has(c) || moduleOf.get(c) === m || !blocks.has(c) || (sizes.get(c) ?? Infinity) > CLONE_LIMIT) continue;
+        // a copy's callee that lives in another lazy module is copied too, or the copy would make this
+        // module load that one first (with bulk memory, Emscripten's __memcpy is called only by the
+        // prebuilt libc's qsort and went to keypoints: beats and vrm then needed keypoints)
+        if (!clonable(c) && !(copy && moduleOf.get(c) !== MODULES[0])) continue;
         seen.add(c);
         mine.add(c);
-        work.push(c); // its callees are this module's calls now
+        work.push([c, true]); // its callees are this module's calls now
       }
     }
     cloned.set(m, mine);
@@ -268,7 +272,7 @@ const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
   const lastFunc = Math.max(...[...blocks.values()].map(([, b]) => b));
   out.splice(lastFunc, 0, ...copies);
   writeFileSync(join(WORK, 'full-cloned.wat'), out.join('\n'));
-  run('wasm-as', [join(WORK, 'full-cloned.wat'), '-g', '--enable-mutable-globals', '--enable-sign-ext', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '-o', SPLIT_INPUT]);
+  run('wasm-as', [join(WORK, 'full-cloned.wat'), '-g', ...BINARYEN_FEATURES, '-o', SPLIT_INPUT]);
   report.clones = Object.fromEntries([...cloned].map(([m, set]) => [m, [...set].sort()]));
 }
 
@@ -285,7 +289,7 @@ for (let k = MODULES.length - 1; k >= 1; k--) {
   const keepFile = join(WORK, `keep-${lazy}.txt`);
   writeFileSync(keepFile, keep.join('\n') + '\n');
   const primary = join(WORK, `primary-${lazy}.wasm`), secondary = join(WORK, `${lazy}.wasm`);
-  run('wasm-split', [current, '--enable-mutable-globals', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', `--keep-funcs=@${keepFile}`, '-o1', primary, '-o2', secondary,
+  run('wasm-split', [current, ...BINARYEN_FEATURES, `--keep-funcs=@${keepFile}`, '-o1', primary, '-o2', secondary,
     '--import-namespace=primary', `--placeholder-namespace=placeholder:${lazy}`, '--export-prefix=%', '-g']);
   steps.push({ module: lazy, file: secondary, functions: names.length - keep.length, movedFunctions: names.filter((n) => moduleOf.get(n) === lazy) });
   current = primary;
