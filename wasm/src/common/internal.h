@@ -59,9 +59,12 @@ int pmi_decimal_digits(double v, int count, char *digits);
 size_t pmi_decimal_fixed(double v, int prec, char *out);
 
 /* Whether all n floats are finite (no NaN, no Inf). */
-static inline bool pmi_all_finite(const float *v, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i])) return false;
+static inline bool pmi_all_finite(const void *v, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        float f;
+        memcpy(&f, (const unsigned char *)v + sizeof f * i, sizeof f); /* floats of a struct's run too */
+        if (!isfinite(f)) return false;
+    }
     return true;
 }
 

@@ -133,24 +133,24 @@ static pm_result build_skeleton(const pm_mannequin_options *o, pm_skeleton **out
         if (!(t->flags & PM_BONE_IK)) continue;
         /* 足ＩＫ, つま先ＩＫ, then the right side 4 table bones on: a toe IK is the leg IK one bone down
          * the leg (target つま先 for 足首, link 足首 for ひざ) */
-        const uint32_t toe = (i - B_LEG_IK_L) & 1, o = (i - B_LEG_IK_L) / 2 * (B_LEG_R - B_LEG_L);
+        const uint32_t toe = (i - B_LEG_IK_L) & 1, side = (i - B_LEG_IK_L) / 2 * (B_LEG_R - B_LEG_L);
         const bool leg = !toe;
         b->has_ik = true;
         b->ik.loop_count = leg ? LEG_IK_LOOPS : TOE_IK_LOOPS;
         b->ik.limit_angle = leg ? LEG_IK_LIMIT : TOE_IK_LIMIT;
-        b->ik.target = B_ANKLE_L + o + toe;
+        b->ik.target = B_ANKLE_L + side + toe;
         b->ik.link_count = leg ? 2 : 1;
         b->ik.links = pmi_skeleton_arena_alloc(s, b->ik.link_count * sizeof(pm_ik_link), err);
         if (!b->ik.links) {
             r = PM_ERR_OUT_OF_MEMORY;
             break;
         }
-        b->ik.links[0].bone = B_KNEE_L + o + toe;
+        b->ik.links[0].bone = B_KNEE_L + side + toe;
         if (leg) {
             b->ik.links[0].has_limit = true;
             b->ik.links[0].limit_min = pm_vec3_make(KNEE_MIN_X, 0, 0);
             b->ik.links[0].limit_max = pm_vec3_make(KNEE_MAX_X, 0, 0);
-            b->ik.links[1].bone = B_LEG_L + o;
+            b->ik.links[1].bone = B_LEG_L + side;
         }
     }
     if (r == PM_OK) r = pm_skeleton_validate(s, err);

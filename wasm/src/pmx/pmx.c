@@ -425,9 +425,9 @@ static pm_result read_materials(rd *r) {
         uint32_t nfaces;
         TRY(get_model_text(r, &mat->name, "name"));
         TRY(get_model_text(r, &mat->name_en, "English name"));
-        TRY(get_words(r, (uint8_t *)mat + offsetof(pm_model_material, diffuse), 11, "colours"));
+        TRY(get_words(r, mat->diffuse, 11, "colours"));
         TRY(get_u8(r, &mat->flags, "flags"));
-        TRY(get_words(r, (uint8_t *)mat + offsetof(pm_model_material, edge_color), 5, "edge"));
+        TRY(get_words(r, mat->edge_color, 5, "edge"));
         TRY(get_texture_index(r, &mat->texture, "texture index"));
         TRY(get_texture_index(r, &mat->sphere_texture, "sphere texture index"));
         TRY(get_u8_max(r, &mode, 3, "sphere mode", "0..3"));
@@ -542,7 +542,7 @@ static pm_result read_morph_offsets(rd *r, uint8_t type, uint32_t n, pm_model_mo
                 return pmi_mr_fail_names(&r->m, "offset", k, "material", idx, r->material_count);
             TRY(get_u8(r, &op, "offset operation"));
             if (op > 1) return fail(r, PM_ERR_BAD_FORMAT, "offset %u operation %u is not 0 or 1", k, op);
-            TRY(get_words(r, (uint8_t *)mo + offsetof(pm_model_material_offset, diffuse), 28, "offset colours"));
+            TRY(get_words(r, mo->diffuse, 28, "offset colours"));
             mo->material = idx;
             mo->operation = op;
             break;

@@ -82,15 +82,6 @@ static void put_string(wr *w, const pm_skeleton *sk, const pm_string *s) {
 static uint8_t signed_size(size_t count) { return count <= 127 ? 1 : count <= 32767 ? 2 : 4; }
 static uint8_t vertex_size(size_t count) { return count < 255 ? 1 : count < 65535 ? 2 : 4; }
 
-/* Whether n floats of float storage (as put_floats takes) are all finite. */
-static bool finite_floats(const void *f, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        float v;
-        memcpy(&v, (const uint8_t *)f + 4 * i, 4);
-        if (!isfinite(v)) return false;
-    }
-    return true;
-}
 _Static_assert(PMI_FLOAT_RUN(pm_pmx_vertex, position.x, uv[1], 8) && PMI_FLOAT_RUN(pm_pmx_material, diffuse[0], ambient[2], 11) &&
                    PMI_FLOAT_RUN(pm_pmx_material, edge_color[0], edge_size, 5),
                "the float runs the writer writes in one call");
@@ -127,7 +118,7 @@ static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error 
         return pmi_fail(err, PM_ERR_LIMIT, "pmx write: a count does not fit PMX's signed 32-bit counts");
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         const pm_pmx_vertex *v = &m->vertices[i];
-        if (!finite_floats(&v->position, 8) || !isfinite(v->weight) || !isfinite(v->edge_scale)) /* position, normal, uv */
+        if (!pmi_all_finite(&v->position, 8) || !isfinite(v->weight) || !isfinite(v->edge_scale)) /* position, normal, uv */
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: vertex %u has a NaN or infinite value", i);
         if (v->bone[0] >= s->bone_count || (v->bone[1] != PM_NO_INDEX && v->bone[1] >= s->bone_count))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: vertex %u names a bone out of range (%u bones)", i,
@@ -142,8 +133,7 @@ static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error 
     uint64_t drawn = 0;
     for (uint32_t i = 0; i < m->material_count; i++) {
         const pm_pmx_material *mt = &m->materials[i];
-        if (!finite_floats((const uint8_t *)mt + offsetof(pm_pmx_material, diffuse), 11) ||
-            !finite_floats((const uint8_t *)mt + offsetof(pm_pmx_material, edge_color), 5))
+        if (!pmi_all_finite(mt->diffuse, 11) || !pmi_all_finite(mt->edge_color, 5))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u has a NaN or infinite value", i);
         if (mt->index_count % 3)
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: material %u draws %u indices (not a multiple of 3)",
@@ -163,7 +153,7 @@ static pm_result check_model(const pm_pmx_model *m, uint32_t *nmorphs, pm_error 
             if (mo->vertex[k] >= m->vertex_count)
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: morph %u offset %u names vertex %u (%u vertices)",
                                 i, k, mo->vertex[k], m->vertex_count);
-            if (!finite_floats(&mo->offset[k], 3))
+            if (!pmi_all_finite(&mo->offset[k], 3))
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pmx write: morph %u offset %u is not finite", i, k);
         }
     }
@@ -258,9 +248,9 @@ static void write_all(wr *w, const pm_pmx_model *m) {
         const pm_pmx_material *mt = &m->materials[i];
         put_cstr(w, mt->name);
         put_cstr(w, mt->name_en);
-        put_floats(w, (const uint8_t *)mt + offsetof(pm_pmx_material, diffuse), 11); /* diffuse .. ambient */
+        put_floats(w, mt->diffuse, 11); /* diffuse .. ambient */
         put_u8(w, mt->flags);
-        put_floats(w, (const uint8_t *)mt + offsetof(pm_pmx_material, edge_color), 5);
+        put_floats(w, mt->edge_color, 5);
         put_index(w, 1, PM_NO_INDEX); /* texture */
         put_index(w, 1, PM_NO_INDEX); /* sphere */
         put_u8(w, 0);                 /* sphere mode: none */

@@ -166,9 +166,11 @@ static float finite_or_zero(ctx *c, float v) {
     return 0.0f;
 }
 /* (vectors by pointer here: a pm_vec3 by value is a copy in memory at every call in wasm) */
-/* a + b * s component by component: s = 1 is pm_vec3_add, s = -1 pm_vec3_sub (x + -y is x - y), exactly */
+/* a + b * s component by component: s = 1 is pm_vec3_add, s = -1 pm_vec3_sub (x + -y is x - y), exactly;
+ * the product apart from the sum, as pm_vec3_add(a, pm_vec3_scale(b, s)) had it: no compiler fuses them */
 static pm_vec3 add_scaled(const pm_vec3 *a, const pm_vec3 *b, float s) {
-    return (pm_vec3){a->x + b->x * s, a->y + b->y * s, a->z + b->z * s};
+    const pm_vec3 bs = {b->x * s, b->y * s, b->z * s};
+    return (pm_vec3){a->x + bs.x, a->y + bs.y, a->z + bs.z};
 }
 /* q turns a - b (b NULL: a) */
 static pm_vec3 turn(const pm_quat *q, const pm_vec3 *a, const pm_vec3 *b) {
