@@ -191,8 +191,9 @@ async function fillShiftJisTable(mod, options) {
  * loaded (the same API). options.shiftJisTable:
  * where procmotion-sjis.bin is (a URL or its string, bytes, a Response), read only on a host whose
  * TextDecoder has no shift_jis (default: beside a core given by URL, else beside this file).
+ * featureCode (from the entry, not the public API): module name -> a function giving that module's JS.
  */
-export async function createProcMotion(options = {}, featureCode = undefined) {
+export async function createProcMotion(options = {}, featureCode) {
   if (options === null || typeof options !== 'object') throw invalid('loader', 'createProcMotion: options must be an object');
   const mod = createModuleObject();
   const placeholders = {};
@@ -232,9 +233,9 @@ function notLanded(what) {
 
 export class ProcMotion {
   /** Use createProcMotion(). */
-  constructor(mod, wasmOption, shiftJisTable = null, featureCode = undefined) {
+  constructor(mod, wasmOption, shiftJisTable, featureCode) {
     this.mod = mod;
-    this._featureCode = featureCode; // module name -> its JS (a module namespace or a promise of one): the entry's
+    this._featureCode = featureCode; // module name -> a function giving its JS (a namespace or a promise of one): the entry's table
     this._wasm = wasmOption;
     this._shiftJisTable = shiftJisTable; // where the Shift-JIS table came from (fillShiftJisTable)
     this._loaded = new Set(['core']);
