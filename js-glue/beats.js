@@ -12,7 +12,7 @@
 // procmotion's 'beats' feature module (procmotion-beats.wasm): index.js imports this file on the first
 // pm.loadAsync('beats') (all.js at startup) and puts `api` on the ProcMotion.
 import * as B from './dist/abi-beats.js';
-import { ERROR_SIZE, ProcMotionError, gridOf } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridOf, withScratch } from './runtime.js';
 
 const CHUNK = 32768; // frames handed to the core per push
 const OPTION_KEYS = ['minBpm', 'maxBpm', 'priorBpm', 'tightness', 'beatsPerBar', 'steady', 'maxSeconds'];
@@ -170,8 +170,7 @@ function installBeats() {
     if (!g) throw fail('beat grid: none given');
     const many = typeof input !== 'number';
     const xs = Float64Array.from(many ? Array.from(input ?? []) : [input]);
-    const s = pm._scratch();
-    try {
+    return withScratch(pm, (s) => {
       const errPtr = s.alloc(ERROR_SIZE);
       const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
       const inPtr = s.put(xs, Float64Array), outPtr = s.alloc(xs.length * 8);
@@ -180,9 +179,7 @@ function installBeats() {
       }
       const out = pm._copy(Float64Array, outPtr, xs.length);
       return many ? out : out[0];
-    } finally {
-      s.free();
-    }
+    });
   }
 
   const methods = {
@@ -242,14 +239,11 @@ function installBeats() {
     beatGrid(x, offset) {
       const g = gridOf(x, offset, 'beats'); // runtime.js: the same grid the core's generators take
       if (!g) return null;
-      const s = this._scratch();
-      try {
+      withScratch(this, (s) => {
         const errPtr = s.alloc(ERROR_SIZE);
         const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
         if (this.mod[B.pm_abi_beat_grid_eval](g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, 3, 0, 0, 0, errPtr) !== 0) this._throw(s, errPtr, 'beats');
-      } finally {
-        s.free();
-      }
+      });
       return g;
     },
 
@@ -263,15 +257,12 @@ function installBeats() {
     /** Tap tempo from tap times (seconds, increasing, at least 2): { bpm, offset, beats: null, ... }. */
     beatGridFromTaps(times) {
       const xs = Float64Array.from(Array.from(times ?? []));
-      const s = this._scratch();
-      try {
+      return withScratch(this, (s) => {
         const errPtr = s.alloc(ERROR_SIZE), inPtr = s.put(xs, Float64Array), outPtr = s.alloc(16);
         if (this.mod[B.pm_abi_beat_grid_from_taps](inPtr, xs.length, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'beats');
         const v = this._copy(Float64Array, outPtr, 2);
         return { bpm: v[0], offset: v[1], beats: null, beatsPerBar: 4, firstDownbeat: 0 };
-      } finally {
-        s.free();
-      }
+      });
     },
 
     /** A tap-tempo session: tap(ms) -> null, then a grid from the last taps. */
@@ -284,8 +275,7 @@ function installBeats() {
       const data = bytes instanceof Uint8Array ? bytes : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
         : bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : null;
       if (!data) throw fail('readWav: expected a Uint8Array or ArrayBuffer');
-      const s = this._scratch();
-      try {
+      return withScratch(this, (s) => {
         const inPtr = s.put(data);
         const block = this._callForBuffer(s, 'wav', (out, size, err) => this.mod[B.pm_abi_wav_read](inPtr, data.byteLength, out, size, err));
         const h = new Uint32Array(block.buffer, block.byteOffset, 9);
@@ -294,9 +284,7 @@ function installBeats() {
           sampleRate: h[0], channels: h[1], frames, encoding: WAV_ENCODINGS[h[4]], validBits: h[5], formatTag: h[6], channelMask: h[7],
           rf64: h[8] === 1, samples: new Float32Array(block.buffer, block.byteOffset + 36, frames * h[1]),
         };
-      } finally {
-        s.free();
-      }
+      });
     },
 
     /** Write interleaved float samples as a WAV file (Uint8Array). options: { channels = 1, encoding = 'pcm_s16' }. */
@@ -306,13 +294,10 @@ function installBeats() {
       if (e < 0) throw fail(`writeWav: encoding must be one of ${WAV_ENCODINGS.join(', ')}, got ${encoding}`);
       if (!Number.isInteger(channels) || channels < 1 || x.length % channels) throw fail(`writeWav: ${x.length} samples are not whole frames of ${channels} channels`);
       if (!Number.isInteger(sampleRate) || sampleRate < 1) throw fail(`writeWav: sampleRate must be a whole number of Hz, got ${sampleRate}`);
-      const s = this._scratch();
-      try {
+      return withScratch(this, (s) => {
         const p = s.put(x, Float32Array);
         return this._callForBuffer(s, 'wav', (out, size, err) => this.mod[B.pm_abi_wav_write](p, x.length / channels, channels, sampleRate, e, out, size, err));
-      } finally {
-        s.free();
-      }
+      });
     },
   };
 

@@ -12,7 +12,7 @@ import * as M from './dist/abi-motion.js';
 import { GROOVE_FLAG, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
 import { GROOVE_JOINTS } from './constants.js';
 import { PoseEvaluator, positionsOf, releaseHandle } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder, withScratch } from './runtime.js';
 
 const LEG_MODES = Object.keys(LEG_MODE);
 const NO_INDEX = 0xffffffff;
@@ -121,13 +121,10 @@ export class Groove {
   /** Replace the settings (validated; the anchors are kept). */
   setConfig(config) {
     this._check();
-    const s = this.pm._scratch();
-    try {
+    return withScratch(this.pm, (s) => {
       const [json, len] = putText(s, settingsText(config, 'setConfig'));
       this._call(this.pm.mod[M.pm_abi_groove_set_config](this.handle, json, len, this.errPtr));
-    } finally {
-      s.free();
-    }
+    });
   }
 
   /**
@@ -180,14 +177,11 @@ export class Groove {
   _useGrid(bpm) {
     const grid = bpm !== null && typeof bpm === 'object' ? bpm : null;
     if (grid === this._grid) return;
-    const s = this.pm._scratch();
-    try {
+    return withScratch(this.pm, (s) => {
       const block = grid ? gridBlock(s, grid) : 0;
       this._call(this.pm.mod[M.pm_abi_groove_set_grid](this.handle, block, this.errPtr));
       this._grid = grid;
-    } finally {
-      s.free();
-    }
+    });
   }
 
   /**
@@ -307,8 +301,7 @@ export const grooveMethods = {
    * naming them.
    */
   grooveConfig(config = null, options = {}) {
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const [json, len] = putText(s, settingsText(config, 'grooveConfig'));
       const [base, baseLen] = putText(s, settingsText(options.base ?? null, 'grooveConfig'));
       const out = s.alloc(8), errPtr = s.alloc(ERROR_SIZE);
@@ -316,9 +309,7 @@ export const grooveMethods = {
         this._throw(s, errPtr, 'groove');
       }
       return JSON.parse(this._takeText(out));
-    } finally {
-      s.free();
-    }
+    });
   },
 
   /** A groove bound to a skeleton for per-frame use (see Groove.offsets). Call dispose() when done. */

@@ -4,7 +4,7 @@
 // the layout as constants (A.KEYPOINTS_FRAMES) that bundlers inline
 import * as A from './dist/abi-keypoints.js';
 import { KP_ENCODING, KP_FORMAT, KP_LEGS } from './dist/abi-keypoints.js';
-import { ERROR_SIZE, checkCount, cString, invalid, toBytes, utf8Decoder, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, checkCount, cString, invalid, toBytes, utf8Decoder, utf8Encoder, withScratch } from './runtime.js';
 
 // 'glb' is another name for 'gltf' (the core tells them apart by their bytes)
 const FORMATS = { ...KP_FORMAT, glb: KP_FORMAT.gltf };
@@ -39,8 +39,7 @@ export const api = {
     if (code === undefined) throw invalid('keypoints', `toKeypoints: unknown format '${format}' (${Object.keys(FORMATS).join(', ')})`);
     const fps = options.fps ?? 0;
     if (typeof fps !== 'number' || !Number.isFinite(fps) || fps < 0) throw invalid('keypoints', 'toKeypoints: options.fps must be a finite number >= 0');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const dataPtr = s.put(data);
       const model = options.model ? toBytes(options.model, 'toKeypoints: options.model', 'keypoints') : null;
       const modelPtr = model ? s.put(model) : 0;
@@ -54,9 +53,7 @@ export const api = {
       } finally {
         this.mod[A.pm_abi_kp_free](seq);
       }
-    } finally {
-      s.free();
-    }
+    });
   },
 
   _kpFromHandle(seq, s) {
@@ -98,8 +95,7 @@ export const api = {
       if (!arr || arr.length < len) throw invalid('keypoints', `keypoints: ${what} has ${arr ? arr.length : 0} values, ${len} needed`);
       return arr;
     };
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const ts = s.put(need(seq.timestamps, n, 'timestamps'), Float64Array);
       const pts = s.put(need(seq.points, n * 99, 'points'), Float32Array);
       const vis = s.put(need(seq.visibility, n * 33, 'visibility'), Float32Array);
@@ -111,9 +107,7 @@ export const api = {
       } finally {
         this.mod[A.pm_abi_kp_free](h);
       }
-    } finally {
-      s.free();
-    }
+    });
   },
 
   _kpEncode(h, s, kind) {

@@ -20,7 +20,7 @@ import {
 import { createModuleObject, instantiate, loadBytes, registeredWasmUrl } from './loader.js';
 import {
   ERROR_SIZE, ProcMotionError, Scratch, checkCount, gridBlock, gridOf, invalid, outOfMemory, readError, toBytes, utf8Decoder,
-  utf8Encoder,
+  utf8Encoder, withScratch,
 } from './runtime.js';
 import { decodeShiftJisPairs, sjisStoredTable } from './sjis-table.js';
 
@@ -470,8 +470,7 @@ export class ProcMotion {
    */
   writeVmd(vmd, options = {}) {
     if (!vmd || typeof vmd !== 'object') throw invalid('vmd', 'writeVmd: expected a VMD object');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const d = new Uint32Array(A.VMD_COUNT);
       const modelName = utf8Encoder.encode(vmd.modelName ?? '');
       d[A.VMD_MODEL_NAME] = s.put(modelName);
@@ -543,9 +542,7 @@ export class ProcMotion {
       }
       const dPtr = s.put(d, Uint32Array);
       return this._callForBuffer(s, 'vmd', (outPtr, sizePtr, errPtr) => this.mod[A.pm_abi_vmd_write](dPtr, outPtr, sizePtr, errPtr));
-    } finally {
-      s.free();
-    }
+    });
   }
 
   /** A single bone key of a readVmd result as a plain object (a convenience, not for hot loops). */
@@ -611,8 +608,7 @@ export class ProcMotion {
     if (late) throw invalid('catwalk', late);
     const lands = skeleton !== 0 || !bones;
     if (lands && !this._loaded.has('motion')) throw notLanded('without a model or bone names (the standard figure)');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const d = new Uint32Array(A.CATWALK_COUNT);
       if (grid) d[A.CATWALK_GRID] = gridBlock(s, grid);
       d[A.CATWALK_PARAMS] = s.put(block, Float64Array);
@@ -637,9 +633,7 @@ export class ProcMotion {
       delete info.plan;
       delete info.verified;
       return { vmd, ...info, plan };
-    } finally {
-      s.free();
-    }
+    });
   }
 
   // ---- Shift-JIS -------------------------------------------------------------------------------
@@ -652,32 +646,26 @@ export class ProcMotion {
   encodeShiftJis(text, maxBytes) {
     const utf8 = utf8Encoder.encode(String(text));
     const cap = checkCount(maxBytes ?? utf8.byteLength * 2 + 1, 'encodeShiftJis: maxBytes', 'text');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const inPtr = s.put(utf8);
       const outPtr = s.alloc(cap);
       const lenPtr = s.alloc(4);
       const errPtr = s.alloc(ERROR_SIZE);
       if (this.mod[A.pm_abi_sjis_encode](inPtr, utf8.byteLength, outPtr, cap, lenPtr, errPtr) !== 0) this._throw(s, errPtr, 'text');
       return this._copy(Uint8Array, outPtr, this.mod.HEAPU32[lenPtr >> 2]);
-    } finally {
-      s.free();
-    }
+    });
   }
 
   /** Decode Shift-JIS bytes (invalid sequences become U+FFFD, as WHATWG's decoder does). */
   decodeShiftJis(bytes) {
     const data = toBytes(bytes, 'decodeShiftJis', 'text');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const inPtr = s.put(data);
       const cap = data.byteLength * 3 + 1;
       const outPtr = s.alloc(cap);
       const n = this.mod[A.pm_abi_sjis_decode](inPtr, data.byteLength, outPtr, cap);
       return this._utf8(outPtr, n);
-    } finally {
-      s.free();
-    }
+    });
   }
 }
 

@@ -5,7 +5,7 @@
 import * as M from './dist/abi-motion.js';
 import { HUMANOID, HUMANOID_NAMING, IK_MODE, POSE_FLAG } from './dist/abi-motion.js';
 import { HUMANOID_BONES } from './constants.js';
-import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder, withScratch } from './runtime.js';
 
 const NAMINGS = Object.keys(HUMANOID_NAMING);
 
@@ -53,16 +53,13 @@ export const modelMethods = {
    */
   readPmx(bytes) {
     const data = toBytes(bytes, 'readPmx', 'model');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const dataPtr = s.put(data);
       const outPtr = s.alloc(8);
       const errPtr = s.alloc(ERROR_SIZE);
       if (this.mod[M.pm_abi_model_read_json](dataPtr, data.byteLength, outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'model');
       return JSON.parse(this._takeText(outPtr));
-    } finally {
-      s.free();
-    }
+    });
   },
 
   /**
@@ -104,14 +101,11 @@ export const modelMethods = {
 
   /** Internal: the bone names of a skeleton handle, in the skeleton's (and every pose output's) order. */
   _skeletonBoneNames(skeleton) {
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
       if (this.mod[M.pm_abi_skeleton_to_json](skeleton, out, out + 4, err) !== 0) this._throw(s, err, 'skeleton');
       return JSON.parse(this._takeText(out)).bones.map((b) => b.name);
-    } finally {
-      s.free();
-    }
+    });
   },
 
   /**
@@ -133,8 +127,7 @@ export const modelMethods = {
       }, 'mapHumanoid');
     }
     const names = input.map(String);
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const d = new Uint32Array(2);
       const blob = this._putNames(s, d, 0, names);
       const out = s.alloc(M.HUMANOID_COUNT * 4);
@@ -142,22 +135,17 @@ export const modelMethods = {
       const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
       if (this.mod[M.pm_abi_humanoid_map](blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
       return humanoidMap(this._copy(Uint32Array, out, M.HUMANOID_COUNT), names);
-    } finally {
-      s.free();
-    }
+    });
   },
 
   /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/mannequin.md). */
   mannequinPmx() {
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const outPtr = s.alloc(8);
       const errPtr = s.alloc(ERROR_SIZE);
       if (this.mod[M.pm_abi_mannequin_pmx](outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'mannequin');
       return this._takeBytes(outPtr);
-    } finally {
-      s.free();
-    }
+    });
   },
 
   // ---- pose evaluation -------------------------------------------------------------------------
@@ -188,8 +176,7 @@ export const modelMethods = {
         input[slots[i] + k] = v[k];
       }
     });
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const inPtr = s.put(input, Float32Array);
       const outPtr = s.alloc(M.TWO_BONE_OUT_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
@@ -200,9 +187,7 @@ export const modelMethods = {
         rootRotation: at(M.TWO_BONE_OUT_ROOT_ROTATION, 4), midRotation: at(M.TWO_BONE_OUT_MID_ROTATION, 4),
         mid: at(M.TWO_BONE_OUT_MID, 3), end: at(M.TWO_BONE_OUT_END, 3), miss: o[M.TWO_BONE_OUT_MISS], reached: o[M.TWO_BONE_OUT_REACHED] === 1,
       };
-    } finally {
-      s.free();
-    }
+    });
   },
 
   /**
@@ -306,16 +291,14 @@ export class PoseEvaluator {
     this._check();
     checkCount(count, 'positions: count', 'pose');
     const n = this.boneCount, floats = checkCount(count * n * 3, 'positions: count x bones x 3', 'pose');
-    const pm = this.pm, s = pm._scratch();
-    try {
+    const pm = this.pm;
+    return withScratch(pm, (s) => {
       const out = s.alloc(floats * 4);
       if (pm.mod[M.pm_abi_pose_positions](this.handle, first, step, count, this._flags(options), out, floats, this.errPtr) !== 0) {
         throw pm._error(this.errPtr, 'pose');
       }
       return pm._copy(Float32Array, out, floats);
-    } finally {
-      s.free();
-    }
+    });
   }
 
   /** Override an IK bone: 'auto' (property keys decide), 'on' or 'off'. */

@@ -19,7 +19,7 @@ import * as M from './dist/abi-motion.js';
 import { TRAJECTORY_MODE } from './dist/abi-motion.js';
 import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
 import { positionsOf, releaseHandle } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8 } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8, withScratch } from './runtime.js';
 
 const MODES = Object.keys(TRAJECTORY_MODE);
 const MAX_POINTS = M.TRAJECTORY_POLE / 3;
@@ -73,8 +73,7 @@ export const tracingMethods = {
     const many = typeof t !== 'number';
     const ts = new Float32Array(many ? Array.from(t ?? []) : [t]);
     if (!many && !Number.isFinite(t)) throw invalid('tracing: t is not finite');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const out = s.alloc(ts.length * 12);
       const err = s.alloc(ERROR_SIZE);
       if (this.mod[M.pm_abi_trajectory_sample](m, s.put(pts, Float32Array), pts.length / 3, s.put(ts, Float32Array), ts.length, out, err) !== 0) {
@@ -82,24 +81,19 @@ export const tracingMethods = {
       }
       const r = this._copy(Float32Array, out, ts.length * 3);
       return many ? r : Array.from(r);
-    } finally {
-      s.free();
-    }
+    });
   },
 
   /** The arc length of the path (what sampleTrajectory's t is a fraction of). */
   trajectoryLength(mode, relPoints) {
     const m = modeIndex(mode);
     const pts = flatPoints(relPoints, 'relPoints');
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const out = s.alloc(8);
       const err = s.alloc(ERROR_SIZE);
       if (this.mod[M.pm_abi_trajectory_length](m, s.put(pts, Float32Array), pts.length / 3, out, err) !== 0) this._throw(s, err, 'tracing');
       return this.mod.HEAPF64[out >> 3];
-    } finally {
-      s.free();
-    }
+    });
   },
 
   /** An empty tracing timeline on a skeleton (object from readPmx, or PMX/PMD bytes). options.bpm (120). */
@@ -152,13 +146,10 @@ export class Timeline {
   /** Run fn(scratch, errPtr) and turn a non-zero result into a ProcMotionError. */
   _call(fn) {
     this._check();
-    const s = this.pm._scratch();
-    try {
+    return withScratch(this.pm, (s) => {
       const err = s.alloc(ERROR_SIZE);
       if (fn(s, err) !== 0) this.pm._throw(s, err, 'tracing');
-    } finally {
-      s.free();
-    }
+    });
   }
 
   /** Bone names of the skeleton, in pose order. */
@@ -253,8 +244,7 @@ export class Timeline {
   getTrajectory(limb) {
     const l = limbIndex(limb);
     this._check();
-    const s = this.pm._scratch();
-    try {
+    return withScratch(this.pm, (s) => {
       const out = s.alloc(M.TRAJECTORY_COUNT * 4), info = s.alloc(M.TRAJECTORY_INFO_COUNT * 4);
       const n = this.pm.mod[M.pm_abi_timeline_trajectory](this.handle, l, out, info);
       if (!n) return null;
@@ -263,9 +253,7 @@ export class Timeline {
       const points = Array.from({ length: n }, (_, k) => Array.from(f.subarray(M.TRAJECTORY_POINTS + 3 * k, M.TRAJECTORY_POINTS + 3 * k + 3)));
       const pole = i[M.TRAJECTORY_INFO_HAS_POLE] ? { pole: Array.from(f.subarray(M.TRAJECTORY_POLE, M.TRAJECTORY_POLE + 3)) } : {};
       return { mode: MODES[i[M.TRAJECTORY_INFO_MODE]], points, ...pole };
-    } finally {
-      s.free();
-    }
+    });
   }
 
   clearTrajectory(limb) {
@@ -343,8 +331,7 @@ export class Timeline {
     const world = pm._copy(Float32Array, mod[M.pm_abi_timeline_world](this.handle), 16 * n);
     const positions = positionsOf(world);
     const traces = {};
-    const s = pm._scratch();
-    try {
+    withScratch(pm, (s) => {
       const st = s.alloc(M.TRACE_STATE_COUNT * 4);
       const v3 = (v, slot) => Array.from(v.subarray(slot, slot + 3));
       LIMBS.forEach((limb, l) => {
@@ -352,9 +339,7 @@ export class Timeline {
         const v = pm._copy(Float32Array, st, M.TRACE_STATE_COUNT);
         traces[limb] = { active: v[M.TRACE_STATE_ACTIVE] === 1, id: v[M.TRACE_STATE_ID], t: v[M.TRACE_STATE_T], root: v3(v, M.TRACE_STATE_ROOT), target: v3(v, M.TRACE_STATE_TARGET), pole: v3(v, M.TRACE_STATE_POLE), miss: v[M.TRACE_STATE_MISS] };
       });
-    } finally {
-      s.free();
-    }
+    });
     return {
       boneNames: this.boneNames,
       keyRotations: pm._copy(Float32Array, mod[M.pm_abi_timeline_rotations](this.handle), 4 * n),

@@ -14,7 +14,7 @@
 // The conversion runs in the module (no server): the GLB is a copy, every buffer handed in is freed
 // before the call returns.
 import * as V from './dist/abi-vrm.js';
-import { ERROR_SIZE, invalid, toBytes, utf8Encoder } from './runtime.js';
+import { ERROR_SIZE, invalid, toBytes, utf8Encoder, withScratch } from './runtime.js';
 
 /** [path, Uint8Array] pairs from a Map, a plain object, or an array of [path, bytes] / { path|name, data }. */
 function textureEntries(textures, toBytes) {
@@ -57,8 +57,7 @@ export const api = {
       pathOffsets[i + 1] = pathBytes;
       blobOffsets[i + 1] = blobBytes;
     });
-    const s = this._scratch();
-    try {
+    return withScratch(this, (s) => {
       const err = s.alloc(ERROR_SIZE);
       const dataPtr = s.put(data);
       const pathPtr = s.alloc(pathBytes), blobPtr = s.alloc(blobBytes);
@@ -76,8 +75,6 @@ export const api = {
       const glb = this._takeBytes(out);
       const report = JSON.parse(this._takeText(out + 8));
       return { glb, report };
-    } finally {
-      s.free();
-    }
+    });
   },
 };
