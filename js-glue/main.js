@@ -11,9 +11,10 @@
 // buffer handed to the module is freed before the call returns; every array handed out is a copy
 // (never a view of wasm memory, which may move or be freed). Errors throw ProcMotionError with the
 // core's message, its pm_result name in `code` and the module in `module`.
-// The layouts as constants (A.VMD_BONES) that bundlers inline; CATWALK_PARAM_BLOCK as an object (its slots by name).
+// The layouts as constants (A.VMD_BONES) that bundlers inline; CATWALK_PARAM_SLOTS: the catwalk parameter
+// block's slots by parameter name.
 import * as A from './dist/abi.js';
-import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_BLOCK, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
+import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_SLOTS, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
 import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
@@ -702,10 +703,10 @@ function finite(name, v) {
 function catwalkParams(state, bpm) {
   if (typeof state !== 'object') throw badParam('state', 'must be an object', state);
   const nested = state.catwalk && typeof state.catwalk === 'object' ? state.catwalk : {};
-  const block = new Float64Array(CATWALK_PARAM_BLOCK.COUNT);
+  const block = new Float64Array(A.CATWALK_PARAM_BLOCK_COUNT);
   let late = null;
   const put = (name, v) => {
-    const at = CATWALK_PARAM_BLOCK[name.replace(/[A-Z]/g, '_$&').toUpperCase()];
+    const at = CATWALK_PARAM_SLOTS[name];
     block[at] = 1;
     block[at + 1] = v === 0 ? 0 : v; // -0 as JSON gave it: 0
   };
