@@ -12,7 +12,7 @@
 // procmotion's 'beats' feature module (procmotion-beats.wasm): index.js imports this file on the first
 // pm.loadAsync('beats') (all.js at startup) and puts `api` on the ProcMotion.
 import * as B from './dist/abi-beats.js';
-import { ERROR_SIZE, ProcMotionError, gridOf, withScratch } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridOf, toBytes, withScratch } from './runtime.js';
 
 const CHUNK = 32768; // frames handed to the core per push
 const OPTION_KEYS = ['minBpm', 'maxBpm', 'priorBpm', 'tightness', 'beatsPerBar', 'steady', 'maxSeconds'];
@@ -41,10 +41,6 @@ function installBeats() {
     return v;
   }
 
-  function errorOf(pm, errPtr, module) {
-    return pm._error(errPtr, module);
-  }
-
   /** A streaming tracker (procmotion/beats.h pm_beat_tracker): push chunks, ask now(), finish(). */
   class BeatTracker {
     constructor(pm, sampleRate, options = {}) {
@@ -59,7 +55,7 @@ function installBeats() {
         const errPtr = s.alloc(ERROR_SIZE);
         const opts = s.put(optionVector(options), Float64Array);
         this.handle = mod[B.pm_abi_beats_create](sampleRate, channels, opts, 7, errPtr);
-        if (!this.handle) throw errorOf(pm, errPtr, 'beats');
+        if (!this.handle) throw pm._error(errPtr, 'beats');
         this.buf = mod[B.pm_abi_alloc](CHUNK * channels * 4 + ERROR_SIZE + 48);
         if (!this.buf) throw fail('beats: out of wasm memory', 'PM_ERR_OUT_OF_MEMORY');
         this.errPtr = this.buf + CHUNK * channels * 4;
@@ -77,6 +73,11 @@ function installBeats() {
       if (!this.handle) throw fail('beats: this tracker was freed');
     }
 
+    /** r, an export's result: not 0 throws the core's error. */
+    _ok(r) {
+      if (r !== 0) throw this.pm._error(this.errPtr, 'beats');
+    }
+
     /** Feed interleaved samples (a Float32Array, or an array of numbers) of any length. */
     push(samples) {
       this._live();
@@ -86,7 +87,7 @@ function installBeats() {
       for (let i = 0; i < x.length; i += per) {
         const part = x.subarray(i, Math.min(x.length, i + per));
         mod.HEAPF32.set(part, this.buf >> 2);
-        if (mod[B.pm_abi_beats_push](this.handle, this.buf, part.length / this.channels, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
+        this._ok(mod[B.pm_abi_beats_push](this.handle, this.buf, part.length / this.channels, this.errPtr));
       }
     }
 
@@ -94,7 +95,7 @@ function installBeats() {
     now() {
       this._live();
       const mod = this.pm.mod;
-      if (mod[B.pm_abi_beats_now](this.handle, this.outPtr, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
+      this._ok(mod[B.pm_abi_beats_now](this.handle, this.outPtr, this.errPtr));
       const v = new Float64Array(mod.HEAPU8.buffer, this.outPtr, 6);
       return { time: v[0], bpm: v[1], lastBeat: v[2], nextBeat: v[3], phase: v[4], confidence: v[5] };
     }
@@ -103,7 +104,7 @@ function installBeats() {
     finish() {
       this._live();
       const mod = this.pm.mod, out = this.outPtr, size = out + 4;
-      if (mod[B.pm_abi_beats_finish](this.handle, out, size, this.errPtr) !== 0) throw errorOf(this.pm, this.errPtr, 'beats');
+      this._ok(mod[B.pm_abi_beats_finish](this.handle, out, size, this.errPtr));
       const u32 = mod.HEAPU32, block = u32[out >> 2], n = u32[size >> 2];
       const copy = mod.HEAPU8.slice(block, block + n).buffer;
       mod[B.pm_abi_free](block);
@@ -165,21 +166,29 @@ function installBeats() {
     }
   }
 
+  /**
+   * The core's grid evaluation (pm_abi_beat_grid_eval) of g (gridOf's) in `mode` (0: the time of beats,
+   * 1: the beat at times, 2: the tempo at times) at xs (a Float64Array): the results; mode 3 with no xs
+   * (null) only checks the grid.
+   */
+  function evalGrid(pm, g, mode, xs) {
+    return withScratch(pm, (s) => {
+      const errPtr = s.alloc(ERROR_SIZE);
+      const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
+      const n = xs ? xs.length : 0, inPtr = xs ? s.put(xs, Float64Array) : 0, outPtr = xs ? s.alloc(n * 8) : 0;
+      if (pm.mod[B.pm_abi_beat_grid_eval](g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, mode, inPtr, n, outPtr, errPtr) !== 0) {
+        pm._throw(s, errPtr, 'beats');
+      }
+      return xs && pm._copy(Float64Array, outPtr, n);
+    });
+  }
+
   function gridEval(pm, grid, mode, input) {
     const g = pm.beatGrid(grid);
     if (!g) throw fail('beat grid: none given');
     const many = typeof input !== 'number';
-    const xs = Float64Array.from(many ? Array.from(input ?? []) : [input]);
-    return withScratch(pm, (s) => {
-      const errPtr = s.alloc(ERROR_SIZE);
-      const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
-      const inPtr = s.put(xs, Float64Array), outPtr = s.alloc(xs.length * 8);
-      if (pm.mod[B.pm_abi_beat_grid_eval](g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, mode, inPtr, xs.length, outPtr, errPtr) !== 0) {
-        pm._throw(s, errPtr, 'beats');
-      }
-      const out = pm._copy(Float64Array, outPtr, xs.length);
-      return many ? out : out[0];
-    });
+    const out = evalGrid(pm, g, mode, Float64Array.from(many ? Array.from(input ?? []) : [input]));
+    return many ? out : out[0];
   }
 
   const methods = {
@@ -239,11 +248,7 @@ function installBeats() {
     beatGrid(x, offset) {
       const g = gridOf(x, offset, 'beats'); // runtime.js: the same grid the core's generators take
       if (!g) return null;
-      withScratch(this, (s) => {
-        const errPtr = s.alloc(ERROR_SIZE);
-        const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
-        if (this.mod[B.pm_abi_beat_grid_eval](g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, 3, 0, 0, 0, errPtr) !== 0) this._throw(s, errPtr, 'beats');
-      });
+      evalGrid(this, g, 3, null);
       return g;
     },
 
@@ -272,9 +277,7 @@ function installBeats() {
 
     /** Read a WAV file: { sampleRate, channels, frames, samples (Float32Array, interleaved), encoding, ... }. */
     readWav(bytes) {
-      const data = bytes instanceof Uint8Array ? bytes : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-        : bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : null;
-      if (!data) throw fail('readWav: expected a Uint8Array or ArrayBuffer');
+      const data = toBytes(bytes, 'readWav', 'beats');
       return withScratch(this, (s) => {
         const inPtr = s.put(data);
         const block = this._callForBuffer(s, 'wav', (out, size, err) => this.mod[B.pm_abi_wav_read](inPtr, data.byteLength, out, size, err));

@@ -304,11 +304,7 @@ export const grooveMethods = {
     return withScratch(this, (s) => {
       const [json, len] = putText(s, settingsText(config, 'grooveConfig'));
       const [base, baseLen] = putText(s, settingsText(options.base ?? null, 'grooveConfig'));
-      const out = s.alloc(8), errPtr = s.alloc(ERROR_SIZE);
-      if (this.mod[M.pm_abi_groove_config](json, len, base, baseLen, options.changedOnly ? 1 : 0, out, out + 4, errPtr) !== 0) {
-        this._throw(s, errPtr, 'groove');
-      }
-      return JSON.parse(this._takeText(out));
+      return this._callForJson(s, 'groove', (out, size, err) => this.mod[M.pm_abi_groove_config](json, len, base, baseLen, options.changedOnly ? 1 : 0, out, size, err));
     });
   },
 

@@ -324,14 +324,25 @@ export class ProcMotion {
   }
 
   /**
-   * Call an export that returns 0 and a malloc'd buffer through (out, size) pointers, or a non-zero
-   * result with a message; returns a copy of the buffer and frees the module's.
+   * Call an export, call(outPtr, sizePtr, errPtr), that returns 0 and a malloc'd buffer through (out,
+   * size) pointers, or a non-zero result with a message (thrown as the core's error); returns outPtr,
+   * for _takeBytes / _takeText, which copy the buffer and free the module's.
    */
-  _callForBuffer(s, module, call) {
+  _callForOut(s, module, call) {
     const outPtr = s.alloc(8);
     const errPtr = s.alloc(ERROR_SIZE);
     if (call(outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, module);
-    return this._takeBytes(outPtr);
+    return outPtr;
+  }
+
+  /** _callForOut's buffer as bytes (a copy). */
+  _callForBuffer(s, module, call) {
+    return this._takeBytes(this._callForOut(s, module, call));
+  }
+
+  /** _callForOut's buffer as the JSON text it holds, parsed. */
+  _callForJson(s, module, call) {
+    return JSON.parse(this._takeText(this._callForOut(s, module, call)));
   }
 
   /** Throw the core's error at errPtr as a ProcMotionError (after freeing the scratch). */
@@ -343,11 +354,7 @@ export class ProcMotion {
 
   /** Read the JSON text the ABI returned through (outPtr -> char*, outPtr + 4 -> length), then free it. */
   _takeText(outPtr) {
-    const u32 = this.mod.HEAPU32;
-    const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
-    const text = this._utf8(p, n);
-    this.mod[A.pm_abi_free](p);
-    return text;
+    return utf8Decoder.decode(this._takeArray(Uint8Array, outPtr));
   }
 
   /** Take bytes the ABI returned through (outPtr -> uint8*, outPtr + 4 -> size), then free them. */

@@ -55,10 +55,7 @@ export const modelMethods = {
     const data = toBytes(bytes, 'readPmx', 'model');
     return withScratch(this, (s) => {
       const dataPtr = s.put(data);
-      const outPtr = s.alloc(8);
-      const errPtr = s.alloc(ERROR_SIZE);
-      if (this.mod[M.pm_abi_model_read_json](dataPtr, data.byteLength, outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'model');
-      return JSON.parse(this._takeText(outPtr));
+      return this._callForJson(s, 'model', (out, size, err) => this.mod[M.pm_abi_model_read_json](dataPtr, data.byteLength, out, size, err));
     });
   },
 
@@ -101,11 +98,8 @@ export const modelMethods = {
 
   /** Internal: the bone names of a skeleton handle, in the skeleton's (and every pose output's) order. */
   _skeletonBoneNames(skeleton) {
-    return withScratch(this, (s) => {
-      const out = s.alloc(8), err = s.alloc(ERROR_SIZE);
-      if (this.mod[M.pm_abi_skeleton_to_json](skeleton, out, out + 4, err) !== 0) this._throw(s, err, 'skeleton');
-      return JSON.parse(this._takeText(out)).bones.map((b) => b.name);
-    });
+    const json = withScratch(this, (s) => this._callForJson(s, 'skeleton', (out, size, err) => this.mod[M.pm_abi_skeleton_to_json](skeleton, out, size, err)));
+    return json.bones.map((b) => b.name);
   },
 
   /**
@@ -140,12 +134,7 @@ export const modelMethods = {
 
   /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/mannequin.md). */
   mannequinPmx() {
-    return withScratch(this, (s) => {
-      const outPtr = s.alloc(8);
-      const errPtr = s.alloc(ERROR_SIZE);
-      if (this.mod[M.pm_abi_mannequin_pmx](outPtr, outPtr + 4, errPtr) !== 0) this._throw(s, errPtr, 'mannequin');
-      return this._takeBytes(outPtr);
-    });
+    return withScratch(this, (s) => this._callForBuffer(s, 'mannequin', (out, size, err) => this.mod[M.pm_abi_mannequin_pmx](out, size, err)));
   },
 
   // ---- pose evaluation -------------------------------------------------------------------------

@@ -19,10 +19,6 @@ export const rigMethods = {
    * legLength, footLength, scale }.
    */
   analyzeRig(model) {
-    return this._withSkeleton(model, (handle, s, err) => {
-      const out = s.alloc(8);
-      if (this.mod[M.pm_abi_rig_json](handle, out, out + 4, err) !== 0) this._throw(s, err, 'rig');
-      return JSON.parse(this._takeText(out));
-    }, 'analyzeRig');
+    return this._withSkeleton(model, (handle, s) => this._callForJson(s, 'rig', (out, size, err) => this.mod[M.pm_abi_rig_json](handle, out, size, err)), 'analyzeRig');
   },
 };

@@ -177,16 +177,27 @@ export class Timeline {
     return this.pm.mod[M.pm_abi_timeline_next_trace_id](this.handle);
   }
 
-  /** Keyframe i as { beat, easing, rotations: {bone: [x,y,z,w]}, translations: {bone: [x,y,z]}, traces? }. */
-  getKeyframe(i) {
-    let text = '';
+  /** Internal: the JSON an export hands back through (out, size), call(out, size, err), parsed. */
+  _json(call) {
+    this._check();
+    return withScratch(this.pm, (s) => this.pm._callForJson(s, 'tracing', call));
+  }
+
+  /** Internal: _call for an export that writes a uint32 (an index, an id) through p, call(s, p, err): that number. */
+  _u32(call) {
+    let value = 0;
     this._call((s, err) => {
-      const out = s.alloc(8);
-      const r = this.pm.mod[M.pm_abi_timeline_keyframe_json](this.handle, i, out, out + 4, err);
-      if (r === 0) text = this.pm._takeText(out);
+      const p = s.alloc(4);
+      const r = call(s, p, err);
+      value = this.pm.mod.HEAPU32[p >> 2];
       return r;
     });
-    return JSON.parse(text);
+    return value;
+  }
+
+  /** Keyframe i as { beat, easing, rotations: {bone: [x,y,z,w]}, translations: {bone: [x,y,z]}, traces? }. */
+  getKeyframe(i) {
+    return this._json((out, size, err) => this.pm.mod[M.pm_abi_timeline_keyframe_json](this.handle, i, out, size, err));
   }
 
   /** All keyframes, sorted by beat. */
@@ -201,25 +212,12 @@ export class Timeline {
    */
   addKeyframe({ beat, easing = 'linear', rotations, translations, traces } = {}) {
     if (!Number.isFinite(beat)) throw invalid('addKeyframe: beat must be a finite number');
-    let index = 0;
     if (rotations === undefined && translations === undefined && traces === undefined) {
       const packed = packEasing(easing);
-      this._call((s, err) => {
-        const idx = s.alloc(4);
-        const r = this.pm.mod[M.pm_abi_timeline_capture_keyframe](this.handle, beat, packed, idx, err);
-        index = this.pm.mod.HEAPU32[idx >> 2];
-        return r;
-      });
-      return index;
+      return this._u32((s, idx, err) => this.pm.mod[M.pm_abi_timeline_capture_keyframe](this.handle, beat, packed, idx, err));
     }
     const text = utf8.encode(JSON.stringify({ beat, easing, rotations: rotations ?? {}, translations: translations ?? {}, ...(traces ? { traces } : {}) }));
-    this._call((s, err) => {
-      const idx = s.alloc(4);
-      const r = this.pm.mod[M.pm_abi_timeline_set_keyframe_json](this.handle, s.put(text), text.byteLength, idx, err);
-      index = this.pm.mod.HEAPU32[idx >> 2];
-      return r;
-    });
-    return index;
+    return this._u32((s, idx, err) => this.pm.mod[M.pm_abi_timeline_set_keyframe_json](this.handle, s.put(text), text.byteLength, idx, err));
   }
 
   removeKeyframe(index) {
@@ -312,14 +310,7 @@ export class Timeline {
     }
     if (!Number.isInteger(count)) throw invalid('generateKeyframes: count must be an integer 2..20');
     const packed = packEasing(easing);
-    let id = 0;
-    this._call((s, err) => {
-      const idPtr = s.alloc(4);
-      const r = this.pm.mod[M.pm_abi_timeline_generate](this.handle, l, count, startBeat, beatStep, packed, idPtr, err);
-      id = this.pm.mod.HEAPU32[idPtr >> 2];
-      return r;
-    });
-    return id;
+    return this._u32((s, idPtr, err) => this.pm.mod[M.pm_abi_timeline_generate](this.handle, l, count, startBeat, beatStep, packed, idPtr, err));
   }
 
   _pose(when, byBeat) {
@@ -422,14 +413,7 @@ export class Timeline {
 
   /** The timeline as a plain object in the JSON schema of docs/tracing.md (JSON.stringify(tl) works). */
   toJSON() {
-    let text = '';
-    this._call((s, err) => {
-      const out = s.alloc(8);
-      const r = this.pm.mod[M.pm_abi_timeline_to_json](this.handle, out, out + 4, err);
-      if (r === 0) text = this.pm._takeText(out);
-      return r;
-    });
-    return JSON.parse(text);
+    return this._json((out, size, err) => this.pm.mod[M.pm_abi_timeline_to_json](this.handle, out, size, err));
   }
 
   /** Release the module memory. Safe to call twice. */
