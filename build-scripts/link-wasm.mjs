@@ -621,7 +621,8 @@ console.log(`link-wasm: ${sizes.join(', ')} in ${((performance.now() - t0) / 100
 // `A.VMD_BONES`), so that a bundle carries neither the slot names nor a layout object it does not use
 // (every object is marked pure: unused, it is dropped). Enums (looked up by name) are objects only.
 // A constant that would take an object's name (the slot HUMANOID.NAMING and the enum HUMANOID_NAMING)
-// is left out; two layouts that make one constant (A.B_C and A_B.C) stop the build.
+// is named with _SLOT after it (HUMANOID_NAMING_SLOT), so that the glue need not carry the layout's
+// object for it; two layouts that make one constant (A.B_C and A_B.C) stop the build.
 // Every file also has the wasm functions' indexes (pm_abi_alloc = 0: the glue calls
 // mod[A.pm_abi_alloc](...), the core exports the function as '0'), all of them in each file, so that
 // each glue file reads them from the abi file it imports, in its own chunk.
@@ -653,7 +654,7 @@ function abiModule(m, rep, module) {
     for (const [slot, n] of entries) o[slot] = at, (at += n);
     o.COUNT = at;
     objectLines.push(`export const ${name} = ${freeze(o)};`);
-    const consts = Object.entries(o).map(([k, v]) => [`${name}_${k}`, v]).filter(([n]) => !objects.has(n));
+    const consts = Object.entries(o).map(([k, v]) => [`${name}_${k}`, v]).map(([n, v]) => [objects.has(n) ? `${n}_SLOT` : n, v]);
     for (const [n] of consts) {
       if (flat.has(n)) throw new Error(`link-wasm: two layouts make the constant ${n} (abi${first ? '' : `-${module}`}.js)`);
       flat.add(n);

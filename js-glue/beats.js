@@ -103,12 +103,9 @@ function installBeats() {
     /** The full analysis of everything pushed so far (detectBeats' result); more can be pushed after. */
     finish() {
       this._live();
-      const mod = this.pm.mod, out = this.outPtr, size = out + 4;
-      this._ok(mod[B.pm_abi_beats_finish](this.handle, out, size, this.errPtr));
-      const u32 = mod.HEAPU32, block = u32[out >> 2], n = u32[size >> 2];
-      const copy = mod.HEAPU8.slice(block, block + n).buffer;
-      mod[B.pm_abi_free](block);
-      return resultOf(copy);
+      const out = this.outPtr;
+      this._ok(this.pm.mod[B.pm_abi_beats_finish](this.handle, out, out + 4, this.errPtr));
+      return resultOf(this.pm._takeBytes(out).buffer); // a copy of exactly the block (its own ArrayBuffer), the module's freed
     }
 
     /** Release the module memory (safe twice). */

@@ -3,7 +3,7 @@
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
 // the layouts as constants (M.POSE_INFO_TRACKS) that bundlers inline
 import * as M from './dist/abi-motion.js';
-import { HUMANOID, HUMANOID_NAMING, IK_MODE, POSE_FLAG } from './dist/abi-motion.js';
+import { HUMANOID_NAMING, IK_MODE, POSE_FLAG } from './dist/abi-motion.js';
 import { HUMANOID_BONES } from './constants.js';
 import { ERROR_SIZE, ProcMotionError, checkCount, invalid, toBytes, utf8Encoder, withScratch } from './runtime.js';
 
@@ -14,7 +14,7 @@ function humanoidMap(r, names) {
   const bones = {}, naming = {};
   HUMANOID_BONES.forEach((h, i) => {
     bones[h] = r[M.HUMANOID_BONE + i] === 0xffffffff ? null : names[r[M.HUMANOID_BONE + i]];
-    naming[h] = NAMINGS[r[HUMANOID.NAMING + i]] ?? 'none';
+    naming[h] = NAMINGS[r[M.HUMANOID_NAMING_SLOT + i]] ?? 'none';
   });
   const missingRequired = [];
   for (let k = 0; k < r[M.HUMANOID_MISSING_COUNT]; k++) missingRequired.push(HUMANOID_BONES[r[M.HUMANOID_MISSING + k]]);

@@ -17,7 +17,7 @@ import * as V from './dist/abi-vrm.js';
 import { ERROR_SIZE, invalid, toBytes, utf8Encoder, withScratch } from './runtime.js';
 
 /** [path, Uint8Array] pairs from a Map, a plain object, or an array of [path, bytes] / { path|name, data }. */
-function textureEntries(textures, toBytes) {
+function textureEntries(textures) {
   if (textures == null) return [];
   let entries;
   if (textures instanceof Map) entries = [...textures.entries()];
@@ -26,7 +26,7 @@ function textureEntries(textures, toBytes) {
   else throw invalid('vrm', 'pmxToVrm: textures must be a Map, an object or an array');
   return entries.map(([path, data]) => {
     if (typeof path !== 'string') throw invalid('vrm', 'pmxToVrm: a texture path is not a string');
-    return [path, toBytes(data, `pmxToVrm: texture ${path}`)];
+    return [path, toBytes(data, `pmxToVrm: texture ${path}`, 'vrm')];
   });
 }
 
@@ -42,7 +42,7 @@ export const api = {
   pmxToVrm(bytes, options = {}) {
     if (options === null || typeof options !== 'object') throw invalid('vrm', 'pmxToVrm: options must be an object');
     const data = toBytes(bytes, 'pmxToVrm', 'vrm');
-    const tex = textureEntries(options.textures, (b, what) => toBytes(b, what, 'vrm'));
+    const tex = textureEntries(options.textures);
     const opts = {};
     if (options.meta != null) opts.meta = options.meta;
     if (options.materials != null) opts.materials = options.materials;
