@@ -121,7 +121,7 @@ function fixedBytes(bytes, n) {
  * 'all' when nothing registered one). */
 function wasmSource(option, module) {
   if (option === undefined || option === null) return defaultUrl(module);
-  const isSource = typeof option === 'string' || option instanceof URL || option instanceof ArrayBuffer ||
+  const isSource = isUrl(option) || option instanceof ArrayBuffer ||
     ArrayBuffer.isView(option) || option instanceof WebAssembly.Module || typeof option.then === 'function' ||
     (typeof Response !== 'undefined' && option instanceof Response);
   if (!isSource) return option[module] ?? (option.core !== undefined && isUrl(option.core) ? beside(option.core, module) : defaultUrl(module));

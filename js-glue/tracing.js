@@ -19,7 +19,7 @@ import * as M from './dist/abi-motion.js';
 import { TRAJECTORY_MODE } from './dist/abi-motion.js';
 import { TRACE_EASINGS as EASINGS, TRACE_LIMBS as LIMBS } from './constants.js';
 import { positionsOf, releaseHandle } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, utf8Encoder as utf8, withScratch } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, invalid as invalidIn, toBytes, utf8Encoder as utf8, withScratch } from './runtime.js';
 
 const MODES = Object.keys(TRAJECTORY_MODE);
 const MAX_POINTS = M.TRAJECTORY_POLE / 3;
@@ -117,7 +117,7 @@ export class Timeline {
     try {
       const err = s.alloc(ERROR_SIZE);
       // any typed-array view is taken as bytes here (the other skeleton takers want Uint8Array or ArrayBuffer)
-      const bytes = ArrayBuffer.isView(skeleton) ? new Uint8Array(skeleton.buffer, skeleton.byteOffset, skeleton.byteLength) : skeleton;
+      const bytes = ArrayBuffer.isView(skeleton) ? toBytes(skeleton) : skeleton;
       this.skeleton = pm._skeletonHandle(s, bytes, err, 'createTimeline');
       if (json !== null) {
         const text = utf8.encode(json);
