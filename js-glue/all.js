@@ -6,18 +6,26 @@
 //
 //   import { createProcMotion } from 'procmotion/all';
 //   const pm = await createProcMotion();               // every module's methods at once
-import * as beats from './beats.js';
-import * as keypoints from './keypoints.js';
+// (each module's `api` alone, not its namespace: main.js reads only `api`, and a bundle then carries no
+// namespace object per module)
+import { api as beats } from './beats.js';
+import { api as keypoints } from './keypoints.js';
 import { setWasmUrl } from './loader.js';
 import { createProcMotion as create } from './main.js';
-import * as motion from './motion.js';
-import * as vrm from './vrm.js';
+import { api as motion } from './motion.js';
+import { api as vrm } from './vrm.js';
 
 setWasmUrl('all', () => new URL('./procmotion-all.wasm', import.meta.url));
 
 export * from './main.js';
 
-const FEATURE_CODE = { motion: () => motion, keypoints: () => keypoints, beats: () => beats, vrm: () => vrm };
+// each module's JS as main.js takes it: { api }, as import() of the module gives it (index.js)
+const FEATURE_CODE = {
+  motion: () => ({ api: motion }),
+  keypoints: () => ({ api: keypoints }),
+  beats: () => ({ api: beats }),
+  vrm: () => ({ api: vrm }),
+};
 
 /** createProcMotion (main.js's options) with `load: 'all'` unless options.load says otherwise. */
 export function createProcMotion(options = {}) {

@@ -236,7 +236,7 @@ export class ProcMotion {
   /** Use createProcMotion(). */
   constructor(mod, wasmOption, shiftJisTable, featureCode) {
     this.mod = mod;
-    this._featureCode = featureCode; // module name -> a function giving its JS (a namespace or a promise of one): the entry's table
+    this._featureCode = featureCode; // module name -> a function giving its JS ({ api }: a namespace, or a promise of one): the entry's table
     this._wasm = wasmOption;
     this._shiftJisTable = shiftJisTable; // where the Shift-JIS table came from (fillShiftJisTable)
     this._loaded = new Set(['core']);
