@@ -8,8 +8,9 @@
 // js-glue/. The modules and what goes where come from one table, wasm/abi/pm_abi_table.h:
 //   1. The C preprocessor expands wasm/abi/pm_abi_manifest.json.c into JSON: the modules, every
 //      export and its module, the slot layouts, the enums and the result names.
-//   2. One Emscripten link of everything (-O3, emmalloc under wasm/abi/abi_heap.c, standalone: the only import is
-//      emscripten_notify_memory_growth) with function names and the linker's map.
+//   2. One Emscripten link of everything (-O3 run to convergence, emmalloc under wasm/abi/abi_heap.c,
+//      standalone: the only import is emscripten_notify_memory_growth) with function names and the
+//      linker's map.
 //   3. For each lazy module, last first, a quick -O0 link of the modules before it names the
 //      functions they need; Binaryen's wasm-split moves every other function of the module into the
 //      lazy module's own .wasm, leaving a table slot (a placeholder import until it loads) in its
@@ -30,8 +31,8 @@
 //   6. procmotion-all.wasm: the full link with the split set's data and (short) exports, for an app that
 //      uses every module (createProcMotion({ load: 'all' })).
 // Needs emcc, wasm-split and wasm-dis (Debian's emscripten and binaryen, build-scripts/setup.sh).
-// PM_LINK_OPT=-Oz (for experiments) replaces the full link's -O3; build-scripts/wasm-sizes.mjs reads what
-// this leaves in <out>/link/ to show where the bytes are.
+// PM_LINK_OPT=-Oz (for experiments) replaces the full link's -O3 --converge (FULL_OPT);
+// build-scripts/wasm-sizes.mjs reads what this leaves in <out>/link/ to show where the bytes are.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -110,11 +111,19 @@ const LINK_FLAGS = [
 const BINARYEN_FEATURES = ['--enable-mutable-globals', '--enable-sign-ext', '--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
 function link(out, optLevel, exports, extra = []) {
   const list = JSON.stringify(exports.map((e) => `_${e}`));
-  return run(EMCC, [optLevel, ...LINK_FLAGS, `-sEXPORTED_FUNCTIONS=${list}`, ...extra, ...OBJECTS, ...LIBS, '-o', out]);
+  return run(EMCC, [...[optLevel].flat(), ...LINK_FLAGS, `-sEXPORTED_FUNCTIONS=${list}`, ...extra, ...OBJECTS, ...LIBS, '-o', out]);
 }
 const t0 = performance.now();
 const FULL = join(WORK, 'full.wasm');
-const mapText = link(FULL, process.env.PM_LINK_OPT ?? '-O3', exportsOf(MODULES), ['-Wl,--print-map']);
+// Binaryen's -O3 pipeline run to convergence (wasm-opt --converge: again while the binary shrinks): the
+// same functions (725) and the same inlining, 0.4 KB less code; procmotion-all.wasm -0.35 KB gzip, the
+// split modules -0.22 KB in all, outputs equal, speed within the A/A noise (docs/benchmarks.md, size17g).
+// Measured and not taken: the link at -Os, -Oz, or -O3 with a lower flexible-inlining limit (10, 15) is
+// 1-2 KB smaller, but no longer inlines fmin/fmax (and the small vector helpers) where they are hot:
+// detectBeats 1.1-1.25x slower, groove and keypoints up to 10 %; wasm-opt -Os/-Oz/-O4 after the -O3 link shrinks
+// the one file by 0.6 KB but the split modules grow by about 1 KB; --merge-similar-functions finds nothing.
+const FULL_OPT = ['-O3', '-sBINARYEN_EXTRA_PASSES=--converge'];
+const mapText = link(FULL, process.env.PM_LINK_OPT ?? FULL_OPT, exportsOf(MODULES), ['-Wl,--print-map']);
 writeFileSync(join(WORK, 'full.map'), mapText);
 
 // ---- 3. split, lazy modules last first ------------------------------------------------------------
