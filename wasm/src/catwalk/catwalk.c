@@ -130,7 +130,7 @@ static const dq DQ_ID = {0, 0, 0, 1};
 static inline double fsin(double a) { return sinf((float)a); }
 static inline double fcos(double a) { return cosf((float)a); }
 
-static dq dq_axis(double ax, double ay, double az, double angle) {
+PMI_OUTLINE static dq dq_axis(double ax, double ay, double az, double angle) {
     if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
     /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
      * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
@@ -141,20 +141,26 @@ static dq dq_axis(double ax, double ay, double az, double angle) {
 static dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
 static dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
 static dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
-static dq dq_mul(dq a, dq b) {
+/* The pose helpers below take their quaternions and vectors by pointer: each is one out-of-line copy in
+ * the wasm builds, and a struct passed by value would be copied at every call. */
+PMI_OUTLINE static dq dq_mul(const dq *pa, const dq *pb) {
+    const dq a = *pa, b = *pb;
     return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
 }
 static dq dq_conj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
 /* q^t: the same axis, t times the angle. */
-static dq dq_pow(dq q, double t) {
+PMI_OUTLINE static dq dq_pow(const dq *pq, double t) {
+    dq q = *pq;
     if (q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
     double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
     if (s < 1e-12) return DQ_ID;
     double angle = 2.0 * atan2f((float)s, (float)q.w);
     return dq_axis(q.x / s, q.y / s, q.z / s, angle * t);
 }
-static dv dv_rot(dq q, dv v) {
+PMI_OUTLINE static dv dv_rot(const dq *pq, const dv *pv) {
+    const dq q = *pq;
+    const dv v = *pv;
     /* v + 2w (u x v) + 2 u x (u x v) */
     double tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
     return (dv){v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
@@ -255,9 +261,11 @@ static double sigma_time(const cw *c, double sigma) {
 static double time_sigma(const cw *c, double t) {
     int64_t k = c->warp ? (int64_t)floor((pm_beat_grid_beat(&c->p.grid, t / 30.0) - c->b0) / c->spb) : (int64_t)floor((t - c->off) / c->T);
     if (k < c->k_lo) k = c->k_lo;
-    while (k > c->k_lo && (double)strike_frame(c, k) > t) k--;
-    while ((double)strike_frame(c, k + 1) <= t) k++;
-    int64_t f0 = strike_frame(c, k), f1 = strike_frame(c, k + 1);
+    /* the strikes around t, each computed once (sampling calls this twice a frame) */
+    int64_t f0 = strike_frame(c, k);
+    while (k > c->k_lo && (double)f0 > t) f0 = strike_frame(c, --k);
+    int64_t f1 = strike_frame(c, k + 1);
+    while ((double)f1 <= t) f0 = f1, f1 = strike_frame(c, ++k + 1);
     return (double)k + (t - (double)f0) / (double)(f1 - f0);
 }
 
@@ -320,7 +328,8 @@ typedef struct cw_foot {
 } cw_foot;
 
 static dv stance_target(const cw *c, const cw_step *st, double phi) {
-    return dv_add(st->foot, dv_rot(st->yaw_q, roll_offset(c, phi)));
+    dv roll = roll_offset(c, phi);
+    return dv_add(st->foot, dv_rot(&st->yaw_q, &roll));
 }
 
 static double swing_bump(double s) {
@@ -355,7 +364,8 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
         p.y += c->lift * swing_bump(s);
         /* swing around the stance foot: keep the ankles `clearance` apart sideways at mid-swing */
         double yaw_mid = 0.5 * (st->yaw + nx->yaw), sgn = side == SIDE_L ? 1.0 : -1.0;
-        dv e = dv_rot(dq_y(yaw_mid), (dv){1, 0, 0});
+        dq ym = dq_y(yaw_mid);
+        dv e = dv_rot(&ym, &(dv){1, 0, 0});
         const cw_step *other = step_at(c, k + 1);
         dv mid = dv_scale(dv_add(st->foot, nx->foot), 0.5);
         double lateral = ((mid.x - other->foot.x) * e.x + (mid.z - other->foot.z) * e.z) * sgn;
@@ -365,11 +375,13 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
         }
         f.target = p;
         phi = -st->to + (nx->hs + st->to) * smooth(s);
-        f.rot = dq_mul(dq_y(st->yaw + (nx->yaw - st->yaw) * h), dq_x(phi));
+        dq yaw_q = dq_y(st->yaw + (nx->yaw - st->yaw) * h), pitch = dq_x(phi);
+        f.rot = dq_mul(&yaw_q, &pitch);
         return f;
     }
     f.target = stance_target(c, st, phi);
-    f.rot = dq_mul(st->yaw_q, dq_x(phi));
+    dq pitch = dq_x(phi);
+    f.rot = dq_mul(&st->yaw_q, &pitch);
     return f;
 }
 
@@ -417,20 +429,23 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     o->center = (dv){p.x - moving.x, bob, p.z - moving.z};
     o->center_rot = rc;
     o->groove_x = sway;
-    if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = dv_add(o->center, dv_rot(rc, (dv){sway, 0, 0}));
+    if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = dv_add(o->center, dv_rot(&rc, &(dv){sway, 0, 0}));
 
-    dq pelvis = dq_mul(dq_y(c->twist * in * cs), dq_z(c->drop * sw));
+    dq twist = dq_y(c->twist * in * cs), drop = dq_z(c->drop * sw);
+    dq pelvis = dq_mul(&twist, &drop);
     o->pelvis = pelvis;
-    dq torso = dq_mul(dq_mul(dq_y(-c->torso_twist * in * cs), dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h))),
-                      dq_x(-c->lean));
+    dq t_twist = dq_y(-c->torso_twist * in * cs), t_sway = dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h));
+    dq t_lean = dq_x(-c->lean), t_turn = dq_mul(&t_twist, &t_sway);
+    dq torso = dq_mul(&t_turn, &t_lean);
     bool split = c->idx[CB_UPPER2] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX;
-    dq half = split ? dq_pow(torso, 0.5) : torso;
-    o->upper = c->pelvis_parents_upper ? dq_mul(dq_conj(pelvis), half) : half;
+    dq half = split ? dq_pow(&torso, 0.5) : torso;
+    dq pelvis_inv = dq_conj(pelvis), torso_inv = dq_conj(torso);
+    o->upper = c->pelvis_parents_upper ? dq_mul(&pelvis_inv, &half) : half;
     o->upper2 = split ? half : DQ_ID;
     if (c->idx[CB_UPPER] == PM_NO_INDEX && c->idx[CB_UPPER2] != PM_NO_INDEX) o->upper2 = torso;
-    dq fix = dq_pow(dq_conj(torso), c->head);
+    dq fix = dq_pow(&torso_inv, c->head);
     bool both = c->idx[CB_NECK] != PM_NO_INDEX && c->idx[CB_HEAD] != PM_NO_INDEX;
-    o->neck = both ? dq_pow(fix, 0.5) : fix;
+    o->neck = both ? dq_pow(&fix, 0.5) : fix;
     o->head = o->neck;
 
     /* arms: left forward when the right leg leads */
@@ -442,19 +457,23 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
             o->shoulder[s] = c->shoulder_rest[s];
         } else {
             double swing = c->arm_swing * (0.4 + 0.6 * in) * (-sgn * cs) + 3 * DEG;
-            o->arm[s] = dq_mul(dq_x(swing), c->hang[s]);
+            dq sq = dq_x(swing);
+            o->arm[s] = dq_mul(&sq, &c->hang[s]);
             double bend = 10 * DEG + 0.5 * maxd(0, swing);
             o->elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, bend);
-            o->shoulder[s] = dq_mul(dq_y(sgn * 0.1 * swing), c->shoulder_rest[s]);
+            dq shrug = dq_y(sgn * 0.1 * swing);
+            o->shoulder[s] = dq_mul(&shrug, &c->shoulder_rest[s]);
         }
     }
 
     /* feet and reach */
     dv cpos = dv_add(c->pos[CB_CENTER], (dv){p.x, bob, p.z});
-    dv gpos = dv_add(cpos, dv_rot(rc, dv_add(dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (dv){sway, 0, 0})));
+    dv g_rel = dv_add(dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (dv){sway, 0, 0});
+    dv gpos = dv_add(cpos, dv_rot(&rc, &g_rel));
     int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
-    dv ppos = dv_add(gpos, dv_rot(rc, dv_sub(c->pos[piv], c->pos[CB_GROOVE])));
-    dq prot = dq_mul(rc, c->idx[piv] != PM_NO_INDEX ? pelvis : DQ_ID);
+    dv p_rel = dv_sub(c->pos[piv], c->pos[CB_GROOVE]);
+    dv ppos = dv_add(gpos, dv_rot(&rc, &p_rel));
+    dq prot = dq_mul(&rc, c->idx[piv] != PM_NO_INDEX ? &pelvis : &DQ_ID);
     o->crouch_need = -1e9;
     for (int s = 0; s < 2; s++) {
         cw_foot f = foot_at(c, s, t, sigma);
@@ -462,7 +481,8 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
         o->ankle[s] = dv_sub(f.target, moving);
         o->ik[s] = dv_sub(o->ankle[s], c->pos[ik]);
         o->ik_rot[s] = f.rot;
-        dv hip = dv_add(ppos, dv_rot(prot, dv_sub(c->pos[CG_HIP_L + s], c->pos[piv])));
+        dv h_rel = dv_sub(c->pos[CG_HIP_L + s], c->pos[piv]);
+        dv hip = dv_add(ppos, dv_rot(&prot, &h_rel));
         double need = pm_landing_reach_need(pm_vec3_make((float)hip.x, (float)hip.y, (float)hip.z),
                                             pm_vec3_make((float)f.target.x, (float)f.target.y, (float)f.target.z), c->reach[s]);
         if (need > o->crouch_need) o->crouch_need = need;
@@ -687,7 +707,8 @@ PMI_COLD static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *er
         /* at mid stance the ankle is under the hip joint (not where the rest pose puts it: some
          * models stand with the legs slanting) */
         double rest_z = 0.5 * (c->pos[CG_HIP_L].z + c->pos[CG_HIP_R].z);
-        dv off = dv_rot(dq_y(p.psi), (dv){sgn * w, 0, rest_z});
+        dq heading = dq_y(p.psi);
+        dv off = dv_rot(&heading, &(dv){sgn * w, 0, rest_z});
         st->foot = (dv){p.x + off.x, c->ankle_y[side], p.z + off.z};
         st->yaw = p.psi;
         st->yaw_q = dq_y(p.psi);
@@ -1034,7 +1055,8 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
     for (int s = 0; s < 2; s++) {
         double sgn = s == SIDE_L ? 1.0 : -1.0;
         c.hang[s] = dq_z(-sgn * (75 * DEG - c.arm_rest_angle[s]));
-        c.posed_arm[s] = dq_mul(dq_x(5 * DEG), dq_z(-sgn * (p->pose_shoulder.value * DEG - c.arm_rest_angle[s])));
+        dq forward = dq_x(5 * DEG), raise = dq_z(-sgn * (p->pose_shoulder.value * DEG - c.arm_rest_angle[s]));
+        c.posed_arm[s] = dq_mul(&forward, &raise);
         c.posed_elbow[s] = dq_axis(c.elbow_axis[s].x, c.elbow_axis[s].y, c.elbow_axis[s].z, p->pose_elbow.value * DEG);
         c.shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
     }
