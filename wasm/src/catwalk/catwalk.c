@@ -8,6 +8,7 @@
 #include "procmotion/rig.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #define DEG (PM_PI / 180.0)
 /* planned knees bend at least this much beyond their rest bend (MMD's knee limit asks for 0.5 degrees;
@@ -312,7 +313,7 @@ static double intensity(const cw *c, double v) { return c->S > 1e-9 ? mind(1.0, 
 
 /* Ankle (leg IK target) offset from the flat-foot target for a foot pitch phi (+ toes up about the
  * heel, - heel up about the ball), in the foot's yawed frame. */
-static dv roll_offset(const cw *c, double phi) {
+PMI_OUTLINE static dv roll_offset(const cw *c, double phi) {
     if (phi == 0) return (dv){0, 0, 0};
     dv piv = phi >= 0 ? c->heel_rel : c->ball_rel;
     double s = fsin(phi), co = fcos(phi);
@@ -411,6 +412,19 @@ typedef struct cw_pose {
     dv ankle[2]; /* the planned ankle world positions */
     double crouch_need; /* how far センター must go down for both legs to reach with the least knee bend */
 } cw_pose;
+
+/* Where each keyed bone's channels are in cw_pose: its position (the moving axes of cw_track.pos), its rotation. */
+static const uint16_t POSE_POS[CB_COUNT] = {
+    [CB_CENTER] = offsetof(cw_pose, center), [CB_GROOVE] = offsetof(cw_pose, groove_x),
+    [CB_LEG_IK_L] = offsetof(cw_pose, ik[SIDE_L]), [CB_LEG_IK_R] = offsetof(cw_pose, ik[SIDE_R])};
+static const uint16_t POSE_ROT[CB_COUNT] = {
+    [CB_CENTER] = offsetof(cw_pose, center_rot), [CB_WAIST] = offsetof(cw_pose, pelvis), [CB_LOWER] = offsetof(cw_pose, pelvis),
+    [CB_UPPER] = offsetof(cw_pose, upper), [CB_UPPER2] = offsetof(cw_pose, upper2), [CB_NECK] = offsetof(cw_pose, neck),
+    [CB_HEAD] = offsetof(cw_pose, head), [CB_SHOULDER_L] = offsetof(cw_pose, shoulder[SIDE_L]),
+    [CB_SHOULDER_R] = offsetof(cw_pose, shoulder[SIDE_R]), [CB_ARM_L] = offsetof(cw_pose, arm[SIDE_L]),
+    [CB_ARM_R] = offsetof(cw_pose, arm[SIDE_R]), [CB_ELBOW_L] = offsetof(cw_pose, elbow[SIDE_L]),
+    [CB_ELBOW_R] = offsetof(cw_pose, elbow[SIDE_R]), [CB_LEG_IK_L] = offsetof(cw_pose, ik_rot[SIDE_L]),
+    [CB_LEG_IK_R] = offsetof(cw_pose, ik_rot[SIDE_R])};
 
 static void eval_pose(const cw *c, double t, cw_pose *o) {
     double sigma = time_sigma(c, t);
@@ -940,6 +954,37 @@ PMI_COLD static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns,
     return PM_OK;
 }
 
+/* The amounts in units and radians, from the parameters and the leg length L; the constant arm poses. */
+PMI_COLD static void set_amounts(cw *c, double L) {
+    const pm_catwalk_params *p = &c->p;
+    c->traverse = p->traverse;
+    c->uturn = p->u_turn;
+    c->S_nom = p->stride.value * 1.5 * L;
+    c->lift = p->step_height.value * 0.2 * L;
+    c->sway = p->hip_sway.value * 0.08 * L;
+    c->bob = p->bob.value * 0.1 * L;
+    c->twist = p->hip_twist.value * 16 * DEG;
+    c->drop = p->pelvis_drop.value * 10 * DEG;
+    c->torso_twist = p->torso_twist.value * 12 * DEG;
+    c->torso_sway = p->torso_sway.value;
+    c->lean = p->lean.value * 15 * DEG;
+    c->head = p->head_stabilize.value;
+    c->toe_off = p->toe_off.value * 60 * DEG;
+    c->heel_strike = p->heel_strike.value * 30 * DEG;
+    c->arm_swing = p->arm_swing.value * 30 * DEG;
+    c->w_walk = c->hip_half * (1 - 2 * p->cross_step.value);
+    c->w_stand = 0.5 * (c->pos[CG_ANKLE_L].x - c->pos[CG_ANKLE_R].x);
+    c->clearance = 0.11 * L;
+    for (int s = 0; s < 2; s++) {
+        double sgn = s == SIDE_L ? 1.0 : -1.0;
+        c->hang[s] = dq_z(-sgn * (75 * DEG - c->arm_rest_angle[s]));
+        dq forward = dq_x(5 * DEG), raise = dq_z(-sgn * (p->pose_shoulder.value * DEG - c->arm_rest_angle[s]));
+        c->posed_arm[s] = dq_mul(&forward, &raise);
+        c->posed_elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, p->pose_elbow.value * DEG);
+        c->shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
+    }
+}
+
 const pmi_catwalk_closing pmi_catwalk_landing = {pm_mannequin_skeleton, pm_rig_analyze, pm_rig_free, land_legs, played_strike,
                                                  pmi_catwalk_report_json};
 
@@ -1034,32 +1079,7 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
 
     /* amounts */
     double L = 0.5 * (c.leg_len[0] + c.leg_len[1]);
-    c.traverse = p->traverse;
-    c.uturn = p->u_turn;
-    c.S_nom = p->stride.value * 1.5 * L;
-    c.lift = p->step_height.value * 0.2 * L;
-    c.sway = p->hip_sway.value * 0.08 * L;
-    c.bob = p->bob.value * 0.1 * L;
-    c.twist = p->hip_twist.value * 16 * DEG;
-    c.drop = p->pelvis_drop.value * 10 * DEG;
-    c.torso_twist = p->torso_twist.value * 12 * DEG;
-    c.torso_sway = p->torso_sway.value;
-    c.lean = p->lean.value * 15 * DEG;
-    c.head = p->head_stabilize.value;
-    c.toe_off = p->toe_off.value * 60 * DEG;
-    c.heel_strike = p->heel_strike.value * 30 * DEG;
-    c.arm_swing = p->arm_swing.value * 30 * DEG;
-    c.w_walk = c.hip_half * (1 - 2 * p->cross_step.value);
-    c.w_stand = 0.5 * (c.pos[CG_ANKLE_L].x - c.pos[CG_ANKLE_R].x);
-    c.clearance = 0.11 * L;
-    for (int s = 0; s < 2; s++) {
-        double sgn = s == SIDE_L ? 1.0 : -1.0;
-        c.hang[s] = dq_z(-sgn * (75 * DEG - c.arm_rest_angle[s]));
-        dq forward = dq_x(5 * DEG), raise = dq_z(-sgn * (p->pose_shoulder.value * DEG - c.arm_rest_angle[s]));
-        c.posed_arm[s] = dq_mul(&forward, &raise);
-        c.posed_elbow[s] = dq_axis(c.elbow_axis[s].x, c.elbow_axis[s].y, c.elbow_axis[s].z, p->pose_elbow.value * DEG);
-        c.shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
-    }
+    set_amounts(&c, L);
     double drift = 0;
     choose_loop(&c, has_bpm, &drift);
     if (has_grid && (r = place_on_grid(&c, &drift, err))) goto early;
@@ -1136,33 +1156,10 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
         }
         for (int k = 0; k < nt; k++) {
             cw_track *t = &tracks[k];
-            switch (t->bone) {
-            case CB_CENTER: /* (+ 0.0 turns -0 into 0) */
-                t->p[0][i] = o.center.x + 0.0, t->p[1][i] = o.center.y + 0.0, t->p[2][i] = o.center.z + 0.0;
-                if (t->rot) put_q(t->q, i, o.center_rot);
-                break;
-            case CB_GROOVE: t->p[0][i] = o.groove_x + 0.0; break;
-            case CB_WAIST:
-            case CB_LOWER: put_q(t->q, i, o.pelvis); break;
-            case CB_UPPER: put_q(t->q, i, o.upper); break;
-            case CB_UPPER2: put_q(t->q, i, o.upper2); break;
-            case CB_NECK: put_q(t->q, i, o.neck); break;
-            case CB_HEAD: put_q(t->q, i, o.head); break;
-            case CB_SHOULDER_L:
-            case CB_SHOULDER_R: put_q(t->q, i, o.shoulder[t->bone - CB_SHOULDER_L]); break;
-            case CB_ARM_L:
-            case CB_ARM_R: put_q(t->q, i, o.arm[t->bone - CB_ARM_L]); break;
-            case CB_ELBOW_L:
-            case CB_ELBOW_R: put_q(t->q, i, o.elbow[t->bone - CB_ELBOW_L]); break;
-            case CB_LEG_IK_L:
-            case CB_LEG_IK_R: {
-                int s = t->bone - CB_LEG_IK_L;
-                t->p[0][i] = o.ik[s].x + 0.0, t->p[1][i] = o.ik[s].y + 0.0, t->p[2][i] = o.ik[s].z + 0.0;
-                put_q(t->q, i, o.ik_rot[s]);
-                break;
-            }
-            default: break;
-            }
+            const double *pos = (const double *)((const char *)&o + POSE_POS[t->bone]);
+            for (int axis = 0; axis < 3; axis++)
+                if (t->pos[axis]) t->p[axis][i] = pos[axis] + 0.0; /* (+ 0.0 turns -0 into 0) */
+            if (t->rot) put_q(t->q, i, *(const dq *)((const char *)&o + POSE_ROT[t->bone]));
         }
     }
     double crouch = pm_landing_smooth_need(need, tmp, ns - 1, (uint32_t)(0.5 * c.T * per_frame) + 1, 0.25 * L);
