@@ -142,9 +142,11 @@ PMI_OUTLINE static dq dq_axis(double ax, double ay, double az, double angle) {
 static dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
 static dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
 static dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
-/* The pose helpers below take their quaternions and vectors by pointer: each is one out-of-line copy in
- * the wasm builds, and a struct passed by value would be copied at every call. */
-PMI_OUTLINE static dq dq_mul(const dq *pa, const dq *pb) {
+/* The pose helpers below take their quaternions and vectors by pointer (a struct passed by value to an
+ * out-of-line copy is copied at every call). dq_axis, dq_pow, roll_offset and stance_target, which call
+ * the trigonometry, are one out-of-line copy each in the wasm builds; dq_mul and dv_rot stay inline:
+ * out of line they made the catwalk rows 2-3 % slower (docs/benchmarks.md, "size17g"). */
+static inline dq dq_mul(const dq *pa, const dq *pb) {
     const dq a = *pa, b = *pb;
     return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
@@ -159,7 +161,7 @@ PMI_OUTLINE static dq dq_pow(const dq *pq, double t) {
     double angle = 2.0 * atan2f((float)s, (float)q.w);
     return dq_axis(q.x / s, q.y / s, q.z / s, angle * t);
 }
-PMI_OUTLINE static dv dv_rot(const dq *pq, const dv *pv) {
+static inline dv dv_rot(const dq *pq, const dv *pv) {
     const dq q = *pq;
     const dv v = *pv;
     /* v + 2w (u x v) + 2 u x (u x v) */
@@ -328,7 +330,7 @@ typedef struct cw_foot {
     dq rot;      /* leg IK rotation */
 } cw_foot;
 
-static dv stance_target(const cw *c, const cw_step *st, double phi) {
+PMI_OUTLINE static dv stance_target(const cw *c, const cw_step *st, double phi) {
     dv roll = roll_offset(c, phi);
     return dv_add(st->foot, dv_rot(&st->yaw_q, &roll));
 }
