@@ -8,6 +8,7 @@
 #include "procmotion/rig.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #define DEG (PM_PI / 180.0)
 /* planned knees bend at least this much beyond their rest bend (MMD's knee limit asks for 0.5 degrees;
@@ -130,7 +131,7 @@ static const dq DQ_ID = {0, 0, 0, 1};
 static inline double fsin(double a) { return sinf((float)a); }
 static inline double fcos(double a) { return cosf((float)a); }
 
-static dq dq_axis(double ax, double ay, double az, double angle) {
+PMI_OUTLINE static dq dq_axis(double ax, double ay, double az, double angle) {
     if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
     /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
      * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
@@ -141,20 +142,28 @@ static dq dq_axis(double ax, double ay, double az, double angle) {
 static dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
 static dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
 static dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
-static dq dq_mul(dq a, dq b) {
+/* The pose helpers below take their quaternions and vectors by pointer (a struct passed by value to an
+ * out-of-line copy is copied at every call). dq_axis, dq_pow, roll_offset and stance_target, which call
+ * the trigonometry, are one out-of-line copy each in the wasm builds; dq_mul and dv_rot stay inline:
+ * out of line they made the catwalk rows 2-3 % slower (docs/benchmarks.md, "size17g"). */
+static inline dq dq_mul(const dq *pa, const dq *pb) {
+    const dq a = *pa, b = *pb;
     return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
 }
 static dq dq_conj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
 /* q^t: the same axis, t times the angle. */
-static dq dq_pow(dq q, double t) {
+PMI_OUTLINE static dq dq_pow(const dq *pq, double t) {
+    dq q = *pq;
     if (q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
     double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
     if (s < 1e-12) return DQ_ID;
     double angle = 2.0 * atan2f((float)s, (float)q.w);
     return dq_axis(q.x / s, q.y / s, q.z / s, angle * t);
 }
-static dv dv_rot(dq q, dv v) {
+static inline dv dv_rot(const dq *pq, const dv *pv) {
+    const dq q = *pq;
+    const dv v = *pv;
     /* v + 2w (u x v) + 2 u x (u x v) */
     double tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
     return (dv){v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
@@ -255,9 +264,11 @@ static double sigma_time(const cw *c, double sigma) {
 static double time_sigma(const cw *c, double t) {
     int64_t k = c->warp ? (int64_t)floor((pm_beat_grid_beat(&c->p.grid, t / 30.0) - c->b0) / c->spb) : (int64_t)floor((t - c->off) / c->T);
     if (k < c->k_lo) k = c->k_lo;
-    while (k > c->k_lo && (double)strike_frame(c, k) > t) k--;
-    while ((double)strike_frame(c, k + 1) <= t) k++;
-    int64_t f0 = strike_frame(c, k), f1 = strike_frame(c, k + 1);
+    /* the strikes around t, each computed once (sampling calls this twice a frame) */
+    int64_t f0 = strike_frame(c, k);
+    while (k > c->k_lo && (double)f0 > t) f0 = strike_frame(c, --k);
+    int64_t f1 = strike_frame(c, k + 1);
+    while ((double)f1 <= t) f0 = f1, f1 = strike_frame(c, ++k + 1);
     return (double)k + (t - (double)f0) / (double)(f1 - f0);
 }
 
@@ -304,7 +315,7 @@ static double intensity(const cw *c, double v) { return c->S > 1e-9 ? mind(1.0, 
 
 /* Ankle (leg IK target) offset from the flat-foot target for a foot pitch phi (+ toes up about the
  * heel, - heel up about the ball), in the foot's yawed frame. */
-static dv roll_offset(const cw *c, double phi) {
+PMI_OUTLINE static dv roll_offset(const cw *c, double phi) {
     if (phi == 0) return (dv){0, 0, 0};
     dv piv = phi >= 0 ? c->heel_rel : c->ball_rel;
     double s = fsin(phi), co = fcos(phi);
@@ -319,8 +330,9 @@ typedef struct cw_foot {
     dq rot;      /* leg IK rotation */
 } cw_foot;
 
-static dv stance_target(const cw *c, const cw_step *st, double phi) {
-    return dv_add(st->foot, dv_rot(st->yaw_q, roll_offset(c, phi)));
+PMI_OUTLINE static dv stance_target(const cw *c, const cw_step *st, double phi) {
+    dv roll = roll_offset(c, phi);
+    return dv_add(st->foot, dv_rot(&st->yaw_q, &roll));
 }
 
 static double swing_bump(double s) {
@@ -355,7 +367,8 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
         p.y += c->lift * swing_bump(s);
         /* swing around the stance foot: keep the ankles `clearance` apart sideways at mid-swing */
         double yaw_mid = 0.5 * (st->yaw + nx->yaw), sgn = side == SIDE_L ? 1.0 : -1.0;
-        dv e = dv_rot(dq_y(yaw_mid), (dv){1, 0, 0});
+        dq ym = dq_y(yaw_mid);
+        dv e = dv_rot(&ym, &(dv){1, 0, 0});
         const cw_step *other = step_at(c, k + 1);
         dv mid = dv_scale(dv_add(st->foot, nx->foot), 0.5);
         double lateral = ((mid.x - other->foot.x) * e.x + (mid.z - other->foot.z) * e.z) * sgn;
@@ -365,11 +378,13 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
         }
         f.target = p;
         phi = -st->to + (nx->hs + st->to) * smooth(s);
-        f.rot = dq_mul(dq_y(st->yaw + (nx->yaw - st->yaw) * h), dq_x(phi));
+        dq yaw_q = dq_y(st->yaw + (nx->yaw - st->yaw) * h), pitch = dq_x(phi);
+        f.rot = dq_mul(&yaw_q, &pitch);
         return f;
     }
     f.target = stance_target(c, st, phi);
-    f.rot = dq_mul(st->yaw_q, dq_x(phi));
+    dq pitch = dq_x(phi);
+    f.rot = dq_mul(&st->yaw_q, &pitch);
     return f;
 }
 
@@ -400,6 +415,19 @@ typedef struct cw_pose {
     double crouch_need; /* how far センター must go down for both legs to reach with the least knee bend */
 } cw_pose;
 
+/* Where each keyed bone's channels are in cw_pose: its position (the moving axes of cw_track.pos), its rotation. */
+static const uint16_t POSE_POS[CB_COUNT] = {
+    [CB_CENTER] = offsetof(cw_pose, center), [CB_GROOVE] = offsetof(cw_pose, groove_x),
+    [CB_LEG_IK_L] = offsetof(cw_pose, ik[SIDE_L]), [CB_LEG_IK_R] = offsetof(cw_pose, ik[SIDE_R])};
+static const uint16_t POSE_ROT[CB_COUNT] = {
+    [CB_CENTER] = offsetof(cw_pose, center_rot), [CB_WAIST] = offsetof(cw_pose, pelvis), [CB_LOWER] = offsetof(cw_pose, pelvis),
+    [CB_UPPER] = offsetof(cw_pose, upper), [CB_UPPER2] = offsetof(cw_pose, upper2), [CB_NECK] = offsetof(cw_pose, neck),
+    [CB_HEAD] = offsetof(cw_pose, head), [CB_SHOULDER_L] = offsetof(cw_pose, shoulder[SIDE_L]),
+    [CB_SHOULDER_R] = offsetof(cw_pose, shoulder[SIDE_R]), [CB_ARM_L] = offsetof(cw_pose, arm[SIDE_L]),
+    [CB_ARM_R] = offsetof(cw_pose, arm[SIDE_R]), [CB_ELBOW_L] = offsetof(cw_pose, elbow[SIDE_L]),
+    [CB_ELBOW_R] = offsetof(cw_pose, elbow[SIDE_R]), [CB_LEG_IK_L] = offsetof(cw_pose, ik_rot[SIDE_L]),
+    [CB_LEG_IK_R] = offsetof(cw_pose, ik_rot[SIDE_R])};
+
 static void eval_pose(const cw *c, double t, cw_pose *o) {
     double sigma = time_sigma(c, t);
     cw_path p = path_at(c, sigma);
@@ -417,20 +445,23 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     o->center = (dv){p.x - moving.x, bob, p.z - moving.z};
     o->center_rot = rc;
     o->groove_x = sway;
-    if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = dv_add(o->center, dv_rot(rc, (dv){sway, 0, 0}));
+    if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = dv_add(o->center, dv_rot(&rc, &(dv){sway, 0, 0}));
 
-    dq pelvis = dq_mul(dq_y(c->twist * in * cs), dq_z(c->drop * sw));
+    dq twist = dq_y(c->twist * in * cs), drop = dq_z(c->drop * sw);
+    dq pelvis = dq_mul(&twist, &drop);
     o->pelvis = pelvis;
-    dq torso = dq_mul(dq_mul(dq_y(-c->torso_twist * in * cs), dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h))),
-                      dq_x(-c->lean));
+    dq t_twist = dq_y(-c->torso_twist * in * cs), t_sway = dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h));
+    dq t_lean = dq_x(-c->lean), t_turn = dq_mul(&t_twist, &t_sway);
+    dq torso = dq_mul(&t_turn, &t_lean);
     bool split = c->idx[CB_UPPER2] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX;
-    dq half = split ? dq_pow(torso, 0.5) : torso;
-    o->upper = c->pelvis_parents_upper ? dq_mul(dq_conj(pelvis), half) : half;
+    dq half = split ? dq_pow(&torso, 0.5) : torso;
+    dq pelvis_inv = dq_conj(pelvis), torso_inv = dq_conj(torso);
+    o->upper = c->pelvis_parents_upper ? dq_mul(&pelvis_inv, &half) : half;
     o->upper2 = split ? half : DQ_ID;
     if (c->idx[CB_UPPER] == PM_NO_INDEX && c->idx[CB_UPPER2] != PM_NO_INDEX) o->upper2 = torso;
-    dq fix = dq_pow(dq_conj(torso), c->head);
+    dq fix = dq_pow(&torso_inv, c->head);
     bool both = c->idx[CB_NECK] != PM_NO_INDEX && c->idx[CB_HEAD] != PM_NO_INDEX;
-    o->neck = both ? dq_pow(fix, 0.5) : fix;
+    o->neck = both ? dq_pow(&fix, 0.5) : fix;
     o->head = o->neck;
 
     /* arms: left forward when the right leg leads */
@@ -442,19 +473,23 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
             o->shoulder[s] = c->shoulder_rest[s];
         } else {
             double swing = c->arm_swing * (0.4 + 0.6 * in) * (-sgn * cs) + 3 * DEG;
-            o->arm[s] = dq_mul(dq_x(swing), c->hang[s]);
+            dq sq = dq_x(swing);
+            o->arm[s] = dq_mul(&sq, &c->hang[s]);
             double bend = 10 * DEG + 0.5 * maxd(0, swing);
             o->elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, bend);
-            o->shoulder[s] = dq_mul(dq_y(sgn * 0.1 * swing), c->shoulder_rest[s]);
+            dq shrug = dq_y(sgn * 0.1 * swing);
+            o->shoulder[s] = dq_mul(&shrug, &c->shoulder_rest[s]);
         }
     }
 
     /* feet and reach */
     dv cpos = dv_add(c->pos[CB_CENTER], (dv){p.x, bob, p.z});
-    dv gpos = dv_add(cpos, dv_rot(rc, dv_add(dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (dv){sway, 0, 0})));
+    dv g_rel = dv_add(dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (dv){sway, 0, 0});
+    dv gpos = dv_add(cpos, dv_rot(&rc, &g_rel));
     int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
-    dv ppos = dv_add(gpos, dv_rot(rc, dv_sub(c->pos[piv], c->pos[CB_GROOVE])));
-    dq prot = dq_mul(rc, c->idx[piv] != PM_NO_INDEX ? pelvis : DQ_ID);
+    dv p_rel = dv_sub(c->pos[piv], c->pos[CB_GROOVE]);
+    dv ppos = dv_add(gpos, dv_rot(&rc, &p_rel));
+    dq prot = dq_mul(&rc, c->idx[piv] != PM_NO_INDEX ? &pelvis : &DQ_ID);
     o->crouch_need = -1e9;
     for (int s = 0; s < 2; s++) {
         cw_foot f = foot_at(c, s, t, sigma);
@@ -462,7 +497,8 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
         o->ankle[s] = dv_sub(f.target, moving);
         o->ik[s] = dv_sub(o->ankle[s], c->pos[ik]);
         o->ik_rot[s] = f.rot;
-        dv hip = dv_add(ppos, dv_rot(prot, dv_sub(c->pos[CG_HIP_L + s], c->pos[piv])));
+        dv h_rel = dv_sub(c->pos[CG_HIP_L + s], c->pos[piv]);
+        dv hip = dv_add(ppos, dv_rot(&prot, &h_rel));
         double need = pm_landing_reach_need(pm_vec3_make((float)hip.x, (float)hip.y, (float)hip.z),
                                             pm_vec3_make((float)f.target.x, (float)f.target.y, (float)f.target.z), c->reach[s]);
         if (need > o->crouch_need) o->crouch_need = need;
@@ -687,7 +723,8 @@ PMI_COLD static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *er
         /* at mid stance the ankle is under the hip joint (not where the rest pose puts it: some
          * models stand with the legs slanting) */
         double rest_z = 0.5 * (c->pos[CG_HIP_L].z + c->pos[CG_HIP_R].z);
-        dv off = dv_rot(dq_y(p.psi), (dv){sgn * w, 0, rest_z});
+        dq heading = dq_y(p.psi);
+        dv off = dv_rot(&heading, &(dv){sgn * w, 0, rest_z});
         st->foot = (dv){p.x + off.x, c->ankle_y[side], p.z + off.z};
         st->yaw = p.psi;
         st->yaw_q = dq_y(p.psi);
@@ -919,6 +956,37 @@ PMI_COLD static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns,
     return PM_OK;
 }
 
+/* The amounts in units and radians, from the parameters and the leg length L; the constant arm poses. */
+PMI_COLD static void set_amounts(cw *c, double L) {
+    const pm_catwalk_params *p = &c->p;
+    c->traverse = p->traverse;
+    c->uturn = p->u_turn;
+    c->S_nom = p->stride.value * 1.5 * L;
+    c->lift = p->step_height.value * 0.2 * L;
+    c->sway = p->hip_sway.value * 0.08 * L;
+    c->bob = p->bob.value * 0.1 * L;
+    c->twist = p->hip_twist.value * 16 * DEG;
+    c->drop = p->pelvis_drop.value * 10 * DEG;
+    c->torso_twist = p->torso_twist.value * 12 * DEG;
+    c->torso_sway = p->torso_sway.value;
+    c->lean = p->lean.value * 15 * DEG;
+    c->head = p->head_stabilize.value;
+    c->toe_off = p->toe_off.value * 60 * DEG;
+    c->heel_strike = p->heel_strike.value * 30 * DEG;
+    c->arm_swing = p->arm_swing.value * 30 * DEG;
+    c->w_walk = c->hip_half * (1 - 2 * p->cross_step.value);
+    c->w_stand = 0.5 * (c->pos[CG_ANKLE_L].x - c->pos[CG_ANKLE_R].x);
+    c->clearance = 0.11 * L;
+    for (int s = 0; s < 2; s++) {
+        double sgn = s == SIDE_L ? 1.0 : -1.0;
+        c->hang[s] = dq_z(-sgn * (75 * DEG - c->arm_rest_angle[s]));
+        dq forward = dq_x(5 * DEG), raise = dq_z(-sgn * (p->pose_shoulder.value * DEG - c->arm_rest_angle[s]));
+        c->posed_arm[s] = dq_mul(&forward, &raise);
+        c->posed_elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, p->pose_elbow.value * DEG);
+        c->shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
+    }
+}
+
 const pmi_catwalk_closing pmi_catwalk_landing = {pm_mannequin_skeleton, pm_rig_analyze, pm_rig_free, land_legs, played_strike,
                                                  pmi_catwalk_report_json};
 
@@ -1013,31 +1081,7 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
 
     /* amounts */
     double L = 0.5 * (c.leg_len[0] + c.leg_len[1]);
-    c.traverse = p->traverse;
-    c.uturn = p->u_turn;
-    c.S_nom = p->stride.value * 1.5 * L;
-    c.lift = p->step_height.value * 0.2 * L;
-    c.sway = p->hip_sway.value * 0.08 * L;
-    c.bob = p->bob.value * 0.1 * L;
-    c.twist = p->hip_twist.value * 16 * DEG;
-    c.drop = p->pelvis_drop.value * 10 * DEG;
-    c.torso_twist = p->torso_twist.value * 12 * DEG;
-    c.torso_sway = p->torso_sway.value;
-    c.lean = p->lean.value * 15 * DEG;
-    c.head = p->head_stabilize.value;
-    c.toe_off = p->toe_off.value * 60 * DEG;
-    c.heel_strike = p->heel_strike.value * 30 * DEG;
-    c.arm_swing = p->arm_swing.value * 30 * DEG;
-    c.w_walk = c.hip_half * (1 - 2 * p->cross_step.value);
-    c.w_stand = 0.5 * (c.pos[CG_ANKLE_L].x - c.pos[CG_ANKLE_R].x);
-    c.clearance = 0.11 * L;
-    for (int s = 0; s < 2; s++) {
-        double sgn = s == SIDE_L ? 1.0 : -1.0;
-        c.hang[s] = dq_z(-sgn * (75 * DEG - c.arm_rest_angle[s]));
-        c.posed_arm[s] = dq_mul(dq_x(5 * DEG), dq_z(-sgn * (p->pose_shoulder.value * DEG - c.arm_rest_angle[s])));
-        c.posed_elbow[s] = dq_axis(c.elbow_axis[s].x, c.elbow_axis[s].y, c.elbow_axis[s].z, p->pose_elbow.value * DEG);
-        c.shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
-    }
+    set_amounts(&c, L);
     double drift = 0;
     choose_loop(&c, has_bpm, &drift);
     if (has_grid && (r = place_on_grid(&c, &drift, err))) goto early;
@@ -1114,33 +1158,10 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
         }
         for (int k = 0; k < nt; k++) {
             cw_track *t = &tracks[k];
-            switch (t->bone) {
-            case CB_CENTER: /* (+ 0.0 turns -0 into 0) */
-                t->p[0][i] = o.center.x + 0.0, t->p[1][i] = o.center.y + 0.0, t->p[2][i] = o.center.z + 0.0;
-                if (t->rot) put_q(t->q, i, o.center_rot);
-                break;
-            case CB_GROOVE: t->p[0][i] = o.groove_x + 0.0; break;
-            case CB_WAIST:
-            case CB_LOWER: put_q(t->q, i, o.pelvis); break;
-            case CB_UPPER: put_q(t->q, i, o.upper); break;
-            case CB_UPPER2: put_q(t->q, i, o.upper2); break;
-            case CB_NECK: put_q(t->q, i, o.neck); break;
-            case CB_HEAD: put_q(t->q, i, o.head); break;
-            case CB_SHOULDER_L:
-            case CB_SHOULDER_R: put_q(t->q, i, o.shoulder[t->bone - CB_SHOULDER_L]); break;
-            case CB_ARM_L:
-            case CB_ARM_R: put_q(t->q, i, o.arm[t->bone - CB_ARM_L]); break;
-            case CB_ELBOW_L:
-            case CB_ELBOW_R: put_q(t->q, i, o.elbow[t->bone - CB_ELBOW_L]); break;
-            case CB_LEG_IK_L:
-            case CB_LEG_IK_R: {
-                int s = t->bone - CB_LEG_IK_L;
-                t->p[0][i] = o.ik[s].x + 0.0, t->p[1][i] = o.ik[s].y + 0.0, t->p[2][i] = o.ik[s].z + 0.0;
-                put_q(t->q, i, o.ik_rot[s]);
-                break;
-            }
-            default: break;
-            }
+            const double *pos = (const double *)((const char *)&o + POSE_POS[t->bone]);
+            for (int axis = 0; axis < 3; axis++)
+                if (t->pos[axis]) t->p[axis][i] = pos[axis] + 0.0; /* (+ 0.0 turns -0 into 0) */
+            if (t->rot) put_q(t->q, i, *(const dq *)((const char *)&o + POSE_ROT[t->bone]));
         }
     }
     double crouch = pm_landing_smooth_need(need, tmp, ns - 1, (uint32_t)(0.5 * c.T * per_frame) + 1, 0.25 * L);

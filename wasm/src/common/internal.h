@@ -24,6 +24,13 @@
 #else
 #define PMI_COLD
 #endif
+/* A small helper called from many places of one hot function, kept as one out-of-line copy in the wasm
+ * builds (each inlined copy costs download; a call costs little next to what it computes). */
+#if defined(__wasm__) && defined(__clang__)
+#define PMI_OUTLINE __attribute__((noinline))
+#else
+#define PMI_OUTLINE
+#endif
 
 /* printf-style formatting without stdio (format.c): %% %c %s %d %i %u %x %X %f %e %g with flags,
  * width, precision and h/l/ll/z modifiers. Always NUL-terminates when cap > 0; returns the length the

@@ -30,26 +30,35 @@ static pmi_dv mat_rotate_t(const float *m, pmi_dv v) { /* the transposed rotatio
 }
 static pmi_dv mat_point(const float *m, pmi_dv v) { return dv_add(mat_rotate(m, v), pmi_dv_make(m[12], m[13], m[14])); }
 
+/* The rotation helpers below take their vectors and quaternions by pointer: each is one out-of-line
+ * copy in the wasm builds (a struct passed by value would be copied at every call). */
+PMI_OUTLINE static pmi_dq axis_angle(const pmi_dv *axis, double angle) { return pmi_dq_axis_angle(*axis, angle); }
+PMI_OUTLINE static pmi_dq dq_mul(const pmi_dq *a, const pmi_dq *b) { return pmi_dq_mul(*a, *b); }
+
 /* The shortest rotation taking unit vector a onto unit vector b. */
-static pmi_dq dq_arc(pmi_dv a, pmi_dv b) {
+PMI_OUTLINE static pmi_dq dq_arc(const pmi_dv *pa, const pmi_dv *pb) {
+    const pmi_dv a = *pa, b = *pb;
     double d = pmi_dv_dot(a, b);
     pmi_dv c = pmi_dv_cross(a, b);
     if (d < -1 + 1e-12) { /* opposite: any perpendicular axis */
         pmi_dv axis = fabs(a.x) < 0.9 ? pmi_dv_cross(a, pmi_dv_make(1, 0, 0)) : pmi_dv_cross(a, pmi_dv_make(0, 1, 0));
-        return pmi_dq_axis_angle(axis, PM_PI);
+        return axis_angle(&axis, PM_PI);
     }
     pmi_dq q = {c.x, c.y, c.z, 1 + d};
     double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
     return (pmi_dq){q.x / n, q.y / n, q.z / n, q.w / n};
 }
 /* v turned by unit quaternion q. */
-static pmi_dv rotate_q(pmi_dq q, pmi_dv v) {
+PMI_OUTLINE static pmi_dv rotate_q(const pmi_dq *pq, const pmi_dv *pv) {
+    const pmi_dq q = *pq;
+    const pmi_dv v = *pv;
     double tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
     return pmi_dv_make(v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
                        v.z + q.w * tz + (q.x * ty - q.y * tx));
 }
 /* Rodrigues: v turned by angle about unit axis n. */
-static pmi_dv rotate_axis(pmi_dv n, double angle, pmi_dv v) {
+PMI_OUTLINE static pmi_dv rotate_axis(const pmi_dv *pn, double angle, const pmi_dv *pv) {
+    const pmi_dv n = *pn, v = *pv;
     double c = cos(angle), s = sin(angle), k = pmi_dv_dot(n, v) * (1 - c);
     pmi_dv x = pmi_dv_cross(n, v);
     return pmi_dv_make(v.x * c + x.x * s + n.x * k, v.y * c + x.y * s + n.y * k, v.z * c + x.z * s + n.z * k);
@@ -303,8 +312,8 @@ static bool solve_leg(const leg *g, pmi_dv hip, const float *parent, pmi_dv targ
             if (!in1 && in2) alpha = a2;
         }
     }
-    pmi_dv u = dv_add(k0, rotate_axis(n, alpha, a0));
-    *q_knee = pmi_dq_axis_angle(n, alpha);
+    pmi_dv u = dv_add(k0, rotate_axis(&n, alpha, &a0));
+    *q_knee = axis_angle(&n, alpha);
     /* the hip: first turned about the hinge axis by gamma, which brings the bent leg back to the rest
      * leg's direction in the plane across the axis (the thigh comes forward as the knee bends), then by
      * the least arc onto the target. A plain least arc from the bent leg would twist the thigh by an
@@ -313,11 +322,15 @@ static bool solve_leg(const leg *g, pmi_dv hip, const float *parent, pmi_dv targ
     pmi_dv pu = pmi_dv_sub(u, dv_scale(n, pmi_dv_dot(u, n))), p0 = pmi_dv_sub(u0, dv_scale(n, pmi_dv_dot(u0, n)));
     double gamma = 0;
     if (dv_len(pu) > 1e-9 && dv_len(p0) > 1e-9) gamma = atan2(pmi_dv_dot(n, pmi_dv_cross(pu, p0)), pmi_dv_dot(pu, p0));
-    pmi_dq q_gamma = pmi_dq_axis_angle(n, gamma);
-    pmi_dv v = rotate_axis(n, gamma, u);
+    pmi_dq q_gamma = axis_angle(&n, gamma);
+    pmi_dv v = rotate_axis(&n, gamma, &u);
     double vl = dv_len(v);
-    pmi_dq arc = vl > 1e-12 && d > 1e-12 ? dq_arc(dv_scale(v, 1 / vl), dv_scale(w, 1 / d)) : pmi_dq_identity();
-    *q_hip = pmi_dq_mul(arc, q_gamma);
+    pmi_dq arc = pmi_dq_identity();
+    if (vl > 1e-12 && d > 1e-12) {
+        pmi_dv from = dv_scale(v, 1 / vl), to = dv_scale(w, 1 / d);
+        arc = dq_arc(&from, &to);
+    }
+    *q_hip = dq_mul(&arc, &q_gamma);
     *angle = alpha;
     return reach;
 }
@@ -741,16 +754,19 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
                  * foot IK bone, so that the foot's CCD finds it aimed and leaves it (and the foot turns
                  * exactly as the IK bone does: heel and ball pivots as planned) */
                 pm_quat ql = L->pose->rotation[g->ik];
-                pmi_dq r_ik = pmi_dq_mul(pmi_dq_from_mat(ipw), (pmi_dq){ql.x, ql.y, ql.z, ql.w});
+                pmi_dq ik_parent = pmi_dq_from_mat(ipw), ik_local = {ql.x, ql.y, ql.z, ql.w};
+                pmi_dq r_ik = dq_mul(&ik_parent, &ik_local);
                 pmi_dv rel = dv_add(dv_add(g->toe_ik_rel, g->toe_off[s]), L->limb[i].keep_children ? g->rest_offset : pmi_dv_make(0, 0, 0));
-                pmi_dv aim = rotate_q(r_ik, rel);
+                pmi_dv aim = rotate_q(&r_ik, &rel);
                 pmi_dq r_foot = r_ik;
                 if (dv_len(aim) > 1e-9) {
-                    pmi_dv now = rotate_q(r_ik, g->toe_dir);
-                    r_foot = pmi_dq_mul(dq_arc(now, dv_scale(aim, 1 / dv_len(aim))), r_ik);
+                    pmi_dv now = rotate_q(&r_ik, &g->toe_dir), to = dv_scale(aim, 1 / dv_len(aim));
+                    pmi_dq arc = dq_arc(&now, &to);
+                    r_foot = dq_mul(&arc, &r_ik);
                 }
-                pmi_dq r_knee = pmi_dq_mul(pmi_dq_mul(hpw ? pmi_dq_from_mat(hpw) : pmi_dq_identity(), qh), qk);
-                put_q(g->fk_foot, s, pmi_dq_mul(pmi_dq_conj(r_knee), r_foot));
+                pmi_dq hip_parent = hpw ? pmi_dq_from_mat(hpw) : pmi_dq_identity();
+                pmi_dq r_hip = dq_mul(&hip_parent, &qh), r_knee = dq_mul(&r_hip, &qk), knee_inv = pmi_dq_conj(r_knee);
+                put_q(g->fk_foot, s, dq_mul(&knee_inv, &r_foot));
             }
         }
     }
