@@ -176,8 +176,8 @@ pm_result pmi_keyframe_init(pm_timeline *tl, pmi_keyframe *kf, pm_error *err) {
     return PM_OK;
 }
 
-static void trace_release(pm_timeline *tl, pmi_trace *t) {
-    pmi_free(&tl->allocator, t->points);
+static void trace_release(pm_timeline *tl, pm_trace *t) {
+    pmi_free(&tl->allocator, (void *)t->points); /* owned by the keyframe */
     memset(t, 0, sizeof *t);
 }
 
@@ -187,24 +187,15 @@ void pmi_keyframe_release(pm_timeline *tl, pmi_keyframe *kf) {
     memset(kf, 0, sizeof *kf);
 }
 
-pm_result pmi_trace_copy(pm_timeline *tl, pmi_trace *dst, const pm_trace *src, pm_error *err) {
+pm_result pmi_trace_copy(pm_timeline *tl, pm_trace *dst, const pm_trace *src, pm_error *err) {
     trace_release(tl, dst);
     if (!src || !src->id) return PM_OK;
     pm_vec3 *pts = pmi_alloc_array(&tl->allocator, src->point_count, sizeof *pts, err, "tracing: trace points");
     if (!pts) return err ? err->type : PM_ERR_OUT_OF_MEMORY;
     memcpy(pts, src->points, src->point_count * sizeof *pts);
-    dst->id = src->id;
-    dst->mode = src->mode;
-    dst->point_count = src->point_count;
+    *dst = *src;
     dst->points = pts;
-    dst->pole = src->pole;
-    dst->t = src->t;
     return PM_OK;
-}
-
-static pm_trace trace_view(const pmi_trace *t) {
-    pm_trace v = {t->id, t->mode, t->point_count, t->points, t->pole, t->t};
-    return v;
 }
 
 static pm_result check_trace(const pm_trace *t, pm_limb limb, pm_error *err) {
@@ -341,7 +332,7 @@ pm_result pm_timeline_get_keyframe(const pm_timeline *tl, uint32_t index, pm_key
     out->easing = kf->easing;
     out->rotations = kf->rot;
     out->translations = kf->trans;
-    for (int l = 0; l < PM_LIMB_COUNT; l++) out->traces[l] = trace_view(&kf->trace[l]);
+    memcpy(out->traces, kf->trace, sizeof kf->trace);
     return PM_OK;
 }
 
@@ -448,11 +439,17 @@ void pmi_timeline_locate(const pm_timeline *tl, double beat, pmi_segment *seg) {
     seg->e = seg->at_key ? 0 : pm_easing_eval(tl->kf[lo + 1].easing, (beat - a) / (b - a));
 }
 
+/* a + (b - a) e per component, in double. */
+static pm_vec3 lerp3(const pm_vec3 *a, const pm_vec3 *b, double e) {
+    return pm_vec3_make((float)(a->x + ((double)b->x - a->x) * e), (float)(a->y + ((double)b->y - a->y) * e),
+                        (float)(a->z + ((double)b->z - a->z) * e));
+}
+
 void pmi_timeline_request(const pm_timeline *tl, const pmi_segment *seg, pm_limb limb, pmi_request *req) {
     memset(req, 0, sizeof *req);
     if (!tl->kf_count || !tl->limbs[limb].ok) return;
-    const pmi_trace *A = &tl->kf[seg->a].trace[limb], *B = &tl->kf[seg->b].trace[limb];
-    const pmi_trace *src = NULL;
+    const pm_trace *A = &tl->kf[seg->a].trace[limb], *B = &tl->kf[seg->b].trace[limb];
+    const pm_trace *src = NULL;
     double e = seg->e;
     if (seg->a != seg->b && A->id && A->id == B->id) {
         src = A;
@@ -462,14 +459,9 @@ void pmi_timeline_request(const pm_timeline *tl, const pmi_segment *seg, pm_limb
     }
     if (!src) return;
     req->active = true;
-    req->id = src->id;
-    req->mode = src->mode;
-    req->point_count = src->point_count;
-    req->points = src->points;
-    req->t = (float)(A->t + ((double)B->t - A->t) * e);
-    req->pole = pm_vec3_make((float)(A->pole.x + ((double)B->pole.x - A->pole.x) * e),
-                             (float)(A->pole.y + ((double)B->pole.y - A->pole.y) * e),
-                             (float)(A->pole.z + ((double)B->pole.z - A->pole.z) * e));
+    req->tr = *src;
+    req->tr.t = (float)(A->t + ((double)B->t - A->t) * e);
+    req->tr.pole = lerp3(&A->pole, &B->pole, e);
 }
 
 void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg) {
@@ -488,9 +480,7 @@ void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg) {
     for (uint32_t j = 0; j < n; j++) {
         /* as babylon-mmd samples a VMD: Babylon's slerp of the two keys, lerped offsets */
         tl->tmp_rot[j] = pmi_dq_to_quat(pmi_dq_slerp(pmi_dq_from_quat(A->rot[j]), pmi_dq_from_quat(B->rot[j]), e));
-        const pm_vec3 a = A->trans[j], b = B->trans[j];
-        tl->tmp_trans[j] = pm_vec3_make((float)(a.x + ((double)b.x - a.x) * e), (float)(a.y + ((double)b.y - a.y) * e),
-                                        (float)(a.z + ((double)b.z - a.z) * e));
+        tl->tmp_trans[j] = lerp3(&A->trans[j], &B->trans[j], e);
     }
 }
 
@@ -530,15 +520,15 @@ pm_result pmi_timeline_solve(pm_timeline *tl, pm_pose *pose, const pmi_request r
         const pmi_limb *limb = &tl->limbs[l];
         pm_trace_state *st = &tl->state[l];
         pm_vec3 rel;
-        if ((r = pm_trajectory_sample(req[l].mode, req[l].points, req[l].point_count, req[l].t, &rel, err)) != PM_OK)
-            break;
+        const pm_trace *tr = &req[l].tr;
+        if ((r = pm_trajectory_sample(tr->mode, tr->points, tr->point_count, tr->t, &rel, err)) != PM_OK) break;
         const pm_vec3 root = pm_pose_world_position(pose, limb->bone[0]);
         st->active = true;
-        st->id = req[l].id;
-        st->t = req[l].t;
+        st->id = tr->id;
+        st->t = tr->t;
         st->root = root;
         st->target = pm_vec3_add(root, rel);
-        st->pole = pm_vec3_add(root, req[l].pole);
+        st->pole = pm_vec3_add(root, tr->pole);
         pm_two_bone_ik_result res;
         if ((r = pm_two_bone_ik(root, pm_pose_world_position(pose, limb->bone[1]),
                                 pm_pose_world_position(pose, limb->bone[2]), st->target, st->pole, &res, err)) != PM_OK)
@@ -626,6 +616,13 @@ pm_result pm_timeline_capture_keyframe(pm_timeline *tl, double beat, pm_easing e
     return pmi_timeline_insert(tl, &kf, index, err);
 }
 
+/* Whether a keyframe at `beat` (before the span's last sample) lies strictly inside the span from `first`,
+ * off every sample `step` apart. */
+static bool inner_keyframe(double beat, double first, double step) {
+    double k = (beat - first) / step;
+    return beat > first + PMI_BEAT_EPSILON && !same_beat(beat, first + step * floor(k + 0.5));
+}
+
 pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint32_t *id_out, pm_error *err) {
     if (!g) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no generation parameters");
     pm_result r = check_limb(tl, g->limb, err);
@@ -659,19 +656,15 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
      * their beat, so it runs on through them). All are evaluated on the timeline as it is, then inserted. */
     const uint32_t n = g->count;
     const double first = g->start_beat, last = g->start_beat + step * (n - 1);
+    const uint32_t x0 = lower_bound(tl, first);
     uint32_t inner = 0;
-    for (uint32_t x = lower_bound(tl, first); x < tl->kf_count && tl->kf[x].beat < last - PMI_BEAT_EPSILON; x++) {
-        double k = (tl->kf[x].beat - first) / step;
-        if (tl->kf[x].beat > first + PMI_BEAT_EPSILON && !same_beat(tl->kf[x].beat, first + step * floor(k + 0.5))) inner++;
-    }
+    for (uint32_t x = x0; x < tl->kf_count && tl->kf[x].beat < last - PMI_BEAT_EPSILON; x++)
+        inner += inner_keyframe(tl->kf[x].beat, first, step);
     const uint32_t total = n + inner;
     pmi_keyframe *made = pmi_alloc_array(&tl->allocator, total, sizeof *made, err, "tracing: generation");
     if (!made) return err ? err->type : PM_ERR_OUT_OF_MEMORY;
-    for (uint32_t i = 0, x = lower_bound(tl, first); i < inner; x++) {
-        double k = (tl->kf[x].beat - first) / step;
-        if (tl->kf[x].beat > first + PMI_BEAT_EPSILON && !same_beat(tl->kf[x].beat, first + step * floor(k + 0.5)))
-            made[n + i++].beat = tl->kf[x].beat;
-    }
+    for (uint32_t i = 0, x = x0; i < inner; x++)
+        if (inner_keyframe(tl->kf[x].beat, first, step)) made[n + i++].beat = tl->kf[x].beat;
     const pmi_limb *lb = &tl->limbs[limb];
     for (uint32_t i = 0; i < total && r == PM_OK; i++) {
         pmi_keyframe *kf = &made[i];
@@ -683,7 +676,7 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
         pmi_request req[PM_LIMB_COUNT];
         if ((r = prepare(tl, kf->beat, tl->pose, &seg, req, err)) != PM_OK) break;
         tmpl.t = i < n ? (float)((double)i / (n - 1)) : (float)((beat - first) / (last - first));
-        req[limb] = (pmi_request){true, tmpl.id, tmpl.mode, tmpl.point_count, tmpl.points, tmpl.pole, tmpl.t};
+        req[limb] = (pmi_request){true, tmpl};
         if ((r = pmi_timeline_solve(tl, tl->pose, req, err)) != PM_OK) break;
         uint32_t at = lower_bound(tl, kf->beat);
         const pmi_keyframe *old = at < tl->kf_count && same_beat(tl->kf[at].beat, kf->beat) ? &tl->kf[at] : NULL;
@@ -694,20 +687,13 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
             memcpy(kf->trans, old->trans, tl->joint_count * sizeof *kf->trans);
             for (int k = 0; k < 2; k++) kf->rot[lb->bone[k]] = pmi_unit_quat(tl->pose->rotation[lb->bone[k]]);
             if (lb->ik != PM_NO_INDEX) kf->trans[lb->ik] = tl->pose->translation[lb->ik];
-            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++) {
-                pm_trace keep = trace_view(&old->trace[l]);
-                r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : &keep, err);
-            }
+            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++)
+                r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : &old->trace[l], err);
         } else {
             capture_joints(tl, kf);
             /* other limbs traced through this beat stay on their paths */
-            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++) {
-                if (l != (int)limb && !req[l].active) continue;
-                pm_trace t = l == (int)limb ? tmpl
-                                            : (pm_trace){req[l].id, req[l].mode, req[l].point_count, req[l].points,
-                                                         req[l].pole, req[l].t};
-                r = pmi_trace_copy(tl, &kf->trace[l], &t, err);
-            }
+            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++)
+                if (l == (int)limb || req[l].active) r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : &req[l].tr, err);
         }
     }
     if (r == PM_OK) r = reserve(tl, n, err);

@@ -75,7 +75,7 @@ static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool 
     }
     cJSON *traces = NULL;
     for (int l = 0; l < PM_LIMB_COUNT && *ok; l++) {
-        const pmi_trace *t = &kf->trace[l];
+        const pm_trace *t = &kf->trace[l];
         if (!t->id) continue;
         if (!traces) traces = pmi_json_add_object(j, "traces", ok);
         cJSON *tj = pmi_json_add(traces, pm_limb_name((pm_limb)l), cJSON_CreateObject(), ok);
@@ -250,7 +250,7 @@ static bool read_limb(reader *r, const cJSON *c, pm_limb *out) {
     return fail(r, c->string, "not a limb (leftHand, rightHand, leftFoot, rightFoot)");
 }
 
-static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pmi_trace *out) {
+static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pm_trace *out) {
     static const char *const keys[] = {"id", "mode", "points", "pole", "t", NULL};
     if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
     if (!check_keys(r, j, keys)) return false;
