@@ -486,10 +486,10 @@ void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg) {
 
 /* Pre-multiply a world-space rotation `delta` onto bone b's local rotation (its IK is off, so its
  * world rotation is parent * local): local' = (P^-1 D P) local. */
-static void apply_delta(pm_pose *pose, const pm_skeleton *sk, uint32_t b, pm_quat delta) {
+static void apply_delta(pm_pose *pose, const pm_skeleton *sk, uint32_t b, const pm_quat *delta) {
     uint32_t parent = sk->bones[b].parent;
     pm_quat pw = parent != PM_NO_INDEX ? pm_mat4_get_rotation(&pose->world[parent]) : pm_quat_identity();
-    pose->rotation[b] = pm_quat_normalize(pm_quat_mul(pm_ik_delta_to_local(pw, delta), pose->rotation[b]));
+    pose->rotation[b] = pm_quat_normalize(pm_quat_mul(pm_ik_delta_to_local(pw, *delta), pose->rotation[b]));
 }
 
 /* The offset that puts IK bone `ik` at world position w under its parent's current world matrix. */
@@ -534,11 +534,11 @@ pm_result pmi_timeline_solve(pm_timeline *tl, pm_pose *pose, const pmi_request r
                                 pm_pose_world_position(pose, limb->bone[2]), st->target, st->pole, &res, err)) != PM_OK)
             break;
         st->miss = res.miss;
-        apply_delta(pose, tl->skeleton, limb->bone[0], res.root_delta);
-        if ((r = pm_pose_update_subtree(tl->ws, pose, limb->bone[0], NULL, err)) != PM_OK) break;
-        apply_delta(pose, tl->skeleton, limb->bone[1], res.mid_delta);
-        if ((r = pm_pose_update_subtree(tl->ws, pose, limb->bone[1], NULL, err)) != PM_OK) break;
-        if (limb->ik != PM_NO_INDEX)
+        for (int k = 0; k < 2 && r == PM_OK; k++) { /* the root, then the middle bone */
+            apply_delta(pose, tl->skeleton, limb->bone[k], k ? &res.mid_delta : &res.root_delta);
+            r = pm_pose_update_subtree(tl->ws, pose, limb->bone[k], NULL, err);
+        }
+        if (r == PM_OK && limb->ik != PM_NO_INDEX)
             pose->translation[limb->ik] =
                 ik_offset_for(pose, tl->skeleton, limb->ik, pm_pose_world_position(pose, limb->bone[2]));
     }

@@ -32,14 +32,14 @@ static cJSON *floats_json(const float *v, int n, bool *ok) {
     return a;
 }
 
-static cJSON *vec3_json(pm_vec3 v, bool *ok) {
-    const float f[3] = {v.x, v.y, v.z};
+static cJSON *vec3_json(const pm_vec3 *v, bool *ok) {
+    const float f[3] = {v->x, v->y, v->z};
     return floats_json(f, 3, ok);
 }
 
 static cJSON *points_json(const pm_vec3 *p, uint32_t n, bool *ok) {
     cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n && a; i++) pmi_json_add(a, NULL, vec3_json(p[i], ok), ok);
+    for (uint32_t i = 0; i < n && a; i++) pmi_json_add(a, NULL, vec3_json(&p[i], ok), ok);
     return a;
 }
 
@@ -54,7 +54,7 @@ static cJSON *easing_json(pm_easing e) {
 static void add_path(cJSON *o, pm_trajectory_mode mode, const pm_vec3 *points, uint32_t n, const pm_vec3 *pole, bool *ok) {
     pmi_json_add_string(o, "mode", pm_trajectory_mode_name(mode), ok);
     pmi_json_add(o, "points", points_json(points, n, ok), ok);
-    if (pole) pmi_json_add(o, "pole", vec3_json(*pole, ok), ok);
+    if (pole) pmi_json_add(o, "pole", vec3_json(pole, ok), ok);
 }
 
 static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool *ok) {
@@ -64,14 +64,13 @@ static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool 
     cJSON *rot = pmi_json_add_object(j, "rotations", ok);
     cJSON *trans = pmi_json_add_object(j, "translations", ok);
     for (uint32_t k = 0; k < tl->joint_count && *ok; k++) {
-        const pm_quat q = kf->rot[k];
-        const pm_vec3 t = kf->trans[k];
+        const pm_quat *q = &kf->rot[k];
         const char *name = pm_timeline_joint_name(tl, k).data;
-        if (!(q.x == 0 && q.y == 0 && q.z == 0 && q.w == 1)) {
-            const float v[4] = {q.x, q.y, q.z, q.w};
+        if (!pmi_is_identity(q)) {
+            const float v[4] = {q->x, q->y, q->z, q->w};
             pmi_json_add(rot, name, floats_json(v, 4, ok), ok);
         }
-        if (!(t.x == 0 && t.y == 0 && t.z == 0)) pmi_json_add(trans, name, vec3_json(t, ok), ok);
+        if (!pmi_is_zero3(&kf->trans[k])) pmi_json_add(trans, name, vec3_json(&kf->trans[k], ok), ok);
     }
     cJSON *traces = NULL;
     for (int l = 0; l < PM_LIMB_COUNT && *ok; l++) {

@@ -77,6 +77,14 @@ struct pm_timeline {
     pm_trace_state state[PM_LIMB_COUNT];
 };
 
+static inline bool pmi_same_quat(const pm_quat *a, const pm_quat *b) {
+    return a->x == b->x && a->y == b->y && a->z == b->z && a->w == b->w;
+}
+static inline bool pmi_same_vec3(const pm_vec3 *a, const pm_vec3 *b) { return a->x == b->x && a->y == b->y && a->z == b->z; }
+/* The identity rotation, no offset: a joint at rest (what a keyframe's JSON leaves out). */
+static inline bool pmi_is_identity(const pm_quat *q) { return q->x == 0 && q->y == 0 && q->z == 0 && q->w == 1; }
+static inline bool pmi_is_zero3(const pm_vec3 *t) { return t->x == 0 && t->y == 0 && t->z == 0; }
+
 /* q normalised, but left bit-for-bit alone when it is already unit length to float precision (so
  * values survive a JSON round trip unchanged). */
 static inline pm_quat pmi_unit_quat(pm_quat q) {
