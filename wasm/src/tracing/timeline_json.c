@@ -148,7 +148,9 @@ static size_t push(reader *r, const char *name, int index) {
 }
 static void pop(reader *r, size_t n) { r->path[n] = '\0'; }
 
-static bool check_keys(reader *r, const cJSON *obj, const char *const *allowed) {
+/* An object whose fields are all among `allowed` (NULL-terminated). */
+static bool check_object(reader *r, const cJSON *obj, const char *const *allowed) {
+    if (!cJSON_IsObject(obj)) return fail(r, "", "expected an object");
     for (const cJSON *c = obj->child; c; c = c->next) {
         bool ok = false;
         for (int i = 0; allowed[i] && !ok; i++) ok = strcmp(c->string, allowed[i]) == 0;
@@ -251,8 +253,7 @@ static bool read_limb(reader *r, const cJSON *c, pm_limb *out) {
 
 static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pm_trace *out) {
     static const char *const keys[] = {"id", "mode", "points", "pole", "t", NULL};
-    if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
-    if (!check_keys(r, j, keys)) return false;
+    if (!check_object(r, j, keys)) return false;
     double id = 0, t = 0;
     pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
     pm_trace tr = {0};
@@ -272,8 +273,7 @@ static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pm_trace *out
 /* A keyframe object into kf (initialised). */
 static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyframe *kf) {
     static const char *const keys[] = {"beat", "easing", "rotations", "translations", "traces", NULL};
-    if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
-    if (!check_keys(r, j, keys)) return false;
+    if (!check_object(r, j, keys)) return false;
     if (!read_number(r, cJSON_GetObjectItemCaseSensitive(j, "beat"), "beat", 0, PM_TIMELINE_MAX_BEAT, &kf->beat) ||
         !read_easing(r, cJSON_GetObjectItemCaseSensitive(j, "easing"), &kf->easing))
         return false;
@@ -322,8 +322,7 @@ static bool read_drafts(reader *r, pm_timeline *tl, const cJSON *j) {
         if (!read_limb(r, c, &limb)) return false;
         size_t at2 = push(r, c->string, 0);
         static const char *const keys[] = {"mode", "points", "pole", NULL};
-        if (!cJSON_IsObject(c)) return fail(r, "", "expected an object");
-        if (!check_keys(r, c, keys)) return false;
+        if (!check_object(r, c, keys)) return false;
         pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
         pm_trajectory tr = {0};
         if (!read_path(r, c, &tr.mode, pts, &tr.point_count, &tr.pole, &tr.has_pole)) return false;
@@ -392,19 +391,16 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     uint32_t extra_count = 0;
     static const char *const keys[] = {"format", "version", "bpm", "nextTraceId", "keyframes", "trajectories", NULL};
     const cJSON *kfs = cJSON_GetObjectItemCaseSensitive(root, "keyframes");
-    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format"), *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
-    const cJSON *bpm_j = cJSON_GetObjectItemCaseSensitive(root, "bpm"), *next = cJSON_GetObjectItemCaseSensitive(root, "nextTraceId");
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
     const cJSON *drafts = cJSON_GetObjectItemCaseSensitive(root, "trajectories");
     double bpm = PM_TIMELINE_DEFAULT_BPM, next_id = 1, version = FORMAT_VERSION;
-    if (!cJSON_IsObject(root)) {
-        fail(&r, "", "expected an object");
-        goto done;
-    }
-    if (!check_keys(&r, root, keys)) goto done;
+    if (!check_object(&r, root, keys)) goto done;
     if (fmt && !(cJSON_IsString(fmt) && strcmp(fmt->valuestring, FORMAT_NAME) == 0)) {
         fail(&r, "format", "expected \"" FORMAT_NAME "\"");
         goto done;
     }
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version"), *bpm_j = cJSON_GetObjectItemCaseSensitive(root, "bpm");
+    const cJSON *next = cJSON_GetObjectItemCaseSensitive(root, "nextTraceId");
     if (ver && (!read_number(&r, ver, "version", 1, 1, &version))) goto done;
     if (bpm_j && !read_number(&r, bpm_j, "bpm", PM_TIMELINE_MIN_BPM, PM_TIMELINE_MAX_BPM, &bpm)) goto done;
     if (next && !read_number(&r, next, "nextTraceId", 1, 4294967295.0, &next_id)) goto done;
