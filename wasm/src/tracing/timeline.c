@@ -135,6 +135,10 @@ pm_result pm_timeline_create(const pm_skeleton *skeleton, const pm_timeline_opti
 
 static bool valid(const pm_timeline *tl) { return tl && tl->magic == PMI_TIMELINE_MAGIC; }
 
+static pm_result check_timeline(const pm_timeline *tl, pm_error *err) {
+    return valid(tl) ? PM_OK : pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
+}
+
 const pm_skeleton *pm_timeline_skeleton(const pm_timeline *tl) { return valid(tl) ? tl->skeleton : NULL; }
 double pm_timeline_bpm(const pm_timeline *tl) { return valid(tl) ? tl->bpm : 0; }
 uint32_t pm_timeline_joint_count(const pm_timeline *tl) { return valid(tl) ? tl->joint_count : 0; }
@@ -142,8 +146,8 @@ uint32_t pm_timeline_next_trace_id(const pm_timeline *tl) { return valid(tl) ? t
 uint32_t pm_timeline_keyframe_count(const pm_timeline *tl) { return valid(tl) ? tl->kf_count : 0; }
 
 pm_result pm_timeline_set_bpm(pm_timeline *tl, double bpm, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    pm_result r = pmi_timeline_check_bpm(bpm, err);
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK) r = pmi_timeline_check_bpm(bpm, err);
     if (r == PM_OK) tl->bpm = bpm;
     return r;
 }
@@ -300,8 +304,8 @@ pm_result pmi_timeline_insert(pm_timeline *tl, pmi_keyframe *kf, uint32_t *index
 }
 
 pm_result pm_timeline_set_keyframe(pm_timeline *tl, const pm_keyframe *desc, uint32_t *index, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    pm_result r = pmi_keyframe_check(tl, desc, err);
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK) r = pmi_keyframe_check(tl, desc, err);
     if (r != PM_OK) return r;
     pmi_keyframe kf;
     if ((r = pmi_keyframe_init(tl, &kf, err)) != PM_OK) return r;
@@ -322,10 +326,14 @@ pm_result pm_timeline_set_keyframe(pm_timeline *tl, const pm_keyframe *desc, uin
     return pmi_timeline_insert(tl, &kf, index, err);
 }
 
+static pm_result check_index(const pm_timeline *tl, uint32_t index, pm_error *err) {
+    return index < tl->kf_count ? PM_OK : pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: keyframe %u of %u", index, tl->kf_count);
+}
+
 pm_result pm_timeline_get_keyframe(const pm_timeline *tl, uint32_t index, pm_keyframe *out, pm_error *err) {
     if (!valid(tl) || !out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline or output");
-    if (index >= tl->kf_count)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: keyframe %u of %u", index, tl->kf_count);
+    pm_result r = check_index(tl, index, err);
+    if (r != PM_OK) return r;
     const pmi_keyframe *kf = &tl->kf[index];
     memset(out, 0, sizeof *out);
     out->beat = kf->beat;
@@ -337,9 +345,9 @@ pm_result pm_timeline_get_keyframe(const pm_timeline *tl, uint32_t index, pm_key
 }
 
 pm_result pm_timeline_remove_keyframe(pm_timeline *tl, uint32_t index, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    if (index >= tl->kf_count)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: keyframe %u of %u", index, tl->kf_count);
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK) r = check_index(tl, index, err);
+    if (r != PM_OK) return r;
     pmi_keyframe_release(tl, &tl->kf[index]);
     memmove(&tl->kf[index], &tl->kf[index + 1], (tl->kf_count - index - 1) * sizeof *tl->kf);
     tl->kf_count--;
@@ -354,21 +362,28 @@ void pm_timeline_clear(pm_timeline *tl) {
 
 /* ---- drafts and poles -------------------------------------------------------------------------- */
 
+/* A timeline and a pm_limb (which the skeleton may lack). */
+static pm_result check_limb_index(const pm_timeline *tl, pm_limb limb, pm_error *err) {
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK && (unsigned)limb >= PM_LIMB_COUNT)
+        r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: limb %d is not a pm_limb", (int)limb);
+    return r;
+}
+
+/* A timeline and a limb its skeleton has. */
 static pm_result check_limb(const pm_timeline *tl, pm_limb limb, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    if ((unsigned)limb >= PM_LIMB_COUNT)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: limb %d is not a pm_limb", (int)limb);
-    if (!tl->limbs[limb].ok) {
+    pm_result r = check_limb_index(tl, limb, err);
+    if (r == PM_OK && !tl->limbs[limb].ok) {
         uint32_t bones[3];
-        return pm_limb_bones(tl->skeleton, limb, bones, err); /* names the missing bone */
+        r = pm_limb_bones(tl->skeleton, limb, bones, err); /* names the missing bone */
     }
-    return PM_OK;
+    return r;
 }
 
 pm_result pm_timeline_default_pole(const pm_timeline *tl, pm_limb limb, pm_vec3 *out, pm_error *err) {
     pm_result r = check_limb(tl, limb, err);
     if (r != PM_OK) return r;
-    if (!out || (unsigned)limb >= PM_LIMB_COUNT) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no output");
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no output");
     const float L = (float)tl->limbs[limb].reach;
     if (limb == PM_LIMB_LEFT_HAND || limb == PM_LIMB_RIGHT_HAND) {
         float side = limb == PM_LIMB_LEFT_HAND ? 1.0f : -1.0f; /* +X is the model's left */
@@ -380,23 +395,21 @@ pm_result pm_timeline_default_pole(const pm_timeline *tl, pm_limb limb, pm_vec3 
 }
 
 pm_result pm_timeline_set_trajectory(pm_timeline *tl, pm_limb limb, const pm_trajectory *tr, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    if ((unsigned)limb >= PM_LIMB_COUNT)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: limb %d is not a pm_limb", (int)limb);
+    pm_result r = check_limb_index(tl, limb, err);
+    if (r != PM_OK) return r;
     pmi_draft *d = &tl->drafts[limb];
     if (!tr || tr->point_count == 0) {
         memset(d, 0, sizeof *d);
         return PM_OK;
     }
     pm_trace check = {1, tr->mode, tr->point_count, tr->points, tr->has_pole ? tr->pole : pm_vec3_make(0, 0, 0), 0};
-    pm_result r = check_trace(&check, limb, err);
-    if (r != PM_OK) return r;
+    if ((r = check_trace(&check, limb, err)) != PM_OK) return r;
     d->has = true;
     d->mode = tr->mode;
     d->point_count = tr->point_count;
     memcpy(d->points, tr->points, tr->point_count * sizeof *tr->points);
     d->has_pole = tr->has_pole;
-    d->pole = tr->has_pole ? tr->pole : pm_vec3_make(0, 0, 0);
+    d->pole = check.pole;
     return PM_OK;
 }
 
@@ -552,7 +565,8 @@ done:
 }
 
 static pm_result check_pose(const pm_timeline *tl, const pm_pose *pose, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
+    pm_result r = check_timeline(tl, err);
+    if (r != PM_OK) return r;
     if (!pose || pose->bone_count != tl->bone_count || !pose->rotation || !pose->translation || !pose->world)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: the pose must be made for the timeline's skeleton (%u bones)",
                         tl->bone_count);
@@ -604,9 +618,8 @@ static void capture_joints(const pm_timeline *tl, pmi_keyframe *kf) {
 }
 
 pm_result pm_timeline_capture_keyframe(pm_timeline *tl, double beat, pm_easing easing, uint32_t *index, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
     pm_result r;
-    if ((r = check_beat(beat, err)) != PM_OK || (r = check_easing(easing, err)) != PM_OK) return r;
+    if ((r = check_timeline(tl, err)) != PM_OK || (r = check_beat(beat, err)) != PM_OK || (r = check_easing(easing, err)) != PM_OK) return r;
     if ((r = pm_timeline_evaluate_beat(tl, beat, tl->pose, err)) != PM_OK) return r;
     pmi_keyframe kf;
     if ((r = pmi_keyframe_init(tl, &kf, err)) != PM_OK) return r;
