@@ -700,14 +700,13 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
             memcpy(kf->trans, old->trans, tl->joint_count * sizeof *kf->trans);
             for (int k = 0; k < 2; k++) kf->rot[lb->bone[k]] = pmi_unit_quat(tl->pose->rotation[lb->bone[k]]);
             if (lb->ik != PM_NO_INDEX) kf->trans[lb->ik] = tl->pose->translation[lb->ik];
-            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++)
-                r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : &old->trace[l], err);
         } else {
             capture_joints(tl, kf);
-            /* other limbs traced through this beat stay on their paths */
-            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++)
-                if (l == (int)limb || req[l].active) r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : &req[l].tr, err);
         }
+        /* the limb gets this trace; an existing keyframe keeps its other traces, a new one keeps the other
+         * limbs traced through this beat on their paths (an inactive request's trace is all zero: none) */
+        for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++)
+            r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : old ? &old->trace[l] : &req[l].tr, err);
     }
     if (r == PM_OK) r = reserve(tl, n, err);
     if (r != PM_OK) {
