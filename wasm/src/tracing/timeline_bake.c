@@ -89,6 +89,9 @@ static uint32_t first_at(const baker *bk, uint32_t f) {
     return lo;
 }
 
+/* Where limb l's frame f sits in bk->active (times 3: in bk->plan). */
+static size_t plan_at(const baker *bk, int l, uint32_t f) { return (size_t)l * (bk->last + 1) + f; }
+
 /* Whether limb l (found in the skeleton) follows one trace from keyframe a to a + 1. */
 static bool traced_segment(const pm_timeline *tl, uint32_t a, int l) {
     return tl->kf[a].trace[l].id && tl->kf[a].trace[l].id == tl->kf[a + 1].trace[l].id && tl->limbs[l].ok;
@@ -112,7 +115,7 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
                         (unsigned long long)frames, PM_TIMELINE_MAX_BAKED_KEYS);
     }
     uint32_t last[PM_LIMB_COUNT];
-    for (int l = 0; l < PM_LIMB_COUNT; l++) last[l] = UINT32_MAX;
+    memset(last, 0xff, sizeof last); /* UINT32_MAX: no key yet */
     uint32_t done_to = 0; /* frames below this were baked */
     bool any_done = false;
     for (uint32_t a = 0; a + 1 < bk->n && r == PM_OK; a++) {
@@ -143,9 +146,8 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
                 if ((last[l] == UINT32_MAX || last[l] + 1 != f) && k0 < bk->n && bk->frame[k0] == f) e = tl->kf[k0].easing;
                 last[l] = f;
                 if (bk->plan && f <= bk->last) {
-                    float *o = bk->plan + ((size_t)l * (bk->last + 1) + f) * 3;
-                    o[0] = tl->state[l].target.x, o[1] = tl->state[l].target.y, o[2] = tl->state[l].target.z;
-                    bk->active[(size_t)l * (bk->last + 1) + f] = 1;
+                    memcpy(bk->plan + 3 * plan_at(bk, l, f), &tl->state[l].target, 3 * sizeof(float));
+                    bk->active[plan_at(bk, l, f)] = 1;
                 }
                 const pmi_limb *lb = &tl->limbs[l];
                 const uint32_t bones[3] = {lb->bone[0], lb->bone[1], lb->ik};
@@ -190,14 +192,13 @@ static pm_result plan_and_measure(baker *bk, pm_trace_plan *plan, pm_landing_rep
     pm_result r = pm_anim_bind(sk, bk->out, &bo, &anim, err);
     for (uint32_t f = 0; f < n1 && r == PM_OK; f++) {
         bool need = false;
-        for (int l = 0; l < PM_LIMB_COUNT; l++) need |= tl->limbs[l].ok && !bk->active[(size_t)l * n1 + f];
+        for (int l = 0; l < PM_LIMB_COUNT; l++) need |= tl->limbs[l].ok && !bk->active[plan_at(bk, l, f)];
         if (!need) continue;
         if ((r = pm_pose_evaluate(anim, tl->ws, f, tl->pose, NULL, err)) != PM_OK) break;
         for (int l = 0; l < PM_LIMB_COUNT; l++) {
-            if (!tl->limbs[l].ok || bk->active[(size_t)l * n1 + f]) continue;
-            pm_vec3 p = pm_pose_world_position(tl->pose, tl->limbs[l].bone[2]);
-            float *o = bk->plan + ((size_t)l * n1 + f) * 3;
-            o[0] = p.x, o[1] = p.y, o[2] = p.z;
+            if (!tl->limbs[l].ok || bk->active[plan_at(bk, l, f)]) continue;
+            const pm_vec3 p = pm_pose_world_position(tl->pose, tl->limbs[l].bone[2]);
+            memcpy(bk->plan + 3 * plan_at(bk, l, f), &p, 3 * sizeof(float));
         }
     }
     pm_anim_free(anim);
@@ -211,8 +212,8 @@ static pm_result plan_and_measure(baker *bk, pm_trace_plan *plan, pm_landing_rep
             pm_landing_limb *lm = &limbs[count++];
             lm->effector = tl->limbs[l].bone[2];
             lm->ik_bone = PM_NO_INDEX;
-            lm->plan = bk->plan + (size_t)l * n1 * 3;
-            lm->active = bk->active + (size_t)l * n1;
+            lm->plan = bk->plan + 3 * plan_at(bk, l, 0);
+            lm->active = bk->active + plan_at(bk, l, 0);
         }
         pm_landing_options o = {0};
         o.allocator = *al;
@@ -228,8 +229,8 @@ static pm_result plan_and_measure(baker *bk, pm_trace_plan *plan, pm_landing_rep
     for (uint32_t f = 0; f < n1; f++)
         for (int l = 0; l < PM_LIMB_COUNT; l++) {
             float *dst = (l < 2 ? plan->hands : plan->ankles) + 6 * (size_t)f + 3 * (l & 1);
-            memcpy(dst, bk->plan + ((size_t)l * n1 + f) * 3, 3 * sizeof(float));
-            plan->active[4 * (size_t)f + l] = bk->active[(size_t)l * n1 + f];
+            memcpy(dst, bk->plan + 3 * plan_at(bk, l, f), 3 * sizeof(float));
+            plan->active[4 * (size_t)f + l] = bk->active[plan_at(bk, l, f)];
         }
     return PM_OK;
 }
