@@ -56,9 +56,9 @@ static void find_limbs(pm_timeline *tl) {
         limb->ik = PM_NO_INDEX;
         limb->ok = pm_limb_bones(sk, (pm_limb)l, limb->bone, NULL) == PM_OK;
         if (!limb->ok) continue;
-        const pm_vec3 r = sk->bones[limb->bone[0]].position, m = sk->bones[limb->bone[1]].position,
-                      e = sk->bones[limb->bone[2]].position;
-        limb->reach = (double)pm_vec3_distance(r, m) + pm_vec3_distance(m, e);
+        limb->reach = 0; /* the two bone lengths, summed in double */
+        for (int k = 0; k < 2; k++)
+            limb->reach += pm_vec3_distance(sk->bones[limb->bone[k]].position, sk->bones[limb->bone[k + 1]].position);
         limb->ik = pm_rig_find_ik(sk, limb->bone[2], limb->bone[1]);
     }
 }
