@@ -312,7 +312,7 @@ pm_result pm_timeline_set_keyframe(pm_timeline *tl, const pm_keyframe *desc, uin
     kf.beat = desc->beat;
     kf.easing = desc->easing;
     for (uint32_t j = 0; j < tl->joint_count; j++) {
-        if (desc->rotations) kf.rot[j] = pmi_unit_quat(desc->rotations[j]);
+        if (desc->rotations) pmi_unit_quat(&kf.rot[j], &desc->rotations[j]);
         if (desc->translations) kf.trans[j] = desc->translations[j];
     }
     for (int l = 0; l < PM_LIMB_COUNT; l++)
@@ -614,7 +614,7 @@ static void capture_joints(const pm_timeline *tl, pmi_keyframe *kf) {
     memcpy(kf->rot, tl->pose->rotation, tl->bone_count * sizeof *kf->rot);
     memcpy(kf->trans, tl->pose->translation, tl->bone_count * sizeof *kf->trans);
     for (uint32_t j = tl->bone_count; j < tl->joint_count; j++) kf->rot[j] = tl->tmp_rot[j], kf->trans[j] = tl->tmp_trans[j];
-    for (uint32_t j = 0; j < tl->joint_count; j++) kf->rot[j] = pmi_unit_quat(kf->rot[j]);
+    for (uint32_t j = 0; j < tl->joint_count; j++) pmi_unit_quat(&kf->rot[j], &kf->rot[j]);
 }
 
 pm_result pm_timeline_capture_keyframe(pm_timeline *tl, double beat, pm_easing easing, uint32_t *index, pm_error *err) {
@@ -698,7 +698,7 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
             kf->easing = old->easing;
             memcpy(kf->rot, old->rot, tl->joint_count * sizeof *kf->rot);
             memcpy(kf->trans, old->trans, tl->joint_count * sizeof *kf->trans);
-            for (int k = 0; k < 2; k++) kf->rot[lb->bone[k]] = pmi_unit_quat(tl->pose->rotation[lb->bone[k]]);
+            for (int k = 0; k < 2; k++) pmi_unit_quat(&kf->rot[lb->bone[k]], &tl->pose->rotation[lb->bone[k]]);
             if (lb->ik != PM_NO_INDEX) kf->trans[lb->ik] = tl->pose->translation[lb->ik];
         } else {
             capture_joints(tl, kf);

@@ -291,7 +291,8 @@ static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyfra
                 if (!read_floats(r, c, c->string, q, 4)) return false;
                 if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f))
                     return fail(r, c->string, "a zero quaternion is not a rotation");
-                kf->rot[joint] = pmi_unit_quat((pm_quat){q[0], q[1], q[2], q[3]});
+                const pm_quat read = {q[0], q[1], q[2], q[3]};
+                pmi_unit_quat(&kf->rot[joint], &read);
             } else if (!read_vec3(r, c, c->string, &kf->trans[joint])) {
                 return false;
             }

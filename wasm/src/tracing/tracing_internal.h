@@ -85,11 +85,11 @@ static inline bool pmi_same_vec3(const pm_vec3 *a, const pm_vec3 *b) { return a-
 static inline bool pmi_is_identity(const pm_quat *q) { return q->x == 0 && q->y == 0 && q->z == 0 && q->w == 1; }
 static inline bool pmi_is_zero3(const pm_vec3 *t) { return t->x == 0 && t->y == 0 && t->z == 0; }
 
-/* q normalised, but left bit-for-bit alone when it is already unit length to float precision (so
+/* *out = *q normalised, but left bit-for-bit alone when it is already unit length to float precision (so
  * values survive a JSON round trip unchanged). */
-static inline pm_quat pmi_unit_quat(pm_quat q) {
-    float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    return n2 > 1.0f - 1e-6f && n2 < 1.0f + 1e-6f ? q : pm_quat_normalize(q);
+static inline void pmi_unit_quat(pm_quat *out, const pm_quat *q) {
+    float n2 = q->x * q->x + q->y * q->y + q->z * q->z + q->w * q->w;
+    *out = n2 > 1.0f - 1e-6f && n2 < 1.0f + 1e-6f ? *q : pm_quat_normalize(*q);
 }
 
 /* timeline.c */
