@@ -19,10 +19,10 @@ pm_easing pm_easing_from_preset(pm_easing_preset preset) {
     return (unsigned)preset < PM_EASING_PRESET_COUNT ? presets[preset] : presets[0];
 }
 
-static bool easing_linear(pm_easing e) { return e.x1 == e.y1 && e.x2 == e.y2; }
+static bool easing_linear(const pm_easing *e) { return e->x1 == e->y1 && e->x2 == e->y2; }
 
 const char *pm_easing_name(pm_easing e) {
-    if (easing_linear(e)) return preset_names[PM_EASING_LINEAR];
+    if (easing_linear(&e)) return preset_names[PM_EASING_LINEAR];
     for (int i = 1; i < PM_EASING_PRESET_COUNT; i++)
         if (memcmp(&e, &presets[i], sizeof e) == 0) return preset_names[i];
     return NULL;
@@ -32,7 +32,7 @@ const char *pm_easing_name(pm_easing e) {
 double pm_easing_eval(pm_easing e, double p) {
     if (!(p > 0)) return 0;
     if (p >= 1) return 1;
-    if (easing_linear(e)) return p;
+    if (easing_linear(&e)) return p;
     return pmi_bezier_mmd(e.x1 / 127.0, e.x2 / 127.0, e.y1 / 127.0, e.y2 / 127.0, p);
 }
 
@@ -226,17 +226,19 @@ static pm_result check_beat(double beat, pm_error *err) {
     return PM_OK;
 }
 
-static pm_result check_easing(pm_easing e, pm_error *err) {
-    if (e.x1 > 127 || e.y1 > 127 || e.x2 > 127 || e.y2 > 127)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: easing values must be 0..127 (%u, %u, %u, %u)", e.x1,
-                        e.y1, e.x2, e.y2);
-    return PM_OK;
+/* A keyframe's beat, then its easing. */
+static pm_result check_beat_easing(double beat, const pm_easing *e, pm_error *err) {
+    pm_result r = check_beat(beat, err);
+    if (r == PM_OK && (e->x1 > 127 || e->y1 > 127 || e->x2 > 127 || e->y2 > 127))
+        r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: easing values must be 0..127 (%u, %u, %u, %u)", e->x1, e->y1,
+                     e->x2, e->y2);
+    return r;
 }
 
 pm_result pmi_keyframe_check(const pm_timeline *tl, const pm_keyframe *kf, pm_error *err) {
     pm_result r;
     if (!kf) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no keyframe");
-    if ((r = check_beat(kf->beat, err)) != PM_OK || (r = check_easing(kf->easing, err)) != PM_OK) return r;
+    if ((r = check_beat_easing(kf->beat, &kf->easing, err)) != PM_OK) return r;
     for (uint32_t j = 0; j < tl->joint_count; j++) {
         if (kf->rotations) {
             pm_quat q = kf->rotations[j];
@@ -619,7 +621,7 @@ static void capture_joints(const pm_timeline *tl, pmi_keyframe *kf) {
 
 pm_result pm_timeline_capture_keyframe(pm_timeline *tl, double beat, pm_easing easing, uint32_t *index, pm_error *err) {
     pm_result r;
-    if ((r = check_timeline(tl, err)) != PM_OK || (r = check_beat(beat, err)) != PM_OK || (r = check_easing(easing, err)) != PM_OK) return r;
+    if ((r = check_timeline(tl, err)) != PM_OK || (r = check_beat_easing(beat, &easing, err)) != PM_OK) return r;
     if ((r = pm_timeline_evaluate_beat(tl, beat, tl->pose, err)) != PM_OK) return r;
     pmi_keyframe kf;
     if ((r = pmi_keyframe_init(tl, &kf, err)) != PM_OK) return r;
@@ -658,8 +660,8 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
     const double step = g->beat_step == 0 ? 1.0 : g->beat_step;
     if (!isfinite(step) || step <= 0)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: beat_step %g must be positive", g->beat_step);
-    if ((r = check_beat(g->start_beat, err)) != PM_OK || (r = check_beat(g->start_beat + step * (g->count - 1), err)) != PM_OK ||
-        (r = check_easing(g->easing, err)) != PM_OK)
+    if ((r = check_beat(g->start_beat, err)) != PM_OK ||
+        (r = check_beat_easing(g->start_beat + step * (g->count - 1), &g->easing, err)) != PM_OK)
         return r;
     pm_trace tmpl = {tl->next_id, tr->mode, tr->point_count, tr->points, tr->pole, 0};
     if (!tr->has_pole && (r = pm_timeline_default_pole(tl, limb, &tmpl.pole, err)) != PM_OK) return r;

@@ -43,10 +43,10 @@ static cJSON *points_json(const pm_vec3 *p, uint32_t n, bool *ok) {
     return a;
 }
 
-static cJSON *easing_json(pm_easing e) {
-    const char *name = pm_easing_name(e);
+static cJSON *easing_json(const pm_easing *e) {
+    const char *name = pm_easing_name(*e);
     if (name) return cJSON_CreateString(name);
-    const int v[4] = {e.x1, e.y1, e.x2, e.y2};
+    const int v[4] = {e->x1, e->y1, e->x2, e->y2};
     return cJSON_CreateIntArray(v, 4);
 }
 
@@ -60,7 +60,7 @@ static void add_path(cJSON *o, pm_trajectory_mode mode, const pm_vec3 *points, u
 static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool *ok) {
     cJSON *j = cJSON_CreateObject();
     pmi_json_add_number(j, "beat", kf->beat, ok);
-    pmi_json_add(j, "easing", easing_json(kf->easing), ok);
+    pmi_json_add(j, "easing", easing_json(&kf->easing), ok);
     cJSON *rot = pmi_json_add_object(j, "rotations", ok);
     cJSON *trans = pmi_json_add_object(j, "translations", ok);
     for (uint32_t k = 0; k < tl->joint_count && *ok; k++) {
