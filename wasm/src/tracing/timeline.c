@@ -40,7 +40,7 @@ double pm_easing_eval(pm_easing e, double p) {
 
 /* Finite and within PMI_MAX_COORD: large enough for any scene, small enough that squares stay finite. */
 static bool sane(float v) { return isfinite(v) && fabsf(v) <= PMI_MAX_COORD; }
-static bool sane3(pm_vec3 v) { return sane(v.x) && sane(v.y) && sane(v.z); }
+static bool sane3(const pm_vec3 *v) { return sane(v->x) && sane(v->y) && sane(v->z); }
 
 pm_result pmi_timeline_check_bpm(double bpm, pm_error *err) {
     if (!isfinite(bpm) || bpm < PM_TIMELINE_MIN_BPM || bpm > PM_TIMELINE_MAX_BPM)
@@ -211,9 +211,9 @@ static pm_result check_trace(const pm_trace *t, pm_limb limb, pm_error *err) {
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: %u points (1..%d)", ln, t->point_count,
                         PM_TRAJECTORY_MAX_POINTS);
     for (uint32_t i = 0; i < t->point_count; i++)
-        if (!sane3(t->points[i]))
+        if (!sane3(&t->points[i]))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: point %u is not finite (or beyond 1e6)", ln, i);
-    if (!sane3(t->pole))
+    if (!sane3(&t->pole))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: pole is not finite (or beyond 1e6)", ln);
     if (!isfinite(t->t) || t->t < 0 || t->t > 1)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: t %g is outside 0..1", ln, (double)t->t);
@@ -241,13 +241,13 @@ pm_result pmi_keyframe_check(const pm_timeline *tl, const pm_keyframe *kf, pm_er
     if ((r = check_beat_easing(kf->beat, &kf->easing, err)) != PM_OK) return r;
     for (uint32_t j = 0; j < tl->joint_count; j++) {
         if (kf->rotations) {
-            pm_quat q = kf->rotations[j];
-            if (!sane(q.x) || !sane(q.y) || !sane(q.z) || !sane(q.w) ||
-                !(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12f))
+            const pm_quat *q = &kf->rotations[j];
+            if (!sane(q->x) || !sane(q->y) || !sane(q->z) || !sane(q->w) ||
+                !(q->x * q->x + q->y * q->y + q->z * q->z + q->w * q->w > 1e-12f))
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: rotation of joint %u (%s) is not a finite non-zero quaternion",
                                 j, pm_timeline_joint_name(tl, j).data);
         }
-        if (kf->translations && !sane3(kf->translations[j]))
+        if (kf->translations && !sane3(&kf->translations[j]))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: translation of joint %u (%s) is not finite (or beyond 1e6)", j,
                             pm_timeline_joint_name(tl, j).data);
     }
