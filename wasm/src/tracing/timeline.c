@@ -289,7 +289,6 @@ pm_result pmi_timeline_insert(pm_timeline *tl, pmi_keyframe *kf, uint32_t *index
     uint32_t at = lower_bound(tl, kf->beat);
     if (at < tl->kf_count && same_beat(tl->kf[at].beat, kf->beat)) {
         pmi_keyframe_release(tl, &tl->kf[at]);
-        tl->kf[at] = *kf;
     } else {
         pm_result r = reserve(tl, 1, err);
         if (r != PM_OK) {
@@ -297,9 +296,9 @@ pm_result pmi_timeline_insert(pm_timeline *tl, pmi_keyframe *kf, uint32_t *index
             return r;
         }
         memmove(&tl->kf[at + 1], &tl->kf[at], (tl->kf_count - at) * sizeof *tl->kf);
-        tl->kf[at] = *kf;
         tl->kf_count++;
     }
+    tl->kf[at] = *kf;
     memset(kf, 0, sizeof *kf);
     if (index) *index = at;
     return PM_OK;
@@ -613,10 +612,11 @@ void pm_timeline_trace_state(const pm_timeline *tl, pm_limb limb, pm_trace_state
 
 /* Fill kf's joint arrays from tl->pose (bones) and tl->tmp_* (extra joints). */
 static void capture_joints(const pm_timeline *tl, pmi_keyframe *kf) {
-    memcpy(kf->rot, tl->pose->rotation, tl->bone_count * sizeof *kf->rot);
-    memcpy(kf->trans, tl->pose->translation, tl->bone_count * sizeof *kf->trans);
-    for (uint32_t j = tl->bone_count; j < tl->joint_count; j++) kf->rot[j] = tl->tmp_rot[j], kf->trans[j] = tl->tmp_trans[j];
-    for (uint32_t j = 0; j < tl->joint_count; j++) pmi_unit_quat(&kf->rot[j], &kf->rot[j]);
+    for (uint32_t j = 0; j < tl->joint_count; j++) {
+        const bool bone = j < tl->bone_count;
+        pmi_unit_quat(&kf->rot[j], bone ? &tl->pose->rotation[j] : &tl->tmp_rot[j]);
+        kf->trans[j] = bone ? tl->pose->translation[j] : tl->tmp_trans[j];
+    }
 }
 
 pm_result pm_timeline_capture_keyframe(pm_timeline *tl, double beat, pm_easing easing, uint32_t *index, pm_error *err) {
