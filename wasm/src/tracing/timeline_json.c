@@ -270,6 +270,8 @@ static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pm_trace *out
     return res == PM_OK;
 }
 
+static bool read_limbs(reader *r, pm_timeline *tl, const cJSON *j, const char *field, pm_trace *traces);
+
 /* A keyframe object into kf (initialised). */
 static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyframe *kf) {
     static const char *const keys[] = {"beat", "easing", "rotations", "translations", "traces", NULL};
@@ -300,39 +302,30 @@ static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyfra
         pop(r, at);
     }
     const cJSON *traces = cJSON_GetObjectItemCaseSensitive(j, "traces");
-    if (traces) {
-        if (!cJSON_IsObject(traces)) return fail(r, "traces", "expected an object of limb -> trace");
-        size_t at = push(r, "traces", 0);
-        for (const cJSON *c = traces->child; c; c = c->next) {
-            pm_limb limb = (pm_limb)0;
-            if (!read_limb(r, c, &limb)) return false;
-            size_t at2 = push(r, c->string, 0);
-            if (!read_trace(r, tl, c, &kf->trace[limb])) return false;
-            pop(r, at2);
-        }
-        pop(r, at);
-    }
-    return true;
+    return !traces || read_limbs(r, tl, traces, "traces", kf->trace);
 }
 
-static bool read_drafts(reader *r, pm_timeline *tl, const cJSON *j) {
-    if (!cJSON_IsObject(j)) return fail(r, "trajectories", "expected an object of limb -> trajectory");
-    size_t at = push(r, "trajectories", 0);
+static bool read_draft(reader *r, pm_timeline *tl, const cJSON *j, pm_limb limb) {
+    static const char *const keys[] = {"mode", "points", "pole", NULL};
+    if (!check_object(r, j, keys)) return false;
+    pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
+    pm_trajectory tr = {0};
+    if (!read_path(r, j, &tr.mode, pts, &tr.point_count, &tr.pole, &tr.has_pole)) return false;
+    tr.points = pts;
+    pm_result res = pm_timeline_set_trajectory(tl, limb, &tr, r->err);
+    if (res != PM_OK) r->status = res;
+    return res == PM_OK;
+}
+
+/* An object of limb -> trace (into traces[limb]) or, traces NULL, of limb -> trajectory (the drafts). */
+static bool read_limbs(reader *r, pm_timeline *tl, const cJSON *j, const char *field, pm_trace *traces) {
+    if (!cJSON_IsObject(j)) return fail(r, field, "expected an object of limb -> %s", traces ? "trace" : "trajectory");
+    size_t at = push(r, field, 0);
     for (const cJSON *c = j->child; c; c = c->next) {
         pm_limb limb = (pm_limb)0;
         if (!read_limb(r, c, &limb)) return false;
         size_t at2 = push(r, c->string, 0);
-        static const char *const keys[] = {"mode", "points", "pole", NULL};
-        if (!check_object(r, c, keys)) return false;
-        pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
-        pm_trajectory tr = {0};
-        if (!read_path(r, c, &tr.mode, pts, &tr.point_count, &tr.pole, &tr.has_pole)) return false;
-        tr.points = pts;
-        pm_result res = pm_timeline_set_trajectory(tl, limb, &tr, r->err);
-        if (res != PM_OK) {
-            r->status = res;
-            return false;
-        }
+        if (!(traces ? read_trace(r, tl, c, &traces[limb]) : read_draft(r, tl, c, limb))) return false;
         pop(r, at2);
     }
     pop(r, at);
@@ -440,7 +433,7 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
         pop(&r, at);
     }
     tl->next_id = next_id > 4294967295.0 ? UINT32_MAX : (uint32_t)next_id;
-    if (drafts && !read_drafts(&r, tl, drafts)) goto done;
+    if (drafts && !read_limbs(&r, tl, drafts, "trajectories", NULL)) goto done;
 done:
     pmi_free(opts ? &opts->allocator : NULL, extras);
     cJSON_Delete(root);
