@@ -66,7 +66,7 @@ static void find_limbs(pm_timeline *tl) {
 void pm_timeline_free(pm_timeline *tl) {
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC) return;
     pm_allocator a = tl->allocator;
-    for (uint32_t i = 0; i < tl->kf_count; i++) pmi_keyframe_release(tl, &tl->kf[i]);
+    pm_timeline_clear(tl);
     pmi_free(&a, tl->kf);
     pmi_free(&a, tl->extra_names);
     pmi_free(&a, tl->extra_arena);
