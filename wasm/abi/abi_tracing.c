@@ -137,27 +137,31 @@ static int32_t give_text(pm_result r, char *text, size_t n, char **out, uint32_t
     return 0;
 }
 
-PM_EXPORT int32_t pm_abi_timeline_to_json(const pm_abi_timeline *h, char **out, uint32_t *len, char *errbuf) {
+/* The whole timeline (whole) or keyframe `index` as JSON text. */
+static pm_result timeline_json(const pm_timeline *tl, bool whole, uint32_t index, char *out, size_t cap, size_t *n,
+                               pm_error *err) {
+    return whole ? pm_timeline_to_json(tl, out, cap, n, err) : pm_timeline_keyframe_to_json(tl, index, out, cap, n, err);
+}
+
+/* timeline_json's text handed to the host: measured, then written. */
+static int32_t give_json(const pm_abi_timeline *h, bool whole, uint32_t index, char **out, uint32_t *len, char *errbuf) {
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
     size_t n = 0;
-    pm_result r = pm_timeline_to_json(h->tl, NULL, 0, &n, &err);
+    pm_result r = timeline_json(h->tl, whole, index, NULL, 0, &n, &err);
     char *text = r == PM_OK ? malloc(n + 1) : NULL;
     if (r == PM_OK && !text) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for %zu bytes of JSON", n);
-    if (r == PM_OK) r = pm_timeline_to_json(h->tl, text, n + 1, &n, &err);
+    if (r == PM_OK) r = timeline_json(h->tl, whole, index, text, n + 1, &n, &err);
     return give_text(r, text, n, out, len, &err, errbuf);
+}
+
+PM_EXPORT int32_t pm_abi_timeline_to_json(const pm_abi_timeline *h, char **out, uint32_t *len, char *errbuf) {
+    return give_json(h, true, 0, out, len, errbuf);
 }
 
 PM_EXPORT int32_t pm_abi_timeline_keyframe_json(const pm_abi_timeline *h, uint32_t index, char **out, uint32_t *len,
                                                 char *errbuf) {
-    pm_error err = {0};
-    if (!h) return no_handle(errbuf);
-    size_t n = 0;
-    pm_result r = pm_timeline_keyframe_to_json(h->tl, index, NULL, 0, &n, &err);
-    char *text = r == PM_OK ? malloc(n + 1) : NULL;
-    if (r == PM_OK && !text) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for %zu bytes of JSON", n);
-    if (r == PM_OK) r = pm_timeline_keyframe_to_json(h->tl, index, text, n + 1, &n, &err);
-    return give_text(r, text, n, out, len, &err, errbuf);
+    return give_json(h, false, index, out, len, errbuf);
 }
 
 PM_EXPORT double pm_abi_timeline_bpm(const pm_abi_timeline *h) { return h ? pm_timeline_bpm(h->tl) : 0; }
@@ -175,9 +179,7 @@ PM_EXPORT uint32_t pm_abi_timeline_keyframe_count(const pm_abi_timeline *h) {
 
 /* Beat of keyframe i (-1 when out of range). */
 PM_EXPORT double pm_abi_timeline_keyframe_beat(const pm_abi_timeline *h, uint32_t i) {
-    pm_keyframe kf;
-    if (!h || pm_timeline_get_keyframe(h->tl, i, &kf, NULL) != PM_OK) return -1;
-    return kf.beat;
+    return h && i < pm_timeline_keyframe_count(h->tl) ? h->tl->kf[i].beat : -1;
 }
 
 PM_EXPORT uint32_t pm_abi_timeline_next_trace_id(const pm_abi_timeline *h) {
@@ -288,21 +290,30 @@ PM_EXPORT void pm_abi_timeline_trace_state(const pm_abi_timeline *h, uint32_t li
     out[TS_MISS] = s.miss;
 }
 
+/* Bake with the handle's grid (bpm 0 = the timeline's; plan and report may be NULL) to malloc'd VMD
+ * bytes in *bytes (NULL, or bytes the caller frees whatever the result). */
+static pm_result bake_bytes(const pm_abi_timeline *h, double bpm, pm_trace_plan *plan, pm_landing_report *rep,
+                            uint8_t **bytes, size_t *n, pm_error *err) {
+    pm_timeline_bake_options o = {{0}, bpm, NULL, {0, 0, NULL, 0, 0, 0}};
+    pm_abi_grid_in(h->grid, &o.grid, err);
+    pm_vmd *vmd = NULL;
+    *bytes = NULL;
+    pm_result r = pm_timeline_bake_plan(h->tl, &o, &vmd, plan, rep, err);
+    if (r == PM_OK) r = pm_vmd_write(vmd, NULL, 0, n, err);
+    if (r == PM_OK && !(*bytes = malloc(*n ? *n : 1)))
+        r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for a %zu-byte VMD", *n);
+    if (r == PM_OK) r = pm_vmd_write(vmd, *bytes, *n, n, err);
+    pm_vmd_free(vmd);
+    return r;
+}
+
 /* Bake to VMD bytes (bpm 0 = the timeline's). */
 PM_EXPORT int32_t pm_abi_timeline_bake(pm_abi_timeline *h, double bpm, uint8_t **out, uint32_t *size, char *errbuf) {
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
-    pm_timeline_bake_options o = {{0}, bpm, NULL, {0, 0, NULL, 0, 0, 0}};
-    pm_vmd *vmd = NULL;
-    pm_abi_grid_in(h->grid, &o.grid, &err);
     size_t n = 0;
-    uint8_t *bytes = NULL;
-    pm_result r = pm_timeline_bake(h->tl, &o, &vmd, &err);
-    if (r == PM_OK) r = pm_vmd_write(vmd, NULL, 0, &n, &err);
-    if (r == PM_OK && !(bytes = malloc(n ? n : 1)))
-        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for a %zu-byte VMD", n);
-    if (r == PM_OK) r = pm_vmd_write(vmd, bytes, n, &n, &err);
-    pm_vmd_free(vmd);
+    uint8_t *bytes;
+    pm_result r = bake_bytes(h, bpm, NULL, NULL, &bytes, &n, &err);
     return give_text(r, (char *)bytes, n, (char **)out, size, &err, errbuf);
 }
 
@@ -316,19 +327,12 @@ PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint
     pm_error err = {0};
     memset(o, 0, TB_COUNT * sizeof *o);
     if (!h) return no_handle(errbuf);
-    pm_timeline_bake_options opts = {{0}, bpm, NULL, {0, 0, NULL, 0, 0, 0}};
-    pm_abi_grid_in(h->grid, &opts.grid, &err);
-    pm_vmd *vmd = NULL;
     pm_trace_plan plan;
     pm_landing_report rep;
     size_t n = 0;
-    uint8_t *bytes = NULL;
+    uint8_t *bytes;
     char *text = NULL;
-    pm_result r = pm_timeline_bake_plan(h->tl, &opts, &vmd, &plan, &rep, &err);
-    if (r == PM_OK) r = pm_vmd_write(vmd, NULL, 0, &n, &err);
-    if (r == PM_OK && !(bytes = malloc(n ? n : 1)))
-        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for a %zu-byte VMD", n);
-    if (r == PM_OK) r = pm_vmd_write(vmd, bytes, n, &n, &err);
+    pm_result r = bake_bytes(h, bpm, &plan, &rep, &bytes, &n, &err);
     if (r == PM_OK) {
         bool ok = true;
         cJSON *j = cJSON_CreateObject();
@@ -342,7 +346,6 @@ PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint
         cJSON_Delete(j);
         if (!text) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for the report");
     }
-    pm_vmd_free(vmd);
     if (r != PM_OK) {
         free(bytes);
         pm_trace_plan_free(&plan);

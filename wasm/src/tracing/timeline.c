@@ -19,10 +19,10 @@ pm_easing pm_easing_from_preset(pm_easing_preset preset) {
     return (unsigned)preset < PM_EASING_PRESET_COUNT ? presets[preset] : presets[0];
 }
 
-static bool easing_linear(pm_easing e) { return e.x1 == e.y1 && e.x2 == e.y2; }
+static bool easing_linear(const pm_easing *e) { return e->x1 == e->y1 && e->x2 == e->y2; }
 
 const char *pm_easing_name(pm_easing e) {
-    if (easing_linear(e)) return preset_names[PM_EASING_LINEAR];
+    if (easing_linear(&e)) return preset_names[PM_EASING_LINEAR];
     for (int i = 1; i < PM_EASING_PRESET_COUNT; i++)
         if (memcmp(&e, &presets[i], sizeof e) == 0) return preset_names[i];
     return NULL;
@@ -32,7 +32,7 @@ const char *pm_easing_name(pm_easing e) {
 double pm_easing_eval(pm_easing e, double p) {
     if (!(p > 0)) return 0;
     if (p >= 1) return 1;
-    if (easing_linear(e)) return p;
+    if (easing_linear(&e)) return p;
     return pmi_bezier_mmd(e.x1 / 127.0, e.x2 / 127.0, e.y1 / 127.0, e.y2 / 127.0, p);
 }
 
@@ -40,7 +40,7 @@ double pm_easing_eval(pm_easing e, double p) {
 
 /* Finite and within PMI_MAX_COORD: large enough for any scene, small enough that squares stay finite. */
 static bool sane(float v) { return isfinite(v) && fabsf(v) <= PMI_MAX_COORD; }
-static bool sane3(pm_vec3 v) { return sane(v.x) && sane(v.y) && sane(v.z); }
+static bool sane3(const pm_vec3 *v) { return sane(v->x) && sane(v->y) && sane(v->z); }
 
 pm_result pmi_timeline_check_bpm(double bpm, pm_error *err) {
     if (!isfinite(bpm) || bpm < PM_TIMELINE_MIN_BPM || bpm > PM_TIMELINE_MAX_BPM)
@@ -56,9 +56,9 @@ static void find_limbs(pm_timeline *tl) {
         limb->ik = PM_NO_INDEX;
         limb->ok = pm_limb_bones(sk, (pm_limb)l, limb->bone, NULL) == PM_OK;
         if (!limb->ok) continue;
-        const pm_vec3 r = sk->bones[limb->bone[0]].position, m = sk->bones[limb->bone[1]].position,
-                      e = sk->bones[limb->bone[2]].position;
-        limb->reach = (double)pm_vec3_distance(r, m) + pm_vec3_distance(m, e);
+        limb->reach = 0; /* the two bone lengths, summed in double */
+        for (int k = 0; k < 2; k++)
+            limb->reach += pm_vec3_distance(sk->bones[limb->bone[k]].position, sk->bones[limb->bone[k + 1]].position);
         limb->ik = pm_rig_find_ik(sk, limb->bone[2], limb->bone[1]);
     }
 }
@@ -66,7 +66,7 @@ static void find_limbs(pm_timeline *tl) {
 void pm_timeline_free(pm_timeline *tl) {
     if (!tl || tl->magic != PMI_TIMELINE_MAGIC) return;
     pm_allocator a = tl->allocator;
-    for (uint32_t i = 0; i < tl->kf_count; i++) pmi_keyframe_release(tl, &tl->kf[i]);
+    pm_timeline_clear(tl);
     pmi_free(&a, tl->kf);
     pmi_free(&a, tl->extra_names);
     pmi_free(&a, tl->extra_arena);
@@ -135,6 +135,10 @@ pm_result pm_timeline_create(const pm_skeleton *skeleton, const pm_timeline_opti
 
 static bool valid(const pm_timeline *tl) { return tl && tl->magic == PMI_TIMELINE_MAGIC; }
 
+static pm_result check_timeline(const pm_timeline *tl, pm_error *err) {
+    return valid(tl) ? PM_OK : pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
+}
+
 const pm_skeleton *pm_timeline_skeleton(const pm_timeline *tl) { return valid(tl) ? tl->skeleton : NULL; }
 double pm_timeline_bpm(const pm_timeline *tl) { return valid(tl) ? tl->bpm : 0; }
 uint32_t pm_timeline_joint_count(const pm_timeline *tl) { return valid(tl) ? tl->joint_count : 0; }
@@ -142,8 +146,8 @@ uint32_t pm_timeline_next_trace_id(const pm_timeline *tl) { return valid(tl) ? t
 uint32_t pm_timeline_keyframe_count(const pm_timeline *tl) { return valid(tl) ? tl->kf_count : 0; }
 
 pm_result pm_timeline_set_bpm(pm_timeline *tl, double bpm, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    pm_result r = pmi_timeline_check_bpm(bpm, err);
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK) r = pmi_timeline_check_bpm(bpm, err);
     if (r == PM_OK) tl->bpm = bpm;
     return r;
 }
@@ -176,8 +180,8 @@ pm_result pmi_keyframe_init(pm_timeline *tl, pmi_keyframe *kf, pm_error *err) {
     return PM_OK;
 }
 
-static void trace_release(pm_timeline *tl, pmi_trace *t) {
-    pmi_free(&tl->allocator, t->points);
+static void trace_release(pm_timeline *tl, pm_trace *t) {
+    pmi_free(&tl->allocator, (void *)t->points); /* owned by the keyframe */
     memset(t, 0, sizeof *t);
 }
 
@@ -187,24 +191,15 @@ void pmi_keyframe_release(pm_timeline *tl, pmi_keyframe *kf) {
     memset(kf, 0, sizeof *kf);
 }
 
-pm_result pmi_trace_copy(pm_timeline *tl, pmi_trace *dst, const pm_trace *src, pm_error *err) {
+pm_result pmi_trace_copy(pm_timeline *tl, pm_trace *dst, const pm_trace *src, pm_error *err) {
     trace_release(tl, dst);
     if (!src || !src->id) return PM_OK;
     pm_vec3 *pts = pmi_alloc_array(&tl->allocator, src->point_count, sizeof *pts, err, "tracing: trace points");
     if (!pts) return err ? err->type : PM_ERR_OUT_OF_MEMORY;
     memcpy(pts, src->points, src->point_count * sizeof *pts);
-    dst->id = src->id;
-    dst->mode = src->mode;
-    dst->point_count = src->point_count;
+    *dst = *src;
     dst->points = pts;
-    dst->pole = src->pole;
-    dst->t = src->t;
     return PM_OK;
-}
-
-static pm_trace trace_view(const pmi_trace *t) {
-    pm_trace v = {t->id, t->mode, t->point_count, t->points, t->pole, t->t};
-    return v;
 }
 
 static pm_result check_trace(const pm_trace *t, pm_limb limb, pm_error *err) {
@@ -216,9 +211,9 @@ static pm_result check_trace(const pm_trace *t, pm_limb limb, pm_error *err) {
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: %u points (1..%d)", ln, t->point_count,
                         PM_TRAJECTORY_MAX_POINTS);
     for (uint32_t i = 0; i < t->point_count; i++)
-        if (!sane3(t->points[i]))
+        if (!sane3(&t->points[i]))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: point %u is not finite (or beyond 1e6)", ln, i);
-    if (!sane3(t->pole))
+    if (!sane3(&t->pole))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: pole is not finite (or beyond 1e6)", ln);
     if (!isfinite(t->t) || t->t < 0 || t->t > 1)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: trace %s: t %g is outside 0..1", ln, (double)t->t);
@@ -231,26 +226,28 @@ static pm_result check_beat(double beat, pm_error *err) {
     return PM_OK;
 }
 
-static pm_result check_easing(pm_easing e, pm_error *err) {
-    if (e.x1 > 127 || e.y1 > 127 || e.x2 > 127 || e.y2 > 127)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: easing values must be 0..127 (%u, %u, %u, %u)", e.x1,
-                        e.y1, e.x2, e.y2);
-    return PM_OK;
+/* A keyframe's beat, then its easing. */
+static pm_result check_beat_easing(double beat, const pm_easing *e, pm_error *err) {
+    pm_result r = check_beat(beat, err);
+    if (r == PM_OK && (e->x1 > 127 || e->y1 > 127 || e->x2 > 127 || e->y2 > 127))
+        r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: easing values must be 0..127 (%u, %u, %u, %u)", e->x1, e->y1,
+                     e->x2, e->y2);
+    return r;
 }
 
 pm_result pmi_keyframe_check(const pm_timeline *tl, const pm_keyframe *kf, pm_error *err) {
     pm_result r;
     if (!kf) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no keyframe");
-    if ((r = check_beat(kf->beat, err)) != PM_OK || (r = check_easing(kf->easing, err)) != PM_OK) return r;
+    if ((r = check_beat_easing(kf->beat, &kf->easing, err)) != PM_OK) return r;
     for (uint32_t j = 0; j < tl->joint_count; j++) {
         if (kf->rotations) {
-            pm_quat q = kf->rotations[j];
-            if (!sane(q.x) || !sane(q.y) || !sane(q.z) || !sane(q.w) ||
-                !(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12f))
+            const pm_quat *q = &kf->rotations[j];
+            if (!sane(q->x) || !sane(q->y) || !sane(q->z) || !sane(q->w) ||
+                !(q->x * q->x + q->y * q->y + q->z * q->z + q->w * q->w > 1e-12f))
                 return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: rotation of joint %u (%s) is not a finite non-zero quaternion",
                                 j, pm_timeline_joint_name(tl, j).data);
         }
-        if (kf->translations && !sane3(kf->translations[j]))
+        if (kf->translations && !sane3(&kf->translations[j]))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: translation of joint %u (%s) is not finite (or beyond 1e6)", j,
                             pm_timeline_joint_name(tl, j).data);
     }
@@ -292,7 +289,6 @@ pm_result pmi_timeline_insert(pm_timeline *tl, pmi_keyframe *kf, uint32_t *index
     uint32_t at = lower_bound(tl, kf->beat);
     if (at < tl->kf_count && same_beat(tl->kf[at].beat, kf->beat)) {
         pmi_keyframe_release(tl, &tl->kf[at]);
-        tl->kf[at] = *kf;
     } else {
         pm_result r = reserve(tl, 1, err);
         if (r != PM_OK) {
@@ -300,24 +296,24 @@ pm_result pmi_timeline_insert(pm_timeline *tl, pmi_keyframe *kf, uint32_t *index
             return r;
         }
         memmove(&tl->kf[at + 1], &tl->kf[at], (tl->kf_count - at) * sizeof *tl->kf);
-        tl->kf[at] = *kf;
         tl->kf_count++;
     }
+    tl->kf[at] = *kf;
     memset(kf, 0, sizeof *kf);
     if (index) *index = at;
     return PM_OK;
 }
 
 pm_result pm_timeline_set_keyframe(pm_timeline *tl, const pm_keyframe *desc, uint32_t *index, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    pm_result r = pmi_keyframe_check(tl, desc, err);
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK) r = pmi_keyframe_check(tl, desc, err);
     if (r != PM_OK) return r;
     pmi_keyframe kf;
     if ((r = pmi_keyframe_init(tl, &kf, err)) != PM_OK) return r;
     kf.beat = desc->beat;
     kf.easing = desc->easing;
     for (uint32_t j = 0; j < tl->joint_count; j++) {
-        if (desc->rotations) kf.rot[j] = pmi_unit_quat(desc->rotations[j]);
+        if (desc->rotations) pmi_unit_quat(&kf.rot[j], &desc->rotations[j]);
         if (desc->translations) kf.trans[j] = desc->translations[j];
     }
     for (int l = 0; l < PM_LIMB_COUNT; l++)
@@ -331,24 +327,28 @@ pm_result pm_timeline_set_keyframe(pm_timeline *tl, const pm_keyframe *desc, uin
     return pmi_timeline_insert(tl, &kf, index, err);
 }
 
+static pm_result check_index(const pm_timeline *tl, uint32_t index, pm_error *err) {
+    return index < tl->kf_count ? PM_OK : pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: keyframe %u of %u", index, tl->kf_count);
+}
+
 pm_result pm_timeline_get_keyframe(const pm_timeline *tl, uint32_t index, pm_keyframe *out, pm_error *err) {
     if (!valid(tl) || !out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline or output");
-    if (index >= tl->kf_count)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: keyframe %u of %u", index, tl->kf_count);
+    pm_result r = check_index(tl, index, err);
+    if (r != PM_OK) return r;
     const pmi_keyframe *kf = &tl->kf[index];
     memset(out, 0, sizeof *out);
     out->beat = kf->beat;
     out->easing = kf->easing;
     out->rotations = kf->rot;
     out->translations = kf->trans;
-    for (int l = 0; l < PM_LIMB_COUNT; l++) out->traces[l] = trace_view(&kf->trace[l]);
+    memcpy(out->traces, kf->trace, sizeof kf->trace);
     return PM_OK;
 }
 
 pm_result pm_timeline_remove_keyframe(pm_timeline *tl, uint32_t index, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    if (index >= tl->kf_count)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: keyframe %u of %u", index, tl->kf_count);
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK) r = check_index(tl, index, err);
+    if (r != PM_OK) return r;
     pmi_keyframe_release(tl, &tl->kf[index]);
     memmove(&tl->kf[index], &tl->kf[index + 1], (tl->kf_count - index - 1) * sizeof *tl->kf);
     tl->kf_count--;
@@ -363,21 +363,28 @@ void pm_timeline_clear(pm_timeline *tl) {
 
 /* ---- drafts and poles -------------------------------------------------------------------------- */
 
+/* A timeline and a pm_limb (which the skeleton may lack). */
+static pm_result check_limb_index(const pm_timeline *tl, pm_limb limb, pm_error *err) {
+    pm_result r = check_timeline(tl, err);
+    if (r == PM_OK && (unsigned)limb >= PM_LIMB_COUNT)
+        r = pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: limb %d is not a pm_limb", (int)limb);
+    return r;
+}
+
+/* A timeline and a limb its skeleton has. */
 static pm_result check_limb(const pm_timeline *tl, pm_limb limb, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    if ((unsigned)limb >= PM_LIMB_COUNT)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: limb %d is not a pm_limb", (int)limb);
-    if (!tl->limbs[limb].ok) {
+    pm_result r = check_limb_index(tl, limb, err);
+    if (r == PM_OK && !tl->limbs[limb].ok) {
         uint32_t bones[3];
-        return pm_limb_bones(tl->skeleton, limb, bones, err); /* names the missing bone */
+        r = pm_limb_bones(tl->skeleton, limb, bones, err); /* names the missing bone */
     }
-    return PM_OK;
+    return r;
 }
 
 pm_result pm_timeline_default_pole(const pm_timeline *tl, pm_limb limb, pm_vec3 *out, pm_error *err) {
     pm_result r = check_limb(tl, limb, err);
     if (r != PM_OK) return r;
-    if (!out || (unsigned)limb >= PM_LIMB_COUNT) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no output");
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no output");
     const float L = (float)tl->limbs[limb].reach;
     if (limb == PM_LIMB_LEFT_HAND || limb == PM_LIMB_RIGHT_HAND) {
         float side = limb == PM_LIMB_LEFT_HAND ? 1.0f : -1.0f; /* +X is the model's left */
@@ -389,23 +396,21 @@ pm_result pm_timeline_default_pole(const pm_timeline *tl, pm_limb limb, pm_vec3 
 }
 
 pm_result pm_timeline_set_trajectory(pm_timeline *tl, pm_limb limb, const pm_trajectory *tr, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
-    if ((unsigned)limb >= PM_LIMB_COUNT)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: limb %d is not a pm_limb", (int)limb);
+    pm_result r = check_limb_index(tl, limb, err);
+    if (r != PM_OK) return r;
     pmi_draft *d = &tl->drafts[limb];
     if (!tr || tr->point_count == 0) {
         memset(d, 0, sizeof *d);
         return PM_OK;
     }
     pm_trace check = {1, tr->mode, tr->point_count, tr->points, tr->has_pole ? tr->pole : pm_vec3_make(0, 0, 0), 0};
-    pm_result r = check_trace(&check, limb, err);
-    if (r != PM_OK) return r;
+    if ((r = check_trace(&check, limb, err)) != PM_OK) return r;
     d->has = true;
     d->mode = tr->mode;
     d->point_count = tr->point_count;
     memcpy(d->points, tr->points, tr->point_count * sizeof *tr->points);
     d->has_pole = tr->has_pole;
-    d->pole = tr->has_pole ? tr->pole : pm_vec3_make(0, 0, 0);
+    d->pole = check.pole;
     return PM_OK;
 }
 
@@ -448,11 +453,17 @@ void pmi_timeline_locate(const pm_timeline *tl, double beat, pmi_segment *seg) {
     seg->e = seg->at_key ? 0 : pm_easing_eval(tl->kf[lo + 1].easing, (beat - a) / (b - a));
 }
 
+/* a + (b - a) e per component, in double. */
+static pm_vec3 lerp3(const pm_vec3 *a, const pm_vec3 *b, double e) {
+    return pm_vec3_make((float)(a->x + ((double)b->x - a->x) * e), (float)(a->y + ((double)b->y - a->y) * e),
+                        (float)(a->z + ((double)b->z - a->z) * e));
+}
+
 void pmi_timeline_request(const pm_timeline *tl, const pmi_segment *seg, pm_limb limb, pmi_request *req) {
     memset(req, 0, sizeof *req);
     if (!tl->kf_count || !tl->limbs[limb].ok) return;
-    const pmi_trace *A = &tl->kf[seg->a].trace[limb], *B = &tl->kf[seg->b].trace[limb];
-    const pmi_trace *src = NULL;
+    const pm_trace *A = &tl->kf[seg->a].trace[limb], *B = &tl->kf[seg->b].trace[limb];
+    const pm_trace *src = NULL;
     double e = seg->e;
     if (seg->a != seg->b && A->id && A->id == B->id) {
         src = A;
@@ -462,14 +473,9 @@ void pmi_timeline_request(const pm_timeline *tl, const pmi_segment *seg, pm_limb
     }
     if (!src) return;
     req->active = true;
-    req->id = src->id;
-    req->mode = src->mode;
-    req->point_count = src->point_count;
-    req->points = src->points;
-    req->t = (float)(A->t + ((double)B->t - A->t) * e);
-    req->pole = pm_vec3_make((float)(A->pole.x + ((double)B->pole.x - A->pole.x) * e),
-                             (float)(A->pole.y + ((double)B->pole.y - A->pole.y) * e),
-                             (float)(A->pole.z + ((double)B->pole.z - A->pole.z) * e));
+    req->tr = *src;
+    req->tr.t = (float)(A->t + ((double)B->t - A->t) * e);
+    req->tr.pole = lerp3(&A->pole, &B->pole, e);
 }
 
 void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg) {
@@ -488,18 +494,16 @@ void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg) {
     for (uint32_t j = 0; j < n; j++) {
         /* as babylon-mmd samples a VMD: Babylon's slerp of the two keys, lerped offsets */
         tl->tmp_rot[j] = pmi_dq_to_quat(pmi_dq_slerp(pmi_dq_from_quat(A->rot[j]), pmi_dq_from_quat(B->rot[j]), e));
-        const pm_vec3 a = A->trans[j], b = B->trans[j];
-        tl->tmp_trans[j] = pm_vec3_make((float)(a.x + ((double)b.x - a.x) * e), (float)(a.y + ((double)b.y - a.y) * e),
-                                        (float)(a.z + ((double)b.z - a.z) * e));
+        tl->tmp_trans[j] = lerp3(&A->trans[j], &B->trans[j], e);
     }
 }
 
 /* Pre-multiply a world-space rotation `delta` onto bone b's local rotation (its IK is off, so its
  * world rotation is parent * local): local' = (P^-1 D P) local. */
-static void apply_delta(pm_pose *pose, const pm_skeleton *sk, uint32_t b, pm_quat delta) {
+static void apply_delta(pm_pose *pose, const pm_skeleton *sk, uint32_t b, const pm_quat *delta) {
     uint32_t parent = sk->bones[b].parent;
     pm_quat pw = parent != PM_NO_INDEX ? pm_mat4_get_rotation(&pose->world[parent]) : pm_quat_identity();
-    pose->rotation[b] = pm_quat_normalize(pm_quat_mul(pm_ik_delta_to_local(pw, delta), pose->rotation[b]));
+    pose->rotation[b] = pm_quat_normalize(pm_quat_mul(pm_ik_delta_to_local(pw, *delta), pose->rotation[b]));
 }
 
 /* The offset that puts IK bone `ik` at world position w under its parent's current world matrix. */
@@ -530,25 +534,25 @@ pm_result pmi_timeline_solve(pm_timeline *tl, pm_pose *pose, const pmi_request r
         const pmi_limb *limb = &tl->limbs[l];
         pm_trace_state *st = &tl->state[l];
         pm_vec3 rel;
-        if ((r = pm_trajectory_sample(req[l].mode, req[l].points, req[l].point_count, req[l].t, &rel, err)) != PM_OK)
-            break;
+        const pm_trace *tr = &req[l].tr;
+        if ((r = pm_trajectory_sample(tr->mode, tr->points, tr->point_count, tr->t, &rel, err)) != PM_OK) break;
         const pm_vec3 root = pm_pose_world_position(pose, limb->bone[0]);
         st->active = true;
-        st->id = req[l].id;
-        st->t = req[l].t;
+        st->id = tr->id;
+        st->t = tr->t;
         st->root = root;
         st->target = pm_vec3_add(root, rel);
-        st->pole = pm_vec3_add(root, req[l].pole);
+        st->pole = pm_vec3_add(root, tr->pole);
         pm_two_bone_ik_result res;
         if ((r = pm_two_bone_ik(root, pm_pose_world_position(pose, limb->bone[1]),
                                 pm_pose_world_position(pose, limb->bone[2]), st->target, st->pole, &res, err)) != PM_OK)
             break;
         st->miss = res.miss;
-        apply_delta(pose, tl->skeleton, limb->bone[0], res.root_delta);
-        if ((r = pm_pose_update_subtree(tl->ws, pose, limb->bone[0], NULL, err)) != PM_OK) break;
-        apply_delta(pose, tl->skeleton, limb->bone[1], res.mid_delta);
-        if ((r = pm_pose_update_subtree(tl->ws, pose, limb->bone[1], NULL, err)) != PM_OK) break;
-        if (limb->ik != PM_NO_INDEX)
+        for (int k = 0; k < 2 && r == PM_OK; k++) { /* the root, then the middle bone */
+            apply_delta(pose, tl->skeleton, limb->bone[k], k ? &res.mid_delta : &res.root_delta);
+            r = pm_pose_update_subtree(tl->ws, pose, limb->bone[k], NULL, err);
+        }
+        if (r == PM_OK && limb->ik != PM_NO_INDEX)
             pose->translation[limb->ik] =
                 ik_offset_for(pose, tl->skeleton, limb->ik, pm_pose_world_position(pose, limb->bone[2]));
     }
@@ -562,7 +566,8 @@ done:
 }
 
 static pm_result check_pose(const pm_timeline *tl, const pm_pose *pose, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
+    pm_result r = check_timeline(tl, err);
+    if (r != PM_OK) return r;
     if (!pose || pose->bone_count != tl->bone_count || !pose->rotation || !pose->translation || !pose->world)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: the pose must be made for the timeline's skeleton (%u bones)",
                         tl->bone_count);
@@ -607,16 +612,16 @@ void pm_timeline_trace_state(const pm_timeline *tl, pm_limb limb, pm_trace_state
 
 /* Fill kf's joint arrays from tl->pose (bones) and tl->tmp_* (extra joints). */
 static void capture_joints(const pm_timeline *tl, pmi_keyframe *kf) {
-    memcpy(kf->rot, tl->pose->rotation, tl->bone_count * sizeof *kf->rot);
-    memcpy(kf->trans, tl->pose->translation, tl->bone_count * sizeof *kf->trans);
-    for (uint32_t j = tl->bone_count; j < tl->joint_count; j++) kf->rot[j] = tl->tmp_rot[j], kf->trans[j] = tl->tmp_trans[j];
-    for (uint32_t j = 0; j < tl->joint_count; j++) kf->rot[j] = pmi_unit_quat(kf->rot[j]);
+    for (uint32_t j = 0; j < tl->joint_count; j++) {
+        const bool bone = j < tl->bone_count;
+        pmi_unit_quat(&kf->rot[j], bone ? &tl->pose->rotation[j] : &tl->tmp_rot[j]);
+        kf->trans[j] = bone ? tl->pose->translation[j] : tl->tmp_trans[j];
+    }
 }
 
 pm_result pm_timeline_capture_keyframe(pm_timeline *tl, double beat, pm_easing easing, uint32_t *index, pm_error *err) {
-    if (!valid(tl)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: no timeline");
     pm_result r;
-    if ((r = check_beat(beat, err)) != PM_OK || (r = check_easing(easing, err)) != PM_OK) return r;
+    if ((r = check_timeline(tl, err)) != PM_OK || (r = check_beat_easing(beat, &easing, err)) != PM_OK) return r;
     if ((r = pm_timeline_evaluate_beat(tl, beat, tl->pose, err)) != PM_OK) return r;
     pmi_keyframe kf;
     if ((r = pmi_keyframe_init(tl, &kf, err)) != PM_OK) return r;
@@ -624,6 +629,13 @@ pm_result pm_timeline_capture_keyframe(pm_timeline *tl, double beat, pm_easing e
     kf.easing = easing;
     capture_joints(tl, &kf);
     return pmi_timeline_insert(tl, &kf, index, err);
+}
+
+/* Whether a keyframe at `beat` (before the span's last sample) lies strictly inside the span from `first`,
+ * off every sample `step` apart. */
+static bool inner_keyframe(double beat, double first, double step) {
+    double k = (beat - first) / step;
+    return beat > first + PMI_BEAT_EPSILON && !same_beat(beat, first + step * floor(k + 0.5));
 }
 
 pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint32_t *id_out, pm_error *err) {
@@ -648,8 +660,8 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
     const double step = g->beat_step == 0 ? 1.0 : g->beat_step;
     if (!isfinite(step) || step <= 0)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: beat_step %g must be positive", g->beat_step);
-    if ((r = check_beat(g->start_beat, err)) != PM_OK || (r = check_beat(g->start_beat + step * (g->count - 1), err)) != PM_OK ||
-        (r = check_easing(g->easing, err)) != PM_OK)
+    if ((r = check_beat(g->start_beat, err)) != PM_OK ||
+        (r = check_beat_easing(g->start_beat + step * (g->count - 1), &g->easing, err)) != PM_OK)
         return r;
     pm_trace tmpl = {tl->next_id, tr->mode, tr->point_count, tr->points, tr->pole, 0};
     if (!tr->has_pole && (r = pm_timeline_default_pole(tl, limb, &tmpl.pole, err)) != PM_OK) return r;
@@ -659,19 +671,15 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
      * their beat, so it runs on through them). All are evaluated on the timeline as it is, then inserted. */
     const uint32_t n = g->count;
     const double first = g->start_beat, last = g->start_beat + step * (n - 1);
+    const uint32_t x0 = lower_bound(tl, first);
     uint32_t inner = 0;
-    for (uint32_t x = lower_bound(tl, first); x < tl->kf_count && tl->kf[x].beat < last - PMI_BEAT_EPSILON; x++) {
-        double k = (tl->kf[x].beat - first) / step;
-        if (tl->kf[x].beat > first + PMI_BEAT_EPSILON && !same_beat(tl->kf[x].beat, first + step * floor(k + 0.5))) inner++;
-    }
+    for (uint32_t x = x0; x < tl->kf_count && tl->kf[x].beat < last - PMI_BEAT_EPSILON; x++)
+        inner += inner_keyframe(tl->kf[x].beat, first, step);
     const uint32_t total = n + inner;
     pmi_keyframe *made = pmi_alloc_array(&tl->allocator, total, sizeof *made, err, "tracing: generation");
     if (!made) return err ? err->type : PM_ERR_OUT_OF_MEMORY;
-    for (uint32_t i = 0, x = lower_bound(tl, first); i < inner; x++) {
-        double k = (tl->kf[x].beat - first) / step;
-        if (tl->kf[x].beat > first + PMI_BEAT_EPSILON && !same_beat(tl->kf[x].beat, first + step * floor(k + 0.5)))
-            made[n + i++].beat = tl->kf[x].beat;
-    }
+    for (uint32_t i = 0, x = x0; i < inner; x++)
+        if (inner_keyframe(tl->kf[x].beat, first, step)) made[n + i++].beat = tl->kf[x].beat;
     const pmi_limb *lb = &tl->limbs[limb];
     for (uint32_t i = 0; i < total && r == PM_OK; i++) {
         pmi_keyframe *kf = &made[i];
@@ -683,7 +691,7 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
         pmi_request req[PM_LIMB_COUNT];
         if ((r = prepare(tl, kf->beat, tl->pose, &seg, req, err)) != PM_OK) break;
         tmpl.t = i < n ? (float)((double)i / (n - 1)) : (float)((beat - first) / (last - first));
-        req[limb] = (pmi_request){true, tmpl.id, tmpl.mode, tmpl.point_count, tmpl.points, tmpl.pole, tmpl.t};
+        req[limb] = (pmi_request){true, tmpl};
         if ((r = pmi_timeline_solve(tl, tl->pose, req, err)) != PM_OK) break;
         uint32_t at = lower_bound(tl, kf->beat);
         const pmi_keyframe *old = at < tl->kf_count && same_beat(tl->kf[at].beat, kf->beat) ? &tl->kf[at] : NULL;
@@ -692,23 +700,15 @@ pm_result pm_timeline_generate(pm_timeline *tl, const pm_trace_generate *g, uint
             kf->easing = old->easing;
             memcpy(kf->rot, old->rot, tl->joint_count * sizeof *kf->rot);
             memcpy(kf->trans, old->trans, tl->joint_count * sizeof *kf->trans);
-            for (int k = 0; k < 2; k++) kf->rot[lb->bone[k]] = pmi_unit_quat(tl->pose->rotation[lb->bone[k]]);
+            for (int k = 0; k < 2; k++) pmi_unit_quat(&kf->rot[lb->bone[k]], &tl->pose->rotation[lb->bone[k]]);
             if (lb->ik != PM_NO_INDEX) kf->trans[lb->ik] = tl->pose->translation[lb->ik];
-            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++) {
-                pm_trace keep = trace_view(&old->trace[l]);
-                r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : &keep, err);
-            }
         } else {
             capture_joints(tl, kf);
-            /* other limbs traced through this beat stay on their paths */
-            for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++) {
-                if (l != (int)limb && !req[l].active) continue;
-                pm_trace t = l == (int)limb ? tmpl
-                                            : (pm_trace){req[l].id, req[l].mode, req[l].point_count, req[l].points,
-                                                         req[l].pole, req[l].t};
-                r = pmi_trace_copy(tl, &kf->trace[l], &t, err);
-            }
         }
+        /* the limb gets this trace; an existing keyframe keeps its other traces, a new one keeps the other
+         * limbs traced through this beat on their paths (an inactive request's trace is all zero: none) */
+        for (int l = 0; l < PM_LIMB_COUNT && r == PM_OK; l++)
+            r = pmi_trace_copy(tl, &kf->trace[l], l == (int)limb ? &tmpl : old ? &old->trace[l] : &req[l].tr, err);
     }
     if (r == PM_OK) r = reserve(tl, n, err);
     if (r != PM_OK) {

@@ -23,11 +23,8 @@ typedef struct baker {
     uint32_t last;     /* the last keyframe's frame */
 } baker;
 
-static bool same_rot(pm_quat a, pm_quat b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
-static bool same_vec(pm_vec3 a, pm_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-
 static bool same_key(const pm_timeline *tl, uint32_t j, uint32_t a, uint32_t b) {
-    return same_rot(tl->kf[a].rot[j], tl->kf[b].rot[j]) && same_vec(tl->kf[a].trans[j], tl->kf[b].trans[j]);
+    return pmi_same_quat(&tl->kf[a].rot[j], &tl->kf[b].rot[j]) && pmi_same_vec3(&tl->kf[a].trans[j], &tl->kf[b].trans[j]);
 }
 
 /* Which ordinary keys a joint needs: none when it rests in every keyframe; else the first, and every
@@ -37,11 +34,7 @@ static uint32_t plan_joint(baker *bk, uint32_t j) {
     const uint32_t n = bk->n;
     uint8_t *keep = bk->keep + (size_t)j * n;
     bool moves = false;
-    for (uint32_t k = 0; k < n && !moves; k++) {
-        const pm_quat q = tl->kf[k].rot[j];
-        const pm_vec3 t = tl->kf[k].trans[j];
-        moves = !(q.x == 0 && q.y == 0 && q.z == 0 && q.w == 1) || !(t.x == 0 && t.y == 0 && t.z == 0);
-    }
+    for (uint32_t k = 0; k < n && !moves; k++) moves = !pmi_is_identity(&tl->kf[k].rot[j]) || !pmi_is_zero3(&tl->kf[k].trans[j]);
     uint32_t count = 0;
     for (uint32_t k = 0; k < n; k++) {
         bool need = moves && (k == 0 || !same_key(tl, j, k - 1, k) || (k + 1 < n && !same_key(tl, j, k, k + 1)));
@@ -51,20 +44,16 @@ static uint32_t plan_joint(baker *bk, uint32_t j) {
     return count;
 }
 
-static void pack_easing(pm_easing e, uint8_t out[64]) {
-    const uint8_t c[4][4] = {{e.x1, e.y1, e.x2, e.y2}, {e.x1, e.y1, e.x2, e.y2}, {e.x1, e.y1, e.x2, e.y2},
-                             {e.x1, e.y1, e.x2, e.y2}};
-    pm_vmd_interp_pack(c, out);
-}
-
-static pm_result add_key(baker *bk, pm_vmd *vmd, uint32_t joint, uint32_t frame, pm_quat q, pm_vec3 t, pm_easing e,
-                         pm_error *err) {
+/* A key whose four curves (X, Y, Z, rotation) all have easing e. */
+static pm_result add_key(baker *bk, pm_vmd *vmd, uint32_t joint, uint32_t frame, const pm_quat *q, const pm_vec3 *t,
+                         const pm_easing *e, pm_error *err) {
     if (vmd == bk->out && ++bk->keys > PM_TIMELINE_MAX_BAKED_KEYS)
         return pmi_fail(err, PM_ERR_LIMIT, "tracing: the baked motion would need more than %u bone keys",
                         PM_TIMELINE_MAX_BAKED_KEYS);
-    uint8_t interp[64];
-    pack_easing(e, interp);
-    const float pos[3] = {t.x, t.y, t.z}, rot[4] = {q.x, q.y, q.z, q.w};
+    uint8_t c[4][4], interp[64];
+    for (int i = 0; i < 4; i++) c[i][0] = e->x1, c[i][1] = e->y1, c[i][2] = e->x2, c[i][3] = e->y2;
+    pm_vmd_interp_pack(c, interp);
+    const float pos[3] = {t->x, t->y, t->z}, rot[4] = {q->x, q->y, q->z, q->w};
     return pm_vmd_add_bone_key(vmd, pm_timeline_joint_name(bk->tl, joint).data, frame, pos, rot, interp, err);
 }
 
@@ -75,7 +64,7 @@ static pm_result add_ordinary(baker *bk, pm_vmd *vmd, const uint8_t *drop, pm_er
         for (uint32_t k = 0; k < bk->n; k++) {
             size_t at = (size_t)j * bk->n + k;
             if (!bk->keep[at] || (drop && drop[at])) continue;
-            pm_result r = add_key(bk, vmd, j, bk->frame[k], tl->kf[k].rot[j], tl->kf[k].trans[j], tl->kf[k].easing, err);
+            pm_result r = add_key(bk, vmd, j, bk->frame[k], &tl->kf[k].rot[j], &tl->kf[k].trans[j], &tl->kf[k].easing, err);
             if (r != PM_OK) return r;
         }
     return PM_OK;
@@ -100,6 +89,9 @@ static uint32_t first_at(const baker *bk, uint32_t f) {
     return lo;
 }
 
+/* Where limb l's frame f sits in bk->active (times 3: in bk->plan). */
+static size_t plan_at(const baker *bk, int l, uint32_t f) { return (size_t)l * (bk->last + 1) + f; }
+
 /* Whether limb l (found in the skeleton) follows one trace from keyframe a to a + 1. */
 static bool traced_segment(const pm_timeline *tl, uint32_t a, int l) {
     return tl->kf[a].trace[l].id && tl->kf[a].trace[l].id == tl->kf[a + 1].trace[l].id && tl->limbs[l].ok;
@@ -123,7 +115,7 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
                         (unsigned long long)frames, PM_TIMELINE_MAX_BAKED_KEYS);
     }
     uint32_t last[PM_LIMB_COUNT];
-    for (int l = 0; l < PM_LIMB_COUNT; l++) last[l] = UINT32_MAX;
+    memset(last, 0xff, sizeof last); /* UINT32_MAX: no key yet */
     uint32_t done_to = 0; /* frames below this were baked */
     bool any_done = false;
     for (uint32_t a = 0; a + 1 < bk->n && r == PM_OK; a++) {
@@ -154,16 +146,16 @@ static pm_result bake_traces(baker *bk, uint8_t *drop, pm_error *err) {
                 if ((last[l] == UINT32_MAX || last[l] + 1 != f) && k0 < bk->n && bk->frame[k0] == f) e = tl->kf[k0].easing;
                 last[l] = f;
                 if (bk->plan && f <= bk->last) {
-                    float *o = bk->plan + ((size_t)l * (bk->last + 1) + f) * 3;
-                    o[0] = tl->state[l].target.x, o[1] = tl->state[l].target.y, o[2] = tl->state[l].target.z;
-                    bk->active[(size_t)l * (bk->last + 1) + f] = 1;
+                    memcpy(bk->plan + 3 * plan_at(bk, l, f), &tl->state[l].target, 3 * sizeof(float));
+                    bk->active[plan_at(bk, l, f)] = 1;
                 }
                 const pmi_limb *lb = &tl->limbs[l];
                 const uint32_t bones[3] = {lb->bone[0], lb->bone[1], lb->ik};
                 for (int b = 0; b < 3 && r == PM_OK; b++) {
                     const uint32_t j = bones[b];
                     if (j == PM_NO_INDEX) continue;
-                    r = add_key(bk, bk->out, j, f, pm_quat_normalize(tl->pose->rotation[j]), tl->pose->translation[j], e, err);
+                    const pm_quat q = pm_quat_normalize(tl->pose->rotation[j]);
+                    r = add_key(bk, bk->out, j, f, &q, &tl->pose->translation[j], &e, err);
                     for (uint32_t k = k0; k < bk->n && bk->frame[k] == f; k++) drop[(size_t)j * bk->n + k] = 1;
                 }
             }
@@ -200,14 +192,13 @@ static pm_result plan_and_measure(baker *bk, pm_trace_plan *plan, pm_landing_rep
     pm_result r = pm_anim_bind(sk, bk->out, &bo, &anim, err);
     for (uint32_t f = 0; f < n1 && r == PM_OK; f++) {
         bool need = false;
-        for (int l = 0; l < PM_LIMB_COUNT; l++) need |= tl->limbs[l].ok && !bk->active[(size_t)l * n1 + f];
+        for (int l = 0; l < PM_LIMB_COUNT; l++) need |= tl->limbs[l].ok && !bk->active[plan_at(bk, l, f)];
         if (!need) continue;
         if ((r = pm_pose_evaluate(anim, tl->ws, f, tl->pose, NULL, err)) != PM_OK) break;
         for (int l = 0; l < PM_LIMB_COUNT; l++) {
-            if (!tl->limbs[l].ok || bk->active[(size_t)l * n1 + f]) continue;
-            pm_vec3 p = pm_pose_world_position(tl->pose, tl->limbs[l].bone[2]);
-            float *o = bk->plan + ((size_t)l * n1 + f) * 3;
-            o[0] = p.x, o[1] = p.y, o[2] = p.z;
+            if (!tl->limbs[l].ok || bk->active[plan_at(bk, l, f)]) continue;
+            const pm_vec3 p = pm_pose_world_position(tl->pose, tl->limbs[l].bone[2]);
+            memcpy(bk->plan + 3 * plan_at(bk, l, f), &p, 3 * sizeof(float));
         }
     }
     pm_anim_free(anim);
@@ -221,8 +212,8 @@ static pm_result plan_and_measure(baker *bk, pm_trace_plan *plan, pm_landing_rep
             pm_landing_limb *lm = &limbs[count++];
             lm->effector = tl->limbs[l].bone[2];
             lm->ik_bone = PM_NO_INDEX;
-            lm->plan = bk->plan + (size_t)l * n1 * 3;
-            lm->active = bk->active + (size_t)l * n1;
+            lm->plan = bk->plan + 3 * plan_at(bk, l, 0);
+            lm->active = bk->active + plan_at(bk, l, 0);
         }
         pm_landing_options o = {0};
         o.allocator = *al;
@@ -238,8 +229,8 @@ static pm_result plan_and_measure(baker *bk, pm_trace_plan *plan, pm_landing_rep
     for (uint32_t f = 0; f < n1; f++)
         for (int l = 0; l < PM_LIMB_COUNT; l++) {
             float *dst = (l < 2 ? plan->hands : plan->ankles) + 6 * (size_t)f + 3 * (l & 1);
-            memcpy(dst, bk->plan + ((size_t)l * n1 + f) * 3, 3 * sizeof(float));
-            plan->active[4 * (size_t)f + l] = bk->active[(size_t)l * n1 + f];
+            memcpy(dst, bk->plan + 3 * plan_at(bk, l, f), 3 * sizeof(float));
+            plan->active[4 * (size_t)f + l] = bk->active[plan_at(bk, l, f)];
         }
     return PM_OK;
 }

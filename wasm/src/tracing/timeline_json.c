@@ -32,21 +32,21 @@ static cJSON *floats_json(const float *v, int n, bool *ok) {
     return a;
 }
 
-static cJSON *vec3_json(pm_vec3 v, bool *ok) {
-    const float f[3] = {v.x, v.y, v.z};
+static cJSON *vec3_json(const pm_vec3 *v, bool *ok) {
+    const float f[3] = {v->x, v->y, v->z};
     return floats_json(f, 3, ok);
 }
 
 static cJSON *points_json(const pm_vec3 *p, uint32_t n, bool *ok) {
     cJSON *a = cJSON_CreateArray();
-    for (uint32_t i = 0; i < n && a; i++) pmi_json_add(a, NULL, vec3_json(p[i], ok), ok);
+    for (uint32_t i = 0; i < n && a; i++) pmi_json_add(a, NULL, vec3_json(&p[i], ok), ok);
     return a;
 }
 
-static cJSON *easing_json(pm_easing e) {
-    const char *name = pm_easing_name(e);
+static cJSON *easing_json(const pm_easing *e) {
+    const char *name = pm_easing_name(*e);
     if (name) return cJSON_CreateString(name);
-    const int v[4] = {e.x1, e.y1, e.x2, e.y2};
+    const int v[4] = {e->x1, e->y1, e->x2, e->y2};
     return cJSON_CreateIntArray(v, 4);
 }
 
@@ -54,28 +54,27 @@ static cJSON *easing_json(pm_easing e) {
 static void add_path(cJSON *o, pm_trajectory_mode mode, const pm_vec3 *points, uint32_t n, const pm_vec3 *pole, bool *ok) {
     pmi_json_add_string(o, "mode", pm_trajectory_mode_name(mode), ok);
     pmi_json_add(o, "points", points_json(points, n, ok), ok);
-    if (pole) pmi_json_add(o, "pole", vec3_json(*pole, ok), ok);
+    if (pole) pmi_json_add(o, "pole", vec3_json(pole, ok), ok);
 }
 
 static cJSON *keyframe_json(const pm_timeline *tl, const pmi_keyframe *kf, bool *ok) {
     cJSON *j = cJSON_CreateObject();
     pmi_json_add_number(j, "beat", kf->beat, ok);
-    pmi_json_add(j, "easing", easing_json(kf->easing), ok);
+    pmi_json_add(j, "easing", easing_json(&kf->easing), ok);
     cJSON *rot = pmi_json_add_object(j, "rotations", ok);
     cJSON *trans = pmi_json_add_object(j, "translations", ok);
     for (uint32_t k = 0; k < tl->joint_count && *ok; k++) {
-        const pm_quat q = kf->rot[k];
-        const pm_vec3 t = kf->trans[k];
+        const pm_quat *q = &kf->rot[k];
         const char *name = pm_timeline_joint_name(tl, k).data;
-        if (!(q.x == 0 && q.y == 0 && q.z == 0 && q.w == 1)) {
-            const float v[4] = {q.x, q.y, q.z, q.w};
+        if (!pmi_is_identity(q)) {
+            const float v[4] = {q->x, q->y, q->z, q->w};
             pmi_json_add(rot, name, floats_json(v, 4, ok), ok);
         }
-        if (!(t.x == 0 && t.y == 0 && t.z == 0)) pmi_json_add(trans, name, vec3_json(t, ok), ok);
+        if (!pmi_is_zero3(&kf->trans[k])) pmi_json_add(trans, name, vec3_json(&kf->trans[k], ok), ok);
     }
     cJSON *traces = NULL;
     for (int l = 0; l < PM_LIMB_COUNT && *ok; l++) {
-        const pmi_trace *t = &kf->trace[l];
+        const pm_trace *t = &kf->trace[l];
         if (!t->id) continue;
         if (!traces) traces = pmi_json_add_object(j, "traces", ok);
         cJSON *tj = pmi_json_add(traces, pm_limb_name((pm_limb)l), cJSON_CreateObject(), ok);
@@ -149,7 +148,9 @@ static size_t push(reader *r, const char *name, int index) {
 }
 static void pop(reader *r, size_t n) { r->path[n] = '\0'; }
 
-static bool check_keys(reader *r, const cJSON *obj, const char *const *allowed) {
+/* An object whose fields are all among `allowed` (NULL-terminated). */
+static bool check_object(reader *r, const cJSON *obj, const char *const *allowed) {
+    if (!cJSON_IsObject(obj)) return fail(r, "", "expected an object");
     for (const cJSON *c = obj->child; c; c = c->next) {
         bool ok = false;
         for (int i = 0; allowed[i] && !ok; i++) ok = strcmp(c->string, allowed[i]) == 0;
@@ -250,10 +251,9 @@ static bool read_limb(reader *r, const cJSON *c, pm_limb *out) {
     return fail(r, c->string, "not a limb (leftHand, rightHand, leftFoot, rightFoot)");
 }
 
-static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pmi_trace *out) {
+static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pm_trace *out) {
     static const char *const keys[] = {"id", "mode", "points", "pole", "t", NULL};
-    if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
-    if (!check_keys(r, j, keys)) return false;
+    if (!check_object(r, j, keys)) return false;
     double id = 0, t = 0;
     pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
     pm_trace tr = {0};
@@ -270,11 +270,12 @@ static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pmi_trace *ou
     return res == PM_OK;
 }
 
+static bool read_limbs(reader *r, pm_timeline *tl, const cJSON *j, const char *field, pm_trace *traces);
+
 /* A keyframe object into kf (initialised). */
 static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyframe *kf) {
     static const char *const keys[] = {"beat", "easing", "rotations", "translations", "traces", NULL};
-    if (!cJSON_IsObject(j)) return fail(r, "", "expected an object");
-    if (!check_keys(r, j, keys)) return false;
+    if (!check_object(r, j, keys)) return false;
     if (!read_number(r, cJSON_GetObjectItemCaseSensitive(j, "beat"), "beat", 0, PM_TIMELINE_MAX_BEAT, &kf->beat) ||
         !read_easing(r, cJSON_GetObjectItemCaseSensitive(j, "easing"), &kf->easing))
         return false;
@@ -292,7 +293,8 @@ static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyfra
                 if (!read_floats(r, c, c->string, q, 4)) return false;
                 if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f))
                     return fail(r, c->string, "a zero quaternion is not a rotation");
-                kf->rot[joint] = pmi_unit_quat((pm_quat){q[0], q[1], q[2], q[3]});
+                const pm_quat read = {q[0], q[1], q[2], q[3]};
+                pmi_unit_quat(&kf->rot[joint], &read);
             } else if (!read_vec3(r, c, c->string, &kf->trans[joint])) {
                 return false;
             }
@@ -300,40 +302,30 @@ static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyfra
         pop(r, at);
     }
     const cJSON *traces = cJSON_GetObjectItemCaseSensitive(j, "traces");
-    if (traces) {
-        if (!cJSON_IsObject(traces)) return fail(r, "traces", "expected an object of limb -> trace");
-        size_t at = push(r, "traces", 0);
-        for (const cJSON *c = traces->child; c; c = c->next) {
-            pm_limb limb = (pm_limb)0;
-            if (!read_limb(r, c, &limb)) return false;
-            size_t at2 = push(r, c->string, 0);
-            if (!read_trace(r, tl, c, &kf->trace[limb])) return false;
-            pop(r, at2);
-        }
-        pop(r, at);
-    }
-    return true;
+    return !traces || read_limbs(r, tl, traces, "traces", kf->trace);
 }
 
-static bool read_drafts(reader *r, pm_timeline *tl, const cJSON *j) {
-    if (!cJSON_IsObject(j)) return fail(r, "trajectories", "expected an object of limb -> trajectory");
-    size_t at = push(r, "trajectories", 0);
+static bool read_draft(reader *r, pm_timeline *tl, const cJSON *j, pm_limb limb) {
+    static const char *const keys[] = {"mode", "points", "pole", NULL};
+    if (!check_object(r, j, keys)) return false;
+    pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
+    pm_trajectory tr = {0};
+    if (!read_path(r, j, &tr.mode, pts, &tr.point_count, &tr.pole, &tr.has_pole)) return false;
+    tr.points = pts;
+    pm_result res = pm_timeline_set_trajectory(tl, limb, &tr, r->err);
+    if (res != PM_OK) r->status = res;
+    return res == PM_OK;
+}
+
+/* An object of limb -> trace (into traces[limb]) or, traces NULL, of limb -> trajectory (the drafts). */
+static bool read_limbs(reader *r, pm_timeline *tl, const cJSON *j, const char *field, pm_trace *traces) {
+    if (!cJSON_IsObject(j)) return fail(r, field, "expected an object of limb -> %s", traces ? "trace" : "trajectory");
+    size_t at = push(r, field, 0);
     for (const cJSON *c = j->child; c; c = c->next) {
         pm_limb limb = (pm_limb)0;
         if (!read_limb(r, c, &limb)) return false;
         size_t at2 = push(r, c->string, 0);
-        static const char *const keys[] = {"mode", "points", "pole", NULL};
-        if (!cJSON_IsObject(c)) return fail(r, "", "expected an object");
-        if (!check_keys(r, c, keys)) return false;
-        pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
-        pm_trajectory tr = {0};
-        if (!read_path(r, c, &tr.mode, pts, &tr.point_count, &tr.pole, &tr.has_pole)) return false;
-        tr.points = pts;
-        pm_result res = pm_timeline_set_trajectory(tl, limb, &tr, r->err);
-        if (res != PM_OK) {
-            r->status = res;
-            return false;
-        }
+        if (!(traces ? read_trace(r, tl, c, &traces[limb]) : read_draft(r, tl, c, limb))) return false;
         pop(r, at2);
     }
     pop(r, at);
@@ -393,19 +385,16 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     uint32_t extra_count = 0;
     static const char *const keys[] = {"format", "version", "bpm", "nextTraceId", "keyframes", "trajectories", NULL};
     const cJSON *kfs = cJSON_GetObjectItemCaseSensitive(root, "keyframes");
-    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format"), *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
-    const cJSON *bpm_j = cJSON_GetObjectItemCaseSensitive(root, "bpm"), *next = cJSON_GetObjectItemCaseSensitive(root, "nextTraceId");
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
     const cJSON *drafts = cJSON_GetObjectItemCaseSensitive(root, "trajectories");
     double bpm = PM_TIMELINE_DEFAULT_BPM, next_id = 1, version = FORMAT_VERSION;
-    if (!cJSON_IsObject(root)) {
-        fail(&r, "", "expected an object");
-        goto done;
-    }
-    if (!check_keys(&r, root, keys)) goto done;
+    if (!check_object(&r, root, keys)) goto done;
     if (fmt && !(cJSON_IsString(fmt) && strcmp(fmt->valuestring, FORMAT_NAME) == 0)) {
         fail(&r, "format", "expected \"" FORMAT_NAME "\"");
         goto done;
     }
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version"), *bpm_j = cJSON_GetObjectItemCaseSensitive(root, "bpm");
+    const cJSON *next = cJSON_GetObjectItemCaseSensitive(root, "nextTraceId");
     if (ver && (!read_number(&r, ver, "version", 1, 1, &version))) goto done;
     if (bpm_j && !read_number(&r, bpm_j, "bpm", PM_TIMELINE_MIN_BPM, PM_TIMELINE_MAX_BPM, &bpm)) goto done;
     if (next && !read_number(&r, next, "nextTraceId", 1, 4294967295.0, &next_id)) goto done;
@@ -444,7 +433,7 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
         pop(&r, at);
     }
     tl->next_id = next_id > 4294967295.0 ? UINT32_MAX : (uint32_t)next_id;
-    if (drafts && !read_drafts(&r, tl, drafts)) goto done;
+    if (drafts && !read_limbs(&r, tl, drafts, "trajectories", NULL)) goto done;
 done:
     pmi_free(opts ? &opts->allocator : NULL, extras);
     cJSON_Delete(root);

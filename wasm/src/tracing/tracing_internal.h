@@ -17,21 +17,12 @@
 /* Largest coordinate a keyframe, trace or draft may hold (MMD units). */
 #define PMI_MAX_COORD 1e6f
 
-typedef struct pmi_trace {
-    uint32_t id; /* 0 = none */
-    pm_trajectory_mode mode;
-    uint32_t point_count;
-    pm_vec3 *points; /* owned */
-    pm_vec3 pole;
-    float t;
-} pmi_trace;
-
 typedef struct pmi_keyframe {
     double beat;
     pm_easing easing;
     pm_quat *rot;   /* [joint_count], one block with trans */
     pm_vec3 *trans; /* [joint_count] */
-    pmi_trace trace[PM_LIMB_COUNT];
+    pm_trace trace[PM_LIMB_COUNT]; /* points owned (id 0: none, all zero) */
 } pmi_keyframe;
 
 typedef struct pmi_limb {
@@ -50,15 +41,10 @@ typedef struct pmi_draft {
     pm_vec3 pole;
 } pmi_draft;
 
-/* A limb to solve on a path this frame. */
+/* A limb to solve on a path this frame: the trace, its pole and t lerped to the frame. */
 typedef struct pmi_request {
     bool active;
-    uint32_t id;
-    pm_trajectory_mode mode;
-    uint32_t point_count;
-    const pm_vec3 *points;
-    pm_vec3 pole;
-    float t;
+    pm_trace tr;
 } pmi_request;
 
 /* Where a beat falls: between keyframes a and b (a == b at or after the last one) with eased
@@ -91,11 +77,19 @@ struct pm_timeline {
     pm_trace_state state[PM_LIMB_COUNT];
 };
 
-/* q normalised, but left bit-for-bit alone when it is already unit length to float precision (so
+static inline bool pmi_same_quat(const pm_quat *a, const pm_quat *b) {
+    return a->x == b->x && a->y == b->y && a->z == b->z && a->w == b->w;
+}
+static inline bool pmi_same_vec3(const pm_vec3 *a, const pm_vec3 *b) { return a->x == b->x && a->y == b->y && a->z == b->z; }
+/* The identity rotation, no offset: a joint at rest (what a keyframe's JSON leaves out). */
+static inline bool pmi_is_identity(const pm_quat *q) { return q->x == 0 && q->y == 0 && q->z == 0 && q->w == 1; }
+static inline bool pmi_is_zero3(const pm_vec3 *t) { return t->x == 0 && t->y == 0 && t->z == 0; }
+
+/* *out = *q normalised, but left bit-for-bit alone when it is already unit length to float precision (so
  * values survive a JSON round trip unchanged). */
-static inline pm_quat pmi_unit_quat(pm_quat q) {
-    float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    return n2 > 1.0f - 1e-6f && n2 < 1.0f + 1e-6f ? q : pm_quat_normalize(q);
+static inline void pmi_unit_quat(pm_quat *out, const pm_quat *q) {
+    float n2 = q->x * q->x + q->y * q->y + q->z * q->z + q->w * q->w;
+    *out = n2 > 1.0f - 1e-6f && n2 < 1.0f + 1e-6f ? *q : pm_quat_normalize(*q);
 }
 
 /* timeline.c */
@@ -104,7 +98,7 @@ pm_result pmi_timeline_alloc(const pm_skeleton *skeleton, const pm_timeline_opti
 uint32_t pmi_timeline_find_joint(const pm_timeline *tl, const char *name);
 pm_result pmi_keyframe_init(pm_timeline *tl, pmi_keyframe *kf, pm_error *err);
 void pmi_keyframe_release(pm_timeline *tl, pmi_keyframe *kf);
-pm_result pmi_trace_copy(pm_timeline *tl, pmi_trace *dst, const pm_trace *src, pm_error *err);
+pm_result pmi_trace_copy(pm_timeline *tl, pm_trace *dst, const pm_trace *src, pm_error *err);
 /* Check a keyframe description; `what` prefixes messages ("keyframe"). */
 pm_result pmi_keyframe_check(const pm_timeline *tl, const pm_keyframe *kf, pm_error *err);
 /* Take ownership of *kf (its arrays) and insert it sorted, replacing one at the same beat. */

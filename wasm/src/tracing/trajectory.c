@@ -7,20 +7,11 @@
 
 #include <math.h>
 
-typedef struct dv {
-    double x, y, z;
-} dv;
-
-static dv dv_make(double x, double y, double z) {
-    dv v = {x, y, z};
-    return v;
-}
-static dv dv_of(pm_vec3 v) { return dv_make(v.x, v.y, v.z); }
-static dv dv_add(dv a, dv b) { return dv_make(a.x + b.x, a.y + b.y, a.z + b.z); }
-static dv dv_sub(dv a, dv b) { return dv_make(a.x - b.x, a.y - b.y, a.z - b.z); }
-static dv dv_scale(dv a, double s) { return dv_make(a.x * s, a.y * s, a.z * s); }
-static double dv_len(dv a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
-static pm_vec3 dv_out(dv v) { return pm_vec3_make((float)v.x, (float)v.y, (float)v.z); }
+/* Points and vectors as double[3]; each component is computed by the same operations, in the same
+ * order, one rounding per statement, as three scalar expressions would be. */
+static void dv_of(double out[3], const pm_vec3 *v) { out[0] = v->x, out[1] = v->y, out[2] = v->z; }
+static double dv_len(const double a[3]) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
+static pm_vec3 dv_out(const double v[3]) { return pm_vec3_make((float)v[0], (float)v[1], (float)v[2]); }
 
 const char *pm_limb_name(pm_limb limb) {
     static const char *const names[PM_LIMB_COUNT] = {"leftHand", "rightHand", "leftFoot", "rightFoot"};
@@ -53,46 +44,73 @@ pm_result pm_limb_bones(const pm_skeleton *skeleton, pm_limb limb, uint32_t out[
 /* ---- one Catmull-Rom segment as a cubic c0 + c1 u + c2 u^2 + c3 u^3, u in [0, 1] ---------------- */
 
 typedef struct cubic {
-    dv c0, c1, c2, c3;
+    double c[4][3];
 } cubic;
 
-static dv cubic_at(const cubic *c, double u) {
-    return dv_add(c->c0, dv_scale(dv_add(c->c1, dv_scale(dv_add(c->c2, dv_scale(c->c3, u)), u)), u));
+static pm_vec3 cubic_at(const cubic *c, double u) {
+    double p[3];
+    for (int k = 0; k < 3; k++) {
+        double a = c->c[3][k] * u;
+        a = (c->c[2][k] + a) * u;
+        a = (c->c[1][k] + a) * u;
+        p[k] = c->c[0][k] + a;
+    }
+    return dv_out(p);
 }
 
 static double cubic_speed(const cubic *c, double u) {
-    dv d = dv_add(c->c1, dv_scale(dv_add(dv_scale(c->c2, 2.0), dv_scale(c->c3, 3.0 * u)), u));
+    const double u3 = 3.0 * u;
+    double d[3];
+    for (int k = 0; k < 3; k++) {
+        double a = c->c[2][k] * 2.0, b = c->c[3][k] * u3;
+        a = (a + b) * u;
+        d[k] = c->c[1][k] + a;
+    }
     return dv_len(d);
 }
 
-/* three.js CubicPoly.initNonuniformCatmullRom with the centripetal knot spacing of
- * CatmullRomCurve3.getPoint (dt = |d|^0.5, tiny intervals replaced as three.js does). */
-static cubic centripetal_segment(dv p0, dv p1, dv p2, dv p3) {
-    double dt0 = pow(dv_len(dv_sub(p1, p0)), 0.5), dt1 = pow(dv_len(dv_sub(p2, p1)), 0.5),
-           dt2 = pow(dv_len(dv_sub(p3, p2)), 0.5);
-    if (dt1 < 1e-4) dt1 = 1.0;
-    if (dt0 < 1e-4) dt0 = dt1;
-    if (dt2 < 1e-4) dt2 = dt1;
-    dv t1 = dv_add(dv_sub(dv_scale(dv_sub(p1, p0), 1.0 / dt0), dv_scale(dv_sub(p2, p0), 1.0 / (dt0 + dt1))),
-                   dv_scale(dv_sub(p2, p1), 1.0 / dt1));
-    dv t2 = dv_add(dv_sub(dv_scale(dv_sub(p2, p1), 1.0 / dt1), dv_scale(dv_sub(p3, p1), 1.0 / (dt1 + dt2))),
-                   dv_scale(dv_sub(p3, p2), 1.0 / dt2));
-    t1 = dv_scale(t1, dt1);
-    t2 = dv_scale(t2, dt1);
-    cubic c;
-    c.c0 = p1;
-    c.c1 = t1;
-    c.c2 = dv_sub(dv_sub(dv_add(dv_scale(p1, -3.0), dv_scale(p2, 3.0)), dv_scale(t1, 2.0)), t2);
-    c.c3 = dv_add(dv_add(dv_sub(dv_scale(p1, 2.0), dv_scale(p2, 2.0)), t1), t2);
-    return c;
-}
-
-/* Segment i of the open curve through pts[0..n), ends mirrored (p[-1] = 2 p0 - p1). */
-static cubic curve_segment(const pm_vec3 *pts, uint32_t n, uint32_t i) {
-    dv p1 = dv_of(pts[i]), p2 = dv_of(pts[i + 1]);
-    dv p0 = i > 0 ? dv_of(pts[i - 1]) : dv_sub(dv_scale(p1, 2.0), p2);
-    dv p3 = i + 2 < n ? dv_of(pts[i + 2]) : dv_sub(dv_scale(p2, 2.0), p1);
-    return centripetal_segment(p0, p1, p2, p3);
+/* Segment i of the open curve through pts[0..n), ends mirrored (p[-1] = 2 p0 - p1): three.js
+ * CubicPoly.initNonuniformCatmullRom with the centripetal knot spacing of CatmullRomCurve3.getPoint
+ * (dt = |d|^0.5, tiny intervals replaced as three.js does). */
+static void curve_segment(const pm_vec3 *pts, uint32_t n, uint32_t i, cubic *c) {
+    double p[4][3], d[3][3], dt[3], t[2][3];
+    for (uint32_t j = 0; j < 4; j++)
+        if (i + j - 1 < n) dv_of(p[j], &pts[i + j - 1]); /* i + j - 1 wraps past n for j = 0 at i = 0 */
+    for (int j = 0; j < 4; j += 3)
+        if (i + j - 1 >= n)
+            for (int k = 0; k < 3; k++) {
+                const double a = p[j ? 2 : 1][k] * 2.0;
+                p[j][k] = a - p[j ? 1 : 2][k];
+            }
+    for (int j = 0; j < 3; j++) {
+        for (int k = 0; k < 3; k++) d[j][k] = p[j + 1][k] - p[j][k];
+        dt[j] = pow(dv_len(d[j]), 0.5);
+    }
+    if (dt[1] < 1e-4) dt[1] = 1.0;
+    if (dt[0] < 1e-4) dt[0] = dt[1];
+    if (dt[2] < 1e-4) dt[2] = dt[1];
+    for (int j = 0; j < 2; j++) { /* the tangents at p1 and p2 */
+        const double s0 = 1.0 / dt[j], s1 = 1.0 / (dt[j] + dt[j + 1]), s2 = 1.0 / dt[j + 1];
+        for (int k = 0; k < 3; k++) {
+            double a = d[j][k] * s0, b = (p[j + 2][k] - p[j][k]) * s1, e = d[j + 1][k] * s2;
+            a = a - b;
+            a = a + e;
+            t[j][k] = a * dt[1];
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        double a = p[1][k] * -3.0, b = p[2][k] * 3.0;
+        a = a + b;
+        b = t[0][k] * 2.0;
+        a = a - b;
+        c->c[2][k] = a - t[1][k];
+        a = p[1][k] * 2.0, b = p[2][k] * 2.0;
+        a = a - b;
+        a = a + t[0][k];
+        c->c[3][k] = a + t[1][k];
+        c->c[0][k] = p[1][k];
+        c->c[1][k] = t[0][k];
+    }
 }
 
 /* Arc length of a segment between u = a and u = b: 5-point Gauss-Legendre. */
@@ -137,84 +155,93 @@ static double invert_segment(const cubic *c, const double table[SUBDIV + 1], dou
     return u;
 }
 
-static pm_result check_input(pm_trajectory_mode mode, const pm_vec3 *points, uint32_t n, pm_error *err) {
-    if ((unsigned)mode >= PM_TRAJECTORY_MODE_COUNT)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: mode %d is neither line nor curve", (int)mode);
-    if (n == 0 || !points) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: a trajectory needs at least one point");
-    if (n > PM_TRAJECTORY_MAX_POINTS)
-        return pmi_fail(err, PM_ERR_LIMIT, "tracing: %u points, at most %d", n, PM_TRAJECTORY_MAX_POINTS);
-    /* coordinates are bounded so that no overshoot of the curve can leave the float range */
-    for (uint32_t i = 0; i < n; i++)
-        if (!(fabsf(points[i].x) <= 1e6f && fabsf(points[i].y) <= 1e6f && fabsf(points[i].z) <= 1e6f))
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: point %u is not finite (or beyond 1e6)", i);
-    return PM_OK;
-}
-
 static bool is_curve(pm_trajectory_mode mode, uint32_t n) { return mode == PM_TRAJECTORY_CURVE && n >= 3; }
 
-/* Length of segment i (line or curve). */
-static double segment_length(pm_trajectory_mode mode, const pm_vec3 *pts, uint32_t n, uint32_t i) {
-    if (!is_curve(mode, n)) return dv_len(dv_sub(dv_of(pts[i + 1]), dv_of(pts[i])));
-    cubic c = curve_segment(pts, n, i);
-    double table[SUBDIV + 1];
-    segment_table(&c, table);
+/* Curve segment i into c and its arc-length table; returns its length. */
+static double curve_table(const pm_vec3 *pts, uint32_t n, uint32_t i, cubic *c, double table[SUBDIV + 1]) {
+    curve_segment(pts, n, i, c);
+    segment_table(c, table);
     return table[SUBDIV];
 }
 
-/* Copy the points without consecutive repeats (a point added twice would make the curve loop). */
-static uint32_t distinct(const pm_vec3 *points, uint32_t n, pm_vec3 *out) {
+/* The total length of the path; each segment's (line or curve) into each[0..n-1). */
+static double path_lengths(pm_trajectory_mode mode, const pm_vec3 *pts, uint32_t n, double *each) {
+    double total = 0;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        double len, a[3], b[3], table[SUBDIV + 1];
+        cubic c;
+        if (is_curve(mode, n)) {
+            len = curve_table(pts, n, i, &c, table);
+        } else {
+            dv_of(a, &pts[i]), dv_of(b, &pts[i + 1]);
+            for (int k = 0; k < 3; k++) b[k] -= a[k];
+            len = dv_len(b);
+        }
+        total += each[i] = len;
+    }
+    return total;
+}
+
+/* Check the input and copy its points without consecutive repeats into points (a point added twice would
+ * make the curve loop); *n becomes their count. `fn` names the caller for a missing output. */
+static pm_result take_points(pm_trajectory_mode mode, const pm_vec3 *input, uint32_t *n, const void *out, const char *fn,
+                             pm_vec3 *points, pm_error *err) {
+    if ((unsigned)mode >= PM_TRAJECTORY_MODE_COUNT)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: mode %d is neither line nor curve", (int)mode);
+    if (*n == 0 || !input) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: a trajectory needs at least one point");
+    if (*n > PM_TRAJECTORY_MAX_POINTS)
+        return pmi_fail(err, PM_ERR_LIMIT, "tracing: %u points, at most %d", *n, PM_TRAJECTORY_MAX_POINTS);
+    /* coordinates are bounded so that no overshoot of the curve can leave the float range */
+    for (uint32_t i = 0; i < *n; i++)
+        if (!(fabsf(input[i].x) <= 1e6f && fabsf(input[i].y) <= 1e6f && fabsf(input[i].z) <= 1e6f))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: point %u is not finite (or beyond 1e6)", i);
     uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (m == 0 || points[i].x != out[m - 1].x || points[i].y != out[m - 1].y || points[i].z != out[m - 1].z)
-            out[m++] = points[i];
-    return m;
+    for (uint32_t i = 0; i < *n; i++)
+        if (m == 0 || input[i].x != points[m - 1].x || input[i].y != points[m - 1].y || input[i].z != points[m - 1].z)
+            points[m++] = input[i];
+    *n = m;
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: %s needs an output", fn);
+    return PM_OK;
 }
 
 pm_result pm_trajectory_length(pm_trajectory_mode mode, const pm_vec3 *input, uint32_t n, double *out,
                                pm_error *err) {
-    pm_result r = check_input(mode, input, n, err);
-    if (r != PM_OK) return r;
     pm_vec3 points[PM_TRAJECTORY_MAX_POINTS];
-    n = distinct(input, n, points);
-    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: pm_trajectory_length needs an output");
-    double total = 0;
-    for (uint32_t i = 0; i + 1 < n; i++) total += segment_length(mode, points, n, i);
-    *out = total;
-    return PM_OK;
+    double each[PM_TRAJECTORY_MAX_POINTS];
+    pm_result r = take_points(mode, input, &n, out, "pm_trajectory_length", points, err);
+    if (r == PM_OK) *out = path_lengths(mode, points, n, each);
+    return r;
 }
 
 pm_result pm_trajectory_sample(pm_trajectory_mode mode, const pm_vec3 *input, uint32_t n, float t, pm_vec3 *out,
                                pm_error *err) {
-    pm_result r = check_input(mode, input, n, err);
-    if (r != PM_OK) return r;
     pm_vec3 points[PM_TRAJECTORY_MAX_POINTS];
-    n = distinct(input, n, points);
-    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: pm_trajectory_sample needs an output");
+    pm_result r = take_points(mode, input, &n, out, "pm_trajectory_sample", points, err);
+    if (r != PM_OK) return r;
     if (!isfinite(t)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "tracing: t is not finite");
-    if (n == 1 || t <= 0) {
-        *out = points[0];
+    if (n == 1 || t <= 0 || t >= 1) {
+        *out = points[n == 1 || t <= 0 ? 0 : n - 1];
         return PM_OK;
     }
-    if (t >= 1) {
-        *out = points[n - 1];
-        return PM_OK;
-    }
-    double lengths[PM_TRAJECTORY_MAX_POINTS] = {0}, total = 0;
-    for (uint32_t i = 0; i + 1 < n; i++) total += lengths[i] = segment_length(mode, points, n, i);
-    double s = (double)t * total;
+    double lengths[PM_TRAJECTORY_MAX_POINTS];
+    double s = (double)t * path_lengths(mode, points, n, lengths);
     uint32_t i = 0;
     /* the segment holding s */
     while (i + 2 < n && s > lengths[i]) s -= lengths[i++];
     if (s > lengths[i]) s = lengths[i];
     if (!is_curve(mode, n)) {
-        double f = lengths[i] > 0 ? s / lengths[i] : 0;
-        dv a = dv_of(points[i]), b = dv_of(points[i + 1]);
-        *out = dv_out(dv_add(a, dv_scale(dv_sub(b, a), f)));
+        double f = lengths[i] > 0 ? s / lengths[i] : 0, a[3], b[3];
+        dv_of(a, &points[i]), dv_of(b, &points[i + 1]);
+        for (int k = 0; k < 3; k++) {
+            const double d = (b[k] - a[k]) * f;
+            a[k] += d;
+        }
+        *out = dv_out(a);
         return PM_OK;
     }
-    cubic c = curve_segment(points, n, i);
+    cubic c;
     double table[SUBDIV + 1];
-    segment_table(&c, table);
-    *out = dv_out(cubic_at(&c, invert_segment(&c, table, s)));
+    curve_table(points, n, i, &c, table);
+    *out = cubic_at(&c, invert_segment(&c, table, s));
     return PM_OK;
 }
