@@ -97,7 +97,8 @@ static inline pm_quat qconj(pm_quat q) {
     return r;
 }
 
-/* pm_vec3_add / pm_vec3_sub / pm_vec3_scale (the same arithmetic), inlined */
+/* pm_vec3_add / pm_vec3_sub / pm_vec3_scale / pm_vec3_dot (the same arithmetic), inlined: no vectors copied
+ * in memory for calls (the wasm ABI passes them by pointer to a copy) */
 static inline pm_vec3 vadd(pm_vec3 a, pm_vec3 b) {
     pm_vec3 r = {a.x + b.x, a.y + b.y, a.z + b.z};
     return r;
@@ -110,6 +111,7 @@ static inline pm_vec3 vscale(pm_vec3 a, float s) {
     pm_vec3 r = {a.x * s, a.y * s, a.z * s};
     return r;
 }
+static inline float vdot(pm_vec3 a, pm_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; } /* pm_vec3_dot */
 
 /* ---- sampling ------------------------------------------------------------------------------------- */
 
@@ -233,31 +235,31 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
     uint32_t parent = (uint32_t)pmi_mmd_standard[l->hip].parent;
     pm_quat rp = pm_quat_normalize(c->wq[parent]);
     pm_vec3 h = c->wp[l->hip], target = c->wp[l->ik];
-    pm_vec3 thigh_rest = pm_vec3_sub(rest_of(l->knee), rest_of(l->hip));
-    pm_vec3 shin_rest = pm_vec3_sub(rest_of(l->ankle), rest_of(l->knee));
+    pm_vec3 thigh_rest = vsub(rest_of(l->knee), rest_of(l->hip));
+    pm_vec3 shin_rest = vsub(rest_of(l->ankle), rest_of(l->knee));
     float a = pm_vec3_length(thigh_rest), b = pm_vec3_length(shin_rest);
-    pm_vec3 d = pm_vec3_sub(target, h);
+    pm_vec3 d = vsub(target, h);
     float dist = pm_vec3_length(d);
-    pm_vec3 u = dist > 1e-6f ? pm_vec3_scale(d, 1.0f / dist) : pm_vec3_normalize(qrot(rp, pm_vec3_add(thigh_rest, shin_rest)));
+    pm_vec3 u = dist > 1e-6f ? vscale(d, 1.0f / dist) : pm_vec3_normalize(qrot(rp, vadd(thigh_rest, shin_rest)));
     float lo = fabsf(a - b) + 1e-4f, hi = (a + b) * (1.0f - 1e-6f);
     if (dist < lo) dist = lo;
     if (dist > hi) dist = hi; /* out of reach: the leg straightens towards the target */
     pm_vec3 front = qrot(rp, pm_vec3_make(0, 0, -1));
-    pm_vec3 v = pm_vec3_sub(front, pm_vec3_scale(u, pm_vec3_dot(front, u)));
+    pm_vec3 v = vsub(front, vscale(u, vdot(front, u)));
     if (pm_vec3_length(v) < 1e-4f) { /* leg pointing straight forward or back: bend the knee upwards */
         pm_vec3 up = qrot(rp, pm_vec3_make(0, 1, 0));
-        v = pm_vec3_sub(up, pm_vec3_scale(u, pm_vec3_dot(up, u)));
+        v = vsub(up, vscale(u, vdot(up, u)));
     }
     v = pm_vec3_normalize(v);
     double cosa = ((double)a * a + (double)dist * dist - (double)b * b) / (2.0 * a * dist);
     if (cosa > 1) cosa = 1;
     if (cosa < -1) cosa = -1;
     double sina = sqrt(1 - cosa * cosa);
-    pm_vec3 k = pm_vec3_add(h, pm_vec3_add(pm_vec3_scale(u, (float)(a * cosa)), pm_vec3_scale(v, (float)(a * sina))));
-    pm_vec3 an = pm_vec3_add(h, pm_vec3_scale(u, dist));
+    pm_vec3 k = vadd(h, vadd(vscale(u, (float)(a * cosa)), vscale(v, (float)(a * sina))));
+    pm_vec3 an = vadd(h, vscale(u, dist));
     /* world rotations: the parent's, turned so the rest bone directions point at the solved joints */
-    pm_quat r_hip = pm_quat_normalize(qmul(pm_quat_from_to(qrot(rp, thigh_rest), pm_vec3_sub(k, h)), rp));
-    pm_quat r_knee = pm_quat_normalize(qmul(pm_quat_from_to(qrot(r_hip, shin_rest), pm_vec3_sub(an, k)), r_hip));
+    pm_quat r_hip = pm_quat_normalize(qmul(pm_quat_from_to(qrot(rp, thigh_rest), vsub(k, h)), rp));
+    pm_quat r_knee = pm_quat_normalize(qmul(pm_quat_from_to(qrot(r_hip, shin_rest), vsub(an, k)), r_hip));
     c->final_q[l->hip] = pm_quat_normalize(qmul(qconj(rp), r_hip));
     c->final_q[l->knee] = pm_quat_normalize(qmul(qconj(r_hip), r_knee));
     c->override[l->hip] = c->override[l->knee] = 1;
@@ -265,7 +267,7 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
 
 /* つま先ＩＫ: turn the ankle so the toe points at the toe IK bone. */
 static void solve_toe(vmd_ctx *c, const leg *l) {
-    pm_vec3 an = c->wp[l->ankle], from = pm_vec3_sub(c->wp[l->toe], an), to = pm_vec3_sub(c->wp[l->toe_ik], an);
+    pm_vec3 an = c->wp[l->ankle], from = vsub(c->wp[l->toe], an), to = vsub(c->wp[l->toe_ik], an);
     if (pm_vec3_length(from) < 1e-6f || pm_vec3_length(to) < 1e-6f) return;
     pm_quat r = qmul(pm_quat_from_to(from, to), c->wq[l->ankle]);
     c->final_q[l->ankle] = pm_quat_normalize(qmul(qconj(c->wq[l->knee]), r));
