@@ -393,12 +393,11 @@ void pmi_kp_plan_points(const pmi_kp_plan *plan, const pm_mat4 *world, float *po
     pmi_kp_fill_missing(pos, plan->conf);
 }
 
-pm_mat4 pmi_kp_mirror_z(const pm_mat4 *m) {
+void pmi_kp_mirror_z(const pm_mat4 *m, pm_mat4 *out) {
     /* S M S, S = diag(1, 1, -1): negate the z row and the z column (their crossing twice = kept) */
-    pm_mat4 r = *m;
-    for (int c = 0; c < 4; c++) r.m[c * 4 + 2] = -r.m[c * 4 + 2];
-    for (int k = 0; k < 4; k++) r.m[2 * 4 + k] = -r.m[2 * 4 + k];
-    return r;
+    *out = *m;
+    for (int c = 0; c < 4; c++) out->m[c * 4 + 2] = -out->m[c * 4 + 2];
+    for (int k = 0; k < 4; k++) out->m[2 * 4 + k] = -out->m[2 * 4 + k];
 }
 
 /* ---- rigs and running them ----------------------------------------------------------------------------------- */

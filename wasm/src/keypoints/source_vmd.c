@@ -502,7 +502,7 @@ static pm_result eval_model(void *ctx, uint32_t frame, double time, const uint8_
     pm_result r = pm_pose_evaluate(m->anim, m->ws, frame, m->pose, NULL, err);
     if (r) return r;
     for (uint32_t i = 0; i < m->pose->bone_count; i++)
-        if (needed[i]) world[i] = pmi_kp_mirror_z(&m->pose->world[i]);
+        if (needed[i]) pmi_kp_mirror_z(&m->pose->world[i], &world[i]);
     return PM_OK;
 }
 
@@ -544,7 +544,7 @@ PMI_COLD pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const
         rig.names[i] = sk->bones[i].name;
         rig.parent[i] = sk->bones[i].parent;
         pm_mat4 t = pm_mat4_from_rotation_translation(pm_quat_identity(), sk->bones[i].position);
-        rig.rest[i] = pmi_kp_mirror_z(&t);
+        pmi_kp_mirror_z(&t, &rig.rest[i]);
     }
     r = info.last_frame == UINT32_MAX ? too_many_frames(info.last_frame, err)
                                       : pmi_kp_run_rig(&rig, info.last_frame + 1, MMD_FPS, eval_model, &m, opts, &stats, out, err);
