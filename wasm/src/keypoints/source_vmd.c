@@ -193,7 +193,8 @@ static bool leg_ik_enabled(const vmd_ctx *c, const leg *l, uint32_t frame) {
 /* ---- FK (MMD space, rotations and positions) ---------------------------------------------------------- */
 
 static pm_vec3 rest_of(uint32_t i) {
-    return pm_vec3_make(pmi_mmd_standard[i].position[0], pmi_mmd_standard[i].position[1], pmi_mmd_standard[i].position[2]);
+    const float *p = pmi_mmd_standard[i].position;
+    return (pm_vec3){p[0], p[1], p[2]};
 }
 
 static pm_quat append_rot(pm_quat src, float ratio) {
