@@ -200,8 +200,8 @@ static pm_vec3 rest_of(uint32_t i) {
 static pm_quat append_rot(pm_quat src, float ratio) {
     if (ratio == 1.0f) return src;
     if (ratio == -1.0f) return qconj(src);
-    if (ratio < 0) return pm_quat_slerp(pm_quat_identity(), qconj(src), -ratio);
-    return pm_quat_slerp(pm_quat_identity(), src, ratio);
+    if (ratio < 0) return pm_quat_slerp((pm_quat){0, 0, 0, 1}, qconj(src), -ratio);
+    return pm_quat_slerp((pm_quat){0, 0, 0, 1}, src, ratio);
 }
 
 /* FK over the bones listed (the active bones, or those below a leg's hip after IK), in table order. */
@@ -476,7 +476,7 @@ PMI_COLD pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp
         const pmi_mmd_bone *b = &pmi_mmd_standard[i];
         rig.names[i] = (pm_string){b->name, (uint32_t)strlen(b->name)};
         rig.parent[i] = b->parent >= 0 ? (uint32_t)b->parent : PM_NO_INDEX;
-        mirrored_matrix(pm_quat_identity(), rest_of(i), &rig.rest[i]);
+        mirrored_matrix((pm_quat){0, 0, 0, 1}, rest_of(i), &rig.rest[i]);
     }
     r = last == UINT32_MAX ? too_many_frames(last, err) /* last + 1 would wrap to 0 frames */
                            : pmi_kp_run_rig(&rig, last + 1, MMD_FPS, eval_vmd, &c, opts, &stats, out, err);
@@ -544,7 +544,7 @@ PMI_COLD pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const
     for (uint32_t i = 0; i < sk->bone_count; i++) {
         rig.names[i] = sk->bones[i].name;
         rig.parent[i] = sk->bones[i].parent;
-        pm_mat4 t = pm_mat4_from_rotation_translation(pm_quat_identity(), sk->bones[i].position);
+        pm_mat4 t = pm_mat4_from_rotation_translation((pm_quat){0, 0, 0, 1}, sk->bones[i].position);
         pmi_kp_mirror_z(&t, &rig.rest[i]);
     }
     r = info.last_frame == UINT32_MAX ? too_many_frames(info.last_frame, err)
