@@ -47,9 +47,7 @@ pm_result pm_kp_encode_frame(const pm_kp_sequence *seq, uint32_t frame, uint8_t 
     const float *v = seq->visibility + (size_t)frame * PM_KP_POINT_COUNT;
     uint8_t *q = out + PM_KP_FRAME_HEADER_SIZE;
     for (int i = 0; i < PM_KP_POINT_COUNT; i++, q += 7) {
-        put16(q, quantize16(p[i * 3]));
-        put16(q + 2, quantize16(p[i * 3 + 1]));
-        put16(q + 4, quantize16(p[i * 3 + 2]));
+        for (int k = 0; k < 3; k++) put16(q + 2 * k, quantize16(p[i * 3 + k]));
         q[6] = quantize8(v[i]);
     }
     return PM_OK;

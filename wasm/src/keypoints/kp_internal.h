@@ -129,7 +129,7 @@ pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const pm_kp_op
 pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err);
 pm_result pmi_kp_from_json(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err);
 
-/* The world frame of MMD data: mirror Z (S M S with S = diag(1, 1, -1)). */
-pm_mat4 pmi_kp_mirror_z(const pm_mat4 *m);
+/* The world frame of MMD data: mirror Z (S M S with S = diag(1, 1, -1)) into *out (may be m). */
+void pmi_kp_mirror_z(const pm_mat4 *m, pm_mat4 *out);
 
 #endif

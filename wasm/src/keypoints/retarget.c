@@ -232,13 +232,19 @@ static pm_vec3 snap_axis(pm_vec3 v) {
     return pm_vec3_make(0, 0, v.z < 0 ? -1.f : 1.f);
 }
 
-static pm_mat4 canon_from_rest(pm_vec3 lhip, pm_vec3 rhip, pm_vec3 lsh, pm_vec3 rsh) {
-    pm_vec3 up = pm_vec3_sub(pm_vec3_scale(pm_vec3_add(lsh, rsh), 0.5f), pm_vec3_scale(pm_vec3_add(lhip, rhip), 0.5f));
-    pm_vec3 lat = pm_vec3_sub(lhip, rhip);
-    if (pm_vec3_length(lat) < 1e-6f * (pm_vec3_length(up) + 1e-30f)) lat = pm_vec3_sub(lsh, rsh);
+/* From the rest translations of the upper legs and arms (a rest matrix's m + 12); the arithmetic of
+ * pm_vec3_sub(pm_vec3_scale(pm_vec3_add(..), 0.5f), ..) by component, without the vectors by value. */
+static pm_mat4 canon_from_rest(const float *lhip, const float *rhip, const float *lsh, const float *rsh) {
+    pm_vec3 up = pm_vec3_make((lsh[0] + rsh[0]) * 0.5f - (lhip[0] + rhip[0]) * 0.5f,
+                              (lsh[1] + rsh[1]) * 0.5f - (lhip[1] + rhip[1]) * 0.5f,
+                              (lsh[2] + rsh[2]) * 0.5f - (lhip[2] + rhip[2]) * 0.5f);
+    pm_vec3 lat = pm_vec3_make(lhip[0] - rhip[0], lhip[1] - rhip[1], lhip[2] - rhip[2]);
+    if (pm_vec3_length(lat) < 1e-6f * (pm_vec3_length(up) + 1e-30f))
+        lat = pm_vec3_make(lsh[0] - rsh[0], lsh[1] - rsh[1], lsh[2] - rsh[2]);
     if (!(pm_vec3_length(up) > 0) || !(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 u = snap_axis(up);
-    lat = pm_vec3_sub(lat, pm_vec3_scale(u, pm_vec3_dot(lat, u)));
+    float along = lat.x * u.x + lat.y * u.y + lat.z * u.z; /* lat - u (lat . u) */
+    lat = pm_vec3_make(lat.x - u.x * along, lat.y - u.y * along, lat.z - u.z * along);
     if (!(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 l = snap_axis(lat);
     pm_vec3 f = pm_vec3_cross(l, u);
@@ -254,13 +260,21 @@ static pm_vec3 rest_pos(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t j)
     return pm_mat4_transform_dir(canon, p);
 }
 
-/* Carry world-rest point `p` with joint j at confidence c. */
-static void put(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j, pm_vec3 p, float c) {
+/* The midpoint of two joints' rest positions (pm_vec3_scale(pm_vec3_add(p, q), 0.5f) by component). */
+static pm_vec3 rest_mid(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t a, uint32_t b) {
+    pm_vec3 p = rest_pos(rig, canon, a), q = rest_pos(rig, canon, b);
+    return pm_vec3_make((p.x + q.x) * 0.5f, (p.y + q.y) * 0.5f, (p.z + q.z) * 0.5f);
+}
+
+/* Carry the world-rest point base + (ox, oy, oz) with joint j at confidence 0.5 (the offset by components and
+ * the base by pointer: no vector passed by value, a copy in memory at each call in wasm). */
+static void put(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j, const pm_vec3 *base, float ox, float oy,
+                float oz) {
     pm_mat4 cw = pm_mat4_mul(&plan->canon, &rig->rest[j]);
     pm_mat4 inv = pm_mat4_inverse_affine(&cw);
     plan->joint[point] = j;
-    plan->local[point] = pm_mat4_transform_point(&inv, p);
-    plan->conf[point] = c;
+    plan->local[point] = pm_mat4_transform_point(&inv, pm_vec3_make(base->x + ox, base->y + oy, base->z + oz));
+    plan->conf[point] = 0.5f;
 }
 
 static void put_direct(pmi_kp_plan *plan, int point, uint32_t j, float c) {
@@ -297,18 +311,15 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
                         lua == PM_NO_INDEX ? "a left upper arm" : rua == PM_NO_INDEX ? "a right upper arm"
                         : lul == PM_NO_INDEX ? "a left upper leg" : "a right upper leg");
     for (int i = 0; i < PM_KP_POINT_COUNT; i++) plan->joint[i] = PM_NO_INDEX, plan->conf[i] = 0, plan->local[i] = pm_vec3_make(0, 0, 0);
-    pm_vec3 p_lul = pm_mat4_get_translation(&rig->rest[lul]), p_rul = pm_mat4_get_translation(&rig->rest[rul]);
-    pm_vec3 p_lua = pm_mat4_get_translation(&rig->rest[lua]), p_rua = pm_mat4_get_translation(&rig->rest[rua]);
-    plan->canon = canon_from_rest(p_lul, p_rul, p_lua, p_rua);
+    plan->canon = canon_from_rest(rig->rest[lul].m + 12, rig->rest[rul].m + 12, rig->rest[lua].m + 12, rig->rest[rua].m + 12);
     const pm_mat4 *C = &plan->canon;
-    pm_vec3 hipmid = pm_vec3_scale(pm_vec3_add(rest_pos(rig, C, lul), rest_pos(rig, C, rul)), 0.5f);
-    pm_vec3 shmid = pm_vec3_scale(pm_vec3_add(rest_pos(rig, C, lua), rest_pos(rig, C, rua)), 0.5f);
+    pm_vec3 hipmid = rest_mid(rig, C, lul, rul), shmid = rest_mid(rig, C, lua, rua);
     float torso = pm_vec3_distance(hipmid, shmid);
     if (!(torso > 0)) torso = 1.0f;
 
     for (int side = 0; side < 2; side++) {
         float sx = side == 0 ? 1.0f : -1.0f;
-#define SLOT(s) (side == 0 ? sl[PMI_SLOT_LEFT(s)] : sl[PMI_SLOT_RIGHT(s)])
+#define SLOT(s) sl[PMI_SLOT_LEFT(s) + side * PMI_SIDE_COUNT] /* PMI_SLOT_RIGHT(s) on the right */
         int o = side; /* left points are even-offset pairs: 11/12, 13/14, ... */
         put_direct(plan, 11 + o, SLOT(PMI_SIDE_UPPER_ARM), 1.0f);
         put_direct(plan, 23 + o, SLOT(PMI_SIDE_UPPER_LEG), 1.0f);
@@ -326,24 +337,25 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         if (wrist != PM_NO_INDEX) {
             pm_vec3 w = rest_pos(rig, C, wrist);
             pm_vec3 e = elbow != PM_NO_INDEX ? rest_pos(rig, C, elbow) : rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_ARM));
-            pm_vec3 d = pm_vec3_sub(w, e);
+            pm_vec3 d = pm_vec3_make(w.x - e.x, w.y - e.y, w.z - e.z);
             float len = pm_vec3_length(d);
             if (!(len > 0)) d = pm_vec3_make(sx, 0, 0), len = 0.3f * torso;
             d = pm_vec3_normalize(d);
-            pm_vec3 fwd = pm_vec3_make(0, 0, 1);
-            pm_vec3 f = pm_vec3_sub(fwd, pm_vec3_scale(d, pm_vec3_dot(d, fwd)));
+            const pm_vec3 fwd = {0, 0, 1};
+            float along = d.x * fwd.x + d.y * fwd.y + d.z * fwd.z; /* fwd - d (d . fwd) */
+            pm_vec3 f = pm_vec3_make(fwd.x - d.x * along, fwd.y - d.y * along, fwd.z - d.z * along);
             f = pm_vec3_length(f) > 1e-3f ? pm_vec3_normalize(f) : pm_vec3_make(0, -1, 0);
-            const struct {
+            static const struct {
                 int point, slot;
                 float along, fwd;
             } fingers[] = {{17, PMI_SIDE_LITTLE, 0.30f, -0.10f}, {19, PMI_SIDE_INDEX, 0.36f, 0.08f}, {21, PMI_SIDE_THUMB, 0.20f, 0.18f}};
             for (int k = 0; k < 3; k++) {
                 uint32_t j = SLOT(fingers[k].slot);
                 if (j != PM_NO_INDEX) put_direct(plan, fingers[k].point + o, j, 1.0f);
-                else
-                    put(rig, plan, fingers[k].point + o, wrist,
-                        pm_vec3_add(w, pm_vec3_add(pm_vec3_scale(d, fingers[k].along * len), pm_vec3_scale(f, fingers[k].fwd * len))),
-                        0.5f);
+                else {
+                    float a = fingers[k].along * len, b = fingers[k].fwd * len; /* w + (d a + f b) */
+                    put(rig, plan, fingers[k].point + o, wrist, &w, d.x * a + f.x * b, d.y * a + f.y * b, d.z * a + f.z * b);
+                }
             }
         }
         /* foot: heel 29, foot index 31 */
@@ -351,10 +363,10 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
             pm_vec3 an = rest_pos(rig, C, ankle);
             float leg = pm_vec3_distance(an, rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_LEG)));
             if (!(leg > 0)) leg = torso;
-            put(rig, plan, 29 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, -0.06f * leg)), 0.5f);
+            put(rig, plan, 29 + o, ankle, &an, 0, -0.08f * leg, -0.06f * leg);
             uint32_t toe = SLOT(PMI_SIDE_TOES);
             if (toe != PM_NO_INDEX) put_direct(plan, 31 + o, toe, 1.0f);
-            else put(rig, plan, 31 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, 0.20f * leg)), 0.5f);
+            else put(rig, plan, 31 + o, ankle, &an, 0, -0.08f * leg, 0.20f * leg);
         }
 #undef SLOT
     }
@@ -363,8 +375,7 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
     if (head != PM_NO_INDEX) {
         pm_vec3 h = rest_pos(rig, C, head);
         for (size_t k = 0; k < sizeof face / sizeof face[0]; k++)
-            put(rig, plan, face[k].point, head,
-                pm_vec3_add(h, pm_vec3_make(face[k].x * torso, face[k].y * torso, face[k].z * torso)), 0.5f);
+            put(rig, plan, face[k].point, head, &h, face[k].x * torso, face[k].y * torso, face[k].z * torso);
     }
     if (sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(plan, 2, sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)], 1.0f);
     if (sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(plan, 5, sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)], 1.0f);
@@ -382,12 +393,11 @@ void pmi_kp_plan_points(const pmi_kp_plan *plan, const pm_mat4 *world, float *po
     pmi_kp_fill_missing(pos, plan->conf);
 }
 
-pm_mat4 pmi_kp_mirror_z(const pm_mat4 *m) {
+void pmi_kp_mirror_z(const pm_mat4 *m, pm_mat4 *out) {
     /* S M S, S = diag(1, 1, -1): negate the z row and the z column (their crossing twice = kept) */
-    pm_mat4 r = *m;
-    for (int c = 0; c < 4; c++) r.m[c * 4 + 2] = -r.m[c * 4 + 2];
-    for (int k = 0; k < 4; k++) r.m[2 * 4 + k] = -r.m[2 * 4 + k];
-    return r;
+    *out = *m;
+    for (int c = 0; c < 4; c++) out->m[c * 4 + 2] = -out->m[c * 4 + 2];
+    for (int k = 0; k < 4; k++) out->m[2 * 4 + k] = -out->m[2 * 4 + k];
 }
 
 /* ---- rigs and running them ----------------------------------------------------------------------------------- */
