@@ -8,9 +8,9 @@
 // js-glue/. The modules and what goes where come from one table, wasm/abi/pm_abi_table.h:
 //   1. The C preprocessor expands wasm/abi/pm_abi_manifest.json.c into JSON: the modules, every
 //      export and its module, the slot layouts, the enums and the result names.
-//   2. One Emscripten link of everything (-O3 run to convergence, little flexible inlining, emmalloc
-//      under wasm/abi/abi_heap.c, standalone: the only import is emscripten_notify_memory_growth) with
-//      function names and the linker's map.
+//   2. One Emscripten link of everything (-O3 run to convergence, emmalloc under wasm/abi/abi_heap.c,
+//      standalone: the only import is emscripten_notify_memory_growth) with function names and the
+//      linker's map.
 //   3. For each lazy module, last first, a quick -O0 link of the modules before it names the
 //      functions they need; Binaryen's wasm-split moves every other function of the module into the
 //      lazy module's own .wasm, leaving a table slot (a placeholder import until it loads) in its
@@ -115,18 +115,18 @@ function link(out, optLevel, exports, extra = []) {
 }
 const t0 = performance.now();
 const FULL = join(WORK, 'full.wasm');
-// Binaryen's -O3 pipeline run to convergence (wasm-opt --converge: again while the binary shrinks) with
-// the flexible inlining of functions that have several callers limited to size 5 (Binaryen's measure,
-// its default 20): the cold helpers (cJSON's cJSON_Is*, option getters, name tables) stay out of line;
-// the one file 1.6 KB gzip and the split modules 1.0 KB smaller than -O3 --converge alone, outputs
-// equal, speed within the A/A noise (docs/benchmarks.md, "size17g: the -Os link"). What the timed loops
-// need inlined the sources inline at compile time (math/math_internal.h's pmi_fmin and pmi_vec3_*,
-// PMI_INLINE in common/internal.h), so Binaryen's choice no longer decides their speed. Measured and
-// not taken: -Os (with or without --converge): the same inlining but Binaryen's -O2 code, 0.3 KB bigger
-// and catwalk and keypoints up to 1.08x slower; a limit of 2: a little bigger; wasm-opt -Os/-Oz/-O4
-// after the link: the split modules grow by about 1 KB; --merge-similar-functions finds nothing.
+// Binaryen's -O3 pipeline run to convergence (wasm-opt --converge: again while the binary shrinks): the
+// same functions (725) and the same inlining, 0.4 KB less code; procmotion-all.wasm -0.35 KB gzip, the
+// split modules -0.22 KB in all, outputs equal, speed within the A/A noise (docs/benchmarks.md, size17g).
+// Measured and not taken (docs/benchmarks.md, "size17g: the -Os link"): with what the timed loops call
+// inlined at compile time (math/math_internal.h's pmi_fmin and pmi_vec3_*, PMI_INLINE), flexible
+// inlining limited to 5 (--flexible-inline-max-function-size=5) is 1.2 KB (the one file) and 0.85 KB
+// (the split modules) smaller and -Os 0.9 and 0.5 KB, with the same calls in every timed function, but
+// keypoints on cmu_131_01.bvh 1.06x and the default catwalk 1.03x slower (-Os: 1.04, 1.08);
+// wasm-opt -Os/-Oz/-O4 after the -O3 link shrinks the one file by 0.6 KB but the split modules grow by
+// about 1 KB; --merge-similar-functions finds nothing.
 // PM_LINK_OPT (space-separated emcc options) replaces FULL_OPT for experiments.
-const FULL_OPT = ['-O3', '-sBINARYEN_EXTRA_PASSES=--converge,--flexible-inline-max-function-size=5'];
+const FULL_OPT = ['-O3', '-sBINARYEN_EXTRA_PASSES=--converge'];
 const mapText = link(FULL, process.env.PM_LINK_OPT?.split(' ') ?? FULL_OPT, exportsOf(MODULES), ['-Wl,--print-map']);
 writeFileSync(join(WORK, 'full.map'), mapText);
 
