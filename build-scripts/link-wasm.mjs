@@ -31,7 +31,7 @@
 //   6. procmotion-all.wasm: the full link with the split set's data and (short) exports, for an app that
 //      uses every module (createProcMotion({ load: 'all' })).
 // Needs emcc, wasm-split and wasm-dis (Debian's emscripten and binaryen, build-scripts/setup.sh).
-// PM_LINK_OPT=-Oz (for experiments) replaces the full link's -O3 --converge (FULL_OPT);
+// PM_LINK_OPT='-Oz' (for experiments) replaces the full link's options (FULL_OPT);
 // build-scripts/wasm-sizes.mjs reads what this leaves in <out>/link/ to show where the bytes are.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -118,12 +118,16 @@ const FULL = join(WORK, 'full.wasm');
 // Binaryen's -O3 pipeline run to convergence (wasm-opt --converge: again while the binary shrinks): the
 // same functions (725) and the same inlining, 0.4 KB less code; procmotion-all.wasm -0.35 KB gzip, the
 // split modules -0.22 KB in all, outputs equal, speed within the A/A noise (docs/benchmarks.md, size17g).
-// Measured and not taken: the link at -Os, -Oz, or -O3 with a lower flexible-inlining limit (10, 15) is
-// 1-2 KB smaller, but no longer inlines fmin/fmax (and the small vector helpers) where they are hot:
-// detectBeats 1.1-1.25x slower, groove and keypoints up to 10 %; wasm-opt -Os/-Oz/-O4 after the -O3 link shrinks
-// the one file by 0.6 KB but the split modules grow by about 1 KB; --merge-similar-functions finds nothing.
+// Measured and not taken (docs/benchmarks.md, "size17g: the -Os link"): with what the timed loops call
+// inlined at compile time (math/math_internal.h's pmi_fmin and pmi_vec3_*, PMI_INLINE), flexible
+// inlining limited to 5 (--flexible-inline-max-function-size=5) is 1.2 KB (the one file) and 0.85 KB
+// (the split modules) smaller and -Os 0.9 and 0.5 KB, with the same calls in every timed function, but
+// keypoints on cmu_131_01.bvh 1.06x and the default catwalk 1.03x slower (-Os: 1.04, 1.08);
+// wasm-opt -Os/-Oz/-O4 after the -O3 link shrinks the one file by 0.6 KB but the split modules grow by
+// about 1 KB; --merge-similar-functions finds nothing.
+// PM_LINK_OPT (space-separated emcc options) replaces FULL_OPT for experiments.
 const FULL_OPT = ['-O3', '-sBINARYEN_EXTRA_PASSES=--converge'];
-const mapText = link(FULL, process.env.PM_LINK_OPT ?? FULL_OPT, exportsOf(MODULES), ['-Wl,--print-map']);
+const mapText = link(FULL, process.env.PM_LINK_OPT?.split(' ') ?? FULL_OPT, exportsOf(MODULES), ['-Wl,--print-map']);
 writeFileSync(join(WORK, 'full.map'), mapText);
 
 // ---- 3. split, lazy modules last first ------------------------------------------------------------

@@ -84,12 +84,12 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         double *row = sal + (size_t)w * states;
         /* comb over 2 multiples only (the window is short) */
         for (uint32_t lag = scan->lag_min; lag <= scan->lag_max; lag++) {
-            double v = acf[lag] + (2 * lag + 1 < local.acf_lags ? 0.5 * fmax(acf[2 * lag], fmax(acf[2 * lag - 1], acf[2 * lag + 1])) : 0);
+            double v = acf[lag] + (2 * lag + 1 < local.acf_lags ? 0.5 * pmi_fmax(acf[2 * lag], pmi_fmax(acf[2 * lag - 1], acf[2 * lag + 1])) : 0);
             double bpm = 60.0 * PMI_FPS / lag, oct = pmi_log2(bpm / prior);
             row[lag - scan->lag_min] = (v > 0 ? v : 0) * pmi_exp(-0.5 * oct * oct);
         }
         double mx = 0;
-        for (uint32_t i = 0; i < states; i++) mx = fmax(mx, row[i]);
+        for (uint32_t i = 0; i < states; i++) mx = pmi_fmax(mx, row[i]);
         for (uint32_t i = 0; i < states; i++) row[i] = mx > 0 ? row[i] / mx : 0;
     }
     /* Viterbi: maximise sum of salience minus step penalties; lg[i] = log(lag_min + i), from the
@@ -121,7 +121,7 @@ static uint32_t local_tempo(const scratch *s, const pmi_tempo_scan *scan, double
         double d = 0;
         if (at > 0 && at + 1 < states) {
             double a = row[at - 1], b = row[at], c = row[at + 1], den = a - 2 * b + c;
-            if (den < 0) d = fmin(0.5, fmax(-0.5, 0.5 * (a - c) / den));
+            if (den < 0) d = pmi_fmin(0.5, pmi_fmax(-0.5, 0.5 * (a - c) / den));
         }
         path[w] = scan->lag_min + at + d;
         if (w > 0) at = (uint32_t)from[(size_t)w * states + at];
@@ -210,7 +210,7 @@ PMI_COLD static void downbeats(const pm_beat_tracker *t, const double *times, ui
     for (uint32_t i = 0; i < nb; i++) {
         double a = times[i], b = i + 1 < nb ? times[i + 1] : times[i] + (i ? times[i] - times[i - 1] : 0.5);
         for (int c = 0; c < 12; c++) cur[c] = 0;
-        uint32_t j0 = (uint32_t)fmax(0, ceil(a * PMI_CHROMA_FPS)), j1 = (uint32_t)fmax(0, ceil(b * PMI_CHROMA_FPS));
+        uint32_t j0 = (uint32_t)pmi_fmax(0, ceil(a * PMI_CHROMA_FPS)), j1 = (uint32_t)pmi_fmax(0, ceil(b * PMI_CHROMA_FPS));
         if (j1 <= j0) j1 = j0 + 1;
         for (uint32_t j = j0; j < j1 && j < nchroma; j++)
             for (int c = 0; c < 12; c++) cur[c] += chroma[12 * (size_t)j + c];
@@ -347,7 +347,7 @@ PMI_COLD pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, p
     for (int iter = 0; iter < 3 && count >= 4; iter++) {
         level_stats st = stats_of(&s, count);
         double bpm = bpm_est * scale;
-        double hi = fmax(st.even, st.odd), lo = fmin(st.even, st.odd), alt = hi > 0 ? lo / hi : 1;
+        double hi = pmi_fmax(st.even, st.odd), lo = pmi_fmin(st.even, st.odd), alt = hi > 0 ? lo / hi : 1;
         double here = fabs(pmi_log2(bpm / prior));
         PMI_TRACE("level %.2f BPM: on %.3f mid %.3f even %.3f odd %.3f (%.2f)\n", bpm, st.on, st.mid, st.even, st.odd, alt);
         if (iter < 2 && bpm * 2 <= pmi_opt_max_bpm(opt) && !(scale < 1 && iter > 0)) {
@@ -387,7 +387,7 @@ PMI_COLD pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, p
         double d = 0;
         if (k > 0 && k + 1 < n) {
             double y0 = s.o[k - 1], y1 = s.o[k], y2 = s.o[k + 1], den = y0 - 2 * y1 + y2;
-            if (y1 >= y0 && y1 >= y2 && den < 0) d = fmin(0.5, fmax(-0.5, 0.5 * (y0 - y2) / den));
+            if (y1 >= y0 && y1 >= y2 && den < 0) d = pmi_fmin(0.5, pmi_fmax(-0.5, 0.5 * (y0 - y2) / den));
         }
         double time = (k + d) / PMI_FPS + PMI_ONSET_LATENCY;
         if (time < 0) time = 0;
@@ -489,7 +489,7 @@ PMI_COLD pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, p
             on += peak_near(s.o, n, k0, 1);
             off += 0.5 * (peak_near(s.o, n, k0 + 0.25 * (k1 - k0), 1) + peak_near(s.o, n, k0 + 0.75 * (k1 - k0), 1));
         }
-        b->confidence = on > 0 ? fmin(1.0, fmax(0.0, 1.0 - off / on)) : 0;
+        b->confidence = on > 0 ? pmi_fmin(1.0, pmi_fmax(0.0, 1.0 - off / on)) : 0;
     }
     (void)steady;
     goto finish;

@@ -88,7 +88,7 @@ PMI_COLD static bool init_bands(pm_beat_tracker *t) {
     t->band_hi = pmi_alloc_array(a, PMI_BANDS, sizeof(uint16_t), NULL, "");
     t->band_w = pmi_alloc_array(a, (size_t)PMI_BANDS * bins, sizeof(float), NULL, "");
     if (!t->band_lo || !t->band_hi || !t->band_w) return false;
-    double fmax = fmin(PMI_BAND_MAX_HZ, 0.49 * t->work_rate);
+    double fmax = pmi_fmin(PMI_BAND_MAX_HZ, 0.49 * t->work_rate);
     double m0 = hz_to_mel(PMI_BAND_MIN_HZ), m1 = hz_to_mel(fmax);
     double bin_hz = t->work_rate / PMI_FFT;
     t->bass_bands = 0;
@@ -125,7 +125,7 @@ PMI_COLD static bool init_chroma(pm_beat_tracker *t) {
     t->pitch_class = pmi_alloc_array(a, bins, 1, NULL, "");
     t->pitch_weight = pmi_alloc_array(a, bins, sizeof(float), NULL, "");
     if (!t->pitch_class || !t->pitch_weight) return false;
-    double bin_hz = t->chroma_rate / PMI_CHROMA_FFT, fmax = fmin(1300.0, 0.45 * t->chroma_rate);
+    double bin_hz = t->chroma_rate / PMI_CHROMA_FFT, fmax = pmi_fmin(1300.0, 0.45 * t->chroma_rate);
     for (uint32_t k = 0; k < bins; k++) {
         double f = k * bin_hz;
         t->pitch_class[k] = -1;
@@ -271,7 +271,7 @@ static bool analyse_chunk(pm_beat_tracker *t, const float *x, size_t frames) {
     float inv = 1.0f / (float)ch;
     for (size_t i = 0; i < frames; i++) {
         float s = 0;
-        for (uint32_t c = 0; c < ch; c++) s += fminf(PMI_CLIP, fmaxf(-PMI_CLIP, x[i * ch + c]));
+        for (uint32_t c = 0; c < ch; c++) s += pmi_fminf(PMI_CLIP, pmi_fmaxf(-PMI_CLIP, x[i * ch + c]));
         t->mono.v[i] = ch == 1 ? s : s * inv;
     }
     size_t before = t->spec.buf.n;

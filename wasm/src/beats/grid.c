@@ -41,7 +41,7 @@ pm_result pm_beat_grid_from_taps(const double *taps, uint32_t n, pm_beat_grid *o
     double beat[4096];
     beat[0] = 0;
     for (uint32_t i = 1; i < n; i++) {
-        double k = fmax(1.0, floor((taps[i] - taps[i - 1]) / med + 0.5));
+        double k = pmi_fmax(1.0, floor((taps[i] - taps[i - 1]) / med + 0.5));
         beat[i] = beat[i - 1] + k;
         per[i - 1] = (taps[i] - taps[i - 1]) / k;
     }

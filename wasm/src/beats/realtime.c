@@ -72,7 +72,7 @@ pm_result pm_beat_tracker_now(pm_beat_tracker *t, pm_beat_now *out, pm_error *er
         size_t q = (size_t)(k + 0.25 * p + 0.5), q3 = (size_t)(k + 0.75 * p + 0.5);
         off += 0.5 * ((q < n ? o[q] : 0) + (q3 < n ? o[q3] : 0));
     }
-    out->confidence = on > 0 ? fmin(1.0, fmax(0.0, 1.0 - off / on)) : 0;
+    out->confidence = on > 0 ? pmi_fmin(1.0, pmi_fmax(0.0, 1.0 - off / on)) : 0;
 done:
     pmi_free(a, o);
     pmi_free(a, score);

@@ -1,6 +1,7 @@
 /* The retarget path shared by every source: rest-pose plan, per-frame points, pelvis to origin, adaptive
  * scale, projection, angles; sequences, checks and feature vectors (see procmotion/keypoints.h). */
 #include "kp_internal.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -227,25 +228,25 @@ pm_result pmi_kp_finish(pmi_kp_raw *raw, pm_kp_sequence **out, pm_error *err) {
 
 static pm_vec3 snap_axis(pm_vec3 v) {
     float ax = fabsf(v.x), ay = fabsf(v.y), az = fabsf(v.z);
-    if (ax >= ay && ax >= az) return pm_vec3_make(v.x < 0 ? -1.f : 1.f, 0, 0);
-    if (ay >= az) return pm_vec3_make(0, v.y < 0 ? -1.f : 1.f, 0);
-    return pm_vec3_make(0, 0, v.z < 0 ? -1.f : 1.f);
+    if (ax >= ay && ax >= az) return pmi_vec3_make(v.x < 0 ? -1.f : 1.f, 0, 0);
+    if (ay >= az) return pmi_vec3_make(0, v.y < 0 ? -1.f : 1.f, 0);
+    return pmi_vec3_make(0, 0, v.z < 0 ? -1.f : 1.f);
 }
 
 /* From the rest translations of the upper legs and arms (a rest matrix's m + 12); the arithmetic of
  * pm_vec3_sub(pm_vec3_scale(pm_vec3_add(..), 0.5f), ..) by component, without the vectors by value. */
 static pm_mat4 canon_from_rest(const float *lhip, const float *rhip, const float *lsh, const float *rsh) {
-    pm_vec3 up = pm_vec3_make((lsh[0] + rsh[0]) * 0.5f - (lhip[0] + rhip[0]) * 0.5f,
+    pm_vec3 up = pmi_vec3_make((lsh[0] + rsh[0]) * 0.5f - (lhip[0] + rhip[0]) * 0.5f,
                               (lsh[1] + rsh[1]) * 0.5f - (lhip[1] + rhip[1]) * 0.5f,
                               (lsh[2] + rsh[2]) * 0.5f - (lhip[2] + rhip[2]) * 0.5f);
-    pm_vec3 lat = pm_vec3_make(lhip[0] - rhip[0], lhip[1] - rhip[1], lhip[2] - rhip[2]);
-    if (pm_vec3_length(lat) < 1e-6f * (pm_vec3_length(up) + 1e-30f))
-        lat = pm_vec3_make(lsh[0] - rsh[0], lsh[1] - rsh[1], lsh[2] - rsh[2]);
-    if (!(pm_vec3_length(up) > 0) || !(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
+    pm_vec3 lat = pmi_vec3_make(lhip[0] - rhip[0], lhip[1] - rhip[1], lhip[2] - rhip[2]);
+    if (pmi_vec3_length(lat) < 1e-6f * (pmi_vec3_length(up) + 1e-30f))
+        lat = pmi_vec3_make(lsh[0] - rsh[0], lsh[1] - rsh[1], lsh[2] - rsh[2]);
+    if (!(pmi_vec3_length(up) > 0) || !(pmi_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 u = snap_axis(up);
     float along = lat.x * u.x + lat.y * u.y + lat.z * u.z; /* lat - u (lat . u) */
-    lat = pm_vec3_make(lat.x - u.x * along, lat.y - u.y * along, lat.z - u.z * along);
-    if (!(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
+    lat = pmi_vec3_make(lat.x - u.x * along, lat.y - u.y * along, lat.z - u.z * along);
+    if (!(pmi_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 l = snap_axis(lat);
     pm_vec3 f = pm_vec3_cross(l, u);
     pm_mat4 c = pm_mat4_identity();
@@ -256,14 +257,14 @@ static pm_mat4 canon_from_rest(const float *lhip, const float *rhip, const float
 }
 
 static pm_vec3 rest_pos(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t j) {
-    pm_vec3 p = pm_mat4_get_translation(&rig->rest[j]);
+    pm_vec3 p = pmi_mat4_get_translation(&rig->rest[j]);
     return pm_mat4_transform_dir(canon, p);
 }
 
 /* The midpoint of two joints' rest positions (pm_vec3_scale(pm_vec3_add(p, q), 0.5f) by component). */
 static pm_vec3 rest_mid(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t a, uint32_t b) {
     pm_vec3 p = rest_pos(rig, canon, a), q = rest_pos(rig, canon, b);
-    return pm_vec3_make((p.x + q.x) * 0.5f, (p.y + q.y) * 0.5f, (p.z + q.z) * 0.5f);
+    return pmi_vec3_make((p.x + q.x) * 0.5f, (p.y + q.y) * 0.5f, (p.z + q.z) * 0.5f);
 }
 
 /* Carry the world-rest point base + (ox, oy, oz) with joint j at confidence 0.5 (the offset by components and
@@ -273,13 +274,13 @@ static void put(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j,
     pm_mat4 cw = pm_mat4_mul(&plan->canon, &rig->rest[j]);
     pm_mat4 inv = pm_mat4_inverse_affine(&cw);
     plan->joint[point] = j;
-    plan->local[point] = pm_mat4_transform_point(&inv, pm_vec3_make(base->x + ox, base->y + oy, base->z + oz));
+    plan->local[point] = pm_mat4_transform_point(&inv, pmi_vec3_make(base->x + ox, base->y + oy, base->z + oz));
     plan->conf[point] = 0.5f;
 }
 
 static void put_direct(pmi_kp_plan *plan, int point, uint32_t j, float c) {
     plan->joint[point] = j;
-    plan->local[point] = pm_vec3_make(0, 0, 0);
+    plan->local[point] = pmi_vec3_make(0, 0, 0);
     plan->conf[point] = c;
 }
 
@@ -310,7 +311,7 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         return pmi_fail(err, PM_ERR_NOT_FOUND, "keypoints: the skeleton lacks %s (both upper arms and both upper legs are needed)",
                         lua == PM_NO_INDEX ? "a left upper arm" : rua == PM_NO_INDEX ? "a right upper arm"
                         : lul == PM_NO_INDEX ? "a left upper leg" : "a right upper leg");
-    for (int i = 0; i < PM_KP_POINT_COUNT; i++) plan->joint[i] = PM_NO_INDEX, plan->conf[i] = 0, plan->local[i] = pm_vec3_make(0, 0, 0);
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++) plan->joint[i] = PM_NO_INDEX, plan->conf[i] = 0, plan->local[i] = pmi_vec3_make(0, 0, 0);
     plan->canon = canon_from_rest(rig->rest[lul].m + 12, rig->rest[rul].m + 12, rig->rest[lua].m + 12, rig->rest[rua].m + 12);
     const pm_mat4 *C = &plan->canon;
     pm_vec3 hipmid = rest_mid(rig, C, lul, rul), shmid = rest_mid(rig, C, lua, rua);
@@ -337,14 +338,14 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         if (wrist != PM_NO_INDEX) {
             pm_vec3 w = rest_pos(rig, C, wrist);
             pm_vec3 e = elbow != PM_NO_INDEX ? rest_pos(rig, C, elbow) : rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_ARM));
-            pm_vec3 d = pm_vec3_make(w.x - e.x, w.y - e.y, w.z - e.z);
-            float len = pm_vec3_length(d);
-            if (!(len > 0)) d = pm_vec3_make(sx, 0, 0), len = 0.3f * torso;
+            pm_vec3 d = pmi_vec3_make(w.x - e.x, w.y - e.y, w.z - e.z);
+            float len = pmi_vec3_length(d);
+            if (!(len > 0)) d = pmi_vec3_make(sx, 0, 0), len = 0.3f * torso;
             d = pm_vec3_normalize(d);
             const pm_vec3 fwd = {0, 0, 1};
             float along = d.x * fwd.x + d.y * fwd.y + d.z * fwd.z; /* fwd - d (d . fwd) */
-            pm_vec3 f = pm_vec3_make(fwd.x - d.x * along, fwd.y - d.y * along, fwd.z - d.z * along);
-            f = pm_vec3_length(f) > 1e-3f ? pm_vec3_normalize(f) : pm_vec3_make(0, -1, 0);
+            pm_vec3 f = pmi_vec3_make(fwd.x - d.x * along, fwd.y - d.y * along, fwd.z - d.z * along);
+            f = pmi_vec3_length(f) > 1e-3f ? pm_vec3_normalize(f) : pmi_vec3_make(0, -1, 0);
             static const struct {
                 int point, slot;
                 float along, fwd;

@@ -3,6 +3,7 @@
  * the knee towards the character's front and toe IK aiming the foot, or FK), mirrored to the
  * right-handed keypoint world frame. */
 #include "kp_internal.h"
+#include "math/math_internal.h"
 #include "mmd_standard.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"

@@ -1,7 +1,10 @@
 /* Internal helpers of the math module shared with other modules (key fitting, pose sampling, tracing
- * easing). */
+ * easing, the beat tracker's fmin/fmax). */
 #ifndef PROCMOTION_MATH_INTERNAL_H
 #define PROCMOTION_MATH_INTERNAL_H
+
+#include "common/internal.h"
+#include "procmotion/math.h"
 
 #include <math.h>
 
@@ -36,6 +39,41 @@ static inline double pmi_bezier_mmd(double x1, double x2, double y1, double y2, 
     pmi_bezier_mmd_solve(x1, x2, x, w);
     return pmi_bezier_mmd_y(w, y1, y2);
 }
+
+/* The one-line vector helpers of procmotion/math.h that the timed loops (pose, groove, catwalk, keypoints)
+ * call, inline (math.c's public functions are these): out of line, the link leaves them calls. */
+PMI_INLINE pm_vec3 pmi_vec3_make(float x, float y, float z) {
+    pm_vec3 v = {x, y, z};
+    return v;
+}
+PMI_INLINE float pmi_vec3_dot(pm_vec3 a, pm_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+PMI_INLINE float pmi_vec3_length(pm_vec3 a) { return sqrtf(pmi_vec3_dot(a, a)); }
+PMI_INLINE pm_quat pmi_quat_identity(void) {
+    pm_quat q = {0, 0, 0, 1};
+    return q;
+}
+PMI_INLINE pm_quat pmi_quat_conjugate(pm_quat q) {
+    pm_quat r = {-q.x, -q.y, -q.z, q.w};
+    return r;
+}
+PMI_INLINE pm_vec3 pmi_mat4_get_translation(const pm_mat4 *m) { return pmi_vec3_make(m->m[12], m->m[13], m->m[14]); }
+
+/* fmin, fmax, fminf and fmaxf as Emscripten's musl computes them (system/lib/libc/musl/src/math/fmin.c
+ * and the others: a NaN argument gives the other one, else wasm's min/max, under which -0 < +0), inline:
+ * libm's are calls, which the link (it inlines little: docs/benchmarks.md "size17g: the -Os link") leaves
+ * out of line in the beat tracker's loops. The same results as libm's by construction; other targets
+ * call their libm. */
+#ifdef __EMSCRIPTEN__
+PMI_INLINE double pmi_fmin(double x, double y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_min_f64(x, y); }
+PMI_INLINE double pmi_fmax(double x, double y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_max_f64(x, y); }
+PMI_INLINE float pmi_fminf(float x, float y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_min_f32(x, y); }
+PMI_INLINE float pmi_fmaxf(float x, float y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_max_f32(x, y); }
+#else
+PMI_INLINE double pmi_fmin(double x, double y) { return fmin(x, y); }
+PMI_INLINE double pmi_fmax(double x, double y) { return fmax(x, y); }
+PMI_INLINE float pmi_fminf(float x, float y) { return fminf(x, y); }
+PMI_INLINE float pmi_fmaxf(float x, float y) { return fmaxf(x, y); }
+#endif
 
 /* The parameter s in [0,1] at which an MMD Bezier's X(s) = x, for control x values x1, x2 in [0,1]
  * (not /127): Newton with a bisection bracket, accurate to 1e-12. x outside (0,1) clamps; NaN gives 0. */
