@@ -5,6 +5,7 @@
 #include "beats/grid_internal.h"
 
 #include "procmotion/ik.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -25,7 +26,7 @@ double pm_groove_joint_angle(const pm_groove_joint *joint, double beat) {
 }
 
 pm_quat pm_groove_joint_offset(const pm_groove_joint *joint, double beat) {
-    pm_quat q = pm_quat_identity();
+    pm_quat q = pmi_quat_identity();
     if (!joint || joint->axis >= PM_GROOVE_AXIS_COUNT) return q;
     double half = pm_groove_joint_angle(joint, beat) * (PM_PI / 180.0) * 0.5;
     if (!isfinite(half)) return q;
@@ -45,7 +46,7 @@ pm_vec3 pm_groove_body_offset(const pm_groove_squat *squat, double beat) {
                                              : pm_groove_wave_value(PM_GROOVE_BOUNCE, p);
     double x = squat->lateral * pm_groove_wave_value(PM_GROOVE_SINE, p) / PMI_GROOVE_CM_PER_UNIT;
     double y = squat->vertical * (u - 1.0) / PMI_GROOVE_CM_PER_UNIT;
-    if (isfinite(x) && isfinite(y)) v = pm_vec3_make((float)x, (float)y, 0.0f);
+    if (isfinite(x) && isfinite(y)) v = pmi_vec3_make((float)x, (float)y, 0.0f);
     return v;
 }
 
@@ -141,7 +142,7 @@ pm_result pm_groove_create(const pm_skeleton *skeleton, const pm_groove_config *
     if (opts) o = *opts;
     if (!isfinite(o.forward.x) || !isfinite(o.forward.y) || !isfinite(o.forward.z))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: forward is not finite");
-    if (pm_vec3_length(o.forward) == 0) o.forward = pm_vec3_make(0, 0, -1);
+    if (pmi_vec3_length(o.forward) == 0) o.forward = pmi_vec3_make(0, 0, -1);
     pm_groove_params params;
     pm_result r = pm_groove_config_resolve(cfg, &params, err);
     if (r != PM_OK) return r;
@@ -151,7 +152,7 @@ pm_result pm_groove_create(const pm_skeleton *skeleton, const pm_groove_config *
     g->allocator = o.allocator;
     g->skeleton = skeleton;
     g->params = params;
-    g->forward = pm_vec3_normalize(o.forward);
+    g->forward = pmi_vec3_normalize(o.forward);
     r = pm_pose_workspace_create(skeleton, &g->allocator, &g->ws, err);
     if (r == PM_OK) r = pm_pose_create(skeleton, &g->allocator, &g->pose, err);
     if (r == PM_OK) {
@@ -163,7 +164,7 @@ pm_result pm_groove_create(const pm_skeleton *skeleton, const pm_groove_config *
         pm_groove_free(g);
         return r;
     }
-    for (uint32_t b = 0; b < skeleton->bone_count; b++) g->bone_offset[b] = pm_quat_identity();
+    for (uint32_t b = 0; b < skeleton->bone_count; b++) g->bone_offset[b] = pmi_quat_identity();
     *out = g;
     return PM_OK;
 }
@@ -201,7 +202,7 @@ void pm_groove_reset_anchors(pm_groove *g) {
 const pm_pose *pm_groove_pose(const pm_groove *g) { return g && g->magic == PMI_GROOVE_MAGIC ? g->pose : NULL; }
 
 static pm_quat world_rotation(const pm_pose *pose, uint32_t bone) {
-    return bone == PM_NO_INDEX ? pm_quat_identity() : pm_quat_normalize(pm_mat4_get_rotation(&pose->world[bone]));
+    return bone == PM_NO_INDEX ? pmi_quat_identity() : pm_quat_normalize(pm_mat4_get_rotation(&pose->world[bone]));
 }
 
 /* Put the ankle's world rotation back on its anchor: its final local rotation becomes
@@ -210,10 +211,10 @@ static pm_quat world_rotation(const pm_pose *pose, uint32_t bone) {
 static pm_result lock_ankle(pm_groove *g, uint32_t ankle, pm_quat anchor, pm_error *err) {
     pm_pose *pose = g->pose;
     pm_quat parent = world_rotation(pose, g->skeleton->bones[ankle].parent);
-    pm_quat wanted = pm_quat_mul(pm_quat_conjugate(parent), anchor);
+    pm_quat wanted = pm_quat_mul(pmi_quat_conjugate(parent), anchor);
     pm_quat fin = pm_quat_normalize(pose->final_rotation[ankle]);
     pose->rotation[ankle] =
-        pm_quat_normalize(pm_quat_mul(pm_quat_mul(pose->rotation[ankle], pm_quat_conjugate(fin)), wanted));
+        pm_quat_normalize(pm_quat_mul(pm_quat_mul(pose->rotation[ankle], pmi_quat_conjugate(fin)), wanted));
     return pm_pose_update_subtree(g->ws, pose, ankle, NULL, err);
 }
 
@@ -229,7 +230,7 @@ static pm_result squat(pm_groove *g, double beat, pm_groove_frame *out, pm_error
     }
     const uint32_t body = in->body_bone;
     out->body_offset = pm_groove_body_offset(&g->params.squat, beat);
-    pose->translation[body] = pm_vec3_add(pose->translation[body], out->body_offset);
+    pose->translation[body] = pmi_vec3_add(pose->translation[body], out->body_offset);
     pm_result r = pm_pose_update_subtree(g->ws, pose, body, NULL, err);
     if (r != PM_OK) return r;
     const pm_vec3 forward = pm_quat_rotate(world_rotation(pose, body), g->forward);
@@ -238,7 +239,7 @@ static pm_result squat(pm_groove *g, double beat, pm_groove_frame *out, pm_error
         if ((r = pm_pose_leg_ik(g->ws, pose, leg[0], leg[1], leg[2], g->anchor[s], forward, NULL, err)) != PM_OK)
             return r;
         if ((r = lock_ankle(g, leg[2], g->anchor_rotation[s], err)) != PM_OK) return r;
-        out->foot_error[s] = pm_vec3_distance(pm_pose_world_position(pose, leg[2]), g->anchor[s]);
+        out->foot_error[s] = pmi_vec3_distance(pm_pose_world_position(pose, leg[2]), g->anchor[s]);
         out->anchor[s] = g->anchor[s];
         out->anchor_rotation[s] = g->anchor_rotation[s];
     }
@@ -256,7 +257,7 @@ pm_result pmi_groove_apply(pm_groove *g, double beat, uint32_t flags, pm_groove_
     out->pose = pose;
     for (uint32_t j = 0; j < PM_GROOVE_JOINT_COUNT; j++) {
         const uint32_t b = in->joint_bone[j];
-        pm_quat q = b == PM_NO_INDEX ? pm_quat_identity() : pm_groove_joint_offset(&g->params.joints[j], beat);
+        pm_quat q = b == PM_NO_INDEX ? pmi_quat_identity() : pm_groove_joint_offset(&g->params.joints[j], beat);
         out->joint_offset[j] = q;
         if (b == PM_NO_INDEX) continue;
         g->bone_offset[b] = q;
@@ -269,7 +270,7 @@ pm_result pmi_groove_apply(pm_groove *g, double beat, uint32_t flags, pm_groove_
     if (only && bounce) {
         /* the animated values only (a viewer's or player's own leg IK plants the feet) */
         out->body_offset = pm_groove_body_offset(&g->params.squat, beat);
-        pose->translation[in->body_bone] = pm_vec3_add(pose->translation[in->body_bone], out->body_offset);
+        pose->translation[in->body_bone] = pmi_vec3_add(pose->translation[in->body_bone], out->body_offset);
     }
     pm_result r = only ? PM_OK : pm_pose_evaluate_local(g->ws, pose, NULL, err);
     if (r == PM_OK && bounce && !only) r = squat(g, beat, out, err);
@@ -280,7 +281,7 @@ pm_result pmi_groove_apply(pm_groove *g, double beat, uint32_t flags, pm_groove_
         for (int k = 0; k < 3; k++) {
             const uint32_t b = in->leg_bone[s][k];
             out->leg_bone[3 * s + k] = b;
-            out->leg_rotation[3 * s + k] = b == PM_NO_INDEX ? pm_quat_identity() : legs[b];
+            out->leg_rotation[3 * s + k] = b == PM_NO_INDEX ? pmi_quat_identity() : legs[b];
         }
     return PM_OK;
 }
@@ -297,8 +298,8 @@ pm_result pm_groove_offsets(pm_groove *g, const pm_pose *pose, double time_secon
                         pose->bone_count, pose->rotation ? "given" : "missing", n);
     pm_pose *mine = g->pose;
     for (uint32_t b = 0; b < n; b++) {
-        mine->rotation[b] = pose ? pose->rotation[b] : pm_quat_identity();
-        mine->translation[b] = pose && pose->translation ? pose->translation[b] : pm_vec3_make(0, 0, 0);
+        mine->rotation[b] = pose ? pose->rotation[b] : pmi_quat_identity();
+        mine->translation[b] = pose && pose->translation ? pose->translation[b] : pmi_vec3_make(0, 0, 0);
     }
     return pmi_groove_apply(g, pm_groove_beat(time_seconds, bpm), flags, out, err);
 }

@@ -1,6 +1,7 @@
 /* The retarget path shared by every source: rest-pose plan, per-frame points, pelvis to origin, adaptive
  * scale, projection, angles; sequences, checks and feature vectors (see procmotion/keypoints.h). */
 #include "kp_internal.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -227,21 +228,21 @@ pm_result pmi_kp_finish(pmi_kp_raw *raw, pm_kp_sequence **out, pm_error *err) {
 
 static pm_vec3 snap_axis(pm_vec3 v) {
     float ax = fabsf(v.x), ay = fabsf(v.y), az = fabsf(v.z);
-    if (ax >= ay && ax >= az) return pm_vec3_make(v.x < 0 ? -1.f : 1.f, 0, 0);
-    if (ay >= az) return pm_vec3_make(0, v.y < 0 ? -1.f : 1.f, 0);
-    return pm_vec3_make(0, 0, v.z < 0 ? -1.f : 1.f);
+    if (ax >= ay && ax >= az) return pmi_vec3_make(v.x < 0 ? -1.f : 1.f, 0, 0);
+    if (ay >= az) return pmi_vec3_make(0, v.y < 0 ? -1.f : 1.f, 0);
+    return pmi_vec3_make(0, 0, v.z < 0 ? -1.f : 1.f);
 }
 
 static pm_mat4 canon_from_rest(pm_vec3 lhip, pm_vec3 rhip, pm_vec3 lsh, pm_vec3 rsh) {
-    pm_vec3 up = pm_vec3_sub(pm_vec3_scale(pm_vec3_add(lsh, rsh), 0.5f), pm_vec3_scale(pm_vec3_add(lhip, rhip), 0.5f));
-    pm_vec3 lat = pm_vec3_sub(lhip, rhip);
-    if (pm_vec3_length(lat) < 1e-6f * (pm_vec3_length(up) + 1e-30f)) lat = pm_vec3_sub(lsh, rsh);
-    if (!(pm_vec3_length(up) > 0) || !(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
+    pm_vec3 up = pmi_vec3_sub(pmi_vec3_scale(pmi_vec3_add(lsh, rsh), 0.5f), pmi_vec3_scale(pmi_vec3_add(lhip, rhip), 0.5f));
+    pm_vec3 lat = pmi_vec3_sub(lhip, rhip);
+    if (pmi_vec3_length(lat) < 1e-6f * (pmi_vec3_length(up) + 1e-30f)) lat = pmi_vec3_sub(lsh, rsh);
+    if (!(pmi_vec3_length(up) > 0) || !(pmi_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 u = snap_axis(up);
-    lat = pm_vec3_sub(lat, pm_vec3_scale(u, pm_vec3_dot(lat, u)));
-    if (!(pm_vec3_length(lat) > 0)) return pm_mat4_identity();
+    lat = pmi_vec3_sub(lat, pmi_vec3_scale(u, pmi_vec3_dot(lat, u)));
+    if (!(pmi_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 l = snap_axis(lat);
-    pm_vec3 f = pm_vec3_cross(l, u);
+    pm_vec3 f = pmi_vec3_cross(l, u);
     pm_mat4 c = pm_mat4_identity();
     c.m[0] = l.x, c.m[4] = l.y, c.m[8] = l.z;
     c.m[1] = u.x, c.m[5] = u.y, c.m[9] = u.z;
@@ -265,7 +266,7 @@ static void put(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t j,
 
 static void put_direct(pmi_kp_plan *plan, int point, uint32_t j, float c) {
     plan->joint[point] = j;
-    plan->local[point] = pm_vec3_make(0, 0, 0);
+    plan->local[point] = pmi_vec3_make(0, 0, 0);
     plan->conf[point] = c;
 }
 
@@ -274,7 +275,7 @@ static uint32_t first_child(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_
     if (j == PM_NO_INDEX || !rig->parent) return PM_NO_INDEX;
     pm_vec3 pj = rest_pos(rig, canon, j);
     for (uint32_t k = 0; k < rig->joint_count; k++)
-        if (rig->parent[k] == j && pm_vec3_distance(rest_pos(rig, canon, k), pj) > 0) return k;
+        if (rig->parent[k] == j && pmi_vec3_distance(rest_pos(rig, canon, k), pj) > 0) return k;
     return PM_NO_INDEX;
 }
 
@@ -296,14 +297,14 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         return pmi_fail(err, PM_ERR_NOT_FOUND, "keypoints: the skeleton lacks %s (both upper arms and both upper legs are needed)",
                         lua == PM_NO_INDEX ? "a left upper arm" : rua == PM_NO_INDEX ? "a right upper arm"
                         : lul == PM_NO_INDEX ? "a left upper leg" : "a right upper leg");
-    for (int i = 0; i < PM_KP_POINT_COUNT; i++) plan->joint[i] = PM_NO_INDEX, plan->conf[i] = 0, plan->local[i] = pm_vec3_make(0, 0, 0);
+    for (int i = 0; i < PM_KP_POINT_COUNT; i++) plan->joint[i] = PM_NO_INDEX, plan->conf[i] = 0, plan->local[i] = pmi_vec3_make(0, 0, 0);
     pm_vec3 p_lul = pm_mat4_get_translation(&rig->rest[lul]), p_rul = pm_mat4_get_translation(&rig->rest[rul]);
     pm_vec3 p_lua = pm_mat4_get_translation(&rig->rest[lua]), p_rua = pm_mat4_get_translation(&rig->rest[rua]);
     plan->canon = canon_from_rest(p_lul, p_rul, p_lua, p_rua);
     const pm_mat4 *C = &plan->canon;
-    pm_vec3 hipmid = pm_vec3_scale(pm_vec3_add(rest_pos(rig, C, lul), rest_pos(rig, C, rul)), 0.5f);
-    pm_vec3 shmid = pm_vec3_scale(pm_vec3_add(rest_pos(rig, C, lua), rest_pos(rig, C, rua)), 0.5f);
-    float torso = pm_vec3_distance(hipmid, shmid);
+    pm_vec3 hipmid = pmi_vec3_scale(pmi_vec3_add(rest_pos(rig, C, lul), rest_pos(rig, C, rul)), 0.5f);
+    pm_vec3 shmid = pmi_vec3_scale(pmi_vec3_add(rest_pos(rig, C, lua), rest_pos(rig, C, rua)), 0.5f);
+    float torso = pmi_vec3_distance(hipmid, shmid);
     if (!(torso > 0)) torso = 1.0f;
 
     for (int side = 0; side < 2; side++) {
@@ -326,13 +327,13 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         if (wrist != PM_NO_INDEX) {
             pm_vec3 w = rest_pos(rig, C, wrist);
             pm_vec3 e = elbow != PM_NO_INDEX ? rest_pos(rig, C, elbow) : rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_ARM));
-            pm_vec3 d = pm_vec3_sub(w, e);
-            float len = pm_vec3_length(d);
-            if (!(len > 0)) d = pm_vec3_make(sx, 0, 0), len = 0.3f * torso;
-            d = pm_vec3_normalize(d);
-            pm_vec3 fwd = pm_vec3_make(0, 0, 1);
-            pm_vec3 f = pm_vec3_sub(fwd, pm_vec3_scale(d, pm_vec3_dot(d, fwd)));
-            f = pm_vec3_length(f) > 1e-3f ? pm_vec3_normalize(f) : pm_vec3_make(0, -1, 0);
+            pm_vec3 d = pmi_vec3_sub(w, e);
+            float len = pmi_vec3_length(d);
+            if (!(len > 0)) d = pmi_vec3_make(sx, 0, 0), len = 0.3f * torso;
+            d = pmi_vec3_normalize(d);
+            pm_vec3 fwd = pmi_vec3_make(0, 0, 1);
+            pm_vec3 f = pmi_vec3_sub(fwd, pmi_vec3_scale(d, pmi_vec3_dot(d, fwd)));
+            f = pmi_vec3_length(f) > 1e-3f ? pmi_vec3_normalize(f) : pmi_vec3_make(0, -1, 0);
             const struct {
                 int point, slot;
                 float along, fwd;
@@ -342,19 +343,19 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
                 if (j != PM_NO_INDEX) put_direct(plan, fingers[k].point + o, j, 1.0f);
                 else
                     put(rig, plan, fingers[k].point + o, wrist,
-                        pm_vec3_add(w, pm_vec3_add(pm_vec3_scale(d, fingers[k].along * len), pm_vec3_scale(f, fingers[k].fwd * len))),
+                        pmi_vec3_add(w, pmi_vec3_add(pmi_vec3_scale(d, fingers[k].along * len), pmi_vec3_scale(f, fingers[k].fwd * len))),
                         0.5f);
             }
         }
         /* foot: heel 29, foot index 31 */
         if (ankle != PM_NO_INDEX) {
             pm_vec3 an = rest_pos(rig, C, ankle);
-            float leg = pm_vec3_distance(an, rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_LEG)));
+            float leg = pmi_vec3_distance(an, rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_LEG)));
             if (!(leg > 0)) leg = torso;
-            put(rig, plan, 29 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, -0.06f * leg)), 0.5f);
+            put(rig, plan, 29 + o, ankle, pmi_vec3_add(an, pmi_vec3_make(0, -0.08f * leg, -0.06f * leg)), 0.5f);
             uint32_t toe = SLOT(PMI_SIDE_TOES);
             if (toe != PM_NO_INDEX) put_direct(plan, 31 + o, toe, 1.0f);
-            else put(rig, plan, 31 + o, ankle, pm_vec3_add(an, pm_vec3_make(0, -0.08f * leg, 0.20f * leg)), 0.5f);
+            else put(rig, plan, 31 + o, ankle, pmi_vec3_add(an, pmi_vec3_make(0, -0.08f * leg, 0.20f * leg)), 0.5f);
         }
 #undef SLOT
     }
@@ -364,7 +365,7 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         pm_vec3 h = rest_pos(rig, C, head);
         for (size_t k = 0; k < sizeof face / sizeof face[0]; k++)
             put(rig, plan, face[k].point, head,
-                pm_vec3_add(h, pm_vec3_make(face[k].x * torso, face[k].y * torso, face[k].z * torso)), 0.5f);
+                pmi_vec3_add(h, pmi_vec3_make(face[k].x * torso, face[k].y * torso, face[k].z * torso)), 0.5f);
     }
     if (sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(plan, 2, sl[PMI_SLOT_LEFT(PMI_SIDE_EYE)], 1.0f);
     if (sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)] != PM_NO_INDEX) put_direct(plan, 5, sl[PMI_SLOT_RIGHT(PMI_SIDE_EYE)], 1.0f);

@@ -8,6 +8,7 @@
 #include "procmotion/pose.h"
 #include "procmotion/rig.h"
 #include "procmotion/vmd.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -191,14 +192,14 @@ static bool leg_ik_enabled(const vmd_ctx *c, const leg *l, uint32_t frame) {
 /* ---- FK (MMD space, rotations and positions) ---------------------------------------------------------- */
 
 static pm_vec3 rest_of(uint32_t i) {
-    return pm_vec3_make(pmi_mmd_standard[i].position[0], pmi_mmd_standard[i].position[1], pmi_mmd_standard[i].position[2]);
+    return pmi_vec3_make(pmi_mmd_standard[i].position[0], pmi_mmd_standard[i].position[1], pmi_mmd_standard[i].position[2]);
 }
 
 static pm_quat append_rot(pm_quat src, float ratio) {
     if (ratio == 1.0f) return src;
     if (ratio == -1.0f) return qconj(src);
-    if (ratio < 0) return pm_quat_slerp(pm_quat_identity(), qconj(src), -ratio);
-    return pm_quat_slerp(pm_quat_identity(), src, ratio);
+    if (ratio < 0) return pm_quat_slerp(pmi_quat_identity(), qconj(src), -ratio);
+    return pm_quat_slerp(pmi_quat_identity(), src, ratio);
 }
 
 /* FK over the bones listed (the active bones, or those below a leg's hip after IK), in table order. */
@@ -233,31 +234,31 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
     uint32_t parent = (uint32_t)pmi_mmd_standard[l->hip].parent;
     pm_quat rp = pm_quat_normalize(c->wq[parent]);
     pm_vec3 h = c->wp[l->hip], target = c->wp[l->ik];
-    pm_vec3 thigh_rest = pm_vec3_sub(rest_of(l->knee), rest_of(l->hip));
-    pm_vec3 shin_rest = pm_vec3_sub(rest_of(l->ankle), rest_of(l->knee));
-    float a = pm_vec3_length(thigh_rest), b = pm_vec3_length(shin_rest);
-    pm_vec3 d = pm_vec3_sub(target, h);
-    float dist = pm_vec3_length(d);
-    pm_vec3 u = dist > 1e-6f ? pm_vec3_scale(d, 1.0f / dist) : pm_vec3_normalize(qrot(rp, pm_vec3_add(thigh_rest, shin_rest)));
+    pm_vec3 thigh_rest = pmi_vec3_sub(rest_of(l->knee), rest_of(l->hip));
+    pm_vec3 shin_rest = pmi_vec3_sub(rest_of(l->ankle), rest_of(l->knee));
+    float a = pmi_vec3_length(thigh_rest), b = pmi_vec3_length(shin_rest);
+    pm_vec3 d = pmi_vec3_sub(target, h);
+    float dist = pmi_vec3_length(d);
+    pm_vec3 u = dist > 1e-6f ? pmi_vec3_scale(d, 1.0f / dist) : pmi_vec3_normalize(qrot(rp, pmi_vec3_add(thigh_rest, shin_rest)));
     float lo = fabsf(a - b) + 1e-4f, hi = (a + b) * (1.0f - 1e-6f);
     if (dist < lo) dist = lo;
     if (dist > hi) dist = hi; /* out of reach: the leg straightens towards the target */
-    pm_vec3 front = qrot(rp, pm_vec3_make(0, 0, -1));
-    pm_vec3 v = pm_vec3_sub(front, pm_vec3_scale(u, pm_vec3_dot(front, u)));
-    if (pm_vec3_length(v) < 1e-4f) { /* leg pointing straight forward or back: bend the knee upwards */
-        pm_vec3 up = qrot(rp, pm_vec3_make(0, 1, 0));
-        v = pm_vec3_sub(up, pm_vec3_scale(u, pm_vec3_dot(up, u)));
+    pm_vec3 front = qrot(rp, pmi_vec3_make(0, 0, -1));
+    pm_vec3 v = pmi_vec3_sub(front, pmi_vec3_scale(u, pmi_vec3_dot(front, u)));
+    if (pmi_vec3_length(v) < 1e-4f) { /* leg pointing straight forward or back: bend the knee upwards */
+        pm_vec3 up = qrot(rp, pmi_vec3_make(0, 1, 0));
+        v = pmi_vec3_sub(up, pmi_vec3_scale(u, pmi_vec3_dot(up, u)));
     }
-    v = pm_vec3_normalize(v);
+    v = pmi_vec3_normalize(v);
     double cosa = ((double)a * a + (double)dist * dist - (double)b * b) / (2.0 * a * dist);
     if (cosa > 1) cosa = 1;
     if (cosa < -1) cosa = -1;
     double sina = sqrt(1 - cosa * cosa);
-    pm_vec3 k = pm_vec3_add(h, pm_vec3_add(pm_vec3_scale(u, (float)(a * cosa)), pm_vec3_scale(v, (float)(a * sina))));
-    pm_vec3 an = pm_vec3_add(h, pm_vec3_scale(u, dist));
+    pm_vec3 k = pmi_vec3_add(h, pmi_vec3_add(pmi_vec3_scale(u, (float)(a * cosa)), pmi_vec3_scale(v, (float)(a * sina))));
+    pm_vec3 an = pmi_vec3_add(h, pmi_vec3_scale(u, dist));
     /* world rotations: the parent's, turned so the rest bone directions point at the solved joints */
-    pm_quat r_hip = pm_quat_normalize(qmul(pm_quat_from_to(qrot(rp, thigh_rest), pm_vec3_sub(k, h)), rp));
-    pm_quat r_knee = pm_quat_normalize(qmul(pm_quat_from_to(qrot(r_hip, shin_rest), pm_vec3_sub(an, k)), r_hip));
+    pm_quat r_hip = pm_quat_normalize(qmul(pm_quat_from_to(qrot(rp, thigh_rest), pmi_vec3_sub(k, h)), rp));
+    pm_quat r_knee = pm_quat_normalize(qmul(pm_quat_from_to(qrot(r_hip, shin_rest), pmi_vec3_sub(an, k)), r_hip));
     c->final_q[l->hip] = pm_quat_normalize(qmul(qconj(rp), r_hip));
     c->final_q[l->knee] = pm_quat_normalize(qmul(qconj(r_hip), r_knee));
     c->override[l->hip] = c->override[l->knee] = 1;
@@ -265,8 +266,8 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
 
 /* つま先ＩＫ: turn the ankle so the toe points at the toe IK bone. */
 static void solve_toe(vmd_ctx *c, const leg *l) {
-    pm_vec3 an = c->wp[l->ankle], from = pm_vec3_sub(c->wp[l->toe], an), to = pm_vec3_sub(c->wp[l->toe_ik], an);
-    if (pm_vec3_length(from) < 1e-6f || pm_vec3_length(to) < 1e-6f) return;
+    pm_vec3 an = c->wp[l->ankle], from = pmi_vec3_sub(c->wp[l->toe], an), to = pmi_vec3_sub(c->wp[l->toe_ik], an);
+    if (pmi_vec3_length(from) < 1e-6f || pmi_vec3_length(to) < 1e-6f) return;
     pm_quat r = qmul(pm_quat_from_to(from, to), c->wq[l->ankle]);
     c->final_q[l->ankle] = pm_quat_normalize(qmul(qconj(c->wq[l->knee]), r));
     c->override[l->ankle] = 1;
@@ -473,7 +474,7 @@ PMI_COLD pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp
         const pmi_mmd_bone *b = &pmi_mmd_standard[i];
         rig.names[i] = (pm_string){b->name, (uint32_t)strlen(b->name)};
         rig.parent[i] = b->parent >= 0 ? (uint32_t)b->parent : PM_NO_INDEX;
-        mirrored_matrix(pm_quat_identity(), rest_of(i), &rig.rest[i]);
+        mirrored_matrix(pmi_quat_identity(), rest_of(i), &rig.rest[i]);
     }
     r = last == UINT32_MAX ? too_many_frames(last, err) /* last + 1 would wrap to 0 frames */
                            : pmi_kp_run_rig(&rig, last + 1, MMD_FPS, eval_vmd, &c, opts, &stats, out, err);
@@ -541,7 +542,7 @@ PMI_COLD pm_result pmi_kp_from_vmd_model(const uint8_t *data, size_t size, const
     for (uint32_t i = 0; i < sk->bone_count; i++) {
         rig.names[i] = sk->bones[i].name;
         rig.parent[i] = sk->bones[i].parent;
-        pm_mat4 t = pm_mat4_from_rotation_translation(pm_quat_identity(), sk->bones[i].position);
+        pm_mat4 t = pm_mat4_from_rotation_translation(pmi_quat_identity(), sk->bones[i].position);
         rig.rest[i] = pmi_kp_mirror_z(&t);
     }
     r = info.last_frame == UINT32_MAX ? too_many_frames(info.last_frame, err)

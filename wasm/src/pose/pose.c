@@ -97,7 +97,7 @@ static void init_bones(pm_pose_workspace *ws) {
         o->ik = PM_NO_INDEX;
         o->after_physics = (b->flags & PM_BONE_AFTER_PHYSICS) != 0;
         pm_vec3 r = b->position;
-        if (b->parent != PM_NO_INDEX) r = pm_vec3_sub(r, sk->bones[b->parent].position);
+        if (b->parent != PM_NO_INDEX) r = pmi_vec3_sub(r, sk->bones[b->parent].position);
         o->rest[0] = r.x, o->rest[1] = r.y, o->rest[2] = r.z;
         o->append_src = PM_NO_INDEX;
         if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX) {
@@ -293,9 +293,9 @@ pm_result pm_pose_create(const pm_skeleton *skeleton, const pm_allocator *alloca
     pose->translation = (pm_vec3 *)at, at += n * sizeof(pm_vec3);
     pose->final_translation = (pm_vec3 *)at;
     for (size_t i = 0; i < n; i++) {
-        pose->rotation[i] = pose->final_rotation[i] = pm_quat_identity();
-        pm_vec3 pos = skeleton->bones ? skeleton->bones[i].position : pm_vec3_make(0, 0, 0);
-        pose->world[i] = pm_mat4_from_rotation_translation(pm_quat_identity(), pos);
+        pose->rotation[i] = pose->final_rotation[i] = pmi_quat_identity();
+        pm_vec3 pos = skeleton->bones ? skeleton->bones[i].position : pmi_vec3_make(0, 0, 0);
+        pose->world[i] = pm_mat4_from_rotation_translation(pmi_quat_identity(), pos);
     }
     *out = pose;
     return PM_OK;
@@ -309,7 +309,7 @@ void pm_pose_free(pm_pose *pose) {
 }
 
 pm_vec3 pm_pose_world_position(const pm_pose *pose, uint32_t bone) {
-    if (!pose || !pose->world || bone >= pose->bone_count) return pm_vec3_make(0, 0, 0);
+    if (!pose || !pose->world || bone >= pose->bone_count) return pmi_vec3_make(0, 0, 0);
     return pm_mat4_get_translation(&pose->world[bone]);
 }
 
@@ -414,11 +414,11 @@ pm_result pm_pose_sample(const pm_anim *anim, pm_pose_workspace *ws, double fram
         if (!(fabs(st->off.x) <= FLT_MAX && fabs(st->off.y) <= FLT_MAX && fabs(st->off.z) <= FLT_MAX &&
               fabs(st->rot.x) <= FLT_MAX && fabs(st->rot.y) <= FLT_MAX && fabs(st->rot.z) <= FLT_MAX &&
               fabs(st->rot.w) <= FLT_MAX)) {
-            for (uint32_t k = 0; k < n; k++) pose->translation[k] = pm_vec3_make(0, 0, 0), pose->rotation[k] = pm_quat_identity();
+            for (uint32_t k = 0; k < n; k++) pose->translation[k] = pmi_vec3_make(0, 0, 0), pose->rotation[k] = pmi_quat_identity();
             return pmi_fail(err, PM_ERR_BAD_FORMAT, "pose: the keys of bone %u (%s) go beyond the float range at frame %g", i,
                             ws->skeleton->bones[i].name.data, frame);
         }
-        pose->translation[i] = pm_vec3_make((float)st->off.x, (float)st->off.y, (float)st->off.z);
+        pose->translation[i] = pmi_vec3_make((float)st->off.x, (float)st->off.y, (float)st->off.z);
         pose->rotation[i] = pmi_dq_to_quat(st->rot);
         if (ws->bones[i].ik != PM_NO_INDEX) ws->ik_prop[i] = 1;
     }
@@ -595,7 +595,7 @@ static void store_finals(const pm_pose_workspace *ws, pm_pose *pose) {
         const pmi_bone_state *st = &ws->st[i];
         if (pose->final_rotation) pose->final_rotation[i] = pm_quat_normalize(pmi_dq_to_quat(st->fin_rot));
         if (pose->final_translation)
-            pose->final_translation[i] = pm_vec3_make((float)st->fin_pos.x, (float)st->fin_pos.y, (float)st->fin_pos.z);
+            pose->final_translation[i] = pmi_vec3_make((float)st->fin_pos.x, (float)st->fin_pos.y, (float)st->fin_pos.z);
     }
 }
 

@@ -2,6 +2,7 @@
 #include "procmotion/ik.h"
 
 #include "pose_internal.h"
+#include "math/math_internal.h"
 
 typedef pmi_dv dv;
 
@@ -9,7 +10,7 @@ static dv v_add(dv a, dv b) { return pmi_dv_make(a.x + b.x, a.y + b.y, a.z + b.z
 static dv v_scale(dv a, double s) { return pmi_dv_make(a.x * s, a.y * s, a.z * s); }
 static double v_len(dv a) { return sqrt(pmi_dv_len_sq(a)); }
 static dv v_of(pm_vec3 v) { return pmi_dv_make(v.x, v.y, v.z); }
-static pm_vec3 v_out(dv v) { return pm_vec3_make((float)v.x, (float)v.y, (float)v.z); }
+static pm_vec3 v_out(dv v) { return pmi_vec3_make((float)v.x, (float)v.y, (float)v.z); }
 
 /* Unit vector, or zero when the length is below `tiny`. */
 static dv v_unit(dv a, double tiny) {
@@ -169,7 +170,7 @@ pm_result pm_leg_ik(pm_vec3 hip, pm_vec3 knee, pm_vec3 ankle, pm_vec3 target, pm
 
 pm_quat pm_ik_delta_to_local(pm_quat parent_world, pm_quat delta) {
     pm_quat p = pm_quat_normalize(parent_world);
-    return pm_quat_normalize(pm_quat_mul(pm_quat_mul(pm_quat_conjugate(p), delta), p));
+    return pm_quat_normalize(pm_quat_mul(pm_quat_mul(pmi_quat_conjugate(p), delta), p));
 }
 
 static bool descends(const pm_pose_workspace *ws, uint32_t bone, uint32_t ancestor) {
@@ -182,7 +183,7 @@ static bool descends(const pm_pose_workspace *ws, uint32_t bone, uint32_t ancest
 /* Pre-multiply a world delta onto bone b's animated rotation, through its IK correction. */
 static void apply_delta(pm_pose_workspace *ws, pm_pose *pose, uint32_t b, pm_quat delta) {
     uint32_t parent = ws->bones[b].parent;
-    pm_quat pw = parent != PM_NO_INDEX ? pm_mat4_get_rotation(&pose->world[parent]) : pm_quat_identity();
+    pm_quat pw = parent != PM_NO_INDEX ? pm_mat4_get_rotation(&pose->world[parent]) : pmi_quat_identity();
     pmi_dq local = pmi_dq_from_quat(pm_ik_delta_to_local(pw, delta));
     pmi_dq ik = ws->bones[b].is_link ? ws->st[b].ik_rot : pmi_dq_identity();
     pmi_dq r = pmi_dq_mul(pmi_dq_mul(pmi_dq_mul(pmi_dq_conj(ik), local), ik), pmi_dq_from_quat(pose->rotation[b]));
