@@ -6,7 +6,6 @@
 #include "procmotion/landing.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/rig.h"
-#include "math/math_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -500,8 +499,8 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
         o->ik_rot[s] = f.rot;
         dv h_rel = dv_sub(c->pos[CG_HIP_L + s], c->pos[piv]);
         dv hip = dv_add(ppos, dv_rot(&prot, &h_rel));
-        double need = pm_landing_reach_need(pmi_vec3_make((float)hip.x, (float)hip.y, (float)hip.z),
-                                            pmi_vec3_make((float)f.target.x, (float)f.target.y, (float)f.target.z), c->reach[s]);
+        double need = pm_landing_reach_need(pm_vec3_make((float)hip.x, (float)hip.y, (float)hip.z),
+                                            pm_vec3_make((float)f.target.x, (float)f.target.y, (float)f.target.z), c->reach[s]);
         if (need > o->crouch_need) o->crouch_need = need;
     }
 }
@@ -838,8 +837,8 @@ static void foot_limb(const cw *c, int s, const float *plan, const float *plan_r
     for (int64_t f = c->Lf; c->warp && f >= 0 && contact[f] != PM_LANDING_SWING; f--) contact[f] = PM_LANDING_SWING;
     l->contact = contact;
     l->floor = (float)c->ankle_y[s];
-    l->heel = pmi_vec3_make((float)c->heel_rel.x, (float)c->heel_rel.y, (float)c->heel_rel.z);
-    l->ball = pmi_vec3_make((float)c->ball_rel.x, (float)c->ball_rel.y, (float)c->ball_rel.z);
+    l->heel = pm_vec3_make((float)c->heel_rel.x, (float)c->heel_rel.y, (float)c->heel_rel.z);
+    l->ball = pm_vec3_make((float)c->ball_rel.x, (float)c->ball_rel.y, (float)c->ball_rel.z);
     l->keep_children = true;
 }
 
@@ -951,8 +950,8 @@ PMI_COLD static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns,
         }
     for (int s = 0; s < 2; s++) {
         out->floor[s] = (float)c->ankle_y[s];
-        out->heel[s] = pmi_vec3_make((float)c->heel_rel.x, (float)c->heel_rel.y, (float)c->heel_rel.z);
-        out->ball[s] = pmi_vec3_make((float)c->ball_rel.x, (float)c->ball_rel.y, (float)c->ball_rel.z);
+        out->heel[s] = pm_vec3_make((float)c->heel_rel.x, (float)c->heel_rel.y, (float)c->heel_rel.z);
+        out->ball[s] = pm_vec3_make((float)c->ball_rel.x, (float)c->ball_rel.y, (float)c->ball_rel.z);
     }
     return PM_OK;
 }

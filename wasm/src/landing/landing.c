@@ -6,7 +6,6 @@
 #include "keyfit/keyfit.h"
 #include "pose/pose_internal.h"
 #include "procmotion/pose.h"
-#include "math/math_internal.h"
 
 #include <float.h>
 
@@ -367,7 +366,7 @@ static pm_result add_keys(pm_vmd *vmd, const char *name, const pmi_keyfit_key *k
 /* ---- measuring ---------------------------------------------------------------------------------- */
 
 static pmi_dv pivot_of(const pm_landing_limb *l, uint8_t contact, const float *world) {
-    pm_vec3 off = contact == PM_LANDING_HEEL ? l->heel : contact == PM_LANDING_BALL ? l->ball : pmi_vec3_make(0, 0, 0);
+    pm_vec3 off = contact == PM_LANDING_HEEL ? l->heel : contact == PM_LANDING_BALL ? l->ball : pm_vec3_make(0, 0, 0);
     return mat_point(world, dv_of(off));
 }
 
