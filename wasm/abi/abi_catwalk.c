@@ -5,6 +5,7 @@
 
 #include "catwalk/catwalk_internal.h"
 #include "procmotion/vmd.h"
+#include "math/math_internal.h"
 
 #include <stdlib.h>
 
@@ -108,7 +109,7 @@ static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, co
                 r = PM_ERR_OUT_OF_MEMORY;
                 goto done;
             }
-            for (uint32_t i = 0; i < nb; i++) positions[i] = pm_vec3_make(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
+            for (uint32_t i = 0; i < nb; i++) positions[i] = pmi_vec3_make(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
             model.bone_positions = positions;
         }
         if (d[CW_PARENTS] && nb) {

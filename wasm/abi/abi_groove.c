@@ -10,6 +10,7 @@
 #include "common/internal.h"
 #include "groove/groove_internal.h"
 #include "procmotion/groove.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -111,7 +112,7 @@ PM_EXPORT pm_abi_groove *pm_abi_groove_create(const pm_skeleton *skeleton, const
         h->translation = calloc(n ? n : 1, sizeof *h->translation);
         h->out = calloc(OUT_BONE_OFFSET + 4 * (size_t)n, sizeof *h->out);
         if (!h->rotation || !h->translation || !h->out) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory");
-        for (uint32_t b = 0; r == PM_OK && b < n; b++) h->rotation[b] = pm_quat_identity();
+        for (uint32_t b = 0; r == PM_OK && b < n; b++) h->rotation[b] = pmi_quat_identity();
     }
     if (r != PM_OK) {
         pm_abi_fail(errbuf, &err, r);

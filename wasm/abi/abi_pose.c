@@ -10,6 +10,7 @@
 #include "common/internal.h"
 #include "procmotion/ik.h"
 #include "procmotion/pose.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -155,7 +156,7 @@ PM_EXPORT uint32_t pm_abi_pose_ik_enabled(const pm_abi_pose *p, uint32_t bone) {
 PM_EXPORT int32_t pm_abi_two_bone_ik(const float *in, float *out, char *errbuf) {
     pm_error err = {0};
     if (!in || !out) return pm_abi_fail(errbuf, &err, pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "abi: no buffers"));
-#define V(slot) pm_vec3_make(in[slot], in[(slot) + 1], in[(slot) + 2])
+#define V(slot) pmi_vec3_make(in[slot], in[(slot) + 1], in[(slot) + 2])
     pm_two_bone_ik_result res;
     pm_result r = pm_two_bone_ik(V(IN_ROOT), V(IN_MID), V(IN_END), V(IN_TARGET), V(IN_POLE), &res, &err);
 #undef V

@@ -12,6 +12,7 @@
 #include "beats/grid_internal.h"
 #include "tracing/tracing_internal.h"
 #include "procmotion/tracing.h"
+#include "math/math_internal.h"
 
 #include <stdlib.h>
 
@@ -221,7 +222,7 @@ PM_EXPORT int32_t pm_abi_timeline_set_trajectory(pm_abi_timeline *h, uint32_t li
     pm_error err = {0};
     if (!h) return no_handle(errbuf);
     pm_trajectory tr = {(pm_trajectory_mode)mode, n, (const pm_vec3 *)points, has_pole != 0, {0, 0, 0}};
-    if (has_pole && pole) tr.pole = pm_vec3_make(pole[0], pole[1], pole[2]);
+    if (has_pole && pole) tr.pole = pmi_vec3_make(pole[0], pole[1], pole[2]);
     pm_result r = pm_timeline_set_trajectory(h->tl, (pm_limb)limb, &tr, &err);
     return r == PM_OK ? 0 : pm_abi_fail(errbuf, &err, r);
 }

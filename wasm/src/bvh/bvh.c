@@ -3,6 +3,7 @@
 
 #include "common/internal.h"
 #include "common/strings.h"
+#include "math/math_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -371,7 +372,7 @@ uint32_t pm_bvh_find(const pm_bvh *bvh, const char *name) {
 static void joint_local(const pm_bvh *b, uint32_t j, const float *row, pm_vec3 *t, pm_quat *q) {
     const pm_bvh_joint *jt = &b->joints[j];
     pm_vec3 p = jt->offset;
-    pm_quat r = pm_quat_identity();
+    pm_quat r = pmi_quat_identity();
     for (uint32_t c = 0; c < jt->channel_count; c++) {
         float v = row ? row[jt->first_channel + c] : 0.0f;
         switch (jt->channels[c]) {
@@ -380,7 +381,7 @@ static void joint_local(const pm_bvh *b, uint32_t j, const float *row, pm_vec3 *
         case PM_BVH_ZPOSITION: p.z += v; break;
         default: {
             int axis = jt->channels[c] - PM_BVH_XROTATION;
-            pm_vec3 ax = pm_vec3_make(axis == 0, axis == 1, axis == 2);
+            pm_vec3 ax = pmi_vec3_make(axis == 0, axis == 1, axis == 2);
             r = pm_quat_mul(r, pm_quat_from_axis_angle(ax, (float)(v * (PM_PI / 180.0))));
         }
         }
@@ -444,7 +445,7 @@ pm_result pm_bvh_sample(const pm_bvh *bvh, double time, pm_mat4 *world, pm_error
         pm_quat q0, q1;
         joint_local(bvh, j, r0, &t0, &q0);
         joint_local(bvh, j, r1, &t1, &q1);
-        compose_world(bvh, j, pm_vec3_lerp(t0, t1, a), pm_quat_slerp(q0, q1, a), world);
+        compose_world(bvh, j, pmi_vec3_lerp(t0, t1, a), pm_quat_slerp(q0, q1, a), world);
     }
     return PM_OK;
 }

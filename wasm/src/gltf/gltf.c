@@ -5,6 +5,7 @@
 #include "common/strings.h"
 
 #include "common/json.h"
+#include "math/math_internal.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -338,9 +339,9 @@ PMI_COLD static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     for (const cJSON *nd = first_item(nodes); nd; nd = nd->next, i++) {
         pm_gltf_node *node = &g->nodes[i];
         if ((r = intern(rd, nd, "name", &node->name))) return r;
-        node->translation = pm_vec3_make(0, 0, 0);
-        node->rotation = pm_quat_identity();
-        node->scale = pm_vec3_make(1, 1, 1);
+        node->translation = pmi_vec3_make(0, 0, 0);
+        node->rotation = pmi_quat_identity();
+        node->scale = pmi_vec3_make(1, 1, 1);
         float q[4] = {0, 0, 0, 1};
         if ((r = get_index(rd, nd, "mesh", array_size(meshes), false, &node->mesh, "node", i)) ||
             (r = get_index(rd, nd, "skin", array_size(skins), false, &node->skin, "node", i)) ||
@@ -711,8 +712,8 @@ pm_result pm_gltf_world_matrices(const pm_gltf *g, uint32_t animation, float tim
                 const pm_gltf_channel *ch = &an->channels[c];
                 float v[4];
                 pm_gltf_sample_channel(ch, time, v);
-                if (ch->path == PM_GLTF_TRANSLATION) t = pm_vec3_make(v[0], v[1], v[2]);
-                else if (ch->path == PM_GLTF_SCALE) s = pm_vec3_make(v[0], v[1], v[2]);
+                if (ch->path == PM_GLTF_TRANSLATION) t = pmi_vec3_make(v[0], v[1], v[2]);
+                else if (ch->path == PM_GLTF_SCALE) s = pmi_vec3_make(v[0], v[1], v[2]);
                 else q = (pm_quat){v[0], v[1], v[2], v[3]};
             }
             world[node] = pm_mat4_compose(t, q, s);

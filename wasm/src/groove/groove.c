@@ -6,6 +6,7 @@
 #include "beats/grid_internal.h"
 
 #include "procmotion/ik.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -152,7 +153,7 @@ pm_result pm_groove_create(const pm_skeleton *skeleton, const pm_groove_config *
     g->allocator = o.allocator;
     g->skeleton = skeleton;
     g->params = params;
-    g->forward = pm_vec3_normalize(o.forward);
+    g->forward = pmi_vec3_normalize(o.forward);
     r = pm_pose_workspace_create(skeleton, &g->allocator, &g->ws, err);
     if (r == PM_OK) r = pm_pose_create(skeleton, &g->allocator, &g->pose, err);
     if (r == PM_OK) {
@@ -230,7 +231,7 @@ static pm_result squat(pm_groove *g, double beat, pm_groove_frame *out, pm_error
     }
     const uint32_t body = in->body_bone;
     out->body_offset = pm_groove_body_offset(&g->params.squat, beat);
-    pose->translation[body] = pm_vec3_add(pose->translation[body], out->body_offset);
+    pose->translation[body] = pmi_vec3_add(pose->translation[body], out->body_offset);
     pm_result r = pm_pose_update_subtree(g->ws, pose, body, NULL, err);
     if (r != PM_OK) return r;
     const pm_vec3 forward = pm_quat_rotate(world_rotation(pose, body), g->forward);
@@ -239,7 +240,7 @@ static pm_result squat(pm_groove *g, double beat, pm_groove_frame *out, pm_error
         if ((r = pm_pose_leg_ik(g->ws, pose, leg[0], leg[1], leg[2], g->anchor[s], forward, NULL, err)) != PM_OK)
             return r;
         if ((r = lock_ankle(g, leg[2], g->anchor_rotation[s], err)) != PM_OK) return r;
-        out->foot_error[s] = pm_vec3_distance(pm_pose_world_position(pose, leg[2]), g->anchor[s]);
+        out->foot_error[s] = pmi_vec3_distance(pm_pose_world_position(pose, leg[2]), g->anchor[s]);
         out->anchor[s] = g->anchor[s];
         out->anchor_rotation[s] = g->anchor_rotation[s];
     }
@@ -270,7 +271,7 @@ pm_result pmi_groove_apply(pm_groove *g, double beat, uint32_t flags, pm_groove_
     if (only && bounce) {
         /* the animated values only (a viewer's or player's own leg IK plants the feet) */
         out->body_offset = pm_groove_body_offset(&g->params.squat, beat);
-        pose->translation[in->body_bone] = pm_vec3_add(pose->translation[in->body_bone], out->body_offset);
+        pose->translation[in->body_bone] = pmi_vec3_add(pose->translation[in->body_bone], out->body_offset);
     }
     pm_result r = only ? PM_OK : pm_pose_evaluate_local(g->ws, pose, NULL, err);
     if (r == PM_OK && bounce && !only) r = squat(g, beat, out, err);

@@ -8,6 +8,7 @@
 #include "landing/landing_internal.h"
 #include "procmotion/rig.h"
 #include "procmotion/text.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -66,8 +67,8 @@ static double leg_rot_tol(const pm_skeleton *sk, const pm_groove_info *info, con
     double len = 0;
     for (int s = 0; s < 2; s++) {
         const uint32_t *l = info->leg_bone[s];
-        double d = pm_vec3_distance(sk->bones[l[0]].position, sk->bones[l[1]].position) +
-                   pm_vec3_distance(sk->bones[l[1]].position, sk->bones[l[2]].position);
+        double d = pmi_vec3_distance(sk->bones[l[0]].position, sk->bones[l[1]].position) +
+                   pmi_vec3_distance(sk->bones[l[1]].position, sk->bones[l[2]].position);
         if (d > len) len = d;
     }
     double tol = len > 0 ? o->position_tolerance / len : 0;

@@ -234,7 +234,7 @@ static pm_vec3 snap_axis(pm_vec3 v) {
 }
 
 /* From the rest translations of the upper legs and arms (a rest matrix's m + 12); the arithmetic of
- * pm_vec3_sub(pm_vec3_scale(pm_vec3_add(..), 0.5f), ..) by component, without the vectors by value. */
+ * pmi_vec3_sub(pmi_vec3_scale(pmi_vec3_add(..), 0.5f), ..) by component, without the vectors by value. */
 static pm_mat4 canon_from_rest(const float *lhip, const float *rhip, const float *lsh, const float *rsh) {
     pm_vec3 up = pmi_vec3_make((lsh[0] + rsh[0]) * 0.5f - (lhip[0] + rhip[0]) * 0.5f,
                               (lsh[1] + rsh[1]) * 0.5f - (lhip[1] + rhip[1]) * 0.5f,
@@ -248,7 +248,7 @@ static pm_mat4 canon_from_rest(const float *lhip, const float *rhip, const float
     lat = pmi_vec3_make(lat.x - u.x * along, lat.y - u.y * along, lat.z - u.z * along);
     if (!(pmi_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 l = snap_axis(lat);
-    pm_vec3 f = pm_vec3_cross(l, u);
+    pm_vec3 f = pmi_vec3_cross(l, u);
     pm_mat4 c = pm_mat4_identity();
     c.m[0] = l.x, c.m[4] = l.y, c.m[8] = l.z;
     c.m[1] = u.x, c.m[5] = u.y, c.m[9] = u.z;
@@ -261,7 +261,7 @@ static pm_vec3 rest_pos(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t j)
     return pm_mat4_transform_dir(canon, p);
 }
 
-/* The midpoint of two joints' rest positions (pm_vec3_scale(pm_vec3_add(p, q), 0.5f) by component). */
+/* The midpoint of two joints' rest positions (pmi_vec3_scale(pmi_vec3_add(p, q), 0.5f) by component). */
 static pm_vec3 rest_mid(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t a, uint32_t b) {
     pm_vec3 p = rest_pos(rig, canon, a), q = rest_pos(rig, canon, b);
     return pmi_vec3_make((p.x + q.x) * 0.5f, (p.y + q.y) * 0.5f, (p.z + q.z) * 0.5f);
@@ -289,7 +289,7 @@ static uint32_t first_child(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_
     if (j == PM_NO_INDEX || !rig->parent) return PM_NO_INDEX;
     pm_vec3 pj = rest_pos(rig, canon, j);
     for (uint32_t k = 0; k < rig->joint_count; k++)
-        if (rig->parent[k] == j && pm_vec3_distance(rest_pos(rig, canon, k), pj) > 0) return k;
+        if (rig->parent[k] == j && pmi_vec3_distance(rest_pos(rig, canon, k), pj) > 0) return k;
     return PM_NO_INDEX;
 }
 
@@ -315,7 +315,7 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
     plan->canon = canon_from_rest(rig->rest[lul].m + 12, rig->rest[rul].m + 12, rig->rest[lua].m + 12, rig->rest[rua].m + 12);
     const pm_mat4 *C = &plan->canon;
     pm_vec3 hipmid = rest_mid(rig, C, lul, rul), shmid = rest_mid(rig, C, lua, rua);
-    float torso = pm_vec3_distance(hipmid, shmid);
+    float torso = pmi_vec3_distance(hipmid, shmid);
     if (!(torso > 0)) torso = 1.0f;
 
     for (int side = 0; side < 2; side++) {
@@ -341,11 +341,11 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
             pm_vec3 d = pmi_vec3_make(w.x - e.x, w.y - e.y, w.z - e.z);
             float len = pmi_vec3_length(d);
             if (!(len > 0)) d = pmi_vec3_make(sx, 0, 0), len = 0.3f * torso;
-            d = pm_vec3_normalize(d);
+            d = pmi_vec3_normalize(d);
             const pm_vec3 fwd = {0, 0, 1};
             float along = d.x * fwd.x + d.y * fwd.y + d.z * fwd.z; /* fwd - d (d . fwd) */
             pm_vec3 f = pmi_vec3_make(fwd.x - d.x * along, fwd.y - d.y * along, fwd.z - d.z * along);
-            f = pmi_vec3_length(f) > 1e-3f ? pm_vec3_normalize(f) : pmi_vec3_make(0, -1, 0);
+            f = pmi_vec3_length(f) > 1e-3f ? pmi_vec3_normalize(f) : pmi_vec3_make(0, -1, 0);
             static const struct {
                 int point, slot;
                 float along, fwd;
@@ -362,7 +362,7 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         /* foot: heel 29, foot index 31 */
         if (ankle != PM_NO_INDEX) {
             pm_vec3 an = rest_pos(rig, C, ankle);
-            float leg = pm_vec3_distance(an, rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_LEG)));
+            float leg = pmi_vec3_distance(an, rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_LEG)));
             if (!(leg > 0)) leg = torso;
             put(rig, plan, 29 + o, ankle, &an, 0, -0.08f * leg, -0.06f * leg);
             uint32_t toe = SLOT(PMI_SIDE_TOES);

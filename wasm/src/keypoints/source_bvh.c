@@ -1,6 +1,7 @@
 /* BVH -> keypoints: the file's joints as a rig, FK per frame (or resampled to options.fps). */
 #include "kp_internal.h"
 #include "procmotion/bvh.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -30,7 +31,7 @@ PMI_COLD pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp
         rig.names[j] = jt->name;
         rig.parent[j] = jt->parent;
         rig.candidate[j] = !jt->end_site;
-        pm_mat4 local = pm_mat4_from_rotation_translation(pm_quat_identity(), jt->offset);
+        pm_mat4 local = pm_mat4_from_rotation_translation(pmi_quat_identity(), jt->offset);
         rig.rest[j] = jt->parent == PM_NO_INDEX ? local : pm_mat4_mul(&rig.rest[jt->parent], &local);
     }
     /* files round the frame time (".0333333", ".0083333"): a rate within 0.01 % of a whole number is that number */

@@ -9,6 +9,7 @@
 #include "procmotion/pose.h"
 #include "procmotion/rig.h"
 #include "procmotion/vmd.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -239,20 +240,20 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
     pm_vec3 h = c->wp[l->hip], target = c->wp[l->ik];
     pm_vec3 thigh_rest = vsub(rest_of(l->knee), rest_of(l->hip));
     pm_vec3 shin_rest = vsub(rest_of(l->ankle), rest_of(l->knee));
-    float a = pm_vec3_length(thigh_rest), b = pm_vec3_length(shin_rest);
+    float a = pmi_vec3_length(thigh_rest), b = pmi_vec3_length(shin_rest);
     pm_vec3 d = vsub(target, h);
-    float dist = pm_vec3_length(d);
-    pm_vec3 u = dist > 1e-6f ? vscale(d, 1.0f / dist) : pm_vec3_normalize(qrot(rp, vadd(thigh_rest, shin_rest)));
+    float dist = pmi_vec3_length(d);
+    pm_vec3 u = dist > 1e-6f ? vscale(d, 1.0f / dist) : pmi_vec3_normalize(qrot(rp, vadd(thigh_rest, shin_rest)));
     float lo = fabsf(a - b) + 1e-4f, hi = (a + b) * (1.0f - 1e-6f);
     if (dist < lo) dist = lo;
     if (dist > hi) dist = hi; /* out of reach: the leg straightens towards the target */
-    pm_vec3 front = qrot(rp, pm_vec3_make(0, 0, -1));
+    pm_vec3 front = qrot(rp, pmi_vec3_make(0, 0, -1));
     pm_vec3 v = vsub(front, vscale(u, vdot(front, u)));
-    if (pm_vec3_length(v) < 1e-4f) { /* leg pointing straight forward or back: bend the knee upwards */
-        pm_vec3 up = qrot(rp, pm_vec3_make(0, 1, 0));
+    if (pmi_vec3_length(v) < 1e-4f) { /* leg pointing straight forward or back: bend the knee upwards */
+        pm_vec3 up = qrot(rp, pmi_vec3_make(0, 1, 0));
         v = vsub(up, vscale(u, vdot(up, u)));
     }
-    v = pm_vec3_normalize(v);
+    v = pmi_vec3_normalize(v);
     double cosa = ((double)a * a + (double)dist * dist - (double)b * b) / (2.0 * a * dist);
     if (cosa > 1) cosa = 1;
     if (cosa < -1) cosa = -1;
@@ -270,7 +271,7 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
 /* つま先ＩＫ: turn the ankle so the toe points at the toe IK bone. */
 static void solve_toe(vmd_ctx *c, const leg *l) {
     pm_vec3 an = c->wp[l->ankle], from = vsub(c->wp[l->toe], an), to = vsub(c->wp[l->toe_ik], an);
-    if (pm_vec3_length(from) < 1e-6f || pm_vec3_length(to) < 1e-6f) return;
+    if (pmi_vec3_length(from) < 1e-6f || pmi_vec3_length(to) < 1e-6f) return;
     pm_quat r = qmul(pm_quat_from_to(from, to), c->wq[l->ankle]);
     c->final_q[l->ankle] = pm_quat_normalize(qmul(qconj(c->wq[l->knee]), r));
     c->override[l->ankle] = 1;

@@ -5,6 +5,7 @@
 
 #include "mannequin/mannequin_internal.h"
 #include "skeleton/skeleton_internal.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -120,12 +121,12 @@ static pm_result build_skeleton(const pm_mannequin_options *o, pm_skeleton **out
         pm_bone *b = &s->bones[i];
         r = pmi_skeleton_set_string(s, &b->name, t->name, strlen(t->name), err);
         if (r == PM_OK) r = pmi_skeleton_set_string(s, &b->name_en, t->name_en, strlen(t->name_en), err);
-        b->position = pm_vec3_make(t->x, t->y, t->z);
+        b->position = pmi_vec3_make(t->x, t->y, t->z);
         b->parent = t->parent < 0 ? PM_NO_INDEX : (uint32_t)t->parent;
         b->flags = t->flags;
         b->transform_order = t->order;
         if (t->tail >= 0) b->tail_bone = (uint32_t)t->tail;
-        else b->tail_offset = pm_vec3_make(t->tx, t->ty, t->tz);
+        else b->tail_offset = pmi_vec3_make(t->tx, t->ty, t->tz);
         if (t->flags & AR) {
             b->append_parent = B_EYES;
             b->append_ratio = 1.0f;
@@ -148,8 +149,8 @@ static pm_result build_skeleton(const pm_mannequin_options *o, pm_skeleton **out
         b->ik.links[0].bone = B_KNEE_L + side + toe;
         if (leg) {
             b->ik.links[0].has_limit = true;
-            b->ik.links[0].limit_min = pm_vec3_make(KNEE_MIN_X, 0, 0);
-            b->ik.links[0].limit_max = pm_vec3_make(KNEE_MAX_X, 0, 0);
+            b->ik.links[0].limit_min = pmi_vec3_make(KNEE_MIN_X, 0, 0);
+            b->ik.links[0].limit_max = pmi_vec3_make(KNEE_MAX_X, 0, 0);
             b->ik.links[1].bone = B_LEG_L + side;
         }
     }
@@ -194,7 +195,7 @@ static uint32_t add_vertex(mesh *m, pm_vec3 p, pm_vec3 n, uint32_t bone) {
     uint32_t i = vertex_count(m) - 1;
     if (!v) return 0;
     v->position = p;
-    v->normal = pm_vec3_normalize(n);
+    v->normal = pmi_vec3_normalize(n);
     v->bone[0] = bone;
     v->bone[1] = PM_NO_INDEX;
     v->weight = 1.0f;
@@ -207,9 +208,9 @@ static uint32_t add_vertex(mesh *m, pm_vec3 p, pm_vec3 n, uint32_t bone) {
 static void add_triangle(mesh *m, int material, uint32_t a, uint32_t b, uint32_t c) {
     if (m->vertices.failed) return;
     const pm_pmx_vertex *v = (const pm_pmx_vertex *)m->vertices.data;
-    pm_vec3 face = pm_vec3_cross(pm_vec3_sub(v[b].position, v[a].position), pm_vec3_sub(v[c].position, v[a].position));
-    pm_vec3 normal = pm_vec3_add(pm_vec3_add(v[a].normal, v[b].normal), v[c].normal);
-    if (pm_vec3_dot(face, normal) < 0) {
+    pm_vec3 face = pmi_vec3_cross(pmi_vec3_sub(v[b].position, v[a].position), pmi_vec3_sub(v[c].position, v[a].position));
+    pm_vec3 normal = pmi_vec3_add(pmi_vec3_add(v[a].normal, v[b].normal), v[c].normal);
+    if (pmi_vec3_dot(face, normal) < 0) {
         uint32_t t = b;
         b = c;
         c = t;
@@ -222,9 +223,9 @@ static void add_triangle(mesh *m, int material, uint32_t a, uint32_t b, uint32_t
 
 /* Two unit vectors perpendicular to d and to each other. */
 static void frame(pm_vec3 d, pm_vec3 *u, pm_vec3 *w) {
-    pm_vec3 ref = fabsf(d.y) < 0.9f ? pm_vec3_make(0, 1, 0) : pm_vec3_make(1, 0, 0);
-    *u = pm_vec3_normalize(pm_vec3_cross(ref, d));
-    *w = pm_vec3_cross(d, *u);
+    pm_vec3 ref = fabsf(d.y) < 0.9f ? pmi_vec3_make(0, 1, 0) : pmi_vec3_make(1, 0, 0);
+    *u = pmi_vec3_normalize(pmi_vec3_cross(ref, d));
+    *w = pmi_vec3_cross(d, *u);
 }
 
 #define SIDES 10
@@ -236,13 +237,13 @@ static void lathe(mesh *m, int material, uint32_t bone, pm_vec3 d, pm_vec3 p0, p
     pm_vec3 u, w;
     frame(d, &u, &w);
     uint32_t first = vertex_count(m);
-    uint32_t top = add_vertex(m, p0, pm_vec3_scale(d, -1), bone);
+    uint32_t top = add_vertex(m, p0, pmi_vec3_scale(d, -1), bone);
     for (int k = 0; k < rings; k++)
         for (int j = 0; j < SIDES; j++) {
             float a = (float)(2 * PM_PI * j / SIDES);
-            pm_vec3 off = pm_vec3_add(pm_vec3_scale(u, cosf(a) * r[k]), pm_vec3_scale(w, sinf(a) * r[k]));
-            pm_vec3 p = pm_vec3_add(c[k], off);
-            add_vertex(m, p, pm_vec3_sub(p, s[k]), bone);
+            pm_vec3 off = pmi_vec3_add(pmi_vec3_scale(u, cosf(a) * r[k]), pmi_vec3_scale(w, sinf(a) * r[k]));
+            pm_vec3 p = pmi_vec3_add(c[k], off);
+            add_vertex(m, p, pmi_vec3_sub(p, s[k]), bone);
         }
     uint32_t bottom = add_vertex(m, p1, d, bone);
     uint32_t ring0 = first + 1;
@@ -261,12 +262,12 @@ static void lathe(mesh *m, int material, uint32_t bone, pm_vec3 d, pm_vec3 p0, p
 
 /* A capsule from a (radius ra) to b (radius rb) with rounded ends. */
 static void capsule(mesh *m, int material, uint32_t bone, pm_vec3 a, pm_vec3 b, float ra, float rb) {
-    pm_vec3 d = pm_vec3_normalize(pm_vec3_sub(b, a));
+    pm_vec3 d = pmi_vec3_normalize(pmi_vec3_sub(b, a));
     const float c60 = 0.5f, s60 = 0.8660254f;
-    pm_vec3 c[4] = {pm_vec3_sub(a, pm_vec3_scale(d, ra * c60)), a, b, pm_vec3_add(b, pm_vec3_scale(d, rb * c60))};
+    pm_vec3 c[4] = {pmi_vec3_sub(a, pmi_vec3_scale(d, ra * c60)), a, b, pmi_vec3_add(b, pmi_vec3_scale(d, rb * c60))};
     float r[4] = {ra * s60, ra, rb, rb * s60};
     pm_vec3 s[4] = {a, a, b, b};
-    lathe(m, material, bone, d, pm_vec3_sub(a, pm_vec3_scale(d, ra)), pm_vec3_add(b, pm_vec3_scale(d, rb)), 4, c, r, s);
+    lathe(m, material, bone, d, pmi_vec3_sub(a, pmi_vec3_scale(d, ra)), pmi_vec3_add(b, pmi_vec3_scale(d, rb)), 4, c, r, s);
 }
 
 /* An ellipsoid with radii (rx, ry, rz) along the axes. Returns its first vertex. */
@@ -276,23 +277,23 @@ static uint32_t ellipsoid(mesh *m, int material, uint32_t bone, pm_vec3 centre, 
     float r[RINGS];
     for (int k = 0; k < RINGS; k++) { /* a unit sphere along Y, scaled below */
         float t = (float)(PM_PI * (k + 1) / (RINGS + 1));
-        c[k] = pm_vec3_make(0, cosf(t), 0);
+        c[k] = pmi_vec3_make(0, cosf(t), 0);
         r[k] = sinf(t);
-        s[k] = pm_vec3_make(0, 0, 0);
+        s[k] = pmi_vec3_make(0, 0, 0);
     }
     uint32_t first = vertex_count(m);
-    lathe(m, material, bone, pm_vec3_make(0, -1, 0), pm_vec3_make(0, 1, 0), pm_vec3_make(0, -1, 0), RINGS, c, r, s);
+    lathe(m, material, bone, pmi_vec3_make(0, -1, 0), pmi_vec3_make(0, 1, 0), pmi_vec3_make(0, -1, 0), RINGS, c, r, s);
     uint32_t last = vertex_count(m);
     pm_pmx_vertex *v = (pm_pmx_vertex *)m->vertices.data;
     for (uint32_t i = first; i < last && !m->vertices.failed; i++) {
         pm_vec3 p = v[i].position, n = v[i].normal;
-        v[i].position = pm_vec3_make(centre.x + p.x * radii.x, centre.y + p.y * radii.y, centre.z + p.z * radii.z);
-        v[i].normal = pm_vec3_normalize(pm_vec3_make(n.x / radii.x, n.y / radii.y, n.z / radii.z));
+        v[i].position = pmi_vec3_make(centre.x + p.x * radii.x, centre.y + p.y * radii.y, centre.z + p.z * radii.z);
+        v[i].normal = pmi_vec3_normalize(pmi_vec3_make(n.x / radii.x, n.y / radii.y, n.z / radii.z));
     }
     return first;
 }
 
-static pm_vec3 table_pos(int b) { return pm_vec3_make(table[b].x, table[b].y, table[b].z); }
+static pm_vec3 table_pos(int b) { return pmi_vec3_make(table[b].x, table[b].y, table[b].z); }
 
 /* The body fitted to a skeleton: where each table bone is in it (a missing bone is placed from its
  * table parent by the table offset, scaled) and which of its bones the part is skinned to (a missing
@@ -330,7 +331,7 @@ static pm_result fit_skeleton(const pm_skeleton *s, bool eye_bones, fit *f, pm_e
             f->pos[b] = s->bones[i].position;
             f->skin[b] = i;
         } else if (p >= 0) {
-            f->pos[b] = pm_vec3_add(f->pos[p], pm_vec3_scale(pm_vec3_sub(table_pos(b), table_pos(p)), f->scale));
+            f->pos[b] = pmi_vec3_add(f->pos[p], pmi_vec3_scale(pmi_vec3_sub(table_pos(b), table_pos(p)), f->scale));
             f->skin[b] = f->skin[p];
         } else {
             return pmi_fail(err, PM_ERR_NOT_FOUND, "mannequin: the skeleton has no %s", table[b].name);
@@ -350,13 +351,13 @@ static pm_result fit_skeleton(const pm_skeleton *s, bool eye_bones, fit *f, pm_e
  * mannequin's vertices are the table's numbers. */
 static pm_vec3 at(const fit *f, int b, float x, float y, float z) {
     const double s = f->scale;
-    return pm_vec3_make((float)(f->pos[b].x + s * ((double)x - table[b].x)),
+    return pmi_vec3_make((float)(f->pos[b].x + s * ((double)x - table[b].x)),
                         (float)(f->pos[b].y + s * ((double)y - table[b].y)),
                         (float)(f->pos[b].z + s * ((double)z - table[b].z)));
 }
 
 static pm_vec3 sized(const fit *f, float x, float y, float z) {
-    return pm_vec3_make(x * f->scale, y * f->scale, z * f->scale);
+    return pmi_vec3_make(x * f->scale, y * f->scale, z * f->scale);
 }
 
 typedef struct face_parts {
@@ -427,10 +428,10 @@ static void build_body(mesh *m, const fit *f, face_parts *fp) {
             p[L_ARM + i] = f->pos[B_ARM_L + o + i];
             p[L_LEG + i] = f->pos[B_LEG_L + o + i];
         }
-        p[L_SHOULDER] = pm_vec3_add(f->pos[B_SHOULDER_L + o], sized(f, side ? -0.25f : 0.25f, 0, -0.25f));
-        pm_vec3 dir = pm_vec3_normalize(pm_vec3_sub(p[L_WRIST], p[L_ELBOW]));
-        p[L_HAND] = pm_vec3_add(p[L_WRIST], pm_vec3_scale(dir, 0.2f * k));
-        p[L_HAND_TIP] = pm_vec3_add(p[L_WRIST], pm_vec3_scale(dir, 0.75f * k));
+        p[L_SHOULDER] = pmi_vec3_add(f->pos[B_SHOULDER_L + o], sized(f, side ? -0.25f : 0.25f, 0, -0.25f));
+        pm_vec3 dir = pmi_vec3_normalize(pmi_vec3_sub(p[L_WRIST], p[L_ELBOW]));
+        p[L_HAND] = pmi_vec3_add(p[L_WRIST], pmi_vec3_scale(dir, 0.2f * k));
+        p[L_HAND_TIP] = pmi_vec3_add(p[L_WRIST], pmi_vec3_scale(dir, 0.75f * k));
         int ankle = B_ANKLE_L + o, toe = B_TOE_L + o;
         p[L_SHOE] = at(f, ankle, table[ankle].x, 0.55f, 0.05f);
         p[L_HEEL] = at(f, ankle, table[ankle].x, 0.42f, 0.3f);
@@ -466,15 +467,15 @@ static pm_result build_morphs(const mesh *m, const face_parts *f, const pm_alloc
                     float dy = v[j].position.y - f->eye[side].y;
                     float move = i == 0 ? -0.92f * dy : (dy < 0 ? -0.8f * dy : -0.25f * dy);
                     (*vbuf)[k] = j;
-                    (*obuf)[k++] = pm_vec3_make(0, move, i == 0 ? 0.02f * f->scale : 0.0f);
+                    (*obuf)[k++] = pmi_vec3_make(0, move, i == 0 ? 0.02f * f->scale : 0.0f);
                 }
         if (i != 0) /* mouth */
             for (uint32_t j = f->mouth_first; j < f->mouth_end; j++) {
                 pm_vec3 p = v[j].position;
                 float dx = p.x - f->mouth.x, dy = p.y - f->mouth.y, ax = fabsf(dx) / (0.22f * f->scale);
-                pm_vec3 off = i == 1 ? pm_vec3_make(-0.15f * dx, (dy < 0 ? -0.22f : 0.03f) * f->scale,
+                pm_vec3 off = i == 1 ? pmi_vec3_make(-0.15f * dx, (dy < 0 ? -0.22f : 0.03f) * f->scale,
                                                     (dy < 0 ? 0.04f : 0.0f) * f->scale)
-                                     : pm_vec3_make(0.1f * dx, 0.09f * f->scale * ax * ax, 0);
+                                     : pmi_vec3_make(0.1f * dx, 0.09f * f->scale * ax * ax, 0);
                 (*vbuf)[k] = j;
                 (*obuf)[k++] = off;
             }

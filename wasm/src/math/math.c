@@ -7,23 +7,15 @@
 /* ---- vec3 ------------------------------------------------------------------------------------ */
 
 pm_vec3 pm_vec3_make(float x, float y, float z) { return pmi_vec3_make(x, y, z); }
-pm_vec3 pm_vec3_add(pm_vec3 a, pm_vec3 b) { return pm_vec3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
-pm_vec3 pm_vec3_sub(pm_vec3 a, pm_vec3 b) { return pm_vec3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
-pm_vec3 pm_vec3_scale(pm_vec3 a, float s) { return pm_vec3_make(a.x * s, a.y * s, a.z * s); }
-pm_vec3 pm_vec3_lerp(pm_vec3 a, pm_vec3 b, float t) {
-    return pm_vec3_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
-}
+pm_vec3 pm_vec3_add(pm_vec3 a, pm_vec3 b) { return pmi_vec3_add(a, b); }
+pm_vec3 pm_vec3_sub(pm_vec3 a, pm_vec3 b) { return pmi_vec3_sub(a, b); }
+pm_vec3 pm_vec3_scale(pm_vec3 a, float s) { return pmi_vec3_scale(a, s); }
+pm_vec3 pm_vec3_lerp(pm_vec3 a, pm_vec3 b, float t) { return pmi_vec3_lerp(a, b, t); }
 float pm_vec3_dot(pm_vec3 a, pm_vec3 b) { return pmi_vec3_dot(a, b); }
-pm_vec3 pm_vec3_cross(pm_vec3 a, pm_vec3 b) {
-    return pm_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
+pm_vec3 pm_vec3_cross(pm_vec3 a, pm_vec3 b) { return pmi_vec3_cross(a, b); }
 float pm_vec3_length(pm_vec3 a) { return pmi_vec3_length(a); }
-float pm_vec3_distance(pm_vec3 a, pm_vec3 b) { return pm_vec3_length(pm_vec3_sub(a, b)); }
-pm_vec3 pm_vec3_normalize(pm_vec3 a) {
-    float len = pm_vec3_length(a);
-    if (!(len > 1e-20f) || !isfinite(len)) return pm_vec3_make(0, 0, 0);
-    return pm_vec3_scale(a, 1.0f / len);
-}
+float pm_vec3_distance(pm_vec3 a, pm_vec3 b) { return pmi_vec3_distance(a, b); }
+pm_vec3 pm_vec3_normalize(pm_vec3 a) { return pmi_vec3_normalize(a); }
 
 /* ---- quaternions ----------------------------------------------------------------------------- */
 
@@ -37,14 +29,7 @@ pm_quat pm_quat_normalize(pm_quat q) {
     return r;
 }
 
-pm_quat pm_quat_mul(pm_quat a, pm_quat b) {
-    pm_quat r;
-    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
-    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
-    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
-    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
-    return r;
-}
+pm_quat pm_quat_mul(pm_quat a, pm_quat b) { return pmi_quat_mul(a, b); }
 
 pm_quat pm_quat_conjugate(pm_quat q) { return pmi_quat_conjugate(q); }
 

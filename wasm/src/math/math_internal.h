@@ -8,6 +8,51 @@
 
 #include <math.h>
 
+/* The small vector and quaternion operations, inline. Other files cannot inline math.c's public
+ * functions, and a call (or Binaryen's inlining of one) copies every struct argument and the result
+ * through the shadow stack, which costs more code than the few float ops themselves. math.c defines
+ * the public pm_vec3_* / pm_quat_* by these, so there is one implementation; each keeps its own
+ * roundings (contraction works within one expression only, and these are separate expressions). */
+static inline pm_vec3 pmi_vec3_make(float x, float y, float z) {
+    pm_vec3 v = {x, y, z};
+    return v;
+}
+static inline pm_vec3 pmi_vec3_add(pm_vec3 a, pm_vec3 b) { return pmi_vec3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
+static inline pm_vec3 pmi_vec3_sub(pm_vec3 a, pm_vec3 b) { return pmi_vec3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline pm_vec3 pmi_vec3_scale(pm_vec3 a, float s) { return pmi_vec3_make(a.x * s, a.y * s, a.z * s); }
+static inline pm_vec3 pmi_vec3_lerp(pm_vec3 a, pm_vec3 b, float t) {
+    return pmi_vec3_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
+}
+static inline float pmi_vec3_dot(pm_vec3 a, pm_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline pm_vec3 pmi_vec3_cross(pm_vec3 a, pm_vec3 b) {
+    return pmi_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static inline float pmi_vec3_length(pm_vec3 a) { return sqrtf(pmi_vec3_dot(a, a)); }
+static inline float pmi_vec3_distance(pm_vec3 a, pm_vec3 b) { return pmi_vec3_length(pmi_vec3_sub(a, b)); }
+
+static inline pm_vec3 pmi_vec3_normalize(pm_vec3 a) {
+    float len = pmi_vec3_length(a);
+    if (!(len > 1e-20f) || !isfinite(len)) return pmi_vec3_make(0, 0, 0);
+    return pmi_vec3_scale(a, 1.0f / len);
+}
+
+static inline pm_quat pmi_quat_identity(void) {
+    pm_quat q = {0, 0, 0, 1};
+    return q;
+}
+static inline pm_quat pmi_quat_conjugate(pm_quat q) {
+    pm_quat r = {-q.x, -q.y, -q.z, q.w};
+    return r;
+}
+static inline pm_quat pmi_quat_mul(pm_quat a, pm_quat b) {
+    pm_quat r;
+    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+    return r;
+}
+
 /* Y(s) (or X(s)) of an MMD Bezier with control values (p1, p2) in [0,1]. */
 static inline double pmi_bezier_y(double p1, double p2, double s) {
     double r = 1.0 - s;
@@ -40,23 +85,8 @@ static inline double pmi_bezier_mmd(double x1, double x2, double y1, double y2, 
     return pmi_bezier_mmd_y(w, y1, y2);
 }
 
-/* The one-line vector helpers of procmotion/math.h that the timed loops (pose, groove, catwalk, keypoints)
- * call, inline (math.c's public functions are these): out of line, the link leaves them calls. */
-PMI_INLINE pm_vec3 pmi_vec3_make(float x, float y, float z) {
-    pm_vec3 v = {x, y, z};
-    return v;
-}
-PMI_INLINE float pmi_vec3_dot(pm_vec3 a, pm_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-PMI_INLINE float pmi_vec3_length(pm_vec3 a) { return sqrtf(pmi_vec3_dot(a, a)); }
-PMI_INLINE pm_quat pmi_quat_identity(void) {
-    pm_quat q = {0, 0, 0, 1};
-    return q;
-}
-PMI_INLINE pm_quat pmi_quat_conjugate(pm_quat q) {
-    pm_quat r = {-q.x, -q.y, -q.z, q.w};
-    return r;
-}
-PMI_INLINE pm_vec3 pmi_mat4_get_translation(const pm_mat4 *m) { return pmi_vec3_make(m->m[12], m->m[13], m->m[14]); }
+/* A matrix's translation column as a vector (pm_mat4_get_translation's, inline). */
+static inline pm_vec3 pmi_mat4_get_translation(const pm_mat4 *m) { return pmi_vec3_make(m->m[12], m->m[13], m->m[14]); }
 
 /* fmin, fmax, fminf and fmaxf as Emscripten's musl computes them (system/lib/libc/musl/src/math/fmin.c
  * and the others: a NaN argument gives the other one, else wasm's min/max, under which -0 < +0), inline:

@@ -4,6 +4,7 @@
 
 #include "pmx/pmx_internal.h"
 #include "skeleton/skeleton_internal.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -251,8 +252,8 @@ static pm_result pmd_physics(pmd_rd *r) {
         b->shape = p[25];
         PMI_TRY(pmi_mr_check_max(&r->m, b->shape, 2, "shape", PMI_SHAPES));
         pmi_le32s(&b->size, p + 26, 14); /* size .. friction */
-        pm_vec3 at = s->bone_count ? s->bones[b->bone == PM_NO_INDEX ? 0 : b->bone].position : pm_vec3_make(0, 0, 0);
-        b->position = pm_vec3_add(b->position, at); /* PMD: relative to the bone */
+        pm_vec3 at = s->bone_count ? s->bones[b->bone == PM_NO_INDEX ? 0 : b->bone].position : pmi_vec3_make(0, 0, 0);
+        b->position = pmi_vec3_add(b->position, at); /* PMD: relative to the bone */
         b->mode = p[82];
         PMI_TRY(pmi_mr_check_max(&r->m, b->mode, 2, "physics mode", "0..2"));
     }
@@ -467,7 +468,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         uint16_t parent = pmi_le16(d + 20), tail = pmi_le16(d + 22);
         uint8_t type = d[24];
         int16_t ikfield = (int16_t)pmi_le16(d + 25);
-        b->position = pm_vec3_make(pmi_lef32(d + 27), pmi_lef32(d + 31), pmi_lef32(d + 35));
+        b->position = pmi_vec3_make(pmi_lef32(d + 27), pmi_lef32(d + 31), pmi_lef32(d + 35));
         b->parent = parent == 0xFFFF ? PM_NO_INDEX : parent;
         /* babylon-mmd reads the tail as int16 and treats <= 0 as none; an index past the bones is
          * display-only data, dropped here */
@@ -495,7 +496,7 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
         uint16_t tail = pmi_le16(d + 22);
         pm_bone *b = &s->bones[i];
         pm_vec3 to = s->bones[tail < nb ? tail : 0].position;
-        b->fixed_axis = pm_vec3_normalize(pm_vec3_sub(to, b->position));
+        b->fixed_axis = pmi_vec3_normalize(pmi_vec3_sub(to, b->position));
         b->flags |= PM_BONE_FIXED_AXIS;
         b->flags &= ~(uint32_t)PM_BONE_TAIL_IS_BONE;
         b->tail_bone = PM_NO_INDEX;
@@ -536,11 +537,11 @@ static pm_result read_pmd(pmd_rd *r, const pm_model_read_options *o) {
             if (knee != PM_PMD_KNEE_LIMIT_NONE && is_knee(&s->bones[l->bone].name)) {
                 l->has_limit = true;
                 if (knee == PM_PMD_KNEE_LIMIT_MMD) {
-                    l->limit_min = pm_vec3_make((float)-PM_PI, 0, 0);
-                    l->limit_max = pm_vec3_make((float)(-0.5 * PM_PI / 180.0), 0, 0);
+                    l->limit_min = pmi_vec3_make((float)-PM_PI, 0, 0);
+                    l->limit_max = pmi_vec3_make((float)(-0.5 * PM_PI / 180.0), 0, 0);
                 } else {
-                    l->limit_min = pm_vec3_make(-180.0f, 0, 0);
-                    l->limit_max = pm_vec3_make(-0.5f, 0, 0);
+                    l->limit_min = pmi_vec3_make(-180.0f, 0, 0);
+                    l->limit_max = pmi_vec3_make(-0.5f, 0, 0);
                 }
             }
         }

@@ -97,7 +97,7 @@ static void init_bones(pm_pose_workspace *ws) {
         o->ik = PM_NO_INDEX;
         o->after_physics = (b->flags & PM_BONE_AFTER_PHYSICS) != 0;
         pm_vec3 r = b->position;
-        if (b->parent != PM_NO_INDEX) r = pm_vec3_sub(r, sk->bones[b->parent].position);
+        if (b->parent != PM_NO_INDEX) r = pmi_vec3_sub(r, sk->bones[b->parent].position);
         o->rest[0] = r.x, o->rest[1] = r.y, o->rest[2] = r.z;
         o->append_src = PM_NO_INDEX;
         if ((b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) && b->append_parent != PM_NO_INDEX) {

@@ -3,6 +3,7 @@
 #include "rig/rig_internal.h"
 
 #include "procmotion/pose.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -100,16 +101,16 @@ static uint8_t side_of(const pm_skeleton *sk, const pm_rig_roles *roles, const p
 }
 
 static double angle_between(pm_vec3 a, pm_vec3 b) {
-    double la = pm_vec3_length(a), lb = pm_vec3_length(b);
+    double la = pmi_vec3_length(a), lb = pmi_vec3_length(b);
     if (!(la > 1e-9 && lb > 1e-9)) return 0;
-    double c = pm_vec3_dot(a, b) / (la * lb);
+    double c = pmi_vec3_dot(a, b) / (la * lb);
     if (!isfinite(c)) return 0;
     return acos(c < -1 ? -1 : c > 1 ? 1 : c);
 }
 
 /* The bend at a joint: the angle between (mid - root) and (end - mid); 0 = straight. */
 static float bend_at(pm_vec3 root, pm_vec3 mid, pm_vec3 end) {
-    return (float)angle_between(pm_vec3_sub(mid, root), pm_vec3_sub(end, mid));
+    return (float)angle_between(pmi_vec3_sub(mid, root), pmi_vec3_sub(end, mid));
 }
 
 /* ---- structure ------------------------------------------------------------------------------------ */
@@ -132,8 +133,8 @@ static void build_chains(pm_rig *rig) {
         c->kind = kind_of(sk, &rig->roles, c);
         c->side = side_of(sk, &rig->roles, c);
         if (c->target != PM_NO_INDEX) {
-            c->rest_offset = pm_vec3_sub(bone->position, sk->bones[c->target].position);
-            c->rest_distance = pm_vec3_length(c->rest_offset);
+            c->rest_offset = pmi_vec3_sub(bone->position, sk->bones[c->target].position);
+            c->rest_distance = pmi_vec3_length(c->rest_offset);
         }
     }
     rig->chain_count = n;
@@ -163,11 +164,11 @@ static void build_limbs(pm_rig *rig) {
                      descends(sk, l->knee, l->hip) && descends(sk, l->ankle, l->knee);
         if (l->present) {
             pm_vec3 h = sk->bones[l->hip].position, k = sk->bones[l->knee].position, a = sk->bones[l->ankle].position;
-            l->thigh = pm_vec3_distance(h, k);
-            l->shin = pm_vec3_distance(k, a);
+            l->thigh = pmi_vec3_distance(h, k);
+            l->shin = pmi_vec3_distance(k, a);
             l->length = l->thigh + l->shin;
             l->knee_rest_bend = bend_at(h, k, a);
-            l->reach_rest = pm_vec3_distance(h, a);
+            l->reach_rest = pmi_vec3_distance(h, a);
             l->ankle_height = a.y;
             if (l->toe != PM_NO_INDEX) {
                 pm_vec3 t = sk->bones[l->toe].position;
@@ -198,8 +199,8 @@ static void build_limbs(pm_rig *rig) {
                      descends(sk, m->elbow, m->arm) && descends(sk, m->wrist, m->elbow);
         if (m->present) {
             pm_vec3 a = sk->bones[m->arm].position, e = sk->bones[m->elbow].position, w = sk->bones[m->wrist].position;
-            m->upper = pm_vec3_distance(a, e);
-            m->fore = pm_vec3_distance(e, w);
+            m->upper = pmi_vec3_distance(a, e);
+            m->fore = pmi_vec3_distance(e, w);
             m->length = m->upper + m->fore;
             m->elbow_rest_bend = bend_at(a, e, w);
         }
@@ -215,7 +216,7 @@ static void build_limbs(pm_rig *rig) {
     }
     if (legs) {
         rig->leg_length /= (float)legs;
-        float std_leg = pm_vec3_distance(STD_HIP, STD_KNEE) + pm_vec3_distance(STD_KNEE, STD_ANKLE);
+        float std_leg = pmi_vec3_distance(STD_HIP, STD_KNEE) + pmi_vec3_distance(STD_KNEE, STD_ANKLE);
         rig->scale = rig->leg_length / std_leg;
     }
     if (feet) rig->foot_length /= (float)feet;
@@ -248,8 +249,8 @@ typedef struct knee_at {
 
 static knee_at knee_turned(pm_vec3 thigh, pm_vec3 shin, double a) {
     double c = cos(a), sn = sin(a);
-    pm_vec3 s2 = pm_vec3_make(shin.x, (float)(shin.y * c - shin.z * sn), (float)(shin.y * sn + shin.z * c));
-    knee_at k = {angle_between(thigh, s2), pm_vec3_length(pm_vec3_add(thigh, s2))};
+    pm_vec3 s2 = pmi_vec3_make(shin.x, (float)(shin.y * c - shin.z * sn), (float)(shin.y * sn + shin.z * c));
+    knee_at k = {angle_between(thigh, s2), pmi_vec3_length(pmi_vec3_add(thigh, s2))};
     return k;
 }
 
@@ -298,8 +299,8 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
         pm_rig_chain *c = &rig->chains[i];
         if (c->target == PM_NO_INDEX) continue;
         pm_vec3 e = at(m, c->target);
-        c->rest_error = pm_vec3_distance(e, at(m, c->ik_bone));
-        c->rest_shift = pm_vec3_distance(e, sk->bones[c->target].position);
+        c->rest_error = pmi_vec3_distance(e, at(m, c->ik_bone));
+        c->rest_shift = pmi_vec3_distance(e, sk->bones[c->target].position);
     }
     /* heights in the solved rest pose: what MMD shows before any key */
     int legs = 0;
@@ -326,7 +327,7 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
         double hi = clamp_pi(fmax(l->knee_limit_min.x, l->knee_limit_max.x));
         pm_vec3 h = sk->bones[l->hip].position, k = sk->bones[l->knee].position, a = sk->bones[l->ankle].position;
         double bmin, bmax, rmin;
-        knee_range(pm_vec3_sub(k, h), pm_vec3_sub(a, k), lo, hi, &bmin, &bmax, &rmin);
+        knee_range(pmi_vec3_sub(k, h), pmi_vec3_sub(a, k), lo, hi, &bmin, &bmax, &rmin);
         l->knee_bend_min = (float)bmin;
         l->knee_bend_max = (float)bmax;
         l->reach_min = (float)rmin;
@@ -344,8 +345,8 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
             if (!l->present || l->ik_chain == PM_NO_INDEX || (pass == 1 && l->knee_limited)) continue;
             uint32_t ik = rig->chains[l->ik_chain].ik_bone;
             pm_vec3 hip = sk->bones[l->hip].position;
-            pm_vec3 goal = pass == 0 ? pm_vec3_make(hip.x, hip.y - 2.0f * l->length, hip.z) : hip;
-            pm_vec3 offset = pm_vec3_sub(goal, sk->bones[ik].position);
+            pm_vec3 goal = pass == 0 ? pmi_vec3_make(hip.x, hip.y - 2.0f * l->length, hip.z) : hip;
+            pm_vec3 offset = pmi_vec3_sub(goal, sk->bones[ik].position);
             if (!isfinite(offset.x) || !isfinite(offset.y) || !isfinite(offset.z)) continue; /* beyond the float range */
             m->pose->translation[ik] = offset;
             moved = true;
@@ -355,7 +356,7 @@ static pm_result measure(pm_rig *rig, meter *m, pm_error *err) {
         for (int s = 0; s < 2; s++) {
             pm_rig_leg *l = &rig->legs[s];
             if (!l->present || l->ik_chain == PM_NO_INDEX || (pass == 1 && l->knee_limited)) continue;
-            float d = pm_vec3_distance(at(m, l->hip), at(m, l->ankle));
+            float d = pmi_vec3_distance(at(m, l->hip), at(m, l->ankle));
             if (pass == 0) l->reach_max = d;
             else l->reach_min = d;
         }

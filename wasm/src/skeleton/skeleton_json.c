@@ -4,6 +4,7 @@
 #include "common/json.h"
 #include "procmotion/skeleton.h"
 #include "skeleton/skeleton_internal.h"
+#include "math/math_internal.h"
 
 #include <cjson/cJSON.h>
 #include <float.h>
@@ -130,7 +131,7 @@ static bool get_vec3(reader *r, const cJSON *obj, const char *key, pm_vec3 *out,
         if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > FLT_MAX) goto bad;
         v[i] = (float)e->valuedouble;
     }
-    *out = pm_vec3_make(v[0], v[1], v[2]);
+    *out = pmi_vec3_make(v[0], v[1], v[2]);
     return true;
 bad : {
     char msg[96];

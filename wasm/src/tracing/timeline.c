@@ -58,7 +58,7 @@ static void find_limbs(pm_timeline *tl) {
         if (!limb->ok) continue;
         limb->reach = 0; /* the two bone lengths, summed in double */
         for (int k = 0; k < 2; k++)
-            limb->reach += pm_vec3_distance(sk->bones[limb->bone[k]].position, sk->bones[limb->bone[k + 1]].position);
+            limb->reach += pmi_vec3_distance(sk->bones[limb->bone[k]].position, sk->bones[limb->bone[k + 1]].position);
         limb->ik = pm_rig_find_ik(sk, limb->bone[2], limb->bone[1]);
     }
 }
@@ -176,7 +176,7 @@ pm_result pmi_keyframe_init(pm_timeline *tl, pmi_keyframe *kf, pm_error *err) {
     if (!block) return err ? err->type : PM_ERR_OUT_OF_MEMORY;
     kf->rot = (pm_quat *)block;
     kf->trans = (pm_vec3 *)(block + n * sizeof(pm_quat));
-    for (size_t j = 0; j < n; j++) kf->rot[j] = pm_quat_identity();
+    for (size_t j = 0; j < n; j++) kf->rot[j] = pmi_quat_identity();
     return PM_OK;
 }
 
@@ -388,9 +388,9 @@ pm_result pm_timeline_default_pole(const pm_timeline *tl, pm_limb limb, pm_vec3 
     const float L = (float)tl->limbs[limb].reach;
     if (limb == PM_LIMB_LEFT_HAND || limb == PM_LIMB_RIGHT_HAND) {
         float side = limb == PM_LIMB_LEFT_HAND ? 1.0f : -1.0f; /* +X is the model's left */
-        *out = pm_vec3_make(side * 0.3f * L, -L, 0.5f * L);    /* the elbow hangs, a little out and back */
+        *out = pmi_vec3_make(side * 0.3f * L, -L, 0.5f * L);    /* the elbow hangs, a little out and back */
     } else {
-        *out = pm_vec3_make(0, -0.5f * L, -L); /* the knee bends forward (-Z) */
+        *out = pmi_vec3_make(0, -0.5f * L, -L); /* the knee bends forward (-Z) */
     }
     return PM_OK;
 }
@@ -403,7 +403,7 @@ pm_result pm_timeline_set_trajectory(pm_timeline *tl, pm_limb limb, const pm_tra
         memset(d, 0, sizeof *d);
         return PM_OK;
     }
-    pm_trace check = {1, tr->mode, tr->point_count, tr->points, tr->has_pole ? tr->pole : pm_vec3_make(0, 0, 0), 0};
+    pm_trace check = {1, tr->mode, tr->point_count, tr->points, tr->has_pole ? tr->pole : pmi_vec3_make(0, 0, 0), 0};
     if ((r = check_trace(&check, limb, err)) != PM_OK) return r;
     d->has = true;
     d->mode = tr->mode;
@@ -455,7 +455,7 @@ void pmi_timeline_locate(const pm_timeline *tl, double beat, pmi_segment *seg) {
 
 /* a + (b - a) e per component, in double. */
 static pm_vec3 lerp3(const pm_vec3 *a, const pm_vec3 *b, double e) {
-    return pm_vec3_make((float)(a->x + ((double)b->x - a->x) * e), (float)(a->y + ((double)b->y - a->y) * e),
+    return pmi_vec3_make((float)(a->x + ((double)b->x - a->x) * e), (float)(a->y + ((double)b->y - a->y) * e),
                         (float)(a->z + ((double)b->z - a->z) * e));
 }
 
@@ -481,7 +481,7 @@ void pmi_timeline_request(const pm_timeline *tl, const pmi_segment *seg, pm_limb
 void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg) {
     const uint32_t n = tl->joint_count;
     if (!tl->kf_count) {
-        for (uint32_t j = 0; j < n; j++) tl->tmp_rot[j] = pm_quat_identity(), tl->tmp_trans[j] = pm_vec3_make(0, 0, 0);
+        for (uint32_t j = 0; j < n; j++) tl->tmp_rot[j] = pmi_quat_identity(), tl->tmp_trans[j] = pmi_vec3_make(0, 0, 0);
         return;
     }
     const pmi_keyframe *A = &tl->kf[seg->a], *B = &tl->kf[seg->b];
@@ -502,7 +502,7 @@ void pmi_timeline_sample(pm_timeline *tl, const pmi_segment *seg) {
  * world rotation is parent * local): local' = (P^-1 D P) local. */
 static void apply_delta(pm_pose *pose, const pm_skeleton *sk, uint32_t b, const pm_quat *delta) {
     uint32_t parent = sk->bones[b].parent;
-    pm_quat pw = parent != PM_NO_INDEX ? pm_mat4_get_rotation(&pose->world[parent]) : pm_quat_identity();
+    pm_quat pw = parent != PM_NO_INDEX ? pm_mat4_get_rotation(&pose->world[parent]) : pmi_quat_identity();
     pose->rotation[b] = pm_quat_normalize(pm_quat_mul(pm_ik_delta_to_local(pw, *delta), pose->rotation[b]));
 }
 
@@ -513,9 +513,9 @@ static pm_vec3 ik_offset_for(const pm_pose *pose, const pm_skeleton *sk, uint32_
     if (b->parent != PM_NO_INDEX) {
         pm_mat4 inv = pm_mat4_inverse_affine(&pose->world[b->parent]);
         local = pm_mat4_transform_point(&inv, w);
-        rest = pm_vec3_sub(b->position, sk->bones[b->parent].position);
+        rest = pmi_vec3_sub(b->position, sk->bones[b->parent].position);
     }
-    return pm_vec3_sub(local, rest);
+    return pmi_vec3_sub(local, rest);
 }
 
 pm_result pmi_timeline_solve(pm_timeline *tl, pm_pose *pose, const pmi_request req[PM_LIMB_COUNT], pm_error *err) {
@@ -541,8 +541,8 @@ pm_result pmi_timeline_solve(pm_timeline *tl, pm_pose *pose, const pmi_request r
         st->id = tr->id;
         st->t = tr->t;
         st->root = root;
-        st->target = pm_vec3_add(root, rel);
-        st->pole = pm_vec3_add(root, tr->pole);
+        st->target = pmi_vec3_add(root, rel);
+        st->pole = pmi_vec3_add(root, tr->pole);
         pm_two_bone_ik_result res;
         if ((r = pm_two_bone_ik(root, pm_pose_world_position(pose, limb->bone[1]),
                                 pm_pose_world_position(pose, limb->bone[2]), st->target, st->pole, &res, err)) != PM_OK)

@@ -5,6 +5,7 @@
 #include "common/json.h"
 #include "common/strings.h"
 #include "skeleton/utf.h"
+#include "math/math_internal.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -175,7 +176,7 @@ static bool read_floats(reader *r, const cJSON *a, const char *field, float *out
 static bool read_vec3(reader *r, const cJSON *a, const char *field, pm_vec3 *out) {
     float v[3];
     if (!read_floats(r, a, field, v, 3)) return false;
-    *out = pm_vec3_make(v[0], v[1], v[2]);
+    *out = pmi_vec3_make(v[0], v[1], v[2]);
     return true;
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/internal.h"
 #include "procmotion/rig.h"
+#include "math/math_internal.h"
 
 #include <math.h>
 
@@ -11,7 +12,7 @@
  * order, one rounding per statement, as three scalar expressions would be. */
 static void dv_of(double out[3], const pm_vec3 *v) { out[0] = v->x, out[1] = v->y, out[2] = v->z; }
 static double dv_len(const double a[3]) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
-static pm_vec3 dv_out(const double v[3]) { return pm_vec3_make((float)v[0], (float)v[1], (float)v[2]); }
+static pm_vec3 dv_out(const double v[3]) { return pmi_vec3_make((float)v[0], (float)v[1], (float)v[2]); }
 
 const char *pm_limb_name(pm_limb limb) {
     static const char *const names[PM_LIMB_COUNT] = {"leftHand", "rightHand", "leftFoot", "rightFoot"};

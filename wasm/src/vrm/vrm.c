@@ -4,6 +4,7 @@
 #include "common/json.h"
 #include "procmotion/rig.h"
 #include "vrm/vrm_internal.h"
+#include "math/math_internal.h"
 
 #include <stdlib.h>
 
@@ -167,7 +168,7 @@ static float finite_or_zero(ctx *c, float v) {
 }
 /* (vectors by pointer here: a pm_vec3 by value is a copy in memory at every call in wasm) */
 /* a + b * s component by component: s = 1 is pm_vec3_add, s = -1 pm_vec3_sub (x + -y is x - y), exactly;
- * the product apart from the sum, as pm_vec3_add(a, pm_vec3_scale(b, s)) had it: no compiler fuses them */
+ * the product apart from the sum, as pmi_vec3_add(a, pmi_vec3_scale(b, s)) had it: no compiler fuses them */
 static pm_vec3 add_scaled(const pm_vec3 *a, const pm_vec3 *b, float s) {
     const pm_vec3 bs = {b->x * s, b->y * s, b->z * s};
     return (pm_vec3){a->x + bs.x, a->y + bs.y, a->z + bs.z};
@@ -177,7 +178,7 @@ static pm_vec3 turn(const pm_quat *q, const pm_vec3 *a, const pm_vec3 *b) {
     return pm_quat_rotate(*q, b ? add_scaled(a, b, -1) : *a);
 }
 static pm_vec3 finite_vec(ctx *c, const pm_vec3 *v) {
-    return pm_vec3_make(finite_or_zero(c, v->x), finite_or_zero(c, v->y), finite_or_zero(c, v->z));
+    return pmi_vec3_make(finite_or_zero(c, v->x), finite_or_zero(c, v->y), finite_or_zero(c, v->z));
 }
 /* MMD -> glTF of v - origin (origin NULL: of v; x - +0 is x): metres, z mirrored; anything that
  * overflowed on the way is written as 0 (counted). */
@@ -312,7 +313,7 @@ static uint32_t *parent_order(ctx *c) {
 
 static float arm_degrees_below(const pm_skeleton *s, uint32_t arm, uint32_t elbow) {
     pm_vec3 d = add_scaled(&s->bones[elbow].position, &s->bones[arm].position, -1);
-    float len = pm_vec3_length(d);
+    float len = pmi_vec3_length(d);
     if (!(len > 0)) return 0;
     return (float)(asin(fmax(-1.0, fmin(1.0, -d.y / len))) * 180.0 / PM_PI);
 }
@@ -323,7 +324,7 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
     uint32_t n = s->bone_count;
     for (uint32_t i = 0; i < n; i++) {
         c->rest[i] = finite_vec(c, &s->bones[i].position);
-        c->rot[i] = pm_quat_identity();
+        c->rot[i] = pmi_quat_identity();
     }
     uint32_t driven[4] = {PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX, PM_NO_INDEX}, aim[4];
     float side_x[4];
@@ -352,8 +353,8 @@ static pm_result bake_pose(ctx *c, const pm_rig_roles *roles, pm_vrm_result *res
         for (int d = 0; d < 4; d++) {
             if (driven[d] != b) continue;
             pm_vec3 dir = turn(&c->rot[b], &s->bones[aim[d]].position, &s->bones[b].position);
-            if (!(pm_vec3_length(dir) > 1e-6f)) continue;
-            pm_quat to_side = pm_quat_from_to(pm_vec3_normalize(dir), pm_vec3_make(side_x[d], 0, 0));
+            if (!(pmi_vec3_length(dir) > 1e-6f)) continue;
+            pm_quat to_side = pm_quat_from_to(pmi_vec3_normalize(dir), pmi_vec3_make(side_x[d], 0, 0));
             c->rot[b] = pm_quat_normalize(pm_quat_mul(to_side, c->rot[b]));
         }
     }
@@ -664,7 +665,7 @@ static pm_result write_springs(ctx *c, cJSON *ext, cJSON *used, const uint32_t *
         pm_vec3 off = gl(c, &center, &c->rest[b->bone]);
         if (b->shape == 2 && b->size.y > 0 && isfinite(b->size.y)) {
             static const pm_vec3 up = {0, 1, 0};
-            pm_vec3 half = pm_vec3_scale(turn(&q, &up, NULL), b->size.y * 0.5f);
+            pm_vec3 half = pmi_vec3_scale(turn(&q, &up, NULL), b->size.y * 0.5f);
             pm_vec3 lo = add_scaled(&center, &half, -1), hi = add_scaled(&center, &half, 1);
             pm_vec3 a = gl(c, &lo, &c->rest[b->bone]), t = gl(c, &hi, &c->rest[b->bone]);
             cJSON *cap = pmi_json_add_object(shape, "capsule", &c->ok);
@@ -1000,9 +1001,9 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         p = skin(c, i, &p, true);
         p = gl(c, &p, NULL);
         n = skin(c, i, &n, false);
-        n = pm_vec3_make(n.x, n.y, -n.z);
-        float len = pm_vec3_length(n);
-        n = len > 1e-12f && isfinite(len) ? pm_vec3_scale(n, 1.0f / len) : pm_vec3_make(0, 1, 0);
+        n = pmi_vec3_make(n.x, n.y, -n.z);
+        float len = pmi_vec3_length(n);
+        n = len > 1e-12f && isfinite(len) ? pmi_vec3_scale(n, 1.0f / len) : pmi_vec3_make(0, 1, 0);
         pos[3 * i] = p.x, pos[3 * i + 1] = p.y, pos[3 * i + 2] = p.z;
         nrm[3 * i] = n.x, nrm[3 * i + 1] = n.y, nrm[3 * i + 2] = n.z;
         uv[2 * i] = finite_or_zero(c, v->uv[0]), uv[2 * i + 1] = finite_or_zero(c, v->uv[1]);
@@ -1198,7 +1199,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
     pmi_json_add_string(look, "type", eyes ? "bone" : "expression", &c->ok);
     if (eyes) {
         pm_vec3 mid = add_scaled(&c->rest[le], &c->rest[re], 1);
-        mid = pm_vec3_scale(mid, 0.5f);
+        mid = pmi_vec3_scale(mid, 0.5f);
         pm_vec3 off = gl(c, &mid, &c->rest[head]);
         add_floats(c, look, "offsetFromHeadBone", &off.x, 3);
         const char *maps[4] = {"rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"};
