@@ -131,7 +131,7 @@ static const dq DQ_ID = {0, 0, 0, 1};
 static inline double fsin(double a) { return sinf((float)a); }
 static inline double fcos(double a) { return cosf((float)a); }
 
-PMI_OUTLINE static dq dq_axis(double ax, double ay, double az, double angle) {
+static dq dq_axis(double ax, double ay, double az, double angle) {
     if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
     /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
      * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
@@ -143,9 +143,9 @@ static dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
 static dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
 static dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
 /* The pose helpers below take their quaternions and vectors by pointer (a struct passed by value to an
- * out-of-line copy is copied at every call). dq_axis, dq_pow, roll_offset and stance_target, which call
- * the trigonometry, are one out-of-line copy each in the wasm builds; dq_mul and dv_rot stay inline:
- * out of line they made the catwalk rows 2-3 % slower (docs/benchmarks.md, "size17g"). */
+ * out-of-line copy is copied at every call). All of them stay inline: dq_mul and dv_rot out of line made
+ * the catwalk rows 2-3 % slower, and dq_axis, dq_pow, roll_offset and stance_target (PMI_OUTLINE,
+ * 637 bytes gzip less) about 1 % (docs/benchmarks.md, "size17g: the catwalk and landing"). */
 static inline dq dq_mul(const dq *pa, const dq *pb) {
     const dq a = *pa, b = *pb;
     return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
@@ -153,7 +153,7 @@ static inline dq dq_mul(const dq *pa, const dq *pb) {
 }
 static dq dq_conj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
 /* q^t: the same axis, t times the angle. */
-PMI_OUTLINE static dq dq_pow(const dq *pq, double t) {
+static dq dq_pow(const dq *pq, double t) {
     dq q = *pq;
     if (q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
     double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
@@ -315,7 +315,7 @@ static double intensity(const cw *c, double v) { return c->S > 1e-9 ? mind(1.0, 
 
 /* Ankle (leg IK target) offset from the flat-foot target for a foot pitch phi (+ toes up about the
  * heel, - heel up about the ball), in the foot's yawed frame. */
-PMI_OUTLINE static dv roll_offset(const cw *c, double phi) {
+static dv roll_offset(const cw *c, double phi) {
     if (phi == 0) return (dv){0, 0, 0};
     dv piv = phi >= 0 ? c->heel_rel : c->ball_rel;
     double s = fsin(phi), co = fcos(phi);
@@ -330,7 +330,7 @@ typedef struct cw_foot {
     dq rot;      /* leg IK rotation */
 } cw_foot;
 
-PMI_OUTLINE static dv stance_target(const cw *c, const cw_step *st, double phi) {
+static dv stance_target(const cw *c, const cw_step *st, double phi) {
     dv roll = roll_offset(c, phi);
     return dv_add(st->foot, dv_rot(&st->yaw_q, &roll));
 }
