@@ -6,7 +6,6 @@
 #include "beats/grid_internal.h"
 
 #include "procmotion/ik.h"
-#include "math/math_internal.h"
 
 #include <math.h>
 

@@ -233,19 +233,14 @@ static pm_vec3 snap_axis(pm_vec3 v) {
     return pmi_vec3_make(0, 0, v.z < 0 ? -1.f : 1.f);
 }
 
-/* From the rest translations of the upper legs and arms (a rest matrix's m + 12); the arithmetic of
- * pmi_vec3_sub(pmi_vec3_scale(pmi_vec3_add(..), 0.5f), ..) by component, without the vectors by value. */
-static pm_mat4 canon_from_rest(const float *lhip, const float *rhip, const float *lsh, const float *rsh) {
-    pm_vec3 up = pmi_vec3_make((lsh[0] + rsh[0]) * 0.5f - (lhip[0] + rhip[0]) * 0.5f,
-                              (lsh[1] + rsh[1]) * 0.5f - (lhip[1] + rhip[1]) * 0.5f,
-                              (lsh[2] + rsh[2]) * 0.5f - (lhip[2] + rhip[2]) * 0.5f);
-    pm_vec3 lat = pmi_vec3_make(lhip[0] - rhip[0], lhip[1] - rhip[1], lhip[2] - rhip[2]);
-    if (pmi_vec3_length(lat) < 1e-6f * (pmi_vec3_length(up) + 1e-30f))
-        lat = pmi_vec3_make(lsh[0] - rsh[0], lsh[1] - rsh[1], lsh[2] - rsh[2]);
+/* The canonical frame from the rest translations of the upper legs and arms. */
+static pm_mat4 canon_from_rest(pm_vec3 lhip, pm_vec3 rhip, pm_vec3 lsh, pm_vec3 rsh) {
+    pm_vec3 up = pmi_vec3_sub(pmi_vec3_scale(pmi_vec3_add(lsh, rsh), 0.5f), pmi_vec3_scale(pmi_vec3_add(lhip, rhip), 0.5f));
+    pm_vec3 lat = pmi_vec3_sub(lhip, rhip);
+    if (pmi_vec3_length(lat) < 1e-6f * (pmi_vec3_length(up) + 1e-30f)) lat = pmi_vec3_sub(lsh, rsh);
     if (!(pmi_vec3_length(up) > 0) || !(pmi_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 u = snap_axis(up);
-    float along = lat.x * u.x + lat.y * u.y + lat.z * u.z; /* lat - u (lat . u) */
-    lat = pmi_vec3_make(lat.x - u.x * along, lat.y - u.y * along, lat.z - u.z * along);
+    lat = pmi_vec3_sub(lat, pmi_vec3_scale(u, pmi_vec3_dot(lat, u)));
     if (!(pmi_vec3_length(lat) > 0)) return pm_mat4_identity();
     pm_vec3 l = snap_axis(lat);
     pm_vec3 f = pmi_vec3_cross(l, u);
@@ -312,7 +307,8 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
                         lua == PM_NO_INDEX ? "a left upper arm" : rua == PM_NO_INDEX ? "a right upper arm"
                         : lul == PM_NO_INDEX ? "a left upper leg" : "a right upper leg");
     for (int i = 0; i < PM_KP_POINT_COUNT; i++) plan->joint[i] = PM_NO_INDEX, plan->conf[i] = 0, plan->local[i] = pmi_vec3_make(0, 0, 0);
-    plan->canon = canon_from_rest(rig->rest[lul].m + 12, rig->rest[rul].m + 12, rig->rest[lua].m + 12, rig->rest[rua].m + 12);
+    plan->canon = canon_from_rest(pmi_mat4_get_translation(&rig->rest[lul]), pmi_mat4_get_translation(&rig->rest[rul]),
+                                  pmi_mat4_get_translation(&rig->rest[lua]), pmi_mat4_get_translation(&rig->rest[rua]));
     const pm_mat4 *C = &plan->canon;
     pm_vec3 hipmid = rest_mid(rig, C, lul, rul), shmid = rest_mid(rig, C, lua, rua);
     float torso = pmi_vec3_distance(hipmid, shmid);
@@ -338,13 +334,12 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
         if (wrist != PM_NO_INDEX) {
             pm_vec3 w = rest_pos(rig, C, wrist);
             pm_vec3 e = elbow != PM_NO_INDEX ? rest_pos(rig, C, elbow) : rest_pos(rig, C, SLOT(PMI_SIDE_UPPER_ARM));
-            pm_vec3 d = pmi_vec3_make(w.x - e.x, w.y - e.y, w.z - e.z);
+            pm_vec3 d = pmi_vec3_sub(w, e);
             float len = pmi_vec3_length(d);
             if (!(len > 0)) d = pmi_vec3_make(sx, 0, 0), len = 0.3f * torso;
             d = pmi_vec3_normalize(d);
             const pm_vec3 fwd = {0, 0, 1};
-            float along = d.x * fwd.x + d.y * fwd.y + d.z * fwd.z; /* fwd - d (d . fwd) */
-            pm_vec3 f = pmi_vec3_make(fwd.x - d.x * along, fwd.y - d.y * along, fwd.z - d.z * along);
+            pm_vec3 f = pmi_vec3_sub(fwd, pmi_vec3_scale(d, pmi_vec3_dot(d, fwd)));
             f = pmi_vec3_length(f) > 1e-3f ? pmi_vec3_normalize(f) : pmi_vec3_make(0, -1, 0);
             static const struct {
                 int point, slot;
@@ -354,8 +349,8 @@ PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm
                 uint32_t j = SLOT(fingers[k].slot);
                 if (j != PM_NO_INDEX) put_direct(plan, fingers[k].point + o, j, 1.0f);
                 else {
-                    float a = fingers[k].along * len, b = fingers[k].fwd * len; /* w + (d a + f b) */
-                    put(rig, plan, fingers[k].point + o, wrist, &w, d.x * a + f.x * b, d.y * a + f.y * b, d.z * a + f.z * b);
+                    pm_vec3 off = pmi_vec3_add(pmi_vec3_scale(d, fingers[k].along * len), pmi_vec3_scale(f, fingers[k].fwd * len));
+                    put(rig, plan, fingers[k].point + o, wrist, &w, off.x, off.y, off.z);
                 }
             }
         }

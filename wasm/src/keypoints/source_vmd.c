@@ -9,7 +9,6 @@
 #include "procmotion/pose.h"
 #include "procmotion/rig.h"
 #include "procmotion/vmd.h"
-#include "math/math_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -81,39 +80,12 @@ static int by_bone_frame(const void *x, const void *y) {
 
 /* ---- quaternion helpers without normalisation (inputs are unit) -------------------------------------- */
 
-static inline pm_quat qmul(pm_quat a, pm_quat b) {
-    pm_quat r = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-    return r;
-}
-
 static inline pm_vec3 qrot(pm_quat q, pm_vec3 v) {
     /* v + 2w (u x v) + 2 u x (u x v) */
     float tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
     pm_vec3 r = {v.x + q.w * tx + q.y * tz - q.z * ty, v.y + q.w * ty + q.z * tx - q.x * tz, v.z + q.w * tz + q.x * ty - q.y * tx};
     return r;
 }
-
-static inline pm_quat qconj(pm_quat q) {
-    pm_quat r = {-q.x, -q.y, -q.z, q.w};
-    return r;
-}
-
-/* pm_vec3_add / pm_vec3_sub / pm_vec3_scale / pm_vec3_dot (the same arithmetic), inlined: no vectors copied
- * in memory for calls (the wasm ABI passes them by pointer to a copy) */
-static inline pm_vec3 vadd(pm_vec3 a, pm_vec3 b) {
-    pm_vec3 r = {a.x + b.x, a.y + b.y, a.z + b.z};
-    return r;
-}
-static inline pm_vec3 vsub(pm_vec3 a, pm_vec3 b) {
-    pm_vec3 r = {a.x - b.x, a.y - b.y, a.z - b.z};
-    return r;
-}
-static inline pm_vec3 vscale(pm_vec3 a, float s) {
-    pm_vec3 r = {a.x * s, a.y * s, a.z * s};
-    return r;
-}
-static inline float vdot(pm_vec3 a, pm_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; } /* pm_vec3_dot */
 
 /* ---- sampling ------------------------------------------------------------------------------------- */
 
@@ -201,8 +173,8 @@ static pm_vec3 rest_of(uint32_t i) {
 
 static pm_quat append_rot(pm_quat src, float ratio) {
     if (ratio == 1.0f) return src;
-    if (ratio == -1.0f) return qconj(src);
-    if (ratio < 0) return pm_quat_slerp((pm_quat){0, 0, 0, 1}, qconj(src), -ratio);
+    if (ratio == -1.0f) return pmi_quat_conjugate(src);
+    if (ratio < 0) return pm_quat_slerp((pm_quat){0, 0, 0, 1}, pmi_quat_conjugate(src), -ratio);
     return pm_quat_slerp((pm_quat){0, 0, 0, 1}, src, ratio);
 }
 
@@ -214,17 +186,17 @@ static void fk(vmd_ctx *c, const uint32_t *list, uint32_t count) {
         pm_quat q = c->anim_q[i];
         pm_vec3 t = c->anim_t[i];
         if (b->append >= 0) {
-            if (b->flags & 0x100) q = qmul(q, append_rot(c->final_q[b->append], b->append_ratio));
-            if (b->flags & 0x200) t = vadd(t, vscale(c->final_t[b->append], b->append_ratio));
+            if (b->flags & 0x100) q = pmi_quat_mul(q, append_rot(c->final_q[b->append], b->append_ratio));
+            if (b->flags & 0x200) t = pmi_vec3_add(t, pmi_vec3_scale(c->final_t[b->append], b->append_ratio));
         }
         if (c->override[i]) q = c->final_q[i];
         else c->final_q[i] = q;
         c->final_t[i] = t;
-        pm_vec3 off = vadd(c->rest[i], t);
+        pm_vec3 off = pmi_vec3_add(c->rest[i], t);
         if (b->parent >= 0) {
-            off = vsub(off, c->rest[b->parent]);
-            c->wq[i] = qmul(c->wq[b->parent], q);
-            c->wp[i] = vadd(c->wp[b->parent], qrot(c->wq[b->parent], off));
+            off = pmi_vec3_sub(off, c->rest[b->parent]);
+            c->wq[i] = pmi_quat_mul(c->wq[b->parent], q);
+            c->wp[i] = pmi_vec3_add(c->wp[b->parent], qrot(c->wq[b->parent], off));
         } else {
             c->wq[i] = q;
             c->wp[i] = off;
@@ -238,42 +210,42 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
     uint32_t parent = (uint32_t)pmi_mmd_standard[l->hip].parent;
     pm_quat rp = pm_quat_normalize(c->wq[parent]);
     pm_vec3 h = c->wp[l->hip], target = c->wp[l->ik];
-    pm_vec3 thigh_rest = vsub(rest_of(l->knee), rest_of(l->hip));
-    pm_vec3 shin_rest = vsub(rest_of(l->ankle), rest_of(l->knee));
+    pm_vec3 thigh_rest = pmi_vec3_sub(rest_of(l->knee), rest_of(l->hip));
+    pm_vec3 shin_rest = pmi_vec3_sub(rest_of(l->ankle), rest_of(l->knee));
     float a = pmi_vec3_length(thigh_rest), b = pmi_vec3_length(shin_rest);
-    pm_vec3 d = vsub(target, h);
+    pm_vec3 d = pmi_vec3_sub(target, h);
     float dist = pmi_vec3_length(d);
-    pm_vec3 u = dist > 1e-6f ? vscale(d, 1.0f / dist) : pmi_vec3_normalize(qrot(rp, vadd(thigh_rest, shin_rest)));
+    pm_vec3 u = dist > 1e-6f ? pmi_vec3_scale(d, 1.0f / dist) : pmi_vec3_normalize(qrot(rp, pmi_vec3_add(thigh_rest, shin_rest)));
     float lo = fabsf(a - b) + 1e-4f, hi = (a + b) * (1.0f - 1e-6f);
     if (dist < lo) dist = lo;
     if (dist > hi) dist = hi; /* out of reach: the leg straightens towards the target */
     pm_vec3 front = qrot(rp, pmi_vec3_make(0, 0, -1));
-    pm_vec3 v = vsub(front, vscale(u, vdot(front, u)));
+    pm_vec3 v = pmi_vec3_sub(front, pmi_vec3_scale(u, pmi_vec3_dot(front, u)));
     if (pmi_vec3_length(v) < 1e-4f) { /* leg pointing straight forward or back: bend the knee upwards */
         pm_vec3 up = qrot(rp, pmi_vec3_make(0, 1, 0));
-        v = vsub(up, vscale(u, vdot(up, u)));
+        v = pmi_vec3_sub(up, pmi_vec3_scale(u, pmi_vec3_dot(up, u)));
     }
     v = pmi_vec3_normalize(v);
     double cosa = ((double)a * a + (double)dist * dist - (double)b * b) / (2.0 * a * dist);
     if (cosa > 1) cosa = 1;
     if (cosa < -1) cosa = -1;
     double sina = sqrt(1 - cosa * cosa);
-    pm_vec3 k = vadd(h, vadd(vscale(u, (float)(a * cosa)), vscale(v, (float)(a * sina))));
-    pm_vec3 an = vadd(h, vscale(u, dist));
+    pm_vec3 k = pmi_vec3_add(h, pmi_vec3_add(pmi_vec3_scale(u, (float)(a * cosa)), pmi_vec3_scale(v, (float)(a * sina))));
+    pm_vec3 an = pmi_vec3_add(h, pmi_vec3_scale(u, dist));
     /* world rotations: the parent's, turned so the rest bone directions point at the solved joints */
-    pm_quat r_hip = pm_quat_normalize(qmul(pm_quat_from_to(qrot(rp, thigh_rest), vsub(k, h)), rp));
-    pm_quat r_knee = pm_quat_normalize(qmul(pm_quat_from_to(qrot(r_hip, shin_rest), vsub(an, k)), r_hip));
-    c->final_q[l->hip] = pm_quat_normalize(qmul(qconj(rp), r_hip));
-    c->final_q[l->knee] = pm_quat_normalize(qmul(qconj(r_hip), r_knee));
+    pm_quat r_hip = pm_quat_normalize(pmi_quat_mul(pm_quat_from_to(qrot(rp, thigh_rest), pmi_vec3_sub(k, h)), rp));
+    pm_quat r_knee = pm_quat_normalize(pmi_quat_mul(pm_quat_from_to(qrot(r_hip, shin_rest), pmi_vec3_sub(an, k)), r_hip));
+    c->final_q[l->hip] = pm_quat_normalize(pmi_quat_mul(pmi_quat_conjugate(rp), r_hip));
+    c->final_q[l->knee] = pm_quat_normalize(pmi_quat_mul(pmi_quat_conjugate(r_hip), r_knee));
     c->override[l->hip] = c->override[l->knee] = 1;
 }
 
 /* つま先ＩＫ: turn the ankle so the toe points at the toe IK bone. */
 static void solve_toe(vmd_ctx *c, const leg *l) {
-    pm_vec3 an = c->wp[l->ankle], from = vsub(c->wp[l->toe], an), to = vsub(c->wp[l->toe_ik], an);
+    pm_vec3 an = c->wp[l->ankle], from = pmi_vec3_sub(c->wp[l->toe], an), to = pmi_vec3_sub(c->wp[l->toe_ik], an);
     if (pmi_vec3_length(from) < 1e-6f || pmi_vec3_length(to) < 1e-6f) return;
-    pm_quat r = qmul(pm_quat_from_to(from, to), c->wq[l->ankle]);
-    c->final_q[l->ankle] = pm_quat_normalize(qmul(qconj(c->wq[l->knee]), r));
+    pm_quat r = pmi_quat_mul(pm_quat_from_to(from, to), c->wq[l->ankle]);
+    c->final_q[l->ankle] = pm_quat_normalize(pmi_quat_mul(pmi_quat_conjugate(c->wq[l->knee]), r));
     c->override[l->ankle] = 1;
 }
 

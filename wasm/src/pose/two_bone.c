@@ -3,7 +3,6 @@
 #include "math/math_internal.h"
 
 #include "pose_internal.h"
-#include "math/math_internal.h"
 
 typedef pmi_dv dv;
 
