@@ -24,13 +24,14 @@
 //      nothing refers to, stays.
 //   5. The names of the exports the lazy modules import are shortened, the table's functions exported
 //      to JS by their index in the table in base 36 (pm_abi_alloc is `0`: abi*.js hold the indexes as
-//      constants named after the functions, js-glue/loader.js binds mod[index]), the name and producers
-//      sections dropped, and the files written: procmotion.wasm (core), procmotion-<module>.wasm, and
-//      abi.js (the interface for js-glue, see js-glue/dist/abi.js) and wasm-modules.json (sizes,
-//      dependencies, what moved).
-//   6. procmotion-all.wasm: the full link with the split set's data and (short) exports, for an app that
-//      uses every module (createProcMotion({ load: 'all' })).
-// Needs emcc, wasm-split and wasm-dis (Debian's emscripten and binaryen, build-scripts/setup.sh).
+//      constants named after the functions, js-glue/loader.js binds mod[index]), each file's functions
+//      laid out in the order gzip compresses best and its code written through Binaryen's Stack IR
+//      (build-scripts/wasm-layout.mjs: the same functions), the name and producers sections dropped, and
+//      the files written: procmotion.wasm (core), procmotion-<module>.wasm, and abi.js (the interface
+//      for js-glue, see js-glue/dist/abi.js) and wasm-modules.json (sizes, dependencies, what moved).
+//   6. procmotion-all.wasm: the full link with the split set's data and (short) exports, laid out as in
+//      5, for an app that uses every module (createProcMotion({ load: 'all' })).
+// Needs emcc, wasm-split, wasm-dis, wasm-as and wasm-opt (Debian's emscripten and binaryen, build-scripts/setup.sh).
 // PM_LINK_OPT='-Oz' (for experiments) replaces the full link's options (FULL_OPT);
 // build-scripts/wasm-sizes.mjs reads what this leaves in <out>/link/ to show where the bytes are.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -43,6 +44,7 @@ import {
   Reader, arMembers, definedFunctionNames, objectStringLiterals, readData, readExports, readImports, readSections, writeData, writeExports,
   writeImports, writeModule,
 } from './wasm-binary.mjs';
+import { BINARYEN_FEATURES, layOut } from './wasm-layout.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -107,8 +109,8 @@ const LINK_FLAGS = [
   // compiles with them
   '-mbulk-memory', '-mnontrapping-fptoint', ...(process.env.PM_WASM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
 ];
-// the same features for binaryen's tools that rewrite the link (wasm-as, wasm-split)
-const BINARYEN_FEATURES = ['--enable-mutable-globals', '--enable-sign-ext', '--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
+// the same features for binaryen's tools that rewrite the link (wasm-as, wasm-split, wasm-opt):
+// BINARYEN_FEATURES, wasm-layout.mjs
 function link(out, optLevel, exports, extra = []) {
   const list = JSON.stringify(exports.map((e) => `_${e}`));
   return run(EMCC, [...[optLevel].flat(), ...LINK_FLAGS, `-sEXPORTED_FUNCTIONS=${list}`, ...extra, ...OBJECTS, ...LIBS, '-o', out]);
@@ -537,7 +539,10 @@ const shortNames = (list) => {
   return out;
 };
 psecs = psecs.map((s) => (s.id === 7 ? { id: 7, body: writeExports(shortNames(exps)) } : s));
-const primaryOut = writeModule(strip(withData(psecs, data.primary)));
+// every file's functions in the order gzip compresses best, its code through Stack IR (wasm-layout.mjs);
+// the names go after the layout, which checks by them that every function reads back the same
+const laidOut = (sections, tag) => writeModule(strip(readSections(layOut(writeModule(sections), { work: WORK, tag }))));
+const primaryOut = laidOut(withData(psecs, data.primary), 'core');
 
 // the table each lazy module imports is the first module's, which later splits made larger
 const tableLimits = (() => {
@@ -556,7 +561,7 @@ lazy.forEach((s, k) => {
     desc: im.kind === 1 ? Buffer.concat([Buffer.from([1, 0x70]), Buffer.from(tableLimits)]) : im.desc,
   }));
   secs = secs.map((x) => (x.id === 2 ? { id: 2, body: writeImports(fixed) } : x));
-  outputs.push({ module: s.module, file: `procmotion-${s.module}.wasm`, bytes: writeModule(strip(withData(secs, data.secondary[k]))), deps: [...deps] });
+  outputs.push({ module: s.module, file: `procmotion-${s.module}.wasm`, bytes: laidOut(withData(secs, data.secondary[k]), s.module), deps: [...deps] });
 });
 
 Object.assign(report, { modules: {}, movedData: {} });
@@ -572,8 +577,8 @@ lazy.forEach((s, k) => {
 });
 // ---- 6. the one file -------------------------------------------------------------------------------
 // procmotion-all.wasm, for an app that uses every module (createProcMotion({ load: 'all' })): the full
-// link itself (its code section as it is: the functions the split modules were cut from, no copies,
-// no placeholders), with names and producers stripped, the data the split set writes (the union of its
+// link itself (its functions as they are: the ones the split modules were cut from, no copies, no
+// placeholders; laid out as the split files are), with names and producers stripped, the data the split set writes (the union of its
 // segments: the same bytes at the same addresses, so the Shift-JIS table is zero storage the glue fills,
 // as in the core) and the exports the split set offers to JS (the core's, but for the ones the feature
 // modules import). One fetch and one compile instead of five, and no module boundary to pay for.
@@ -609,7 +614,7 @@ lazy.forEach((s, k) => {
   const fullImage = imageOf(readData(fsecs.find((s) => s.id === 11).body));
   const sameData = Buffer.from(fullImage).equals(Buffer.from(image));
   const named = fsecs.map((s) => (s.id === 7 ? { id: 7, body: writeExports(shortNames(fullExports)) } : s));
-  const bytes = writeModule(strip(withData(named, segs)));
+  const bytes = laidOut(withData(named, segs), 'all');
   writeFileSync(join(OUT, 'procmotion-all.wasm'), bytes);
   report.all = { file: 'procmotion-all.wasm', bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, exports: coreExports.length, sameDataAsFullLink: sameData };
   console.log(`link-wasm: procmotion-all.wasm ${(bytes.length / 1024).toFixed(0)} KB (${(report.all.gzip / 1024).toFixed(1)} KB gzip): every module in one file`);

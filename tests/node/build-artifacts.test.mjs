@@ -2,13 +2,14 @@
 // one function (memory growth) and the placeholders of the feature modules, and exports every
 // function of wasm/abi/pm_abi_table.h (by its index in the table in base 36, as dist/abi.js says);
 // each feature module (procmotion-<module>.wasm) imports only the core's exports; procmotion-all.wasm
-// (every module in one file) is the full link with the same exports and data. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
+// (every module in one file) is the full link's functions with the same exports and data. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
 // libc only, no WASI calls) and exports exactly the table's functions too: nothing is exported that
 // the table does not list. Both answer pm_abi_version with js-glue/package.json's version.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,8 +54,8 @@ test('procmotion.wasm exports the whole table and imports only memory growth and
   console.log(`# ${Object.values(r.modules).map((m) => `${m.file} ${m.bytes} bytes (${m.gzip} gzip)`).join(', ')}`);
 });
 
-// The one file (createProcMotion({ load: 'all' })): the full link's code as it is, the split set's
-// data and the exports the split core offers to JS, nothing else.
+// The one file (createProcMotion({ load: 'all' })): the full link's functions (laid out for gzip), the
+// split set's data and the exports the split core offers to JS, nothing else.
 test('procmotion-all.wasm holds every module: the split core\'s exports to JS, one import, the full link\'s code', async () => {
   const r = report();
   assert.equal(r.all?.file, 'procmotion-all.wasm', 'wasm-modules.json records the one file');
@@ -67,9 +68,24 @@ test('procmotion-all.wasm holds every module: the split core\'s exports to JS, o
   assert.deepEqual(WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`), ['env.emscripten_notify_memory_growth']);
   for (const n of ['name', 'producers']) assert.deepEqual(WebAssembly.Module.customSections(module, n), [], `no ${n} section`);
   assert.equal(r.all.sameDataAsFullLink, true, 'the split set\'s data is the full link\'s');
+  // the full link's functions, laid out (build-scripts/wasm-layout.mjs): the file's code is the named
+  // laid-out module's, whose every function reads (wasm-dis) as the full link's through Stack IR does
   const { readSections } = await import('../../build-scripts/wasm-binary.mjs');
+  const { functionTexts, stackIr } = await import('../../build-scripts/wasm-layout.mjs');
   const code = (buf) => Buffer.from(readSections(buf).find((x) => x.id === 10).body);
-  assert.ok(code(bytes).equals(code(readFileSync(join(ROOT, 'build/wasm/link/full.wasm')))), 'the code section is the full link\'s');
+  const laid = join(ROOT, 'build/wasm/link/all.laid.wasm');
+  assert.ok(code(bytes).equals(code(readFileSync(laid))), 'the code section is the laid-out full link\'s');
+  const tmp = mkdtempSync(join(tmpdir(), 'pm-layout-'));
+  try {
+    stackIr(join(ROOT, 'build/wasm/link/full.wasm'), join(tmp, 'full.wasm'));
+    const texts = (file) => functionTexts(execFileSync('wasm-dis', [file], { encoding: 'utf8', maxBuffer: 1 << 29 }));
+    const full = texts(join(tmp, 'full.wasm')), all = texts(laid);
+    assert.equal(all.size, full.size, 'as many functions as the full link');
+    const differ = [...full].filter(([name, text]) => all.get(name) !== text).map(([name]) => name);
+    assert.deepEqual(differ, [], 'every function is the full link\'s');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   const split = Object.values(r.modules).reduce((a, m) => a + m.gzip, 0);
   console.log(`# procmotion-all.wasm ${r.all.bytes} bytes (${r.all.gzip} gzip; the split modules ${split})`);
   assert.ok(r.all.gzip < split, 'smaller than the split modules together');
