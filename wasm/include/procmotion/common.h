@@ -60,8 +60,8 @@ typedef enum pm_result {
 typedef struct pm_error {
     pm_result type;                      /* PM_OK while nothing has failed */
     char message[PM_ERROR_MESSAGE_SIZE]; /* NUL-terminated UTF-8, one sentence */
-    const char *file;                    /* source file of the failing check (debug aid) */
-    int line;                            /* source line of the failing check */
+    const char *file;                    /* source file of the failing check (debug aid; NULL in */
+    int line;                            /* the wasm builds) and its line (0 there) */
 } pm_error;
 
 /* Name of a result code, e.g. "PM_ERR_TRUNCATED". Never NULL. */

@@ -18,18 +18,33 @@ const char *pm_result_name(pm_result result) {
     }
 }
 
-pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type, const char *fmt, ...) {
+static pm_result fail_v(pm_error *err, const char *file, int line, pm_result type, const char *fmt, va_list ap) {
     if (err) {
         err->type = type;
         err->file = file;
         err->line = line;
-        va_list ap;
-        va_start(ap, fmt);
         pmi_vformat(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
     }
     return type;
 }
+
+pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(err, file, line, type, fmt, ap);
+    va_end(ap);
+    return type;
+}
+
+#if !PMI_ERROR_SOURCE
+pm_result pmi_fail_unplaced(pm_error *err, pm_result type, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(err, NULL, 0, type, fmt, ap);
+    va_end(ap);
+    return type;
+}
+#endif
 
 void *pmi_alloc(const pm_allocator *a, size_t size) {
     if (size == 0) size = 1;

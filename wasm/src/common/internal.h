@@ -47,7 +47,24 @@ size_t pmi_format(char *buf, size_t cap, const char *fmt, ...) PMI_PRINTF(3, 4);
 /* Every failure goes through here: a good place for a breakpoint. Returns `type`. */
 pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type, const char *fmt, ...)
     PMI_PRINTF(5, 6);
+/* pmi_fail(err, type, fmt, ...): a failure with its source position (err->file, err->line), but in the
+ * wasm builds: their errors leave the module through the ABI's error buffer (pm_abi_table.h's ERROR
+ * layout: the message and the code), which has no position, so there a failure does not pass one
+ * (err->file stays NULL, err->line 0) and the ~650 call sites carry two arguments and the build its
+ * source paths less. PMI_ERROR_SOURCE=1 (or 0) chooses for any build. */
+#ifndef PMI_ERROR_SOURCE
+#if defined(__wasm__)
+#define PMI_ERROR_SOURCE 0
+#else
+#define PMI_ERROR_SOURCE 1
+#endif
+#endif
+#if PMI_ERROR_SOURCE
 #define pmi_fail(err, type, ...) pmi_fail_at((err), __FILE__, __LINE__, (type), __VA_ARGS__)
+#else
+pm_result pmi_fail_unplaced(pm_error *err, pm_result type, const char *fmt, ...) PMI_PRINTF(3, 4);
+#define pmi_fail(err, type, ...) pmi_fail_unplaced((err), (type), __VA_ARGS__)
+#endif
 
 /* Number text (number.c): exact both ways, no long double, no locale, no global state. */
 
