@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 import { FEATURE_MODULES, createProcMotion } from '../js-glue/index.js';
+import { TARGETS, downloadSizes, gzipBytes } from './sizes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = process.env.PM_FIXTURES || join(ROOT, '../shared/fixtures');
@@ -93,67 +93,33 @@ const vmdFixtures = (inp) => [
 ];
 
 /**
- * Download sizes (gzip -9): each wasm module; what a catwalk-only app downloads of procmotion (the
- * core's .wasm and the JS an app bundles for createProcMotion + createCatwalkAnimationAsync, minified
- * by esbuild with code splitting, so the feature modules' JS stays in their own chunks); everything
- * (every .wasm and every chunk), and everything as one file (procmotion-all.wasm and every chunk);
- * beside babylon-mmd's smallest wasm runtime and mmd-parser.
+ * Download sizes (gzip -9, bench/sizes.mjs): each wasm module; what a catwalk-only app downloads of
+ * procmotion (the core's .wasm and the JS an app bundles for createProcMotion +
+ * createCatwalkAnimationAsync, minified by esbuild with code splitting, so the feature modules' JS stays
+ * in their own chunks); everything (every .wasm and every chunk), and everything as one file
+ * (procmotion-all.wasm and every chunk); beside babylon-mmd's smallest wasm runtime and mmd-parser.
  */
 async function sizeRows() {
   const rows = [];
-  const gz = (b) => gzipSync(b, { level: 9 }).length;
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  const sized = (impl, bytes, gzip) => rows.push({ row: 'size', input: 'download', impl, text: `${kb(bytes)} (${kb(gzip)} gzip)` });
   const add = (impl, path) => {
     if (!existsSync(path)) return;
     const bytes = readFileSync(path);
-    rows.push({ row: 'size', input: 'download', impl, text: `${kb(bytes.length)} (${kb(gz(bytes))} gzip)` });
+    sized(impl, bytes.length, gzipBytes(bytes));
   };
-  const report = join(ROOT, 'build/wasm/wasm-modules.json');
-  if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    for (const [m, info] of Object.entries(r.modules)) add(`procmotion ${m} module (${info.file})`, join(ROOT, 'js-glue', info.file));
-    if (r.all) add(`procmotion every module in one file (${r.all.file}, load: 'all')`, join(ROOT, 'js-glue', r.all.file));
-    const { build } = await import('esbuild');
-    const dir = join(ROOT, 'test-results/bench-size');
-    mkdirSync(dir, { recursive: true });
-    // an app bundling `from` (an entry of js-glue) for createProcMotion and the babylon catwalk helpers:
-    // the gzip bytes of the JS that loads before any loadAsync (jsCore) and of every chunk (jsAll)
-    const bundle = async (name, from) => {
-      const entry = join(dir, `${name}.js`);
-      writeFileSync(entry, `import { createProcMotion } from '../../js-glue/${from}';\nimport { createCatwalkAnimationAsync, loopRuntimeAnimation } from '../../js-glue/babylon.js';\nwindow.app = [createProcMotion, createCatwalkAnimationAsync, loopRuntimeAnimation];\n`);
-      const out = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', splitting: true, write: false,
-        outdir: join(dir, `out-${name}`), external: ['babylon-mmd/*'], metafile: true, logLevel: 'silent' });
-      const chunks = out.outputFiles.map((f) => ({ path: f.path, bytes: Buffer.from(f.contents) }));
-      // the entry and the chunks it imports statically: what loads before any loadAsync
-      const meta = out.metafile.outputs;
-      const key = (p) => Object.keys(meta).find((k) => p.endsWith(k.replace(/^.*?out-[^/]*\//, `out-${name}/`)));
-      const staticSet = new Set();
-      const visit = (k) => {
-        if (!k || staticSet.has(k)) return;
-        staticSet.add(k);
-        for (const im of meta[k].imports) if (im.kind === 'import-statement') visit(im.path);
-      };
-      visit(Object.keys(meta).find((k) => meta[k].entryPoint));
-      return {
-        jsCore: chunks.filter((c) => staticSet.has(key(c.path))).reduce((a, c) => a + gz(c.bytes), 0),
-        jsAll: chunks.reduce((a, c) => a + gz(c.bytes), 0),
-      };
-    };
-    const { jsCore, jsAll } = await bundle('app', 'index.js');
-    const wasm = (m) => gz(readFileSync(join(ROOT, 'js-glue', r.modules[m].file)));
-    const core = wasm('core'), all = Object.keys(r.modules).reduce((a, m) => a + wasm(m), 0);
-    const withoutBeats = all - (r.modules.beats ? wasm('beats') : 0);
-    rows.push({ row: 'size', input: 'download', impl: 'a catwalk-only app: core .wasm + its JS (target <= 100 KB gzip)',
-      text: `${kb(core + jsCore)} gzip (${kb(core)} wasm + ${kb(jsCore)} JS)` });
-    rows.push({ row: 'size', input: 'download', impl: 'everything: every .wasm + all JS (target <= 220 KB gzip)',
-      text: `${kb(all + jsAll)} gzip (${kb(all)} wasm + ${kb(jsAll)} JS); without beats ${kb(withoutBeats + jsAll)}` });
-    // procmotion/all: the one file instead of the five, and the JS of an app importing it
-    if (r.all) {
-      // the app imports procmotion/all (all.js), the entry that names the one file
-      const one = gz(readFileSync(join(ROOT, 'js-glue', r.all.file)));
-      const { jsAll: jsOne } = await bundle('app-all', 'all.js');
-      rows.push({ row: 'size', input: 'download', impl: `everything as one file: ${r.all.file} + all JS (target <= 220 KB gzip)`,
-        text: `${kb(one + jsOne)} gzip (${kb(one)} wasm + ${kb(jsOne)} JS)` });
+  const s = await downloadSizes();
+  if (s) {
+    for (const [m, f] of Object.entries(s.modules)) sized(`procmotion ${m} module (${f.file})`, f.bytes, f.gzip);
+    if (s.all) sized(`procmotion every module in one file (${s.all.file}, load: 'all')`, s.all.bytes, s.all.gzip);
+    const { catwalkApp: c, everything: e, oneFile: o } = s;
+    rows.push({ row: 'size', input: 'download', impl: `a catwalk-only app: core .wasm + its JS (target <= ${TARGETS.catwalkApp} KB gzip)`,
+      text: `${kb(c.wasm + c.js)} gzip (${kb(c.wasm)} wasm + ${kb(c.js)} JS)` });
+    rows.push({ row: 'size', input: 'download', impl: `everything: every .wasm + all JS (target <= ${TARGETS.everything} KB gzip)`,
+      text: `${kb(e.wasm + e.js)} gzip (${kb(e.wasm)} wasm + ${kb(e.js)} JS); without beats ${kb(e.withoutBeats + e.js)}` });
+    if (o) {
+      rows.push({ row: 'size', input: 'download', impl: `everything as one file: ${s.all.file} + all JS (target <= ${TARGETS.everything} KB gzip)`,
+        text: `${kb(o.wasm + o.js)} gzip (${kb(o.wasm)} wasm + ${kb(o.js)} JS)` });
     }
   }
   add('procmotion-wasi.wasm (zero imports, one module)', join(ROOT, 'build/wasi/procmotion-wasi.wasm'));
