@@ -18,7 +18,7 @@ export interface CreateProcMotionOptions {
   wasm?: WasmSource | Partial<Record<ProcMotionModule | 'all', WasmSource>>;
   /**
    * Feature modules to load now, as pm.loadAsync would; or 'all': procmotion-all.wasm, every module in
-   * one file, instead of the core (one fetch, 204 KB gzip against 228 KB split), with every method at
+   * one file, instead of the core (one fetch, 199 KB gzip against 222 KB split), with every method at
    * once. The one file's default URL comes with `procmotion/all` (and the Node entry): a bundle of the
    * main entry alone, or a core given as bytes, with no `wasm.all` loads the split modules, every one.
    */
