@@ -41,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import {
-  Reader, arMembers, definedFunctionNames, objectStringLiterals, readData, readExports, readImports, readSections, writeData, writeExports,
+  arMembers, definedFunctionNames, functionBodies, objectStringLiterals, readData, readExports, readImports, readSections, writeData, writeExports,
   writeImports, writeModule,
 } from './wasm-binary.mjs';
 import { BINARYEN_FEATURES, layOut } from './wasm-layout.mjs';
@@ -223,17 +223,7 @@ const clonable = (name) => {
 const SPLIT_INPUT = join(WORK, 'full-cloned.wasm');
 {
   const sizes = new Map();
-  {
-    const secs = readSections(readFileSync(FULL));
-    const code = secs.find((x) => x.id === 10).body;
-    const r = new Reader(code);
-    const n = r.u32();
-    for (let i = 0; i < n; i++) {
-      const size = r.u32();
-      sizes.set(fullNames[i], size);
-      r.p += size;
-    }
-  }
+  functionBodies(readFileSync(FULL)).forEach((body, i) => sizes.set(fullNames[i], body.length));
   const lines = fullWat.split('\n');
   const blocks = new Map(); // name -> [first line, end line)
   let cur = null, curStart = 0;

@@ -100,6 +100,14 @@ export function writeModule(sections) {
   return Buffer.concat(parts);
 }
 
+/** The bodies of a module's defined functions, in index order (views of the code section). */
+export function functionBodies(buf) {
+  const code = readSections(buf).find((s) => s.id === 10);
+  if (!code) return [];
+  const r = new Reader(code.body);
+  return r.vec(() => r.bytes(r.u32()));
+}
+
 /** Active data segments of memory 0 with an i32.const offset: [{ offset, bytes }]. */
 export function readData(body) {
   const r = new Reader(body);

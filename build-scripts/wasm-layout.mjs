@@ -15,18 +15,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-import { Reader, readSections } from './wasm-binary.mjs';
+import { functionBodies } from './wasm-binary.mjs';
 
 /** The wasm features of the link (link-wasm.mjs's LINK_FLAGS), for Binaryen's tools that rewrite it. */
 export const BINARYEN_FEATURES = ['--enable-mutable-globals', '--enable-sign-ext', '--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
-
-/** The bodies of a module's defined functions, in index order (Buffers of the code section). */
-export function functionBodies(bytes) {
-  const code = readSections(bytes).find((s) => s.id === 10);
-  if (!code) return [];
-  const r = new Reader(code.body);
-  return r.vec(() => Buffer.from(r.bytes(r.u32())));
-}
 
 /**
  * An order of `bodies` (indexes) that gzip compresses well: greedy, from the first, by the share of a
@@ -37,7 +29,7 @@ export function gzipOrder(bodies, { window = 32768, prior = 8 } = {}) {
   if (!bodies.length) return [];
   const grams = bodies.map((b) => {
     const s = new Set();
-    for (let i = 0; i + 4 <= b.length; i++) s.add(b.readUInt32LE(i));
+    for (let i = 0; i + 4 <= b.length; i++) s.add((b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0);
     return s;
   });
   const left = new Set(bodies.keys());
@@ -85,15 +77,14 @@ function items(wat) {
   return out.map((it) => ({ head: it.head, text: it.lines.join('\n') }));
 }
 
-/** The text of each function of a module's wat, by the function's name (its first line's $name). */
-export function functionTexts(wat) {
-  const out = new Map();
-  for (const it of items(wat)) {
-    const m = /^ \(func (\$\S+)/.exec(it.head);
-    if (m) out.set(m[1], it.text);
-  }
-  return out;
-}
+/** The text of each function of items (a module's wat), by the function's name (its first line's $name). */
+const textsOf = (list) => new Map(list.flatMap((it) => {
+  const m = /^ \(func (\$\S+)/.exec(it.head);
+  return m ? [[m[1], it.text]] : [];
+}));
+
+/** The text of each function of a module's wat (wasm-dis), by the function's name. */
+export const functionTexts = (wat) => textsOf(items(wat));
 
 const tool = (cmd, argv) => {
   const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 29 });
@@ -126,7 +117,7 @@ export function layOut(bytes, { work, tag }) {
   const rest = all.filter((it) => !it.head.startsWith(' (func '));
   writeFileSync(wat, [...rest.slice(0, first), ...order.map((i) => funcs[i]), ...rest.slice(first)].map((it) => it.text).join('\n'));
   tool('wasm-as', [...BINARYEN_FEATURES, '-g', wat, '-o', assembled]);
-  const before = functionTexts(all.map((it) => it.text).join('\n'));
+  const before = textsOf(funcs);
   const after = functionTexts(tool('wasm-dis', [assembled]));
   if (before.size !== funcs.length || after.size !== before.size) throw new Error(`wasm-layout: ${tag}: function names are not unique`);
   for (const [name, text] of before) {

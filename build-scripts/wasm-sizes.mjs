@@ -13,7 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { Reader, definedFunctionNames, readSections } from './wasm-binary.mjs';
+import { definedFunctionNames, functionBodies } from './wasm-binary.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -56,17 +56,7 @@ const group = (s) => (/^libc: /.test(s) ? 'libc/libm' : s);
 function functions(file) {
   const buf = readFileSync(file);
   const names = definedFunctionNames(buf);
-  const code = readSections(buf).find((x) => x.id === 10);
-  if (!code) return [];
-  const r = new Reader(code.body);
-  const n = r.u32();
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const size = r.u32();
-    out.push({ name: names[i], size });
-    r.p += size;
-  }
-  return out;
+  return functionBodies(buf).map((body, i) => ({ name: names[i], size: body.length }));
 }
 
 // the named modules: the core is the last split's primary, each feature module its own file

@@ -18,20 +18,18 @@ const char *pm_result_name(pm_result result) {
     }
 }
 
-static pm_result fail_v(pm_error *err, const char *file, int line, pm_result type, const char *fmt, va_list ap) {
-    if (err) {
-        err->type = type;
-        err->file = file;
-        err->line = line;
-        pmi_vformat(err->message, sizeof err->message, fmt, ap);
-    }
-    return type;
+static void fill_error(pm_error *err, const char *file, int line, pm_result type, const char *fmt, va_list ap) {
+    if (!err) return;
+    err->type = type;
+    err->file = file;
+    err->line = line;
+    pmi_vformat(err->message, sizeof err->message, fmt, ap);
 }
 
 pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fail_v(err, file, line, type, fmt, ap);
+    fill_error(err, file, line, type, fmt, ap);
     va_end(ap);
     return type;
 }
@@ -40,7 +38,7 @@ pm_result pmi_fail_at(pm_error *err, const char *file, int line, pm_result type,
 pm_result pmi_fail_unplaced(pm_error *err, pm_result type, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fail_v(err, NULL, 0, type, fmt, ap);
+    fill_error(err, NULL, 0, type, fmt, ap);
     va_end(ap);
     return type;
 }
