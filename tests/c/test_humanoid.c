@@ -3,6 +3,7 @@
 #include "pm_test.h"
 
 #include "procmotion/humanoid.h"
+#include "procmotion/text.h"
 #include "procmotion/pmx.h"
 
 #include <cjson/cJSON.h>
@@ -32,15 +33,15 @@ PM_TEST(normalisation_rule_1) {
     };
     for (uint32_t i = 0; i < N(cases); i++) {
         char out[64];
-        size_t n = pm_humanoid_normalize(cases[i].in, strlen(cases[i].in), out, sizeof out);
+        size_t n = pm_name_key(cases[i].in, strlen(cases[i].in), out, sizeof out);
         PM_CHECK_STR(out, cases[i].out);
         PM_CHECK_EQ_INT(n, strlen(cases[i].out));
     }
     char small[6];
-    size_t n = pm_humanoid_normalize("上半身", strlen("上半身"), small, sizeof small); /* 9 bytes */
+    size_t n = pm_name_key("上半身", strlen("上半身"), small, sizeof small); /* 9 bytes */
     PM_CHECK_EQ_INT(n, 9);
     PM_CHECK_STR(small, "上"); /* cut at a whole character */
-    PM_CHECK_EQ_INT(pm_humanoid_normalize("abc", 3, NULL, 0), 3);
+    PM_CHECK_EQ_INT(pm_name_key("abc", 3, NULL, 0), 3);
 }
 
 PM_TEST(bone_names_and_required_bones) {

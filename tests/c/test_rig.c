@@ -7,6 +7,7 @@
 
 #include "rig/rig_internal.h"
 #include "procmotion/mannequin.h"
+#include "procmotion/text.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
 #include "procmotion/rig.h"
@@ -244,7 +245,7 @@ PM_TEST(tables_are_keys_unique_and_each_entry_resolves_to_its_role) {
     for (uint32_t i = 0; i < n; i++) {
         const pmi_rig_entry *e = pmi_rig_entry_at(i);
         char key[64];
-        pm_rig_name_key(e->key, strlen(e->key), key, sizeof key);
+        pm_name_key(e->key, strlen(e->key), key, sizeof key);
         PM_CHECK_MSG(strcmp(key, e->key) == 0, "entry %u (%s) is not a key", i, e->key);
         PM_CHECK_EQ_INT(e->len, strlen(e->key));
         PM_CHECK(e->naming > PM_RIG_NAMING_NONE && e->naming < PM_RIG_NAMING_COUNT);
@@ -332,10 +333,10 @@ PM_TEST(mmd_names_with_full_and_half_width_ik_digits_and_sides) {
         PM_CHECK_MSG(role_of(cases[i].name) == cases[i].role, "%s -> %s, want %s", cases[i].name,
                      role_of(cases[i].name) == PM_RIG_ROLE_NONE ? "none" : pm_rig_role_name(role_of(cases[i].name)),
                      cases[i].role == PM_RIG_ROLE_NONE ? "none" : pm_rig_role_name(cases[i].role));
-    PM_CHECK(pm_rig_names_equal("左足ＩＫ", strlen("左足ＩＫ"), "左足IK", strlen("左足IK")));
-    PM_CHECK(pm_rig_names_equal("右人指１", strlen("右人指１"), "右人指1", strlen("右人指1")));
-    PM_CHECK(!pm_rig_names_equal("左足ik", strlen("左足ik"), "左足IK", strlen("左足IK")));
-    PM_CHECK(!pm_rig_names_equal("左足", strlen("左足"), "左足IK", strlen("左足IK")));
+    PM_CHECK(pm_names_equal("左足ＩＫ", strlen("左足ＩＫ"), "左足IK", strlen("左足IK")));
+    PM_CHECK(pm_names_equal("右人指１", strlen("右人指１"), "右人指1", strlen("右人指1")));
+    PM_CHECK(!pm_names_equal("左足ik", strlen("左足ik"), "左足IK", strlen("左足IK")));
+    PM_CHECK(!pm_names_equal("左足", strlen("左足"), "左足IK", strlen("左足IK")));
 }
 
 PM_TEST(a_models_own_naming_decides_ambiguous_names) {

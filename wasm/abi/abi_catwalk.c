@@ -5,7 +5,7 @@
 
 #include "catwalk/catwalk_internal.h"
 #include "procmotion/vmd.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <stdlib.h>
 

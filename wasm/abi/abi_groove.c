@@ -10,7 +10,7 @@
 #include "common/internal.h"
 #include "groove/groove_internal.h"
 #include "procmotion/groove.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include "common/internal.h"
 #include "procmotion/ik.h"
 #include "procmotion/pose.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

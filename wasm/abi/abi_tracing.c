@@ -12,7 +12,7 @@
 #include "beats/grid_internal.h"
 #include "tracing/tracing_internal.h"
 #include "procmotion/tracing.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <stdlib.h>
 

@@ -112,11 +112,6 @@ bool pm_humanoid_bone_required(pm_humanoid_bone bone);
 /* "vroid", "mixamo", "mmd", "chinese", "biped", "cmu", "daz", "english", "none". */
 const char *pm_humanoid_naming_name(pm_humanoid_naming naming);
 
-/* Rule 1 alone (= pm_rig_name_key): lower case ASCII, full-width ASCII folded, only a-z, 0-9, CJK,
- * kana and 々 kept; into out (NUL-terminated when cap > 0, cut at a whole character). Returns the full
- * normalised length. */
-size_t pm_humanoid_normalize(const char *name, size_t len, char *out, size_t cap);
-
 /* ---- glTF / GLB / VRM node names (a minimal reader; the full glTF reader is the keypoints module's) */
 
 typedef struct pm_name_list {

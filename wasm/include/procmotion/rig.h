@@ -37,7 +37,7 @@
  * THE RESOLVER (one for every module: catwalk, groove, tracing, keypoints, humanoid.h)
  *   1. Key: ASCII letters to lower case, full-width ASCII letters and digits (Ａ..Ｚ ０..９, U+FF01..
  *      U+FF5E) to ASCII, keep only a-z 0-9, CJK ideographs, hiragana, katakana (ー included) and 々;
- *      drop everything else (pm_rig_name_key). So 左足ＩＫ -> 左足ik, "leg IK_L" -> legikl.
+ *      drop everything else (pm_name_key, procmotion/text.h). So 左足ＩＫ -> 左足ik, "leg IK_L" -> legikl.
  *   2. Namespace and prefixes: anything up to the last ':' or '|' goes ("mixamorig:LeftArm",
  *      "Armature|Hips"); then one of the prefixes mixamorig (and its digits), jbip (VRoid's J_Bip_),
  *      bip001, bip01 (3ds Max Biped). VRoid's helpers J_Aim_, J_Roll_, J_Sec_, J_Adj_ keep theirs
@@ -270,15 +270,6 @@ pm_humanoid_bone pm_rig_role_humanoid(pm_rig_role role);
 pm_rig_role pm_rig_role_of_humanoid(pm_humanoid_bone bone);
 /* "vroid", "mixamo", "mmd", "chinese", "biped", "cmu", "daz", "english", "none". */
 const char *pm_rig_naming_name(pm_rig_naming naming);
-
-/* Rule 1 alone: the key of `len` bytes of UTF-8 into out (NUL-terminated when cap > 0, cut at a
- * whole character). Returns the full key length. */
-size_t pm_rig_name_key(const char *name, size_t len, char *out, size_t cap);
-
-/* Whether two MMD names are the same bone name: equal after full-width ASCII (U+FF01..U+FF5E) is
- * folded onto ASCII on both sides (足ＩＫ = 足IK, 人指１ = 人指1); case and everything else kept. This is
- * what pm_skeleton_find_mmd and pm_anim_bind's normalized_names compare with. */
-bool pm_rig_names_equal(const char *a, size_t alen, const char *b, size_t blen);
 
 /* ---- the analysis ------------------------------------------------------------------------------ */
 

@@ -27,7 +27,7 @@
  * LOOKUP
  *   pm_skeleton_find: exact UTF-8 bytes. pm_skeleton_find_mmd: exact first, then full-width ASCII
  *   (U+FF01..U+FF5E) folded onto ASCII on both sides, so 左足IK finds 左足ＩＫ and 右人指1 finds
- *   右人指１; case is kept (左足ik does not match): pm_rig_names_equal (rig.h). Both are linear scans.
+ *   右人指１; case is kept (左足ik does not match): pm_names_equal (text.h). Both are linear scans.
  *   To find a bone by what it does (センター, 足ＩＫ, an English or VRoid name) use the rig resolver.
  *
  * PM_SKELETON_CREATE

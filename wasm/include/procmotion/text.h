@@ -78,6 +78,20 @@ size_t pm_utf8_decode(const char *s, size_t len, uint32_t *codepoint);
  * U+10FFFF is written as U+FFFD. */
 size_t pm_utf8_encode(uint32_t codepoint, char out[4]);
 
+/* ---- NAMES ------------------------------------------------------------------------------------------
+ * Bone and morph names compare the way MMD users write them. */
+
+/* Whether two names are the same bone name: equal after full-width ASCII (U+FF01..U+FF5E) is folded
+ * onto ASCII on both sides (足ＩＫ = 足IK, 人指１ = 人指1); case and everything else kept. This is what
+ * pm_skeleton_find_mmd and the pose evaluator's name matching compare with. */
+bool pm_names_equal(const char *a, size_t alen, const char *b, size_t blen);
+
+/* The lookup key of `len` bytes of UTF-8: ASCII letters to lower case, full-width ASCII to ASCII, then
+ * only a-z, 0-9, CJK ideographs, hiragana, katakana (ー included) and 々 kept (左足ＩＫ -> 左足ik,
+ * "leg IK_L" -> legikl). Written into out (NUL-terminated when cap > 0, cut at a whole character);
+ * returns the full key length. The role resolver (procmotion/rig.h) matches keys. */
+size_t pm_name_key(const char *name, size_t len, char *out, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

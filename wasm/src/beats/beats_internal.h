@@ -5,7 +5,7 @@
 
 #include "common/internal.h"
 #include "fdlibm/fdlibm.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 #include "procmotion/beats.h"
 
 #define PMI_BEATS_MAGIC 0x54414542u   /* "BEAT" */

@@ -3,7 +3,8 @@
 
 #include "common/internal.h"
 #include "common/strings.h"
-#include "math/math_internal.h"
+#include "text/utf.h"
+#include "math/inline.h"
 
 #include <float.h>
 #include <math.h>

@@ -3,7 +3,9 @@
 #include "beats/grid_internal.h"
 #include "catwalk/catwalk_internal.h"
 #include "keyfit/keyfit.h"
+#include "math/inline.h"
 #include "procmotion/landing.h"
+#include "procmotion/text.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/rig.h"
 
@@ -109,71 +111,41 @@ static const char *view_morph_name(const cw_model_view *v, uint32_t i) {
 
 enum { NAME_CAP = 96 };
 
-/* Morph names are compared by their rig key (pm_rig_name_key: case, width and separators ignored). */
+/* Morph names are compared by their key (pm_name_key: case, width and separators ignored). */
 static bool same_key(const char *a, const char *b) {
     char ka[NAME_CAP], kb[NAME_CAP];
-    size_t na = pm_rig_name_key(a, strlen(a), ka, sizeof ka), nb = pm_rig_name_key(b, strlen(b), kb, sizeof kb);
+    size_t na = pm_name_key(a, strlen(a), ka, sizeof ka), nb = pm_name_key(b, strlen(b), kb, sizeof kb);
     return na && na < sizeof ka && na == nb && memcmp(ka, kb, na) == 0;
 }
 
-/* ---- small double-precision rotation helpers -------------------------------------------------- */
+/* ---- rotation helpers of the generator (math/inline.h has the rest) ----------------------------- */
 
-typedef struct dq {
-    double x, y, z, w;
-} dq;
-typedef struct dv {
-    double x, y, z;
-} dv;
-
-static const dq DQ_ID = {0, 0, 0, 1};
+static const pmi_dq DQ_ID = {0, 0, 0, 1};
 /* Per-sample trigonometry runs in float: the VMD stores float32, and sinf/cosf are several times
  * cheaper than their double versions (sampling is half of the generator's time). */
 static inline double fsin(double a) { return sinf((float)a); }
 static inline double fcos(double a) { return cosf((float)a); }
 
-static dq dq_axis(double ax, double ay, double az, double angle) {
+static pmi_dq dq_axis(double ax, double ay, double az, double angle) {
     if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
     /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
      * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
     if (angle > PM_PI || angle < -PM_PI) angle -= 2 * PM_PI * floor((angle + PM_PI) / (2 * PM_PI));
     double s = fsin(0.5 * angle);
-    return (dq){ax * s, ay * s, az * s, fcos(0.5 * angle)};
+    return (pmi_dq){ax * s, ay * s, az * s, fcos(0.5 * angle)};
 }
-static dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
-static dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
-static dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
-/* The pose helpers below take their quaternions and vectors by pointer (a struct passed by value to an
- * out-of-line copy is copied at every call). All of them stay inline: dq_mul and dv_rot out of line made
- * the catwalk rows 2-3 % slower, and dq_axis, dq_pow, roll_offset and stance_target (PMI_OUTLINE,
- * 637 bytes gzip less) about 1 % (docs/benchmarks.md, "size17g: the catwalk and landing"). */
-static inline dq dq_mul(const dq *pa, const dq *pb) {
-    const dq a = *pa, b = *pb;
-    return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-static dq dq_conj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
+static pmi_dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
+static pmi_dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
+static pmi_dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
 /* q^t: the same axis, t times the angle. */
-static dq dq_pow(const dq *pq, double t) {
-    dq q = *pq;
-    if (q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
+static pmi_dq dq_pow(const pmi_dq *pq, double t) {
+    pmi_dq q = *pq;
+    if (q.w < 0) q = (pmi_dq){-q.x, -q.y, -q.z, -q.w};
     double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
     if (s < 1e-12) return DQ_ID;
     double angle = 2.0 * atan2f((float)s, (float)q.w);
     return dq_axis(q.x / s, q.y / s, q.z / s, angle * t);
 }
-static inline dv dv_rot(const dq *pq, const dv *pv) {
-    const dq q = *pq;
-    const dv v = *pv;
-    /* v + 2w (u x v) + 2 u x (u x v) */
-    double tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
-    return (dv){v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
-                v.z + q.w * tz + (q.x * ty - q.y * tx)};
-}
-static dv dv_add(dv a, dv b) { return (dv){a.x + b.x, a.y + b.y, a.z + b.z}; }
-static dv dv_sub(dv a, dv b) { return (dv){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static dv dv_scale(dv a, double s) { return (dv){a.x * s, a.y * s, a.z * s}; }
-static double dv_len(dv a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
-static dv dv_of(pm_vec3 v) { return (dv){v.x, v.y, v.z}; }
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 /* fmax/fmin without NaN handling, inlined (libm's are calls) */
@@ -199,9 +171,9 @@ static double smooth_int(double u) {
 enum { SIDE_L = 0, SIDE_R = 1 };
 
 typedef struct cw_step {
-    dv foot;       /* the ankle's world position with the foot flat on its foothold */
+    pmi_dv foot;       /* the ankle's world position with the foot flat on its foothold */
     double yaw;    /* foot heading (unwrapped) */
-    dq yaw_q;      /* the same as a rotation */
+    pmi_dq yaw_q;      /* the same as a rotation */
     double hs, to; /* heel strike toe-up angle, toe-off heel-raise angle (radians, >= 0) */
     int64_t f_strike, f_flat, f_heeloff, f_toeoff; /* event frames */
 } cw_step;
@@ -212,19 +184,19 @@ typedef struct pmi_catwalk {
     /* model */
     uint32_t idx[CW_BONES];
     const char *name[CW_BONES];
-    dv pos[CW_BONES];
+    pmi_dv pos[CW_BONES];
     bool pelvis_on_waist, pelvis_parents_upper;
     double leg_len[2], reach[2];
     double ankle_y[2];     /* the ankles' standing height: where a flat foot puts them */
     double floor_y;        /* the floor the foot pivots stand on */
-    dv heel_rel, ball_rel; /* foot pivots relative to the ankle, foot frame, flat */
+    pmi_dv heel_rel, ball_rel; /* foot pivots relative to the ankle, foot frame, flat */
     const pm_skeleton *sk; /* the model's skeleton, when there is one (the standard figure: the mannequin's) */
     pm_rig *rig;           /* its rig analysis (leg chains, reach under MMD's knee limit) */
     bool landing;          /* the legs go through pm_landing_close: plan, land, measure */
     bool standard;         /* no model: the standard figure, landed on the mannequin */
     double hip_half, arm_rest_angle[2];
-    dv elbow_axis[2];
-    dq hang[2], posed_arm[2], posed_elbow[2], shoulder_rest[2]; /* constant parts of the arm poses */
+    pmi_dv elbow_axis[2];
+    pmi_dq hang[2], posed_arm[2], posed_elbow[2], shoulder_rest[2]; /* constant parts of the arm poses */
     /* timing */
     double T;       /* true frames per step */
     uint32_t N, Lf; /* steps and frames per loop (the pattern of steps; with warp, Lf = the motion's end) */
@@ -315,24 +287,24 @@ static double intensity(const cw *c, double v) { return c->S > 1e-9 ? mind(1.0, 
 
 /* Ankle (leg IK target) offset from the flat-foot target for a foot pitch phi (+ toes up about the
  * heel, - heel up about the ball), in the foot's yawed frame. */
-static dv roll_offset(const cw *c, double phi) {
-    if (phi == 0) return (dv){0, 0, 0};
-    dv piv = phi >= 0 ? c->heel_rel : c->ball_rel;
+static pmi_dv roll_offset(const cw *c, double phi) {
+    if (phi == 0) return (pmi_dv){0, 0, 0};
+    pmi_dv piv = phi >= 0 ? c->heel_rel : c->ball_rel;
     double s = fsin(phi), co = fcos(phi);
     double ry = piv.y * co - piv.z * s, rz = piv.y * s + piv.z * co;
-    return (dv){0, piv.y - ry, piv.z - rz};
+    return (pmi_dv){0, piv.y - ry, piv.z - rz};
 }
 
 static const cw_step *step_at(const cw *c, int64_t k) { return &c->steps[k - c->k_lo]; }
 
 typedef struct cw_foot {
-    dv target;   /* the ankle's world position (the leg IK bone is keyed onto it) */
-    dq rot;      /* leg IK rotation */
+    pmi_dv target;   /* the ankle's world position (the leg IK bone is keyed onto it) */
+    pmi_dq rot;      /* leg IK rotation */
 } cw_foot;
 
-static dv stance_target(const cw *c, const cw_step *st, double phi) {
-    dv roll = roll_offset(c, phi);
-    return dv_add(st->foot, dv_rot(&st->yaw_q, &roll));
+static pmi_dv stance_target(const cw *c, const cw_step *st, double phi) {
+    pmi_dv roll = roll_offset(c, phi);
+    return pmi_dv_add(st->foot, pmi_dq_rotate(st->yaw_q, roll));
 }
 
 static double swing_bump(double s) {
@@ -361,30 +333,30 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
     } else {
         const cw_step *nx = step_at(c, k + 2);
         double s = (t - (double)st->f_toeoff) / (double)(nx->f_strike - st->f_toeoff);
-        dv a0 = stance_target(c, st, -st->to), a1 = stance_target(c, nx, nx->hs);
+        pmi_dv a0 = stance_target(c, st, -st->to), a1 = stance_target(c, nx, nx->hs);
         double h = minjerk(s);
-        dv p = dv_add(a0, dv_scale(dv_sub(a1, a0), h));
+        pmi_dv p = pmi_dv_add(a0, pmi_dv_scale(pmi_dv_sub(a1, a0), h));
         p.y += c->lift * swing_bump(s);
         /* swing around the stance foot: keep the ankles `clearance` apart sideways at mid-swing */
         double yaw_mid = 0.5 * (st->yaw + nx->yaw), sgn = side == SIDE_L ? 1.0 : -1.0;
-        dq ym = dq_y(yaw_mid);
-        dv e = dv_rot(&ym, &(dv){1, 0, 0});
+        pmi_dq ym = dq_y(yaw_mid);
+        pmi_dv e = pmi_dq_rotate(ym, pmi_dv_make(1, 0, 0));
         const cw_step *other = step_at(c, k + 1);
-        dv mid = dv_scale(dv_add(st->foot, nx->foot), 0.5);
+        pmi_dv mid = pmi_dv_scale(pmi_dv_add(st->foot, nx->foot), 0.5);
         double lateral = ((mid.x - other->foot.x) * e.x + (mid.z - other->foot.z) * e.z) * sgn;
         if (lateral < c->clearance) {
             double b = (c->clearance - lateral) * 16 * s * s * (1 - s) * (1 - s);
-            p = dv_add(p, dv_scale(e, sgn * b));
+            p = pmi_dv_add(p, pmi_dv_scale(e, sgn * b));
         }
         f.target = p;
         phi = -st->to + (nx->hs + st->to) * smooth(s);
-        dq yaw_q = dq_y(st->yaw + (nx->yaw - st->yaw) * h), pitch = dq_x(phi);
-        f.rot = dq_mul(&yaw_q, &pitch);
+        pmi_dq yaw_q = dq_y(st->yaw + (nx->yaw - st->yaw) * h), pitch = dq_x(phi);
+        f.rot = pmi_dq_mul(yaw_q, pitch);
         return f;
     }
     f.target = stance_target(c, st, phi);
-    dq pitch = dq_x(phi);
-    f.rot = dq_mul(&st->yaw_q, &pitch);
+    pmi_dq pitch = dq_x(phi);
+    f.rot = pmi_dq_mul(st->yaw_q, pitch);
     return f;
 }
 
@@ -404,14 +376,14 @@ static uint8_t contact_at(const cw *c, int side, double t) {
 
 /* Everything keyed, at one instant. */
 typedef struct cw_pose {
-    dv center;       /* センター offset (before the crouch) */
-    dq center_rot;
+    pmi_dv center;       /* センター offset (before the crouch) */
+    pmi_dq center_rot;
     double groove_x; /* グルーブ offset x (in センター's frame) */
-    dq pelvis, upper, upper2, neck, head;
-    dq shoulder[2], arm[2], elbow[2];
-    dv ik[2]; /* leg IK offsets from rest (the IK bone on the ankle's plan) */
-    dq ik_rot[2];
-    dv ankle[2]; /* the planned ankle world positions */
+    pmi_dq pelvis, upper, upper2, neck, head;
+    pmi_dq shoulder[2], arm[2], elbow[2];
+    pmi_dv ik[2]; /* leg IK offsets from rest (the IK bone on the ankle's plan) */
+    pmi_dq ik_rot[2];
+    pmi_dv ankle[2]; /* the planned ankle world positions */
     double crouch_need; /* how far センター must go down for both legs to reach with the least knee bend */
 } cw_pose;
 
@@ -432,34 +404,34 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     double sigma = time_sigma(c, t);
     cw_path p = path_at(c, sigma);
     double in = c->traverse ? intensity(c, p.v) : (c->S > 1e-9 ? 1.0 : 0.0);
-    dv moving = {0, 0, c->traverse ? 0 : -c->S * sigma}; /* the treadmill frame (in place) */
+    pmi_dv moving = {0, 0, c->traverse ? 0 : -c->S * sigma}; /* the treadmill frame (in place) */
     double cycle = sigma - 2 * floor(0.5 * sigma);         /* sigma mod 2: trig sees the same angle every gait cycle */
     double ph = PM_PI * (cycle - 0.1);                     /* 0 at mid double support after a left strike */
     double sw = fsin(ph), cs = fcos(ph);
 
     /* body */
-    dq rc = dq_y(p.psi);
+    pmi_dq rc = dq_y(p.psi);
     double sway = c->sway * (sw + fsin(3 * ph) / 6) / (5.0 / 6.0); /* flattened sine: the hip holds out */
     /* lowest just after heel strike (early double support), highest at mid stance */
     double bob = -c->bob * 0.5 * (1 + fcos(2 * PM_PI * (cycle - 0.05)));
-    o->center = (dv){p.x - moving.x, bob, p.z - moving.z};
+    o->center = (pmi_dv){p.x - moving.x, bob, p.z - moving.z};
     o->center_rot = rc;
     o->groove_x = sway;
-    if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = dv_add(o->center, dv_rot(&rc, &(dv){sway, 0, 0}));
+    if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = pmi_dv_add(o->center, pmi_dq_rotate(rc, pmi_dv_make(sway, 0, 0)));
 
-    dq twist = dq_y(c->twist * in * cs), drop = dq_z(c->drop * sw);
-    dq pelvis = dq_mul(&twist, &drop);
+    pmi_dq twist = dq_y(c->twist * in * cs), drop = dq_z(c->drop * sw);
+    pmi_dq pelvis = pmi_dq_mul(twist, drop);
     o->pelvis = pelvis;
-    dq t_twist = dq_y(-c->torso_twist * in * cs), t_sway = dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h));
-    dq t_lean = dq_x(-c->lean), t_turn = dq_mul(&t_twist, &t_sway);
-    dq torso = dq_mul(&t_turn, &t_lean);
+    pmi_dq t_twist = dq_y(-c->torso_twist * in * cs), t_sway = dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h));
+    pmi_dq t_lean = dq_x(-c->lean), t_turn = pmi_dq_mul(t_twist, t_sway);
+    pmi_dq torso = pmi_dq_mul(t_turn, t_lean);
     bool split = c->idx[CB_UPPER2] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX;
-    dq half = split ? dq_pow(&torso, 0.5) : torso;
-    dq pelvis_inv = dq_conj(pelvis), torso_inv = dq_conj(torso);
-    o->upper = c->pelvis_parents_upper ? dq_mul(&pelvis_inv, &half) : half;
+    pmi_dq half = split ? dq_pow(&torso, 0.5) : torso;
+    pmi_dq pelvis_inv = pmi_dq_conj(pelvis), torso_inv = pmi_dq_conj(torso);
+    o->upper = c->pelvis_parents_upper ? pmi_dq_mul(pelvis_inv, half) : half;
     o->upper2 = split ? half : DQ_ID;
     if (c->idx[CB_UPPER] == PM_NO_INDEX && c->idx[CB_UPPER2] != PM_NO_INDEX) o->upper2 = torso;
-    dq fix = dq_pow(&torso_inv, c->head);
+    pmi_dq fix = dq_pow(&torso_inv, c->head);
     bool both = c->idx[CB_NECK] != PM_NO_INDEX && c->idx[CB_HEAD] != PM_NO_INDEX;
     o->neck = both ? dq_pow(&fix, 0.5) : fix;
     o->head = o->neck;
@@ -473,32 +445,32 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
             o->shoulder[s] = c->shoulder_rest[s];
         } else {
             double swing = c->arm_swing * (0.4 + 0.6 * in) * (-sgn * cs) + 3 * DEG;
-            dq sq = dq_x(swing);
-            o->arm[s] = dq_mul(&sq, &c->hang[s]);
+            pmi_dq sq = dq_x(swing);
+            o->arm[s] = pmi_dq_mul(sq, c->hang[s]);
             double bend = 10 * DEG + 0.5 * maxd(0, swing);
             o->elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, bend);
-            dq shrug = dq_y(sgn * 0.1 * swing);
-            o->shoulder[s] = dq_mul(&shrug, &c->shoulder_rest[s]);
+            pmi_dq shrug = dq_y(sgn * 0.1 * swing);
+            o->shoulder[s] = pmi_dq_mul(shrug, c->shoulder_rest[s]);
         }
     }
 
     /* feet and reach */
-    dv cpos = dv_add(c->pos[CB_CENTER], (dv){p.x, bob, p.z});
-    dv g_rel = dv_add(dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (dv){sway, 0, 0});
-    dv gpos = dv_add(cpos, dv_rot(&rc, &g_rel));
+    pmi_dv cpos = pmi_dv_add(c->pos[CB_CENTER], (pmi_dv){p.x, bob, p.z});
+    pmi_dv g_rel = pmi_dv_add(pmi_dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (pmi_dv){sway, 0, 0});
+    pmi_dv gpos = pmi_dv_add(cpos, pmi_dq_rotate(rc, g_rel));
     int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
-    dv p_rel = dv_sub(c->pos[piv], c->pos[CB_GROOVE]);
-    dv ppos = dv_add(gpos, dv_rot(&rc, &p_rel));
-    dq prot = dq_mul(&rc, c->idx[piv] != PM_NO_INDEX ? &pelvis : &DQ_ID);
+    pmi_dv p_rel = pmi_dv_sub(c->pos[piv], c->pos[CB_GROOVE]);
+    pmi_dv ppos = pmi_dv_add(gpos, pmi_dq_rotate(rc, p_rel));
+    pmi_dq prot = pmi_dq_mul(rc, c->idx[piv] != PM_NO_INDEX ? pelvis : DQ_ID);
     o->crouch_need = -1e9;
     for (int s = 0; s < 2; s++) {
         cw_foot f = foot_at(c, s, t, sigma);
         int ik = s == SIDE_L ? CB_LEG_IK_L : CB_LEG_IK_R;
-        o->ankle[s] = dv_sub(f.target, moving);
-        o->ik[s] = dv_sub(o->ankle[s], c->pos[ik]);
+        o->ankle[s] = pmi_dv_sub(f.target, moving);
+        o->ik[s] = pmi_dv_sub(o->ankle[s], c->pos[ik]);
         o->ik_rot[s] = f.rot;
-        dv h_rel = dv_sub(c->pos[CG_HIP_L + s], c->pos[piv]);
-        dv hip = dv_add(ppos, dv_rot(&prot, &h_rel));
+        pmi_dv h_rel = pmi_dv_sub(c->pos[CG_HIP_L + s], c->pos[piv]);
+        pmi_dv hip = pmi_dv_add(ppos, pmi_dq_rotate(prot, h_rel));
         double need = pm_landing_reach_need(pm_vec3_make((float)hip.x, (float)hip.y, (float)hip.z),
                                             pm_vec3_make((float)f.target.x, (float)f.target.y, (float)f.target.z), c->reach[s]);
         if (need > o->crouch_need) o->crouch_need = need;
@@ -550,35 +522,35 @@ PMI_COLD static pm_result resolve_model(cw *c, const pm_catwalk_model *model, co
 
     /* proportions: the model's where known, else the standard figure scaled by the leg length */
     bool positions = view_has_positions(&v) && !v.standard;
-    dv known[CW_BONES];
+    pmi_dv known[CW_BONES];
     bool have[CW_BONES];
     for (int b = 0; b < CW_BONES; b++) {
         have[b] = positions && c->idx[b] != PM_NO_INDEX;
         if (have[b]) {
             pm_vec3 q = view_position(&v, c->idx[b]);
             have[b] = isfinite(q.x) && isfinite(q.y) && isfinite(q.z);
-            known[b] = dv_of(q);
+            known[b] = pmi_dv_of(q);
         }
     }
     double std_leg = 0, model_leg = 0;
     int legs = 0;
     for (int s = 0; s < 2; s++) {
         const cw_bone_def *h = &BONES[CG_HIP_L + s], *k = &BONES[CG_KNEE_L + s], *an = &BONES[CG_ANKLE_L + s];
-        dv H = {h->std[0], h->std[1], h->std[2]}, K = {k->std[0], k->std[1], k->std[2]}, A = {an->std[0], an->std[1], an->std[2]};
-        std_leg += dv_len(dv_sub(H, K)) + dv_len(dv_sub(K, A));
+        pmi_dv H = {h->std[0], h->std[1], h->std[2]}, K = {k->std[0], k->std[1], k->std[2]}, A = {an->std[0], an->std[1], an->std[2]};
+        std_leg += pmi_dv_len(pmi_dv_sub(H, K)) + pmi_dv_len(pmi_dv_sub(K, A));
         if (have[CG_HIP_L + s] && have[CG_KNEE_L + s] && have[CG_ANKLE_L + s]) {
-            model_leg += dv_len(dv_sub(known[CG_HIP_L + s], known[CG_KNEE_L + s])) +
-                         dv_len(dv_sub(known[CG_KNEE_L + s], known[CG_ANKLE_L + s]));
+            model_leg += pmi_dv_len(pmi_dv_sub(known[CG_HIP_L + s], known[CG_KNEE_L + s])) +
+                         pmi_dv_len(pmi_dv_sub(known[CG_KNEE_L + s], known[CG_ANKLE_L + s]));
             legs++;
         }
     }
     std_leg *= 0.5;
     double scale = legs && model_leg / legs > 1e-3 ? (model_leg / legs) / std_leg : 1.0;
     for (int b = 0; b < CW_BONES; b++)
-        c->pos[b] = have[b] ? known[b] : (dv){BONES[b].std[0] * scale, BONES[b].std[1] * scale, BONES[b].std[2] * scale};
+        c->pos[b] = have[b] ? known[b] : (pmi_dv){BONES[b].std[0] * scale, BONES[b].std[1] * scale, BONES[b].std[2] * scale};
     for (int s = 0; s < 2; s++) {
-        double thigh = dv_len(dv_sub(c->pos[CG_HIP_L + s], c->pos[CG_KNEE_L + s]));
-        double shin = dv_len(dv_sub(c->pos[CG_KNEE_L + s], c->pos[CG_ANKLE_L + s]));
+        double thigh = pmi_dv_len(pmi_dv_sub(c->pos[CG_HIP_L + s], c->pos[CG_KNEE_L + s]));
+        double shin = pmi_dv_len(pmi_dv_sub(c->pos[CG_KNEE_L + s], c->pos[CG_ANKLE_L + s]));
         c->leg_len[s] = thigh + shin;
         double knee = c->knee_min;
         c->reach[s] = sqrt(thigh * thigh + shin * shin + 2 * thigh * shin * cos(knee));
@@ -611,18 +583,18 @@ PMI_COLD static pm_result resolve_model(cw *c, const pm_catwalk_model *model, co
     double ay = 0.5 * (c->ankle_y[0] + c->ankle_y[1]);
     double flen = 0.5 * ((c->pos[CG_ANKLE_L].z - c->pos[CG_TOE_L].z) + (c->pos[CG_ANKLE_R].z - c->pos[CG_TOE_R].z));
     if (!(flen > 0.05 * c->leg_len[0])) flen = 0.25 * c->leg_len[0];
-    c->heel_rel = (dv){0, c->floor_y - ay, 0.25 * flen};
-    c->ball_rel = (dv){0, c->floor_y - ay, -flen};
+    c->heel_rel = (pmi_dv){0, c->floor_y - ay, 0.25 * flen};
+    c->ball_rel = (pmi_dv){0, c->floor_y - ay, -flen};
     for (int s = 0; s < 2; s++) {
-        dv arm = c->pos[CB_ARM_L + s], elbow = c->pos[CB_ELBOW_L + s], wrist = c->pos[CG_WRIST_L + s];
+        pmi_dv arm = c->pos[CB_ARM_L + s], elbow = c->pos[CB_ELBOW_L + s], wrist = c->pos[CG_WRIST_L + s];
         c->arm_rest_angle[s] = atan2(arm.y - elbow.y, fabs(elbow.x - arm.x) + 1e-9);
-        dv d = dv_sub(wrist, elbow);
-        double len = dv_len(d);
-        d = len > 1e-9 ? dv_scale(d, 1 / len) : (dv){s == SIDE_L ? 1.0 : -1.0, -1, 0};
+        pmi_dv d = pmi_dv_sub(wrist, elbow);
+        double len = pmi_dv_len(d);
+        d = len > 1e-9 ? pmi_dv_scale(d, 1 / len) : (pmi_dv){s == SIDE_L ? 1.0 : -1.0, -1, 0};
         /* axis d x (0, 0, -1) turns the forearm toward the front */
-        dv axis = {-d.y, d.x, 0};
-        double al = dv_len(axis);
-        c->elbow_axis[s] = al > 1e-9 ? dv_scale(axis, 1 / al) : (dv){1, 0, 0};
+        pmi_dv axis = {-d.y, d.x, 0};
+        double al = pmi_dv_len(axis);
+        c->elbow_axis[s] = al > 1e-9 ? pmi_dv_scale(axis, 1 / al) : (pmi_dv){1, 0, 0};
     }
     c->torso_h = maxd(0.5, c->pos[CB_SHOULDER_L].y - c->pos[CB_UPPER].y);
     return PM_OK;
@@ -723,9 +695,9 @@ PMI_COLD static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *er
         /* at mid stance the ankle is under the hip joint (not where the rest pose puts it: some
          * models stand with the legs slanting) */
         double rest_z = 0.5 * (c->pos[CG_HIP_L].z + c->pos[CG_HIP_R].z);
-        dq heading = dq_y(p.psi);
-        dv off = dv_rot(&heading, &(dv){sgn * w, 0, rest_z});
-        st->foot = (dv){p.x + off.x, c->ankle_y[side], p.z + off.z};
+        pmi_dq heading = dq_y(p.psi);
+        pmi_dv off = pmi_dq_rotate(heading, pmi_dv_make(sgn * w, 0, rest_z));
+        st->foot = (pmi_dv){p.x + off.x, c->ankle_y[side], p.z + off.z};
         st->yaw = p.psi;
         st->yaw_q = dq_y(p.psi);
         st->hs = toe_ik[side] ? c->heel_strike * fwd : 0;
@@ -759,13 +731,13 @@ typedef struct cw_track {
     uint8_t *forced;
 } cw_track;
 
-static void put_q(double *q, uint32_t i, dq v) {
+static void put_q(double *q, uint32_t i, pmi_dq v) {
     double *d = q + 4 * (size_t)i;
     if (i > 0) {
         const double *prev = d - 4;
-        if (prev[0] * v.x + prev[1] * v.y + prev[2] * v.z + prev[3] * v.w < 0) v = (dq){-v.x, -v.y, -v.z, -v.w};
+        if (prev[0] * v.x + prev[1] * v.y + prev[2] * v.z + prev[3] * v.w < 0) v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
     } else if (v.w < 0) {
-        v = (dq){-v.x, -v.y, -v.z, -v.w};
+        v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
     }
     d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w;
 }
@@ -878,11 +850,11 @@ static pm_result land_legs(cw *c, const bool land[2], float *played, const float
 }
 
 /* The heel point of the played ankle matrices m (one foot) at frame f (a loop wraps). */
-static dv heel_played(const cw *c, const float *m, int64_t f) {
+static pmi_dv heel_played(const cw *c, const float *m, int64_t f) {
     if (!c->warp) f = ((f % (int64_t)c->Lf) + (int64_t)c->Lf) % (int64_t)c->Lf;
     const float *w = m + 16 * (size_t)f;
-    dv h = c->heel_rel;
-    return (dv){w[0] * h.x + w[4] * h.y + w[8] * h.z + w[12], w[1] * h.x + w[5] * h.y + w[9] * h.z + w[13],
+    pmi_dv h = c->heel_rel;
+    return (pmi_dv){w[0] * h.x + w[4] * h.y + w[8] * h.z + w[12], w[1] * h.x + w[5] * h.y + w[9] * h.z + w[13],
                 w[2] * h.x + w[6] * h.y + w[10] * h.z + w[14]};
 }
 
@@ -980,8 +952,8 @@ PMI_COLD static void set_amounts(cw *c, double L) {
     for (int s = 0; s < 2; s++) {
         double sgn = s == SIDE_L ? 1.0 : -1.0;
         c->hang[s] = dq_z(-sgn * (75 * DEG - c->arm_rest_angle[s]));
-        dq forward = dq_x(5 * DEG), raise = dq_z(-sgn * (p->pose_shoulder.value * DEG - c->arm_rest_angle[s]));
-        c->posed_arm[s] = dq_mul(&forward, &raise);
+        pmi_dq forward = dq_x(5 * DEG), raise = dq_z(-sgn * (p->pose_shoulder.value * DEG - c->arm_rest_angle[s]));
+        c->posed_arm[s] = pmi_dq_mul(forward, raise);
         c->posed_elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, p->pose_elbow.value * DEG);
         c->shoulder_rest[s] = dq_z(-sgn * 3 * DEG);
     }
@@ -1152,8 +1124,8 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
         for (int s = 0; s < 2; s++) {
             float *pl = plan + (size_t)s * 3 * ns + 3 * (size_t)i, *pr = plan_rot + (size_t)s * 4 * ns + 4 * (size_t)i;
             pl[0] = (float)o.ankle[s].x, pl[1] = (float)o.ankle[s].y, pl[2] = (float)o.ankle[s].z;
-            dq q = o.ik_rot[s];
-            if (i > 0 && pr[-4] * q.x + pr[-3] * q.y + pr[-2] * q.z + pr[-1] * q.w < 0) q = (dq){-q.x, -q.y, -q.z, -q.w};
+            pmi_dq q = o.ik_rot[s];
+            if (i > 0 && pr[-4] * q.x + pr[-3] * q.y + pr[-2] * q.z + pr[-1] * q.w < 0) q = (pmi_dq){-q.x, -q.y, -q.z, -q.w};
             pr[0] = (float)q.x, pr[1] = (float)q.y, pr[2] = (float)q.z, pr[3] = (float)q.w;
         }
         for (int k = 0; k < nt; k++) {
@@ -1161,7 +1133,7 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
             const double *pos = (const double *)((const char *)&o + POSE_POS[t->bone]);
             for (int axis = 0; axis < 3; axis++)
                 if (t->pos[axis]) t->p[axis][i] = pos[axis] + 0.0; /* (+ 0.0 turns -0 into 0) */
-            if (t->rot) put_q(t->q, i, *(const dq *)((const char *)&o + POSE_ROT[t->bone]));
+            if (t->rot) put_q(t->q, i, *(const pmi_dq *)((const char *)&o + POSE_ROT[t->bone]));
         }
     }
     double crouch = pm_landing_smooth_need(need, tmp, ns - 1, (uint32_t)(0.5 * c.T * per_frame) + 1, 0.25 * L);

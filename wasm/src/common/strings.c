@@ -1,8 +1,6 @@
 /* String arena and string -> index map (see strings.h). */
 #include "strings.h"
 
-#include "skeleton/utf.h"
-
 struct pmi_arena_chunk {
     pmi_arena_chunk *next;
     size_t used, size;
@@ -53,16 +51,6 @@ void *pmi_arena_alloc(pmi_arena *arena, size_t size) {
     char *out = arena_take(arena, size, 8);
     if (out) memset(out, 0, size);
     return out;
-}
-
-char *pmi_arena_strdup_utf8(pmi_arena *arena, const char *s, size_t len, size_t *out_len) {
-    const char *nul = len ? memchr(s, 0, len) : NULL;
-    if (nul) len = (size_t)(nul - s);
-    size_t n = pmi_utf8_sanitize((const uint8_t *)s, len, NULL, 0);
-    char *c = pmi_arena_strdup(arena, n == len ? s : NULL, n); /* valid already: one copy */
-    if (c && n != len) pmi_utf8_sanitize((const uint8_t *)s, len, c, n);
-    if (c) *out_len = n;
-    return c;
 }
 
 void pmi_arena_release(pmi_arena *arena) {

@@ -20,9 +20,6 @@ char *pmi_arena_strdup(pmi_arena *arena, const char *s, size_t len);
 /* `size` zeroed bytes aligned to 8. Returns NULL when out of memory. */
 void *pmi_arena_alloc(pmi_arena *arena, size_t size);
 void pmi_arena_release(pmi_arena *arena);
-/* A name from a file into the arena as readers hand names out: invalid UTF-8 (also a character cut by
- * the end) becomes U+FFFD and a NUL ends it. *out_len gets the stored length. NULL when out of memory. */
-char *pmi_arena_strdup_utf8(pmi_arena *arena, const char *s, size_t len, size_t *out_len);
 
 /* Open-addressing map from byte strings to uint32 values. Keys are not copied: the caller keeps
  * them alive (typically in an arena). Zero-initialise. */

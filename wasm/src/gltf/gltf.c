@@ -3,9 +3,10 @@
 
 #include "common/internal.h"
 #include "common/strings.h"
+#include "text/utf.h"
 
 #include "common/json.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* Groove: waves, the beat clock, the runtime layer (joint offsets, squat bounce with analytic leg IK
  * and ankle lock) and preview stepping (see procmotion/groove.h). */
 #include "groove_internal.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include "beats/grid_internal.h"
 

@@ -8,7 +8,7 @@
 #include "landing/landing_internal.h"
 #include "procmotion/rig.h"
 #include "procmotion/text.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

@@ -4,7 +4,7 @@
 #include "common/internal.h"
 
 #include "common/json.h"
-#include "skeleton/utf.h"
+#include "text/utf.h"
 
 #define PMI_NAME_LIST_MAGIC 0x4c4d414eu /* "NAML" */
 

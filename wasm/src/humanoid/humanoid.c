@@ -1,6 +1,7 @@
 /* Humanoid mapping: the 22 humanoid bones are roles of the rig resolver (procmotion/rig.h, THE
  * RESOLVER); this file only presents them in humanoid.h's shape. */
 #include "procmotion/humanoid.h"
+#include "procmotion/text.h"
 #include "procmotion/rig.h"
 
 #include "common/internal.h"
@@ -28,10 +29,6 @@ bool pm_humanoid_bone_required(pm_humanoid_bone b) {
 }
 
 const char *pm_humanoid_naming_name(pm_humanoid_naming n) { return pm_rig_naming_name((pm_rig_naming)n); }
-
-size_t pm_humanoid_normalize(const char *name, size_t len, char *out, size_t cap) {
-    return pm_rig_name_key(name, len, out, cap);
-}
 
 static void from_roles(const pm_rig_roles *roles, pm_humanoid_map *out) {
     memset(out, 0, sizeof *out);

@@ -1,6 +1,6 @@
 /* Bezier key fitting for VMD bone tracks (see keyfit.h). */
 #include "keyfit/keyfit.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

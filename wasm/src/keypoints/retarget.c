@@ -1,7 +1,7 @@
 /* The retarget path shared by every source: rest-pose plan, per-frame points, pelvis to origin, adaptive
  * scale, projection, angles; sequences, checks and feature vectors (see procmotion/keypoints.h). */
 #include "kp_internal.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

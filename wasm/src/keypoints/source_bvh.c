@@ -1,7 +1,7 @@
 /* BVH -> keypoints: the file's joints as a rig, FK per frame (or resampled to options.fps). */
 #include "kp_internal.h"
 #include "procmotion/bvh.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

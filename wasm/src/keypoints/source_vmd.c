@@ -3,9 +3,10 @@
  * the knee towards the character's front and toe IK aiming the foot, or FK), mirrored to the
  * right-handed keypoint world frame. */
 #include "kp_internal.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 #include "mmd_standard.h"
 #include "procmotion/pmx.h"
+#include "procmotion/text.h"
 #include "procmotion/pose.h"
 #include "procmotion/rig.h"
 #include "procmotion/vmd.h"
@@ -57,7 +58,7 @@ typedef struct vmd_ctx {
 /* The table bone with this name (compared as MMD names: 足ＩＫ == 足IK), or PM_NO_INDEX. */
 static uint32_t find_standard(const char *name, size_t len) {
     for (uint32_t i = 0; i < pmi_mmd_standard_count; i++)
-        if (pm_rig_names_equal(pmi_mmd_standard[i].name, strlen(pmi_mmd_standard[i].name), name, len)) return i;
+        if (pm_names_equal(pmi_mmd_standard[i].name, strlen(pmi_mmd_standard[i].name), name, len)) return i;
     return PM_NO_INDEX;
 }
 
@@ -76,15 +77,6 @@ static int by_bone_frame(const void *x, const void *y) {
     if (a->bone != b->bone) return a->bone < b->bone ? -1 : 1;
     if (a->frame != b->frame) return a->frame < b->frame ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index; /* the later key of a frame last */
-}
-
-/* ---- quaternion helpers without normalisation (inputs are unit) -------------------------------------- */
-
-static inline pm_vec3 qrot(pm_quat q, pm_vec3 v) {
-    /* v + 2w (u x v) + 2 u x (u x v) */
-    float tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
-    pm_vec3 r = {v.x + q.w * tx + q.y * tz - q.z * ty, v.y + q.w * ty + q.z * tx - q.x * tz, v.z + q.w * tz + q.x * ty - q.y * tx};
-    return r;
 }
 
 /* ---- sampling ------------------------------------------------------------------------------------- */
@@ -196,7 +188,7 @@ static void fk(vmd_ctx *c, const uint32_t *list, uint32_t count) {
         if (b->parent >= 0) {
             off = pmi_vec3_sub(off, c->rest[b->parent]);
             c->wq[i] = pmi_quat_mul(c->wq[b->parent], q);
-            c->wp[i] = pmi_vec3_add(c->wp[b->parent], qrot(c->wq[b->parent], off));
+            c->wp[i] = pmi_vec3_add(c->wp[b->parent], pmi_quat_rotate(c->wq[b->parent], off));
         } else {
             c->wq[i] = q;
             c->wp[i] = off;
@@ -215,14 +207,14 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
     float a = pmi_vec3_length(thigh_rest), b = pmi_vec3_length(shin_rest);
     pm_vec3 d = pmi_vec3_sub(target, h);
     float dist = pmi_vec3_length(d);
-    pm_vec3 u = dist > 1e-6f ? pmi_vec3_scale(d, 1.0f / dist) : pmi_vec3_normalize(qrot(rp, pmi_vec3_add(thigh_rest, shin_rest)));
+    pm_vec3 u = dist > 1e-6f ? pmi_vec3_scale(d, 1.0f / dist) : pmi_vec3_normalize(pmi_quat_rotate(rp, pmi_vec3_add(thigh_rest, shin_rest)));
     float lo = fabsf(a - b) + 1e-4f, hi = (a + b) * (1.0f - 1e-6f);
     if (dist < lo) dist = lo;
     if (dist > hi) dist = hi; /* out of reach: the leg straightens towards the target */
-    pm_vec3 front = qrot(rp, pmi_vec3_make(0, 0, -1));
+    pm_vec3 front = pmi_quat_rotate(rp, pmi_vec3_make(0, 0, -1));
     pm_vec3 v = pmi_vec3_sub(front, pmi_vec3_scale(u, pmi_vec3_dot(front, u)));
     if (pmi_vec3_length(v) < 1e-4f) { /* leg pointing straight forward or back: bend the knee upwards */
-        pm_vec3 up = qrot(rp, pmi_vec3_make(0, 1, 0));
+        pm_vec3 up = pmi_quat_rotate(rp, pmi_vec3_make(0, 1, 0));
         v = pmi_vec3_sub(up, pmi_vec3_scale(u, pmi_vec3_dot(up, u)));
     }
     v = pmi_vec3_normalize(v);
@@ -233,8 +225,8 @@ static void solve_leg(vmd_ctx *c, const leg *l) {
     pm_vec3 k = pmi_vec3_add(h, pmi_vec3_add(pmi_vec3_scale(u, (float)(a * cosa)), pmi_vec3_scale(v, (float)(a * sina))));
     pm_vec3 an = pmi_vec3_add(h, pmi_vec3_scale(u, dist));
     /* world rotations: the parent's, turned so the rest bone directions point at the solved joints */
-    pm_quat r_hip = pm_quat_normalize(pmi_quat_mul(pm_quat_from_to(qrot(rp, thigh_rest), pmi_vec3_sub(k, h)), rp));
-    pm_quat r_knee = pm_quat_normalize(pmi_quat_mul(pm_quat_from_to(qrot(r_hip, shin_rest), pmi_vec3_sub(an, k)), r_hip));
+    pm_quat r_hip = pm_quat_normalize(pmi_quat_mul(pm_quat_from_to(pmi_quat_rotate(rp, thigh_rest), pmi_vec3_sub(k, h)), rp));
+    pm_quat r_knee = pm_quat_normalize(pmi_quat_mul(pm_quat_from_to(pmi_quat_rotate(r_hip, shin_rest), pmi_vec3_sub(an, k)), r_hip));
     c->final_q[l->hip] = pm_quat_normalize(pmi_quat_mul(pmi_quat_conjugate(rp), r_hip));
     c->final_q[l->knee] = pm_quat_normalize(pmi_quat_mul(pmi_quat_conjugate(r_hip), r_knee));
     c->override[l->hip] = c->override[l->knee] = 1;

@@ -1,24 +1,17 @@
 /* Generators close the loop: IK targets on the plan, an FK pre-pose the CCD accepts at once, IK off
  * where the CCD could not hold it, then the result played and measured (see procmotion/landing.h). */
 #include "procmotion/landing.h"
-#include "math/math_internal.h"
 
 #include "common/internal.h"
 #include "keyfit/keyfit.h"
-#include "pose/pose_internal.h"
+#include "math/inline.h"
 #include "procmotion/pose.h"
 
 #include <float.h>
 
 enum { MAX_PER_FRAME = 8 };
 
-/* ---- small double helpers (the pose module's Babylon math for the rest) ------------------------- */
-
-static pmi_dv dv_add(pmi_dv a, pmi_dv b) { return pmi_dv_make(a.x + b.x, a.y + b.y, a.z + b.z); }
-static pmi_dv dv_scale(pmi_dv a, double s) { return pmi_dv_make(a.x * s, a.y * s, a.z * s); }
-static double dv_len(pmi_dv a) { return sqrt(pmi_dv_len_sq(a)); }
-static pmi_dv dv_of(pm_vec3 v) { return pmi_dv_make(v.x, v.y, v.z); }
-static pmi_dv dv_f(const float *p) { return pmi_dv_make(p[0], p[1], p[2]); }
+/* ---- small double helpers (math/inline.h has the rest) ------------------------------------------ */
 
 /* Column-major float matrix (math.h): rotation columns m[0..2], m[4..6], m[8..10], translation m[12..14]. */
 static pmi_dv mat_rotate(const float *m, pmi_dv v) {
@@ -29,37 +22,10 @@ static pmi_dv mat_rotate_t(const float *m, pmi_dv v) { /* the transposed rotatio
     return pmi_dv_make(m[0] * v.x + m[1] * v.y + m[2] * v.z, m[4] * v.x + m[5] * v.y + m[6] * v.z,
                        m[8] * v.x + m[9] * v.y + m[10] * v.z);
 }
-static pmi_dv mat_point(const float *m, pmi_dv v) { return dv_add(mat_rotate(m, v), pmi_dv_make(m[12], m[13], m[14])); }
+static pmi_dv mat_point(const float *m, pmi_dv v) { return pmi_dv_add(mat_rotate(m, v), pmi_dv_make(m[12], m[13], m[14])); }
 
-/* The rotation helpers below take their vectors and quaternions by pointer: each is one out-of-line
- * copy in the wasm builds (a struct passed by value would be copied at every call). */
-PMI_OUTLINE static pmi_dq axis_angle(const pmi_dv *axis, double angle) { return pmi_dq_axis_angle(*axis, angle); }
-PMI_OUTLINE static pmi_dq dq_mul(const pmi_dq *a, const pmi_dq *b) { return pmi_dq_mul(*a, *b); }
-
-/* The shortest rotation taking unit vector a onto unit vector b. */
-PMI_OUTLINE static pmi_dq dq_arc(const pmi_dv *pa, const pmi_dv *pb) {
-    const pmi_dv a = *pa, b = *pb;
-    double d = pmi_dv_dot(a, b);
-    pmi_dv c = pmi_dv_cross(a, b);
-    if (d < -1 + 1e-12) { /* opposite: any perpendicular axis */
-        pmi_dv axis = fabs(a.x) < 0.9 ? pmi_dv_cross(a, pmi_dv_make(1, 0, 0)) : pmi_dv_cross(a, pmi_dv_make(0, 1, 0));
-        return axis_angle(&axis, PM_PI);
-    }
-    pmi_dq q = {c.x, c.y, c.z, 1 + d};
-    double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    return (pmi_dq){q.x / n, q.y / n, q.z / n, q.w / n};
-}
-/* v turned by unit quaternion q. */
-PMI_OUTLINE static pmi_dv rotate_q(const pmi_dq *pq, const pmi_dv *pv) {
-    const pmi_dq q = *pq;
-    const pmi_dv v = *pv;
-    double tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
-    return pmi_dv_make(v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
-                       v.z + q.w * tz + (q.x * ty - q.y * tx));
-}
 /* Rodrigues: v turned by angle about unit axis n. */
-PMI_OUTLINE static pmi_dv rotate_axis(const pmi_dv *pn, double angle, const pmi_dv *pv) {
-    const pmi_dv n = *pn, v = *pv;
+static pmi_dv rotate_axis(pmi_dv n, double angle, pmi_dv v) {
     double c = cos(angle), s = sin(angle), k = pmi_dv_dot(n, v) * (1 - c);
     pmi_dv x = pmi_dv_cross(n, v);
     return pmi_dv_make(v.x * c + x.x * s + n.x * k, v.y * c + x.y * s + n.y * k, v.z * c + x.z * s + n.z * k);
@@ -172,7 +138,7 @@ typedef struct lnd {
 
 static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->per_frame : 1; }
 static bool active(const pm_landing_limb *l, uint32_t f) { return !l->active || l->active[f]; }
-static pmi_dv plan_at(const pm_landing_limb *l, uint32_t sample) { return dv_f(l->plan + 3 * (size_t)sample); }
+static pmi_dv plan_at(const pm_landing_limb *l, uint32_t sample) { return pmi_dv_from_floats(l->plan + 3 * (size_t)sample); }
 
 PMI_COLD static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
                                      uint32_t count, const pm_landing_options *in, pm_landing_options *o, pm_error *err) {
@@ -256,17 +222,17 @@ PMI_COLD static void classify(lnd *L, uint32_t i) {
     g->steer = true;
     g->ik_parent = ik ? ik->parent : PM_NO_INDEX;
     g->hip_parent = sk->bones[g->hip].parent;
-    pmi_dv ikp = ik ? dv_of(ik->position) : dv_of(sk->bones[g->eff].position);
-    g->ik_rest_local = g->ik_parent != PM_NO_INDEX ? pmi_dv_sub(ikp, dv_of(sk->bones[g->ik_parent].position)) : ikp;
-    pmi_dv H = dv_of(sk->bones[g->hip].position), K = dv_of(sk->bones[g->knee].position), A = dv_of(sk->bones[g->eff].position);
+    pmi_dv ikp = ik ? pmi_dv_of(ik->position) : pmi_dv_of(sk->bones[g->eff].position);
+    g->ik_rest_local = g->ik_parent != PM_NO_INDEX ? pmi_dv_sub(ikp, pmi_dv_of(sk->bones[g->ik_parent].position)) : ikp;
+    pmi_dv H = pmi_dv_of(sk->bones[g->hip].position), K = pmi_dv_of(sk->bones[g->knee].position), A = pmi_dv_of(sk->bones[g->eff].position);
     g->k0 = pmi_dv_sub(K, H), g->a0 = pmi_dv_sub(A, K);
-    g->thigh = dv_len(g->k0), g->shin = dv_len(g->a0);
+    g->thigh = pmi_dv_len(g->k0), g->shin = pmi_dv_len(g->a0);
     g->rest_offset = pmi_dv_sub(ikp, A);
     const pm_bone *kb = &sk->bones[g->knee];
     g->axis = pmi_dv_make(1, 0, 0);
     if (kb->flags & PM_BONE_FIXED_AXIS) {
-        pmi_dv ax = dv_of(kb->fixed_axis);
-        if (dv_len(ax) > 1e-6) g->axis = dv_scale(ax, 1 / dv_len(ax));
+        pmi_dv ax = pmi_dv_of(kb->fixed_axis);
+        if (pmi_dv_len(ax) > 1e-6) g->axis = pmi_dv_scale(ax, 1 / pmi_dv_len(ax));
     }
     if (!ik) return; /* no limits, no foot IK */
     const pm_ik_link *kl = &ik->ik.links[0];
@@ -276,11 +242,11 @@ PMI_COLD static void classify(lnd *L, uint32_t i) {
         const pm_bone *t = &sk->bones[b];
         if (t->parent != g->ik || !t->has_ik || t->ik.link_count != 1 || t->ik.links[0].bone != g->eff) continue;
         if (t->ik.target >= sk->bone_count || sk->bones[t->ik.target].parent != g->eff) continue;
-        pmi_dv d = pmi_dv_sub(dv_of(sk->bones[t->ik.target].position), A);
-        if (dv_len(d) < 1e-6) continue;
+        pmi_dv d = pmi_dv_sub(pmi_dv_of(sk->bones[t->ik.target].position), A);
+        if (pmi_dv_len(d) < 1e-6) continue;
         g->toe_ik = b, g->toe = t->ik.target;
-        g->toe_ik_rel = pmi_dv_sub(dv_of(t->position), ikp);
-        g->toe_dir = dv_scale(d, 1 / dv_len(d));
+        g->toe_ik_rel = pmi_dv_sub(pmi_dv_of(t->position), ikp);
+        g->toe_dir = pmi_dv_scale(d, 1 / pmi_dv_len(d));
         break;
     }
 }
@@ -295,7 +261,7 @@ static bool solve_leg(const leg *g, pmi_dv hip, const float *parent, pmi_dv targ
     double A = pmi_dv_dot(k0, a0) - kn * an, B = pmi_dv_dot(k0, pmi_dv_cross(n, a0)), c0 = kn * an;
     double R = sqrt(A * A + B * B), phi = atan2(B, A);
     pmi_dv w = parent ? mat_rotate_t(parent, pmi_dv_sub(target, hip)) : pmi_dv_sub(target, hip);
-    double d = dv_len(w);
+    double d = pmi_dv_len(w);
     double base = pmi_dv_len_sq(k0) + pmi_dv_len_sq(a0) + 2 * c0;
     bool reach = true;
     double alpha;
@@ -313,25 +279,25 @@ static bool solve_leg(const leg *g, pmi_dv hip, const float *parent, pmi_dv targ
             if (!in1 && in2) alpha = a2;
         }
     }
-    pmi_dv u = dv_add(k0, rotate_axis(&n, alpha, &a0));
-    *q_knee = axis_angle(&n, alpha);
+    pmi_dv u = pmi_dv_add(k0, rotate_axis(n, alpha, a0));
+    *q_knee = pmi_dq_axis_angle(n, alpha);
     /* the hip: first turned about the hinge axis by gamma, which brings the bent leg back to the rest
      * leg's direction in the plane across the axis (the thigh comes forward as the knee bends), then by
      * the least arc onto the target. A plain least arc from the bent leg would twist the thigh by an
      * amount that changes with the bend: a rotation path a VMD slerp cannot follow between frames. */
-    pmi_dv u0 = dv_add(k0, a0);
-    pmi_dv pu = pmi_dv_sub(u, dv_scale(n, pmi_dv_dot(u, n))), p0 = pmi_dv_sub(u0, dv_scale(n, pmi_dv_dot(u0, n)));
+    pmi_dv u0 = pmi_dv_add(k0, a0);
+    pmi_dv pu = pmi_dv_sub(u, pmi_dv_scale(n, pmi_dv_dot(u, n))), p0 = pmi_dv_sub(u0, pmi_dv_scale(n, pmi_dv_dot(u0, n)));
     double gamma = 0;
-    if (dv_len(pu) > 1e-9 && dv_len(p0) > 1e-9) gamma = atan2(pmi_dv_dot(n, pmi_dv_cross(pu, p0)), pmi_dv_dot(pu, p0));
-    pmi_dq q_gamma = axis_angle(&n, gamma);
-    pmi_dv v = rotate_axis(&n, gamma, &u);
-    double vl = dv_len(v);
+    if (pmi_dv_len(pu) > 1e-9 && pmi_dv_len(p0) > 1e-9) gamma = atan2(pmi_dv_dot(n, pmi_dv_cross(pu, p0)), pmi_dv_dot(pu, p0));
+    pmi_dq q_gamma = pmi_dq_axis_angle(n, gamma);
+    pmi_dv v = rotate_axis(n, gamma, u);
+    double vl = pmi_dv_len(v);
     pmi_dq arc = pmi_dq_identity();
     if (vl > 1e-12 && d > 1e-12) {
-        pmi_dv from = dv_scale(v, 1 / vl), to = dv_scale(w, 1 / d);
-        arc = dq_arc(&from, &to);
+        pmi_dv from = pmi_dv_scale(v, 1 / vl), to = pmi_dv_scale(w, 1 / d);
+        arc = pmi_dq_arc(from, to);
     }
-    *q_hip = dq_mul(&arc, &q_gamma);
+    *q_hip = pmi_dq_mul(arc, q_gamma);
     *angle = alpha;
     return reach;
 }
@@ -368,7 +334,7 @@ static pm_result add_keys(pm_vmd *vmd, const char *name, const pmi_keyfit_key *k
 
 static pmi_dv pivot_of(const pm_landing_limb *l, uint8_t contact, const float *world) {
     pm_vec3 off = contact == PM_LANDING_HEEL ? l->heel : contact == PM_LANDING_BALL ? l->ball : pmi_vec3_make(0, 0, 0);
-    return mat_point(world, dv_of(off));
+    return mat_point(world, pmi_dv_of(off));
 }
 
 typedef struct meter {
@@ -405,7 +371,7 @@ static void measure_frame(const pm_landing_limb *l, uint32_t f, const pm_pose *p
     }
     pmi_dv e = pmi_dv_make(world[12], world[13], world[14]);
     pmi_dv p = plan_at(l, f * per_frame(l));
-    double d = dv_len(pmi_dv_sub(e, p));
+    double d = pmi_dv_len(pmi_dv_sub(e, p));
     r->frames++;
     m->sum_sq += d * d;
     if (d > r->max_error) r->max_error = d, r->worst_frame = f;
@@ -422,7 +388,7 @@ static void measure_frame(const pm_landing_limb *l, uint32_t f, const pm_pose *p
         if (h < m->low) m->low = h;
         pmi_dv piv = pivot_of(l, c, world);
         if (m->have_last && m->last_contact == c) {
-            double s = dv_len(pmi_dv_sub(piv, m->last_pivot));
+            double s = pmi_dv_len(pmi_dv_sub(piv, m->last_pivot));
             if (s > r->max_slide) r->max_slide = s, r->slide_frame = f;
         }
         m->last_pivot = piv, m->last_contact = c, m->have_last = true;
@@ -637,13 +603,13 @@ static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
                    sizeof identity);
             memcpy(g->hip_parent_world + 16 * (size_t)s,
                    g->hip_parent != PM_NO_INDEX ? L->pose->world[g->hip_parent].m : identity, sizeof identity);
-            g->hip_pos[s] = dv_f(L->pose->world[g->hip].m + 12);
+            g->hip_pos[s] = pmi_dv_from_floats(L->pose->world[g->hip].m + 12);
             /* the input's leg rotations stand where a frame has no plan */
             pm_quat h = L->pose->rotation[g->hip], k = L->pose->rotation[g->knee], e = L->pose->rotation[g->eff];
             put_q(g->fk_hip, s, (pmi_dq){h.x, h.y, h.z, h.w});
             put_q(g->fk_knee, s, (pmi_dq){k.x, k.y, k.z, k.w});
             put_q(g->fk_foot, s, (pmi_dq){e.x, e.y, e.z, e.w});
-            g->toe_off[s] = g->toe_ik != PM_NO_INDEX ? dv_of(L->pose->translation[g->toe_ik]) : pmi_dv_make(0, 0, 0);
+            g->toe_off[s] = g->toe_ik != PM_NO_INDEX ? pmi_dv_of(L->pose->translation[g->toe_ik]) : pmi_dv_make(0, 0, 0);
         }
     }
     return PM_OK;
@@ -738,7 +704,7 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
             if (!g->steer || !active(&L->limb[i], f)) continue;
             const float *ipw = g->ik_parent_world + 16 * (size_t)s;
             pmi_dv target = g->fk_only ? plan_at(&L->limb[i], s)
-                                       : mat_point(ipw, dv_add(g->ik_rest_local, dv_of(L->pose->translation[g->ik])));
+                                       : mat_point(ipw, pmi_dv_add(g->ik_rest_local, pmi_dv_of(L->pose->translation[g->ik])));
             pmi_dq qh, qk;
             double alpha;
             const float *hpw = g->hip_parent != PM_NO_INDEX ? g->hip_parent_world + 16 * (size_t)s : NULL;
@@ -756,18 +722,18 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
                  * exactly as the IK bone does: heel and ball pivots as planned) */
                 pm_quat ql = L->pose->rotation[g->ik];
                 pmi_dq ik_parent = pmi_dq_from_mat(ipw), ik_local = {ql.x, ql.y, ql.z, ql.w};
-                pmi_dq r_ik = dq_mul(&ik_parent, &ik_local);
-                pmi_dv rel = dv_add(dv_add(g->toe_ik_rel, g->toe_off[s]), L->limb[i].keep_children ? g->rest_offset : pmi_dv_make(0, 0, 0));
-                pmi_dv aim = rotate_q(&r_ik, &rel);
+                pmi_dq r_ik = pmi_dq_mul(ik_parent, ik_local);
+                pmi_dv rel = pmi_dv_add(pmi_dv_add(g->toe_ik_rel, g->toe_off[s]), L->limb[i].keep_children ? g->rest_offset : pmi_dv_make(0, 0, 0));
+                pmi_dv aim = pmi_dq_rotate(r_ik, rel);
                 pmi_dq r_foot = r_ik;
-                if (dv_len(aim) > 1e-9) {
-                    pmi_dv now = rotate_q(&r_ik, &g->toe_dir), to = dv_scale(aim, 1 / dv_len(aim));
-                    pmi_dq arc = dq_arc(&now, &to);
-                    r_foot = dq_mul(&arc, &r_ik);
+                if (pmi_dv_len(aim) > 1e-9) {
+                    pmi_dv now = pmi_dq_rotate(r_ik, g->toe_dir), to = pmi_dv_scale(aim, 1 / pmi_dv_len(aim));
+                    pmi_dq arc = pmi_dq_arc(now, to);
+                    r_foot = pmi_dq_mul(arc, r_ik);
                 }
                 pmi_dq hip_parent = hpw ? pmi_dq_from_mat(hpw) : pmi_dq_identity();
-                pmi_dq r_hip = dq_mul(&hip_parent, &qh), r_knee = dq_mul(&r_hip, &qk), knee_inv = pmi_dq_conj(r_knee);
-                put_q(g->fk_foot, s, dq_mul(&knee_inv, &r_foot));
+                pmi_dq r_hip = pmi_dq_mul(hip_parent, qh), r_knee = pmi_dq_mul(r_hip, qk), knee_inv = pmi_dq_conj(r_knee);
+                put_q(g->fk_foot, s, pmi_dq_mul(knee_inv, r_foot));
             }
         }
     }
@@ -863,7 +829,7 @@ PMI_COLD static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, 
                                          uint32_t *written, pm_error *err) {
     for (uint32_t i = 0; i < L->count; i++) {
         const leg *g = &L->legs[i];
-        if (!g->steer || g->fk_only || !L->limb[i].keep_children || dv_len(g->rest_offset) < 1e-6) continue;
+        if (!g->steer || g->fk_only || !L->limb[i].keep_children || pmi_dv_len(g->rest_offset) < 1e-6) continue;
         for (uint32_t b = 0; b < L->sk->bone_count; b++) {
             const pm_bone *bone = &L->sk->bones[b];
             if (bone->parent != g->ik || !bone->has_ik) continue;

@@ -5,7 +5,7 @@
 
 #include "mannequin/mannequin_internal.h"
 #include "skeleton/skeleton_internal.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

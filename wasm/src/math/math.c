@@ -1,6 +1,6 @@
 /* Vectors, quaternions, affine matrices and MMD Bezier curves (see procmotion/math.h). */
 #include "procmotion/math.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 
@@ -88,12 +88,7 @@ void pm_quat_to_axis_angle(pm_quat q, pm_vec3 *axis, float *angle) {
     *angle = (float)a;
 }
 
-pm_vec3 pm_quat_rotate(pm_quat q, pm_vec3 v) {
-    /* v' = v + 2 w (u x v) + 2 u x (u x v) */
-    pm_vec3 u = {q.x, q.y, q.z};
-    pm_vec3 t = pm_vec3_scale(pm_vec3_cross(u, v), 2.0f);
-    return pm_vec3_add(pm_vec3_add(v, pm_vec3_scale(t, q.w)), pm_vec3_cross(u, t));
-}
+pm_vec3 pm_quat_rotate(pm_quat q, pm_vec3 v) { return pmi_quat_rotate(q, v); }
 
 static pm_quat axis_quat(int axis, float angle) {
     double h = 0.5 * angle, s = sin(h);

@@ -4,7 +4,7 @@
 
 #include "pmx/pmx_internal.h"
 #include "skeleton/skeleton_internal.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

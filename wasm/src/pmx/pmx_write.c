@@ -3,7 +3,7 @@
 
 #include "pmx/pmx_internal.h"
 #include "skeleton/skeleton_internal.h"
-#include "skeleton/utf.h"
+#include "text/utf.h"
 
 #include <math.h>
 

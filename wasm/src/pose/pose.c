@@ -2,7 +2,7 @@
  * order (see procmotion/pose.h; the CCD IK solver is in ik_ccd.c). */
 #include "pose_internal.h"
 
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <float.h>
 

@@ -10,123 +10,12 @@
 #include "procmotion/pose.h"
 
 #include "common/internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 
 #define PMI_ANIM_MAGIC 0x414e494du      /* "ANIM" */
 #define PMI_WORKSPACE_MAGIC 0x57535053u /* "WSPS" */
-
-typedef struct pmi_dv {
-    double x, y, z;
-} pmi_dv;
-typedef struct pmi_dq {
-    double x, y, z, w;
-} pmi_dq;
-
-/* ---- Babylon.js math ------------------------------------------------------------------------ */
-
-static inline pmi_dv pmi_dv_make(double x, double y, double z) {
-    pmi_dv v = {x, y, z};
-    return v;
-}
-static inline pmi_dq pmi_dq_identity(void) {
-    pmi_dq q = {0, 0, 0, 1};
-    return q;
-}
-static inline pmi_dv pmi_dv_sub(pmi_dv a, pmi_dv b) { return pmi_dv_make(a.x - b.x, a.y - b.y, a.z - b.z); }
-static inline double pmi_dv_dot(pmi_dv a, pmi_dv b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static inline double pmi_dv_len_sq(pmi_dv a) { return a.x * a.x + a.y * a.y + a.z * a.z; }
-/* Vector3.CrossToRef */
-static inline pmi_dv pmi_dv_cross(pmi_dv l, pmi_dv r) {
-    return pmi_dv_make(l.y * r.z - l.z * r.y, l.z * r.x - l.x * r.z, l.x * r.y - l.y * r.x);
-}
-/* Vector3.normalize: unchanged when the length is 0 or 1, else scaled by 1 / length. */
-static inline pmi_dv pmi_dv_normalize(pmi_dv v) {
-    double len = sqrt(pmi_dv_len_sq(v));
-    if (len == 0 || len == 1.0) return v;
-    double s = 1.0 / len;
-    return pmi_dv_make(v.x * s, v.y * s, v.z * s);
-}
-static inline pmi_dv pmi_dv_from_floats(const float *p) { return pmi_dv_make(p[0], p[1], p[2]); }
-
-/* Quaternion.multiplyToRef: the Hamilton product a * b. */
-static inline pmi_dq pmi_dq_mul(pmi_dq a, pmi_dq b) {
-    pmi_dq r;
-    r.x = a.x * b.w + a.y * b.z - a.z * b.y + a.w * b.x;
-    r.y = -a.x * b.z + a.y * b.w + a.z * b.x + a.w * b.y;
-    r.z = a.x * b.y - a.y * b.x + a.z * b.w + a.w * b.z;
-    r.w = -a.x * b.x - a.y * b.y - a.z * b.z + a.w * b.w;
-    return r;
-}
-/* Quaternion.InverseToRef (a conjugate, no normalisation). */
-static inline pmi_dq pmi_dq_conj(pmi_dq q) {
-    pmi_dq r = {-q.x, -q.y, -q.z, q.w};
-    return r;
-}
-/* Quaternion.RotationAxisToRef. A zero axis gives the identity (Babylon would give NaN). A zero angle
- * skips sin and cos: sin(±0) = ±0 and cos(±0) = 1 exactly (C Annex F), so the bits are the same. */
-static inline pmi_dq pmi_dq_axis_angle(pmi_dv axis, double angle) {
-    double len = sqrt(pmi_dv_len_sq(axis));
-    if (!(len > 0)) return pmi_dq_identity();
-    pmi_dq q;
-    const double half = angle / 2;
-    q.w = half == 0 ? 1.0 : cos(half);
-    double s = (half == 0 ? half : sin(half)) / len;
-    q.x = axis.x * s;
-    q.y = axis.y * s;
-    q.z = axis.z * s;
-    return q;
-}
-/* Quaternion.SlerpToRef (no clamping of t, no normalisation). */
-static inline pmi_dq pmi_dq_slerp(pmi_dq a, pmi_dq b, double t) {
-    double num2, num3, num4 = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    int flag = 0;
-    if (num4 < 0) {
-        flag = 1;
-        num4 = -num4;
-    }
-    if (num4 > 0.999999) {
-        num3 = 1 - t;
-        num2 = flag ? -t : t;
-    } else {
-        double num5 = acos(num4);
-        double num6 = 1.0 / sin(num5);
-        num3 = sin((1.0 - t) * num5) * num6;
-        num2 = flag ? -sin(t * num5) * num6 : sin(t * num5) * num6;
-    }
-    pmi_dq r = {num3 * a.x + num2 * b.x, num3 * a.y + num2 * b.y, num3 * a.z + num2 * b.z, num3 * a.w + num2 * b.w};
-    return r;
-}
-static inline pmi_dq pmi_dq_from_quat(pm_quat q) {
-    pmi_dq r = {q.x, q.y, q.z, q.w};
-    return r;
-}
-static inline pm_quat pmi_dq_to_quat(pmi_dq q) {
-    pm_quat r = {(float)q.x, (float)q.y, (float)q.z, (float)q.w};
-    return r;
-}
-
-/* Matrix.FromQuaternionToRef (float storage, Babylon's row-vector layout = our column-major). */
-static inline void pmi_mat_from_dq(pmi_dq q, float *m) {
-    double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, zw = q.z * q.w, zx = q.z * q.x,
-           yw = q.y * q.w, yz = q.y * q.z, xw = q.x * q.w;
-    m[0] = (float)(1.0 - 2.0 * (yy + zz));
-    m[1] = (float)(2.0 * (xy + zw));
-    m[2] = (float)(2.0 * (zx - yw));
-    m[3] = 0;
-    m[4] = (float)(2.0 * (xy - zw));
-    m[5] = (float)(1.0 - 2.0 * (zz + xx));
-    m[6] = (float)(2.0 * (yz + xw));
-    m[7] = 0;
-    m[8] = (float)(2.0 * (zx + yw));
-    m[9] = (float)(2.0 * (yz - xw));
-    m[10] = (float)(1.0 - 2.0 * (yy + xx));
-    m[11] = 0;
-    m[12] = 0;
-    m[13] = 0;
-    m[14] = 0;
-    m[15] = 1;
-}
 
 /* A bone's world matrix as babylon-mmd computes it: Matrix.FromQuaternionToRef(rot) with the local
  * translation (rest + offset) set, both stored as float, then Matrix.multiplyToRef(parent world)
@@ -179,48 +68,6 @@ static inline void pmi_world_from_local(pmi_dq q, double tx, double ty, double t
     pmi_world_rotation_from_local(q, parent, out);
     pmi_world_translation_from_local(tx, ty, tz, parent, out);
 }
-
-static inline void pmi_mat_identity(float *m) {
-    static const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    memcpy(m, id, sizeof id);
-}
-
-/* Quaternion.FromRotationMatrixToRef. */
-static inline pmi_dq pmi_dq_from_mat(const float *d) {
-    double m11 = d[0], m12 = d[4], m13 = d[8];
-    double m21 = d[1], m22 = d[5], m23 = d[9];
-    double m31 = d[2], m32 = d[6], m33 = d[10];
-    double trace = m11 + m22 + m33, s;
-    pmi_dq r;
-    if (trace > 0) {
-        s = 0.5 / sqrt(trace + 1.0);
-        r.w = 0.25 / s;
-        r.x = (m32 - m23) * s;
-        r.y = (m13 - m31) * s;
-        r.z = (m21 - m12) * s;
-    } else if (m11 > m22 && m11 > m33) {
-        s = 2.0 * sqrt(1.0 + m11 - m22 - m33);
-        r.w = (m32 - m23) / s;
-        r.x = 0.25 * s;
-        r.y = (m12 + m21) / s;
-        r.z = (m13 + m31) / s;
-    } else if (m22 > m33) {
-        s = 2.0 * sqrt(1.0 + m22 - m11 - m33);
-        r.w = (m13 - m31) / s;
-        r.x = (m12 + m21) / s;
-        r.y = 0.25 * s;
-        r.z = (m23 + m32) / s;
-    } else {
-        s = 2.0 * sqrt(1.0 + m33 - m11 - m22);
-        r.w = (m21 - m12) / s;
-        r.x = (m13 + m31) / s;
-        r.y = (m23 + m32) / s;
-        r.z = 0.25 * s;
-    }
-    return r;
-}
-
-static inline pmi_dv pmi_mat_translation(const float *m) { return pmi_dv_make(m[12], m[13], m[14]); }
 
 /* ---- bound animation --------------------------------------------------------------------------- */
 

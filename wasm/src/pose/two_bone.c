@@ -1,26 +1,20 @@
 /* Analytic two-bone IK and MMD-style leg IK (see procmotion/ik.h). Computed in double. */
 #include "procmotion/ik.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include "pose_internal.h"
 
-typedef pmi_dv dv;
-
-static dv v_add(dv a, dv b) { return pmi_dv_make(a.x + b.x, a.y + b.y, a.z + b.z); }
-static dv v_scale(dv a, double s) { return pmi_dv_make(a.x * s, a.y * s, a.z * s); }
-static double v_len(dv a) { return sqrt(pmi_dv_len_sq(a)); }
-static dv v_of(pm_vec3 v) { return pmi_dv_make(v.x, v.y, v.z); }
-static pm_vec3 v_out(dv v) { return pmi_vec3_make((float)v.x, (float)v.y, (float)v.z); }
+static pm_vec3 v_out(pmi_dv v) { return pmi_vec3_make((float)v.x, (float)v.y, (float)v.z); }
 
 /* Unit vector, or zero when the length is below `tiny`. */
-static dv v_unit(dv a, double tiny) {
-    double l = v_len(a);
-    return l > tiny ? v_scale(a, 1.0 / l) : pmi_dv_make(0, 0, 0);
+static pmi_dv v_unit(pmi_dv a, double tiny) {
+    double l = pmi_dv_len(a);
+    return l > tiny ? pmi_dv_scale(a, 1.0 / l) : pmi_dv_make(0, 0, 0);
 }
 
 /* Some unit vector perpendicular to unit `d`. */
-static dv v_perpendicular(dv d) {
-    dv axis = fabs(d.x) < 0.9 ? pmi_dv_make(1, 0, 0) : pmi_dv_make(0, 1, 0);
+static pmi_dv v_perpendicular(pmi_dv d) {
+    pmi_dv axis = fabs(d.x) < 0.9 ? pmi_dv_make(1, 0, 0) : pmi_dv_make(0, 1, 0);
     return v_unit(pmi_dv_cross(d, axis), 0);
 }
 
@@ -31,26 +25,11 @@ static pmi_dq q_normalize(pmi_dq q) {
     return r;
 }
 
-static dv q_rotate(pmi_dq q, dv v) {
-    dv u = pmi_dv_make(q.x, q.y, q.z);
-    dv t = v_scale(pmi_dv_cross(u, v), 2.0);
-    return v_add(v_add(v, v_scale(t, q.w)), pmi_dv_cross(u, t));
-}
-
 /* Rotation by `angle` about unit `axis` (Hamilton convention, as pm_quat_from_axis_angle). */
-static pmi_dq q_axis_angle(dv axis, double angle) {
+static pmi_dq q_axis_angle(pmi_dv axis, double angle) {
     double s = sin(angle * 0.5);
     pmi_dq q = {axis.x * s, axis.y * s, axis.z * s, cos(angle * 0.5)};
     return q;
-}
-
-/* Shortest arc from unit `f` to unit `t`. */
-static pmi_dq q_from_to(dv f, dv t) {
-    double d = pmi_dv_dot(f, t);
-    if (d < -1.0 + 1e-12) return q_axis_angle(v_perpendicular(f), PM_PI);
-    dv c = pmi_dv_cross(f, t);
-    pmi_dq q = {c.x, c.y, c.z, 1.0 + d};
-    return q_normalize(q);
 }
 
 /* Rotation whose matrix has rows r[0..2] (row i, column j = r[i][j]). */
@@ -74,9 +53,9 @@ static pmi_dq q_from_rows(double r[3][3]) {
 }
 
 /* The rotation taking the orthonormal frame (a0, b0, a0 x b0) onto (a1, b1, a1 x b1). */
-static pmi_dq q_align_frames(dv a0, dv b0, dv a1, dv b1) {
-    dv c0 = pmi_dv_cross(a0, b0), c1 = pmi_dv_cross(a1, b1);
-    const dv f0[3] = {a0, b0, c0}, f1[3] = {a1, b1, c1};
+static pmi_dq q_align_frames(pmi_dv a0, pmi_dv b0, pmi_dv a1, pmi_dv b1) {
+    pmi_dv c0 = pmi_dv_cross(a0, b0), c1 = pmi_dv_cross(a1, b1);
+    const pmi_dv f0[3] = {a0, b0, c0}, f1[3] = {a1, b1, c1};
     double r[3][3];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
@@ -101,55 +80,55 @@ pm_result pm_two_bone_ik(pm_vec3 root_f, pm_vec3 mid_f, pm_vec3 end_f, pm_vec3 t
     static const char *const names[5] = {"root", "mid", "end", "target", "pole"};
     for (int i = 0; i < 5; i++)
         if (!finite_vec(in[i])) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "ik: %s is not finite", names[i]);
-    const dv root = v_of(root_f), mid = v_of(mid_f), end = v_of(end_f), target = v_of(target_f), pole = v_of(pole_f);
-    const dv upper = pmi_dv_sub(mid, root), lower = pmi_dv_sub(end, mid), to_target = pmi_dv_sub(target, root);
-    const double a = v_len(upper), b = v_len(lower), d = v_len(to_target);
+    const pmi_dv root = pmi_dv_of(root_f), mid = pmi_dv_of(mid_f), end = pmi_dv_of(end_f), target = pmi_dv_of(target_f), pole = pmi_dv_of(pole_f);
+    const pmi_dv upper = pmi_dv_sub(mid, root), lower = pmi_dv_sub(end, mid), to_target = pmi_dv_sub(target, root);
+    const double a = pmi_dv_len(upper), b = pmi_dv_len(lower), d = pmi_dv_len(to_target);
     const double tiny = 1e-9 * (a + b + d + 1.0);
     pmi_dq root_delta = pmi_dq_identity(), mid_delta = pmi_dq_identity();
-    dv new_mid, new_end;
+    pmi_dv new_mid, new_end;
     if (a <= tiny || b <= tiny) {
         /* a zero-length bone: aim the limb as a whole */
-        dv limb = v_unit(pmi_dv_sub(end, root), tiny), dir = v_unit(to_target, tiny);
-        if (pmi_dv_len_sq(limb) > 0 && pmi_dv_len_sq(dir) > 0) root_delta = q_from_to(limb, dir);
-        new_mid = v_add(root, q_rotate(root_delta, upper));
-        new_end = v_add(root, q_rotate(root_delta, pmi_dv_sub(end, root)));
+        pmi_dv limb = v_unit(pmi_dv_sub(end, root), tiny), dir = v_unit(to_target, tiny);
+        if (pmi_dv_len_sq(limb) > 0 && pmi_dv_len_sq(dir) > 0) root_delta = pmi_dq_arc(limb, dir);
+        new_mid = pmi_dv_add(root, pmi_dq_rotate(root_delta, upper));
+        new_end = pmi_dv_add(root, pmi_dq_rotate(root_delta, pmi_dv_sub(end, root)));
     } else {
-        dv dir = v_unit(to_target, tiny);
+        pmi_dv dir = v_unit(to_target, tiny);
         if (pmi_dv_len_sq(dir) == 0) dir = v_unit(pmi_dv_sub(end, root), tiny); /* target at the root */
         if (pmi_dv_len_sq(dir) == 0) dir = v_unit(upper, tiny);
         /* bend side: the pole's offset from the root-target line, else the current bend */
-        dv side = pmi_dv_sub(pole, root);
-        side = v_unit(pmi_dv_sub(side, v_scale(dir, pmi_dv_dot(side, dir))), 1e-6 * (a + b));
-        if (pmi_dv_len_sq(side) == 0) side = v_unit(pmi_dv_sub(upper, v_scale(dir, pmi_dv_dot(upper, dir))), 1e-6 * a);
+        pmi_dv side = pmi_dv_sub(pole, root);
+        side = v_unit(pmi_dv_sub(side, pmi_dv_scale(dir, pmi_dv_dot(side, dir))), 1e-6 * (a + b));
+        if (pmi_dv_len_sq(side) == 0) side = v_unit(pmi_dv_sub(upper, pmi_dv_scale(dir, pmi_dv_dot(upper, dir))), 1e-6 * a);
         if (pmi_dv_len_sq(side) == 0) side = v_perpendicular(dir);
         const double lo = fabs(a - b), hi = a + b;
         const double dc = d < lo ? lo : d > hi ? hi : d;
         double cos_a = dc > tiny ? (a * a + dc * dc - b * b) / (2 * a * dc) : 0;
         cos_a = cos_a < -1 ? -1 : cos_a > 1 ? 1 : cos_a;
         const double sin_a = sqrt(1 - cos_a * cos_a);
-        const dv new_upper = v_add(v_scale(dir, a * cos_a), v_scale(side, a * sin_a));
-        new_mid = v_add(root, new_upper);
-        new_end = v_add(root, v_scale(dir, dc));
-        const dv u0 = v_scale(upper, 1 / a), u1 = v_scale(new_upper, 1 / a);
-        const dv n0 = v_unit(pmi_dv_cross(upper, lower), 1e-6 * a * b);
+        const pmi_dv new_upper = pmi_dv_add(pmi_dv_scale(dir, a * cos_a), pmi_dv_scale(side, a * sin_a));
+        new_mid = pmi_dv_add(root, new_upper);
+        new_end = pmi_dv_add(root, pmi_dv_scale(dir, dc));
+        const pmi_dv u0 = pmi_dv_scale(upper, 1 / a), u1 = pmi_dv_scale(new_upper, 1 / a);
+        const pmi_dv n0 = v_unit(pmi_dv_cross(upper, lower), 1e-6 * a * b);
         /* the new plane's normal, oriented as upper x lower is for a limb bent toward `side` */
-        const dv n1 = v_unit(pmi_dv_cross(side, dir), 0);
+        const pmi_dv n1 = v_unit(pmi_dv_cross(side, dir), 0);
         if (pmi_dv_len_sq(n0) > 0) {
             root_delta = q_align_frames(u0, n0, u1, n1);
-            const dv l0 = q_rotate(root_delta, lower), l1 = pmi_dv_sub(new_end, new_mid);
+            const pmi_dv l0 = pmi_dq_rotate(root_delta, lower), l1 = pmi_dv_sub(new_end, new_mid);
             double angle = atan2(pmi_dv_dot(n1, pmi_dv_cross(l0, l1)), pmi_dv_dot(l0, l1));
             mid_delta = q_axis_angle(n1, angle);
         } else {
-            root_delta = q_from_to(u0, u1);
-            const dv l0 = v_unit(q_rotate(root_delta, lower), 0), l1 = v_unit(pmi_dv_sub(new_end, new_mid), 0);
-            if (pmi_dv_len_sq(l0) > 0 && pmi_dv_len_sq(l1) > 0) mid_delta = q_from_to(l0, l1);
+            root_delta = pmi_dq_arc(u0, u1);
+            const pmi_dv l0 = v_unit(pmi_dq_rotate(root_delta, lower), 0), l1 = v_unit(pmi_dv_sub(new_end, new_mid), 0);
+            if (pmi_dv_len_sq(l0) > 0 && pmi_dv_len_sq(l1) > 0) mid_delta = pmi_dq_arc(l0, l1);
         }
     }
     out->root_delta = q_out(root_delta);
     out->mid_delta = q_out(mid_delta);
     out->mid = v_out(new_mid);
     out->end = v_out(new_end);
-    double miss = v_len(pmi_dv_sub(new_end, target));
+    double miss = pmi_dv_len(pmi_dv_sub(new_end, target));
     out->miss = (float)miss;
     out->reached = miss <= 1e-5 * (a + b + 1.0);
     return PM_OK;
@@ -160,11 +139,11 @@ pm_result pm_leg_ik(pm_vec3 hip, pm_vec3 knee, pm_vec3 ankle, pm_vec3 target, pm
     if (!finite_vec(forward)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "ik: forward is not finite");
     if (!finite_vec(hip) || !finite_vec(knee) || !finite_vec(ankle) || !finite_vec(target))
         return pm_two_bone_ik(hip, knee, ankle, target, hip, out, err); /* names the parameter */
-    dv f = v_unit(v_of(forward), 1e-12);
+    pmi_dv f = v_unit(pmi_dv_of(forward), 1e-12);
     if (pmi_dv_len_sq(f) == 0) f = pmi_dv_make(0, 0, -1);
-    double reach = v_len(pmi_dv_sub(v_of(knee), v_of(hip))) + v_len(pmi_dv_sub(v_of(ankle), v_of(knee)));
+    double reach = pmi_dv_len(pmi_dv_sub(pmi_dv_of(knee), pmi_dv_of(hip))) + pmi_dv_len(pmi_dv_sub(pmi_dv_of(ankle), pmi_dv_of(knee)));
     /* a pole in front of the middle of the hip-target line */
-    dv pole = v_add(v_scale(v_add(v_of(hip), v_of(target)), 0.5), v_scale(f, reach > 0 ? reach : 1));
+    pmi_dv pole = pmi_dv_add(pmi_dv_scale(pmi_dv_add(pmi_dv_of(hip), pmi_dv_of(target)), 0.5), pmi_dv_scale(f, reach > 0 ? reach : 1));
     return pm_two_bone_ik(hip, knee, ankle, target, v_out(pole), out, err);
 }
 

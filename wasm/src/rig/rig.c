@@ -3,7 +3,8 @@
 #include "rig/rig_internal.h"
 
 #include "procmotion/pose.h"
-#include "math/math_internal.h"
+#include "procmotion/text.h"
+#include "math/inline.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -61,7 +62,7 @@ static bool is_d_role(pm_rig_role r) {
  * strstr for these short keys and words: libc's two-way strstr (1.4 KB of wasm) had no other caller. */
 static bool name_has(const pm_bone *b, const char *const *words, size_t count) {
     char key[PMI_RIG_KEY_CAP * 2];
-    pm_rig_name_key(b->name.data, b->name.length, key, sizeof key);
+    pm_name_key(b->name.data, b->name.length, key, sizeof key);
     for (size_t w = 0; w < count; w++) {
         size_t n = strlen(words[w]);
         for (const char *s = key; *s; s++)

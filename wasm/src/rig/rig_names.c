@@ -3,7 +3,7 @@
 #include "rig/rig_internal.h"
 
 #include "procmotion/text.h"
-#include "skeleton/utf.h"
+#include "text/utf.h"
 
 _Static_assert(PM_RIG_SIDE_ROLE_COUNT == 37, "37 roles per side");
 _Static_assert(PM_RIG_ROLE_COUNT == PM_RIG_CENTER_ROLE_COUNT + 2 * PM_RIG_SIDE_ROLE_COUNT, "right block mirrors the left");
@@ -250,40 +250,6 @@ static const struct {
 /* Fill order after the primary table (rule 5); cmu goes first when the names are signed. */
 static const pm_rig_naming ORDER[] = {VR, MX, MM, EN, ZH, BP, DZ, CM};
 
-/* ---- rule 1: keys -------------------------------------------------------------------------------- */
-
-static bool keep(uint32_t cp) {
-    return (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') || (cp >= 0x3400 && cp <= 0x4DBF) ||
-           (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x3041 && cp <= 0x309F) ||
-           (cp >= 0x30A1 && cp <= 0x30FA) || (cp >= 0x30FC && cp <= 0x30FF) || cp == 0x3005;
-}
-
-size_t pm_rig_name_key(const char *name, size_t len, char *out, size_t cap) {
-    size_t n = 0, written = 0, i = 0;
-    while (name && i < len) {
-        uint32_t cp = pmi_fold_fullwidth(pmi_utf8_next(name, len, &i));
-        if (cp >= 'A' && cp <= 'Z') cp += 'a' - 'A';
-        if (!keep(cp)) continue;
-        char tmp[4];
-        size_t k = pm_utf8_encode(cp, tmp);
-        if (out && written == n && n + k < cap) {
-            memcpy(out + n, tmp, k);
-            written += k;
-        }
-        n += k;
-    }
-    if (out && cap) out[written] = 0;
-    return n;
-}
-
-bool pm_rig_names_equal(const char *a, size_t alen, const char *b, size_t blen) {
-    if (!a || !b) return false;
-    size_t i = 0, j = 0;
-    while (i < alen && j < blen)
-        if (pmi_fold_fullwidth(pmi_utf8_next(a, alen, &i)) != pmi_fold_fullwidth(pmi_utf8_next(b, blen, &j))) return false;
-    return i == alen && j == blen;
-}
-
 /* ---- rules 2 and 3: readings of a name ------------------------------------------------------------ */
 
 static const char HIDARI[] = "\xe5\xb7\xa6", MIGI[] = "\xe5\x8f\xb3"; /* 左 右 */
@@ -313,7 +279,7 @@ static bool prepare(const char *raw, size_t len, pmi_rig_name *p) {
             sl -= 2;
         }
     }
-    size_t n = pm_rig_name_key(s, sl, p->key, sizeof p->key);
+    size_t n = pm_name_key(s, sl, p->key, sizeof p->key);
     if (n == 0 || n >= sizeof p->key) return false;
     static const char *const prefixes[] = {"mixamorig", "jbip", "bip001", "bip01"};
     for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {

@@ -1,8 +1,8 @@
 /* pm_skeleton: construction, validation and lookup (see procmotion/skeleton.h). */
 #include "skeleton/skeleton_internal.h"
 #include "common/strings.h"
-#include "skeleton/utf.h"
-#include "procmotion/rig.h"
+#include "text/utf.h"
+#include "procmotion/text.h"
 
 #include <math.h>
 
@@ -359,6 +359,6 @@ uint32_t pm_skeleton_find_mmd(const pm_skeleton *s, const char *name) {
     if (exact != PM_NO_INDEX || !s || !name) return exact;
     size_t len = strlen(name);
     for (uint32_t i = 0; i < s->bone_count; i++)
-        if (pm_rig_names_equal(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
+        if (pm_names_equal(s->bones[i].name.data, s->bones[i].name.length, name, len)) return i;
     return PM_NO_INDEX;
 }

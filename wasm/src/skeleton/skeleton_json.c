@@ -4,7 +4,7 @@
 #include "common/json.h"
 #include "procmotion/skeleton.h"
 #include "skeleton/skeleton_internal.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <cjson/cJSON.h>
 #include <float.h>

@@ -2,8 +2,7 @@
  * generation along a trajectory (see procmotion/tracing.h). */
 #include "tracing_internal.h"
 
-#include "math/math_internal.h"
-#include "pose/pose_internal.h"
+#include "math/inline.h"
 #include "procmotion/ik.h"
 #include "procmotion/rig.h"
 

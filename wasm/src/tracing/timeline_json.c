@@ -4,8 +4,8 @@
 
 #include "common/json.h"
 #include "common/strings.h"
-#include "skeleton/utf.h"
-#include "math/math_internal.h"
+#include "text/utf.h"
+#include "math/inline.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 
 #include "common/internal.h"
 #include "procmotion/rig.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <math.h>
 

@@ -1,10 +1,11 @@
 /* PMX/PMD model -> VRM 1.0 (glTF 2.0 binary). See procmotion/vrm.h and docs/vrm.md. */
 #include "procmotion/vrm.h"
+#include "procmotion/text.h"
 
 #include "common/json.h"
 #include "procmotion/rig.h"
 #include "vrm/vrm_internal.h"
-#include "math/math_internal.h"
+#include "math/inline.h"
 
 #include <stdlib.h>
 
@@ -1164,7 +1165,7 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
             for (uint32_t i = 0; i < m->morph_count && r == PM_OK && preset_morph[p] < 0; i++) {
                 const pm_string *nm = &m->morphs[i].name;
                 const char *want = pt;
-                if (!pm_rig_names_equal(nm->data, nm->length, want, strlen(want))) continue;
+                if (!pm_names_equal(nm->data, nm->length, want, strlen(want))) continue;
                 if (m->morphs[i].type != PM_MORPH_VERTEX && m->morphs[i].type != PM_MORPH_GROUP) continue;
                 preset_morph[p] = (int32_t)i;
                 break;

@@ -1,5 +1,5 @@
-/* UTF-8 / UTF-16LE conversion shared by the skeleton, PMX and humanoid modules (see utf.h). */
-#include "skeleton/utf.h"
+/* UTF-8 / UTF-16LE conversion for every module that reads or writes names (see utf.h). */
+#include "text/utf.h"
 
 #include "procmotion/text.h"
 
@@ -82,4 +82,14 @@ size_t pmi_utf8_to_utf16le(const char *s, size_t len, uint8_t *out, size_t out_c
         n += 2 * k;
     }
     return n;
+}
+
+char *pmi_arena_strdup_utf8(pmi_arena *arena, const char *s, size_t len, size_t *out_len) {
+    const char *nul = len ? memchr(s, 0, len) : NULL;
+    if (nul) len = (size_t)(nul - s);
+    size_t n = pmi_utf8_sanitize((const uint8_t *)s, len, NULL, 0);
+    char *c = pmi_arena_strdup(arena, n == len ? s : NULL, n); /* valid already: one copy */
+    if (c && n != len) pmi_utf8_sanitize((const uint8_t *)s, len, c, n);
+    if (c) *out_len = n;
+    return c;
 }

@@ -1,9 +1,10 @@
-/* Internal UTF-8 / UTF-16LE helpers for the model readers, the writer, bone-name lookup and the
- * humanoid mapping. Length-based: nothing here needs a NUL terminator. */
-#ifndef PROCMOTION_SKELETON_UTF_H
-#define PROCMOTION_SKELETON_UTF_H
+/* Internal UTF-8 / UTF-16LE helpers for every module that reads, writes or compares names.
+ * Length-based: nothing here needs a NUL terminator. */
+#ifndef PROCMOTION_TEXT_UTF_H
+#define PROCMOTION_TEXT_UTF_H
 
 #include "common/internal.h"
+#include "common/strings.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,5 +29,9 @@ size_t pmi_utf8_to_utf16le(const char *s, size_t len, uint8_t *out, size_t out_c
 PMI_INLINE uint32_t pmi_fold_fullwidth(uint32_t cp) {
     return (cp >= 0xFF01u && cp <= 0xFF5Eu) ? cp - 0xFF01u + 0x21u : cp;
 }
+
+/* A name from a file into the arena as readers hand names out: invalid UTF-8 (also a character cut by
+ * the end) becomes U+FFFD and a NUL ends it. *out_len gets the stored length. NULL when out of memory. */
+char *pmi_arena_strdup_utf8(pmi_arena *arena, const char *s, size_t len, size_t *out_len);
 
 #endif
