@@ -1,5 +1,5 @@
 /* procmotion catwalk: write a procedural runway walk as a looping VMD. */
-#include "catwalk/catwalk_internal.h"
+#include "catwalk/entry.h"
 #include "cli.h"
 #include "procmotion/catwalk.h"
 #include "procmotion/vmd.h"

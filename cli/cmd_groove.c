@@ -1,7 +1,7 @@
 /* procmotion groove --model M --bpm N [--vmd BASE] [--config C] -o OUT: bake the groove into a VMD;
  * procmotion groove --print-config [--config C] [--changed]: the merged settings as JSON. */
 #include "cli.h"
-#include "groove/groove_internal.h"
+#include "groove/report.h"
 #include "procmotion/groove.h"
 #include "procmotion/vmd.h"
 

@@ -1,6 +1,7 @@
 /* procmotion humanoid FILE and procmotion mannequin -o FILE. */
 #include "cli.h"
 #include "procmotion/bvh.h"
+#include "procmotion/gltf.h"
 #include "procmotion/humanoid.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
@@ -75,7 +76,7 @@ int cmd_humanoid(int argc, char **argv) {
         }
         cJSON *e = cJSON_AddObjectToObject(bones, pm_humanoid_bone_name((pm_humanoid_bone)b));
         cJSON_AddStringToObject(e, "name", names[map.bone[b]]);
-        cJSON_AddStringToObject(e, "naming", pm_humanoid_naming_name(map.naming[b]));
+        cJSON_AddStringToObject(e, "naming", pm_rig_naming_name(map.naming[b]));
     }
     cJSON_AddNumberToObject(j, "humanoidMapped", map.mapped);
     cJSON_AddNumberToObject(j, "humanoidTotal", map.total);

@@ -1,7 +1,7 @@
 /* procmotion trace TIMELINE.json [--model M] -o OUT.vmd [--bpm B]: bake a tracing timeline to a VMD. */
 #include "cli.h"
-#include "beats/grid_internal.h"
-#include "tracing/tracing_internal.h"
+#include "beats/grid.h"
+#include "tracing/report.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/tracing.h"
 #include "procmotion/vmd.h"

@@ -4,7 +4,7 @@
  * Everything is measured on the VMD the generator writes, evaluated the way babylon-mmd plays it. */
 #include "pm_test.h"
 
-#include "catwalk/catwalk_internal.h"
+#include "catwalk/entry.h"
 #include "keyfit/keyfit.h"
 #include "procmotion/catwalk.h"
 #include "procmotion/mannequin.h"

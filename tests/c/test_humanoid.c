@@ -2,6 +2,7 @@
  * cases, every shared PMX fixture and the VRM fixtures (checked against their own humanBones). */
 #include "pm_test.h"
 
+#include "procmotion/gltf.h"
 #include "procmotion/humanoid.h"
 #include "procmotion/text.h"
 #include "procmotion/pmx.h"
@@ -52,7 +53,7 @@ PM_TEST(bone_names_and_required_bones) {
     PM_CHECK_STR(pm_humanoid_bone_name(PM_HUMANOID_UPPER_CHEST), "upperChest");
     PM_CHECK_STR(pm_humanoid_bone_name(PM_HUMANOID_RIGHT_TOES), "rightToes");
     PM_CHECK(pm_humanoid_bone_name(PM_HUMANOID_BONE_COUNT) == NULL);
-    PM_CHECK_STR(pm_humanoid_naming_name(PM_HUMANOID_NAMING_ENGLISH), "english");
+    PM_CHECK_STR(pm_rig_naming_name(PM_RIG_NAMING_ENGLISH), "english");
 }
 
 /* The seed's own cases (§6.3 rules 1-4, §6.4 results). */
@@ -95,7 +96,7 @@ PM_TEST(seed_cases) {
     PM_CHECK_EQ_INT(m.bone[PM_HUMANOID_LEFT_UPPER_ARM], 1);
     PM_CHECK_EQ_INT(m.bone[PM_HUMANOID_LEFT_HAND], 2);
     PM_CHECK_EQ_INT(m.bone[PM_HUMANOID_HIPS], 3);
-    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_HIPS], PM_HUMANOID_NAMING_BIPED);
+    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_HIPS], PM_RIG_NAMING_BIPED);
 
     /* rule 1 (v0.2.0 fix): MMD names no longer normalise to nothing: 0/22 became 21/22 */
     const char *mmd[] = {"全ての親", "センター", "グルーブ", "腰", "上半身", "上半身2", "首", "頭", "下半身",
@@ -112,7 +113,7 @@ PM_TEST(seed_cases) {
     PM_CHECK_STR(mapped_name(&m, mmd, PM_HUMANOID_SPINE), "上半身");
     PM_CHECK_STR(mapped_name(&m, mmd, PM_HUMANOID_CHEST), "上半身2");
     PM_CHECK_STR(mapped_name(&m, mmd, PM_HUMANOID_RIGHT_LOWER_LEG), "右ひざ");
-    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_RIGHT_LOWER_LEG], PM_HUMANOID_NAMING_MMD);
+    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_RIGHT_LOWER_LEG], PM_RIG_NAMING_MMD);
     /* §6.4's second model: 19/22 and still drivable (no upperChest, no toes) */
     m = map_of(mmd, 20); /* up to 左足首, without 右足.. and the toes */
     const char *no_toes[] = {"上半身", "上半身2", "首", "頭", "下半身", "左肩", "左腕", "左ひじ", "左手首", "右肩",
@@ -180,7 +181,7 @@ PM_TEST(priority_between_tables_and_ties) {
     const char *a[] = {"Spine1", "Chest"};
     pm_humanoid_map m = map_of(a, 2);
     PM_CHECK_EQ_INT(m.bone[PM_HUMANOID_CHEST], 1);
-    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_CHEST], PM_HUMANOID_NAMING_VROID);
+    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_CHEST], PM_RIG_NAMING_VROID);
     /* inside a table the first candidate wins: 臀部 over 骨盆; equal candidates: the first bone */
     const char *b[] = {"骨盆", "臀部", "左足", "左足"};
     m = map_of(b, 4);
@@ -334,8 +335,8 @@ PM_TEST(gltf_node_names_errors) {
         PM_CHECK(l == NULL);
     }
     /* a GLB whose JSON is exactly the chunk */
-    const char glb[] = "glTF\x02\0\0\0\x2a\0\0\0\x0e\0\0\0JSON{\"nodes\":[{}]}";
-    PM_CHECK_OK(pm_gltf_node_names((const uint8_t *)glb, 42, NULL, &l, &err), &err);
+    const char glb[] = "glTF\x02\0\0\0\x22\0\0\0\x0e\0\0\0JSON{\"nodes\":[{}]}";
+    PM_CHECK_OK(pm_gltf_node_names((const uint8_t *)glb, sizeof glb - 1, NULL, &l, &err), &err);
     PM_CHECK(l && l->count == 1);
     pm_name_list_free(l);
 }
@@ -356,7 +357,7 @@ PM_TEST(cmu_bvh_names_map_with_their_own_shoulder_meaning) {
     PM_CHECK_STR(cmu[m.bone[PM_HUMANOID_LEFT_UPPER_ARM]], "LeftShoulder");
     PM_CHECK_STR(cmu[m.bone[PM_HUMANOID_RIGHT_HAND]], "RightWrist");
     PM_CHECK_STR(cmu[m.bone[PM_HUMANOID_LEFT_UPPER_LEG]], "LeftHip");
-    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_LEFT_UPPER_ARM], PM_HUMANOID_NAMING_CMU);
+    PM_CHECK_EQ_INT(m.naming[PM_HUMANOID_LEFT_UPPER_ARM], PM_RIG_NAMING_CMU);
     /* ASF names */
     static const char *const asf[] = {"root", "lowerback", "upperback", "thorax", "lowerneck", "upperneck", "head",
                                       "lclavicle", "lhumerus", "lradius", "lwrist", "rclavicle", "rhumerus",

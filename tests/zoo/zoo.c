@@ -6,7 +6,7 @@
 #include "mannequin/mannequin_internal.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pose.h"
-#include "skeleton/skeleton_internal.h"
+#include "skeleton/build.h"
 
 #include <math.h>
 #include <stdio.h>

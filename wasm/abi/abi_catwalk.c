@@ -3,7 +3,7 @@
  * pm_abi_table.h; docs/api.md, "The wasm interface"; the caller is js-glue/index.js). */
 #include "pm_abi.h"
 
-#include "catwalk/catwalk_internal.h"
+#include "catwalk/entry.h"
 #include "procmotion/vmd.h"
 #include "math/inline.h"
 

@@ -8,7 +8,7 @@
 #include "pm_abi.h"
 
 #include "common/internal.h"
-#include "groove/groove_internal.h"
+#include "groove/report.h"
 #include "procmotion/groove.h"
 #include "math/inline.h"
 

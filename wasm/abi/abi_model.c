@@ -16,8 +16,8 @@ _Static_assert(H_NAMING - H_BONE == PM_HUMANOID_BONE_COUNT && H_MAPPED - H_NAMIN
                "one humanoid slot per bone");
 _Static_assert(H_DRIVABLE - H_MISSING == PM_HUMANOID_REQUIRED_COUNT, "one slot per required humanoid bone");
 PM_ABI_ENUM_HUMANOID_NAMING(PM_ABI_CHECK_ENUM, humanoid_naming)
-_Static_assert(0 PM_ABI_ENUM_HUMANOID_NAMING(PM_ABI_COUNT_ENUM, ) == PM_HUMANOID_NAMING_COUNT,
-               "PM_ABI_ENUM_HUMANOID_NAMING lists every pm_humanoid_naming");
+_Static_assert(0 PM_ABI_ENUM_HUMANOID_NAMING(PM_ABI_COUNT_ENUM, ) == PM_RIG_NAMING_COUNT,
+               "PM_ABI_ENUM_HUMANOID_NAMING lists every pm_rig_naming");
 
 /* Serialise a skeleton into a malloc'd NUL-terminated JSON text (host frees with pm_abi_free). */
 static int32_t skeleton_json_out(const pm_skeleton *s, char **out, uint32_t *out_len, pm_error *err) {

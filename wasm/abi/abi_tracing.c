@@ -9,8 +9,8 @@
 #include "pm_abi.h"
 
 #include "common/internal.h"
-#include "beats/grid_internal.h"
-#include "tracing/tracing_internal.h"
+#include "beats/grid.h"
+#include "tracing/report.h"
 #include "procmotion/tracing.h"
 #include "math/inline.h"
 
@@ -180,7 +180,8 @@ PM_EXPORT uint32_t pm_abi_timeline_keyframe_count(const pm_abi_timeline *h) {
 
 /* Beat of keyframe i (-1 when out of range). */
 PM_EXPORT double pm_abi_timeline_keyframe_beat(const pm_abi_timeline *h, uint32_t i) {
-    return h && i < pm_timeline_keyframe_count(h->tl) ? h->tl->kf[i].beat : -1;
+    pm_keyframe kf;
+    return h && pm_timeline_get_keyframe(h->tl, i, &kf, NULL) == PM_OK ? kf.beat : -1;
 }
 
 PM_EXPORT uint32_t pm_abi_timeline_next_trace_id(const pm_abi_timeline *h) {
@@ -337,7 +338,7 @@ PM_EXPORT int32_t pm_abi_timeline_bake_plan(pm_abi_timeline *h, double bpm, uint
     if (r == PM_OK) {
         bool ok = true;
         cJSON *j = cJSON_CreateObject();
-        pmi_trace_report_json(j, "report", &rep, h->tl->skeleton, &ok);
+        pmi_trace_report_json(j, "report", &rep, pm_timeline_skeleton(h->tl), &ok);
         cJSON *rj = cJSON_GetObjectItemCaseSensitive(j, "report"); /* report.sync: the keyframes on the grid */
         if (rj && plan.synced) pmi_beat_sync_json(rj, "sync", &plan.sync, &ok);
         else if (rj) cJSON_AddItemToObject(rj, "sync", cJSON_CreateNull());

@@ -5,7 +5,7 @@
 #include "common/internal.h"
 #include "procmotion/pmx.h"
 #include "procmotion/vrm.h"
-#include "vrm/vrm_internal.h"
+#include "vrm/meta.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

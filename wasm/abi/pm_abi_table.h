@@ -242,11 +242,11 @@
 /* pm_abi_kp_encode's kind */
 #define PM_ABI_ENUM_KP_ENCODING(X, P) X(P, ndjson, 0, 0) X(P, binary, 1, 1) X(P, features, 2, 2)
 #define PM_ABI_ENUM_HUMANOID_NAMING(X, P)                                                                  \
-    X(P, none, 0, PM_HUMANOID_NAMING_NONE) X(P, vroid, 1, PM_HUMANOID_NAMING_VROID)                         \
-    X(P, mixamo, 2, PM_HUMANOID_NAMING_MIXAMO) X(P, mmd, 3, PM_HUMANOID_NAMING_MMD)                         \
-    X(P, chinese, 4, PM_HUMANOID_NAMING_CHINESE) X(P, biped, 5, PM_HUMANOID_NAMING_BIPED)                   \
-    X(P, cmu, 6, PM_HUMANOID_NAMING_CMU) X(P, daz, 7, PM_HUMANOID_NAMING_DAZ)                               \
-    X(P, english, 8, PM_HUMANOID_NAMING_ENGLISH)
+    X(P, none, 0, PM_RIG_NAMING_NONE) X(P, vroid, 1, PM_RIG_NAMING_VROID)                         \
+    X(P, mixamo, 2, PM_RIG_NAMING_MIXAMO) X(P, mmd, 3, PM_RIG_NAMING_MMD)                         \
+    X(P, chinese, 4, PM_RIG_NAMING_CHINESE) X(P, biped, 5, PM_RIG_NAMING_BIPED)                   \
+    X(P, cmu, 6, PM_RIG_NAMING_CMU) X(P, daz, 7, PM_RIG_NAMING_DAZ)                               \
+    X(P, english, 8, PM_RIG_NAMING_ENGLISH)
 /* VMD field widths in bytes (procmotion/vmd.h): readVmd's raw fields, writeVmd's fixed-size copies */
 #define PM_ABI_ENUM_VMD_FIELD(X, P)                                                                        \
     X(P, header, 30, PM_VMD_HEADER_SIZE) X(P, modelName, 20, PM_VMD_MODEL_NAME_SIZE)                        \

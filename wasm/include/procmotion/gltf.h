@@ -133,6 +133,26 @@ pm_result pm_gltf_world_matrices(const pm_gltf *gltf, uint32_t animation, float 
 /* Value of one channel at `time` (3 or 4 floats into out). */
 void pm_gltf_sample_channel(const pm_gltf_channel *channel, float time, float *out);
 
+/* ---- node names alone ---------------------------------------------------------------------------
+ * For name mapping (humanoid.h): only the JSON is read, so a .gltf whose buffers are external files works. */
+
+typedef struct pm_name_list {
+    uint32_t magic;     /* internal */
+    uint32_t count;
+    const char **names; /* [count] UTF-8, NUL-terminated; "" for a node without a name */
+    pm_allocator allocator;
+} pm_name_list;
+
+/*
+ * The "nodes[].name" strings of a glTF 2.0 file, in node order: GLB / VRM ("glTF" magic, version 2,
+ * first chunk JSON; chunk lengths checked against the data) or a .gltf JSON text. Missing "nodes"
+ * gives an empty list. Errors: PM_ERR_BAD_FORMAT (not glTF, JSON that does not parse, a node that is
+ * not an object or a name that is not a string), PM_ERR_TRUNCATED (a chunk longer than the data).
+ */
+pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocator *allocator, pm_name_list **out,
+                             pm_error *err);
+void pm_name_list_free(pm_name_list *list);
+
 #ifdef __cplusplus
 }
 #endif

@@ -125,7 +125,6 @@
 #define PROCMOTION_RIG_H
 
 #include "procmotion/common.h"
-#include "procmotion/humanoid.h"
 #include "procmotion/math.h"
 #include "procmotion/skeleton.h"
 
@@ -136,6 +135,44 @@ extern "C" {
 #endif
 
 /* ---- roles ----------------------------------------------------------------------------------- */
+
+/* ---- the 22 humanoid bones (VRM humanBones; humanoid.h maps names onto them) -------------------- */
+
+typedef enum pm_humanoid_bone {
+    PM_HUMANOID_HIPS = 0,
+    PM_HUMANOID_SPINE,
+    PM_HUMANOID_CHEST,
+    PM_HUMANOID_UPPER_CHEST,
+    PM_HUMANOID_NECK,
+    PM_HUMANOID_HEAD,
+    PM_HUMANOID_LEFT_SHOULDER,
+    PM_HUMANOID_LEFT_UPPER_ARM,
+    PM_HUMANOID_LEFT_LOWER_ARM,
+    PM_HUMANOID_LEFT_HAND,
+    PM_HUMANOID_RIGHT_SHOULDER,
+    PM_HUMANOID_RIGHT_UPPER_ARM,
+    PM_HUMANOID_RIGHT_LOWER_ARM,
+    PM_HUMANOID_RIGHT_HAND,
+    PM_HUMANOID_LEFT_UPPER_LEG,
+    PM_HUMANOID_LEFT_LOWER_LEG,
+    PM_HUMANOID_LEFT_FOOT,
+    PM_HUMANOID_LEFT_TOES,
+    PM_HUMANOID_RIGHT_UPPER_LEG,
+    PM_HUMANOID_RIGHT_LOWER_LEG,
+    PM_HUMANOID_RIGHT_FOOT,
+    PM_HUMANOID_RIGHT_TOES,
+    PM_HUMANOID_BONE_COUNT, /* 22 */
+    PM_HUMANOID_BONE_FORCE_U32 = 0x7fffffff
+} pm_humanoid_bone;
+
+#define PM_HUMANOID_REQUIRED_COUNT 16
+
+/* "hips", "upperChest", "leftUpperArm", ... (VRM humanoid names); NULL outside 0..21. */
+const char *pm_humanoid_bone_name(pm_humanoid_bone bone);
+/* One of the 16 required bones (hips, spine, neck, head, and the upper arms, lower arms, hands, upper
+ * legs, lower legs and feet). */
+bool pm_humanoid_bone_required(pm_humanoid_bone bone);
+
 
 typedef enum pm_rig_role {
     PM_RIG_ROOT = 0,     /* 全ての親 */

@@ -1,6 +1,6 @@
 /* The beat grid (procmotion/beats.h): a BPM and an offset, tap tempo, or detected beats; beat <-> time. */
 #include "beats_internal.h"
-#include "grid_internal.h"
+#include "beats/grid.h"
 
 #include <stdlib.h>
 

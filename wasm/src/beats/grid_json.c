@@ -1,5 +1,5 @@
 /* A pm_beat_sync as JSON (see grid_internal.h). */
-#include "grid_internal.h"
+#include "beats/grid.h"
 
 #include "common/json.h"
 

@@ -1,7 +1,7 @@
 /* The catwalk generator: a continuous runway walk sampled at every half frame and fitted with VMD
  * Bezier keys. See procmotion/catwalk.h for the behaviour and docs/catwalk.md for the numbers. */
-#include "beats/grid_internal.h"
-#include "catwalk/catwalk_internal.h"
+#include "beats/grid.h"
+#include "catwalk/entry.h"
 #include "keyfit/keyfit.h"
 #include "math/inline.h"
 #include "procmotion/landing.h"

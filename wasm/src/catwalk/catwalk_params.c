@@ -1,8 +1,8 @@
 /* Catwalk parameters: defaults, ranges, validation and clamping; JSON in and out. */
-#include "beats/grid_internal.h"
-#include "catwalk/catwalk_internal.h"
+#include "beats/grid.h"
+#include "catwalk/entry.h"
 #include "common/json.h"
-#include "landing/landing_internal.h"
+#include "landing/report_json.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -6,6 +6,7 @@
 #include "text/utf.h"
 
 #include "common/json.h"
+#include "gltf/glb.h"
 #include "math/inline.h"
 #include <math.h>
 #include <stdlib.h>
@@ -536,40 +537,6 @@ PMI_COLD static pm_result read_vrm(reader *rd) {
     return PM_OK;
 }
 
-/* ---- GLB container ------------------------------------------------------------------------------------ */
-
-PMI_COLD static pm_result split_glb(const uint8_t *data, size_t size, const uint8_t **json, size_t *json_size, const uint8_t **bin,
-                           size_t *bin_size, pm_error *err) {
-    pmi_cursor c = pmi_cursor_make(data, size);
-    const uint8_t *h = pmi_take(&c, 12);
-    if (!h) return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: a GLB header needs 12 bytes, the file has %zu", size);
-    uint32_t version = pmi_le32(h + 4), length = pmi_le32(h + 8);
-    if (version != 2) return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: GLB version %u is not supported (2 is)", version);
-    if (length > size) return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: the GLB header says %u bytes, the file has %zu", length, size);
-    if (length < 20) return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: the GLB header length %u is too small for a JSON chunk", length);
-    c.end = data + length;
-    *bin = NULL;
-    *bin_size = 0;
-    for (uint32_t k = 0; pmi_left(&c) > 0; k++) {
-        const uint8_t *ch = pmi_take(&c, 8);
-        if (!ch) return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: GLB chunk %u header is cut (offset %zu)", k, pmi_offset(&c));
-        uint32_t len = pmi_le32(ch), type = pmi_le32(ch + 4);
-        const uint8_t *body = pmi_take(&c, len);
-        if (!body)
-            return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: GLB chunk %u claims %u bytes but only %zu are left", k, len, pmi_left(&c));
-        if (k == 0) {
-            if (type != 0x4E4F534Au) return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: the first GLB chunk is not JSON");
-            *json = body;
-            *json_size = len;
-        } else if (type == 0x004E4942u && !*bin) {
-            *bin = body;
-            *bin_size = len;
-        }
-        while (pmi_left(&c) && pmi_left(&c) < 8 && *c.p == 0) c.p++; /* tolerate trailing padding */
-    }
-    return PM_OK;
-}
-
 void pm_gltf_free(pm_gltf *g) {
     if (!g || g->magic != PMI_GLTF_MAGIC) return;
     pm_allocator a = g->allocator;
@@ -604,7 +571,7 @@ PMI_COLD pm_result pm_gltf_read(const uint8_t *data, size_t size, const pm_gltf_
     size_t json_size = size, bin_size = 0;
     bool glb = size >= 4 && memcmp(data, "glTF", 4) == 0;
     pm_result r;
-    if (glb && (r = split_glb(data, size, &json, &json_size, &bin, &bin_size, err))) return r;
+    if (glb && (r = pmi_glb_split(data, size, &json, &json_size, &bin, &bin_size, err))) return r;
     if (json_size == 0) return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: empty input");
     pm_result why;
     cJSON *root = pmi_json_parse((const char *)json, json_size, &why);

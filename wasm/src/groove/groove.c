@@ -3,7 +3,7 @@
 #include "groove_internal.h"
 #include "math/inline.h"
 
-#include "beats/grid_internal.h"
+#include "beats/grid.h"
 
 #include "procmotion/ik.h"
 

@@ -2,10 +2,10 @@
  * Bezier keys to the touched bones (keyfit), copy everything else (see procmotion/groove.h, THE BAKE). */
 #include "groove_internal.h"
 
-#include "beats/grid_internal.h"
+#include "beats/grid.h"
 #include "common/json.h"
 #include "keyfit/keyfit.h"
-#include "landing/landing_internal.h"
+#include "landing/report_json.h"
 #include "procmotion/rig.h"
 #include "procmotion/text.h"
 #include "math/inline.h"

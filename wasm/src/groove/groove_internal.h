@@ -7,6 +7,7 @@
 #include "procmotion/rig.h"
 
 #include "common/internal.h"
+#include "groove/report.h"
 
 #include <cjson/cJSON.h>
 
@@ -46,10 +47,5 @@ pm_result pmi_groove_check_clock(double time_seconds, double bpm, pm_error *err)
  * offsets, evaluation, squat bounce. pm_groove_offsets copies the caller's pose in and calls this; the
  * bake samples straight into g->pose. */
 pm_result pmi_groove_apply(pm_groove *g, double beat, uint32_t flags, pm_groove_frame *out, pm_error *err);
-
-/* The bake report as JSON (the CLI's summary, the glue's bakeGroove().report): frames, legMode, keyedBones,
- * keys, copiedKeys, maxPositionError, maxRotationError (degrees), maxFootError, skipped, landing (the
- * landing report, or null). NULL when out of memory. */
-cJSON *pmi_groove_bake_report_json(const pm_groove_bake_report *report, const pm_skeleton *skeleton);
 
 #endif

@@ -1,34 +1,8 @@
 /* Humanoid mapping: the 22 humanoid bones are roles of the rig resolver (procmotion/rig.h, THE
  * RESOLVER); this file only presents them in humanoid.h's shape. */
 #include "procmotion/humanoid.h"
-#include "procmotion/text.h"
-#include "procmotion/rig.h"
 
 #include "common/internal.h"
-
-static const char *const bone_names[PM_HUMANOID_BONE_COUNT] = {
-    "hips", "spine", "chest", "upperChest", "neck", "head",
-    "leftShoulder", "leftUpperArm", "leftLowerArm", "leftHand",
-    "rightShoulder", "rightUpperArm", "rightLowerArm", "rightHand",
-    "leftUpperLeg", "leftLowerLeg", "leftFoot", "leftToes",
-    "rightUpperLeg", "rightLowerLeg", "rightFoot", "rightToes"};
-
-const char *pm_humanoid_bone_name(pm_humanoid_bone bone) {
-    return (unsigned)bone < PM_HUMANOID_BONE_COUNT ? bone_names[bone] : NULL;
-}
-
-bool pm_humanoid_bone_required(pm_humanoid_bone b) {
-    switch (b) {
-    case PM_HUMANOID_HIPS: case PM_HUMANOID_SPINE: case PM_HUMANOID_NECK: case PM_HUMANOID_HEAD:
-    case PM_HUMANOID_LEFT_UPPER_ARM: case PM_HUMANOID_LEFT_LOWER_ARM: case PM_HUMANOID_LEFT_HAND:
-    case PM_HUMANOID_RIGHT_UPPER_ARM: case PM_HUMANOID_RIGHT_LOWER_ARM: case PM_HUMANOID_RIGHT_HAND:
-    case PM_HUMANOID_LEFT_UPPER_LEG: case PM_HUMANOID_LEFT_LOWER_LEG: case PM_HUMANOID_LEFT_FOOT:
-    case PM_HUMANOID_RIGHT_UPPER_LEG: case PM_HUMANOID_RIGHT_LOWER_LEG: case PM_HUMANOID_RIGHT_FOOT: return true;
-    default: return false;
-    }
-}
-
-const char *pm_humanoid_naming_name(pm_humanoid_naming n) { return pm_rig_naming_name((pm_rig_naming)n); }
 
 static void from_roles(const pm_rig_roles *roles, pm_humanoid_map *out) {
     memset(out, 0, sizeof *out);
@@ -37,7 +11,7 @@ static void from_roles(const pm_rig_roles *roles, pm_humanoid_map *out) {
     for (int h = 0; h < PM_HUMANOID_BONE_COUNT; h++) {
         pm_rig_role r = pm_rig_role_of_humanoid((pm_humanoid_bone)h);
         out->bone[h] = roles->bone[r];
-        out->naming[h] = (pm_humanoid_naming)roles->naming[r];
+        out->naming[h] = roles->naming[r];
         if (out->bone[h] != PM_NO_INDEX) out->mapped++;
         else if (pm_humanoid_bone_required((pm_humanoid_bone)h)) {
             out->missing_required[out->missing_required_count++] = (pm_humanoid_bone)h;

@@ -1,5 +1,5 @@
 /* The landing report as JSON (see landing_internal.h). */
-#include "landing_internal.h"
+#include "landing/report_json.h"
 
 #include "common/json.h"
 

@@ -4,7 +4,7 @@
 #include "procmotion/pmx.h"
 
 #include "mannequin/mannequin_internal.h"
-#include "skeleton/skeleton_internal.h"
+#include "skeleton/build.h"
 #include "math/inline.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
 #include "procmotion/text.h"
 
 #include "pmx/pmx_internal.h"
-#include "skeleton/skeleton_internal.h"
+#include "skeleton/build.h"
 #include "math/inline.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
 #include "procmotion/pmx.h"
 
 #include "pmx/pmx_internal.h"
-#include "skeleton/skeleton_internal.h"
+#include "skeleton/build.h"
 #include "text/utf.h"
 
 #include <math.h>

@@ -8,8 +8,30 @@
 _Static_assert(PM_RIG_SIDE_ROLE_COUNT == 37, "37 roles per side");
 _Static_assert(PM_RIG_ROLE_COUNT == PM_RIG_CENTER_ROLE_COUNT + 2 * PM_RIG_SIDE_ROLE_COUNT, "right block mirrors the left");
 _Static_assert(PM_RIG_RIGHT_TOE_EX == PM_RIG_LEFT_TOE_EX + PM_RIG_SIDE_ROLE_COUNT, "right block order");
-_Static_assert((int)PM_RIG_NAMING_CMU == (int)PM_HUMANOID_NAMING_CMU, "namings are humanoid.h's");
-_Static_assert((int)PM_RIG_NAMING_ENGLISH == (int)PM_HUMANOID_NAMING_ENGLISH, "namings are humanoid.h's");
+
+/* ---- humanoid bones ------------------------------------------------------------------------------- */
+
+static const char *const bone_names[PM_HUMANOID_BONE_COUNT] = {
+    "hips", "spine", "chest", "upperChest", "neck", "head",
+    "leftShoulder", "leftUpperArm", "leftLowerArm", "leftHand",
+    "rightShoulder", "rightUpperArm", "rightLowerArm", "rightHand",
+    "leftUpperLeg", "leftLowerLeg", "leftFoot", "leftToes",
+    "rightUpperLeg", "rightLowerLeg", "rightFoot", "rightToes"};
+
+const char *pm_humanoid_bone_name(pm_humanoid_bone bone) {
+    return (unsigned)bone < PM_HUMANOID_BONE_COUNT ? bone_names[bone] : NULL;
+}
+
+bool pm_humanoid_bone_required(pm_humanoid_bone b) {
+    switch (b) {
+    case PM_HUMANOID_HIPS: case PM_HUMANOID_SPINE: case PM_HUMANOID_NECK: case PM_HUMANOID_HEAD:
+    case PM_HUMANOID_LEFT_UPPER_ARM: case PM_HUMANOID_LEFT_LOWER_ARM: case PM_HUMANOID_LEFT_HAND:
+    case PM_HUMANOID_RIGHT_UPPER_ARM: case PM_HUMANOID_RIGHT_LOWER_ARM: case PM_HUMANOID_RIGHT_HAND:
+    case PM_HUMANOID_LEFT_UPPER_LEG: case PM_HUMANOID_LEFT_LOWER_LEG: case PM_HUMANOID_LEFT_FOOT:
+    case PM_HUMANOID_RIGHT_UPPER_LEG: case PM_HUMANOID_RIGHT_LOWER_LEG: case PM_HUMANOID_RIGHT_FOOT: return true;
+    default: return false;
+    }
+}
 
 /* ---- role names ---------------------------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* pm_skeleton: construction, validation and lookup (see procmotion/skeleton.h). */
-#include "skeleton/skeleton_internal.h"
+#include "skeleton/build.h"
 #include "common/strings.h"
 #include "text/utf.h"
 #include "procmotion/text.h"

@@ -3,7 +3,7 @@
 #include "common/internal.h"
 #include "common/json.h"
 #include "procmotion/skeleton.h"
-#include "skeleton/skeleton_internal.h"
+#include "skeleton/build.h"
 #include "math/inline.h"
 
 #include <cjson/cJSON.h>

@@ -2,9 +2,9 @@
  * middle and IK bone of traced limbs, solved on the pose the minimal keys produce (see tracing.h). */
 #include "tracing_internal.h"
 
-#include "beats/grid_internal.h"
+#include "beats/grid.h"
 
-#include "landing/landing_internal.h"
+#include "landing/report_json.h"
 
 #include <math.h>
 

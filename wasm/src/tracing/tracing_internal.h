@@ -5,6 +5,7 @@
 #include "procmotion/tracing.h"
 
 #include "common/internal.h"
+#include "tracing/report.h"
 
 #include <cjson/cJSON.h>
 
@@ -114,10 +115,5 @@ pm_result pmi_timeline_solve(pm_timeline *tl, pm_pose *pose, const pmi_request r
 double pmi_timeline_frame_of(double beat, double bpm);
 /* A bpm in PM_TIMELINE_MIN_BPM..PM_TIMELINE_MAX_BPM, else PM_ERR_INVALID_ARGUMENT. */
 pm_result pmi_timeline_check_bpm(double bpm, pm_error *err);
-
-/* The bake's landing report as JSON under `key` (limbs named leftHand, rightHand, leftFoot, rightFoot;
- * their bones from the skeleton), as pmi_landing_report_json. */
-void pmi_trace_report_json(cJSON *to, const char *key, const pm_landing_report *report, const pm_skeleton *skeleton,
-                           bool *ok);
 
 #endif

@@ -3,6 +3,7 @@
 #include "procmotion/text.h"
 
 #include "common/json.h"
+#include "gltf/glb.h"
 #include "procmotion/rig.h"
 #include "vrm/vrm_internal.h"
 #include "math/inline.h"
@@ -1229,24 +1230,11 @@ static pm_result build(ctx *c, pm_vrm_result *res, const pm_rig_roles *roles, co
         r = pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory building the file");
     cJSON_Delete(root);
     if (r == PM_OK) { /* GLB: header, JSON chunk (space padded), BIN chunk (zero padded) */
-        size_t jl = strlen(json), jp = (jl + 3) & ~(size_t)3;
-        size_t total = 12 + 8 + jp + 8 + bin_size;
-        if (total > UINT32_MAX) r = pmi_fail(c->err, PM_ERR_LIMIT, "vrm: the file would be %zu bytes (GLB holds 4 GiB)", total);
+        size_t jl = strlen(json), total = pmi_glb_size(jl, bin_size);
+        if (!total) r = pmi_fail(c->err, PM_ERR_LIMIT, "vrm: the file would be over 4 GiB (GLB's limit)");
         else if (!(res->glb = pmi_alloc(&c->a, total))) r = pmi_fail(c->err, PM_ERR_OUT_OF_MEMORY, "vrm: out of memory for %zu bytes", total);
         else {
-            uint8_t *g = res->glb;
-            memcpy(g, "glTF", 4);
-            pmi_put32(g + 4, 2);
-            pmi_put32(g + 8, (uint32_t)total);
-            pmi_put32(g + 12, (uint32_t)jp);
-            memcpy(g + 16, "JSON", 4);
-            memcpy(g + 20, json, jl);
-            memset(g + 20 + jl, ' ', jp - jl);
-            uint8_t *b = g + 20 + jp;
-            pmi_put32(b, (uint32_t)bin_size);
-            memcpy(b + 4, "BIN\0", 4);
-            if (c->bin.size) memcpy(b + 8, c->bin.data, c->bin.size);
-            memset(b + 8 + c->bin.size, 0, bin_size - c->bin.size);
+            pmi_glb_write(res->glb, json, jl, c->bin.data, c->bin.size);
             res->glb_size = total;
         }
     }

@@ -1,6 +1,6 @@
-/* Internal construction helpers for pm_skeleton, used by the PMX/PMD readers and the mannequin. */
-#ifndef PROCMOTION_SKELETON_INTERNAL_H
-#define PROCMOTION_SKELETON_INTERNAL_H
+/* Building a pm_skeleton: the helpers the PMX/PMD readers, the JSON reader and the mannequin share. */
+#ifndef PROCMOTION_SKELETON_BUILD_H
+#define PROCMOTION_SKELETON_BUILD_H
 
 #include "common/internal.h"
 #include "procmotion/skeleton.h"

@@ -1,37 +1,13 @@
-/* pm_gltf_node_names: the node names of a glTF / GLB / VRM file (see procmotion/humanoid.h). */
-#include "procmotion/humanoid.h"
+/* pm_gltf_node_names: the node names of a glTF / GLB / VRM file (see procmotion/gltf.h). */
+#include "procmotion/gltf.h"
 
 #include "common/internal.h"
 
 #include "common/json.h"
+#include "gltf/glb.h"
 #include "text/utf.h"
 
 #define PMI_NAME_LIST_MAGIC 0x4c4d414eu /* "NAML" */
-
-/* The JSON text of a GLB (first chunk) or of a .gltf file. */
-static pm_result json_of(const uint8_t *data, size_t size, const char **json, size_t *len, pm_error *err) {
-    if (size >= 4 && memcmp(data, "glTF", 4) == 0) {
-        if (size < 20) return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: GLB header is truncated (%zu bytes)", size);
-        uint32_t version = pmi_le32(data + 4), total = pmi_le32(data + 8);
-        uint32_t chunk = pmi_le32(data + 12), type = pmi_le32(data + 16);
-        if (version != 2) return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: GLB version %u is not 2", version);
-        if (total > size)
-            return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: GLB declares %u bytes but has %zu", total, size);
-        if (type != 0x4E4F534Au) return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: the first GLB chunk is not JSON");
-        if (chunk > size - 20)
-            return pmi_fail(err, PM_ERR_TRUNCATED, "gltf: JSON chunk of %u bytes but only %zu follow", chunk, size - 20);
-        *json = (const char *)data + 20;
-        *len = chunk;
-        return PM_OK;
-    }
-    size_t i = 0;
-    while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) i++;
-    if (i + 3 <= size && data[i] == 0xEF && data[i + 1] == 0xBB && data[i + 2] == 0xBF) i += 3; /* BOM */
-    if (i >= size || data[i] != '{') return pmi_fail(err, PM_ERR_BAD_FORMAT, "gltf: neither GLB nor JSON");
-    *json = (const char *)data + i;
-    *len = size - i;
-    return PM_OK;
-}
 
 pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocator *allocator, pm_name_list **out,
                              pm_error *err) {
@@ -40,7 +16,7 @@ pm_result pm_gltf_node_names(const uint8_t *data, size_t size, const pm_allocato
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: data is NULL");
     const char *json = NULL;
     size_t len = 0;
-    pm_result r = json_of(data, size, &json, &len, err);
+    pm_result r = pmi_gltf_json_text(data, size, &json, &len, err);
     if (r != PM_OK) return r;
     pm_result why;
     cJSON *root = pmi_json_parse(json, len, &why);

@@ -1,7 +1,7 @@
-/* Internal to the landing module and the modules that report it (catwalk, groove, tracing, their ABI
- * exports and the CLI). */
-#ifndef PROCMOTION_LANDING_INTERNAL_H
-#define PROCMOTION_LANDING_INTERNAL_H
+/* The landing report as JSON, shared by the modules that report it (catwalk, groove, tracing), their ABI
+ *  exports and the CLI. */
+#ifndef PROCMOTION_LANDING_REPORT_JSON_H
+#define PROCMOTION_LANDING_REPORT_JSON_H
 
 #include "common/internal.h"
 #include "procmotion/landing.h"

@@ -1,6 +1,6 @@
-/* Internal to the catwalk module, its ABI export and the CLI. */
-#ifndef PROCMOTION_CATWALK_INTERNAL_H
-#define PROCMOTION_CATWALK_INTERNAL_H
+/* The catwalk's entry points, shared by the catwalk module, its ABI exports and the CLI. */
+#ifndef PROCMOTION_CATWALK_ENTRY_H
+#define PROCMOTION_CATWALK_ENTRY_H
 
 #include "common/internal.h"
 #include "procmotion/catwalk.h"

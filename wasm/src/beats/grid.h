@@ -1,6 +1,6 @@
 /* The beat grid as the generators take it (catwalk, groove, tracing): checked with their prefix. */
-#ifndef PROCMOTION_GRID_INTERNAL_H
-#define PROCMOTION_GRID_INTERNAL_H
+#ifndef PROCMOTION_BEATS_GRID_H
+#define PROCMOTION_BEATS_GRID_H
 
 #include "common/internal.h"
 #include "procmotion/beats.h"
