@@ -857,7 +857,7 @@ PM_TEST(one_value_sets_and_fails_as_its_json_key) {
         PM_CHECK_MSG(strstr(eb.message, names[f]) != NULL, "%s: '%s'", names[f], eb.message);
         memset(&eb, 0, sizeof eb);
         PM_CHECK_EQ_INT(pmi_catwalk_param_set(&b, (pmi_catwalk_field)f, NAN, NULL, &eb), PM_ERR_INVALID_ARGUMENT);
-        snprintf(json, sizeof json, "catwalk: %s is not a finite number", names[f]);
+        snprintf(json, sizeof json, "catwalk: %s must be a finite number, got nan", names[f]);
         PM_CHECK_STR(eb.message, json);
     }
     /* poseArmAngle's numbers are the two pose fields, named as JSON names them */

@@ -215,7 +215,7 @@ PM_TEST(bad_indices_bounds_cycles_and_values_are_errors) {
         {"\"count\":6", "\"count\":7", "expected"},
         {"\"byteOffset\":64,\"byteLength\":72", "\"byteOffset\":64,\"byteLength\":80", "outside buffer"},
         {"\"count\":2,\"type\":\"VEC3\"", "\"count\":3,\"type\":\"VEC3\"", "expected"},
-        {"\"translation\":[0,1,0]", "\"translation\":[0,1e999,0]", "non-finite"},
+        {"\"translation\":[0,1,0]", "\"translation\":[0,1e999,0]", "nodes[1].translation must be an array of 3 numbers"},
         {"\"interpolation\":\"STEP\"", "\"interpolation\":\"SMOOTH\"", "unknown interpolation"},
         {"{\"sampler\":0,", "{\"sampler\":9,", "sampler"},
         {"\"version\":\"2.0\"", "\"version\":\"1.0\"", "version"},

@@ -271,7 +271,7 @@ PM_TEST(bad_settings_fail_naming_the_joint_field_or_value_and_change_nothing) {
         {"{\"squat\":{\"vertical\":-1}}", "squat.vertical"},
         {"{\"squat\":{\"lateral\":101}}", "squat.lateral"},
         {"{\"squat\":{\"enabled\":1}}", "squat.enabled"},
-        {"{\"squat\":{\"bounce\":1}}", "unknown field squat.bounce"},
+        {"{\"squat\":{\"bounce\":1}}", "squat.bounce is not a field here (fields: "},
         {"{\"squat\":7}", "squat must be an object"},
         {"{\"tempo\":120}", "unknown setting \"tempo\""},
         {"{\"reset\":\"hed\"}", "unknown joint \"hed\""},

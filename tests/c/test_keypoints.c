@@ -624,16 +624,16 @@ PM_TEST(mediapipe33_json_is_validated_and_normalised) {
     static const struct {
         const char *patch, *msg;
     } bad[] = {
-        {"[0.5,0.5,0,1.5]", "visibility"},
-        {"[0.5,0.5,0]", "expected [x, y, z, visibility]"},
-        {"[0.5,1e999,0,1]", "finite"},
-        {"{\"x\":0.5,\"y\":0.5,\"z\":0}", "\"visibility\""},
-        {"\"nose\"", "array or an object"},
+        {"[0.5,0.5,0,1.5]", "frames[1].points[5].visibility must be a number in [0, 1], got 1.5"},
+        {"[0.5,0.5,0]", "frames[1].points[5] must be [x, y, z, visibility], got an array of 3"},
+        {"[0.5,1e999,0,1]", "frames[1].points[5].y must be a number in [-1e+06, 1e+06], got inf"},
+        {"{\"x\":0.5,\"y\":0.5,\"z\":0}", "frames[1].points[5].visibility must be a number in [0, 1], got nothing"},
+        {"\"nose\"", "frames[1].points[5] must be an array or an object, got \"nose\""},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         doc = json_doc(s, 3, bad[i].patch, true);
         PM_CHECK(pm_kp_from_data((const uint8_t *)doc, strlen(doc), PM_KP_FORMAT_JSON, NULL, &j, &err) != PM_OK);
-        PM_CHECK_MSG(strstr(err.message, bad[i].msg) != NULL && strstr(err.message, "frame 1 point 5") != NULL, "case %zu: '%s'", i,
+        PM_CHECK_MSG(strstr(err.message, bad[i].msg) != NULL, "case %zu: '%s'", i,
                      err.message);
         free(doc);
     }

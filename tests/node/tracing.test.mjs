@@ -115,7 +115,7 @@ test('control points are stored relative to the limb root; hand-made keyframes a
     const kf = tl.getKeyframe(tl.keyframeCount - 1);
     assert.deepEqual(Object.keys(kf.rotations), ['上半身']);
     assert.equal(kf.easing, 'ease-in-out');
-    assert.throws(() => tl.addKeyframe({ beat: 9, rotations: { nope: [0, 0, 0, 1] } }), /keyframe.rotations.nope: no bone/);
+    assert.throws(() => tl.addKeyframe({ beat: 9, rotations: { nope: [0, 0, 0, 1] } }), /keyframe.rotations.nope names no bone/);
     tl.removeKeyframe(0);
     assert.equal(tl.keyframeCount, 6);
     assert.throws(() => tl.removeKeyframe(99), ProcMotionError);
@@ -159,7 +159,7 @@ test('the timeline round-trips through JSON and bad JSON names the field', () =>
     ['{"keyframes":[{"beat":0},{"beat":1,"rotations":{"左腕":[0,0,1]}}]}', 'keyframes[1].rotations.左腕'],
     ['{"keyframes":[],"bpm":"fast"}', 'bpm'],
     ['{"keyframes":[{"beat":0,"traces":{"leftHand":{"id":1,"mode":"line","points":[[0,0,0]],"pole":[0,0,0],"t":2}}}]}', 'keyframes[0].traces.leftHand.t'],
-    ['{"frames":[]}', 'frames: unknown field'],
+    ['{"frames":[]}', 'frames is not a field here'],
   ];
   for (const [text, field] of bad) {
     assert.throws(() => pm.timelineFromJSON(text, mannequin), (e) => e instanceof ProcMotionError && e.message.includes(field), field);

@@ -56,7 +56,7 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
     pm_catwalk_params p;
     if (in) p = *in;
     else memset(&p, 0, sizeof p);
-    if (!isfinite(p.bpm)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter bpm is not a finite number");
+    if (!isfinite(p.bpm)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: bpm must be a finite number, got %g", p.bpm);
     if (p.bpm != 0) p.bpm = clampf(p.bpm, 60, 200);
     if (pm_beat_grid_is_set(&p.grid)) {
         pm_result r = pmi_beat_grid_check_for("catwalk", &p.grid, 1u << 20, err);
@@ -65,8 +65,8 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
     for (int i = 0; i < FLOAT_COUNT; i++) {
         float *v = (float *)((char *)&p + FLOATS[i].offset);
         if (!isfinite(*v))
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter %s is not a finite number",
-                            FLOATS[i].c_name);
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a finite number, got %g", FLOATS[i].c_name,
+                            (double)*v);
         if (*v == 0) *v = FLOATS[i].def;
         else *v = clampf(*v, FLOATS[i].min, FLOATS[i].max);
     }
@@ -78,8 +78,8 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
             continue;
         }
         if (!isfinite(v->value))
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter %s is not a finite number",
-                            AMOUNTS[i].c_name);
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a finite number, got %g", AMOUNTS[i].c_name,
+                            (double)v->value);
         v->value = clampf(v->value, AMOUNTS[i].min, AMOUNTS[i].max);
     }
     if ((uint32_t)p.cadence >= PM_CATWALK_CADENCE_COUNT)
@@ -121,7 +121,7 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
     int f = (int)field;
     if (f < 0 || f >= PMI_CW_FIELD_COUNT) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no parameter %d", f);
     if (!name) name = field_name(f);
-    if (!isfinite(v)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s is not a finite number", name);
+    if (!isfinite(v)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a finite number, got %g", name, v);
     if (f < AMOUNT_COUNT) {
         *(pm_catwalk_value *)((char *)p + AMOUNTS[f].offset) = PM_CATWALK_VALUE(to_float(v));
         return PM_OK;
@@ -165,7 +165,8 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
 
 /* A JSON number for pmi_catwalk_param_set (which checks it further). */
 static pm_result json_number(const cJSON *item, const char *key, double *out, pm_error *err) {
-    if (!cJSON_IsNumber(item)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a number", key);
+    const pmi_json_at at = {"catwalk", "", PM_ERR_INVALID_ARGUMENT, err};
+    if (!cJSON_IsNumber(item)) return pmi_json_fail(&at, key, item, "a number");
     *out = item->valuedouble;
     return PM_OK;
 }

@@ -1,6 +1,9 @@
 /* cJSON parsing with allocation failures told apart from syntax errors (see json.h). */
 #include "common/json.h"
 
+#include <math.h>
+#include <stdarg.h>
+
 typedef struct jp {
     const unsigned char *p, *end;
 } jp;
@@ -185,4 +188,74 @@ cJSON *pmi_json_parse_for(const char *text, size_t len, const char *what, pm_res
     if (!root)
         pmi_fail(err, *why, *why == PM_ERR_OUT_OF_MEMORY ? "%s: out of memory parsing the JSON" : "%s: not valid JSON", what);
     return root;
+}
+
+/* ---- reading fields ------------------------------------------------------------------------------- */
+
+void pmi_json_describe(const cJSON *v, char *buf, size_t cap) {
+    if (!v) pmi_format(buf, cap, "nothing");
+    else if (cJSON_IsNumber(v)) pmi_format(buf, cap, "%g", v->valuedouble);
+    else if (cJSON_IsString(v)) pmi_format(buf, cap, "\"%.24s\"", v->valuestring);
+    else if (cJSON_IsNull(v)) pmi_format(buf, cap, "null");
+    else if (cJSON_IsBool(v)) pmi_format(buf, cap, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsArray(v)) pmi_format(buf, cap, "an array of %d", cJSON_GetArraySize(v));
+    else pmi_format(buf, cap, "an object");
+}
+
+pm_result pmi_json_fail(const pmi_json_at *at, const char *key, const cJSON *v, const char *what, ...) {
+    char expected[96], got[40];
+    va_list ap;
+    va_start(ap, what);
+    pmi_vformat(expected, sizeof expected, what, ap);
+    va_end(ap);
+    pmi_json_describe(v, got, sizeof got);
+    const char *path = at->path ? at->path : "";
+    const char *dot = path[0] && key ? "." : "";
+    if (!path[0] && !key) path = "the JSON";
+    return pmi_fail(at->err, at->code, "%s: %s%s%s must be %s, got %s", at->module, path, dot, key ? key : "", expected, got);
+}
+
+pm_result pmi_json_unknown(const pmi_json_at *at, const char *key, const char *fields) {
+    const char *path = at->path ? at->path : "";
+    return pmi_fail(at->err, at->code, "%s: %s%s%.32s is not a field here (fields: %s)", at->module, path, path[0] ? "." : "",
+                    key, fields);
+}
+
+pm_result pmi_json_number(const pmi_json_at *at, const char *key, const cJSON *v, double lo, double hi, const char *unit,
+                          double *out) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
+        return pmi_json_fail(at, key, v, "a number in [%g, %g]%s", lo, hi, unit ? unit : "");
+    *out = v->valuedouble;
+    return PM_OK;
+}
+
+pm_result pmi_json_finite(const pmi_json_at *at, const char *key, const cJSON *v, double *out) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) return pmi_json_fail(at, key, v, "a finite number");
+    *out = v->valuedouble;
+    return PM_OK;
+}
+
+pm_result pmi_json_whole(const pmi_json_at *at, const char *key, const cJSON *v, double lo, double hi, double *out) {
+    double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (!(x >= lo && x <= hi) || x != floor(x)) return pmi_json_fail(at, key, v, "a whole number in [%g, %g]", lo, hi);
+    *out = x;
+    return PM_OK;
+}
+
+pm_result pmi_json_floats(const pmi_json_at *at, const char *key, const cJSON *v, int n, double limit, float *out) {
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n)
+        return pmi_json_fail(at, key, v, "an array of %d numbers in [%g, %g]", n, -limit, limit);
+    int i = 0;
+    for (const cJSON *e = v->child; e; e = e->next, i++) {
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > limit)
+            return pmi_json_fail(at, key, e, "an array of %d numbers in [%g, %g]", n, -limit, limit);
+        out[i] = (float)e->valuedouble;
+    }
+    return PM_OK;
+}
+
+pm_result pmi_json_bool(const pmi_json_at *at, const char *key, const cJSON *v, bool *out) {
+    if (!cJSON_IsBool(v)) return pmi_json_fail(at, key, v, "true or false");
+    *out = cJSON_IsTrue(v);
+    return PM_OK;
 }

@@ -37,4 +37,34 @@ void pmi_json_add_bool(cJSON *to, const char *key, bool v, bool *ok);
 pm_result pmi_json_print(cJSON *root, bool ok, char *out, size_t out_cap, size_t *out_size, const char *what,
                          pm_error *err);
 
+/* ---- reading fields ------------------------------------------------------------------------------
+ * Every JSON reader checks its fields through these, so every message has one shape:
+ *   "<module>: <path>.<key> must be <what>, got <value>"
+ * for example "groove: joints.head.amp must be a number in [-180, 180] (degrees), got 200". */
+typedef struct pmi_json_at {
+    const char *module; /* "groove", "timeline JSON", "skeleton JSON", "gltf", "catwalk", "keypoints" */
+    const char *path;   /* where the object is: "joints.head", "keyframes[0]"; "" or NULL at the root */
+    pm_result code;     /* what a bad field gives: PM_ERR_BAD_FORMAT for files, PM_ERR_INVALID_ARGUMENT for settings */
+    pm_error *err;
+} pmi_json_at;
+
+/* A value for a message: "200", "\"abc\"", "null", "true", "an array of 3", "an object"; "nothing" for NULL. */
+void pmi_json_describe(const cJSON *v, char *buf, size_t cap);
+/* Fails with "<module>: <path>.<key> must be <what>, got <v>" (`what` a printf format; key NULL: the
+ * path alone). Returns at->code. */
+pm_result pmi_json_fail(const pmi_json_at *at, const char *key, const cJSON *v, const char *what, ...) PMI_PRINTF(4, 5);
+/* Fails with "<module>: <path>.<key> is not a field here (fields: <fields>)". Returns at->code. */
+pm_result pmi_json_unknown(const pmi_json_at *at, const char *key, const char *fields);
+/* v as a number in [lo, hi] (finite); `unit` (NULL for none) follows the range in the message, " (degrees)". */
+pm_result pmi_json_number(const pmi_json_at *at, const char *key, const cJSON *v, double lo, double hi, const char *unit,
+                          double *out);
+/* v as a finite number. */
+pm_result pmi_json_finite(const pmi_json_at *at, const char *key, const cJSON *v, double *out);
+/* v as a whole number in [lo, hi]. */
+pm_result pmi_json_whole(const pmi_json_at *at, const char *key, const cJSON *v, double lo, double hi, double *out);
+/* v as an array of exactly n finite numbers within [-limit, limit], stored as floats. */
+pm_result pmi_json_floats(const pmi_json_at *at, const char *key, const cJSON *v, int n, double limit, float *out);
+/* v as true or false. */
+pm_result pmi_json_bool(const pmi_json_at *at, const char *key, const cJSON *v, bool *out);
+
 #endif

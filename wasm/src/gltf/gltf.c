@@ -69,47 +69,48 @@ static bool index_below(const cJSON *it, uint32_t count, uint32_t *out) {
     return true;
 }
 
+/* The shared field idiom (common/json.h) at "<array>[<at>]": "gltf: nodes[3].mesh must be ..., got ...". */
+typedef struct gltf_at {
+    char path[40];
+    pmi_json_at at;
+} gltf_at;
+static const pmi_json_at *at_of(gltf_at *g, reader *rd, const char *array, uint32_t at) {
+    pmi_format(g->path, sizeof g->path, "%s[%u]", array, at);
+    g->at = (pmi_json_at){"gltf", g->path, PM_ERR_BAD_FORMAT, rd->err};
+    return &g->at;
+}
+
 /* An optional index (absent -> PM_NO_INDEX); present must be an integer in [0, count). */
 static pm_result get_index(reader *rd, const cJSON *obj, const char *key, uint32_t count, bool required, uint32_t *out,
-                           const char *where, uint32_t at) {
+                           const char *array, uint32_t at) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     *out = PM_NO_INDEX;
-    if (!it) {
-        if (required) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: %s %u has no \"%s\"", where, at, key);
-        return PM_OK;
-    }
-    if (!index_below(it, count, out))
-        return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: %s %u: \"%s\" is not an index below %u", where, at, key, count);
+    if (!it && !required) return PM_OK;
+    gltf_at g;
+    if (!index_below(it, count, out)) return pmi_json_fail(at_of(&g, rd, array, at), key, it, "an index below %u", count);
     return PM_OK;
 }
 
-static pm_result get_uint(reader *rd, const cJSON *obj, const char *key, uint64_t dflt, uint64_t *out, const char *where,
+static pm_result get_uint(reader *rd, const cJSON *obj, const char *key, uint64_t dflt, uint64_t *out, const char *array,
                           uint32_t at) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it) {
         *out = dflt;
         return PM_OK;
     }
-    double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
-    if (!(v >= 0) || v != floor(v) || v > 9007199254740992.0)
-        return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: %s %u: \"%s\" is not a whole number >= 0", where, at, key);
-    *out = (uint64_t)v;
-    return PM_OK;
+    gltf_at g;
+    double v;
+    pm_result r = pmi_json_whole(at_of(&g, rd, array, at), key, it, 0, 9007199254740992.0, &v);
+    if (r == PM_OK) *out = (uint64_t)v;
+    return r;
 }
 
 /* n finite numbers from an optional array (absent -> leave out alone). */
-static pm_result get_floats(reader *rd, const cJSON *obj, const char *key, int n, float *out, const char *where, uint32_t at) {
+static pm_result get_floats(reader *rd, const cJSON *obj, const char *key, int n, float *out, const char *array, uint32_t at) {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!a) return PM_OK;
-    if (array_size(a) != (uint32_t)n)
-        return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: %s %u: \"%s\" must hold %d numbers", where, at, key, n);
-    int i = 0;
-    for (const cJSON *it = a->child; it; it = it->next, i++) {
-        if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.4e38)
-            return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: %s %u: \"%s\" holds a non-finite number", where, at, key);
-        out[i] = (float)it->valuedouble;
-    }
-    return PM_OK;
+    gltf_at g;
+    return pmi_json_floats(at_of(&g, rd, array, at), key, a, n, 3.4e38, out);
 }
 
 /* A name into the arena (invalid UTF-8 as U+FFFD, at most 4096 bytes of the file); running out of memory
@@ -183,7 +184,7 @@ PMI_COLD static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bi
     pm_result r;
     for (const cJSON *b = first_item(bufs); b; b = b->next, i++) {
         uint64_t len = 0;
-        if ((r = get_uint(rd, b, "byteLength", UINT64_MAX, &len, "buffer", i))) return r;
+        if ((r = get_uint(rd, b, "byteLength", UINT64_MAX, &len, "buffers", i))) return r;
         if (len == UINT64_MAX) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: buffer %u has no byteLength", i);
         const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
         if (!uri) {
@@ -217,10 +218,10 @@ PMI_COLD static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bi
     for (const cJSON *v = first_item(views); v; v = v->next, i++) {
         view *w = &rd->views[i];
         uint64_t stride = 0;
-        if ((r = get_index(rd, v, "buffer", rd->buffer_count, true, &w->buffer, "bufferView", i)) ||
-            (r = get_uint(rd, v, "byteOffset", 0, &w->offset, "bufferView", i)) ||
-            (r = get_uint(rd, v, "byteLength", UINT64_MAX, &w->length, "bufferView", i)) ||
-            (r = get_uint(rd, v, "byteStride", 0, &stride, "bufferView", i)))
+        if ((r = get_index(rd, v, "buffer", rd->buffer_count, true, &w->buffer, "bufferViews", i)) ||
+            (r = get_uint(rd, v, "byteOffset", 0, &w->offset, "bufferViews", i)) ||
+            (r = get_uint(rd, v, "byteLength", UINT64_MAX, &w->length, "bufferViews", i)) ||
+            (r = get_uint(rd, v, "byteStride", 0, &stride, "bufferViews", i)))
             return r;
         if (w->length == UINT64_MAX) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: bufferView %u has no byteLength", i);
         if (stride > 255 || (stride && stride < 4))
@@ -256,10 +257,10 @@ PMI_COLD static pm_result read_accessor(reader *rd, uint32_t index, int comps, b
     uint64_t ctype = 0, n = 0, offset = 0;
     uint32_t vi;
     pm_result r;
-    if ((r = get_uint(rd, acc, "componentType", 0, &ctype, "accessor", index)) ||
-        (r = get_uint(rd, acc, "count", 0, &n, "accessor", index)) ||
-        (r = get_uint(rd, acc, "byteOffset", 0, &offset, "accessor", index)) ||
-        (r = get_index(rd, acc, "bufferView", rd->view_count, false, &vi, "accessor", index)))
+    if ((r = get_uint(rd, acc, "componentType", 0, &ctype, "accessors", index)) ||
+        (r = get_uint(rd, acc, "count", 0, &n, "accessors", index)) ||
+        (r = get_uint(rd, acc, "byteOffset", 0, &offset, "accessors", index)) ||
+        (r = get_index(rd, acc, "bufferView", rd->view_count, false, &vi, "accessors", index)))
         return r;
     const cJSON *norm = cJSON_GetObjectItemCaseSensitive(acc, "normalized");
     int csize;
@@ -345,15 +346,15 @@ PMI_COLD static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
         node->rotation = pmi_quat_identity();
         node->scale = pmi_vec3_make(1, 1, 1);
         float q[4] = {0, 0, 0, 1};
-        if ((r = get_index(rd, nd, "mesh", array_size(meshes), false, &node->mesh, "node", i)) ||
-            (r = get_index(rd, nd, "skin", array_size(skins), false, &node->skin, "node", i)) ||
-            (r = get_floats(rd, nd, "translation", 3, &node->translation.x, "node", i)) ||
-            (r = get_floats(rd, nd, "rotation", 4, q, "node", i)) ||
-            (r = get_floats(rd, nd, "scale", 3, &node->scale.x, "node", i)))
+        if ((r = get_index(rd, nd, "mesh", array_size(meshes), false, &node->mesh, "nodes", i)) ||
+            (r = get_index(rd, nd, "skin", array_size(skins), false, &node->skin, "nodes", i)) ||
+            (r = get_floats(rd, nd, "translation", 3, &node->translation.x, "nodes", i)) ||
+            (r = get_floats(rd, nd, "rotation", 4, q, "nodes", i)) ||
+            (r = get_floats(rd, nd, "scale", 3, &node->scale.x, "nodes", i)))
             return r;
         node->rotation = pm_quat_normalize((pm_quat){q[0], q[1], q[2], q[3]});
         if (cJSON_GetObjectItemCaseSensitive(nd, "matrix")) {
-            if ((r = get_floats(rd, nd, "matrix", 16, node->matrix.m, "node", i))) return r;
+            if ((r = get_floats(rd, nd, "matrix", 16, node->matrix.m, "nodes", i))) return r;
             node->has_matrix = true;
         }
         const cJSON *ch = cJSON_GetObjectItemCaseSensitive(nd, "children");
@@ -394,7 +395,7 @@ PMI_COLD static pm_result read_skins(reader *rd) {
     for (const cJSON *s = first_item(skins); s; s = s->next, i++) {
         pm_gltf_skin *sk = &g->skins[i];
         if ((r = intern(rd, s, "name", &sk->name))) return r;
-        if ((r = get_index(rd, s, "skeleton", g->node_count, false, &sk->skeleton, "skin", i))) return r;
+        if ((r = get_index(rd, s, "skeleton", g->node_count, false, &sk->skeleton, "skins", i))) return r;
         const cJSON *joints = cJSON_GetObjectItemCaseSensitive(s, "joints");
         if (!cJSON_IsArray(joints)) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: skin %u has no joints array", i);
         sk->joint_count = array_size(joints);
@@ -414,8 +415,8 @@ PMI_COLD static pm_result read_channel(reader *rd, const cJSON *ch, uint32_t ai,
     pm_result r;
     uint32_t si, node;
     *skip = false;
-    if ((r = get_index(rd, ch, "sampler", rd->sampler_count, true, &si, "animation channel", ci)) ||
-        (r = get_index(rd, target, "node", rd->g->node_count, false, &node, "animation channel", ci)))
+    if ((r = get_index(rd, ch, "sampler", rd->sampler_count, true, &si, "channels", ci)) ||
+        (r = get_index(rd, target, "node", rd->g->node_count, false, &node, "channels", ci)))
         return r;
     const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
     if (!cJSON_IsString(path)) return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: animation %u channel %u has no target path", ai, ci);
@@ -439,8 +440,8 @@ PMI_COLD static pm_result read_channel(reader *rd, const cJSON *ch, uint32_t ai,
         else return pmi_fail(rd->err, PM_ERR_BAD_FORMAT, "gltf: animation %u sampler %u: unknown interpolation '%.20s'", ai, si, s);
     }
     uint32_t in_acc, out_acc;
-    if ((r = get_index(rd, sm, "input", rd->accessor_count, true, &in_acc, "animation sampler", si)) ||
-        (r = get_index(rd, sm, "output", rd->accessor_count, true, &out_acc, "animation sampler", si)))
+    if ((r = get_index(rd, sm, "input", rd->accessor_count, true, &in_acc, "samplers", si)) ||
+        (r = get_index(rd, sm, "output", rd->accessor_count, true, &out_acc, "samplers", si)))
         return r;
     uint32_t keys = 0;
     if ((r = read_accessor(rd, in_acc, 1, false, &keys, &out->times))) return r;

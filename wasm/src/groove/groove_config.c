@@ -184,24 +184,9 @@ pm_result pm_groove_config_resolve(const pm_groove_config *cfg, pm_groove_params
 
 /* ---- JSON in ------------------------------------------------------------------------------------- */
 
-/* A short description of a JSON value for error messages. */
-static void describe(const cJSON *v, char *buf, size_t cap) {
-    if (cJSON_IsNumber(v)) pmi_format(buf, cap, "%g", v->valuedouble);
-    else if (cJSON_IsString(v)) pmi_format(buf, cap, "\"%.24s\"", v->valuestring);
-    else if (cJSON_IsNull(v)) pmi_format(buf, cap, "null");
-    else if (cJSON_IsBool(v)) pmi_format(buf, cap, "%s", cJSON_IsTrue(v) ? "true" : "false");
-    else if (cJSON_IsArray(v)) pmi_format(buf, cap, "an array");
-    else pmi_format(buf, cap, "an object");
-}
-
 static pm_result read_number(const cJSON *v, const char *where, const range *r, double *out, pm_error *err) {
-    if (cJSON_IsNumber(v) && in_range(v->valuedouble, r)) {
-        *out = v->valuedouble;
-        return PM_OK;
-    }
-    char got[40];
-    describe(v, got, sizeof got);
-    return range_fail(err, where, r, got);
+    const pmi_json_at at = {"groove", where, PM_ERR_INVALID_ARGUMENT, err};
+    return pmi_json_number(&at, r->field, v, r->lo, r->hi, r->unit, out);
 }
 
 static pm_result read_name(const cJSON *v, const char *where, const char *field, const char *const *names,
@@ -212,40 +197,31 @@ static pm_result read_name(const cJSON *v, const char *where, const char *field,
                 *out = i;
                 return PM_OK;
             }
-    char got[40];
-    describe(v, got, sizeof got);
-    return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s.%s must be %s, got %s", where, field,
-                    count == PM_GROOVE_AXIS_COUNT ? "\"x\", \"y\" or \"z\"" : "\"bounce\" or \"sine\"", got);
+    const pmi_json_at at = {"groove", where, PM_ERR_INVALID_ARGUMENT, err};
+    return pmi_json_fail(&at, field, v, "%s", count == PM_GROOVE_AXIS_COUNT ? "\"x\", \"y\" or \"z\"" : "\"bounce\" or \"sine\"");
 }
 
 /* A joint's or the squat's object (null: back to the defaults) into v (its defaults: def), the fields given
  * marked in *set; `list` names the fields for the unknown-field message. */
 static pm_result read_fields(const cJSON *obj, const char *where, const field *fields, size_t n, const char *list,
                              void *v, size_t v_size, const void *def, uint32_t *set, pm_error *err) {
-    char got[40];
+    const pmi_json_at at = {"groove", where, PM_ERR_INVALID_ARGUMENT, err};
     if (cJSON_IsNull(obj)) {
         memset(v, 0, v_size);
         *set = 0;
         return PM_OK;
     }
-    if (!cJSON_IsObject(obj)) {
-        describe(obj, got, sizeof got);
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s must be an object or null, got %s", where, got);
-    }
+    if (!cJSON_IsObject(obj)) return pmi_json_fail(&at, NULL, obj, "an object or null");
     for (const cJSON *j = obj->child; j; j = j->next) {
         const char *k = j->string;
         const field *f = NULL;
         for (size_t i = 0; i < n && !f; i++)
             if (strcmp(k, fields[i].name) == 0) f = &fields[i];
-        if (!f) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: unknown field %s.%.32s (fields: %s)", where, k, list);
+        if (!f) return pmi_json_unknown(&at, k, list);
         char *p = (char *)v + f->off;
         pm_result r = PM_OK;
         if (f->kind == F_BOOL) {
-            if (!cJSON_IsBool(j)) {
-                describe(j, got, sizeof got);
-                return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "groove: %s.%s must be true or false, got %s", where, k, got);
-            }
-            *(bool *)p = cJSON_IsTrue(j);
+            r = pmi_json_bool(&at, k, j, (bool *)p);
         } else if (f->kind == F_NUMBER) {
             r = read_number(j, where, f->r, (double *)p, err);
         } else {
@@ -277,11 +253,8 @@ static pm_result unknown_joint(const char *name, pm_error *err) {
 /* "reset": "all" | "joints" | "squat" | a joint name, or an array of those. */
 static pm_result apply_reset_item(const cJSON *v, pm_groove_config *cfg, pm_error *err) {
     if (!cJSON_IsString(v)) {
-        char got[40];
-        describe(v, got, sizeof got);
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
-                        "groove: reset must be \"all\", \"joints\", \"squat\", a joint name or an array of them, got %s",
-                        got);
+        const pmi_json_at at = {"groove", "", PM_ERR_INVALID_ARGUMENT, err};
+        return pmi_json_fail(&at, "reset", v, "\"all\", \"joints\", \"squat\", a joint name or an array of them");
     }
     const char *s = v->valuestring;
     if (strcmp(s, "all") == 0) pm_groove_config_reset(cfg);

@@ -1,6 +1,8 @@
 /* NDJSON keypoint frames (write by hand, read with cJSON) and mediapipe33@0.1.0 keypoint JSON input. */
 #include "kp_internal.h"
 
+#include <float.h>
+
 #include "common/json.h"
 #include <math.h>
 
@@ -79,50 +81,38 @@ static bool number(const cJSON *item, double *v) {
     return isfinite(*v);
 }
 
-/* A point as [x, y, z, visibility] or {"x", "y", "z", "visibility"}. */
-static pm_result read_point(const cJSON *item, float *xyz, float *vis, const char *where, uint32_t frame, int point,
-                            pm_error *err) {
+/* A point as [x, y, z, visibility] or {"x", "y", "z", "visibility"}; at: the point ("frames[1].points[5]"). */
+static pm_result read_point(const cJSON *item, float *xyz, float *vis, const pmi_json_at *at) {
     double v[4];
     static const char *const keys[4] = {"x", "y", "z", "visibility"};
-    if (cJSON_IsArray(item)) {
-        if (cJSON_GetArraySize(item) != 4)
-            return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u point %d: expected [x, y, z, visibility], found %d values",
-                            where, frame, point, cJSON_GetArraySize(item));
-        for (int k = 0; k < 4; k++)
-            if (!number(cJSON_GetArrayItem(item, k), &v[k]))
-                return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u point %d: %s is not a finite number", where, frame,
-                                point, keys[k]);
-    } else if (cJSON_IsObject(item)) {
-        for (int k = 0; k < 4; k++)
-            if (!number(cJSON_GetObjectItemCaseSensitive(item, keys[k]), &v[k]))
-                return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u point %d: \"%s\" is missing or not a finite number",
-                                where, frame, point, keys[k]);
-    } else {
-        return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u point %d: expected an array or an object", where, frame, point);
+    static const double lim[4][2] = {{-1e6, 1e6}, {-1e6, 1e6}, {-1e6, 1e6}, {0, 1}};
+    const bool arr = cJSON_IsArray(item);
+    if (arr && cJSON_GetArraySize(item) != 4) return pmi_json_fail(at, NULL, item, "[x, y, z, visibility]");
+    if (!arr && !cJSON_IsObject(item)) return pmi_json_fail(at, NULL, item, "an array or an object");
+    for (int k = 0; k < 4; k++) {
+        pm_result r = pmi_json_number(at, keys[k], arr ? cJSON_GetArrayItem(item, k) : cJSON_GetObjectItemCaseSensitive(item, keys[k]),
+                                      lim[k][0], lim[k][1], NULL, &v[k]);
+        if (r) return r;
     }
-    for (int k = 0; k < 3; k++)
-        if (fabs(v[k]) > 1e6)
-            return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u point %d: %s = %g is out of any image", where, frame, point,
-                            keys[k], v[k]);
-    if (v[3] < 0 || v[3] > 1)
-        return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u point %d: visibility %g is outside 0..1", where, frame, point, v[3]);
     for (int k = 0; k < 3; k++) xyz[k] = (float)v[k];
     *vis = (float)v[3];
     return PM_OK;
 }
 
-static pm_result read_points(const cJSON *frame_obj, float *xyz, float *vis, const char *where, uint32_t frame, pm_error *err) {
+/* at: the frame ("frames[1]", "line 2"). */
+static pm_result read_points(const cJSON *frame_obj, float *xyz, float *vis, const pmi_json_at *at) {
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(frame_obj, "points");
     if (!pts) pts = cJSON_GetObjectItemCaseSensitive(frame_obj, "landmarks");
-    if (!cJSON_IsArray(pts))
-        return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u: \"points\" is missing or not an array", where, frame);
-    int n = cJSON_GetArraySize(pts);
-    if (n != PM_KP_POINT_COUNT)
-        return pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s %u: \"points\" must hold 33 points, found %d", where, frame, n);
+    if (!cJSON_IsArray(pts) || cJSON_GetArraySize(pts) != PM_KP_POINT_COUNT) return pmi_json_fail(at, "points", pts, "an array of 33 points");
     int i = 0;
     pm_result r;
-    for (const cJSON *it = pts->child; it; it = it->next, i++)
-        if ((r = read_point(it, xyz + i * 3, vis + i, where, frame, i, err))) return r;
+    char path[48];
+    pmi_json_at pat = *at;
+    pat.path = path;
+    for (const cJSON *it = pts->child; it; it = it->next, i++) {
+        pmi_format(path, sizeof path, "%s.points[%d]", at->path, i);
+        if ((r = read_point(it, xyz + i * 3, vis + i, &pat))) return r;
+    }
     return PM_OK;
 }
 
@@ -167,16 +157,17 @@ pm_result pm_kp_read_ndjson(const uint8_t *data, size_t size, const pm_kp_option
             r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: NDJSON line %u is not a JSON object", line);
         } else {
             double t = 0;
-            const cJSON *mir = cJSON_GetObjectItemCaseSensitive(obj, "mirrored");
-            if (!number(cJSON_GetObjectItemCaseSensitive(obj, "timestamp"), &t) || t < 0)
-                r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: NDJSON line %u: \"timestamp\" is missing or not a number >= 0", line);
-            else if (f && t < s->timestamp_ms[f - 1])
-                r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: NDJSON line %u: timestamp %g goes back in time", line, t);
-            else if (mir && !cJSON_IsBool(mir))
-                r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: NDJSON line %u: \"mirrored\" is not true or false", line);
+            bool m;
+            char path[24];
+            pmi_format(path, sizeof path, "line %u", line);
+            const pmi_json_at at = {"keypoints", path, PM_ERR_BAD_FORMAT, err};
+            const cJSON *mir = cJSON_GetObjectItemCaseSensitive(obj, "mirrored"), *ts = cJSON_GetObjectItemCaseSensitive(obj, "timestamp");
+            if ((r = pmi_json_number(&at, "timestamp", ts, f ? s->timestamp_ms[f - 1] : 0, DBL_MAX, " (milliseconds, not going back)", &t)))
+                ;
+            else if (mir && (r = pmi_json_bool(&at, "mirrored", mir, &m)))
+                ;
             else
-                r = read_points(obj, s->points + (size_t)f * PM_KP_POINT_COUNT * 3, s->visibility + (size_t)f * PM_KP_POINT_COUNT,
-                                "NDJSON line", line, err);
+                r = read_points(obj, s->points + (size_t)f * PM_KP_POINT_COUNT * 3, s->visibility + (size_t)f * PM_KP_POINT_COUNT, &at);
             if (r == PM_OK) {
                 s->timestamp_ms[f] = t;
                 r = pmi_kp_check_decoded(s, f, "NDJSON line", line, err); /* read back as is: must be in range */
@@ -228,44 +219,38 @@ pm_result pmi_kp_from_json(const uint8_t *data, size_t size, const pm_kp_options
     const cJSON *fps_item = cJSON_GetObjectItemCaseSensitive(root, "fps");
     const cJSON *mir = cJSON_GetObjectItemCaseSensitive(root, "mirrored");
     double fps = 0;
+    bool m;
+    const pmi_json_at at = {"keypoints", "", PM_ERR_BAD_FORMAT, err};
     if (!cJSON_IsObject(root)) {
-        r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: the keypoint JSON is not an object");
+        r = pmi_json_fail(&at, NULL, root, "an object");
     } else if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, PM_KP_JSON_FORMAT) != 0) {
-        r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: \"format\" must be \"%s\"%s%.40s%s", PM_KP_JSON_FORMAT,
-                     cJSON_IsString(fmt) ? " (found \"" : "", cJSON_IsString(fmt) ? fmt->valuestring : "", cJSON_IsString(fmt) ? "\")" : "");
-    } else if (fps_item && (!number(fps_item, &fps) || fps <= 0 || fps > 1000)) {
-        r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: \"fps\" must be a number in (0, 1000]");
-    } else if (mir && !cJSON_IsBool(mir)) {
-        r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: \"mirrored\" must be true or false");
+        r = pmi_json_fail(&at, "format", fmt, "\"%s\"", PM_KP_JSON_FORMAT);
+    } else if (fps_item && ((r = pmi_json_number(&at, "fps", fps_item, 1e-3, 1000, NULL, &fps)))) {
+    } else if (mir && (r = pmi_json_bool(&at, "mirrored", mir, &m))) {
     } else if (!cJSON_IsArray(frames) || cJSON_GetArraySize(frames) == 0) {
-        r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: \"frames\" must be a non-empty array");
+        r = pmi_json_fail(&at, "frames", frames, "a non-empty array");
     } else if ((uint32_t)cJSON_GetArraySize(frames) > pmi_kp_max_frames(opts)) {
         r = pmi_fail(err, PM_ERR_LIMIT, "keypoints: %d frames exceed the limit", cJSON_GetArraySize(frames));
     }
     if (r == PM_OK) r = pmi_kp_raw_init(&raw, opts ? &opts->allocator : NULL, (uint32_t)cJSON_GetArraySize(frames), err);
     uint32_t f = 0;
     for (const cJSON *fr = r == PM_OK ? frames->child : NULL; fr && r == PM_OK; fr = fr->next, f++) {
+        char path[24];
+        pmi_format(path, sizeof path, "frames[%u]", f);
+        const pmi_json_at fat = {"keypoints", path, PM_ERR_BAD_FORMAT, err};
         if (!cJSON_IsObject(fr)) {
-            r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: JSON frame %u is not an object", f);
+            r = pmi_json_fail(&fat, NULL, fr, "an object");
             break;
         }
         double t = 0;
         const cJSON *ts = cJSON_GetObjectItemCaseSensitive(fr, "timestamp");
-        if (ts) {
-            if (!number(ts, &t) || t < 0) r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: JSON frame %u: \"timestamp\" is not a number >= 0", f);
-        } else if (fps > 0) {
-            t = f * 1000.0 / fps;
-        } else {
-            r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: JSON frame %u has no \"timestamp\" and the file no \"fps\"", f);
-        }
+        if (ts || fps <= 0) r = pmi_json_number(&fat, "timestamp", ts, f ? raw.timestamp_ms[f - 1] : 0, DBL_MAX,
+                                                fps > 0 ? " (milliseconds, not going back)" : " (milliseconds; the file has no fps)", &t);
+        else t = f * 1000.0 / fps;
         if (r) break;
-        if (f && t < raw.timestamp_ms[f - 1]) {
-            r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: JSON frame %u: timestamp %g goes back in time", f, t);
-            break;
-        }
         raw.timestamp_ms[f] = t;
         float *xyz = raw.pos + (size_t)f * PM_KP_POINT_COUNT * 3;
-        if ((r = read_points(fr, xyz, raw.conf + (size_t)f * PM_KP_POINT_COUNT, "JSON frame", f, err))) break;
+        if ((r = read_points(fr, xyz, raw.conf + (size_t)f * PM_KP_POINT_COUNT, &fat))) break;
         /* back to the world frame, the inverse of the projection up to its scale: x right, y down, z negative
          * towards the camera -> X = x - 0.5, Y = 0.5 - y, Z = -z */
         for (int i = 0; i < PM_KP_POINT_COUNT; i++) {

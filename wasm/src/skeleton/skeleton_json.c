@@ -104,81 +104,58 @@ typedef struct reader {
     pm_error *err;
     pm_result status;
     uint32_t bone_count;
+    char path[48]; /* the object being read: "bones[3]", "bones[3].ik.links[1]" */
 } reader;
 
-static bool fail_at(reader *r, pm_result type, const char *what, int bone) {
-    if (r->status == PM_OK) {
-        if (bone >= 0) r->status = pmi_fail(r->err, type, "skeleton JSON: bone %d: %s", bone, what);
-        else r->status = pmi_fail(r->err, type, "skeleton JSON: %s", what);
-    }
-    return false;
+static bool stop(reader *r, pm_result res) {
+    if (res != PM_OK && r->status == PM_OK) r->status = res;
+    return res == PM_OK;
+}
+/* "skeleton JSON: <path>.<key> must be <what>, got <v>" (common/json.h's idiom) */
+static bool fail(reader *r, const char *key, const cJSON *v, const char *what) {
+    const pmi_json_at at = {"skeleton JSON", r->path, PM_ERR_BAD_FORMAT, r->err};
+    return r->status == PM_OK ? stop(r, pmi_json_fail(&at, key, v, "%s", what)) : false;
 }
 
-static bool get_vec3(reader *r, const cJSON *obj, const char *key, pm_vec3 *out, bool required, int bone) {
+static bool get_vec3(reader *r, const cJSON *obj, const char *key, pm_vec3 *out, bool required) {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!a) {
-        if (required) {
-            char msg[96];
-            pmi_format(msg, sizeof msg, "\"%s\" is missing", key);
-            return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
-        }
-        return true;
-    }
+    if (!a) return required ? fail(r, key, NULL, "three finite numbers") : true;
+    const pmi_json_at at = {"skeleton JSON", r->path, PM_ERR_BAD_FORMAT, r->err};
     float v[3];
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3) goto bad;
-    for (int i = 0; i < 3; i++) {
-        const cJSON *e = cJSON_GetArrayItem(a, i);
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > FLT_MAX) goto bad;
-        v[i] = (float)e->valuedouble;
-    }
+    if (!stop(r, pmi_json_floats(&at, key, a, 3, FLT_MAX, v))) return false;
     *out = pmi_vec3_make(v[0], v[1], v[2]);
     return true;
-bad : {
-    char msg[96];
-    pmi_format(msg, sizeof msg, "\"%s\" must be three finite numbers", key);
-    return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
-}
 }
 
 /* An index field: -1 (or absent when optional) = none. */
-static bool get_index(reader *r, const cJSON *obj, const char *key, uint32_t *out, bool allow_none, int bone) {
+static bool get_index(reader *r, const cJSON *obj, const char *key, uint32_t *out, bool allow_none) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    char msg[96];
-    if (!v) {
-        if (allow_none) {
-            *out = PM_NO_INDEX;
-            return true;
-        }
-        pmi_format(msg, sizeof msg, "\"%s\" is missing", key);
-        return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
-    }
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble)) goto bad;
-    if (v->valuedouble == -1 && allow_none) {
+    if (!v && allow_none) {
         *out = PM_NO_INDEX;
         return true;
     }
-    if (v->valuedouble < 0 || v->valuedouble >= r->bone_count) goto bad;
-    *out = (uint32_t)v->valuedouble;
+    double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (x == -1 && allow_none) {
+        *out = PM_NO_INDEX;
+        return true;
+    }
+    if (!(x >= 0 && x < r->bone_count) || x != floor(x)) {
+        char what[48];
+        pmi_format(what, sizeof what, "a bone index below %u%s", r->bone_count, allow_none ? " or -1" : "");
+        return fail(r, key, v, what);
+    }
+    *out = (uint32_t)x;
     return true;
-bad:
-    pmi_format(msg, sizeof msg, "\"%s\" must be a bone index below %u%s", key, r->bone_count, allow_none ? " or -1" : "");
-    return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
 }
 
-static bool get_number(reader *r, const cJSON *obj, const char *key, double lo, double hi, double def, double *out,
-                       int bone) {
+static bool get_number(reader *r, const cJSON *obj, const char *key, double lo, double hi, double def, double *out) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!v) {
         *out = def;
         return true;
     }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi) {
-        char msg[96];
-        pmi_format(msg, sizeof msg, "\"%s\" must be a number in [%g, %g]", key, lo, hi);
-        return fail_at(r, PM_ERR_BAD_FORMAT, msg, bone);
-    }
-    *out = v->valuedouble;
-    return true;
+    const pmi_json_at at = {"skeleton JSON", r->path, PM_ERR_BAD_FORMAT, r->err};
+    return stop(r, pmi_json_number(&at, key, v, lo, hi, NULL, out));
 }
 
 static const char *get_string(const cJSON *obj, const char *key) {
@@ -205,19 +182,19 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
     pm_result why;
     cJSON *root = pmi_json_parse_for(json, len, "skeleton JSON", &why, err);
     if (!root) return why;
-    reader r = {err, PM_OK, 0};
+    reader r = {err, PM_OK, 0, ""};
     pm_bone_desc *descs = NULL;
     pm_ik_link *links = NULL;
     const char **morphs = NULL;
     const cJSON *bones = cJSON_GetObjectItemCaseSensitive(root, "bones");
     if (!cJSON_IsArray(bones)) {
-        fail_at(&r, PM_ERR_BAD_FORMAT, "\"bones\" must be an array", -1);
+        fail(&r, "bones", bones, "an array");
         goto done;
     }
     /* every skeleton the PMX/PMD readers make must come back: 0 to 65 536 bones (their max_bones) */
     int n = cJSON_GetArraySize(bones);
     if (n < 0 || n > 65536) {
-        fail_at(&r, PM_ERR_LIMIT, "\"bones\" must hold at most 65536 bones", -1);
+        r.status = pmi_fail(err, PM_ERR_LIMIT, "skeleton JSON: bones must hold at most 65536 bones, got %d", n);
         goto done;
     }
     r.bone_count = (uint32_t)n;
@@ -237,32 +214,37 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
     int i = 0;
     for (const cJSON *b = bones->child; b; b = b->next, i++) {
         pm_bone_desc *d = &descs[i];
+        pmi_format(r.path, sizeof r.path, "bones[%d]", i);
         if (!cJSON_IsObject(b)) {
-            fail_at(&r, PM_ERR_BAD_FORMAT, "must be an object", i);
+            fail(&r, NULL, b, "an object");
             goto done;
         }
         d->name = get_string(b, "name");
         if (!d->name) { /* PMX allows empty names, so JSON does too */
-            fail_at(&r, PM_ERR_BAD_FORMAT, "\"name\" must be a string", i);
+            fail(&r, "name", cJSON_GetObjectItemCaseSensitive(b, "name"), "a string");
             goto done;
         }
         d->name_en = get_string(b, "nameEn");
         double flags, order, ext;
-        if (!get_vec3(&r, b, "position", &d->position, true, i) || !get_index(&r, b, "parent", &d->parent, true, i) ||
-            !get_number(&r, b, "flags", 0, 0xFFFF, 0, &flags, i) ||
-            !get_number(&r, b, "transformOrder", INT32_MIN, INT32_MAX, 0, &order, i) ||
-            !get_vec3(&r, b, "tail", &d->tail_offset, false, i) || !get_index(&r, b, "tailBone", &d->tail_bone, true, i) ||
-            !get_vec3(&r, b, "fixedAxis", &d->fixed_axis, false, i) ||
-            !get_number(&r, b, "externalParent", INT32_MIN, INT32_MAX, 0, &ext, i))
+        if (!get_vec3(&r, b, "position", &d->position, true) || !get_index(&r, b, "parent", &d->parent, true) ||
+            !get_number(&r, b, "flags", 0, 0xFFFF, 0, &flags) ||
+            !get_number(&r, b, "transformOrder", INT32_MIN, INT32_MAX, 0, &order) ||
+            !get_vec3(&r, b, "tail", &d->tail_offset, false) || !get_index(&r, b, "tailBone", &d->tail_bone, true) ||
+            !get_vec3(&r, b, "fixedAxis", &d->fixed_axis, false) ||
+            !get_number(&r, b, "externalParent", INT32_MIN, INT32_MAX, 0, &ext))
             goto done;
         /* "flags" given: exactly those bits (0 too: PMX bones with no flags exist). Absent: rotatable,
          * visible, enabled, plus what the fields present imply. Append and IK add their bits either way. */
         const bool has_tail_bone = cJSON_GetObjectItemCaseSensitive(b, "tailBone") != NULL;
         const cJSON *la = cJSON_GetObjectItemCaseSensitive(b, "localAxes");
-        if (la && (!cJSON_IsObject(la) || !get_vec3(&r, la, "x", &d->local_x, true, i) ||
-                   !get_vec3(&r, la, "z", &d->local_z, true, i))) {
-            fail_at(&r, PM_ERR_BAD_FORMAT, "\"localAxes\" must be an object with \"x\" and \"z\"", i);
+        if (la && !cJSON_IsObject(la)) {
+            fail(&r, "localAxes", la, "an object with \"x\" and \"z\"");
             goto done;
+        }
+        if (la) {
+            pmi_format(r.path, sizeof r.path, "bones[%d].localAxes", i);
+            if (!get_vec3(&r, la, "x", &d->local_x, true) || !get_vec3(&r, la, "z", &d->local_z, true)) goto done;
+            pmi_format(r.path, sizeof r.path, "bones[%d]", i);
         }
         uint32_t f = (uint32_t)flags;
         if (!cJSON_GetObjectItemCaseSensitive(b, "flags")) {
@@ -278,8 +260,9 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         const cJSON *ap = cJSON_GetObjectItemCaseSensitive(b, "append");
         if (ap) {
             double ratio;
-            if (!get_index(&r, ap, "parent", &d->append_parent, true, i) ||
-                !get_number(&r, ap, "ratio", -FLT_MAX, FLT_MAX, 1, &ratio, i))
+            pmi_format(r.path, sizeof r.path, "bones[%d].append", i);
+            if (!get_index(&r, ap, "parent", &d->append_parent, true) ||
+                !get_number(&r, ap, "ratio", -FLT_MAX, FLT_MAX, 1, &ratio))
                 goto done;
             d->append_ratio = (float)ratio;
             if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ap, "rotate"))) f |= PM_BONE_APPEND_ROTATE;
@@ -291,31 +274,34 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         if (ik) {
             double loops, limit;
             /* -1: no target (PMX files with IK target -1 exist; the chain does nothing) */
+            pmi_format(r.path, sizeof r.path, "bones[%d].ik", i);
             if (!cJSON_GetObjectItemCaseSensitive(ik, "target")) {
-                fail_at(&r, PM_ERR_BAD_FORMAT, "\"ik.target\" is missing", i);
+                fail(&r, "target", NULL, "a bone index or -1");
                 goto done;
             }
-            if (!get_index(&r, ik, "target", &d->ik.target, true, i) ||
-                !get_number(&r, ik, "loopCount", 0, INT32_MAX, 40, &loops, i) ||
-                !get_number(&r, ik, "limitAngle", -FLT_MAX, FLT_MAX, 2, &limit, i))
+            if (!get_index(&r, ik, "target", &d->ik.target, true) ||
+                !get_number(&r, ik, "loopCount", 0, INT32_MAX, 40, &loops) ||
+                !get_number(&r, ik, "limitAngle", -FLT_MAX, FLT_MAX, 2, &limit))
                 goto done;
             d->has_ik = true;
             d->ik.loop_count = (uint32_t)loops;
             d->ik.limit_angle = (float)limit;
             const cJSON *ls = cJSON_GetObjectItemCaseSensitive(ik, "links");
             if (ls && !cJSON_IsArray(ls)) {
-                fail_at(&r, PM_ERR_BAD_FORMAT, "\"ik.links\" must be an array", i);
+                fail(&r, "links", ls, "an array");
                 goto done;
             }
             d->ik.links = links + link_used;
-            for (const cJSON *l = ls ? ls->child : NULL; l; l = l->next) {
+            int k = 0;
+            for (const cJSON *l = ls ? ls->child : NULL; l; l = l->next, k++) {
                 pm_ik_link *lk = &links[link_used++];
+                pmi_format(r.path, sizeof r.path, "bones[%d].ik.links[%d]", i, k);
                 d->ik.link_count++;
-                if (!get_index(&r, l, "bone", &lk->bone, false, i)) goto done;
+                if (!get_index(&r, l, "bone", &lk->bone, false)) goto done;
                 if (cJSON_GetObjectItemCaseSensitive(l, "limitMin") || cJSON_GetObjectItemCaseSensitive(l, "limitMax")) {
                     lk->has_limit = true;
-                    if (!get_vec3(&r, l, "limitMin", &lk->limit_min, true, i) ||
-                        !get_vec3(&r, l, "limitMax", &lk->limit_max, true, i))
+                    if (!get_vec3(&r, l, "limitMin", &lk->limit_min, true) ||
+                        !get_vec3(&r, l, "limitMax", &lk->limit_max, true))
                         goto done;
                 }
             }
@@ -331,7 +317,8 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
     int m = 0;
     for (const cJSON *e = morph_count ? mn->child : NULL; e; e = e->next, m++) {
         if (!cJSON_IsString(e)) {
-            fail_at(&r, PM_ERR_BAD_FORMAT, "\"morphNames\" must hold strings", -1);
+            r.path[0] = 0;
+            fail(&r, "morphNames", mn, "an array of strings");
             goto done;
         }
         morphs[m] = e->valuestring;

@@ -127,17 +127,17 @@ typedef struct reader {
     char path[192]; /* where we are, e.g. "keyframes[3].traces.leftHand" */
 } reader;
 
-static bool fail(reader *r, const char *field, const char *fmt, ...) PMI_PRINTF(3, 4);
-static bool fail(reader *r, const char *field, const char *fmt, ...) {
+/* The shared field idiom (common/json.h) at the reader's path. */
+static pmi_json_at at_of(reader *r) { return (pmi_json_at){"timeline JSON", r->path, PM_ERR_BAD_FORMAT, r->err}; }
+static bool ok_or_stop(reader *r, pm_result res) {
+    if (res != PM_OK && r->status == PM_OK) r->status = res;
+    return res == PM_OK;
+}
+/* "timeline JSON: <path>.<field> must be <what>, got <v>" */
+static bool fail(reader *r, const char *field, const cJSON *v, const char *what) {
     if (r->status != PM_OK) return false;
-    char what[160];
-    va_list ap;
-    va_start(ap, fmt);
-    pmi_vformat(what, sizeof what, fmt, ap);
-    va_end(ap);
-    r->status = pmi_fail(r->err, PM_ERR_BAD_FORMAT, "timeline JSON: %s%s%s: %s", r->path, r->path[0] && field[0] ? "." : "",
-                         field, what);
-    return false;
+    const pmi_json_at at = at_of(r);
+    return ok_or_stop(r, pmi_json_fail(&at, field[0] ? field : NULL, v, "%s", what));
 }
 
 /* Push ".name" (or "[i]" when name is NULL) onto the path; returns the old length for pop(). */
@@ -151,26 +151,23 @@ static void pop(reader *r, size_t n) { r->path[n] = '\0'; }
 
 /* An object whose fields are all among `allowed` (NULL-terminated). */
 static bool check_object(reader *r, const cJSON *obj, const char *const *allowed) {
-    if (!cJSON_IsObject(obj)) return fail(r, "", "expected an object");
+    if (!cJSON_IsObject(obj)) return fail(r, "", obj, "an object");
     for (const cJSON *c = obj->child; c; c = c->next) {
         bool ok = false;
         for (int i = 0; allowed[i] && !ok; i++) ok = strcmp(c->string, allowed[i]) == 0;
-        if (!ok) return fail(r, c->string, "unknown field");
+        if (ok) continue;
+        char list[128] = "";
+        for (int i = 0; allowed[i]; i++) pmi_format(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", allowed[i]);
+        const pmi_json_at at = at_of(r);
+        return ok_or_stop(r, pmi_json_unknown(&at, c->string, list));
     }
     return true;
 }
 
 /* n finite numbers (|v| <= 1e6) as floats. */
 static bool read_floats(reader *r, const cJSON *a, const char *field, float *out, int n) {
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
-        return fail(r, field, "expected an array of %d numbers in -1e6..1e6", n);
-    int i = 0;
-    for (const cJSON *e = a->child; e; e = e->next, i++) {
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > PMI_MAX_COORD)
-            return fail(r, field, "expected an array of %d numbers in -1e6..1e6", n);
-        out[i] = (float)e->valuedouble;
-    }
-    return true;
+    const pmi_json_at at = at_of(r);
+    return r->status == PM_OK && ok_or_stop(r, pmi_json_floats(&at, field, a, n, PMI_MAX_COORD, out));
 }
 
 static bool read_vec3(reader *r, const cJSON *a, const char *field, pm_vec3 *out) {
@@ -181,23 +178,21 @@ static bool read_vec3(reader *r, const cJSON *a, const char *field, pm_vec3 *out
 }
 
 static bool read_number(reader *r, const cJSON *v, const char *field, double lo, double hi, double *out) {
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
-        return fail(r, field, "expected a number in %g..%g", lo, hi);
-    *out = v->valuedouble;
-    return true;
+    const pmi_json_at at = at_of(r);
+    return r->status == PM_OK && ok_or_stop(r, pmi_json_number(&at, field, v, lo, hi, NULL, out));
 }
 
 static bool read_mode(reader *r, const cJSON *v, pm_trajectory_mode *out) {
     if (cJSON_IsString(v) && strcmp(v->valuestring, "line") == 0) *out = PM_TRAJECTORY_LINE;
     else if (cJSON_IsString(v) && strcmp(v->valuestring, "curve") == 0) *out = PM_TRAJECTORY_CURVE;
-    else return fail(r, "mode", "expected \"line\" or \"curve\"");
+    else return fail(r, "mode", v, "\"line\" or \"curve\"");
     return true;
 }
 
 /* points: 1..64 points, each [x, y, z]. */
 static bool read_points(reader *r, const cJSON *a, pm_vec3 *out, uint32_t *count, uint32_t min) {
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < (int)min || cJSON_GetArraySize(a) > PM_TRAJECTORY_MAX_POINTS)
-        return fail(r, "points", "expected an array of %u to %d points", min, PM_TRAJECTORY_MAX_POINTS);
+        return fail(r, "points", a, min == 1 ? "an array of 1 to 64 points" : "an array of 2 to 64 points");
     uint32_t i = 0;
     char field[24];
     for (const cJSON *e = a->child; e; e = e->next, i++) {
@@ -230,7 +225,7 @@ static bool read_easing(reader *r, const cJSON *v, pm_easing *out) {
         return true;
     }
 bad:
-    return fail(r, "easing", "expected \"linear\", \"ease-in\", \"ease-out\", \"ease-in-out\" or [x1, y1, x2, y2] in 0..127");
+    return fail(r, "easing", v, "\"linear\", \"ease-in\", \"ease-out\", \"ease-in-out\" or [x1, y1, x2, y2] in [0, 127]");
 }
 
 /* A trace's or a draft's "mode", "points" (1..64) and "pole" (required, or optional: *has_pole says). */
@@ -249,7 +244,8 @@ static bool read_limb(reader *r, const cJSON *c, pm_limb *out) {
             *out = (pm_limb)l;
             return true;
         }
-    return fail(r, c->string, "not a limb (leftHand, rightHand, leftFoot, rightFoot)");
+    const pmi_json_at at = at_of(r);
+    return ok_or_stop(r, pmi_json_unknown(&at, c->string, "leftHand, rightHand, leftFoot, rightFoot"));
 }
 
 static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pm_trace *out) {
@@ -258,8 +254,8 @@ static bool read_trace(reader *r, pm_timeline *tl, const cJSON *j, pm_trace *out
     double id = 0, t = 0;
     pm_vec3 pts[PM_TRAJECTORY_MAX_POINTS];
     pm_trace tr = {0};
-    if (!read_number(r, cJSON_GetObjectItemCaseSensitive(j, "id"), "id", 1, 4294967295.0, &id)) return false;
-    if (id != floor(id)) return fail(r, "id", "expected a whole number");
+    const pmi_json_at at = at_of(r);
+    if (!ok_or_stop(r, pmi_json_whole(&at, "id", cJSON_GetObjectItemCaseSensitive(j, "id"), 1, 4294967295.0, &id))) return false;
     if (!read_path(r, j, &tr.mode, pts, &tr.point_count, &tr.pole, NULL) ||
         !read_number(r, cJSON_GetObjectItemCaseSensitive(j, "t"), "t", 0, 1, &t))
         return false;
@@ -284,16 +280,18 @@ static bool read_keyframe(reader *r, pm_timeline *tl, const cJSON *j, pmi_keyfra
     for (int m = 0; m < 2; m++) {
         const cJSON *map = cJSON_GetObjectItemCaseSensitive(j, maps[m]);
         if (!map) continue;
-        if (!cJSON_IsObject(map)) return fail(r, maps[m], "expected an object of bone name -> values");
+        if (!cJSON_IsObject(map)) return fail(r, maps[m], map, "an object of bone name -> values");
         size_t at = push(r, maps[m], 0);
         for (const cJSON *c = map->child; c; c = c->next) {
             uint32_t joint = pmi_timeline_find_joint(tl, c->string);
-            if (joint == PM_NO_INDEX) return fail(r, c->string, "no bone or joint of that name");
+            if (joint == PM_NO_INDEX)
+                return ok_or_stop(r, pmi_fail(r->err, PM_ERR_BAD_FORMAT, "timeline JSON: %s.%.64s names no bone or joint of the skeleton",
+                                             r->path, c->string));
             if (m == 0) {
                 float q[4];
                 if (!read_floats(r, c, c->string, q, 4)) return false;
                 if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f))
-                    return fail(r, c->string, "a zero quaternion is not a rotation");
+                    return fail(r, c->string, c, "a rotation (a quaternion that is not zero)");
                 const pm_quat read = {q[0], q[1], q[2], q[3]};
                 pmi_unit_quat(&kf->rot[joint], &read);
             } else if (!read_vec3(r, c, c->string, &kf->trans[joint])) {
@@ -320,7 +318,7 @@ static bool read_draft(reader *r, pm_timeline *tl, const cJSON *j, pm_limb limb)
 
 /* An object of limb -> trace (into traces[limb]) or, traces NULL, of limb -> trajectory (the drafts). */
 static bool read_limbs(reader *r, pm_timeline *tl, const cJSON *j, const char *field, pm_trace *traces) {
-    if (!cJSON_IsObject(j)) return fail(r, field, "expected an object of limb -> %s", traces ? "trace" : "trajectory");
+    if (!cJSON_IsObject(j)) return fail(r, field, j, traces ? "an object of limb -> trace" : "an object of limb -> trajectory");
     size_t at = push(r, field, 0);
     for (const cJSON *c = j->child; c; c = c->next) {
         pm_limb limb = (pm_limb)0;
@@ -357,7 +355,7 @@ static bool collect_extras(reader *r, const pm_skeleton *sk, const cJSON *kfs, c
                 if (!len || pm_skeleton_find_mmd(sk, c->string) != PM_NO_INDEX) continue;
                 if (pmi_strmap_get(&seen, c->string, len) != PM_NO_INDEX) continue;
                 if (pmi_utf8_sanitize((const uint8_t *)c->string, len, NULL, 0) != len)
-                    ok = fail(r, m ? "translations" : "rotations", "a bone name is not valid UTF-8");
+                    ok = fail(r, m ? "translations" : "rotations", c, "an object whose bone names are valid UTF-8");
                 else if (n == PMI_TIMELINE_MAX_EXTRA_BONES)
                     ok = false, r->status = pmi_fail(r->err, PM_ERR_LIMIT,
                                                      "timeline JSON: more than %d bone names the skeleton lacks",
@@ -391,7 +389,7 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     double bpm = PM_TIMELINE_DEFAULT_BPM, next_id = 1, version = FORMAT_VERSION;
     if (!check_object(&r, root, keys)) goto done;
     if (fmt && !(cJSON_IsString(fmt) && strcmp(fmt->valuestring, FORMAT_NAME) == 0)) {
-        fail(&r, "format", "expected \"" FORMAT_NAME "\"");
+        fail(&r, "format", fmt, "\"" FORMAT_NAME "\"");
         goto done;
     }
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version"), *bpm_j = cJSON_GetObjectItemCaseSensitive(root, "bpm");
@@ -400,7 +398,7 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
     if (bpm_j && !read_number(&r, bpm_j, "bpm", PM_TIMELINE_MIN_BPM, PM_TIMELINE_MAX_BPM, &bpm)) goto done;
     if (next && !read_number(&r, next, "nextTraceId", 1, 4294967295.0, &next_id)) goto done;
     if (!cJSON_IsArray(kfs)) {
-        fail(&r, "keyframes", "expected an array");
+        fail(&r, "keyframes", kfs, "an array");
         goto done;
     }
     if (cJSON_GetArraySize(kfs) > PM_TIMELINE_MAX_KEYFRAMES) {
@@ -425,10 +423,9 @@ pm_result pm_timeline_from_json(const char *json, size_t len, const pm_skeleton 
         for (int l = 0; l < PM_LIMB_COUNT; l++)
             if (kf.trace[l].id >= next_id) next_id = (double)kf.trace[l].id + 1;
         const uint32_t before = tl->kf_count;
-        const double beat = kf.beat;
         if ((r.status = pmi_timeline_insert(tl, &kf, NULL, err)) != PM_OK) goto done;
         if (tl->kf_count == before) {
-            fail(&r, "beat", "beat %g appears twice", beat);
+            fail(&r, "beat", cJSON_GetObjectItemCaseSensitive(k, "beat"), "a beat no other keyframe has");
             goto done;
         }
         pop(&r, at);
