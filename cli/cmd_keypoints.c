@@ -27,8 +27,8 @@ const char cmd_keypoints_usage[] =
     "  --fps N          resample BVH/glTF to N frames per second (VMD is always 30)\n"
     "  --animation K    glTF: animation index (default 0)\n"
     "  --format F       bvh, vmd, gltf, json, ndjson or binary instead of detecting it\n"
-    "  --model M.pmx    VMD: evaluate on this PMX/PMD model's own skeleton and IK (default: the MMD\n"
-    "                   standard skeleton measured from the CC0 reference model)\n"
+    "  --model M.pmx    VMD: play it on this PMX/PMD model's own skeleton and IK (default: the\n"
+    "                   built-in mannequin)\n"
     "A progress bar is drawn on a terminal for long inputs; a summary (frames, NaN count, out-of-range\n"
     "count, ignored bones) goes to stderr. Exit status 0, 1 on bad input, 2 on a usage error.\n";
 

@@ -5,6 +5,7 @@
 
 #include "keypoints/kp_internal.h"
 #include "procmotion/keypoints.h"
+#include "procmotion/mannequin.h"
 #include "procmotion/vmd.h"
 
 static pm_kp_sequence *convert(const unsigned char *data, size_t size, const pm_kp_options *o) {
@@ -272,7 +273,7 @@ PM_TEST(vmd_leg_ik_bends_knees_forward_and_ignores_unknown_bones) {
     PM_CHECK_STR(s->stats.family, "mmd");
     check_clean(s, "IK squat");
     PM_CHECK(s->angles[30 * 10 + 6] > -0.6f); /* knees clearly bent at the bottom */
-    PM_CHECK(s->angles[0 * 10 + 6] < -0.95f);
+    PM_CHECK(s->angles[0 * 10 + 6] < -0.94f);  /* as at rest: the mannequin's knee points sit 19 degrees off the line */
     uint32_t bent, fwd;
     knees(s, &bent, &fwd);
     PM_CHECK(bent > 40);
@@ -306,42 +307,42 @@ PM_TEST(vmd_unreachable_and_degenerate_ik_targets_never_give_nan) {
     if (!s) return;
     PM_CHECK_EQ_INT(s->stats.legs, PM_KP_LEGS_IK);
     check_clean(s, "IK extremes");
-    /* the unreachable leg is straight and points at the target */
-    PM_CHECK(s->angles[0 * 10 + 6] < -0.999f);
+    /* the unreachable leg is as straight as MMD's knee limit lets it be: as at rest */
+    PM_CHECK_MSG(s->angles[0 * 10 + 6] < -0.93f, "knee cosine %g", s->angles[0 * 10 + 6]);
     pm_kp_free(s);
 }
 
-PM_TEST(vmd_on_the_reference_model_agrees_with_the_standard_skeleton) {
-    /* The standard skeleton is measured from yw_test_model.pmx: evaluating the same VMD on that model with
-     * the pose evaluator (babylon-mmd's append and CCD IK) must give the same keypoints, exactly for FK
-     * and within the IK solvers' difference (analytic two-bone vs limited CCD) for leg IK. */
+PM_TEST(vmd_without_a_model_plays_on_the_mannequin) {
+    /* No model: the VMD is played by the pose evaluator on the built-in mannequin, exactly as when the
+     * mannequin's PMX is given as the model. */
     size_t msize = 0;
-    unsigned char *model = pm_test_read_fixture("pmx/yw_test_model/yw_test_model.pmx", &msize);
-    if (!model) return;
-    static const struct {
-        const char *file;
-        double tol;
-    } cases[] = {{"vmd/mmt_test_model_test_motion.vmd", 1e-4}, {"vmd/mei_greeting.vmd", 0.015}, {"vmd/mei_wait.vmd", 0.015},
-                 {"vmd/gene_02_laugh.vmd", 0.015}, {"vmd/gene_stand.vmd", 0.015}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    pm_result mr = pm_mannequin_pmx(NULL, NULL, 0, &msize, NULL);
+    unsigned char *mannequin = mr == PM_OK ? malloc(msize) : NULL;
+    PM_CHECK(mannequin && pm_mannequin_pmx(NULL, mannequin, msize, &msize, NULL) == PM_OK);
+    static const char *const files[] = {"vmd/mmt_test_model_test_motion.vmd", "vmd/mei_greeting.vmd", "vmd/gene_stand.vmd"};
+    for (size_t c = 0; mannequin && c < sizeof files / sizeof files[0]; c++) {
         size_t size = 0;
-        unsigned char *data = pm_test_read_fixture(cases[c].file, &size);
+        unsigned char *data = pm_test_read_fixture(files[c], &size);
         if (!data) continue;
-        pm_kp_options o = {.model = model, .model_size = msize};
+        pm_kp_options o = {.model = mannequin, .model_size = msize};
         pm_kp_sequence *m = convert(data, size, &o), *s = convert(data, size, NULL);
         if (m && s) {
-            check_clean(m, cases[c].file);
+            check_clean(s, files[c]);
             PM_CHECK_EQ_INT(m->stats.legs, s->stats.legs);
             PM_CHECK_EQ_INT(m->frame_count, s->frame_count);
-            double worst = 0;
-            for (size_t i = 0; m->frame_count == s->frame_count && i < (size_t)m->frame_count * 99; i++)
-                worst = fmax(worst, fabs(m->points[i] - s->points[i]));
-            PM_CHECK_MSG(worst <= cases[c].tol, "%s: model vs standard skeleton differ by %g", cases[c].file, worst);
+            PM_CHECK(m->frame_count == s->frame_count && memcmp(m->points, s->points, (size_t)m->frame_count * 99 * sizeof(float)) == 0);
         }
         pm_kp_free(m);
         pm_kp_free(s);
         free(data);
     }
+    free(mannequin);
+}
+
+PM_TEST(a_model_goes_with_a_vmd_only_and_a_broken_model_is_named) {
+    size_t msize = 0;
+    unsigned char *model = pm_test_read_fixture("pmx/yw_test_model/yw_test_model.pmx", &msize);
+    if (!model) return;
     /* a model with something other than a VMD is refused; a broken model names the problem */
     pm_kp_options o = {.model = model, .model_size = msize};
     pm_kp_sequence *x = NULL;

@@ -50,16 +50,13 @@
  * SOURCES
  *   BVH (bvh.h): at its own frame rate, or resampled to options.fps. glTF/GLB (gltf.h): animation
  *   options.animation sampled at 30 fps (or options.fps); a file without animations gives one rest
- *   frame. VMD: always 30 fps whatever options.fps says; evaluated on the MMD standard skeleton measured
- *   from the CC0 model yw_test_model.pmx (wasm/src/keypoints/mmd_standard.c); bone names are matched
- *   with full-width and half-width ASCII alike (足ＩＫ = 足IK); VMD bones outside that skeleton are
- *   ignored and counted (stats.ignored_bones). Leg drive is decided once per motion: a 足ＩＫ track with a
- *   non-zero translation -> leg IK (analytic two-bone: the knee bends towards the character's front,
- *   an unreachable target straightens the leg, never NaN; つま先ＩＫ aims the foot; property keys that
- *   switch a leg IK off give FK for those frames), otherwise FK. With options.model (PMX/PMD) the VMD
- *   is evaluated on that model's skeleton by the pose evaluator (pose.h: babylon-mmd's append and CCD
- *   IK with the model's limits; names matched with full-/half-width folding); the same leg-drive rule
- *   then switches the model's 足ＩＫ/つま先ＩＫ chains off for an FK motion. JSON keypoints (mediapipe33@0.1.0, see
+ *   frame. VMD: always 30 fps whatever options.fps says; played by the pose evaluator (pose.h: the
+ *   MMD-exact evaluator, babylon-mmd's append and CCD IK with the skeleton's limits) on options.model
+ *   (PMX/PMD) or, without one, on the built-in mannequin (mannequin.h: the 32 semi-standard bones);
+ *   bone names are matched with full-width and half-width ASCII alike (足ＩＫ = 足IK) and bones the
+ *   skeleton lacks are ignored and counted (stats.ignored_bones). Leg drive is decided once per motion:
+ *   a 足ＩＫ track with a non-zero translation -> leg IK, otherwise FK, which
+ *   switches the skeleton's 足ＩＫ/つま先ＩＫ chains off. JSON keypoints (mediapipe33@0.1.0, see
  *   docs/keypoints.md): validated, then taken back to the world frame (x - 0.5, 0.5 - y, -z) and
  *   normalised like every other source. NDJSON and binary streams written by this module are read
  *   back as they are (no renormalisation).
@@ -173,8 +170,8 @@ typedef struct pm_kp_options {
     double fps;            /* 0 = source rate; BVH and glTF are resampled to it; ignored for VMD */
     uint32_t animation;    /* glTF animation index */
     uint32_t max_frames;   /* 0 = 1 000 000; more is PM_ERR_LIMIT */
-    const uint8_t *model;  /* VMD only: a PMX or PMD model whose own skeleton and IK to use (NULL = the MMD
-                              standard skeleton); borrowed during the call */
+    const uint8_t *model;  /* VMD only: a PMX or PMD model whose own skeleton and IK to use (NULL = the built-in
+                              mannequin); borrowed during the call */
     size_t model_size;
     pm_kp_progress_fn progress;
     void *progress_user;

@@ -55,6 +55,11 @@ typedef struct pm_mannequin_options {
     pm_allocator allocator;
 } pm_mannequin_options;
 
+/* The mannequin's rest position (world, MMD units) of the semi-standard bone `name` (compared as
+ * pm_names_equal does): true and *out set when the mannequin has that bone. The standard figure every
+ * generator assumes when a model gives bone names without positions. */
+bool pm_mannequin_rest_position(const char *name, pm_vec3 *out);
+
 pm_result pm_mannequin_skeleton(const pm_mannequin_options *opts, pm_skeleton **out, pm_error *err);
 pm_result pm_mannequin_pmx(const pm_mannequin_options *opts, uint8_t *out, size_t out_cap, size_t *out_size,
                            pm_error *err);

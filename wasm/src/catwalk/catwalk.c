@@ -34,38 +34,37 @@ _Static_assert(CB_COUNT == PM_CATWALK_BONE_COUNT, "PM_CATWALK_BONE_COUNT must ma
 typedef struct cw_bone_def {
     const char *canonical; /* the semi-standard name (reported when missing, used by the standard figure) */
     pm_rig_role role;      /* what the rig resolver looks for (procmotion/rig.h) */
-    float std[3];          /* the semi-standard figure (NOTES.md), world rest position */
 } cw_bone_def;
 
 static const cw_bone_def BONES[CW_BONES] = {
-    [CB_CENTER] = {"センター", PM_RIG_CENTER, {0, 8, 0}},
-    [CB_GROOVE] = {"グルーブ", PM_RIG_GROOVE, {0, 8.2f, 0}},
-    [CB_WAIST] = {"腰", PM_RIG_WAIST, {0, 11.749f, 0.265f}},
-    [CB_LOWER] = {"下半身", PM_RIG_LOWER_BODY, {0, 13.243f, -0.255f}},
-    [CB_UPPER] = {"上半身", PM_RIG_UPPER_BODY, {0, 13.301f, -0.255f}},
-    [CB_UPPER2] = {"上半身2", PM_RIG_UPPER_BODY2, {0, 14.392f, -0.166f}},
-    [CB_NECK] = {"首", PM_RIG_NECK, {0, 16.418f, 0}},
-    [CB_HEAD] = {"頭", PM_RIG_HEAD, {0, 16.799f, 0}},
-    [CB_SHOULDER_L] = {"左肩", PM_RIG_LEFT_SHOULDER, {0.136f, 16.130f, 0.265f}},
-    [CB_SHOULDER_R] = {"右肩", PM_RIG_RIGHT_SHOULDER, {-0.136f, 16.130f, 0.265f}},
-    [CB_ARM_L] = {"左腕", PM_RIG_LEFT_ARM, {1.005f, 16.034f, 0.318f}},
-    [CB_ARM_R] = {"右腕", PM_RIG_RIGHT_ARM, {-1.005f, 16.034f, 0.318f}},
-    [CB_ELBOW_L] = {"左ひじ", PM_RIG_LEFT_ELBOW, {3.175f, 13.808f, 0.282f}},
-    [CB_ELBOW_R] = {"右ひじ", PM_RIG_RIGHT_ELBOW, {-3.175f, 13.808f, 0.282f}},
-    [CB_LEG_IK_L] = {"左足ＩＫ", PM_RIG_LEFT_LEG_IK, {0.875f, 1.34f, 0}},
-    [CB_LEG_IK_R] = {"右足ＩＫ", PM_RIG_RIGHT_LEG_IK, {-0.875f, 1.34f, 0}},
-    [CB_TOE_IK_L] = {"左つま先ＩＫ", PM_RIG_LEFT_TOE_IK, {0.929f, 0, -2.464f}},
-    [CB_TOE_IK_R] = {"右つま先ＩＫ", PM_RIG_RIGHT_TOE_IK, {-0.929f, 0, -2.464f}},
-    [CG_HIP_L] = {"左足", PM_RIG_LEFT_LEG, {0.797f, 10.753f, -0.073f}},
-    [CG_HIP_R] = {"右足", PM_RIG_RIGHT_LEG, {-0.797f, 10.753f, -0.073f}},
-    [CG_KNEE_L] = {"左ひざ", PM_RIG_LEFT_KNEE, {0.684f, 5.984f, -0.817f}},
-    [CG_KNEE_R] = {"右ひざ", PM_RIG_RIGHT_KNEE, {-0.684f, 5.984f, -0.817f}},
-    [CG_ANKLE_L] = {"左足首", PM_RIG_LEFT_ANKLE, {0.874f, 1.470f, -0.001f}},
-    [CG_ANKLE_R] = {"右足首", PM_RIG_RIGHT_ANKLE, {-0.874f, 1.470f, -0.001f}},
-    [CG_TOE_L] = {"左つま先", PM_RIG_LEFT_TOE, {0.927f, 0.033f, -2.409f}},
-    [CG_TOE_R] = {"右つま先", PM_RIG_RIGHT_TOE, {-0.927f, 0.033f, -2.409f}},
-    [CG_WRIST_L] = {"左手首", PM_RIG_LEFT_WRIST, {4.397f, 11.978f, 0.272f}},
-    [CG_WRIST_R] = {"右手首", PM_RIG_RIGHT_WRIST, {-4.397f, 11.978f, 0.272f}},
+    [CB_CENTER] = {"センター", PM_RIG_CENTER},
+    [CB_GROOVE] = {"グルーブ", PM_RIG_GROOVE},
+    [CB_WAIST] = {"腰", PM_RIG_WAIST},
+    [CB_LOWER] = {"下半身", PM_RIG_LOWER_BODY},
+    [CB_UPPER] = {"上半身", PM_RIG_UPPER_BODY},
+    [CB_UPPER2] = {"上半身2", PM_RIG_UPPER_BODY2},
+    [CB_NECK] = {"首", PM_RIG_NECK},
+    [CB_HEAD] = {"頭", PM_RIG_HEAD},
+    [CB_SHOULDER_L] = {"左肩", PM_RIG_LEFT_SHOULDER},
+    [CB_SHOULDER_R] = {"右肩", PM_RIG_RIGHT_SHOULDER},
+    [CB_ARM_L] = {"左腕", PM_RIG_LEFT_ARM},
+    [CB_ARM_R] = {"右腕", PM_RIG_RIGHT_ARM},
+    [CB_ELBOW_L] = {"左ひじ", PM_RIG_LEFT_ELBOW},
+    [CB_ELBOW_R] = {"右ひじ", PM_RIG_RIGHT_ELBOW},
+    [CB_LEG_IK_L] = {"左足ＩＫ", PM_RIG_LEFT_LEG_IK},
+    [CB_LEG_IK_R] = {"右足ＩＫ", PM_RIG_RIGHT_LEG_IK},
+    [CB_TOE_IK_L] = {"左つま先ＩＫ", PM_RIG_LEFT_TOE_IK},
+    [CB_TOE_IK_R] = {"右つま先ＩＫ", PM_RIG_RIGHT_TOE_IK},
+    [CG_HIP_L] = {"左足", PM_RIG_LEFT_LEG},
+    [CG_HIP_R] = {"右足", PM_RIG_RIGHT_LEG},
+    [CG_KNEE_L] = {"左ひざ", PM_RIG_LEFT_KNEE},
+    [CG_KNEE_R] = {"右ひざ", PM_RIG_RIGHT_KNEE},
+    [CG_ANKLE_L] = {"左足首", PM_RIG_LEFT_ANKLE},
+    [CG_ANKLE_R] = {"右足首", PM_RIG_RIGHT_ANKLE},
+    [CG_TOE_L] = {"左つま先", PM_RIG_LEFT_TOE},
+    [CG_TOE_R] = {"右つま先", PM_RIG_RIGHT_TOE},
+    [CG_WRIST_L] = {"左手首", PM_RIG_LEFT_WRIST},
+    [CG_WRIST_R] = {"右手首", PM_RIG_RIGHT_WRIST},
 };
 
 static const char *const BLINK_MORPHS[] = {"まばたき", "blink", "Fcl_EYE_Close", "eye_close", "eyeBlink", 0};
@@ -534,9 +533,14 @@ PMI_COLD static pm_result resolve_model(cw *c, const pm_catwalk_model *model, co
     }
     double std_leg = 0, model_leg = 0;
     int legs = 0;
+    pmi_dv std[CW_BONES]; /* the standard figure: the built-in mannequin's rest positions */
+    for (int b = 0; b < CW_BONES; b++) {
+        pm_vec3 p = {0, 0, 0};
+        pm_mannequin_rest_position(BONES[b].canonical, &p);
+        std[b] = pmi_dv_of(p);
+    }
     for (int s = 0; s < 2; s++) {
-        const cw_bone_def *h = &BONES[CG_HIP_L + s], *k = &BONES[CG_KNEE_L + s], *an = &BONES[CG_ANKLE_L + s];
-        pmi_dv H = {h->std[0], h->std[1], h->std[2]}, K = {k->std[0], k->std[1], k->std[2]}, A = {an->std[0], an->std[1], an->std[2]};
+        const pmi_dv H = std[CG_HIP_L + s], K = std[CG_KNEE_L + s], A = std[CG_ANKLE_L + s];
         std_leg += pmi_dv_len(pmi_dv_sub(H, K)) + pmi_dv_len(pmi_dv_sub(K, A));
         if (have[CG_HIP_L + s] && have[CG_KNEE_L + s] && have[CG_ANKLE_L + s]) {
             model_leg += pmi_dv_len(pmi_dv_sub(known[CG_HIP_L + s], known[CG_KNEE_L + s])) +
@@ -547,7 +551,7 @@ PMI_COLD static pm_result resolve_model(cw *c, const pm_catwalk_model *model, co
     std_leg *= 0.5;
     double scale = legs && model_leg / legs > 1e-3 ? (model_leg / legs) / std_leg : 1.0;
     for (int b = 0; b < CW_BONES; b++)
-        c->pos[b] = have[b] ? known[b] : (pmi_dv){BONES[b].std[0] * scale, BONES[b].std[1] * scale, BONES[b].std[2] * scale};
+        c->pos[b] = have[b] ? known[b] : pmi_dv_scale(std[b], scale);
     for (int s = 0; s < 2; s++) {
         double thigh = pmi_dv_len(pmi_dv_sub(c->pos[CG_HIP_L + s], c->pos[CG_KNEE_L + s]));
         double shin = pmi_dv_len(pmi_dv_sub(c->pos[CG_KNEE_L + s], c->pos[CG_ANKLE_L + s]));

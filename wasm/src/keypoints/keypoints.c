@@ -51,7 +51,7 @@ pm_result pm_kp_from_data(const uint8_t *data, size_t size, pm_kp_format format,
     switch (format) {
     case PM_KP_FORMAT_BVH: return pmi_kp_from_bvh(data, size, opts, out, err);
     case PM_KP_FORMAT_VMD:
-        return opts && opts->model ? pmi_kp_from_vmd_model(data, size, opts, out, err) : pmi_kp_from_vmd(data, size, opts, out, err);
+        return pmi_kp_from_vmd(data, size, opts, out, err);
     case PM_KP_FORMAT_GLTF: return pmi_kp_from_gltf(data, size, opts, out, err);
     case PM_KP_FORMAT_JSON: return pmi_kp_from_json(data, size, opts, out, err);
     case PM_KP_FORMAT_NDJSON: return pm_kp_read_ndjson(data, size, opts, out, err);

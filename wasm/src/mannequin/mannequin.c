@@ -2,6 +2,7 @@
  * procmotion/mannequin.h and docs/mannequin.md). */
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
+#include "procmotion/text.h"
 
 #include "mannequin/mannequin_internal.h"
 #include "skeleton/build.h"
@@ -100,6 +101,15 @@ _Static_assert(B_TOE_IK_L == B_LEG_IK_L + 1 && B_LEG_IK_R == B_LEG_IK_L + 2 && B
 static const char *const morph_names[3] = {"まばたき", "あ", "笑い"};
 static const char *const morph_names_en[3] = {"blink", "a", "smile"};
 static const uint8_t morph_panels[3] = {2, 3, 2};
+
+bool pm_mannequin_rest_position(const char *name, pm_vec3 *out) {
+    for (int i = 0; name && i < B_COUNT; i++)
+        if (pm_names_equal(table[i].name, strlen(table[i].name), name, strlen(name))) {
+            if (out) *out = pmi_vec3_make(table[i].x, table[i].y, table[i].z);
+            return true;
+        }
+    return false;
+}
 
 static pm_result build_skeleton(const pm_mannequin_options *o, pm_skeleton **out, pm_error *err) {
     uint32_t n = o->omit_eye_bones ? B_COUNT_NO_EYES : B_COUNT;
