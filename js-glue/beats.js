@@ -11,7 +11,6 @@
 //
 // procmotion's 'beats' feature module (procmotion-beats.wasm): index.js imports this file on the first
 // pm.loadAsync('beats') (all.js at startup) and puts `api` on the ProcMotion.
-import * as B from './dist/abi-beats.js';
 import { ERROR_SIZE, ProcMotionError, gridOf, toBytes, withScratch } from './runtime.js';
 
 const CHUNK = 32768; // frames handed to the core per push
@@ -54,14 +53,14 @@ function installBeats() {
       try {
         const errPtr = s.alloc(ERROR_SIZE);
         const opts = s.put(optionVector(options), Float64Array);
-        this.handle = mod[B.pm_abi_beats_create](sampleRate, channels, opts, 7, errPtr);
+        this.handle = mod.pm_abi_beats_create(sampleRate, channels, opts, 7, errPtr);
         if (!this.handle) throw pm._error(errPtr, 'beats');
-        this.buf = mod[B.pm_abi_alloc](CHUNK * channels * 4 + ERROR_SIZE + 48);
+        this.buf = mod.pm_abi_alloc(CHUNK * channels * 4 + ERROR_SIZE + 48);
         if (!this.buf) throw fail('beats: out of wasm memory', 'PM_ERR_OUT_OF_MEMORY');
         this.errPtr = this.buf + CHUNK * channels * 4;
         this.outPtr = this.errPtr + ERROR_SIZE;
       } catch (e) {
-        if (this.handle) mod[B.pm_abi_beats_free](this.handle);
+        if (this.handle) mod.pm_abi_beats_free(this.handle);
         this.handle = 0;
         throw e;
       } finally {
@@ -87,7 +86,7 @@ function installBeats() {
       for (let i = 0; i < x.length; i += per) {
         const part = x.subarray(i, Math.min(x.length, i + per));
         mod.HEAPF32.set(part, this.buf >> 2);
-        this._ok(mod[B.pm_abi_beats_push](this.handle, this.buf, part.length / this.channels, this.errPtr));
+        this._ok(mod.pm_abi_beats_push(this.handle, this.buf, part.length / this.channels, this.errPtr));
       }
     }
 
@@ -95,7 +94,7 @@ function installBeats() {
     now() {
       this._live();
       const mod = this.pm.mod;
-      this._ok(mod[B.pm_abi_beats_now](this.handle, this.outPtr, this.errPtr));
+      this._ok(mod.pm_abi_beats_now(this.handle, this.outPtr, this.errPtr));
       const v = new Float64Array(mod.HEAPU8.buffer, this.outPtr, 6);
       return { time: v[0], bpm: v[1], lastBeat: v[2], nextBeat: v[3], phase: v[4], confidence: v[5] };
     }
@@ -104,7 +103,7 @@ function installBeats() {
     finish() {
       this._live();
       const out = this.outPtr;
-      this._ok(this.pm.mod[B.pm_abi_beats_finish](this.handle, out, out + 4, this.errPtr));
+      this._ok(this.pm.mod.pm_abi_beats_finish(this.handle, out, out + 4, this.errPtr));
       return resultOf(this.pm._takeBytes(out).buffer); // a copy of exactly the block (its own ArrayBuffer), the module's freed
     }
 
@@ -115,8 +114,8 @@ function installBeats() {
 
     free() {
       if (!this.handle) return;
-      this.pm.mod[B.pm_abi_beats_free](this.handle);
-      this.pm.mod[B.pm_abi_free](this.buf);
+      this.pm.mod.pm_abi_beats_free(this.handle);
+      this.pm.mod.pm_abi_free(this.buf);
       this.handle = 0;
     }
   }
@@ -173,7 +172,7 @@ function installBeats() {
       const errPtr = s.alloc(ERROR_SIZE);
       const beatsPtr = g.beats ? s.put(g.beats, Float64Array) : 0;
       const n = xs ? xs.length : 0, inPtr = xs ? s.put(xs, Float64Array) : 0, outPtr = xs ? s.alloc(n * 8) : 0;
-      if (pm.mod[B.pm_abi_beat_grid_eval](g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, mode, inPtr, n, outPtr, errPtr) !== 0) {
+      if (pm.mod.pm_abi_beat_grid_eval(g.bpm, g.offset, beatsPtr, g.beats ? g.beats.length : 0, mode, inPtr, n, outPtr, errPtr) !== 0) {
         pm._throw(s, errPtr, 'beats');
       }
       return xs && pm._copy(Float64Array, outPtr, n);
@@ -261,7 +260,7 @@ function installBeats() {
       const xs = Float64Array.from(Array.from(times ?? []));
       return withScratch(this, (s) => {
         const errPtr = s.alloc(ERROR_SIZE), inPtr = s.put(xs, Float64Array), outPtr = s.alloc(16);
-        if (this.mod[B.pm_abi_beat_grid_from_taps](inPtr, xs.length, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'beats');
+        if (this.mod.pm_abi_beat_grid_from_taps(inPtr, xs.length, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'beats');
         const v = this._copy(Float64Array, outPtr, 2);
         return { bpm: v[0], offset: v[1], beats: null, beatsPerBar: 4, firstDownbeat: 0 };
       });
@@ -277,7 +276,7 @@ function installBeats() {
       const data = toBytes(bytes, 'readWav', 'beats');
       return withScratch(this, (s) => {
         const inPtr = s.put(data);
-        const block = this._callForBuffer(s, 'wav', (out, size, err) => this.mod[B.pm_abi_wav_read](inPtr, data.byteLength, out, size, err));
+        const block = this._callForBuffer(s, 'wav', (out, size, err) => this.mod.pm_abi_wav_read(inPtr, data.byteLength, out, size, err));
         const h = new Uint32Array(block.buffer, block.byteOffset, 9);
         const frames = h[2] + h[3] * 2 ** 32;
         return {
@@ -296,7 +295,7 @@ function installBeats() {
       if (!Number.isInteger(sampleRate) || sampleRate < 1) throw fail(`writeWav: sampleRate must be a whole number of Hz, got ${sampleRate}`);
       return withScratch(this, (s) => {
         const p = s.put(x, Float32Array);
-        return this._callForBuffer(s, 'wav', (out, size, err) => this.mod[B.pm_abi_wav_write](p, x.length / channels, channels, sampleRate, e, out, size, err));
+        return this._callForBuffer(s, 'wav', (out, size, err) => this.mod.pm_abi_wav_write(p, x.length / channels, channels, sampleRate, e, out, size, err));
       });
     },
   };

@@ -47,14 +47,14 @@ export class Groove {
       const errPtr = s.alloc(ERROR_SIZE);
       this.skeleton = pm._skeletonHandle(s, skeleton, errPtr, 'createGroove');
       const [json, len] = putText(s, settingsText(config, 'createGroove'));
-      this.handle = mod[M.pm_abi_groove_create](this.skeleton, json, len, errPtr);
+      this.handle = mod.pm_abi_groove_create(this.skeleton, json, len, errPtr);
       if (!this.handle) pm._throw(s, errPtr, 'groove');
-      this.boneCount = mod[M.pm_abi_skeleton_bone_count](this.skeleton);
+      this.boneCount = mod.pm_abi_skeleton_bone_count(this.skeleton);
       const infoPtr = s.alloc(M.GROOVE_INFO_COUNT * 4);
-      mod[M.pm_abi_groove_info](this.handle, infoPtr);
+      mod.pm_abi_groove_info(this.handle, infoPtr);
       this._info = pm._copy(Uint32Array, infoPtr, M.GROOVE_INFO_COUNT);
-      this.errPtr = mod[M.pm_abi_alloc](ERROR_SIZE);
-      this.posPtr = mod[M.pm_abi_alloc](24);
+      this.errPtr = mod.pm_abi_alloc(ERROR_SIZE);
+      this.posPtr = mod.pm_abi_alloc(24);
     } catch (e) {
       this.dispose(); // whatever was made before the throw (settingsText throws after the skeleton exists)
       throw e;
@@ -123,7 +123,7 @@ export class Groove {
     this._check();
     return withScratch(this.pm, (s) => {
       const [json, len] = putText(s, settingsText(config, 'setConfig'));
-      this._call(this.pm.mod[M.pm_abi_groove_set_config](this.handle, json, len, this.errPtr));
+      this._call(this.pm.mod.pm_abi_groove_set_config(this.handle, json, len, this.errPtr));
     });
   }
 
@@ -147,25 +147,25 @@ export class Groove {
     if (pose instanceof PoseEvaluator) {
       if (pose.boneCount !== n) throw fail(`groove: the PoseEvaluator has ${pose.boneCount} bones, the groove ${n}`);
       if (!Number.isFinite(timeSeconds)) throw fail('groove: time is not finite');
-      this._call(mod[M.pm_abi_pose_sample](pose.handle, timeSeconds * 30, this.errPtr));
-      rot = mod[M.pm_abi_pose_rotations](pose.handle);
-      trans = mod[M.pm_abi_pose_translations](pose.handle);
+      this._call(mod.pm_abi_pose_sample(pose.handle, timeSeconds * 30, this.errPtr));
+      rot = mod.pm_abi_pose_rotations(pose.handle);
+      trans = mod.pm_abi_pose_translations(pose.handle);
     } else if (pose) {
       const r = pose.rotations, t = pose.translations ?? pose.positions;
       if (!r || r.length !== 4 * n) throw fail(`groove: pose.rotations must hold 4 x ${n} numbers`);
       if (t && t.length !== 3 * n) throw fail(`groove: pose.translations must hold 3 x ${n} numbers`);
-      rot = mod[M.pm_abi_groove_rotations](this.handle);
+      rot = mod.pm_abi_groove_rotations(this.handle);
       mod.HEAPF32.set(r, rot >> 2);
       if (t) {
-        trans = mod[M.pm_abi_groove_translations](this.handle);
+        trans = mod.pm_abi_groove_translations(this.handle);
         mod.HEAPF32.set(t, trans >> 2);
       }
     }
     const flags = (options.legIkUser ? GROOVE_FLAG.legIkUser : 0) | (options.resetAnchors ? GROOVE_FLAG.resetAnchors : 0) |
       (options.offsetsOnly ? GROOVE_FLAG.offsetsOnly : 0);
     this._useGrid(bpm);
-    this._call(mod[M.pm_abi_groove_offsets](this.handle, rot, trans, timeSeconds, typeof bpm === 'number' ? bpm : 60, flags, this.errPtr));
-    const p = mod[M.pm_abi_groove_output](this.handle) >> 2;
+    this._call(mod.pm_abi_groove_offsets(this.handle, rot, trans, timeSeconds, typeof bpm === 'number' ? bpm : 60, flags, this.errPtr));
+    const p = mod.pm_abi_groove_output(this.handle) >> 2;
     this._out.set(mod.HEAPF32.subarray(p, p + this._out.length));
     this.result.beat = this._out[M.GROOVE_OUT_BEAT];
     this.result.legsSolved = this._out[M.GROOVE_OUT_LEGS_SOLVED] === 1;
@@ -179,7 +179,7 @@ export class Groove {
     if (grid === this._grid) return;
     return withScratch(this.pm, (s) => {
       const block = grid ? gridBlock(s, grid) : 0;
-      this._call(this.pm.mod[M.pm_abi_groove_set_grid](this.handle, block, this.errPtr));
+      this._call(this.pm.mod.pm_abi_groove_set_grid(this.handle, block, this.errPtr));
       this._grid = grid;
     });
   }
@@ -235,7 +235,7 @@ export class Groove {
   /** World positions (3 per bone) of the grooved pose of the last offsets() call: a copy. */
   worldPositions() {
     this._check();
-    const w = this.pm.mod[M.pm_abi_groove_world](this.handle) >> 2;
+    const w = this.pm.mod.pm_abi_groove_world(this.handle) >> 2;
     return positionsOf(this.pm.mod.HEAPF32.subarray(w, w + 16 * this.boneCount));
   }
 
@@ -246,14 +246,14 @@ export class Groove {
    */
   previewStep(position, timeSeconds, bpm, options = {}) {
     this._check();
-    return this._preview(position, (p) => this._call(this.pm.mod[M.pm_abi_groove_preview_step](
+    return this._preview(position, (p) => this._call(this.pm.mod.pm_abi_groove_preview_step(
       this.handle, p, timeSeconds, bpm, options.legIkUser ? GROOVE_FLAG.legIkUser : 0, this.errPtr)));
   }
 
   /** Take the last preview offset back out of `position`. */
   previewStop(position) {
     this._check();
-    return this._preview(position, (p) => this.pm.mod[M.pm_abi_groove_preview_stop](this.handle, p));
+    return this._preview(position, (p) => this.pm.mod.pm_abi_groove_preview_stop(this.handle, p));
   }
 
   _preview(position, call) {
@@ -269,7 +269,7 @@ export class Groove {
   /** Capture the foot anchors again on the next call. */
   resetAnchors() {
     this._check();
-    this.pm.mod[M.pm_abi_groove_reset_anchors](this.handle);
+    this.pm.mod.pm_abi_groove_reset_anchors(this.handle);
   }
 
   /** IK mode of an IK bone in the groove's own evaluation: 'auto', 'on' or 'off'. */
@@ -278,12 +278,12 @@ export class Groove {
     const bone = this.boneNames.indexOf(boneName);
     if (bone < 0) throw fail(`setIkMode: no bone named ${boneName}`, 'PM_ERR_NOT_FOUND');
     if (!(mode in IK_MODE)) throw fail('setIkMode: mode must be auto, on or off');
-    this._call(this.pm.mod[M.pm_abi_groove_set_ik_mode](this.handle, bone, IK_MODE[mode], this.errPtr));
+    this._call(this.pm.mod.pm_abi_groove_set_ik_mode(this.handle, bone, IK_MODE[mode], this.errPtr));
   }
 
   /** Release the module memory. Safe to call twice. */
   dispose() {
-    releaseHandle(this, M.pm_abi_groove_free, ['errPtr', 'posPtr']);
+    releaseHandle(this, 'pm_abi_groove_free', ['errPtr', 'posPtr']);
   }
 
   /** Alias of dispose(). */
@@ -304,7 +304,7 @@ export const grooveMethods = {
     return withScratch(this, (s) => {
       const [json, len] = putText(s, settingsText(config, 'grooveConfig'));
       const [base, baseLen] = putText(s, settingsText(options.base ?? null, 'grooveConfig'));
-      return this._callForJson(s, 'groove', (out, size, err) => this.mod[M.pm_abi_groove_config](json, len, base, baseLen, options.changedOnly ? 1 : 0, out, size, err));
+      return this._callForJson(s, 'groove', (out, size, err) => this.mod.pm_abi_groove_config(json, len, base, baseLen, options.changedOnly ? 1 : 0, out, size, err));
     });
   },
 
@@ -356,15 +356,15 @@ export const grooveMethods = {
       // bpm: a number, or a beat grid (a { bpm, offset }, detectBeats' result, beatGrid's): the waves
       // then run on its beats and report.sync says how far each bounce valley is from its beat
       const grid = bpm !== null && typeof bpm === 'object' ? gridBlock(s, bpm) : 0;
-      if (mod[M.pm_abi_groove_bake_json](sk, vmd, json, len, grid ? 0 : bpm, frames, options.positionTolerance ?? 0,
+      if (mod.pm_abi_groove_bake_json(sk, vmd, json, len, grid ? 0 : bpm, frames, options.positionTolerance ?? 0,
                                        options.rotationTolerance ?? 0, grid, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
         this._throw(s, errPtr, 'groove');
       }
       const bytes = this._takeBytes(out);
       return { vmd: bytes, report: JSON.parse(this._takeText(out + 8)) };
     } finally {
-      if (vmd) mod[M.pm_abi_vmd_free](vmd);
-      if (sk) mod[M.pm_abi_skeleton_free](sk);
+      if (vmd) mod.pm_abi_vmd_free(vmd);
+      if (sk) mod.pm_abi_skeleton_free(sk);
       s.free();
     }
   },

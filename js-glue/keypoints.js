@@ -14,13 +14,13 @@ const LEGS = { [KP_LEGS.fk]: 'fk', [KP_LEGS.ik]: 'ik' };
 export const api = {
   /** The 33 MediaPipe Pose point names, in index order. */
   get keypointNames() {
-    this._kpNames ??= Array.from({ length: 33 }, (_, i) => cString(this.mod, this.mod[A.pm_abi_kp_point_name](i), 64));
+    this._kpNames ??= Array.from({ length: 33 }, (_, i) => cString(this.mod, this.mod.pm_abi_kp_point_name(i), 64));
     return this._kpNames;
   },
 
   /** The ten joint-angle names, in the order of `angles` (see docs/keypoints.md). */
   get keypointAngleNames() {
-    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => cString(this.mod, this.mod[A.pm_abi_kp_angle_name](i), 64));
+    this._kpAngles ??= Array.from({ length: 10 }, (_, i) => cString(this.mod, this.mod.pm_abi_kp_angle_name(i), 64));
     return this._kpAngles;
   },
 
@@ -44,21 +44,21 @@ export const api = {
       const model = options.model ? toBytes(options.model, 'toKeypoints: options.model', 'keypoints') : null;
       const modelPtr = model ? s.put(model) : 0;
       const errPtr = s.alloc(ERROR_SIZE);
-      const seq = this.mod[A.pm_abi_kp_from_data](dataPtr, data.byteLength, code, fps,
+      const seq = this.mod.pm_abi_kp_from_data(dataPtr, data.byteLength, code, fps,
         checkCount(options.animation ?? 0, 'toKeypoints: options.animation', 'keypoints'),
         checkCount(options.maxFrames ?? 0, 'toKeypoints: options.maxFrames', 'keypoints'), modelPtr, model ? model.byteLength : 0, errPtr);
       if (!seq) this._throw(s, errPtr, 'keypoints');
       try {
         return this._kpFromHandle(seq, s);
       } finally {
-        this.mod[A.pm_abi_kp_free](seq);
+        this.mod.pm_abi_kp_free(seq);
       }
     });
   },
 
   _kpFromHandle(seq, s) {
     const dPtr = s.alloc(A.KEYPOINTS_COUNT * 8);
-    this.mod[A.pm_abi_kp_describe](seq, dPtr);
+    this.mod.pm_abi_kp_describe(seq, dPtr);
     const d = this._copy(Float64Array, dPtr, A.KEYPOINTS_COUNT);
     const n = d[A.KEYPOINTS_FRAMES];
     return {
@@ -100,18 +100,18 @@ export const api = {
       const pts = s.put(need(seq.points, n * 99, 'points'), Float32Array);
       const vis = s.put(need(seq.visibility, n * 33, 'visibility'), Float32Array);
       const errPtr = s.alloc(ERROR_SIZE);
-      const h = this.mod[A.pm_abi_kp_make](n, ts, pts, vis, seq.mirrored ? 1 : 0, errPtr);
+      const h = this.mod.pm_abi_kp_make(n, ts, pts, vis, seq.mirrored ? 1 : 0, errPtr);
       if (!h) this._throw(s, errPtr, 'keypoints');
       try {
         return fn(h, s);
       } finally {
-        this.mod[A.pm_abi_kp_free](h);
+        this.mod.pm_abi_kp_free(h);
       }
     });
   },
 
   _kpEncode(h, s, kind) {
-    return this._callForBuffer(s, 'keypoints', (outPtr, sizePtr, errPtr) => this.mod[A.pm_abi_kp_encode](h, kind, outPtr, sizePtr, errPtr));
+    return this._callForBuffer(s, 'keypoints', (outPtr, sizePtr, errPtr) => this.mod.pm_abi_kp_encode(h, kind, outPtr, sizePtr, errPtr));
   },
 
   /**

@@ -98,10 +98,9 @@ export async function loadBytes(source, what, option) {
 }
 
 /**
- * The module object the glue calls: the wasm functions by their index in wasm/abi/pm_abi_table.h
- * (`mod[A.pm_abi_alloc](size)`, the constants of dist/abi*.js; the core exports each one by its index in
- * base 36, build-scripts/link-wasm.mjs) and heap views (HEAPU8, HEAP32, HEAPU32, HEAPF32, HEAPF64),
- * renewed whenever the memory grows (the core tells through its only import).
+ * The module object the glue calls: the wasm functions of wasm/abi/pm_abi_table.h by name
+ * (`mod.pm_abi_alloc(size)`) and heap views (HEAPU8, HEAP32, HEAPU32, HEAPF32, HEAPF64), renewed whenever
+ * the memory grows (the core tells through its only import).
  */
 export function createModuleObject() {
   const mod = { exports: null, memory: null };
@@ -117,7 +116,7 @@ export function createModuleObject() {
     const x = instance.exports;
     mod.exports = x;
     mod.memory = x.memory;
-    for (const [name, fn] of Object.entries(x)) if (/^[0-9a-z]{1,2}$/.test(name)) mod[parseInt(name, 36)] = fn;
+    for (const [name, fn] of Object.entries(x)) if (name.startsWith('pm_abi_')) mod[name] = fn;
     mod.updateViews();
   };
   return mod;

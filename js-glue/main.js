@@ -158,7 +158,7 @@ async function fillShiftJisTable(mod, options) {
   try {
     const slots = s.alloc(A.SJIS_TABLE_COUNT * 4);
     const info = () => {
-      mod[A.pm_abi_sjis_table](slots);
+      mod.pm_abi_sjis_table(slots);
       return mod.HEAPU32.slice(slots >> 2, (slots >> 2) + A.SJIS_TABLE_COUNT);
     };
     const t = info();
@@ -250,12 +250,12 @@ export class ProcMotion {
 
   /** Bytes currently allocated inside the module (for leak checks). */
   get heapInUse() {
-    return this.mod[A.pm_abi_heap_in_use]();
+    return this.mod.pm_abi_heap_in_use();
   }
 
   /** Library version string. */
   get version() {
-    const v = this.mod[A.pm_abi_version]();
+    const v = this.mod.pm_abi_version();
     return `${Math.floor(v / 10000)}.${Math.floor(v / 100) % 100}.${v % 100}`;
   }
 
@@ -367,7 +367,7 @@ export class ProcMotion {
     const u32 = this.mod.HEAPU32;
     const p = u32[outPtr >> 2], n = u32[(outPtr >> 2) + 1];
     const out = this._copy(Type, p, n);
-    if (p) this.mod[A.pm_abi_free](p);
+    if (p) this.mod.pm_abi_free(p);
     return out;
   }
 
@@ -407,20 +407,20 @@ export class ProcMotion {
     const mod = this.mod;
     // one ABI call parses the file and packs every array and name table into one block, copied out
     // at once; the typed arrays handed out are views of that copy (each with its own byteOffset)
-    const tmp = mod[A.pm_abi_alloc](data.byteLength + A.VMD_COUNT * 4 + ERROR_SIZE);
+    const tmp = mod.pm_abi_alloc(data.byteLength + A.VMD_COUNT * 4 + ERROR_SIZE);
     if (!tmp) throw outOfMemory(data.byteLength, 'vmd');
     const dPtr = tmp + ((data.byteLength + 3) & ~3), errPtr = dPtr + A.VMD_COUNT * 4;
     let block = 0;
     try {
       mod.HEAPU8.set(data, tmp);
-      block = mod[A.pm_abi_vmd_read_packed](tmp, data.byteLength, dPtr, errPtr);
+      block = mod.pm_abi_vmd_read_packed(tmp, data.byteLength, dPtr, errPtr);
       if (!block) throw this._error(errPtr, 'vmd');
       const d = new Uint32Array(mod.HEAPU8.buffer, dPtr, A.VMD_COUNT).slice();
       const copy = mod.HEAPU8.slice(block, block + d[A.VMD_PACKED_SIZE]).buffer;
       return this._vmdFromDescriptor(d, copy);
     } finally {
-      if (block) mod[A.pm_abi_free](block);
-      mod[A.pm_abi_free](tmp);
+      if (block) mod.pm_abi_free(block);
+      mod.pm_abi_free(tmp);
     }
   }
 
@@ -549,7 +549,7 @@ export class ProcMotion {
         }
       }
       const dPtr = s.put(d, Uint32Array);
-      return this._callForBuffer(s, 'vmd', (outPtr, sizePtr, errPtr) => this.mod[A.pm_abi_vmd_write](dPtr, outPtr, sizePtr, errPtr));
+      return this._callForBuffer(s, 'vmd', (outPtr, sizePtr, errPtr) => this.mod.pm_abi_vmd_write(dPtr, outPtr, sizePtr, errPtr));
     });
   }
 
@@ -629,7 +629,7 @@ export class ProcMotion {
       const dPtr = s.put(d, Uint32Array);
       const oPtr = s.alloc(A.CATWALK_OUT_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
-      const generate = lands ? this.mod[A.pm_abi_catwalk_generate_landed] : this.mod[A.pm_abi_catwalk_generate];
+      const generate = lands ? this.mod.pm_abi_catwalk_generate_landed : this.mod.pm_abi_catwalk_generate;
       if (generate(dPtr, oPtr, errPtr) !== 0) this._throw(s, errPtr, 'catwalk');
       const at = (slot) => oPtr + 4 * slot;
       const vmd = this._takeBytes(at(A.CATWALK_OUT_VMD));
@@ -659,7 +659,7 @@ export class ProcMotion {
       const outPtr = s.alloc(cap);
       const lenPtr = s.alloc(4);
       const errPtr = s.alloc(ERROR_SIZE);
-      if (this.mod[A.pm_abi_sjis_encode](inPtr, utf8.byteLength, outPtr, cap, lenPtr, errPtr) !== 0) this._throw(s, errPtr, 'text');
+      if (this.mod.pm_abi_sjis_encode(inPtr, utf8.byteLength, outPtr, cap, lenPtr, errPtr) !== 0) this._throw(s, errPtr, 'text');
       return this._copy(Uint8Array, outPtr, this.mod.HEAPU32[lenPtr >> 2]);
     });
   }
@@ -671,7 +671,7 @@ export class ProcMotion {
       const inPtr = s.put(data);
       const cap = data.byteLength * 3 + 1;
       const outPtr = s.alloc(cap);
-      const n = this.mod[A.pm_abi_sjis_decode](inPtr, data.byteLength, outPtr, cap);
+      const n = this.mod.pm_abi_sjis_decode(inPtr, data.byteLength, outPtr, cap);
       return this._utf8(outPtr, n);
     });
   }

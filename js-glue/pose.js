@@ -34,13 +34,13 @@ export function positionsOf(world) {
 /**
  * Internal: dispose() of the glue's handle classes (PoseEvaluator, Groove, Timeline): frees the core
  * handle with its own free export, the skeleton and the buffers named in `buffers` (each
- * freed with `mod[M.pm_abi_free]`), and zeroes the fields, so a second call does nothing.
+ * freed with `mod.pm_abi_free`), and zeroes the fields, so a second call does nothing.
  */
 export function releaseHandle(owner, freeHandle, buffers = ['errPtr']) {
   const mod = owner.pm.mod;
   if (owner.handle) mod[freeHandle](owner.handle);
-  if (owner.skeleton) mod[M.pm_abi_skeleton_free](owner.skeleton);
-  for (const b of buffers) if (owner[b]) mod[M.pm_abi_free](owner[b]);
+  if (owner.skeleton) mod.pm_abi_skeleton_free(owner.skeleton);
+  for (const b of buffers) if (owner[b]) mod.pm_abi_free(owner[b]);
   owner.handle = owner.skeleton = 0;
   for (const b of buffers) owner[b] = 0;
 }
@@ -55,7 +55,7 @@ export const modelMethods = {
     const data = toBytes(bytes, 'readPmx', 'model');
     return withScratch(this, (s) => {
       const dataPtr = s.put(data);
-      return this._callForJson(s, 'model', (out, size, err) => this.mod[M.pm_abi_model_read_json](dataPtr, data.byteLength, out, size, err));
+      return this._callForJson(s, 'model', (out, size, err) => this.mod.pm_abi_model_read_json(dataPtr, data.byteLength, out, size, err));
     });
   },
 
@@ -68,10 +68,10 @@ export const modelMethods = {
     let handle;
     if (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer) {
       const data = toBytes(skeleton, what, 'model');
-      handle = this.mod[M.pm_abi_skeleton_from_model](s.put(data), data.byteLength, errPtr);
+      handle = this.mod.pm_abi_skeleton_from_model(s.put(data), data.byteLength, errPtr);
     } else if (skeleton && typeof skeleton === 'object') {
       const json = utf8Encoder.encode(JSON.stringify(skeleton));
-      handle = this.mod[M.pm_abi_skeleton_from_json](s.put(json), json.byteLength, errPtr);
+      handle = this.mod.pm_abi_skeleton_from_json(s.put(json), json.byteLength, errPtr);
     } else {
       throw invalid('skeleton', `${what}: expected a skeleton object or PMX/PMD bytes`);
     }
@@ -91,14 +91,14 @@ export const modelMethods = {
       handle = this._skeletonHandle(s, skeleton, errPtr, what);
       return fn(handle, s, errPtr);
     } finally {
-      if (handle) this.mod[M.pm_abi_skeleton_free](handle);
+      if (handle) this.mod.pm_abi_skeleton_free(handle);
       s.free();
     }
   },
 
   /** Internal: the bone names of a skeleton handle, in the skeleton's (and every pose output's) order. */
   _skeletonBoneNames(skeleton) {
-    const json = withScratch(this, (s) => this._callForJson(s, 'skeleton', (out, size, err) => this.mod[M.pm_abi_skeleton_to_json](skeleton, out, size, err)));
+    const json = withScratch(this, (s) => this._callForJson(s, 'skeleton', (out, size, err) => this.mod.pm_abi_skeleton_to_json(skeleton, out, size, err)));
     return json.bones.map((b) => b.name);
   },
 
@@ -115,7 +115,7 @@ export const modelMethods = {
     if (!Array.isArray(input)) {
       return this._withSkeleton(input, (handle, s, errPtr) => {
         const out = s.alloc(M.HUMANOID_COUNT * 4);
-        if (this.mod[M.pm_abi_humanoid_map_skeleton](handle, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
+        if (this.mod.pm_abi_humanoid_map_skeleton(handle, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
         const r = this._copy(Uint32Array, out, M.HUMANOID_COUNT);
         return humanoidMap(r, this._skeletonBoneNames(handle));
       }, 'mapHumanoid');
@@ -127,14 +127,14 @@ export const modelMethods = {
       const out = s.alloc(M.HUMANOID_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
       const offsets = names.length ? d[1] : s.put(new Uint32Array(2), Uint32Array);
-      if (this.mod[M.pm_abi_humanoid_map](blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
+      if (this.mod.pm_abi_humanoid_map(blob, offsets, names.length, out, errPtr) !== 0) this._throw(s, errPtr, 'humanoid');
       return humanoidMap(this._copy(Uint32Array, out, M.HUMANOID_COUNT), names);
     });
   },
 
   /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/mannequin.md). */
   mannequinPmx() {
-    return withScratch(this, (s) => this._callForBuffer(s, 'mannequin', (out, size, err) => this.mod[M.pm_abi_mannequin_pmx](out, size, err)));
+    return withScratch(this, (s) => this._callForBuffer(s, 'mannequin', (out, size, err) => this.mod.pm_abi_mannequin_pmx(out, size, err)));
   },
 
   // ---- pose evaluation -------------------------------------------------------------------------
@@ -145,7 +145,7 @@ export const modelMethods = {
    */
   _vmdHandle(s, vmd, errPtr, what) {
     const bytes = vmd instanceof Uint8Array || vmd instanceof ArrayBuffer ? toBytes(vmd, what, 'vmd') : this.writeVmd(vmd);
-    return this.mod[M.pm_abi_vmd_read](s.put(bytes), bytes.byteLength, errPtr);
+    return this.mod.pm_abi_vmd_read(s.put(bytes), bytes.byteLength, errPtr);
   },
 
   /**
@@ -169,7 +169,7 @@ export const modelMethods = {
       const inPtr = s.put(input, Float32Array);
       const outPtr = s.alloc(M.TWO_BONE_OUT_COUNT * 4);
       const errPtr = s.alloc(ERROR_SIZE);
-      if (this.mod[M.pm_abi_two_bone_ik](inPtr, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'ik');
+      if (this.mod.pm_abi_two_bone_ik(inPtr, outPtr, errPtr) !== 0) this._throw(s, errPtr, 'ik');
       const o = this._copy(Float32Array, outPtr, M.TWO_BONE_OUT_COUNT);
       const at = (slot, n) => [...o.subarray(slot, slot + n)];
       return {
@@ -220,11 +220,11 @@ export class PoseEvaluator {
         vmdHandle = pm._vmdHandle(s, vmd, errPtr, 'vmd');
         if (!vmdHandle) pm._throw(s, errPtr, 'vmd');
       }
-      this.handle = mod[M.pm_abi_pose_create](this.skeleton, vmdHandle, errPtr);
+      this.handle = mod.pm_abi_pose_create(this.skeleton, vmdHandle, errPtr);
       if (!this.handle) pm._throw(s, errPtr, 'pose');
-      this.boneCount = mod[M.pm_abi_skeleton_bone_count](this.skeleton);
+      this.boneCount = mod.pm_abi_skeleton_bone_count(this.skeleton);
       const info = s.alloc(M.POSE_INFO_COUNT * 4);
-      mod[M.pm_abi_pose_info](this.handle, info);
+      mod.pm_abi_pose_info(this.handle, info);
       const i = pm._copy(Uint32Array, info, M.POSE_INFO_COUNT);
       this.info = {
         tracks: i[M.POSE_INFO_TRACKS], keys: i[M.POSE_INFO_KEYS], unmatchedBones: i[M.POSE_INFO_UNMATCHED_BONES],
@@ -233,17 +233,17 @@ export class PoseEvaluator {
       };
       const lenPtr = s.alloc(4);
       const names = (kind, n) => Array.from({ length: n }, (_, k) => {
-        const p = mod[M.pm_abi_pose_unmatched](this.handle, kind, k, lenPtr);
+        const p = mod.pm_abi_pose_unmatched(this.handle, kind, k, lenPtr);
         return pm._utf8(p, mod.HEAPU32[lenPtr >> 2]);
       });
       this.unmatchedBones = names(0, this.info.unmatchedBones);
       this.unmatchedIk = names(1, this.info.unmatchedIk);
-      this.errPtr = mod[M.pm_abi_alloc](ERROR_SIZE);
+      this.errPtr = mod.pm_abi_alloc(ERROR_SIZE);
     } catch (e) {
       this.dispose(); // whatever was made before the throw (writeVmd's checks throw after the skeleton exists)
       throw e;
     } finally {
-      if (vmdHandle) mod[M.pm_abi_vmd_free](vmdHandle);
+      if (vmdHandle) mod.pm_abi_vmd_free(vmdHandle);
       s.free();
     }
     this._boneNames = null;
@@ -267,11 +267,11 @@ export class PoseEvaluator {
     this._check();
     if (!Number.isFinite(frame)) throw invalid('pose', 'evaluatePose: frame is not finite');
     const mod = this.pm.mod;
-    if (mod[M.pm_abi_pose_evaluate](this.handle, frame, this._flags(options), this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
+    if (mod.pm_abi_pose_evaluate(this.handle, frame, this._flags(options), this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
     const n = this.boneCount;
-    const world = this.pm._copy(Float32Array, mod[M.pm_abi_pose_world](this.handle), 16 * n);
+    const world = this.pm._copy(Float32Array, mod.pm_abi_pose_world(this.handle), 16 * n);
     const positions = positionsOf(world);
-    const rotations = this.pm._copy(Float32Array, mod[M.pm_abi_pose_final_rotations](this.handle), 4 * n);
+    const rotations = this.pm._copy(Float32Array, mod.pm_abi_pose_final_rotations(this.handle), 4 * n);
     return { boneNames: this.boneNames, positions, world, rotations };
   }
 
@@ -283,7 +283,7 @@ export class PoseEvaluator {
     const pm = this.pm;
     return withScratch(pm, (s) => {
       const out = s.alloc(floats * 4);
-      if (pm.mod[M.pm_abi_pose_positions](this.handle, first, step, count, this._flags(options), out, floats, this.errPtr) !== 0) {
+      if (pm.mod.pm_abi_pose_positions(this.handle, first, step, count, this._flags(options), out, floats, this.errPtr) !== 0) {
         throw pm._error(this.errPtr, 'pose');
       }
       return pm._copy(Float32Array, out, floats);
@@ -296,12 +296,12 @@ export class PoseEvaluator {
     const bone = this.boneNames.indexOf(boneName);
     if (bone < 0) throw new ProcMotionError(`setIkMode: no bone named ${boneName}`, 'PM_ERR_NOT_FOUND', 'pose');
     if (!(mode in IK_MODE)) throw invalid('pose', 'setIkMode: mode must be auto, on or off');
-    if (this.pm.mod[M.pm_abi_pose_set_ik_mode](this.handle, bone, IK_MODE[mode], this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
+    if (this.pm.mod.pm_abi_pose_set_ik_mode(this.handle, bone, IK_MODE[mode], this.errPtr) !== 0) throw this.pm._error(this.errPtr, 'pose');
   }
 
   /** Release the module memory. Safe to call twice. */
   dispose() {
-    releaseHandle(this, M.pm_abi_pose_free);
+    releaseHandle(this, 'pm_abi_pose_free');
   }
 
   /** Alias of dispose(). */

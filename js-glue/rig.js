@@ -9,7 +9,6 @@
 // solves them, and the rest geometry with the figures MMD's IK decides measured by the pose evaluator.
 // Part of procmotion's 'motion' feature module (the analysis runs the pose evaluator's CCD): motion.js
 // puts rigMethods on a ProcMotion when pm.loadAsync('motion') has loaded procmotion-motion.wasm.
-import * as M from './dist/abi-motion.js';
 
 export const rigMethods = {
   /**
@@ -19,6 +18,6 @@ export const rigMethods = {
    * legLength, footLength, scale }.
    */
   analyzeRig(model) {
-    return this._withSkeleton(model, (handle, s) => this._callForJson(s, 'rig', (out, size, err) => this.mod[M.pm_abi_rig_json](handle, out, size, err)), 'analyzeRig');
+    return this._withSkeleton(model, (handle, s) => this._callForJson(s, 'rig', (out, size, err) => this.mod.pm_abi_rig_json(handle, out, size, err)), 'analyzeRig');
   },
 };

@@ -116,7 +116,7 @@ export class Scratch {
   }
   alloc(size) {
     if (!Number.isInteger(size) || size < 0) throw invalid('procmotion', `cannot allocate ${size} bytes`);
-    const p = size > 0xffffffff ? 0 : this.mod[A.pm_abi_alloc](size > 0 ? size : 1);
+    const p = size > 0xffffffff ? 0 : this.mod.pm_abi_alloc(size > 0 ? size : 1);
     if (!p) throw outOfMemory(size, 'procmotion');
     this.ptrs.push(p);
     return p;
@@ -129,7 +129,7 @@ export class Scratch {
     return p;
   }
   free() {
-    for (const p of this.ptrs) this.mod[A.pm_abi_free](p);
+    for (const p of this.ptrs) this.mod.pm_abi_free(p);
     this.ptrs.length = 0;
   }
 }

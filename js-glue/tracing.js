@@ -76,7 +76,7 @@ export const tracingMethods = {
     return withScratch(this, (s) => {
       const out = s.alloc(ts.length * 12);
       const err = s.alloc(ERROR_SIZE);
-      if (this.mod[M.pm_abi_trajectory_sample](m, s.put(pts, Float32Array), pts.length / 3, s.put(ts, Float32Array), ts.length, out, err) !== 0) {
+      if (this.mod.pm_abi_trajectory_sample(m, s.put(pts, Float32Array), pts.length / 3, s.put(ts, Float32Array), ts.length, out, err) !== 0) {
         this._throw(s, err, 'tracing');
       }
       const r = this._copy(Float32Array, out, ts.length * 3);
@@ -91,7 +91,7 @@ export const tracingMethods = {
     return withScratch(this, (s) => {
       const out = s.alloc(8);
       const err = s.alloc(ERROR_SIZE);
-      if (this.mod[M.pm_abi_trajectory_length](m, s.put(pts, Float32Array), pts.length / 3, out, err) !== 0) this._throw(s, err, 'tracing');
+      if (this.mod.pm_abi_trajectory_length(m, s.put(pts, Float32Array), pts.length / 3, out, err) !== 0) this._throw(s, err, 'tracing');
       return this.mod.HEAPF64[out >> 3];
     });
   },
@@ -121,15 +121,15 @@ export class Timeline {
       this.skeleton = pm._skeletonHandle(s, bytes, err, 'createTimeline');
       if (json !== null) {
         const text = utf8.encode(json);
-        this.handle = mod[M.pm_abi_timeline_from_json](this.skeleton, s.put(text), text.byteLength, err);
+        this.handle = mod.pm_abi_timeline_from_json(this.skeleton, s.put(text), text.byteLength, err);
       } else {
         const bpm = options.bpm ?? 0;
         if (!Number.isFinite(bpm)) throw invalid('createTimeline: bpm is not finite');
-        this.handle = mod[M.pm_abi_timeline_create](this.skeleton, bpm, err);
+        this.handle = mod.pm_abi_timeline_create(this.skeleton, bpm, err);
       }
       if (!this.handle) pm._throw(s, err, 'tracing');
-      this.boneCount = mod[M.pm_abi_skeleton_bone_count](this.skeleton);
-      this.errPtr = mod[M.pm_abi_alloc](ERROR_SIZE);
+      this.boneCount = mod.pm_abi_skeleton_bone_count(this.skeleton);
+      this.errPtr = mod.pm_abi_alloc(ERROR_SIZE);
     } catch (e) {
       this.dispose(); // whatever was made before the throw (the bpm check throws after the skeleton exists)
       throw e;
@@ -159,22 +159,22 @@ export class Timeline {
 
   get bpm() {
     this._check();
-    return this.pm.mod[M.pm_abi_timeline_bpm](this.handle);
+    return this.pm.mod.pm_abi_timeline_bpm(this.handle);
   }
 
   set bpm(value) {
-    this._call((s, err) => this.pm.mod[M.pm_abi_timeline_set_bpm](this.handle, value, err));
+    this._call((s, err) => this.pm.mod.pm_abi_timeline_set_bpm(this.handle, value, err));
   }
 
   get keyframeCount() {
     this._check();
-    return this.pm.mod[M.pm_abi_timeline_keyframe_count](this.handle);
+    return this.pm.mod.pm_abi_timeline_keyframe_count(this.handle);
   }
 
   /** The id the next generateKeyframes will use. */
   get nextTraceId() {
     this._check();
-    return this.pm.mod[M.pm_abi_timeline_next_trace_id](this.handle);
+    return this.pm.mod.pm_abi_timeline_next_trace_id(this.handle);
   }
 
   /** Internal: the JSON an export hands back through (out, size), call(out, size, err), parsed. */
@@ -197,7 +197,7 @@ export class Timeline {
 
   /** Keyframe i as { beat, easing, rotations: {bone: [x,y,z,w]}, translations: {bone: [x,y,z]}, traces? }. */
   getKeyframe(i) {
-    return this._json((out, size, err) => this.pm.mod[M.pm_abi_timeline_keyframe_json](this.handle, i, out, size, err));
+    return this._json((out, size, err) => this.pm.mod.pm_abi_timeline_keyframe_json(this.handle, i, out, size, err));
   }
 
   /** All keyframes, sorted by beat. */
@@ -214,20 +214,20 @@ export class Timeline {
     if (!Number.isFinite(beat)) throw invalid('addKeyframe: beat must be a finite number');
     if (rotations === undefined && translations === undefined && traces === undefined) {
       const packed = packEasing(easing);
-      return this._u32((s, idx, err) => this.pm.mod[M.pm_abi_timeline_capture_keyframe](this.handle, beat, packed, idx, err));
+      return this._u32((s, idx, err) => this.pm.mod.pm_abi_timeline_capture_keyframe(this.handle, beat, packed, idx, err));
     }
     const text = utf8.encode(JSON.stringify({ beat, easing, rotations: rotations ?? {}, translations: translations ?? {}, ...(traces ? { traces } : {}) }));
-    return this._u32((s, idx, err) => this.pm.mod[M.pm_abi_timeline_set_keyframe_json](this.handle, s.put(text), text.byteLength, idx, err));
+    return this._u32((s, idx, err) => this.pm.mod.pm_abi_timeline_set_keyframe_json(this.handle, s.put(text), text.byteLength, idx, err));
   }
 
   removeKeyframe(index) {
-    this._call((s, err) => this.pm.mod[M.pm_abi_timeline_remove_keyframe](this.handle, index, err));
+    this._call((s, err) => this.pm.mod.pm_abi_timeline_remove_keyframe(this.handle, index, err));
   }
 
   /** Remove every keyframe (drafts stay). */
   clear() {
     this._check();
-    this.pm.mod[M.pm_abi_timeline_clear](this.handle);
+    this.pm.mod.pm_abi_timeline_clear(this.handle);
   }
 
   /** Set a limb's draft trajectory: { mode: 'line' | 'curve', points: [[x,y,z], ...], pole?: [x,y,z] } (offsets from the limb root). */
@@ -235,7 +235,7 @@ export class Timeline {
     const l = limbIndex(limb), m = modeIndex(mode);
     const pts = flatPoints(points);
     const p = pole ? new Float32Array(vec3(pole, 'pole')) : new Float32Array(3);
-    this._call((s, err) => this.pm.mod[M.pm_abi_timeline_set_trajectory](this.handle, l, m, s.put(pts, Float32Array), pts.length / 3, pole ? 1 : 0, s.put(p, Float32Array), err));
+    this._call((s, err) => this.pm.mod.pm_abi_timeline_set_trajectory(this.handle, l, m, s.put(pts, Float32Array), pts.length / 3, pole ? 1 : 0, s.put(p, Float32Array), err));
   }
 
   /** A limb's draft ({ mode, points, pole? }) or null. */
@@ -244,7 +244,7 @@ export class Timeline {
     this._check();
     return withScratch(this.pm, (s) => {
       const out = s.alloc(M.TRAJECTORY_COUNT * 4), info = s.alloc(M.TRAJECTORY_INFO_COUNT * 4);
-      const n = this.pm.mod[M.pm_abi_timeline_trajectory](this.handle, l, out, info);
+      const n = this.pm.mod.pm_abi_timeline_trajectory(this.handle, l, out, info);
       if (!n) return null;
       const f = this.pm._copy(Float32Array, out, M.TRAJECTORY_COUNT);
       const i = this.pm._copy(Uint32Array, info, M.TRAJECTORY_INFO_COUNT);
@@ -256,7 +256,7 @@ export class Timeline {
 
   clearTrajectory(limb) {
     const l = limbIndex(limb);
-    this._call((s, err) => this.pm.mod[M.pm_abi_timeline_set_trajectory](this.handle, l, 0, 0, 0, 0, 0, err));
+    this._call((s, err) => this.pm.mod.pm_abi_timeline_set_trajectory(this.handle, l, 0, 0, 0, 0, 0, err));
   }
 
   /** World position of the limb's root bone (腕 / 足) in the pose played at `timeSeconds`. */
@@ -289,7 +289,7 @@ export class Timeline {
     let out;
     this._call((s, err) => {
       const p = s.alloc(12);
-      const r = this.pm.mod[M.pm_abi_timeline_default_pole](this.handle, l, p, err);
+      const r = this.pm.mod.pm_abi_timeline_default_pole(this.handle, l, p, err);
       out = Array.from(this.pm._copy(Float32Array, p, 3));
       return r;
     });
@@ -310,32 +310,32 @@ export class Timeline {
     }
     if (!Number.isInteger(count)) throw invalid('generateKeyframes: count must be an integer 2..20');
     const packed = packEasing(easing);
-    return this._u32((s, idPtr, err) => this.pm.mod[M.pm_abi_timeline_generate](this.handle, l, count, startBeat, beatStep, packed, idPtr, err));
+    return this._u32((s, idPtr, err) => this.pm.mod.pm_abi_timeline_generate(this.handle, l, count, startBeat, beatStep, packed, idPtr, err));
   }
 
   _pose(when, byBeat) {
     this._check();
     if (!Number.isFinite(when)) throw invalid(`Timeline.evaluate: ${byBeat ? 'beat' : 'time'} is not finite`);
     const pm = this.pm, mod = pm.mod;
-    if (mod[M.pm_abi_timeline_evaluate](this.handle, when, byBeat ? 1 : 0, this.errPtr) !== 0) throw pm._error(this.errPtr, 'tracing');
+    if (mod.pm_abi_timeline_evaluate(this.handle, when, byBeat ? 1 : 0, this.errPtr) !== 0) throw pm._error(this.errPtr, 'tracing');
     const n = this.boneCount;
-    const world = pm._copy(Float32Array, mod[M.pm_abi_timeline_world](this.handle), 16 * n);
+    const world = pm._copy(Float32Array, mod.pm_abi_timeline_world(this.handle), 16 * n);
     const positions = positionsOf(world);
     const traces = {};
     withScratch(pm, (s) => {
       const st = s.alloc(M.TRACE_STATE_COUNT * 4);
       const v3 = (v, slot) => Array.from(v.subarray(slot, slot + 3));
       LIMBS.forEach((limb, l) => {
-        mod[M.pm_abi_timeline_trace_state](this.handle, l, st);
+        mod.pm_abi_timeline_trace_state(this.handle, l, st);
         const v = pm._copy(Float32Array, st, M.TRACE_STATE_COUNT);
         traces[limb] = { active: v[M.TRACE_STATE_ACTIVE] === 1, id: v[M.TRACE_STATE_ID], t: v[M.TRACE_STATE_T], root: v3(v, M.TRACE_STATE_ROOT), target: v3(v, M.TRACE_STATE_TARGET), pole: v3(v, M.TRACE_STATE_POLE), miss: v[M.TRACE_STATE_MISS] };
       });
     });
     return {
       boneNames: this.boneNames,
-      keyRotations: pm._copy(Float32Array, mod[M.pm_abi_timeline_rotations](this.handle), 4 * n),
-      translations: pm._copy(Float32Array, mod[M.pm_abi_timeline_translations](this.handle), 3 * n),
-      rotations: pm._copy(Float32Array, mod[M.pm_abi_timeline_final_rotations](this.handle), 4 * n),
+      keyRotations: pm._copy(Float32Array, mod.pm_abi_timeline_rotations(this.handle), 4 * n),
+      translations: pm._copy(Float32Array, mod.pm_abi_timeline_translations(this.handle), 3 * n),
+      rotations: pm._copy(Float32Array, mod.pm_abi_timeline_final_rotations(this.handle), 4 * n),
       positions,
       world,
       traces,
@@ -361,7 +361,7 @@ export class Timeline {
   _bakeGrid(s, bpm, err, what) {
     const grid = bpm !== null && typeof bpm === 'object';
     if (!grid && !Number.isFinite(bpm)) throw invalid(`${what}: bpm is not finite`);
-    const r = this.pm.mod[M.pm_abi_timeline_set_grid](this.handle, grid ? gridBlock(s, bpm) : 0, err);
+    const r = this.pm.mod.pm_abi_timeline_set_grid(this.handle, grid ? gridBlock(s, bpm) : 0, err);
     if (r !== 0) return null;
     return grid ? 0 : bpm;
   }
@@ -375,7 +375,7 @@ export class Timeline {
       if (tempo === null) return 1;
       bpm = tempo;
       const out = s.alloc(8);
-      const r = this.pm.mod[M.pm_abi_timeline_bake](this.handle, bpm, out, out + 4, err);
+      const r = this.pm.mod.pm_abi_timeline_bake(this.handle, bpm, out, out + 4, err);
       if (r === 0) bytes = this.pm._takeBytes(out);
       return r;
     });
@@ -397,7 +397,7 @@ export class Timeline {
       if (tempo === null) return 1;
       bpm = tempo;
       const o = s.alloc(M.TRACE_BAKE_COUNT * 4);
-      const r = this.pm.mod[M.pm_abi_timeline_bake_plan](this.handle, bpm, o, err);
+      const r = this.pm.mod.pm_abi_timeline_bake_plan(this.handle, bpm, o, err);
       if (r !== 0) return r;
       const at = (slot) => o + 4 * slot;
       const vmd = this.pm._takeBytes(at(M.TRACE_BAKE_VMD));
@@ -413,12 +413,12 @@ export class Timeline {
 
   /** The timeline as a plain object in the JSON schema of docs/tracing.md (JSON.stringify(tl) works). */
   toJSON() {
-    return this._json((out, size, err) => this.pm.mod[M.pm_abi_timeline_to_json](this.handle, out, size, err));
+    return this._json((out, size, err) => this.pm.mod.pm_abi_timeline_to_json(this.handle, out, size, err));
   }
 
   /** Release the module memory. Safe to call twice. */
   dispose() {
-    releaseHandle(this, M.pm_abi_timeline_free);
+    releaseHandle(this, 'pm_abi_timeline_free');
   }
 
   /** Alias of dispose(). */

@@ -13,7 +13,6 @@
 //
 // The conversion runs in the module (no server): the GLB is a copy, every buffer handed in is freed
 // before the call returns.
-import * as V from './dist/abi-vrm.js';
 import { ERROR_SIZE, invalid, toBytes, utf8Encoder, withScratch } from './runtime.js';
 
 /** [path, Uint8Array] pairs from a Map, a plain object, or an array of [path, bytes] / { path|name, data }. */
@@ -69,7 +68,7 @@ export const api = {
       const po = s.put(pathOffsets, Uint32Array), bo = s.put(blobOffsets, Uint32Array);
       const optPtr = s.put(optText);
       const out = s.alloc(16);
-      const r = this.mod[V.pm_abi_vrm_from_model](dataPtr, data.byteLength, pathPtr, po, blobPtr, bo, tex.length,
+      const r = this.mod.pm_abi_vrm_from_model(dataPtr, data.byteLength, pathPtr, po, blobPtr, bo, tex.length,
         optPtr, optText.byteLength, out, out + 4, out + 8, out + 12, err);
       if (r !== 0) this._throw(s, err, 'vrm');
       const glb = this._takeBytes(out);

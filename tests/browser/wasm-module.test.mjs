@@ -163,13 +163,13 @@ test('createProcMotion({ wasm }) takes bytes or a URL; a missing .wasm is a clea
 test("the Shift-JIS table comes from Chromium's TextDecoder, entry by entry the compiled one; without shift_jis from procmotion-sjis.bin",
   { skip: SKIP, timeout: 60_000 }, async () => {
     const { result, requests, errors } = await run(`async ({ createProcMotion }) => {
-      const { SJIS_TABLE: T, pm_abi_alloc, pm_abi_free, pm_abi_sjis_table } = await import('/js-glue/dist/abi.js');
+      const { SJIS_TABLE: T } = await import('/js-glue/dist/abi.js');
       const { decodeShiftJisPairs, sjisStoredTable } = await import('/js-glue/sjis-table.js');
       const table = (pm) => {
-        const m = pm.mod, slots = m[pm_abi_alloc](T.COUNT * 4);
-        m[pm_abi_sjis_table](slots);
+        const m = pm.mod, slots = m.pm_abi_alloc(T.COUNT * 4);
+        m.pm_abi_sjis_table(slots);
         const t = m.HEAPU32.slice(slots >> 2, (slots >> 2) + T.COUNT);
-        m[pm_abi_free](slots);
+        m.pm_abi_free(slots);
         return { fromHost: t[T.FROM_HOST], checked: t[T.CHECKSUM] === t[T.EXPECTED], units: new Uint16Array(m.memory.buffer, t[T.TABLE], t[T.ENTRIES]).slice() };
       };
       const t0 = performance.now();

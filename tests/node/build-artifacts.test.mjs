@@ -1,19 +1,16 @@
 // The WebAssembly builds, as a host sees them. The Emscripten core (js-glue/procmotion.wasm) imports
 // one function (memory growth) and the placeholders of the feature modules, and exports every
-// function of wasm/abi/pm_abi_table.h (by its index in the table in base 36, as dist/abi.js says);
-// each feature module (procmotion-<module>.wasm) imports only the core's exports; procmotion-all.wasm
-// (every module in one file) is the full link's functions with the same exports and data. The wasm32-wasi reactor instantiates with an EMPTY import object (the core uses
-// libc only, no WASI calls) and exports exactly the table's functions too: nothing is exported that
-// the table does not list. Both answer pm_abi_version with js-glue/package.json's version.
+// function of wasm/abi/pm_abi_table.h by its name; each feature module (procmotion-<module>.wasm)
+// imports only the core's exports; procmotion-all.wasm (every module in one file) is the full link
+// with the same exports. The wasm32-wasi reactor instantiates with an EMPTY import object (the core
+// uses libc only, no WASI calls) and exports exactly the table's functions too: nothing is exported
+// that the table does not list. Both answer pm_abi_version with js-glue/package.json's version.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-import * as A from '../../js-glue/dist/abi.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const REPORT = join(ROOT, 'build/wasm/wasm-modules.json');
@@ -28,18 +25,11 @@ const report = () => {
 };
 const tableExports = (r) => Object.values(r.modules).flatMap((m) => m.exports).sort();
 const abiNames = (module) => WebAssembly.Module.exports(module).map((e) => e.name).filter((n) => n.startsWith('pm_abi_')).sort();
-// the npm modules export the table's functions by their index in base 36 (dist/abi.js: pm_abi_alloc = 0)
-const longNames = new Map(Object.entries(A).filter(([k]) => k.startsWith('pm_abi_')).map(([k, i]) => [i.toString(36), k]));
-const shortAbiNames = (module) => {
-  const names = WebAssembly.Module.exports(module).map((e) => e.name);
-  assert.deepEqual(names.filter((n) => n.startsWith('pm_abi_')), [], 'no long names');
-  return names.filter((n) => longNames.has(n)).map((n) => longNames.get(n)).sort();
-};
 
 test('procmotion.wasm exports the whole table and imports only memory growth and placeholders', async () => {
   const r = report();
   const module = await WebAssembly.compile(readFileSync(join(ROOT, 'js-glue', r.modules.core.file)));
-  assert.deepEqual(shortAbiNames(module), tableExports(r));
+  assert.deepEqual(abiNames(module), tableExports(r));
   const imports = WebAssembly.Module.imports(module);
   const other = imports.filter((i) => !i.module.startsWith('placeholder:'));
   assert.deepEqual(other.map((i) => `${i.module}.${i.name}`), ['env.emscripten_notify_memory_growth']);
@@ -54,38 +44,35 @@ test('procmotion.wasm exports the whole table and imports only memory growth and
   console.log(`# ${Object.values(r.modules).map((m) => `${m.file} ${m.bytes} bytes (${m.gzip} gzip)`).join(', ')}`);
 });
 
-// The one file (createProcMotion({ load: 'all' })): the full link's functions (laid out for gzip), the
-// split set's data and the exports the split core offers to JS, nothing else.
-test('procmotion-all.wasm holds every module: the split core\'s exports to JS, one import, the full link\'s code', async () => {
+// The one file (createProcMotion({ load: 'all' })): the full link, with the exports the split core offers
+// to JS, nothing else.
+test('procmotion-all.wasm holds every module: the split core\'s exports to JS, one import, the full link\'s code and data', async () => {
   const r = report();
   assert.equal(r.all?.file, 'procmotion-all.wasm', 'wasm-modules.json records the one file');
   const bytes = readFileSync(join(ROOT, 'js-glue', r.all.file));
   const module = await WebAssembly.compile(bytes);
-  assert.deepEqual(shortAbiNames(module), tableExports(r));
+  assert.deepEqual(abiNames(module), tableExports(r));
   const core = await WebAssembly.compile(readFileSync(join(ROOT, 'js-glue', r.modules.core.file)));
   const names = (m) => WebAssembly.Module.exports(m).filter((e) => !e.name.startsWith('%')).map((e) => `${e.name}:${e.kind}`).sort();
   assert.deepEqual(names(module), names(core), 'the exports the split core offers to JS');
   assert.deepEqual(WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`), ['env.emscripten_notify_memory_growth']);
   for (const n of ['name', 'producers']) assert.deepEqual(WebAssembly.Module.customSections(module, n), [], `no ${n} section`);
-  assert.equal(r.all.sameDataAsFullLink, true, 'the split set\'s data is the full link\'s');
-  // the full link's functions, laid out (build-scripts/wasm-layout.mjs): the file's code is the named
-  // laid-out module's, whose every function reads (wasm-dis) as the full link's through Stack IR does
-  const { readSections } = await import('../../build-scripts/wasm-binary.mjs');
-  const { functionTexts, stackIr } = await import('../../build-scripts/wasm-layout.mjs');
-  const code = (buf) => Buffer.from(readSections(buf).find((x) => x.id === 10).body);
-  const laid = join(ROOT, 'build/wasm/link/all.laid.wasm');
-  assert.ok(code(bytes).equals(code(readFileSync(laid))), 'the code section is the laid-out full link\'s');
-  const tmp = mkdtempSync(join(tmpdir(), 'pm-layout-'));
-  try {
-    stackIr(join(ROOT, 'build/wasm/link/full.wasm'), join(tmp, 'full.wasm'));
-    const texts = (file) => functionTexts(execFileSync('wasm-dis', [file], { encoding: 'utf8', maxBuffer: 1 << 29 }));
-    const full = texts(join(tmp, 'full.wasm')), all = texts(laid);
-    assert.equal(all.size, full.size, 'as many functions as the full link');
-    const differ = [...full].filter(([name, text]) => all.get(name) !== text).map(([name]) => name);
-    assert.deepEqual(differ, [], 'every function is the full link\'s');
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  const { readSections, readData } = await import('../../build-scripts/wasm-binary.mjs');
+  const section = (buf, id) => Buffer.from(readSections(buf).find((x) => x.id === id).body);
+  const full = readFileSync(join(ROOT, 'build/wasm/link/full.wasm'));
+  assert.ok(section(bytes, 10).equals(section(full, 10)), 'the code is the full link\'s');
+  // the split set writes the full link's memory image: the core's segments and every feature module's
+  const image = (segs) => {
+    const img = new Uint8Array(Math.max(...segs.map((g) => g.offset + g.bytes.length)));
+    for (const g of segs) img.set(g.bytes, g.offset);
+    return Buffer.from(img);
+  };
+  const splitSegs = Object.values(r.modules).flatMap((m) => {
+    const secs = readSections(readFileSync(join(ROOT, 'js-glue', m.file)));
+    const d = secs.find((x) => x.id === 11);
+    return d ? readData(d.body) : [];
+  });
+  assert.ok(image(splitSegs).equals(image(readData(section(full, 11)))), 'the split set\'s data is the full link\'s');
   const split = Object.values(r.modules).reduce((a, m) => a + m.gzip, 0);
   console.log(`# procmotion-all.wasm ${r.all.bytes} bytes (${r.all.gzip} gzip; the split modules ${split})`);
   assert.ok(r.all.gzip < split, 'smaller than the split modules together');

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import * as A from '../../js-glue/dist/abi.js';
 import { FEATURE_MODULES, createProcMotion, HUMANOID_BONES, ProcMotionError } from '../../js-glue/index.js';
 import { createMmdScene, disposeMmdScene, fixturesAvailable, readFixture } from './support/babylon.mjs';
 import { zooModels, zooSkip } from './support/zoo.mjs';
@@ -35,7 +34,7 @@ test('a skeleton object goes into the core and comes back unchanged', { skip: SK
     const s = pm._scratch();
     try {
       const out = s.alloc(8), err = s.alloc(256);
-      assert.equal(pm.mod[A.pm_abi_skeleton_to_json](h, out, out + 4, err), 0);
+      assert.equal(pm.mod.pm_abi_skeleton_to_json(h, out, out + 4, err), 0);
       return JSON.parse(pm._takeText(out));
     } finally {
       s.free();

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import * as A from '../../js-glue/dist/abi.js';
 import { FEATURE_MODULES, GROOVE_JOINTS, ProcMotionError, createProcMotion } from '../../js-glue/index.js';
 import { fixturesAvailable, readFixture } from './support/babylon.mjs';
 
@@ -143,8 +142,8 @@ test('poses come from a PoseEvaluator or from plain arrays', { skip: SKIP }, () 
     assert.ok(a.offsets[4 * head + 3] < 1);
     // the same animated pose as arrays: the evaluator's local rotations and offsets at frame 37.5
     const n = ev.boneCount, mod = pm.mod;
-    const rotations = new Float32Array(mod.HEAPF32.buffer, mod[A.pm_abi_pose_rotations](ev.handle), 4 * n).slice();
-    const translations = new Float32Array(mod.HEAPF32.buffer, mod[A.pm_abi_pose_translations](ev.handle), 3 * n).slice();
+    const rotations = new Float32Array(mod.HEAPF32.buffer, mod.pm_abi_pose_rotations(ev.handle), 4 * n).slice();
+    const translations = new Float32Array(mod.HEAPF32.buffer, mod.pm_abi_pose_translations(ev.handle), 3 * n).slice();
     g.resetAnchors();
     g.offsets({ rotations, translations }, 1.25, 120);
     assert.deepEqual(g.worldPositions(), fromEvaluator);

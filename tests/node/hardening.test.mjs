@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import * as A from '../../js-glue/dist/abi.js';
 import { FEATURE_MODULES, createProcMotion, ProcMotionError } from '../../js-glue/index.js';
 
 const pm = await createProcMotion({ load: FEATURE_MODULES });
@@ -143,11 +142,11 @@ test('heapInUse counts exactly the bytes allocated: 0 on a fresh module, and 0 a
   const fresh = await createProcMotion({ load: FEATURE_MODULES });
   const heap = () => fresh.heapInUse;
   assert.equal(heap(), 0, 'a fresh module with every feature module loaded holds nothing');
-  const blocks = [100, 1, 4096, 3].map((n) => [n, fresh.mod[A.pm_abi_alloc](n)]);
+  const blocks = [100, 1, 4096, 3].map((n) => [n, fresh.mod.pm_abi_alloc(n)]);
   assert.equal(heap(), 4200, 'the requested sizes, exactly');
-  fresh.mod[A.pm_abi_free](blocks[1][1]);
+  fresh.mod.pm_abi_free(blocks[1][1]);
   assert.equal(heap(), 4199);
-  for (const [, ptr] of blocks) if (ptr !== blocks[1][1]) fresh.mod[A.pm_abi_free](ptr);
+  for (const [, ptr] of blocks) if (ptr !== blocks[1][1]) fresh.mod.pm_abi_free(ptr);
   assert.equal(heap(), 0);
   const model = fresh.mannequinPmx(), sk = fresh.readPmx(model), vmd = fresh.writeVmd(motion());
   const click = new Float32Array(44100 * 4).map((_, i) => (i % 22050 < 200 ? Math.sin(i) : 0));
@@ -192,7 +191,7 @@ function stillWorks() {
 test('asking for more than the wasm heap can hold is a ProcMotionError and the module keeps working', () => {
   const inUse = pm.heapInUse;
   // pm_abi_alloc itself (3 GB, beyond the 2 GB the module may grow to)
-  assert.equal(pm.mod[A.pm_abi_alloc](3_000_000_000), 0);
+  assert.equal(pm.mod.pm_abi_alloc(3_000_000_000), 0);
   assert.throws(() => pm.encodeShiftJis('a', 3_000_000_000), (e) => e instanceof ProcMotionError && /memory/.test(e.message));
   // a converter asked for more than 2 GB: a VMD whose one key sits at frame 5 199 999 needs 5.2 million
   // keypoint frames (2 GB of points alone); the limit is lifted so that memory is what runs out

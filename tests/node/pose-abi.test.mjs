@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import * as A from '../../js-glue/dist/abi.js';
 import { createProcMotion } from '../../js-glue/index.js';
 
 const WASM = fileURLToPath(new URL('../../js-glue/procmotion-motion.wasm', import.meta.url));
@@ -18,10 +17,10 @@ async function load() {
 
 test('pm_abi_two_bone_ik solves a leg in the wasm build', { skip }, async () => {
   const m = await load();
-  const inp = m[A.pm_abi_alloc](15 * 4), out = m[A.pm_abi_alloc](16 * 4), err = m[A.pm_abi_alloc](256);
+  const inp = m.pm_abi_alloc(15 * 4), out = m.pm_abi_alloc(16 * 4), err = m.pm_abi_alloc(256);
   // hip, knee, ankle, target, pole (in front: -Z)
   m.HEAPF32.set([0, 10, 0, 0, 5.5, -0.5, 0, 1, 0, 0, 3, -1, 0, 5, -10], inp / 4);
-  assert.equal(m[A.pm_abi_two_bone_ik](inp, out, err), 0);
+  assert.equal(m.pm_abi_two_bone_ik(inp, out, err), 0);
   const o = Array.from(m.HEAPF32.subarray(out / 4, out / 4 + 16));
   const end = o.slice(11, 14), mid = o.slice(8, 11);
   assert.ok(Math.hypot(end[0], end[1] - 3, end[2] + 1) < 1e-5, `end ${end}`);
@@ -30,15 +29,15 @@ test('pm_abi_two_bone_ik solves a leg in the wasm build', { skip }, async () => 
   for (const v of o) assert.ok(Number.isFinite(v));
   // NaN input is refused with the parameter named
   m.HEAPF32[inp / 4 + 9] = NaN;
-  assert.notEqual(m[A.pm_abi_two_bone_ik](inp, out, err), 0);
+  assert.notEqual(m.pm_abi_two_bone_ik(inp, out, err), 0);
   assert.match(new TextDecoder().decode(m.HEAPU8.subarray(err, m.HEAPU8.indexOf(0, err))), /target/);
-  for (const p of [inp, out, err]) m[A.pm_abi_free](p);
+  for (const p of [inp, out, err]) m.pm_abi_free(p);
 });
 
 test('pm_abi_pose_create reports a missing skeleton instead of crashing', { skip }, async () => {
   const m = await load();
-  const err = m[A.pm_abi_alloc](256);
-  assert.equal(m[A.pm_abi_pose_create](0, 0, err), 0);
+  const err = m.pm_abi_alloc(256);
+  assert.equal(m.pm_abi_pose_create(0, 0, err), 0);
   assert.match(new TextDecoder().decode(m.HEAPU8.subarray(err, m.HEAPU8.indexOf(0, err))), /skeleton/);
-  m[A.pm_abi_free](err);
+  m.pm_abi_free(err);
 });

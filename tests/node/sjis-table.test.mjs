@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { SJIS_TABLE, pm_abi_alloc, pm_abi_free, pm_abi_sjis_table } from '../../js-glue/dist/abi.js';
+import { SJIS_TABLE } from '../../js-glue/dist/abi.js';
 import { createProcMotion } from '../../js-glue/index.js';
 import { decodeShiftJisPairs, sjisStoredTable } from '../../js-glue/sjis-table.js';
 import { SJIS_NAMES } from './sjis-names.mjs';
@@ -32,10 +32,10 @@ function tableInfo(x, alloc = x.pm_abi_alloc) {
 }
 /** The table a ProcMotion's core holds now. */
 function coreTable(pm) {
-  const x = { memory: pm.mod.memory, pm_abi_sjis_table: pm.mod[pm_abi_sjis_table] };
+  const x = { memory: pm.mod.memory, pm_abi_sjis_table: pm.mod.pm_abi_sjis_table };
   const p = [];
-  const info = tableInfo(x, (n) => (p.push(pm.mod[pm_abi_alloc](n)), p.at(-1)));
-  for (const q of p) pm.mod[pm_abi_free](q);
+  const info = tableInfo(x, (n) => (p.push(pm.mod.pm_abi_alloc(n)), p.at(-1)));
+  for (const q of p) pm.mod.pm_abi_free(q);
   return info;
 }
 const fileUnits = () => {

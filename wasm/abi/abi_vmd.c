@@ -100,7 +100,7 @@ PM_EXPORT void pm_abi_vmd_free(pm_vmd *vmd) { pm_vmd_free(vmd); }
 
 /* Fill `d` (pm_abi_vmd_descriptor_slots() uint32 slots) with the motion's counts and array offsets.
  * Name tables are arrays of {uint32 utf8_offset, uint32 byte_length}. */
-PM_EXPORT PMI_COLD void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
+PM_EXPORT void pm_abi_vmd_describe(const pm_vmd *v, uint32_t *d) {
     memset(d, 0, D_COUNT * sizeof *d);
     if (!v) return;
     d[D_VERSION] = v->version;
@@ -148,7 +148,7 @@ static void pack_text(packer *pk, const pm_string *t, bool first) {
     pk->at += t->length;
 }
 
-static PMI_COLD void pack_all(packer *pk, const pm_vmd *v, uint32_t *d) {
+static void pack_all(packer *pk, const pm_vmd *v, uint32_t *d) {
     memset(d, 0, D_COUNT * sizeof *d);
     d[D_VERSION] = v->version;
     d[D_SECTIONS] = v->sections;
@@ -245,7 +245,7 @@ static pm_result names_in(const uint32_t *d, int slot, int raw_slot, pm_vmd_name
  * success returns 0, stores a malloc'd buffer in *out (host frees with pm_abi_free) and its size in
  * *out_size; otherwise returns the pm_result and fills errbuf.
  */
-PM_EXPORT PMI_COLD int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *out_size, char *errbuf) {
+PM_EXPORT int32_t pm_abi_vmd_write(const uint32_t *d, uint8_t **out, uint32_t *out_size, char *errbuf) {
     pm_error err = {0};
     pm_vmd v;
     memset(&v, 0, sizeof v);

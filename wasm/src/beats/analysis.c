@@ -171,7 +171,7 @@ static level_stats stats_of(const scratch *s, uint32_t count) {
 }
 
 /* Smoothed raw onsets: where the music is (for trimming beats in silence). */
-PMI_COLD static void trim_beats(const pm_beat_tracker *t, scratch *s, uint32_t *count) {
+static void trim_beats(const pm_beat_tracker *t, scratch *s, uint32_t *count) {
     const float *raw = t->onset.v;
     size_t n = s->n;
     double total = 0;
@@ -200,7 +200,7 @@ PMI_COLD static void trim_beats(const pm_beat_tracker *t, scratch *s, uint32_t *
 }
 
 /* Downbeats: beat-synchronous chroma change and bass onsets folded at 3 and 4 beats a bar. */
-PMI_COLD static void downbeats(const pm_beat_tracker *t, const double *times, uint32_t nb, const uint32_t *frames, uint32_t fixed,
+static void downbeats(const pm_beat_tracker *t, const double *times, uint32_t nb, const uint32_t *frames, uint32_t fixed,
                       double *feat, uint32_t *meter, uint32_t *phase) {
     uint32_t nchroma = (uint32_t)(t->chroma.n / 12);
     const float *chroma = t->chroma.v;
@@ -246,7 +246,7 @@ PMI_COLD static void downbeats(const pm_beat_tracker *t, const double *times, ui
 
 static double dmin(double a, double b) { return a < b ? a : b; }
 
-PMI_COLD pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *err) {
+pm_result pmi_beats_analyse(const pm_beat_tracker *t, pm_beats **out, pm_error *err) {
     const pm_allocator *a = &t->allocator;
     const pm_beats_options *opt = &t->opts;
     size_t n = t->onset.n;
@@ -509,7 +509,7 @@ finish:
     return PM_OK;
 }
 
-PMI_COLD void pm_beats_free(pm_beats *b) {
+void pm_beats_free(pm_beats *b) {
     if (!b || b->magic != PMI_BEATS_MAGIC) return;
     pm_allocator a = b->allocator;
     pmi_free(&a, b->beats);

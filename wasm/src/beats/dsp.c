@@ -29,7 +29,7 @@ bool pmi_floats_push(const pm_allocator *a, pmi_floats *f, float x) {
     return true;
 }
 
-PMI_COLD void pmi_floats_release(const pm_allocator *a, pmi_floats *f) {
+void pmi_floats_release(const pm_allocator *a, pmi_floats *f) {
     pmi_free(a, f->v);
     f->v = NULL;
     f->n = f->cap = 0;
@@ -37,7 +37,7 @@ PMI_COLD void pmi_floats_release(const pm_allocator *a, pmi_floats *f) {
 
 /* ---- FFT ---------------------------------------------------------------------------------------- */
 
-PMI_COLD bool pmi_fft_init(const pm_allocator *a, pmi_fft *f, uint32_t real_size) {
+bool pmi_fft_init(const pm_allocator *a, pmi_fft *f, uint32_t real_size) {
     uint32_t n = real_size / 2;
     f->n = n;
     f->twiddle = pmi_alloc_array(a, n, sizeof(float), NULL, "");
@@ -66,7 +66,7 @@ PMI_COLD bool pmi_fft_init(const pm_allocator *a, pmi_fft *f, uint32_t real_size
     return true;
 }
 
-PMI_COLD void pmi_fft_release(const pm_allocator *a, pmi_fft *f) {
+void pmi_fft_release(const pm_allocator *a, pmi_fft *f) {
     pmi_free(a, f->twiddle);
     pmi_free(a, f->bitrev);
     pmi_free(a, f->post);
@@ -120,7 +120,7 @@ void pmi_fft_real_magnitude(pmi_fft *f, const float *in, float *mag) {
 
 /* ---- decimation ------------------------------------------------------------------------------- */
 
-PMI_COLD bool pmi_decimator_init(const pm_allocator *a, pmi_decimator *d, uint32_t factor, uint32_t taps_per_factor) {
+bool pmi_decimator_init(const pm_allocator *a, pmi_decimator *d, uint32_t factor, uint32_t taps_per_factor) {
     memset(d, 0, sizeof *d);
     d->factor = factor;
     d->taps = factor > 1 ? taps_per_factor * factor + 1 : 1;
@@ -147,7 +147,7 @@ PMI_COLD bool pmi_decimator_init(const pm_allocator *a, pmi_decimator *d, uint32
     return true;
 }
 
-PMI_COLD void pmi_decimator_release(const pm_allocator *a, pmi_decimator *d) {
+void pmi_decimator_release(const pm_allocator *a, pmi_decimator *d) {
     pmi_free(a, d->h);
     pmi_floats_release(a, &d->in);
     memset(d, 0, sizeof *d);
@@ -195,7 +195,7 @@ int pmi_cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-PMI_COLD double pmi_median(double *v, size_t n) {
+double pmi_median(double *v, size_t n) {
     if (!n) return 0;
     qsort(v, n, sizeof *v, pmi_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);

@@ -18,7 +18,7 @@ double pmi_opt_max_bpm(const pm_beats_options *o) { return o->max_bpm > 0 ? o->m
 double pmi_opt_prior_bpm(const pm_beats_options *o) { return o->prior_bpm > 0 ? o->prior_bpm : 120.0; }
 double pmi_opt_tightness(const pm_beats_options *o) { return o->tightness > 0 ? o->tightness : 100.0; }
 
-PMI_COLD static pm_result check_options(const pm_beats_options *o, pm_error *err) {
+static pm_result check_options(const pm_beats_options *o, pm_error *err) {
     double lo = pmi_opt_min_bpm(o), hi = pmi_opt_max_bpm(o), prior = pmi_opt_prior_bpm(o), tight = pmi_opt_tightness(o);
     if (!isfinite(o->min_bpm) || !isfinite(o->max_bpm) || o->min_bpm < 0 || o->max_bpm < 0 || lo < 30 || hi > 300 || hi < 1.5 * lo)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
@@ -35,7 +35,7 @@ PMI_COLD static pm_result check_options(const pm_beats_options *o, pm_error *err
     return PM_OK;
 }
 
-PMI_COLD static bool framer_init(const pm_allocator *a, pmi_framer *f, double rate, double fps, uint32_t window, uint32_t fft) {
+static bool framer_init(const pm_allocator *a, pmi_framer *f, double rate, double fps, uint32_t window, uint32_t fft) {
     memset(f, 0, sizeof *f);
     f->rate = rate, f->fps = fps, f->window = window, f->fft = fft;
     f->hann = pmi_alloc_array(a, window, sizeof(float), NULL, "");
@@ -81,7 +81,7 @@ static void framer_trim(pmi_framer *f) {
 static double hz_to_mel(double f) { return 2595.0 * log10(1.0 + f / 700.0); }
 static double mel_to_hz(double m) { return 700.0 * (pmi_pow(10.0, m / 2595.0) - 1.0); }
 
-PMI_COLD static bool init_bands(pm_beat_tracker *t) {
+static bool init_bands(pm_beat_tracker *t) {
     const pm_allocator *a = &t->allocator;
     uint32_t bins = PMI_FFT / 2 + 1;
     t->band_lo = pmi_alloc_array(a, PMI_BANDS, sizeof(uint16_t), NULL, "");
@@ -119,7 +119,7 @@ PMI_COLD static bool init_bands(pm_beat_tracker *t) {
     return true;
 }
 
-PMI_COLD static bool init_chroma(pm_beat_tracker *t) {
+static bool init_chroma(pm_beat_tracker *t) {
     const pm_allocator *a = &t->allocator;
     uint32_t bins = PMI_CHROMA_FFT / 2 + 1;
     t->pitch_class = pmi_alloc_array(a, bins, 1, NULL, "");
@@ -140,7 +140,7 @@ PMI_COLD static bool init_chroma(pm_beat_tracker *t) {
     return true;
 }
 
-PMI_COLD void pm_beat_tracker_free(pm_beat_tracker *t) {
+void pm_beat_tracker_free(pm_beat_tracker *t) {
     if (!t || t->magic != PMI_TRACKER_MAGIC) return;
     const pm_allocator *a = &t->allocator;
     pmi_floats_release(a, &t->mono);
@@ -170,7 +170,7 @@ PMI_COLD void pm_beat_tracker_free(pm_beat_tracker *t) {
     pmi_free(&copy, t);
 }
 
-PMI_COLD pm_result pm_beat_tracker_create(double sample_rate, uint32_t channels, const pm_beats_options *options, pm_beat_tracker **out,
+pm_result pm_beat_tracker_create(double sample_rate, uint32_t channels, const pm_beats_options *options, pm_beat_tracker **out,
                                  pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beats: no output pointer");
     *out = NULL;
@@ -321,7 +321,7 @@ pm_result pm_beat_tracker_push(pm_beat_tracker *t, const float *samples, uint64_
     return PM_OK;
 }
 
-PMI_COLD pm_result pm_beat_tracker_finish(pm_beat_tracker *t, pm_beats **out, pm_error *err) {
+pm_result pm_beat_tracker_finish(pm_beat_tracker *t, pm_beats **out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beats: no output pointer");
     *out = NULL;
     if (!t || t->magic != PMI_TRACKER_MAGIC) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beats: no tracker");
@@ -339,7 +339,7 @@ static void wrapped_progress(void *user, double done, double total) {
     w->o->progress(w->o->progress_user, done, w->total);
 }
 
-PMI_COLD pm_result pm_beats_detect(const float *samples, uint64_t frames, uint32_t channels, double sample_rate,
+pm_result pm_beats_detect(const float *samples, uint64_t frames, uint32_t channels, double sample_rate,
                           const pm_beats_options *options, pm_beats **out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "beats: no output pointer");
     *out = NULL;

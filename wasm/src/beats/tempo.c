@@ -2,7 +2,7 @@
  * salience with its tempo prior, and Ellis' dynamic programme. */
 #include "beats_internal.h"
 
-PMI_COLD pmi_tempo_scan pmi_tempo_scan_make(const pm_beats_options *o) {
+pmi_tempo_scan pmi_tempo_scan_make(const pm_beats_options *o) {
     pmi_tempo_scan s;
     s.lag_min = (uint32_t)floor(60.0 * PMI_FPS / pmi_opt_max_bpm(o));
     s.lag_max = (uint32_t)ceil(60.0 * PMI_FPS / pmi_opt_min_bpm(o));
@@ -11,7 +11,7 @@ PMI_COLD pmi_tempo_scan pmi_tempo_scan_make(const pm_beats_options *o) {
     return s;
 }
 
-PMI_COLD void pmi_prepare_onsets(const float *raw, size_t n, float *out) {
+void pmi_prepare_onsets(const float *raw, size_t n, float *out) {
     const size_t half = (size_t)(PMI_FPS / 2); /* local mean over +-0.5 s */
     double sum = 0;
     size_t lo = 0, hi = 0; /* window [lo, hi) */
@@ -52,7 +52,7 @@ static double acf_near(const double *acf, uint32_t lags, double at, uint32_t spr
     return best > -1e30 ? best : 0.0;
 }
 
-PMI_COLD void pmi_tempo_salience(const double *acf, const pmi_tempo_scan *s, double prior_bpm, double *sal) {
+void pmi_tempo_salience(const double *acf, const pmi_tempo_scan *s, double prior_bpm, double *sal) {
     for (uint32_t lag = s->lag_min; lag <= s->lag_max; lag++) {
         double comb = 0;
         for (uint32_t k = 1; k <= 4; k++) {
@@ -65,7 +65,7 @@ PMI_COLD void pmi_tempo_salience(const double *acf, const pmi_tempo_scan *s, dou
     }
 }
 
-PMI_COLD double pmi_best_lag(const double *sal, const pmi_tempo_scan *s) {
+double pmi_best_lag(const double *sal, const pmi_tempo_scan *s) {
     uint32_t n = s->lag_max - s->lag_min + 1, best = 0;
     for (uint32_t i = 1; i < n; i++)
         if (sal[i] > sal[best]) best = i;

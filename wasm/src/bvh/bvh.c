@@ -82,12 +82,12 @@ typedef struct parser {
     pm_error *err;
 } parser;
 
-PMI_COLD static pm_result bad(parser *ps, uint32_t line, const char *what, token t) {
+static pm_result bad(parser *ps, uint32_t line, const char *what, token t) {
     if (t.n == 0) return pmi_fail(ps->err, PM_ERR_TRUNCATED, "bvh: line %u: the file ends where %s was expected", line, what);
     return pmi_fail(ps->err, PM_ERR_BAD_FORMAT, "bvh: line %u: expected %s, found '%.*s'", line, what, excerpt_len(t), t.s);
 }
 
-PMI_COLD static pm_result add_joint(parser *ps, const char *name, size_t name_len, uint32_t parent, bool end_site,
+static pm_result add_joint(parser *ps, const char *name, size_t name_len, uint32_t parent, bool end_site,
                            uint32_t *index) {
     pm_bvh *b = ps->bvh;
     if (b->joint_count >= ps->max_joints)
@@ -152,7 +152,7 @@ static int channel_of(token t) {
     return -1;
 }
 
-PMI_COLD static pm_result parse_channels(parser *ps, uint32_t joint) {
+static pm_result parse_channels(parser *ps, uint32_t joint) {
     pm_bvh_joint *j = &ps->bvh->joints[joint];
     uint32_t line = ps->lx.line;
     if (j->end_site) return pmi_fail(ps->err, PM_ERR_BAD_FORMAT, "bvh: line %u: an End Site cannot have CHANNELS", line);
@@ -178,7 +178,7 @@ PMI_COLD static pm_result parse_channels(parser *ps, uint32_t joint) {
     return PM_OK;
 }
 
-PMI_COLD static pm_result parse_hierarchy(parser *ps) {
+static pm_result parse_hierarchy(parser *ps) {
     lexer *lx = &ps->lx;
     pm_bvh *b = ps->bvh;
     token t = next_token(lx);
@@ -327,7 +327,7 @@ void pm_bvh_free(pm_bvh *bvh) {
     pmi_free(&a, bvh);
 }
 
-PMI_COLD pm_result pm_bvh_read(const uint8_t *data, size_t size, const pm_bvh_read_options *opts, pm_bvh **out,
+pm_result pm_bvh_read(const uint8_t *data, size_t size, const pm_bvh_read_options *opts, pm_bvh **out,
                       pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "bvh: out is NULL");
     *out = NULL;

@@ -478,7 +478,7 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
 
 /* ---- setup -------------------------------------------------------------------------------------- */
 
-PMI_COLD static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_allocator *a, pm_error *err) {
+static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_allocator *a, pm_error *err) {
     cw_model_view v = make_view(model);
     if (model && !model->skeleton && model->bone_count && !model->bone_names)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the model has %u bones but no bone names",
@@ -605,7 +605,7 @@ PMI_COLD static pm_result resolve_model(cw *c, const pm_catwalk_model *model, co
 }
 
 /* Choose the loop: steps N = 8 m, frames Lf = round(N T). */
-PMI_COLD static void choose_loop(cw *c, bool has_bpm, double *drift) {
+static void choose_loop(cw *c, bool has_bpm, double *drift) {
     uint32_t m_min = c->uturn ? 2 : 1;
     c->tau = c->uturn ? 3 : 1;
     c->r = c->uturn ? 1.5 : 1.0;
@@ -645,7 +645,7 @@ static int64_t round_event(const cw *c, double sigma) { return (int64_t)llround(
 /* Strike 0 on the grid (BEAT GRID in catwalk.h): b0 the first beat at or after 0 s that starts a bar
  * (as far as the step divides the bar); a plain grid shifts the loop's strikes to its phase, listed beats
  * make the motion run from 0 s to the first whole pattern of steps past the last listed beat. */
-PMI_COLD static pm_result place_on_grid(cw *c, double *drift, pm_error *err) {
+static pm_result place_on_grid(cw *c, double *drift, pm_error *err) {
     const pm_beat_grid *g = &c->p.grid;
     double first = ceil(pm_beat_grid_beat(g, 0) - 1e-9);
     uint32_t bar = g->beats_per_bar ? g->beats_per_bar : 4;
@@ -681,7 +681,7 @@ PMI_COLD static pm_result place_on_grid(cw *c, double *drift, pm_error *err) {
     return PM_OK;
 }
 
-PMI_COLD static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *err) {
+static pm_result build_steps(cw *c, const pm_allocator *a, pm_error *err) {
     c->k_lo = -STEP_MARGIN;
     c->k_hi = (int64_t)(c->warp ? c->M : c->N) + STEP_MARGIN;
     c->steps = pmi_alloc_array(a, (size_t)(c->k_hi - c->k_lo + 1), sizeof(cw_step), err, "catwalk: steps");
@@ -751,7 +751,7 @@ static uint32_t lcg(uint32_t *s) {
     return *s >> 8;
 }
 
-PMI_COLD static pm_result add_morphs(const cw *c, const cw_model_view *v, pm_vmd *vmd, pm_catwalk_info *info, pm_error *err) {
+static pm_result add_morphs(const cw *c, const cw_model_view *v, pm_vmd *vmd, pm_catwalk_info *info, pm_error *err) {
     uint32_t n = view_morph_count(v);
     const char *blink = NULL, *smile = NULL;
     for (int pass = 0; pass < 2; pass++) {
@@ -876,7 +876,7 @@ static int64_t played_strike(const cw *c, const float *m, int64_t strike, int64_
     return f;
 }
 
-PMI_COLD static pm_result measure_strikes(const cw *c, const float *played, pm_catwalk_info *info, pm_catwalk_plan *out, pm_error *err) {
+static pm_result measure_strikes(const cw *c, const float *played, pm_catwalk_info *info, pm_catwalk_plan *out, pm_error *err) {
     const pm_allocator *a = &c->p.allocator;
     uint32_t n = 0;
     pm_catwalk_strike *list = NULL;
@@ -910,7 +910,7 @@ PMI_COLD static pm_result measure_strikes(const cw *c, const float *played, pm_c
 }
 
 /* The plan at whole frames (and the feet's floors and pivots). */
-PMI_COLD static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns, uint32_t per_frame, pm_catwalk_plan *out,
+static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns, uint32_t per_frame, pm_catwalk_plan *out,
                            pm_error *err) {
     const pm_allocator *a = &c->p.allocator;
     const size_t n1 = (size_t)c->Lf + 1;
@@ -933,7 +933,7 @@ PMI_COLD static pm_result keep_plan(const cw *c, const float *plan, uint32_t ns,
 }
 
 /* The amounts in units and radians, from the parameters and the leg length L; the constant arm poses. */
-PMI_COLD static void set_amounts(cw *c, double L) {
+static void set_amounts(cw *c, double L) {
     const pm_catwalk_params *p = &c->p;
     c->traverse = p->traverse;
     c->uturn = p->u_turn;

@@ -12,30 +12,8 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PMI_PRINTF(a, b) __attribute__((format(printf, a, b)))
-/* Inlined where it is called whatever the source's level: clang at -Oz keeps even one-line static inline
- * functions out of line, and the wasm link (which inlines little) then neither inlines them nor keeps
- * the copies of a module apart (identical ones merge, and a module calls another's: docs/benchmarks.md
- * "size17g: the -Os link"). For the few-instruction helpers only. */
-#define PMI_INLINE static inline __attribute__((always_inline))
 #else
 #define PMI_PRINTF(a, b)
-#define PMI_INLINE static inline
-#endif
-
-/* Cold code no timed loop runs (setup, checks, once-per-call bookkeeping) in a source whose hot loop
- * stays at the source's speed level (-O3, or -O2 for PM_O2_SOURCES): compiled for size in the wasm builds (the download, docs/benchmarks.md "Size"), and kept
- * out of its caller so clang does not compile it at the caller's -O3. Native builds are unchanged. */
-#if defined(__wasm__) && defined(__clang__)
-#define PMI_COLD __attribute__((cold, minsize, noinline))
-#else
-#define PMI_COLD
-#endif
-/* A small helper called from many places of one hot function, kept as one out-of-line copy in the wasm
- * builds (each inlined copy costs download; a call costs little next to what it computes). */
-#if defined(__wasm__) && defined(__clang__)
-#define PMI_OUTLINE __attribute__((noinline))
-#else
-#define PMI_OUTLINE
 #endif
 
 /* printf-style formatting without stdio (format.c): %% %c %s %d %i %u %x %X %f %e %g with flags,
@@ -117,37 +95,37 @@ typedef struct pmi_cursor {
     const uint8_t *end;
 } pmi_cursor;
 
-PMI_INLINE pmi_cursor pmi_cursor_make(const uint8_t *data, size_t size) {
+static inline pmi_cursor pmi_cursor_make(const uint8_t *data, size_t size) {
     pmi_cursor c = {data, data, data ? data + size : data}; /* no NULL + 0 */
     return c;
 }
-PMI_INLINE size_t pmi_left(const pmi_cursor *c) { return (size_t)(c->end - c->p); }
-PMI_INLINE size_t pmi_offset(const pmi_cursor *c) { return (size_t)(c->p - c->start); }
+static inline size_t pmi_left(const pmi_cursor *c) { return (size_t)(c->end - c->p); }
+static inline size_t pmi_offset(const pmi_cursor *c) { return (size_t)(c->p - c->start); }
 
-PMI_INLINE uint32_t pmi_le32(const uint8_t *p) {
+static inline uint32_t pmi_le32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
-PMI_INLINE uint16_t pmi_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-PMI_INLINE float pmi_lef32(const uint8_t *p) {
+static inline uint16_t pmi_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline float pmi_lef32(const uint8_t *p) {
     uint32_t u = pmi_le32(p);
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
-PMI_INLINE void pmi_put32(uint8_t *p, uint32_t v) {
+static inline void pmi_put32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);
     p[3] = (uint8_t)(v >> 24);
 }
-PMI_INLINE void pmi_putf32(uint8_t *p, float f) {
+static inline void pmi_putf32(uint8_t *p, float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
     pmi_put32(p, u);
 }
 
 /* Take n bytes: returns a pointer to them and advances, or NULL when fewer than n are left. */
-PMI_INLINE const uint8_t *pmi_take(pmi_cursor *c, size_t n) {
+static inline const uint8_t *pmi_take(pmi_cursor *c, size_t n) {
     if (pmi_left(c) < n) return NULL;
     const uint8_t *p = c->p;
     c->p += n;

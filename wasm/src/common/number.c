@@ -21,7 +21,7 @@
 #include <stdlib.h>
 
 /* ---- a small fixed-size bignum ------------------------------------------------------------------
- * Only the slow paths use it: its functions are PMI_COLD (for size in the wasm builds).
+ * Only the slow paths use it: its functions are (for size in the wasm builds).
  * Magnitudes here stay under 2^2720 (the largest: (2m+1) * 5^1124 << 49 when comparing an 800-digit
  * input near 2^-1075 with its halfway point); 96 limbs hold 3072 bits. Nothing writes past the end:
  * a carry out of the last limb is dropped (which the bound above says never happens). */
@@ -60,9 +60,9 @@ static void bn_muladd(bn *a, uint32_t f, uint32_t add) {
     bn_push(a, (uint32_t)carry);
 }
 
-PMI_COLD static void bn_shl(bn *a, int bits);
+static void bn_shl(bn *a, int bits);
 
-PMI_COLD static void bn_add(bn *a, const bn *b) {
+static void bn_add(bn *a, const bn *b) {
     uint64_t carry = 0;
     int n = a->n > b->n ? a->n : b->n;
     for (int i = 0; i < n; i++) {
@@ -75,7 +75,7 @@ PMI_COLD static void bn_add(bn *a, const bn *b) {
 }
 
 /* a -= b, for a >= b */
-PMI_COLD static void bn_sub(bn *a, const bn *b) {
+static void bn_sub(bn *a, const bn *b) {
     int64_t borrow = 0;
     for (int i = 0; i < a->n; i++) {
         int64_t t = (int64_t)a->d[i] - (i < b->n ? b->d[i] : 0) - borrow;
@@ -86,7 +86,7 @@ PMI_COLD static void bn_sub(bn *a, const bn *b) {
 }
 
 /* a *= f (64-bit) */
-PMI_COLD static void bn_mul64(bn *a, uint64_t f) {
+static void bn_mul64(bn *a, uint64_t f) {
     uint32_t hi = (uint32_t)(f >> 32);
     bn t;
     if (hi) bn_copy(&t, a);
@@ -97,7 +97,7 @@ PMI_COLD static void bn_mul64(bn *a, uint64_t f) {
     bn_add(a, &t);
 }
 
-PMI_COLD static void bn_mul_pow5(bn *a, int k) {
+static void bn_mul_pow5(bn *a, int k) {
     while (k >= 13) {
         bn_muladd(a, 1220703125u, 0); /* 5^13 */
         k -= 13;
@@ -106,7 +106,7 @@ PMI_COLD static void bn_mul_pow5(bn *a, int k) {
     if (k) bn_muladd(a, p5[k], 0);
 }
 
-PMI_COLD static void bn_shl(bn *a, int bits) {
+static void bn_shl(bn *a, int bits) {
     if (a->n == 0 || bits <= 0) return;
     int w = bits / 32, b = bits % 32;
     int n = a->n + w + 1;
@@ -175,7 +175,7 @@ typedef struct dec_big {
 } dec_big;
 
 /* sign of value - M * 2^Q */
-PMI_COLD static int dec_cmp(const dec_big *x, uint64_t M, int Q) {
+static int dec_cmp(const dec_big *x, uint64_t M, int Q) {
     bn l, r;
     bn_copy(&l, &x->a);
     bn_copy(&r, &x->p);
@@ -195,7 +195,7 @@ static double next_toward(double v, int dir) {
 }
 
 /* Correctly rounded value of the digits in `in`, starting from an approximation b (>= 0). */
-PMI_COLD static double dec_correct(const dec_in *in, double b) {
+static double dec_correct(const dec_in *in, double b) {
     dec_big x;
     int kd = in->nd < MAX_BIG_DIGITS ? in->nd : MAX_BIG_DIGITS;
     x.sticky = in->nd > MAX_BIG_DIGITS;
@@ -424,7 +424,7 @@ static bool bn_bit(const bn *a, int i) {
 }
 
 /* floor(m * 2^q * 10^s) below 2^64 for any s, and *half as above (the bignum path). */
-PMI_COLD static bool scaled_floor_big(uint64_t m, int q, int s, uint64_t *out, int *half) {
+static bool scaled_floor_big(uint64_t m, int q, int s, uint64_t *out, int *half) {
     bn num, den;
     bn_set(&num, m);
     bn_set(&den, 1);

@@ -210,7 +210,7 @@ static const double bp[] = {1.0, 1.5}, dp_h[] = {0.0, 5.84962487220764160156e-01
     ivln2_h = 1.44269502162933349609e+00,            /* 0x3FF71547, 0x60000000 =24b 1/ln2*/
     ivln2_l = 1.92596299112661746887e-08;            /* 0x3E54AE0B, 0xF85DDF44 =1/ln2 tail*/
 
-PMI_COLD double pmi_pow(double x, double y) {
+double pmi_pow(double x, double y) {
     double z, ax, z_h, z_l, p_h, p_l;
     double y1, t1, t2, r, s, t, u, v, w;
     int32_t i, j, k, yisint, n;

@@ -140,7 +140,7 @@ static int b64(uint8_t c) {
     return -1;
 }
 
-PMI_COLD static pm_result decode_data_uri(reader *rd, const char *uri, uint32_t index, buffer *out) {
+static pm_result decode_data_uri(reader *rd, const char *uri, uint32_t index, buffer *out) {
     /* The first comma, and whether the first ";base64," ends there: exactly when the 7 bytes before it
      * are ";base64". (Loops and memcmp rather than strchr and strstr: no other code of the wasm modules
      * calls those two, 1.6 KB of libc.) */
@@ -175,7 +175,7 @@ PMI_COLD static pm_result decode_data_uri(reader *rd, const char *uri, uint32_t 
     return PM_OK;
 }
 
-PMI_COLD static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, bool glb) {
+static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bin_size, bool glb) {
     const cJSON *bufs = cJSON_GetObjectItemCaseSensitive(rd->root, "buffers");
     rd->buffer_count = array_size(bufs);
     rd->buffers = pmi_alloc_array(&rd->g->allocator, rd->buffer_count, sizeof *rd->buffers, rd->err, "gltf: buffers");
@@ -245,7 +245,7 @@ PMI_COLD static pm_result read_buffers(reader *rd, const uint8_t *bin, size_t bi
 
 /* Read accessor `index` as floats: `comps` components (1 SCALAR, 3 VEC3, 4 VEC4); integer components only
  * when normalized and `allow_int`. *count must be what the caller expects (0 = anything, set on return). */
-PMI_COLD static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow_int, uint32_t *count, float **out) {
+static pm_result read_accessor(reader *rd, uint32_t index, int comps, bool allow_int, uint32_t *count, float **out) {
     *out = NULL;
     const cJSON *acc = index < rd->accessor_count ? rd->accessor_items[index] : NULL;
     static const char *const types[5] = {NULL, "SCALAR", NULL, "VEC3", "VEC4"};
@@ -324,7 +324,7 @@ PMI_COLD static pm_result read_accessor(reader *rd, uint32_t index, int comps, b
 
 /* ---- nodes, skins, animations, VRM ------------------------------------------------------------------ */
 
-PMI_COLD static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
+static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     pm_gltf *g = rd->g;
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(rd->root, "nodes");
     uint32_t n = array_size(nodes);
@@ -383,7 +383,7 @@ PMI_COLD static pm_result read_nodes(reader *rd, uint32_t max_nodes) {
     return PM_OK;
 }
 
-PMI_COLD static pm_result read_skins(reader *rd) {
+static pm_result read_skins(reader *rd) {
     pm_gltf *g = rd->g;
     const cJSON *skins = cJSON_GetObjectItemCaseSensitive(rd->root, "skins");
     uint32_t n = array_size(skins);
@@ -410,7 +410,7 @@ PMI_COLD static pm_result read_skins(reader *rd) {
     return PM_OK;
 }
 
-PMI_COLD static pm_result read_channel(reader *rd, const cJSON *ch, uint32_t ai, uint32_t ci, pm_gltf_channel *out, bool *skip) {
+static pm_result read_channel(reader *rd, const cJSON *ch, uint32_t ai, uint32_t ci, pm_gltf_channel *out, bool *skip) {
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(ch, "target");
     pm_result r;
     uint32_t si, node;
@@ -464,7 +464,7 @@ static int by_node(const void *a, const void *b) {
     return x->path < y->path ? -1 : x->path > y->path;
 }
 
-PMI_COLD static pm_result read_animations(reader *rd) {
+static pm_result read_animations(reader *rd) {
     pm_gltf *g = rd->g;
     const cJSON *anims = cJSON_GetObjectItemCaseSensitive(rd->root, "animations");
     uint32_t n = array_size(anims);
@@ -512,7 +512,7 @@ PMI_COLD static pm_result read_animations(reader *rd) {
     return PM_OK;
 }
 
-PMI_COLD static pm_result read_vrm(reader *rd) {
+static pm_result read_vrm(reader *rd) {
     pm_gltf *g = rd->g;
     const cJSON *ext = cJSON_GetObjectItemCaseSensitive(rd->root, "extensions");
     const cJSON *v1 = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ext, "VRMC_vrm"), "humanoid"), "humanBones");
@@ -563,7 +563,7 @@ void pm_gltf_free(pm_gltf *g) {
     pmi_free(&a, g);
 }
 
-PMI_COLD pm_result pm_gltf_read(const uint8_t *data, size_t size, const pm_gltf_read_options *opts, pm_gltf **out, pm_error *err) {
+pm_result pm_gltf_read(const uint8_t *data, size_t size, const pm_gltf_read_options *opts, pm_gltf **out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: out is NULL");
     *out = NULL;
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "gltf: data is NULL");

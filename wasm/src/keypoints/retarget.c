@@ -9,7 +9,7 @@
 
 /* ---- sequences --------------------------------------------------------------------------------- */
 
-PMI_COLD pm_result pmi_kp_sequence_new(const pm_allocator *allocator, uint32_t frame_count, pm_kp_sequence **out, pm_error *err) {
+pm_result pmi_kp_sequence_new(const pm_allocator *allocator, uint32_t frame_count, pm_kp_sequence **out, pm_error *err) {
     *out = NULL;
     pm_allocator a = allocator ? *allocator : (pm_allocator){0};
     pm_kp_sequence *s = pmi_alloc(&a, sizeof *s);
@@ -41,7 +41,7 @@ void pm_kp_free(pm_kp_sequence *seq) {
     pmi_free(&a, seq);
 }
 
-PMI_COLD pm_result pm_kp_from_arrays(uint32_t frames, const double *timestamp_ms, const float *points, const float *visibility,
+pm_result pm_kp_from_arrays(uint32_t frames, const double *timestamp_ms, const float *points, const float *visibility,
                             bool mirrored, const pm_allocator *allocator, pm_kp_sequence **out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: out is NULL");
     *out = NULL;
@@ -75,7 +75,7 @@ PMI_COLD pm_result pm_kp_from_arrays(uint32_t frames, const double *timestamp_ms
     return PM_OK;
 }
 
-PMI_COLD pm_result pmi_kp_check_decoded(const pm_kp_sequence *s, uint32_t f, const char *where, size_t at, pm_error *err) {
+pm_result pmi_kp_check_decoded(const pm_kp_sequence *s, uint32_t f, const char *where, size_t at, pm_error *err) {
     const float *p = s->points + (size_t)f * PM_KP_POINT_COUNT * 3, *v = s->visibility + (size_t)f * PM_KP_POINT_COUNT;
     double t = s->timestamp_ms[f];
     if (!(t >= 0) || (f && t < s->timestamp_ms[f - 1]))
@@ -96,7 +96,7 @@ uint32_t pmi_kp_max_frames(const pm_kp_options *opts) {
     return opts && opts->max_frames ? opts->max_frames : 1000000u;
 }
 
-PMI_COLD pm_result pmi_kp_frames_for(double duration, double fps, const pm_kp_options *opts, uint32_t *frames, pm_error *err) {
+pm_result pmi_kp_frames_for(double duration, double fps, const pm_kp_options *opts, uint32_t *frames, pm_error *err) {
     double nf = floor(duration * fps + 1e-6) + 1;
     if (nf > pmi_kp_max_frames(opts))
         return pmi_fail(err, PM_ERR_LIMIT, "keypoints: %.0f frames at %g fps exceed the limit of %u", nf, fps, pmi_kp_max_frames(opts));
@@ -116,7 +116,7 @@ void pmi_kp_count_tiers(pm_kp_sequence *s) {
 
 /* ---- raw world points ---------------------------------------------------------------------------- */
 
-PMI_COLD pm_result pmi_kp_raw_init(pmi_kp_raw *raw, const pm_allocator *allocator, uint32_t frame_count, pm_error *err) {
+pm_result pmi_kp_raw_init(pmi_kp_raw *raw, const pm_allocator *allocator, uint32_t frame_count, pm_error *err) {
     memset(raw, 0, sizeof *raw);
     raw->allocator = allocator;
     raw->frame_count = frame_count;
@@ -298,7 +298,7 @@ static const struct {
     {8, -0.14f, 0.10f, 0.0f},    {9, 0.045f, 0.03f, 0.14f},   {10, -0.045f, 0.03f, 0.14f},
 };
 
-PMI_COLD pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *err) {
+pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *err) {
     const uint32_t *sl = rig->slots;
     uint32_t lua = sl[PMI_SLOT_LEFT(PMI_SIDE_UPPER_ARM)], rua = sl[PMI_SLOT_RIGHT(PMI_SIDE_UPPER_ARM)];
     uint32_t lul = sl[PMI_SLOT_LEFT(PMI_SIDE_UPPER_LEG)], rul = sl[PMI_SLOT_RIGHT(PMI_SIDE_UPPER_LEG)];
@@ -398,7 +398,7 @@ void pmi_kp_mirror_z(const pm_mat4 *m, pm_mat4 *out) {
 
 /* ---- rigs and running them ----------------------------------------------------------------------------------- */
 
-PMI_COLD pm_result pmi_kp_rig_alloc(pmi_kp_rig *rig, const pm_allocator *a, uint32_t n, pm_error *err) {
+pm_result pmi_kp_rig_alloc(pmi_kp_rig *rig, const pm_allocator *a, uint32_t n, pm_error *err) {
     memset(rig, 0, sizeof *rig);
     rig->joint_count = n;
     for (int k = 0; k < PMI_SLOT_COUNT; k++) rig->slots[k] = PM_NO_INDEX;
@@ -468,7 +468,7 @@ pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_
 
 /* ---- checks and features ------------------------------------------------------------------------------ */
 
-PMI_COLD void pm_kp_check(const pm_kp_sequence *seq, uint32_t *nan_count, uint32_t *out_of_range) {
+void pm_kp_check(const pm_kp_sequence *seq, uint32_t *nan_count, uint32_t *out_of_range) {
     uint32_t nan = 0, oor = 0;
     if (seq) {
         for (uint32_t f = 0; f < seq->frame_count; f++) {
@@ -496,7 +496,7 @@ PMI_COLD void pm_kp_check(const pm_kp_sequence *seq, uint32_t *nan_count, uint32
     if (out_of_range) *out_of_range = oor;
 }
 
-PMI_COLD pm_result pm_kp_features(const pm_kp_sequence *seq, float *out, size_t out_cap, pm_error *err) {
+pm_result pm_kp_features(const pm_kp_sequence *seq, float *out, size_t out_cap, pm_error *err) {
     if (!seq || !out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: sequence or output is NULL");
     uint32_t n = seq->frame_count;
     if (out_cap / PM_KP_FEATURE_SIZE < n)

@@ -17,7 +17,7 @@ static pm_result eval_bvh(void *ctx, uint32_t frame, double time, const uint8_t 
     return pm_bvh_world_matrices(c->bvh, c->bvh->frame_count ? frame : 0, world, err);
 }
 
-PMI_COLD pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
+pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
     pm_bvh_read_options ro = {0};
     if (opts) ro.allocator = opts->allocator;
     pm_bvh *b = NULL;

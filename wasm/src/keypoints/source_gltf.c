@@ -15,7 +15,7 @@ static pm_result eval_gltf(void *ctx, uint32_t frame, double time, const uint8_t
     return pm_gltf_world_matrices(c->g, c->animation, (float)time, world, err);
 }
 
-PMI_COLD pm_result pmi_kp_from_gltf(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
+pm_result pmi_kp_from_gltf(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err) {
     pm_gltf_read_options ro = {0};
     if (opts) ro.allocator = opts->allocator;
     pm_gltf *g = NULL;

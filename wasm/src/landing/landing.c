@@ -140,7 +140,7 @@ static uint32_t per_frame(const pm_landing_limb *l) { return l->per_frame ? l->p
 static bool active(const pm_landing_limb *l, uint32_t f) { return !l->active || l->active[f]; }
 static pmi_dv plan_at(const pm_landing_limb *l, uint32_t sample) { return pmi_dv_from_floats(l->plan + 3 * (size_t)sample); }
 
-PMI_COLD static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
+static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
                                      uint32_t count, const pm_landing_options *in, pm_landing_options *o, pm_error *err) {
     if (!sk || !vmd) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "landing: needs a skeleton and a motion");
     if (count > PM_LANDING_MAX_LIMBS || (count && !limbs))
@@ -189,7 +189,7 @@ PMI_COLD static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, u
 
 /* A leg limb: ik_bone's chain has the effector as target and exactly two links, knee then hip, each the
  * parent of the one before (hip -> knee -> effector). */
-PMI_COLD static void classify(lnd *L, uint32_t i) {
+static void classify(lnd *L, uint32_t i) {
     if (L->frames == 0) { /* a single frame: nothing to key between, measured only */
         memset(&L->legs[i], 0, sizeof L->legs[i]);
         L->legs[i].eff = L->limb[i].effector, L->legs[i].ik = L->limb[i].ik_bone;
@@ -496,7 +496,7 @@ static pm_result measure(lnd *L, const pm_vmd *vmd, pm_landing_report *rep, pm_e
 
 /* ---- landing ------------------------------------------------------------------------------------ */
 
-PMI_COLD static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
+static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd, uint32_t frames, const pm_landing_limb *limbs,
                                 uint32_t count, const pm_landing_options *opts, pm_error *err) {
     memset(L, 0, sizeof *L);
     pm_result r = check_args(sk, vmd, frames, limbs, count, opts, &L->o, err);
@@ -564,7 +564,7 @@ PMI_COLD static pm_result setup(lnd *L, const pm_skeleton *sk, const pm_vmd *vmd
     return PM_OK;
 }
 
-PMI_COLD static void teardown(lnd *L) {
+static void teardown(lnd *L) {
     pmi_free(&L->a, L->subset);
     pmi_free(&L->a, L->rec_subset);
     pm_pose_free(L->pose);
@@ -762,7 +762,7 @@ static bool input_ik_state(const pm_vmd *v, const char *name, uint32_t f) {
 
 /* Property keys: the input's, merged with the legs' IK-off runs (every key names every IK bone either
  * side mentions). */
-PMI_COLD static pm_result write_properties(lnd *L, const pm_vmd *in, pm_vmd *out, bool *replaced, pm_error *err) {
+static pm_result write_properties(lnd *L, const pm_vmd *in, pm_vmd *out, bool *replaced, pm_error *err) {
     *replaced = false;
     bool any = false;
     for (uint32_t i = 0; i < L->count; i++)
@@ -825,7 +825,7 @@ PMI_COLD static pm_result write_properties(lnd *L, const pm_vmd *in, pm_vmd *out
 
 /* IK bones hanging from a leg's IK bone (つま先ＩＫ) keep their rest relation to the effector: every
  * key (or two constant keys) shifted by the leg's rest offset. */
-PMI_COLD static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const char **skip, uint32_t *nskip, bool write,
+static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const char **skip, uint32_t *nskip, bool write,
                                          uint32_t *written, pm_error *err) {
     for (uint32_t i = 0; i < L->count; i++) {
         const leg *g = &L->legs[i];

@@ -102,15 +102,15 @@ static inline pm_vec3 pmi_mat4_get_translation(const pm_mat4 *m) { return pmi_ve
  * out of line in the beat tracker's loops. The same results as libm's by construction; other targets
  * call their libm. */
 #ifdef __EMSCRIPTEN__
-PMI_INLINE double pmi_fmin(double x, double y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_min_f64(x, y); }
-PMI_INLINE double pmi_fmax(double x, double y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_max_f64(x, y); }
-PMI_INLINE float pmi_fminf(float x, float y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_min_f32(x, y); }
-PMI_INLINE float pmi_fmaxf(float x, float y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_max_f32(x, y); }
+static inline double pmi_fmin(double x, double y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_min_f64(x, y); }
+static inline double pmi_fmax(double x, double y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_max_f64(x, y); }
+static inline float pmi_fminf(float x, float y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_min_f32(x, y); }
+static inline float pmi_fmaxf(float x, float y) { return isnan(x) ? y : isnan(y) ? x : __builtin_wasm_max_f32(x, y); }
 #else
-PMI_INLINE double pmi_fmin(double x, double y) { return fmin(x, y); }
-PMI_INLINE double pmi_fmax(double x, double y) { return fmax(x, y); }
-PMI_INLINE float pmi_fminf(float x, float y) { return fminf(x, y); }
-PMI_INLINE float pmi_fmaxf(float x, float y) { return fmaxf(x, y); }
+static inline double pmi_fmin(double x, double y) { return fmin(x, y); }
+static inline double pmi_fmax(double x, double y) { return fmax(x, y); }
+static inline float pmi_fminf(float x, float y) { return fminf(x, y); }
+static inline float pmi_fmaxf(float x, float y) { return fmaxf(x, y); }
 #endif
 
 /* The parameter s in [0,1] at which an MMD Bezier's X(s) = x, for control x values x1, x2 in [0,1]

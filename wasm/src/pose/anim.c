@@ -287,7 +287,7 @@ static void fill_info(pm_anim *anim) {
     in->last_frame = hi;
 }
 
-PMI_COLD pm_result pm_anim_bind(const pm_skeleton *skeleton, const pm_vmd *vmd, const pm_anim_bind_options *opts,
+pm_result pm_anim_bind(const pm_skeleton *skeleton, const pm_vmd *vmd, const pm_anim_bind_options *opts,
                        pm_anim **out, pm_error *err) {
     if (out) *out = NULL;
     if (!skeleton || !vmd || !out)

@@ -170,7 +170,7 @@ static void init_bones(pm_pose_workspace *ws) {
     ws->link_count = li;
 }
 
-PMI_COLD pm_result pm_pose_workspace_create(const pm_skeleton *skeleton, const pm_allocator *allocator,
+pm_result pm_pose_workspace_create(const pm_skeleton *skeleton, const pm_allocator *allocator,
                                    pm_pose_workspace **out, pm_error *err) {
     if (out) *out = NULL;
     if (!skeleton || !out)
@@ -663,7 +663,7 @@ pm_result pm_pose_solve_ik(pm_pose_workspace *ws, pm_pose *pose, uint32_t ik_bon
 
 /* ---- subsets ----------------------------------------------------------------------------------- */
 
-PMI_COLD pm_result pm_pose_subset(const pm_skeleton *sk, const uint32_t *bones, uint32_t count, uint8_t *mask,
+pm_result pm_pose_subset(const pm_skeleton *sk, const uint32_t *bones, uint32_t count, uint8_t *mask,
                          const pm_allocator *allocator, pm_error *err) {
     if (!sk || !mask || (count && !bones)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "pose: pm_pose_subset needs a skeleton and a mask");
     const uint32_t n = sk->bone_count;

@@ -26,7 +26,7 @@ size_t pmi_utf8_sanitize(const uint8_t *data, size_t size, char *out, size_t out
 size_t pmi_utf8_to_utf16le(const char *s, size_t len, uint8_t *out, size_t out_cap);
 
 /* Full-width ASCII (U+FF01..U+FF5E) folded onto ASCII 0x21..0x7E; any other code point unchanged. */
-PMI_INLINE uint32_t pmi_fold_fullwidth(uint32_t cp) {
+static inline uint32_t pmi_fold_fullwidth(uint32_t cp) {
     return (cp >= 0xFF01u && cp <= 0xFF5Eu) ? cp - 0xFF01u + 0x21u : cp;
 }
 
