@@ -82,8 +82,8 @@ for (const m of models) {
         put(key, vmd, rest);
         if (!state.uTurn) return;
         attempt(`${id} keypoints`, () => {
-          const kp = pm.toKeypoints(vmd, 'vmd', { model: bytes });
-          put(`${id} keypoints`, kp.points, pm.encodeKeypoints(kp, 'ndjson'), pm.encodeKeypoints(kp, 'binary'), pm.keypointFeatures(kp));
+          const kp = pm.toKeypoints(vmd, { format: 'vmd', model: bytes });
+          put(`${id} keypoints`, kp.points, pm.writeKeypoints(kp), pm.writeKeypoints(kp, { format: 'binary' }), pm.keypointFeatures(kp));
         });
       });
     }
@@ -179,7 +179,7 @@ attempt('tracing', () => {
   put('tracing bake', vmd, rest);
   put('tracing json', json);
   const again = pm.timelineFromJSON(JSON.stringify(json), pm.readPmx(pm.mannequinPmx()));
-  put('tracing fromJSON', again.toJSON(), again.bakeVmd(100));
+  put('tracing fromJSON', again.toJSON(), again.bake(100).vmd);
   again.dispose();
   tl.dispose();
 });

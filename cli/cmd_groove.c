@@ -68,9 +68,6 @@ static void print_report(const char *out_path, const pm_groove_bake_report *rep,
         cli_fail("groove", "out of memory for the report");
         return;
     }
-    /* the CLI's name for the degrees */
-    cJSON *deg = cJSON_DetachItemFromObjectCaseSensitive(j, "maxRotationError");
-    if (deg) cJSON_AddItemToObject(j, "maxRotationErrorDegrees", deg);
     cJSON_AddStringToObject(j, "output", out_path);
     cJSON_AddNumberToObject(j, "bytes", (double)bytes);
     cli_print_json(j);

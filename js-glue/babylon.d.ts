@@ -9,8 +9,8 @@ import type { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 
 import type {
-  CatwalkResult, CatwalkState, GrooveBakeOptions, GrooveBakeReport, GrooveSettingsInput, ProcMotion, Skeleton, Timeline,
-  TimelineBakeResult, Vmd,
+  BeatGridInput, CatwalkResult, CatwalkState, Groove, GrooveBakeOptions, GrooveBakeReport, GrooveFrame, GrooveFrameOptions,
+  GrooveSettingsInput, ProcMotion, Skeleton, Timeline, TimelineBakeResult, Vmd,
 } from './index.js';
 
 export interface ModelInfo {
@@ -81,7 +81,16 @@ export interface RuntimeLoop {
 /** Loop the runtime's clock over [0, loopFrames) (babylon-mmd alone pauses at the end). */
 export function loopRuntimeAnimation(runtime: MmdRuntime, loopFrames: number): RuntimeLoop;
 
-/** @deprecated use loadVmdAnimationAsync */
-export const loadVmdAnimation: typeof loadVmdAnimationAsync;
-/** @deprecated use createCatwalkAnimationAsync */
-export const createCatwalkAnimation: typeof createCatwalkAnimationAsync;
+/**
+ * Apply a groove at `timeSeconds` to a babylon-mmd model whose bones are the groove skeleton's: joint
+ * offsets multiplied onto the bones' rotations, the body offset added to the body bone's position. Call
+ * it after the motion was applied and before babylon-mmd solves IK (wrap `model.currentAnimation.animate`).
+ * Returns the groove's frame.
+ */
+export function applyGrooveToMmdModel(
+  groove: Groove,
+  model: MmdModel,
+  timeSeconds: number,
+  bpm: number | BeatGridInput,
+  options?: Omit<GrooveFrameOptions, 'offsetsOnly'>,
+): GrooveFrame;

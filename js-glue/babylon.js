@@ -1,7 +1,7 @@
 // procmotion/babylon: helpers that connect procmotion to a babylon-mmd (1.3) scene.
 //
 //   import { createProcMotion } from 'procmotion';
-//   import { createCatwalkAnimation } from 'procmotion/babylon';
+//   import { createCatwalkAnimationAsync, loopRuntimeAnimation } from 'procmotion/babylon';
 //   const pm = await createProcMotion();
 //   const { animation, loopFrames } = await createCatwalkAnimationAsync(pm, mmdModel, { hipSway: 0.8 }, 128);
 //   mmdModel.setRuntimeAnimation(mmdModel.createRuntimeAnimation(animation));
@@ -12,6 +12,7 @@
 // `VmdLoader.loadFromBufferAsync`, loaded on first use with a dynamic import of
 // 'babylon-mmd/esm/Loader/vmdLoader.js', or taken from `options.VmdLoader` (pass the class your app
 // already imports from 'babylon-mmd' to share one copy and skip the dynamic import).
+import { invalid } from './runtime.js';
 
 /** Is `x` an MmdModel (babylon-mmd runtime model)? */
 function isMmdModel(x) {
@@ -74,7 +75,7 @@ export function getModelInfo(target) {
     local = bones.map((b) => restTranslation(b));
     morphNames = morphTargetNames(target.metadata.meshes);
   } else {
-    throw new TypeError('procmotion/babylon: expected an MmdModel or an MmdMesh');
+    throw invalid('babylon', 'getModelInfo: expected an MmdModel or an MmdMesh');
   }
   // MMD rest matrices are pure translations (the offset from the parent): sum them down the tree.
   const n = names.length;
@@ -183,9 +184,9 @@ export async function createTimelineAnimationAsync(timeline, bpm = 0, options = 
  */
 export function loopRuntimeAnimation(runtime, loopFrames) {
   if (!runtime || typeof runtime.seekAnimation !== 'function' || !runtime.onAnimationTickObservable) {
-    throw new TypeError('procmotion/babylon: loopRuntimeAnimation expects a babylon-mmd MmdRuntime');
+    throw invalid('babylon', 'loopRuntimeAnimation: expected a babylon-mmd MmdRuntime');
   }
-  if (!(Number.isFinite(loopFrames) && loopFrames > 0)) throw new RangeError('procmotion/babylon: loopFrames must be a positive number');
+  if (!(Number.isFinite(loopFrames) && loopFrames > 0)) throw invalid('babylon', `loopRuntimeAnimation: loopFrames must be a number > 0, got ${loopFrames}`);
   runtime.setManualAnimationDuration(Number.MAX_SAFE_INTEGER);
   const wrap = () => {
     const t = runtime.currentFrameTime;
@@ -204,7 +205,51 @@ export function loopRuntimeAnimation(runtime, loopFrames) {
   };
 }
 
-/** @deprecated the Async name is loadVmdAnimationAsync. */
-export const loadVmdAnimation = loadVmdAnimationAsync;
-/** @deprecated the Async name is createCatwalkAnimationAsync. */
-export const createCatwalkAnimation = createCatwalkAnimationAsync;
+// what applyGrooveToMmdModel wrote last, per groove and model: bone key -> { base, wrote }
+const written = new WeakMap();
+
+/**
+ * Apply a groove (pm.createGroove) at `timeSeconds` to a babylon-mmd model whose bones are the groove
+ * skeleton's, in order: each joint offset is multiplied onto its bone's rotationQuaternion and the body
+ * offset added to the body bone's position; the model's own MMD leg IK plants the feet. Call it after
+ * the motion was applied and before babylon-mmd solves IK and world matrices, e.g. by wrapping
+ * `model.currentAnimation.animate`. A bone the motion does not key is handled too: the offset written
+ * last time is taken back first, so nothing accumulates. `bpm`: a number or a beat grid. Options:
+ * `legIkUser`, `resetAnchors` (Groove.offsets'). Returns the groove's frame (groove.result).
+ */
+export function applyGrooveToMmdModel(groove, model, timeSeconds, bpm, options = {}) {
+  const bones = model?.runtimeBones;
+  if (!bones || bones.length !== groove?.boneCount) {
+    throw invalid('babylon', `applyGrooveToMmdModel: expected an MmdModel with the groove's ${groove?.boneCount} bones`);
+  }
+  const r = groove.offsets(null, timeSeconds, bpm, { ...options, offsetsOnly: true });
+  let last = written.get(groove)?.get(model);
+  if (!last) {
+    last = new Map();
+    if (!written.has(groove)) written.set(groove, new WeakMap());
+    written.get(groove).set(model, last);
+  }
+  // the value a bone holds now, unless it still holds what was written last time
+  const rebase = (key, value) => {
+    const w = last.get(key);
+    return w && value.every((v, k) => v === w.wrote[k]) ? w.base : value;
+  };
+  for (let b = 0; b < bones.length; b++) {
+    const o = r.offsets.subarray(4 * b, 4 * b + 4);
+    if (o[3] === 1 && !last.has(`r${b}`)) continue;
+    const bone = bones[b].linkedBone, q = bone.rotationQuaternion;
+    const a = rebase(`r${b}`, [q.x, q.y, q.z, q.w]);
+    const Quaternion = q.constructor; // babylon's own, from the bone: no import of @babylonjs/core here
+    new Quaternion(a[0], a[1], a[2], a[3]).multiplyToRef(new Quaternion(o[0], o[1], o[2], o[3]), q);
+    bone.rotationQuaternion = q;
+    last.set(`r${b}`, { base: a, wrote: [q.x, q.y, q.z, q.w] });
+  }
+  if (r.bodyBone >= 0) {
+    const bone = bones[r.bodyBone].linkedBone, p = bone.position;
+    const a = rebase(`p${r.bodyBone}`, [p.x, p.y, p.z]);
+    p.set(a[0] + r.bodyOffset[0], a[1] + r.bodyOffset[1], a[2] + r.bodyOffset[2]);
+    bone.position = p;
+    last.set(`p${r.bodyBone}`, { base: a, wrote: [p.x, p.y, p.z] });
+  }
+  return r;
+}

@@ -109,10 +109,6 @@ function installBeats() {
 
     /** Release the module memory (safe twice). */
     dispose() {
-      this.free();
-    }
-
-    free() {
       if (!this.handle) return;
       this.pm.mod.pm_abi_beats_free(this.handle);
       this.pm.mod.pm_abi_free(this.buf);
@@ -139,22 +135,25 @@ function installBeats() {
 
   /** Tap tempo: tap(ms) records a tap (performance.now() time stamps); a grid once 4 taps are in. */
   class TapTempo {
-    constructor(pm, { maxTaps = 8, resetAfterMs = 2000 } = {}) {
+    constructor(pm, { maxTaps = 8, resetAfterSeconds = 2 } = {}) {
+      if (!(Number.isInteger(maxTaps) && maxTaps >= 4)) throw fail(`createTapTempo: maxTaps must be a whole number >= 4, got ${maxTaps}`);
+      if (!(resetAfterSeconds > 0)) throw fail(`createTapTempo: resetAfterSeconds must be a number > 0, got ${resetAfterSeconds}`);
       this.pm = pm;
       this.maxTaps = maxTaps;
-      this.resetAfterMs = resetAfterMs;
+      this.resetAfterSeconds = resetAfterSeconds;
       this.taps = [];
     }
 
-    /** Record a tap at `ms`; returns { bpm, offset } (offset: seconds of the first kept tap's beat, on
-     * the same clock / 1000) once there are 4 taps, else null. A pause longer than resetAfterMs starts over. */
-    tap(ms) {
+    /** Record a tap at `seconds` (any clock, e.g. performance.now() / 1000); returns { bpm, offset } (offset
+     * on the same clock) once there are 4 taps, else null. A pause longer than resetAfterSeconds starts over. */
+    tap(seconds) {
+      if (!Number.isFinite(seconds)) throw fail(`tap: seconds must be a finite number, got ${seconds}`);
       const last = this.taps.at(-1);
-      if (last !== undefined && (ms - last > this.resetAfterMs || ms <= last)) this.taps = [];
-      this.taps.push(ms);
+      if (last !== undefined && (seconds - last > this.resetAfterSeconds || seconds <= last)) this.taps = [];
+      this.taps.push(seconds);
       if (this.taps.length > this.maxTaps) this.taps.shift();
       if (this.taps.length < 4) return null;
-      return this.pm.beatGridFromTaps(this.taps.map((t) => t / 1000));
+      return this.pm.beatGridFromTaps(this.taps);
     }
 
     get count() {
@@ -212,7 +211,7 @@ function installBeats() {
           }
           return t.finish();
         } finally {
-          t.free();
+          t.dispose();
         }
       }
       options = options ?? {};
@@ -227,11 +226,11 @@ function installBeats() {
         }
         return t.finish();
       } finally {
-        t.free();
+        t.dispose();
       }
     },
 
-    /** A streaming tracker (real-time mode): push(), now(), finish(), free(). */
+    /** A streaming tracker (real-time mode): push(), now(), finish(), dispose(). */
     createBeatTracker(sampleRate, options = {}) {
       return new BeatTracker(this, sampleRate, options);
     },
@@ -266,7 +265,7 @@ function installBeats() {
       });
     },
 
-    /** A tap-tempo session: tap(ms) -> null, then a grid from the last taps. */
+    /** A tap-tempo session: tap(seconds) -> null, then a grid from the last taps. */
     createTapTempo(options) {
       return new TapTempo(this, options);
     },

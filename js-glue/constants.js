@@ -42,10 +42,10 @@ export const TRACE_EASINGS = /* @__PURE__ */ Object.freeze({
 export const FEATURES = /* @__PURE__ */ Object.freeze({
   motion: /* @__PURE__ */ Object.freeze([
     'readPmx', 'mapHumanoid', 'mannequinPmx', 'analyzeRig', 'createPoseEvaluator', 'evaluatePose', 'solveTwoBoneIk',
-    'grooveConfig', 'createGroove', 'grooveOffsets', 'bakeGroove', 'applyGrooveToVmd',
+    'grooveConfig', 'createGroove', 'grooveOffsets', 'bakeGroove',
     'sampleTrajectory', 'trajectoryLength', 'createTimeline', 'timelineFromJSON',
   ]),
-  keypoints: /* @__PURE__ */ Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'encodeKeypoints', 'keypointFeatures']),
+  keypoints: /* @__PURE__ */ Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'writeKeypoints', 'keypointFeatures']),
   beats: /* @__PURE__ */ Object.freeze([
     'detectBeats', 'createBeatTracker', 'beatGrid', 'beatGridTime', 'beatGridBeat', 'beatGridBpmAt', 'beatGridFromTaps',
     'createTapTempo', 'readWav', 'writeWav',

@@ -3,7 +3,7 @@
 //   const settings = pm.grooveConfig({ joints: { head: { amp: 5 } } });   // validated, merged
 //   const groove = pm.createGroove(settings, skeleton);                   // per-frame use
 //   const r = groove.offsets(pose, seconds, bpm);                         // offsets, body, legs
-//   const vmd = pm.applyGrooveToVmd(baseVmd, skeleton, settings, 128);    // bake: VMD bytes
+//   const { vmd } = pm.bakeGroove(baseVmd, skeleton, settings, 128);      // bake: VMD bytes and a report
 //
 // Part of procmotion's 'motion' feature module: motion.js puts grooveMethods on a ProcMotion when
 // pm.loadAsync('motion') has loaded procmotion-motion.wasm.
@@ -184,54 +184,6 @@ export class Groove {
     });
   }
 
-  /**
-   * Apply this time's groove to a babylon-mmd model (an MmdModel: its runtimeBones[i].linkedBone, in
-   * the skeleton's order): post-multiply the joint offsets onto the bones' rotationQuaternion and add
-   * the body offset to the body bone's position; the model's own MMD leg IK plants the feet. Call it
-   * after the motion was applied and before babylon-mmd computes the world matrices, e.g. by wrapping
-   * `model.currentAnimation.animate`. Bones the motion does not overwrite each frame are handled too:
-   * the offset written last time is taken back first (the value written is remembered, so nothing
-   * accumulates). Returns the frame (this.result).
-   */
-  applyToMmdModel(model, timeSeconds, bpm, options = {}) {
-    this._check();
-    const bones = model?.runtimeBones;
-    if (!bones || bones.length !== this.boneCount) {
-      throw fail(`applyToMmdModel: expected an MmdModel with ${this.boneCount} runtime bones`);
-    }
-    const r = this.offsets(null, timeSeconds, bpm, { ...options, offsetsOnly: true });
-    this._written ??= new Map();
-    const rebase = (b, value, key) => {
-      // the value this bone holds now, unless it still holds what we wrote last time
-      const w = this._written.get(`${key}${b}`);
-      const same = w && value.every((v, k) => v === w.wrote[k]);
-      return same ? w.base : value;
-    };
-    for (let b = 0; b < this.boneCount; b++) {
-      const o = r.offsets.subarray(4 * b, 4 * b + 4);
-      if (o[3] === 1 && !this._written.has(`r${b}`)) continue;
-      const bone = bones[b].linkedBone, q = bone.rotationQuaternion;
-      const a = rebase(b, [q.x, q.y, q.z, q.w], 'r');
-      const out = [
-        a[3] * o[0] + a[0] * o[3] + a[1] * o[2] - a[2] * o[1],
-        a[3] * o[1] - a[0] * o[2] + a[1] * o[3] + a[2] * o[0],
-        a[3] * o[2] + a[0] * o[1] - a[1] * o[0] + a[2] * o[3],
-        a[3] * o[3] - a[0] * o[0] - a[1] * o[1] - a[2] * o[2],
-      ];
-      q.set(out[0], out[1], out[2], out[3]);
-      bone.rotationQuaternion = q;
-      this._written.set(`r${b}`, { base: a, wrote: [q.x, q.y, q.z, q.w] });
-    }
-    if (r.bodyBone >= 0) {
-      const bone = bones[r.bodyBone].linkedBone, p = bone.position;
-      const a = rebase(r.bodyBone, [p.x, p.y, p.z], 'p');
-      p.set(a[0] + r.bodyOffset[0], a[1] + r.bodyOffset[1], a[2] + r.bodyOffset[2]);
-      bone.position = p;
-      this._written.set(`p${r.bodyBone}`, { base: a, wrote: [p.x, p.y, p.z] });
-    }
-    return r;
-  }
-
   /** World positions (3 per bone) of the grooved pose of the last offsets() call: a copy. */
   worldPositions() {
     this._check();
@@ -286,10 +238,6 @@ export class Groove {
     releaseHandle(this, 'pm_abi_groove_free', ['errPtr', 'posPtr']);
   }
 
-  /** Alias of dispose(). */
-  free() {
-    this.dispose();
-  }
 }
 
 export const grooveMethods = {
@@ -336,7 +284,7 @@ export const grooveMethods = {
    * for `skeleton`: `{ vmd: Uint8Array, report }`. options: `frames` (last frame; default the base
    * motion's, or 16 beats), `positionTolerance` (units, default 0.002), `rotationTolerance` (degrees,
    * default 0.05). report: frames, legMode, keyedBones, keys, copiedKeys, maxPositionError,
-   * maxRotationError (degrees), maxFootError (measured: the played ankles' largest distance from where
+   * maxRotationErrorDeg, maxFootError (measured: the played ankles' largest distance from where
    * the base puts them), skipped, landing (the landing report, docs/landing.md, or null).
    */
   bakeGroove(baseVmd, skeleton, config, bpm, options = {}) {
@@ -344,15 +292,15 @@ export const grooveMethods = {
     let sk = 0, vmd = 0;
     try {
       const errPtr = s.alloc(ERROR_SIZE);
-      sk = this._skeletonHandle(s, skeleton, errPtr, 'applyGrooveToVmd');
+      sk = this._skeletonHandle(s, skeleton, errPtr, 'bakeGroove');
       if (baseVmd) {
-        vmd = this._vmdHandle(s, baseVmd, errPtr, 'applyGrooveToVmd');
+        vmd = this._vmdHandle(s, baseVmd, errPtr, 'bakeGroove');
         if (!vmd) this._throw(s, errPtr, 'vmd');
       }
-      const [json, len] = putText(s, settingsText(config, 'applyGrooveToVmd'));
+      const [json, len] = putText(s, settingsText(config, 'bakeGroove'));
       const out = s.alloc(16);
       const frames = options.frames ?? 0;
-      if (!Number.isInteger(frames) || frames < 0) throw fail('applyGrooveToVmd: frames must be a whole number >= 0');
+      if (!Number.isInteger(frames) || frames < 0) throw fail(`bakeGroove: frames must be a whole number >= 0, got ${frames}`);
       // bpm: a number, or a beat grid (a { bpm, offset }, detectBeats' result, beatGrid's): the waves
       // then run on its beats and report.sync says how far each bounce valley is from its beat
       const grid = bpm !== null && typeof bpm === 'object' ? gridBlock(s, bpm) : 0;
@@ -367,10 +315,5 @@ export const grooveMethods = {
       if (sk) mod.pm_abi_skeleton_free(sk);
       s.free();
     }
-  },
-
-  /** bakeGroove(...).vmd: a new VMD file (Uint8Array) with the groove on top of baseVmd. */
-  applyGrooveToVmd(baseVmd, skeleton, config, bpm, options = {}) {
-    return this.bakeGroove(baseVmd, skeleton, config, bpm, options).vmd;
   },
 };

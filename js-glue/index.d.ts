@@ -213,13 +213,15 @@ export interface VmdBoneKey {
 export type KeypointFormat = 'auto' | 'bvh' | 'vmd' | 'gltf' | 'glb' | 'json' | 'ndjson' | 'binary';
 
 export interface KeypointOptions {
+  /** What the input is (default 'auto': told by its bytes). */
+  format?: KeypointFormat;
   /** Frames per second; 0 or absent = the source's rate (BVH: its Frame Time, glTF: 30). VMD is always 30. */
   fps?: number;
   /** glTF: which animation (default 0). */
   animation?: number;
   /** Refuse longer inputs (default 1 000 000 frames). */
   maxFrames?: number;
-  /** VMD only: PMX/PMD bytes whose own skeleton and IK evaluate the motion (default: the MMD standard skeleton). */
+  /** VMD only: PMX/PMD bytes whose own skeleton and IK play the motion (default: the built-in mannequin). */
   model?: Uint8Array | ArrayBuffer | ArrayBufferView;
 }
 
@@ -228,7 +230,7 @@ export interface KeypointStats {
   /** Joint naming family used: 'mmd', 'cmu', 'mixamo', 'daz', 'biped', 'humanoid', 'vrm' or 'keypoints'. */
   family: string;
   sourceJoints: number;
-  /** VMD: distinct bone names with keys outside the standard skeleton. */
+  /** VMD: distinct bone names with keys that the skeleton lacks. */
   ignoredBones: number;
   /** Points at confidence 1.0 / 0.5 / 0.0 (first frame). */
   directPoints: number;
@@ -263,7 +265,7 @@ export interface KeypointSequence {
   stats: KeypointStats;
 }
 
-/** What encodeKeypoints and keypointFeatures accept. */
+/** What writeKeypoints and keypointFeatures accept. */
 export interface KeypointSequenceInput {
   frameCount?: number;
   mirrored?: boolean;
@@ -311,10 +313,10 @@ export class ProcMotion {
   /** The ten angle names ("shoulder_L" .. "spine"). */
   readonly keypointAngleNames: string[];
   /** Convert BVH, VMD, glTF/GLB, mediapipe33 JSON, NDJSON or binary frames to keypoints. */
-  toKeypoints(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | string, format?: KeypointFormat, options?: KeypointOptions): KeypointSequence;
-  /** NDJSON text (one frame per line) or 239-byte binary frames. */
-  encodeKeypoints(seq: KeypointSequenceInput, encoding?: 'ndjson'): string;
-  encodeKeypoints(seq: KeypointSequenceInput, encoding: 'binary'): Uint8Array;
+  toKeypoints(input: Uint8Array | ArrayBuffer | ArrayBufferView | string, options?: KeypointOptions): KeypointSequence;
+  /** NDJSON text (one frame per line) or 239-byte binary frames; toKeypoints reads both back. */
+  writeKeypoints(seq: KeypointSequenceInput, options?: { format?: 'ndjson' }): string;
+  writeKeypoints(seq: KeypointSequenceInput, options: { format: 'binary' }): Uint8Array;
   /** frameCount x 109 features: 33 x (x, y, z) with low-visibility points interpolated, then 10 angle cosines. */
   keypointFeatures(seq: KeypointSequenceInput): Float32Array;
 
@@ -420,8 +422,6 @@ export interface PoseEvaluator {
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
   /** Release the module memory (safe twice). */
   dispose(): void;
-  /** Alias of dispose(). */
-  free(): void;
 }
 
 export interface TwoBoneIkResult {
@@ -576,9 +576,9 @@ export interface CatwalkInfo {
 /** How far events (heel strikes, bounce valleys, keyframes) are from their beats, frames (30 fps). */
 export interface BeatSync {
   count: number;
-  maxError: number;
-  meanError: number;
-  /** Index of the event with maxError. */
+  maxErrorFrames: number;
+  meanErrorFrames: number;
+  /** Index of the event with maxErrorFrames. */
   worst: number;
   withinHalfFrame: boolean;
 }
@@ -590,7 +590,7 @@ export interface CatwalkStrike {
   beat: number;
   beatFrame: number;
   /** frame - beatFrame. */
-  error: number;
+  errorFrames: number;
 }
 
 /** A generator's plan: the ankles per whole frame 0 .. frames. */
@@ -812,15 +812,12 @@ export interface Timeline {
   generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
   evaluate(timeSeconds: number): TimelinePose;
   evaluateBeat(beat: number): TimelinePose;
-  /** bake(bpm).vmd: a 30 fps VMD (bpm default: the timeline's; or a beat grid: keyframe beats land on its beats). */
-  bakeVmd(bpm?: number | BeatGridInput): Uint8Array;
-  /** The bake with its plan (hands and feet per whole frame) and what MMD plays, measured (docs/landing.md). */
+  /** A 30 fps VMD (bpm default: the timeline's; or a beat grid: keyframe beats land on its beats), its plan
+   * (hands and feet per whole frame) and what MMD plays, measured. */
   bake(bpm?: number | BeatGridInput): TimelineBakeResult;
   toJSON(): TimelineJSON;
   /** Release the module memory (safe twice). */
   dispose(): void;
-  /** Alias of dispose(). */
-  free(): void;
 }
 
 export interface ProcMotion {
@@ -925,16 +922,6 @@ export interface GrooveFrameOptions {
   offsetsOnly?: boolean;
 }
 
-/** What applyToMmdModel needs of a babylon-mmd MmdModel (its runtime bones' Babylon bones). */
-export interface GrooveTargetModel {
-  runtimeBones: ReadonlyArray<{
-    linkedBone: {
-      rotationQuaternion: { x: number; y: number; z: number; w: number; set(x: number, y: number, z: number, w: number): unknown };
-      position: { x: number; y: number; z: number; set(x: number, y: number, z: number): unknown };
-    };
-  }>;
-}
-
 /** A groove bound to a skeleton (createGroove). Call dispose() when done. */
 export interface Groove {
   readonly boneNames: string[];
@@ -944,9 +931,6 @@ export interface Groove {
   setConfig(config: GrooveSettingsInput): void;
   /** pose: null (rest pose), a PoseEvaluator (sampled at timeSeconds * 30) or GroovePose. */
   offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
-  /** Post-multiply this time's joint offsets onto a babylon-mmd MmdModel's bones and move its body bone
-   * (its own leg IK plants the feet); nothing accumulates on bones the motion does not rewrite. */
-  applyToMmdModel(model: GrooveTargetModel, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** World positions (3 per bone) of the last grooved pose. */
   worldPositions(): Float32Array;
   previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
@@ -955,8 +939,6 @@ export interface Groove {
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
   /** Release the module memory (safe twice). */
   dispose(): void;
-  /** Alias of dispose(). */
-  free(): void;
 }
 
 export interface GrooveBakeOptions {
@@ -974,10 +956,10 @@ export interface GrooveBakeReport {
   keyedBones: number;
   keys: number;
   copiedKeys: number;
+  /** MMD units. */
   maxPositionError: number;
-  /** Degrees. */
-  maxRotationError: number;
-  /** Measured: the played ankles' largest distance from where the base motion (or the rest pose) puts them. */
+  maxRotationErrorDeg: number;
+  /** Measured, MMD units: the played ankles' largest distance from where the base motion (or the rest pose) puts them. */
   maxFootError: number;
   /** Joints without a bone, then 'squat' if skipped. */
   skipped: string[];
@@ -996,7 +978,6 @@ export interface ProcMotion {
   createGroove(config: GrooveSettingsInput, skeleton: SkeletonInput): Groove;
   grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
-  applyGrooveToVmd(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): Uint8Array;
 }
 
 // ---- rig analysis (js-glue/rig.js, docs/rig.md) ----------------------------------------------------
@@ -1237,13 +1218,11 @@ export interface BeatTracker {
   finish(): BeatResult;
   /** Release the module memory (safe twice). */
   dispose(): void;
-  /** Alias of dispose(). */
-  free(): void;
 }
 
 export interface TapTempo {
-  /** Record a tap (milliseconds, e.g. performance.now()); a grid once 4 taps are in, else null. */
-  tap(ms: number): BeatGrid | null;
+  /** Record a tap (seconds on any clock, e.g. performance.now() / 1000); a grid once 4 taps are in, else null. */
+  tap(seconds: number): BeatGrid | null;
   readonly count: number;
 }
 
@@ -1276,7 +1255,7 @@ export interface ProcMotion {
   beatGridBpmAt(grid: BeatGridInput, seconds: number): number;
   beatGridBpmAt(grid: BeatGridInput, seconds: ArrayLike<number>): Float64Array;
   beatGridFromTaps(times: ArrayLike<number>): BeatGrid;
-  createTapTempo(options?: { maxTaps?: number; resetAfterMs?: number }): TapTempo;
+  createTapTempo(options?: { maxTaps?: number; resetAfterSeconds?: number }): TapTempo;
   readWav(bytes: Uint8Array | ArrayBuffer): WavAudio;
   writeWav(samples: Float32Array | ArrayLike<number>, sampleRate: number, options?: { channels?: number; encoding?: WavEncoding }): Uint8Array;
 }

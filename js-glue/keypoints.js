@@ -25,17 +25,21 @@ export const api = {
   },
 
   /**
-   * Convert a motion to a MediaPipe Pose 33-point sequence. `bytes`: BVH, VMD, glTF/GLB, mediapipe33
-   * JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `format`: 'auto' (default),
-   * 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'. `options`: { fps, animation, maxFrames,
-   * model } (model: PMX/PMD bytes whose own skeleton and IK evaluate a VMD).
-   * Returns { frameCount, fps, mirrored, timestamps: Float64Array (ms), points: Float32Array (x, y, z per
-   * point, 99 per frame), visibility: Float32Array (33 per frame), angles: Float32Array (10 per frame),
-   * pointNames, angleNames, stats }.
+   * Convert a motion to a MediaPipe Pose 33-point sequence. `input`: BVH, VMD, glTF/GLB, mediapipe33
+   * JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `options`: { format
+   * ('auto' (default), 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'), fps, animation,
+   * maxFrames, model } (model: PMX/PMD bytes whose own skeleton and IK play a VMD; default the mannequin).
+   * Returns { frameCount, fps, mirrored, timestamps: Float64Array (milliseconds, as MediaPipe's), points:
+   * Float32Array (x, y, z per point, 99 per frame), visibility: Float32Array (33 per frame), angles:
+   * Float32Array (10 per frame), pointNames, angleNames, stats }.
    */
-  toKeypoints(bytes, format = 'auto', options = {}) {
-    const data = typeof bytes === 'string' ? utf8Encoder.encode(bytes) : toBytes(bytes, 'toKeypoints', 'keypoints');
-    const code = FORMATS[format ?? 'auto'];
+  toKeypoints(input, options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw invalid('keypoints', `toKeypoints: options must be an object ({ format, fps, animation, maxFrames, model }), got ${options}`);
+    }
+    const data = typeof input === 'string' ? utf8Encoder.encode(input) : toBytes(input, 'toKeypoints', 'keypoints');
+    const format = options.format ?? 'auto';
+    const code = FORMATS[format];
     if (code === undefined) throw invalid('keypoints', `toKeypoints: unknown format '${format}' (${Object.keys(FORMATS).join(', ')})`);
     const fps = options.fps ?? 0;
     if (typeof fps !== 'number' || !Number.isFinite(fps) || fps < 0) throw invalid('keypoints', 'toKeypoints: options.fps must be a finite number >= 0');
@@ -115,13 +119,14 @@ export const api = {
   },
 
   /**
-   * Encode a keypoint sequence (toKeypoints' result or the same shape): 'ndjson' -> string (one frame per
-   * line), 'binary' -> Uint8Array of 239-byte frames. Values are checked (finite, in range).
+   * Write a keypoint sequence (toKeypoints' result or the same shape) as a file: `{ format: 'ndjson' }`
+   * (default) -> string, one frame per line; `{ format: 'binary' }` -> Uint8Array of 239-byte frames.
+   * Values are checked (finite, in range). toKeypoints reads both back.
    */
-  encodeKeypoints(seq, encoding = 'ndjson') {
-    if (encoding !== 'ndjson' && encoding !== 'binary') throw invalid('keypoints', `encodeKeypoints: unknown encoding '${encoding}' (ndjson, binary)`);
-    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, KP_ENCODING[encoding]));
-    return encoding === 'ndjson' ? utf8Decoder.decode(bytes) : bytes;
+  writeKeypoints(seq, { format = 'ndjson' } = {}) {
+    if (format !== 'ndjson' && format !== 'binary') throw invalid('keypoints', `writeKeypoints: format must be 'ndjson' or 'binary', got '${format}'`);
+    const bytes = this._withKpSequence(seq, (h, s) => this._kpEncode(h, s, KP_ENCODING[format]));
+    return format === 'ndjson' ? utf8Decoder.decode(bytes) : bytes;
   },
 
   /**

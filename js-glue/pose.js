@@ -304,8 +304,4 @@ export class PoseEvaluator {
     releaseHandle(this, 'pm_abi_pose_free');
   }
 
-  /** Alias of dispose(). */
-  free() {
-    this.dispose();
-  }
 }

@@ -1,11 +1,11 @@
-// Tracing (seed 004): hands and feet that follow a drawn path. Attached to ProcMotion by the motion module (motion.js):
+// Tracing: hands and feet that follow a drawn path. Attached to ProcMotion by the motion module (motion.js):
 //
 //   const p = pm.sampleTrajectory('curve', [[2, -1, -2], [3, 0, -2.5], [2, 1.5, -3]], 0.5); // [x, y, z]
 //   const tl = pm.createTimeline(pmxBytes);          // or a skeleton object from pm.readPmx
 //   tl.setTrajectory('leftHand', { mode: 'curve', points: relPoints });
 //   tl.generateKeyframes('leftHand', { count: 5, startBeat: 0, beatStep: 1 });
 //   const pose = tl.evaluate(0.75);                  // seconds
-//   const vmd = tl.bakeVmd(128);                     // Uint8Array
+//   const { vmd, report } = tl.bake(128);            // VMD bytes and what MMD plays
 //   const again = pm.timelineFromJSON(JSON.stringify(tl), pmxBytes);
 //   tl.dispose(); again.dispose();
 //
@@ -366,22 +366,6 @@ export class Timeline {
     return grid ? 0 : bpm;
   }
 
-  /** bake(bpm).vmd: the VMD bytes only (bpm default: the timeline's; or a beat grid: keyframe beats land
-   * on its beats). */
-  bakeVmd(bpm = 0) {
-    let bytes;
-    this._call((s, err) => {
-      const tempo = this._bakeGrid(s, bpm, err, 'bakeVmd');
-      if (tempo === null) return 1;
-      bpm = tempo;
-      const out = s.alloc(8);
-      const r = this.pm.mod.pm_abi_timeline_bake(this.handle, bpm, out, out + 4, err);
-      if (r === 0) bytes = this.pm._takeBytes(out);
-      return r;
-    });
-    return bytes;
-  }
-
   /**
    * Bake, and say where the hands and feet are meant to be and what MMD plays (docs/landing.md):
    * `{ vmd, plan: { frames, hands, ankles, active }, report }`. plan.hands / plan.ankles: Float32Array,
@@ -421,8 +405,4 @@ export class Timeline {
     releaseHandle(this, 'pm_abi_timeline_free');
   }
 
-  /** Alias of dispose(). */
-  free() {
-    this.dispose();
-  }
 }

@@ -31,7 +31,7 @@ const APP = `import { createProcMotion } from 'procmotion';
     await pm.loadAsync('motion'); // the standard figure's walk is landed on the mannequin: motion's
     const walk = pm.generateCatwalkVmd({}, 120, null, null);
     await pm.loadAsync('keypoints');
-    const kp = pm.toKeypoints(walk.vmd, 'vmd');
+    const kp = pm.toKeypoints(walk.vmd, { format: 'vmd' });
     window.result = { loopFrames: walk.loopFrames, frames: kp.frameCount, modules: pm.modules };
   } catch (e) {
     window.result = { error: String(e && e.message || e), code: e && e.code };
@@ -126,7 +126,7 @@ const APP_ALL = (entry, options) => `import { createProcMotion } from '${entry}'
   try {
     const pm = await createProcMotion(${options});
     const walk = pm.generateCatwalkVmd({}, 120, null, null);
-    const kp = pm.toKeypoints(walk.vmd, 'vmd');
+    const kp = pm.toKeypoints(walk.vmd, { format: 'vmd' });
     const wav = pm.readWav(pm.writeWav(new Float32Array(800), 8000)).frames;
     const glb = pm.pmxToVrm(pm.mannequinPmx()).glb.length;
     await pm.loadAsync('all');

@@ -909,7 +909,7 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
         && window.demo.app.keypoints.source?.vmd === window.demo.app.motion.vmd && window.demo.app.keypoints.data, null, { timeout: 30_000 });
       const r = await page.evaluate(() => {
         const { data } = window.demo.app.keypoints;
-        const standard = window.demo.pm.toKeypoints(window.demo.app.motion.vmd, 'vmd');
+        const standard = window.demo.pm.toKeypoints(window.demo.app.motion.vmd, { format: 'vmd' });
         let diff = 0;
         for (let k = 0; k < data.points.length; k++) diff = Math.max(diff, Math.abs(data.points[k] - standard.points[k]));
         return { frames: data.frameCount, legs: data.stats.legs, ignored: data.stats.ignoredBones, diff,

@@ -52,7 +52,7 @@ test('a song drives the catwalk: detected BPM, heel strikes on the track\'s beat
     });
     assert.ok(Math.abs(s.bpm - 124) / 124 < 0.04 && Math.abs(s.pageBpm - 124) < 1, `detected ${s.bpm}, page ${s.pageBpm}`);
     // played when the page has the model's skeleton, as keyed when it hands the core bone names only
-    assert.ok(['played', 'keyed'].includes(s.sync.measured) && s.sync.maxError <= 0.5, JSON.stringify(s.sync));
+    assert.ok(['played', 'keyed'].includes(s.sync.measured) && s.sync.maxErrorFrames <= 0.5, JSON.stringify(s.sync));
     assert.ok(s.frames >= 30 * track.beats.at(-1) - 1, `${s.frames} frames for a song whose last beat is at ${track.beats.at(-1)} s`);
     let worst = 0, n = 0;
     for (const k of s.strikes) {
@@ -112,7 +112,7 @@ test('a song drives the tracing mode: keyframes on the track\'s beats (a late fi
     });
     assert.equal(s.mode, 'tracing');
     assert.equal(s.phase, 'play', 'the keyframes play');
-    assert.ok(s.sync && s.sync.count > 0 && s.sync.maxError <= 0.5, `keyframes against the page's grid: ${JSON.stringify(s.sync)}`);
+    assert.ok(s.sync && s.sync.count > 0 && s.sync.maxErrorFrames <= 0.5, `keyframes against the page's grid: ${JSON.stringify(s.sync)}`);
     assert.equal(s.looping, false);
     assert.equal(s.viewerLoop, s.loopFrames, 'the viewer loops at what the bake wrote');
     assert.ok(s.loopFrames >= 30 * track.beats.filter((b) => b <= s.duration).at(-1) - 1,
@@ -124,7 +124,7 @@ test('a song drives the tracing mode: keyframes on the track\'s beats (a late fi
     assert.ok(before >= 4 && after >= 4, `${before} span edges before the tempo change, ${after} after (runs ${JSON.stringify(s.runs)})`);
     const worst = Math.max(...edges.map((sec) => offBeat(track.beats, sec)));
     console.log(`# music sync: tracing on a 120 -> 150 BPM track from 0.37 s: ${s.runs.length} traced spans over ${s.loopFrames} frames, `
-      + `span edges at most ${(1000 * worst).toFixed(1)} ms from the track's beats; keyframes ${s.sync.maxError} frames from the page's grid`);
+      + `span edges at most ${(1000 * worst).toFixed(1)} ms from the track's beats; keyframes ${s.sync.maxErrorFrames} frames from the page's grid`);
     // a span's first traced frame may be the one after its key's (the frame's beat, computed back from its time)
     assert.ok(worst <= TOLERANCE + 0.5 / 30, `a traced span's edge ${(1000 * worst).toFixed(1)} ms from the track's beat (tolerance ${(1000 * (TOLERANCE + 0.5 / 30)).toFixed(0)} ms)`);
     assert.deepEqual(errors, []);

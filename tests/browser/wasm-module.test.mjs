@@ -65,7 +65,7 @@ test('createProcMotion streams procmotion.wasm alone; loadAsync fetches a featur
       try { pm.generateCatwalkVmd({}, 120, null, null); } catch (e) { landing = { code: e.code, module: e.module, message: e.message }; }
       await pm.loadAsync('keypoints');
       const walk = pm.generateCatwalkVmd({}, 120, null, null);
-      const kp = pm.toKeypoints(walk.vmd, 'vmd');
+      const kp = pm.toKeypoints(walk.vmd, { format: 'vmd' });
       return { before, notLoaded, landing, named: named.loopFrames, report: walk.report?.model, loopFrames: walk.loopFrames,
                frames: kp.frameCount, modules: pm.modules };
     }`);
@@ -106,7 +106,7 @@ test("procmotion/all's createProcMotion() streams procmotion-all.wasm alone: eve
     const { result, paths, requests, errors } = await run(`async ({ createProcMotion }) => {
       const pm = await createProcMotion(); // load 'all' by default there
       const bones = pm.readPmx(pm.mannequinPmx()).bones.length;
-      const frames = pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount;
+      const frames = pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, { format: 'vmd' }).frameCount;
       await pm.loadAsync('all');
       return { modules: pm.modules, bones, frames, glb: pm.pmxToVrm(pm.mannequinPmx()).glb.length, wav: pm.readWav(pm.writeWav(new Float32Array(80), 8000)).frames };
     }`, {}, '/js-glue/all.js');
@@ -124,7 +124,7 @@ test("the main entry's createProcMotion({ load: 'all' }) loads the split modules
   { skip: SKIP || (!existsSync(join(REPO_ROOT, 'js-glue/procmotion-all.wasm')) && 'SKIP: js-glue/*.wasm not built'), timeout: 60_000 }, async () => {
     const { result, paths, requests, errors } = await run(`async ({ createProcMotion }) => {
       const pm = await createProcMotion({ load: 'all' });
-      const split = { modules: pm.modules, glb: pm.pmxToVrm(pm.mannequinPmx()).glb.length, frames: pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount };
+      const split = { modules: pm.modules, glb: pm.pmxToVrm(pm.mannequinPmx()).glb.length, frames: pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, { format: 'vmd' }).frameCount };
       const one = await createProcMotion({ load: 'all', wasm: { all: new URL('/js-glue/procmotion-all.wasm', location.href) } });
       return { split, one: one.modules, heap: [pm.heapInUse, one.heapInUse] };
     }`);

@@ -36,7 +36,7 @@ test('catwalk on a tempo change: every model, every strike within half a frame o
     const r = pm.generateCatwalkVmd({}, grid, null, null, { skeleton: m.bytes() });
     assert.equal(r.looping, false, m.id);
     assert.equal(r.sync.measured, 'played', m.id);
-    assert.ok(r.sync.count >= 20 && r.sync.maxError <= 0.5, `${m.id}: ${JSON.stringify(r.sync)}`);
+    assert.ok(r.sync.count >= 20 && r.sync.maxErrorFrames <= 0.5, `${m.id}: ${JSON.stringify(r.sync)}`);
     assert.equal(r.plan.strikes.length, r.sync.count);
     for (const s of r.plan.strikes) assert.ok(Math.abs(s.frame - s.beatFrame) <= 0.5 + 1e-6, `${m.id}: ${JSON.stringify(s)}`);
     assert.ok(r.loopFrames >= 30 * grid.beats.at(-1) - 0.5, `${m.id}: ${r.loopFrames} frames`);
@@ -49,7 +49,7 @@ test('catwalk on { bpm, offset } (tap tempo, a manual offset) stays a loop shift
   for (const grid of [{ bpm: 128, offset: 0.25 }, tap]) {
     const r = pm.generateCatwalkVmd({}, grid);
     assert.equal(r.looping, true);
-    assert.ok(r.sync.maxError <= 0.5, JSON.stringify(r.sync));
+    assert.ok(r.sync.maxErrorFrames <= 0.5, JSON.stringify(r.sync));
     const step = r.stepFrames;
     for (const s of r.plan.strikes) {
       const k = Math.round((s.frame / 30 - pm.beatGridTime(grid, 0)) / (step / 30));
@@ -66,7 +66,7 @@ test('a generated track: detectBeats -> catwalk, heel strikes on the track\'s tr
   const t = renderTrack(TRACKS.find((x) => x.id === 'house-124'), { seconds: 16 });
   const beats = pm.detectBeats(t.samples, t.sampleRate, { channels: t.channels });
   const r = pm.generateCatwalkVmd({ stepCadence: 'beat' }, beats);
-  assert.ok(r.sync.maxError <= 0.5);
+  assert.ok(r.sync.maxErrorFrames <= 0.5);
   // each strike against the nearest true beat: the detection's error (MIREX window 70 ms) plus half a frame
   let worst = 0;
   for (const s of r.plan.strikes) {
@@ -82,7 +82,7 @@ test('groove bake and runtime layer on a grid: valleys on the beats, feet plante
   const grid = changeGrid();
   for (const m of everyModel(pm, { zoo: false })) {
     const { report } = pm.bakeGroove(null, m.bytes(), {}, grid);
-    assert.ok(report.sync && report.sync.maxError <= 0.5, `${m.id}: ${JSON.stringify(report.sync)}`);
+    assert.ok(report.sync && report.sync.maxErrorFrames <= 0.5, `${m.id}: ${JSON.stringify(report.sync)}`);
     assert.ok(report.sync.count >= 35);
     assert.ok(report.maxFootError < 0.01, `${m.id}: feet ${report.maxFootError}`);
     assert.equal(report.frames, Math.ceil(30 * grid.beats.at(-1) - 1e-9));
@@ -98,7 +98,7 @@ test('groove bake and runtime layer on a grid: valleys on the beats, feet plante
     }
     assert.ok(Math.abs(g.offsets(null, 1, 120).beat - 2) < 1e-6, 'a number is a plain BPM again');
   } finally {
-    g.free();
+    g.dispose();
   }
 });
 
@@ -109,15 +109,15 @@ test('tracing bake on a grid: keyframe beats on the grid\'s beats', () => {
     tl.generateKeyframes('rightHand', { count: 6, startBeat: 1, beatStep: 2 });
     const grid = changeGrid();
     const { vmd, report, plan } = tl.bake(grid);
-    assert.ok(report.sync && report.sync.count === 6 && report.sync.maxError <= 0.5, JSON.stringify(report.sync));
+    assert.ok(report.sync && report.sync.count === 6 && report.sync.maxErrorFrames <= 0.5, JSON.stringify(report.sync));
     assert.equal(plan.frames, Math.round(30 * pm.beatGridTime(grid, 11)));
     assert.ok(report.maxError < 0.01);
-    const frames = new Set(pm.readVmd(tl.bakeVmd(grid)).bones.frames);
+    const frames = new Set(pm.readVmd(tl.bake(grid).vmd).bones.frames);
     for (let k = 0; k < 6; k++) assert.ok(frames.has(Math.round(30 * pm.beatGridTime(grid, 1 + 2 * k))), `keyframe ${k}`);
     assert.ok(vmd.length > 0);
     assert.equal(tl.bake(120).report.sync, null, 'a number: no grid');
   } finally {
-    tl.free();
+    tl.dispose();
   }
 });
 
@@ -144,7 +144,7 @@ test('a beat grid needs no beats module: the catwalk on the core alone takes a p
   const plain = core.generateCatwalkVmd({}, { bpm: 124, offset: 0.2 }, null, names);
   const listed = core.generateCatwalkVmd({}, changeGrid(), null, names);
   assert.deepEqual(core.modules, ['core']);
-  for (const r of [plain, listed]) assert.ok(r.sync.count >= 8 && r.sync.maxError <= 0.5, JSON.stringify(r.sync));
+  for (const r of [plain, listed]) assert.ok(r.sync.count >= 8 && r.sync.maxErrorFrames <= 0.5, JSON.stringify(r.sync));
   assert.equal(plain.looping, true);
   assert.equal(listed.looping, false);
   // the same walk as with the beats module loaded, and a bad grid is the core's error
@@ -163,20 +163,20 @@ test('CLI: catwalk, groove and trace take --beats (procmotion beats output) and 
   assert.equal(cw.status, 0, cw.stderr);
   const s = JSON.parse(cw.stdout);
   assert.equal(s.looping, false);
-  assert.ok(s.sync.maxError <= 0.5 && s.sync.count > 10, JSON.stringify(s.sync).slice(0, 200));
+  assert.ok(s.sync.maxErrorFrames <= 0.5 && s.sync.count > 10, JSON.stringify(s.sync).slice(0, 200));
   const off = JSON.parse(run(['catwalk', '--bpm', '128', '--offset', '0.3', '-o', join(tmp, 'w2.vmd')]).stdout);
-  assert.ok(off.looping && off.sync.maxError <= 0.5 && off.sync.strikes[0].beatFrame >= 9 - 1e-6);
+  assert.ok(off.looping && off.sync.maxErrorFrames <= 0.5 && off.sync.strikes[0].beatFrame >= 9 - 1e-6);
   const model = join(tmp, 'm.pmx');
   writeFileSync(model, pm.mannequinPmx());
   const gr = run(['groove', '--model', model, '--beats', beatsJson, '-o', join(tmp, 'g.vmd')]);
   assert.equal(gr.status, 0, gr.stderr);
-  assert.ok(JSON.parse(gr.stdout).sync.maxError <= 0.5);
+  assert.ok(JSON.parse(gr.stdout).sync.maxErrorFrames <= 0.5);
   const tlPath = join(tmp, 'tl.json');
   const tl = pm.createTimeline(pm.mannequinPmx());
   tl.setTrajectory('leftHand', { mode: 'line', points: [[2, -4, -2], [3, -2, -3]] });
   tl.generateKeyframes('leftHand', { count: 4, startBeat: 0, beatStep: 2 });
   writeFileSync(tlPath, JSON.stringify(tl));
-  tl.free();
+  tl.dispose();
   const tr = run(['trace', tlPath, '--beats', beatsJson, '-o', join(tmp, 't.vmd')]);
   assert.equal(tr.status, 0, tr.stderr);
   assert.equal(JSON.parse(tr.stdout).sync.count, 4);

@@ -56,7 +56,7 @@ test('tracing: a traced foot has a plan, the report line says traced limbs', () 
     assert.ok(Math.max(...feet.planned.left) > 0.3, 'the traced foot rises');
     assert.equal(reportFigures(motion).limbs, 'traced');
   } finally {
-    tl.free();
+    tl.dispose();
   }
 });
 

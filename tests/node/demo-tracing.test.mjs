@@ -226,7 +226,7 @@ test('playback on a beat grid: a late or early beat 0, the cycle repeated to cov
     assert.equal(late.cycles, 1);
     assert.equal(late.startBeat, 0);
     assert.equal(late.plan.frames, Math.round(30 * (0.25 + late.loopBeats * 0.5)));
-    assert.ok(late.report.sync.maxError <= 0.5, JSON.stringify(late.report.sync));
+    assert.ok(late.report.sync.maxErrorFrames <= 0.5, JSON.stringify(late.report.sync));
     assert.equal(late.plan.active.findIndex((a, i) => i % 4 === 0 && a === 1) / 4, Math.round(30 * 0.25), 'the trace starts on beat 0');
     // beat 0 before 0 s: the cycle starts on the first beat after it
     const early = session.playback(state, pm.beatGrid({ bpm: 120, offset: -0.3 }));
@@ -238,7 +238,7 @@ test('playback on a beat grid: a late or early beat 0, the cycle repeated to cov
     const song = session.playback(state, grid, { until: beats.at(-1) });
     assert.equal(song.cycles, Math.ceil(29 / song.loopBeats));
     assert.ok(song.plan.frames >= 30 * beats.at(-1) - 0.5, `${song.plan.frames} frames`);
-    assert.ok(song.report.sync.maxError <= 0.5 && song.report.sync.count === song.timelineKeyframes, JSON.stringify(song.report.sync));
+    assert.ok(song.report.sync.maxErrorFrames <= 0.5 && song.report.sync.count === song.timelineKeyframes, JSON.stringify(song.report.sync));
     const starts = [];
     for (let f = 0; f <= song.plan.frames; f++) if (song.plan.active[4 * f] && !(f && song.plan.active[4 * (f - 1)])) starts.push(f);
     // a traced frame is one whose beat (from its time) is inside the span: on a key that lands on a whole

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { applyGrooveToMmdModel } from '../../js-glue/babylon.js';
 import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
 import { boneIndex, createMmdScene, disposeMmdScene, evaluateFrame, evaluateWorldPositions, fixturesAvailable, readFixture,
   setMotion }
@@ -57,7 +58,7 @@ test('babylon-mmd plays the baked groove: ankles stay, the pelvis bounces on the
     const offBeat = Math.max(...lows.map(([f]) => Math.abs(f - Math.round(f / beatFrames) * beatFrames)));
     const depth = Math.max(...ys) - Math.min(...ys);
     console.log(`${bpm} bpm: ${report.keys} keys over ${report.frames} frames (deviation ${report.maxPositionError.toExponential(2)} `
-      + `units, ${report.maxRotationError.toFixed(3)} deg); in babylon-mmd the ankles stay within ${ankleDev.toExponential(2)} `
+      + `units, ${report.maxRotationErrorDeg.toFixed(3)} deg); in babylon-mmd the ankles stay within ${ankleDev.toExponential(2)} `
       + `units of rest, the pelvis bounces ${depth.toFixed(3)} units with ${lows.length} low points, at most `
       + `${offBeat.toFixed(3)} frames from a beat`);
     assert.ok(ankleDev < 0.05, `ankles moved ${ankleDev}`);
@@ -92,7 +93,7 @@ test('on a base motion the ankles follow the base and our evaluator matches baby
       for (let i = 0; i < ours.length; i++) worst = Math.max(worst, Math.abs(ours[i] - theirs[i]));
     });
   } finally {
-    ev.free();
+    ev.dispose();
   }
   console.log(`mei_wait + groove at 128 bpm: ${report.keys} keys written, ${report.copiedKeys} copied; ankles within `
     + `${dev.toExponential(2)} units of the base motion's in babylon-mmd; our evaluator vs babylon-mmd ${worst.toExponential(2)}`);
@@ -100,7 +101,7 @@ test('on a base motion the ankles follow the base and our evaluator matches baby
   assert.ok(worst < 1e-5, `our evaluator differs from babylon-mmd by ${worst}`);
 });
 
-test('a babylon-mmd viewer applies the groove per frame (applyToMmdModel): same as the bake, nothing accumulates', { skip: SKIP }, async () => {
+test('a babylon-mmd viewer applies the groove per frame (applyGrooveToMmdModel): same as the bake, nothing accumulates', { skip: SKIP }, async () => {
   const model = readFixture(MODEL);
   const base = readFixture('vmd/mei_wait.vmd');
   const bpm = 128;
@@ -117,7 +118,7 @@ test('a babylon-mmd viewer applies the groove per frame (applyToMmdModel): same 
     const anim = ctx.model.currentAnimation, animate = anim.animate.bind(anim);
     anim.animate = (frameTime) => {
       animate(frameTime);
-      groove.applyToMmdModel(ctx.model, frameTime / 30, bpm);
+      applyGrooveToMmdModel(groove, ctx.model, frameTime / 30, bpm);
     };
     live = [];
     for (const f of frames) {
@@ -149,7 +150,7 @@ test('a babylon-mmd viewer applies the groove per frame (applyToMmdModel): same 
   const lows = minima(frames, drop);
   const beatFrames = 1800 / bpm;
   const offBeat = Math.max(...lows.map(([f]) => Math.abs(f - Math.round(f / beatFrames) * beatFrames)));
-  console.log(`applyToMmdModel in babylon-mmd (mei_wait, ${bpm} bpm): every bone but the legs within ${vsBake.toExponential(2)} `
+  console.log(`applyGrooveToMmdModel in babylon-mmd (mei_wait, ${bpm} bpm): every bone but the legs within ${vsBake.toExponential(2)} `
     + `units of the baked VMD (worst: ${worstBone}); ankles within ${ankleDev.toExponential(2)} of the plain motion (the bake's `
     + `within ${bakeAnkles.toExponential(2)}, every half frame); pelvis drop low points at most ${offBeat.toFixed(3)} frames from a beat`);
   assert.ok(vsBake < 0.02, `runtime vs bake ${vsBake}`);
@@ -166,26 +167,26 @@ test('a babylon-mmd viewer applies the groove per frame (applyToMmdModel): same 
       still.model.afterPhysics();
       return Float64Array.from(still.model.worldTransformMatrices);
     };
-    for (let i = 0; i < 500; i++) g2.applyToMmdModel(still.model, i * 0.0137, 97);
-    g2.applyToMmdModel(still.model, 1.5, 97);
+    for (let i = 0; i < 500; i++) applyGrooveToMmdModel(g2, still.model, i * 0.0137, 97);
+    applyGrooveToMmdModel(g2, still.model, 1.5, 97);
     const after = snapshot();
     const fresh = await createMmdScene(model);
     const g3 = pm.createGroove(null, model);
     try {
-      g3.applyToMmdModel(fresh.model, 1.5, 97);
+      applyGrooveToMmdModel(g3, fresh.model, 1.5, 97);
       fresh.model.beforePhysics(null);
       fresh.model.afterPhysics();
       let diff = 0;
       fresh.model.worldTransformMatrices.forEach((v, i) => { diff = Math.max(diff, Math.abs(v - after[i])); });
       assert.ok(diff < 1e-5, `500 earlier frames left ${diff}`);
     } finally {
-      g3.free();
+      g3.dispose();
       disposeMmdScene(fresh);
     }
-    assert.throws(() => g2.applyToMmdModel({ runtimeBones: [] }, 0, 120), /114 runtime bones/);
+    assert.throws(() => applyGrooveToMmdModel(g2, { runtimeBones: [] }, 0, 120), /the groove's 114 bones/);
   } finally {
-    g2.free();
+    g2.dispose();
     disposeMmdScene(still);
   }
-  groove.free();
+  groove.dispose();
 });

@@ -34,7 +34,7 @@ test('procmotion groove bakes a VMD and reports it', { skip: SKIP }, async () =>
     assert.ok(report.maxFootError < 1e-3 && report.landing.landed, JSON.stringify(report.landing));
     assert.ok(vmd.bones.names.includes('グルーブ') && vmd.bones.names.includes('頭'));
     // the same bake through the glue gives the same bytes
-    const glue = pm.applyGrooveToVmd(null, pm.mannequinPmx(), readFileSync(cfg, 'utf8'), 128, { frames: 120 });
+    const glue = pm.bakeGroove(null, pm.mannequinPmx(), readFileSync(cfg, 'utf8'), 128, { frames: 120 }).vmd;
     assert.deepEqual(new Uint8Array(readFileSync(out)), glue);
 
     const changed = run('groove', '--print-config', '--config', cfg, '--changed');

@@ -89,13 +89,13 @@ test('no API hands out a view of wasm memory', () => {
       mapHumanoid: pm.mapHumanoid(skeleton), evaluatePose: pm.evaluatePose(vmdObj, skeleton, 7.5), evaluate: ev.evaluate(3),
       positions: ev.positions(0, 5, 2), solveTwoBoneIk: pm.solveTwoBoneIk([0, 10, 0], [0, 6, -1], [0, 1, 0], [0, 3, -2], [0, 6, -5]),
       encodeShiftJis: pm.encodeShiftJis('センター'), toKeypoints: pm.toKeypoints(bvhText), toKeypointsVmd: pm.toKeypoints(vmdBytes),
-      toKeypointsModel: pm.toKeypoints(vmdBytes, 'vmd', { model: pmxBytes }), encodeBinary: pm.encodeKeypoints(kp, 'binary'),
+      toKeypointsModel: pm.toKeypoints(vmdBytes, { format: 'vmd', model: pmxBytes }), encodeBinary: pm.writeKeypoints(kp, { format: 'binary' }),
       keypointFeatures: pm.keypointFeatures(kp),
     };
     for (const [name, value] of Object.entries(results)) assertNoWasmViews(value, name);
     assert.ok(results.keypointFeatures instanceof Float32Array && results.keypointFeatures.length === kp.frameCount * 109);
   } finally {
-    ev.free();
+    ev.dispose();
   }
 });
 
@@ -110,7 +110,7 @@ const CALLS = [
   () => pm.toKeypoints(bvhText),
   () => pm.decodeShiftJis(pm.encodeShiftJis('左足ＩＫ センター')),
   () => pm.solveTwoBoneIk([0, 10, 0], [0, 6, -1], [0, 1, 0], [0, 3, -2], [0, 6, -5]),
-  () => pm.encodeKeypoints(kp),
+  () => pm.writeKeypoints(kp),
   () => pm.keypointFeatures(kp),
   () => assert.throws(() => pm.readVmd(garbage), ProcMotionError),
   () => assert.throws(() => pm.readPmx(garbage), ProcMotionError),
@@ -133,7 +133,7 @@ test('100 000 mixed calls leave heapInUse and heapSize where they were', () => {
     assert.equal(pm.heapInUse, inUse, 'every allocation was freed');
     assert.equal(pm.heapSize, size, 'the heap did not grow');
   } finally {
-    ev.free();
+    ev.dispose();
   }
 });
 
@@ -159,7 +159,7 @@ test('heapInUse counts exactly the bytes allocated: 0 on a fresh module, and 0 a
       ev.positions(0, 30);
       ev.dispose();
     },
-    keypoints: () => fresh.encodeKeypoints(fresh.toKeypoints(vmd, 'vmd', { model })),
+    keypoints: () => fresh.writeKeypoints(fresh.toKeypoints(vmd, { format: 'vmd', model })),
     groove: () => fresh.bakeGroove(vmd, sk, {}, 120),
     timeline: () => {
       const tl = fresh.createTimeline(sk, { bpm: 120 });
@@ -197,14 +197,14 @@ test('asking for more than the wasm heap can hold is a ProcMotionError and the m
   // keypoint frames (2 GB of points alone); the limit is lifted so that memory is what runs out
   const far = motion(1);
   far.bones.frames.fill(5_199_999);
-  assert.throws(() => pm.toKeypoints(pm.writeVmd(far), 'vmd', { maxFrames: 0xffffffff }),
+  assert.throws(() => pm.toKeypoints(pm.writeVmd(far), { format: 'vmd', maxFrames: 0xffffffff }),
     (e) => e instanceof ProcMotionError && /memory/.test(e.message), 'the core reports out of memory');
   // an evaluator asked for the positions of 12 million frames (4 GB of output)
   const ev = pm.createPoseEvaluator(vmdBytes, skeleton);
   try {
     assert.throws(() => ev.positions(0, 12_000_000), ProcMotionError);
   } finally {
-    ev.free();
+    ev.dispose();
   }
   stillWorks();
   assert.equal(pm.heapInUse, inUse, 'nothing left allocated by the failures');
@@ -231,14 +231,14 @@ test('sizes and counts that would wrap around 2^32 are refused before reaching t
     assert.throws(() => ev.positions(0, count), ProcMotionError);
     for (const bad of [-1, 2.5, NaN, Infinity]) assert.throws(() => ev.positions(0, bad), ProcMotionError, `count ${bad}`);
   } finally {
-    ev.free();
+    ev.dispose();
   }
   for (const bad of [-1, 1.5, NaN, 2 ** 32 + 3]) assert.throws(() => pm.encodeShiftJis('左足', bad), ProcMotionError, `maxBytes ${bad}`);
   for (const bad of [-1, 0.5, NaN, 2 ** 32]) {
     const m = motion(1);
     m.bones.count = bad;
     assert.throws(() => pm.writeVmd(m), ProcMotionError, `bones.count ${bad}`);
-    assert.throws(() => pm.encodeKeypoints({ ...kp, frameCount: bad }), ProcMotionError, `frameCount ${bad}`);
+    assert.throws(() => pm.writeKeypoints({ ...kp, frameCount: bad }), ProcMotionError, `frameCount ${bad}`);
   }
   stillWorks();
   assert.equal(pm.heapInUse, inUse);

@@ -63,19 +63,19 @@ test('every shared VMD, BVH, glTF and VRM fixture converts with 0 NaN and 0 out 
     'bvh/cmu_131_01.bvh', 'vrm/VRMC_materials_mtoon_UV_Animation_Test.vrm', 'vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm'];
   for (const f of files) assertClean(pm.toKeypoints(fixture(f)), f);
   const glb = fixture('gltf/RobotExpressive.glb');
-  for (let a = 0; a < 14; a++) assertClean(pm.toKeypoints(glb, 'glb', { animation: a }), `robot ${a}`);
-  const withModel = pm.toKeypoints(fixture('vmd/mei_greeting.vmd'), 'vmd', { model: fixture('pmx/yw_test_model/yw_test_model.pmx') });
+  for (let a = 0; a < 14; a++) assertClean(pm.toKeypoints(glb, { format: 'glb', animation: a }), `robot ${a}`);
+  const withModel = pm.toKeypoints(fixture('vmd/mei_greeting.vmd'), { format: 'vmd', model: fixture('pmx/yw_test_model/yw_test_model.pmx') });
   assertClean(withModel, 'mei_greeting on yw_test_model.pmx');
   assert.equal(withModel.stats.sourceJoints, 114);
-  const vmd = pm.toKeypoints(fixture('vmd/mei_greeting.vmd'), 'vmd', { fps: 60 });
+  const vmd = pm.toKeypoints(fixture('vmd/mei_greeting.vmd'), { format: 'vmd', fps: 60 });
   assert.equal(vmd.fps, 30, 'VMD stays at 30 fps');
   assert.equal(vmd.stats.legs, 'ik');
   assert.ok(vmd.stats.ignoredBones > 0);
 });
 
-test('encodeKeypoints: NDJSON and binary round-trip through toKeypoints within quantisation', () => {
+test('writeKeypoints: NDJSON and binary round-trip through toKeypoints within quantisation', () => {
   const kp = pm.toKeypoints(SAMPLE);
-  const text = pm.encodeKeypoints(kp);
+  const text = pm.writeKeypoints(kp);
   assert.equal(typeof text, 'string');
   const lines = text.trimEnd().split('\n');
   assert.equal(lines.length, 60);
@@ -87,7 +87,7 @@ test('encodeKeypoints: NDJSON and binary round-trip through toKeypoints within q
   const back = pm.toKeypoints(text); // detected as NDJSON
   assert.equal(back.stats.format, 'ndjson');
   for (let i = 0; i < kp.points.length; i++) assert.ok(Math.abs(back.points[i] - kp.points[i]) <= 6e-7);
-  const bin = pm.encodeKeypoints(kp, 'binary');
+  const bin = pm.writeKeypoints(kp, { format: 'binary' });
   assert.ok(bin instanceof Uint8Array);
   assert.equal(bin.byteLength, 60 * 239);
   assert.equal(String.fromCharCode(bin[0], bin[1]), 'KP');
@@ -95,7 +95,7 @@ test('encodeKeypoints: NDJSON and binary round-trip through toKeypoints within q
   assert.equal(fromBin.stats.format, 'binary');
   for (let i = 0; i < kp.points.length; i++) assert.ok(Math.abs(fromBin.points[i] - kp.points[i]) <= 0.5 / 32767 + 1e-7);
   // binary -> NDJSON -> binary is exact
-  const bin2 = pm.encodeKeypoints(pm.toKeypoints(pm.encodeKeypoints(fromBin)), 'binary');
+  const bin2 = pm.writeKeypoints(pm.toKeypoints(pm.writeKeypoints(fromBin)), { format: 'binary' });
   assert.deepEqual(bin2, bin);
 });
 
@@ -109,25 +109,25 @@ test('keypointFeatures: frames x 109 with the angles last', () => {
 
 test('bad input and bad sequences throw ProcMotionError naming the problem', () => {
   assert.throws(() => pm.toKeypoints(new Uint8Array([1, 2, 3])), (e) => e instanceof ProcMotionError && /unrecognised/.test(e.message));
-  assert.throws(() => pm.toKeypoints(SAMPLE, 'fbx'), /unknown format 'fbx'/);
-  assert.throws(() => pm.toKeypoints(SAMPLE, 'auto', { fps: -1 }), /fps/);
+  assert.throws(() => pm.toKeypoints(SAMPLE, { format: 'fbx' }), /unknown format 'fbx'/);
+  assert.throws(() => pm.toKeypoints(SAMPLE, { fps: -1 }), /fps/);
   assert.throws(() => pm.toKeypoints('HIERARCHY\nROOT a\n{\nOFFSET nan 0 0\n}\n'), /finite/);
   const kp = pm.toKeypoints(SAMPLE);
   const broken = { ...kp, points: kp.points.slice() };
   broken.points[5] = NaN;
-  assert.throws(() => pm.encodeKeypoints(broken), /frame 0/);
-  assert.throws(() => pm.encodeKeypoints(kp, 'xml'), /unknown encoding/);
-  assert.throws(() => pm.encodeKeypoints({ frameCount: 2, timestamps: [0], points: [], visibility: [] }), /timestamps/);
+  assert.throws(() => pm.writeKeypoints(broken), /frame 0/);
+  assert.throws(() => pm.writeKeypoints(kp, { format: 'xml' }), /format must be 'ndjson' or 'binary', got 'xml'/);
+  assert.throws(() => pm.writeKeypoints({ frameCount: 2, timestamps: [0], points: [], visibility: [] }), /timestamps/);
 });
 
 test('keypoint calls leave the wasm heap as they found it', () => {
   const before = pm.heapInUse;
   for (let i = 0; i < 20; i++) {
     const kp = pm.toKeypoints(SAMPLE);
-    pm.encodeKeypoints(kp);
-    pm.encodeKeypoints(kp, 'binary');
+    pm.writeKeypoints(kp);
+    pm.writeKeypoints(kp, { format: 'binary' });
     pm.keypointFeatures(kp);
-    assert.throws(() => pm.toKeypoints('{"format":"nope"}', 'json'), ProcMotionError);
+    assert.throws(() => pm.toKeypoints('{"format":"nope"}', { format: 'json' }), ProcMotionError);
   }
   assert.equal(pm.heapInUse, before);
 });
@@ -143,7 +143,7 @@ test('procmotion keypoints writes NDJSON and binary and prints a summary', { ski
     assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, 60);
     assert.equal(readFileSync(bin).byteLength, 60 * 239);
     // the CLI and the glue write the same NDJSON
-    assert.equal(readFileSync(out, 'utf8'), pm.encodeKeypoints(pm.toKeypoints(SAMPLE)));
+    assert.equal(readFileSync(out, 'utf8'), pm.writeKeypoints(pm.toKeypoints(SAMPLE)));
     assert.equal(spawnSync(CLI, ['keypoints', out], { encoding: 'utf8' }).status, 2);
     const bad = spawnSync(CLI, ['keypoints', join(ROOT, 'README.md'), '-o', join(dir, 'x')], { encoding: 'utf8' });
     assert.equal(bad.status, 1);

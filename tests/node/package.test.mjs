@@ -86,7 +86,7 @@ const run = (pm) => {
   const ev = pm.createPoseEvaluator(pm.generateCatwalkVmd({}, 120, null, null).vmd, pm.mannequinPmx());
   const positions = ev.evaluate(10).positions.length;
   ev.dispose();
-  const frames = pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount;
+  const frames = pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, { format: 'vmd' }).frameCount;
   const wav = pm.readWav(pm.writeWav(new Float32Array(800), 8000)).frames;
   const bpm = typeof pm.detectBeats(new Float32Array(8000 * 2), 8000).bpm;
   const vrm = pm.pmxToVrm(pm.mannequinPmx()).glb.length > 1000;
@@ -136,7 +136,7 @@ test("load 'all' (procmotion-all.wasm) gives the split modules' outputs", { skip
   const outputs = (pm) => {
     const pmx = pm.mannequinPmx();
     const walk = pm.generateCatwalkVmd({ uTurn: true }, 128, null, null);
-    const kp = pm.toKeypoints(walk.vmd, 'vmd');
+    const kp = pm.toKeypoints(walk.vmd, { format: 'vmd' });
     const beats = pm.detectBeats(new Float32Array(8000 * 4).map((_, i) => (i % 4000 < 40 ? 0.9 : 0)), 8000);
     const ev = pm.createPoseEvaluator(walk.vmd, pmx);
     const pose = ev.evaluate(12.5).positions;
@@ -189,7 +189,7 @@ test('each feature module works loaded alone, with only its dependencies', { ski
   const { MODULE_DEPS } = await import('../../js-glue/dist/abi.js');
   const calls = {
     motion: (pm) => assert.ok(pm.readPmx(pm.mannequinPmx()).bones.length > 10),
-    keypoints: (pm) => assert.ok(pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, 'vmd').frameCount > 0),
+    keypoints: (pm) => assert.ok(pm.toKeypoints(pm.generateCatwalkVmd({}).vmd, { format: 'vmd' }).frameCount > 0),
     beats: (pm) => {
       assert.equal(pm.readWav(pm.writeWav(new Float32Array(800), 8000)).frames, 800);
       assert.equal(typeof pm.detectBeats(new Float32Array(8000 * 2), 8000).bpm, 'number');

@@ -22,8 +22,8 @@ test('createPoseEvaluator / evaluatePose agree with babylon-mmd on every bone', 
       const batch = ev.positions(frames[0], frames.length, 1.5);
       assert.deepEqual(batch.subarray(0, ours[0].length), ours[0], 'positions() equals evaluate()');
     } finally {
-      ev.free();
-      ev.free(); // twice is harmless
+      ev.dispose();
+      ev.dispose(); // twice is harmless
     }
     const ctx = await createMmdScene(model);
     let theirs;
@@ -63,7 +63,7 @@ test('IK can be forced off, and the rest pose evaluates without a motion', { ski
     assert.ok(Math.abs(off - restBone[1]) < 1e-4, `IK off leaves it (${off})`);
     assert.throws(() => ev.setIkMode('no such bone', 'off'), ProcMotionError);
   } finally {
-    ev.free();
+    ev.dispose();
   }
   assert.throws(() => pm.evaluatePose(null, model, NaN), /not finite/);
   // (an empty skeleton is valid: PMX files without bones read to one, and JSON takes back what readPmx gives)
@@ -88,11 +88,11 @@ test('solveTwoBoneIk reaches reachable targets exactly and stays finite on degen
 test('10 000 pose evaluations leave the module heap unchanged', { skip: SKIP }, () => {
   const model = readFixture('pmx/yw_test_model/yw_test_model.pmx');
   const vmd = readFixture('vmd/mei_wait.vmd');
-  pm.createPoseEvaluator(vmd, model).free();
+  pm.createPoseEvaluator(vmd, model).dispose();
   const before = pm.heapInUse;
   const ev = pm.createPoseEvaluator(vmd, model);
   for (let i = 0; i < 10000; i++) ev.evaluate(i % 120);
-  ev.free();
+  ev.dispose();
   for (let i = 0; i < 100; i++) pm.evaluatePose(vmd, model, i);
   assert.equal(pm.heapInUse, before);
 });

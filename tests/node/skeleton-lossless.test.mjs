@@ -29,7 +29,7 @@ function worlds(vmd, skeleton) {
     for (const w of all) out.set(w, at), at += w.length;
     return out;
   } finally {
-    ev.free();
+    ev.dispose();
   }
 }
 

@@ -44,11 +44,11 @@ test('babylon-mmd plays the baked trace with the wrist and ankle on their paths'
   const model = readFixture('pmx/yw_test_model/yw_test_model.pmx');
   for (const bpm of [120, 128]) {
     const tl = makeTimeline(model, bpm);
-    const vmd = tl.bakeVmd();
+    const vmd = tl.bake().vmd;
     const lastFrame = Math.round(4 * 1800 / bpm);
     // every frame, and the half frames in between (where babylon-mmd interpolates two per-frame keys)
     const frames = Array.from({ length: 2 * lastFrame + 1 }, (_, f) => f / 2);
-    tl.free();
+    tl.dispose();
     const ctx = await createMmdScene(model);
     let theirs;
     try {
@@ -59,7 +59,7 @@ test('babylon-mmd plays the baked trace with the wrist and ankle on their paths'
     const ev = pm.createPoseEvaluator(vmd, model);
     const ours = frames.map((f) => ev.evaluate(f).positions);
     const names = ev.boneNames;
-    ev.free();
+    ev.dispose();
     const idx = (n) => ({ b: boneIndex(ctx, n), o: names.indexOf(n) });
     const shoulder = idx('左腕'), wrist = idx('左手首'), hip = idx('右足'), ankle = idx('右足首');
     const worst = { babylonWrist: 0, babylonAnkle: 0, oursWrist: 0, oursAnkle: 0, oursVsBabylon: 0, shoulderTravel: 0, halfFrameWrist: 0 };
@@ -95,8 +95,8 @@ test('the bake says where the hands and feet are meant to be, and its report is 
   const model = readFixture('pmx/yw_test_model/yw_test_model.pmx');
   const tl = makeTimeline(model, 128);
   const { vmd, plan, report } = tl.bake();
-  tl.free();
-  assert.deepEqual(vmd, (() => { const again = makeTimeline(model, 128); try { return again.bakeVmd(); } finally { again.free(); } })());
+  tl.dispose();
+  assert.deepEqual(vmd, (() => { const again = makeTimeline(model, 128); try { return again.bake().vmd; } finally { again.dispose(); } })());
   const n1 = plan.frames + 1;
   assert.equal(plan.frames, Math.round(4 * 1800 / 128));
   assert.ok(plan.hands.length === 6 * n1 && plan.ankles.length === 6 * n1 && plan.active.length === 4 * n1);

@@ -81,7 +81,7 @@ test('a generated trace keeps the wrist on the continuous curve for N = 2, 5 and
       assert.ok(worst < 1e-3, `N=${count}: ${worst}`);
       byN.push(wrists);
     } finally {
-      tl.free();
+      tl.dispose();
     }
   }
   for (let k = 0; k <= 40; k++) assert.ok(len(sub(byN[0][k], byN[2][k])) < 1e-4, 'N=2 and N=20 play the same motion');
@@ -125,8 +125,8 @@ test('control points are stored relative to the limb root; hand-made keyframes a
     assert.equal(tl.getTrajectory('leftHand'), null);
     assert.throws(() => tl.generateKeyframes('leftHand', { count: 3 }), /leftHand has no trajectory/);
   } finally {
-    tl.free();
-    tl.free();
+    tl.dispose();
+    tl.dispose();
   }
   assert.throws(() => tl.evaluate(0), /already disposed/);
 });
@@ -150,9 +150,9 @@ test('the timeline round-trips through JSON and bad JSON names the field', () =>
     assert.deepEqual(o.trajectories.rightFoot.points, [[0, -8, -1], [0, -6, -4]]);
     for (const beat of [0.3, 1.7, 3.9]) assert.deepEqual(back.evaluateBeat(beat).positions, tl.evaluateBeat(beat).positions);
   } finally {
-    tl.free();
-    back.free();
-    fromObject.free();
+    tl.dispose();
+    back.dispose();
+    fromObject.dispose();
   }
   const bad = [
     ['{"keyframes":[{"beat":0,"traces":{"leftHand":{"id":1,"mode":"spline","points":[[0,0,0]],"pole":[0,0,0],"t":0}}}]}', 'keyframes[0].traces.leftHand.mode'],
@@ -172,31 +172,31 @@ test('bakeVmd writes per-frame keys on the traced arm and minimal keys elsewhere
     tl.addKeyframe({ beat: 0, rotations: {} });
     tl.addKeyframe({ beat: 8, rotations: { 上半身: [0, 0.3826834, 0, 0.9238795] } });
     tl.generateKeyframes('leftHand', { count: 3, startBeat: 2, beatStep: 1, mode: 'curve', points: ARC });
-    const vmd = pm.readVmd(tl.bakeVmd());
+    const vmd = pm.readVmd(tl.bake().vmd);
     const count = (name) => vmd.bones.nameIndex.filter((i) => vmd.bones.names[i] === name).length;
     assert.equal(count('左腕'), 31 + 2, 'frames 30..60 per frame, plus beats 0 and 8');
     assert.equal(count('左手首'), 0);
     assert.ok(count('上半身') >= 2 && count('上半身') <= 5);
     assert.ok(vmd.bones.frames.every((f) => f <= 120));
     // another BPM stretches the frames
-    const slow = pm.readVmd(tl.bakeVmd(60));
+    const slow = pm.readVmd(tl.bake(60).vmd);
     assert.equal(Math.max(...slow.bones.frames), 240);
   } finally {
-    tl.free();
+    tl.dispose();
   }
 });
 
 test('many evaluations and bakes leave the module heap unchanged', () => {
   const warm = pm.createTimeline(mannequin);
-  warm.free();
+  warm.dispose();
   const before = pm.heapInUse;
   const tl = pm.createTimeline(mannequin);
   assert.ok(tl instanceof Timeline);
   tl.generateKeyframes('rightHand', { count: 4, mode: 'curve', points: ARC.map(([x, y, z]) => [-x, y, z]) });
   for (let i = 0; i < 500; i++) tl.evaluate(i / 250);
-  tl.bakeVmd();
+  tl.bake().vmd;
   JSON.stringify(tl);
-  tl.free();
+  tl.dispose();
   assert.equal(pm.heapInUse, before);
 });
 
@@ -206,8 +206,8 @@ test('procmotion trace bakes a timeline JSON to a VMD', { skip: existsSync(CLI) 
   const dir = mkdtempSync(join(tmpdir(), 'pm-trace-'));
   writeFileSync(join(dir, 't.json'), JSON.stringify(tl));
   writeFileSync(join(dir, 'm.pmx'), mannequin);
-  const expected = tl.bakeVmd();
-  tl.free();
+  const expected = tl.bake().vmd;
+  tl.dispose();
   const r = spawnSync(CLI, ['trace', join(dir, 't.json'), '--model', join(dir, 'm.pmx'), '-o', join(dir, 'o.vmd')], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const summary = JSON.parse(r.stdout);

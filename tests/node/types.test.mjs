@@ -19,7 +19,7 @@ import { consumerProject, packPackage, wasmBuilt } from './support/package.mjs';
 const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-scripts/build.sh wasm)';
 
 const PROGRAM = `import { createProcMotion, ProcMotionError, CATWALK_PARAMETERS, type CatwalkResult, type Vmd } from 'procmotion';
-import { createCatwalkAnimationAsync, getModelInfo, loopRuntimeAnimation } from 'procmotion/babylon';
+import { applyGrooveToMmdModel, createCatwalkAnimationAsync, getModelInfo, loopRuntimeAnimation } from 'procmotion/babylon';
 import { createProcMotion as createAll, ProcMotionError as AllError, type ProcMotion } from 'procmotion/all';
 import type { MmdModel } from 'babylon-mmd/esm/Runtime/mmdModel.js';
 import type { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
@@ -45,13 +45,13 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const pose = ev.evaluate(12.5, { ik: false });
   ev.dispose();
   const groove = pm.createGroove({ joints: { head: { amp: 5 } } }, pmx);
-  groove.applyToMmdModel(model, 1.5, 128);
+  applyGrooveToMmdModel(groove, model, 1.5, 128);
   groove.offsets(null, 1.5, { bpm: 128, offset: 0.25 });
-  groove.free();
+  groove.dispose();
   // a beat grid where a BPM goes (issue 18): { bpm, offset }, a tap-tempo grid, a detectBeats result
   const onGrid = pm.generateCatwalkVmd({}, { bpm: 124, offset: 0.2 }, null, null);
-  const strikeError: number = (onGrid.sync?.maxError ?? 0) + (onGrid.plan.strikes?.[0]?.error ?? 0) + onGrid.beatsPerStep + (onGrid.looping ? 1 : 0);
-  const valleyError: number | undefined = pm.bakeGroove(null, pmx, null, { bpm: 128, offset: 0.1 }).report.sync?.maxError;
+  const strikeError: number = (onGrid.sync?.maxErrorFrames ?? 0) + (onGrid.plan.strikes?.[0]?.errorFrames ?? 0) + onGrid.beatsPerStep + (onGrid.looping ? 1 : 0);
+  const valleyError: number | undefined = pm.bakeGroove(null, pmx, null, { bpm: 128, offset: 0.1 }).report.sync?.maxErrorFrames;
   const baked: Uint8Array = pm.bakeGroove(null, pmx, null, 128).vmd;
   const footError: number | undefined = pm.bakeGroove(null, pmx, null, 128).report.landing?.maxError;
   const tl = pm.createTimeline(pmx);
@@ -63,7 +63,7 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const active: Uint8Array = traced.plan.active;
   tl.dispose();
   await pm.loadAsync('keypoints');
-  const kp = pm.toKeypoints(walk.vmd, 'vmd', { fps: 30 });
+  const kp = pm.toKeypoints(walk.vmd, { format: 'vmd', fps: 30 });
   await pm.loadAsync('vrm');
   const vrm: Uint8Array = pm.pmxToVrm(pmx, { materials: 'unlit', meta: { authors: ['me'] } }).glb;
   const names: readonly string[] = CATWALK_PARAMETERS;

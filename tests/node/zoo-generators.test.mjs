@@ -25,7 +25,7 @@ test('catwalk, groove and keypoints run on every zoo model and fixture', { skip:
       assert.ok(vmd.bones.count > 100 && vmd.bones.positions.every(Number.isFinite) && vmd.bones.rotations.every(Number.isFinite), m.id);
       keys += vmd.bones.count;
       if (!state.uTurn) continue;
-      const kp = pm.toKeypoints(r.vmd, 'vmd', { model: bytes });
+      const kp = pm.toKeypoints(r.vmd, { format: 'vmd', model: bytes });
       assert.equal(kp.frameCount, r.loopFrames + 1, `${m.id}: keypoint frames`);
       assert.ok(kp.points.every(Number.isFinite), `${m.id}: keypoints`);
     }

@@ -309,16 +309,6 @@ static pm_result bake_bytes(const pm_abi_timeline *h, double bpm, pm_trace_plan 
     return r;
 }
 
-/* Bake to VMD bytes (bpm 0 = the timeline's). */
-PM_EXPORT int32_t pm_abi_timeline_bake(pm_abi_timeline *h, double bpm, uint8_t **out, uint32_t *size, char *errbuf) {
-    pm_error err = {0};
-    if (!h) return no_handle(errbuf);
-    size_t n = 0;
-    uint8_t *bytes;
-    pm_result r = bake_bytes(h, bpm, NULL, NULL, &bytes, &n, &err);
-    return give_text(r, (char *)bytes, n, (char **)out, size, &err, errbuf);
-}
-
 /*
  * The bake with its plan and report. o receives TB_COUNT uint32 slots (PM_ABI_LAYOUT_TRACE_BAKE), every
  * pointer host-freed with pm_abi_free: VMD bytes and size; hands (float, 6 per frame) and their float

@@ -86,7 +86,7 @@
     X(P, motion, pm_abi_timeline_evaluate) X(P, motion, pm_abi_timeline_world)                                \
     X(P, motion, pm_abi_timeline_rotations) X(P, motion, pm_abi_timeline_translations)                        \
     X(P, motion, pm_abi_timeline_final_rotations) X(P, motion, pm_abi_timeline_trace_state)                   \
-    X(P, motion, pm_abi_timeline_bake) X(P, motion, pm_abi_timeline_bake_plan)                                \
+    X(P, motion, pm_abi_timeline_bake_plan)                                \
     X(P, motion, pm_abi_timeline_set_grid)                                                                    \
     /* keypoints (abi_keypoints.c) */                                                                         \
     X(P, keypoints, pm_abi_kp_descriptor_slots) X(P, keypoints, pm_abi_kp_point_name)                         \

@@ -38,7 +38,7 @@ function evaluated(pm, vmd, skeleton, fn) {
   try {
     return fn(ev);
   } finally {
-    ev.free();
+    ev.dispose();
   }
 }
 

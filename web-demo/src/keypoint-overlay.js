@@ -132,7 +132,7 @@ export class KeypointOverlay {
     if (!app.model.builtIn && app.model.bytes) options.model = app.model.bytes;
     const t0 = performance.now();
     try {
-      this.data = app.pm.toKeypoints(motion.vmd, 'vmd', options);
+      this.data = app.pm.toKeypoints(motion.vmd, { format: 'vmd', ...options });
       this.computeMs = performance.now() - t0;
       fitView(this.data, FIG_W, FIG_H, this.view);
     } catch (e) {

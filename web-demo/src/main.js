@@ -219,7 +219,7 @@ function setupTempo(app) {
     const onSong = !!app.music?.playing;
     const clock = onSong ? 'song' : 'page';
     if (clock !== tapClock) { tapper = app.pm.createTapTempo(); tapClock = clock; }
-    const grid = tapper.tap(onSong ? app.music.position * 1000 : performance.now());
+    const grid = tapper.tap(onSong ? app.music.position : performance.now() / 1000);
     const bpm = grid ? fitBpm(grid.bpm) : null;
     if (bpm !== null) app.setTempo({ bpm, offset: onSong ? grid.offset : app.offset, source: 'tap' });
   };

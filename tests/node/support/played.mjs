@@ -69,7 +69,7 @@ export async function createPlayer(model, { runtime = 'babylon', pm = null } = {
           });
           return result(names, frames, out);
         } finally {
-          ev.free();
+          ev.dispose();
         }
       },
       dispose() {},

@@ -405,7 +405,7 @@ cJSON *pmi_catwalk_info_json(const pm_catwalk_info *info, const pm_catwalk_plan 
                 pmi_json_add_string(o, "side", k->side ? "right" : "left", &ok);
                 pmi_json_add_number(o, "beat", tidy(k->beat), &ok);
                 pmi_json_add_number(o, "beatFrame", tidy(k->beat_frame), &ok);
-                pmi_json_add_number(o, "error", tidy(k->error), &ok);
+                pmi_json_add_number(o, "errorFrames", tidy(k->error), &ok);
             }
         }
     } else {

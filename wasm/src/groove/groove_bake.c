@@ -430,7 +430,7 @@ cJSON *pmi_groove_bake_report_json(const pm_groove_bake_report *rep, const pm_sk
     pmi_json_add_number(j, "keys", rep->key_count, &ok);
     pmi_json_add_number(j, "copiedKeys", rep->copied_keys, &ok);
     pmi_json_add_number(j, "maxPositionError", rep->max_position_error, &ok);
-    pmi_json_add_number(j, "maxRotationError", rep->max_rotation_error, &ok);
+    pmi_json_add_number(j, "maxRotationErrorDeg", rep->max_rotation_error, &ok);
     pmi_json_add_number(j, "maxFootError", rep->max_foot_error, &ok);
     pmi_json_add_number(j, "crouch", rep->crouch, &ok);
     if (rep->synced) pmi_beat_sync_json(j, "sync", &rep->sync, &ok);

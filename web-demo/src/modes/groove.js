@@ -76,7 +76,7 @@ registerMode({
     return {
       vmd, loopFrames, beatFrames, name: `groove-${app.grooveBase}-${Math.round(bpm)}`,
       keyCount: report.keys + report.copiedKeys, maxPositionError: report.maxPositionError,
-      maxRotationErrorDeg: report.maxRotationError, report, settings,
+      maxRotationErrorDeg: report.maxRotationErrorDeg, report, settings,
       anchors: base, // where the feet stay: what the base (null: the standing pose) plays (foot-heights.js)
       missingBones: GROOVE_JOINTS.filter((j) => !names.has(j.bone)).map((j) => j.bone),
     };

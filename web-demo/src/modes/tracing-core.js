@@ -234,7 +234,7 @@ export class TraceSession {
       tl.generateKeyframes(limb, { count: 2, startBeat: 0, beatStep: 1 });
     }
     if (!targets.length) tl.addKeyframe({ beat: 0 }); // the rest pose
-    return tl.bakeVmd(bpm);
+    return tl.bake(bpm).vmd;
   }
 
   /** The limbs to generate: every limb with points; each needs two or more (TraceInputError otherwise). */
