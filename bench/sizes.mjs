@@ -1,4 +1,4 @@
-// What an app downloads of procmotion (issue 17's targets), measured one way for the bench's size rows
+// What an app downloads of procmotion, measured one way for the bench's size rows
 // (bench/plan.mjs) and the test that holds the targets (tests/node/download-size.test.mjs).
 //
 // gzip -9 (Node's zlib) of: each wasm module of the npm package (build/wasm/wasm-modules.json names

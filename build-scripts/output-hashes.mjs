@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // output-hashes.mjs: the sha-256 of what the package and the CLI produce, so that a change meant to
-// keep every output (a size or speed step: docs/benchmarks.md "Size") can prove it did.
+// keep every output (a refactoring, a size or speed step) can prove it did.
 //
 //   node build-scripts/output-hashes.mjs [--save FILE] [--check FILE] [--quick] [--one-file]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// wasm-sizes.mjs: where the bytes of the npm package's wasm modules are (docs/benchmarks.md, "Size").
+// wasm-sizes.mjs: where the bytes of the npm package's wasm modules are (bench/bench.mjs prints the size rows).
 //
 //   node build-scripts/wasm-sizes.mjs [--dir build/wasm] [--top N] [--module NAME] [--functions]
 //

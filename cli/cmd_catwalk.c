@@ -12,7 +12,7 @@
 const char cmd_catwalk_usage[] =
     "usage: procmotion catwalk [options] -o walk.vmd\n"
     "\n"
-    "Write a looping runway walk (ADR-086) as a VMD and print a JSON summary (loop length, keys,\n"
+    "Write a looping runway walk as a VMD and print a JSON summary (loop length, keys,\n"
     "bones used and missing, fit error) to stdout. Amounts are 0..1 unless stated.\n"
     "\n"
     "  -o, --output FILE      where to write the VMD (\"-\" = stdout; the summary then goes to stderr)\n"

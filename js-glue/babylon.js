@@ -119,7 +119,7 @@ let vmdLoaderModule = null;
 
 /**
  * Turn VMD bytes into a babylon-mmd `MmdAnimation` with `VmdLoader.loadFromBufferAsync`.
- * options: `name` (default 'Catwalk', ADR-086's PROC_VMD_NAME_CATWALK), `scene` (default null),
+ * options: `name` (default 'Catwalk'), `scene` (default null),
  * `VmdLoader` (the class; default: dynamically imported from babylon-mmd).
  */
 export async function loadVmdAnimationAsync(vmdBytes, options = {}) {

@@ -503,8 +503,8 @@ export interface CatwalkParams {
 }
 
 /**
- * The `state` argument: parameters are read from `state.catwalk.X`, then `state.catwalkX` (ADR-086's
- * flat names), then `state.X`.
+ * The `state` argument: parameters are read from `state.catwalk.X`, then `state.catwalkX` (the
+ * flat names host apps use), then `state.X`.
  */
 export type CatwalkState = CatwalkParams & {
   catwalk?: CatwalkParams;
@@ -669,7 +669,7 @@ export const CATWALK_PARAMETERS: readonly (keyof CatwalkParams)[];
 
 export interface ProcMotion {
   /**
-   * A looping runway walk as VMD bytes (ADR-086's signature). `bpm` null = no music (tempo from
+   * A looping runway walk as VMD bytes. `bpm` null = no music (tempo from
    * speed); name lists null = every semi-standard bone / no morphs (or the skeleton's). A walk that
    * lands (no bone names and no skeleton: the standard figure, landed on the mannequin; a skeleton as
    * PMX/PMD bytes or readPmx's) needs the 'motion' module (else PM_ERR_NOT_LOADED); bone names with

@@ -224,7 +224,7 @@ function notLoaded(what, module) {
     `(or createProcMotion({ load: ['${module}'] }))`, 'PM_ERR_NOT_LOADED', module);
 }
 
-// A catwalk that lands (issue 15, docs/landing.md) without the motion module, which holds the closing step.
+// A catwalk that lands (docs/landing.md) without the motion module, which holds the closing step.
 function notLanded(what) {
   return new ProcMotionError(`generateCatwalkVmd ${what} lands the walk: its legs are keyed so that MMD's IK puts the feet on ` +
     'the plan, and the result is played and measured with the MMD-exact evaluator (the report), which is procmotion\'s ' +
@@ -568,7 +568,7 @@ export class ProcMotion {
   // ---- catwalk ---------------------------------------------------------------------------------
 
   /**
-   * Generate a looping runway walk (ADR-086's generateCatwalkVmd signature): `{ vmd, plan, report,
+   * Generate a looping runway walk (the compatibility signature shared with generateIdleVmd and the others): `{ vmd, plan, report,
    * loopFrames, ... }` (what was generated on the result itself; `plan`: where the ankles are meant to
    * be; `report`: what MMD plays, measured with the MMD-exact evaluator, docs/landing.md). `state`
    * carries the parameters, read as `state.catwalk.X`, `state.catwalkX` or `state.X` (in that order of

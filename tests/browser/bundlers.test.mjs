@@ -170,7 +170,7 @@ test('webpack 5 with no configuration bundles the package and its .wasm files', 
   // as `npx webpack --mode production` in the project: defaults for everything (./src -> ./dist/main.js)
   const webpack = join(REPO_ROOT, 'node_modules/webpack/lib/index.js');
   // any error or warning fails, but webpack's performance hints about a .wasm's size (over its 244 KiB
-  // default: docs/benchmarks.md, "Size"), printed
+  // default; the bench prints every module's size), printed
   const script = `import(${JSON.stringify(webpack)}).then(({ default: webpack }) => webpack({ mode: 'production' }, (e, s) => {
     const j = s?.toJson({ all: false, errors: true, warnings: true });
     const hint = (w) => /asset size limit/.test(w.message) && /Assets:(\\s+\\S+\\.wasm \\([\\d.]+ KiB\\))+\\s*$/.test(w.message);

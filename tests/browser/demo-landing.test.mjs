@@ -1,8 +1,8 @@
-// The demo's landing view (issue 15, Demo): for the loaded model the curve view draws the planned and
+// The demo's landing view: for the loaded model the curve view draws the planned and
 // the played ankle heights, and a line over it gives the measured report (max error, RMS, floor
 // penetration in units and cm). On the built-in mannequin (catwalk and groove) and on zoo models
 // loaded through the page's file picker (a PMX whose 足ＩＫ rests 0.36 below the ankle, and a PMD,
-// whose knees babylon-mmd limits its own way): the report is within issue 15's bound, the series
+// whose knees babylon-mmd limits its own way): the report is within the bound, the series
 // exist and agree within 0.01 units, and the played series is what the page's own babylon-mmd
 // runtime shows (the ankle bones read from it at a few frames).
 import { test } from 'node:test';
@@ -16,7 +16,7 @@ const SKIP = browserUnavailable() ?? false;
 if (SKIP) console.log(`# ${SKIP}`);
 const NO_ZOO = SKIP || zooSkip();
 
-const BOUND = 0.01; // issue 15: played within 0.01 units of the plan
+const BOUND = 0.01; // played within 0.01 units of the plan
 const FRAMES = [0, 23, 61, 118, 177];
 
 const demo = demoSuite(SKIP);

@@ -1,4 +1,4 @@
-// The demo's motion locked to the music in Debian's Chromium (issue 18, "Motion that follows the beats"):
+// The demo's motion locked to the music in Debian's Chromium:
 // a generated track with known beats (tests/data/gen-beat-tracks.mjs) dropped on the page is detected,
 // the catwalk is generated on the detection's beat grid and its heel strikes (as the core measured them
 // on the landed motion) fall on the track's true beats; while the song plays the motion's frame follows

@@ -1,4 +1,4 @@
-/* Motion on a beat grid (issue 18 part two): catwalk heel strikes, groove bounce valleys and tracing
+/* Motion on a beat grid: catwalk heel strikes, groove bounce valleys and tracing
  * keyframes land within half a frame of the grid's beats, on generated grids with an offset, a tempo
  * ramp and a tempo change, on every model of the zoo and the shared fixtures; the landing reports stay
  * within their bounds; bad grids are rejected with the problem named. */

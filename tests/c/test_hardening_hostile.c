@@ -1,4 +1,4 @@
-/* Hostile inputs, one named test each (issue 10): counts claiming billions in tiny files (rejected before
+/* Hostile inputs, one named test each: counts claiming billions in tiny files (rejected before
  * any large allocation: the counting allocator's largest request stays small), hierarchies 100 000 deep
  * (run on a thread with a 512 KiB stack, half of the wasm build's, so recursion would overflow), cyclic
  * parents, IK chains that name themselves, NaN and Inf inside every format, zero-length bones, invalid

@@ -1,4 +1,4 @@
-/* Humanoid mapping (seed 003 §6): normalisation, prefixes, side variants, priority, the seed's own
+/* Humanoid mapping: normalisation, prefixes, side variants, priority, the original design's own
  * cases, every shared PMX fixture and the VRM fixtures (checked against their own humanBones). */
 #include "pm_test.h"
 

@@ -1,4 +1,4 @@
-/* Generators close the loop (issue 15 §2, procmotion/landing.h): on every zoo model, the mannequin and
+/* Generators close the loop (procmotion/landing.h): on every zoo model, the mannequin and
  * both PMX fixtures, the catwalk (in place, traverse, U-turn at 60, 128 and 200 BPM, both cadences) and
  * the groove bake put the played ankles on their plan, as the pose evaluator (babylon-mmd's, checked
  * against it in tests/node/landing-babylon.test.mjs) plays them; the reports agree with what the

@@ -777,7 +777,7 @@ PM_TEST(writer_round_trips_geometry_morphs_and_frames) {
     pm_skeleton_free(s);
 }
 
-/* ---- text that does not decode cleanly (issue 16) ------------------------------------------------ */
+/* ---- text that does not decode cleanly ------------------------------------------------------- */
 
 static void raw_text(tb *b, const void *bytes, size_t n) {
     tb_i32(b, (int32_t)n);

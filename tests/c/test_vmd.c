@@ -377,7 +377,7 @@ PM_TEST(interpolation_pack_uses_the_shifted_rows_and_physics_on) {
     PM_CHECK(c[0] == 20 && c[1] == 20 && c[2] == 107 && c[3] == 107);
 }
 
-/* ---- generated files: damaged names, padding, sections (issue 16) -------------------------------------- */
+/* ---- generated files: damaged names, padding, sections --------------------------------------------- */
 
 /* A VMD made byte by byte. Each name is given as its whole field. */
 static void gen_header(tb *b, int version, const uint8_t *model, size_t model_width) {

@@ -74,7 +74,7 @@ static cJSON *convert(const char *what, const uint8_t *bytes, size_t size, const
         PM_CHECK_MSG(json != NULL, "%s: the GLB container or its JSON is wrong", what);
         cJSON *report = cJSON_ParseWithLength(res->report_json, res->report_json_length);
         PM_CHECK_MSG(report != NULL, "%s: the report is not JSON", what);
-        /* seed 003's figures are the humanoid map's */
+        /* the report's humanoid figures are the humanoid map's */
         pm_humanoid_map map;
         PM_CHECK_OK(pm_humanoid_map_skeleton(m->skeleton, &map, &err), &err);
         PM_CHECK_EQ_INT(res->humanoid_mapped, map.mapped);

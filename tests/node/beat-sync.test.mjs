@@ -1,4 +1,4 @@
-// Motion on the music's beats through the npm package and the CLI (issue 18, part two): the catwalk,
+// Motion on the music's beats through the npm package and the CLI: the catwalk,
 // the groove (bake and runtime layer) and the tracing bake take a beat grid where they take a BPM (a
 // number, { bpm, offset }, a detectBeats result), their heel strikes / bounce valleys / keyframes land
 // within half a frame of the grid's beats as measured on what they wrote, on every model (zoo, the

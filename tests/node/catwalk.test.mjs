@@ -1,4 +1,4 @@
-// generateCatwalkVmd through the JS glue and the real wasm module: the ADR-086 signature and result,
+// generateCatwalkVmd through the JS glue and the real wasm module: the compatibility signature and result,
 // the three ways `state` carries parameters, BPM and beats, bones and morphs from name lists and from
 // readPmx's skeleton, proportions, errors naming the parameter, and no wasm heap growth.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Hardening of the wasm module through the JS glue (issue 10): 100 000 mixed calls leave the heap as they
+// Hardening of the wasm module through the JS glue: 100 000 mixed calls leave the heap as they
 // found it, running out of memory is a ProcMotionError (never an abort) and the module keeps working,
 // hostile arguments never reach the module as wrapped-around sizes, and no API hands out a view of wasm
 // memory. Inputs are made here (no fixtures needed).

@@ -1,4 +1,4 @@
-// babylon-mmd confirms the closed loop (issue 15 §2, docs/landing.md) on the shared fixtures and a few
+// babylon-mmd confirms the closed loop (docs/landing.md) on the shared fixtures and a few
 // zoo models (the C sweep, tests/c/test_landing.c, covers every model with our evaluator): the catwalk's
 // played ankles are on result.plan.ankles, and every figure of result.report (max and RMS error,
 // penetration, stance reach, pivot slide) is what babylon-mmd's own runtime shows, within 1e-3; the

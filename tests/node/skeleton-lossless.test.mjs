@@ -1,4 +1,4 @@
-// A lossless skeleton (issue 15, §3): on every zoo model, the built-in mannequin and the shared PMX
+// A lossless skeleton: on every zoo model, the built-in mannequin and the shared PMX
 // fixtures, createPoseEvaluator(vmd, pm.readPmx(bytes)) equals createPoseEvaluator(vmd, bytes) bit
 // for bit, and so does the skeleton after a trip through the skeleton JSON text (JSON.stringify, and
 // `procmotion inspect`'s output), for a motion that keys every bone (twist bones' fixed axes, append,

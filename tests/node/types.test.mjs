@@ -48,7 +48,7 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   applyGrooveToMmdModel(groove, model, 1.5, 128);
   groove.offsets(null, 1.5, { bpm: 128, offset: 0.25 });
   groove.dispose();
-  // a beat grid where a BPM goes (issue 18): { bpm, offset }, a tap-tempo grid, a detectBeats result
+  // a beat grid where a BPM goes: { bpm, offset }, a tap-tempo grid, a detectBeats result
   const onGrid = pm.generateCatwalkVmd({}, { bpm: 124, offset: 0.2 }, null, null);
   const strikeError: number = (onGrid.sync?.maxErrorFrames ?? 0) + (onGrid.plan.strikes?.[0]?.errorFrames ?? 0) + onGrid.beatsPerStep + (onGrid.looping ? 1 : 0);
   const valleyError: number | undefined = pm.bakeGroove(null, pmx, null, { bpm: 128, offset: 0.1 }).report.sync?.maxErrorFrames;

@@ -1,4 +1,4 @@
-// Real files come back as they were (issue 16): readVmd -> writeVmd is byte-identical on every fixture
+// Real files come back as they were: readVmd -> writeVmd is byte-identical on every fixture
 // and on generated files with names cut inside a double-byte character, 0xFD / zero / random padding,
 // bytes that are not CP932 and files ending after each section; babylon-mmd (VmdObject.ParseFromBuffer)
 // and mmd-parser read the same names from ours as from the original; edited files stay valid.

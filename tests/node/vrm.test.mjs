@@ -1,6 +1,6 @@
 // pm.pmxToVrm and `procmotion vrm`: every shared PMX (with its textures), the mannequin and every zoo
 // model (PMX and PMD) convert; the Khronos glTF validator (npm gltf-validator) reports 0 errors on each;
-// the report's seed-003 figures are pm.mapHumanoid's; bad input is a clear error. three-vrm loading,
+// the report's humanoid figures are pm.mapHumanoid's; bad input is a clear error. three-vrm loading,
 // posing and the screenshots beside babylon-mmd are tests/browser/vrm.test.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

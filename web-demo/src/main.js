@@ -56,7 +56,7 @@ function createApp(pm, viewer) {
     },
     /**
      * The page's tempo: bpm (null = none), offset (seconds of beat 0) and the grid the generators
-     * will take (issue 18's "Motion that follows the beats"; the modes read app.bpm today).
+     * will take (the modes read app.bpm today).
      */
     setTempo({ bpm, offset = app.offset, grid = null, source = 'typed' }) {
       app.bpm = bpm === null ? null : clampBpm(bpm);

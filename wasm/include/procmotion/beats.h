@@ -146,7 +146,7 @@ void pm_beat_tracker_free(pm_beat_tracker *tracker);
 
 /* ---- the beat grid ---------------------------------------------------------------------------
  *
- * What the generators take for their timing (issue 18, part two): a tempo and where beat 0 is, and,
+ * What the generators take for their timing: a tempo and where beat 0 is, and,
  * from a detection, the beats themselves. Three ways to make one, all the same type:
  *   pm_beat_grid_from_bpm(128, 0.25)        // a BPM and a manual offset (seconds of beat 0)
  *   pm_beat_grid_from_taps(times, n, &g)    // tap tempo: a least-squares fit of tap times

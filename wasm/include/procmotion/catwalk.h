@@ -1,5 +1,5 @@
 /*
- * procmotion/catwalk.h -- a procedural runway walk ("catwalk", ADR-086) written as a looping VMD.
+ * procmotion/catwalk.h -- a procedural runway walk ("catwalk") written as a looping VMD.
  *
  * USAGE
  *       pm_catwalk_params p = {0};              // every field zero = its default
@@ -92,7 +92,7 @@
  *   センター: their keys are world offsets. 全ての親 itself is never keyed, so a viewer can still
  *   place the model with it.
  *
- * LANDING (issue 15; procmotion/landing.h, docs/landing.md)
+ * LANDING (procmotion/landing.h, docs/landing.md)
  *   With a skeleton (model->skeleton), or with no model at all (then on the built-in mannequin, the
  *   standard figure), the walk closes the loop: it plans the ankles (each foothold at the ankle's
  *   standing height, the heel and ball pivots on the rig's floor), lowers センター so that no knee opens

@@ -1,5 +1,5 @@
 /*
- * procmotion/groove.h -- a BPM oscillation layer ("groove") on top of any pose or VMD (seed 001).
+ * procmotion/groove.h -- a BPM oscillation layer ("groove") on top of any pose or VMD.
  *
  * Two mechanisms share one beat clock:
  *   1. joint oscillation (FK): each joint (pelvis, spine chain, neck, head, shoulders, arms, elbows)

@@ -1,5 +1,5 @@
 /*
- * procmotion/humanoid.h -- map any model's bone names onto the 22 humanoid bones (seed 003, §6).
+ * procmotion/humanoid.h -- map any model's bone names onto the 22 humanoid bones.
  *
  * USAGE
  *       const char *names[] = {"センター", "下半身", "上半身", ...};   // UTF-8, in model order

@@ -1,5 +1,5 @@
 /*
- * procmotion/tracing.h -- hands and feet that follow a drawn path (the tutting "tracing" of seed 004):
+ * procmotion/tracing.h -- hands and feet that follow a drawn path ("tracing", as in tutting):
  * trajectories, a keyframe timeline whose traced segments re-solve the limb IK every frame, the
  * timeline as JSON, and baking it to a VMD. docs/tracing.md has the full story and measured figures.
  *

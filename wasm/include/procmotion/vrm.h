@@ -1,5 +1,5 @@
 /*
- * procmotion/vrm.h -- any PMX/PMD model out as a VRM 1.0 file (seed 003 §6.3: rebind and wrap).
+ * procmotion/vrm.h -- any PMX/PMD model out as a VRM 1.0 file (the model rebound to VRM 1.0 humanoid bones and wrapped as glTF).
  *
  * USAGE
  *       pm_model *m = NULL;                                  // pmx.h: the whole model
@@ -46,7 +46,7 @@
  *   the side = 90 degrees down) leaves the arms about the A-pose angle too low.
  *
  * HUMANOID (the rig resolver, procmotion/rig.h; no other mapping)
- *   humanoid.humanBones names node indices: the 22 bones of seed 003 (humanoid.h), plus the eyes
+ *   humanoid.humanBones names node indices: the 22 humanoid bones (humanoid.h), plus the eyes
  *   (左目 / 右目) and the fingers (親指０-２, 人指１-３, 中指, 薬指, 小指) when the resolver finds them.
  *   A model lacking any of the 16 required bones fails with PM_ERR_NOT_FOUND naming them. VRM wants
  *   each human bone below its human parent (spine below hips); MMD hangs 上半身 beside 下半身, so a
@@ -76,7 +76,7 @@
  *   primitives, morphTargets, expressions: {preset: morph}, morphsSkipped, metaDefaults, weights:
  *   {sdef, qdef, renormalized}, nonFinite, facesNotDrawn, glbBytes,
  *   springs: {springs, joints, colliders, colliderGroups}. humanoidMapped / humanoidTotal /
- *   missingRequiredBones / drivable are seed 003's figures (the 22 bones, the 16 required).
+ *   missingRequiredBones / drivable are the humanoid map's figures (the 22 bones, the 16 required).
  *
  * ERRORS
  *   NULL model or out: PM_ERR_INVALID_ARGUMENT; missing required bones: PM_ERR_NOT_FOUND; more than
@@ -158,7 +158,7 @@ typedef struct pm_vrm_result {
     size_t glb_size;
     char *report_json;            /* NUL-terminated */
     size_t report_json_length;
-    /* seed 003's figures */
+    /* the humanoid map's figures */
     uint32_t humanoid_mapped;     /* of the 22 */
     uint32_t humanoid_total;      /* 22 */
     uint32_t missing_required_count;

@@ -50,7 +50,7 @@ typedef enum pmi_catwalk_field {
 pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, double value, const char *name,
                                 pm_error *err);
 
-/* The catwalk's closing step (issue 15, docs/landing.md): the standard figure's skeleton (the
+/* The catwalk's closing step (docs/landing.md): the standard figure's skeleton (the
  * mannequin's), the rig analysis, landing the legs with pm_landing_close (the MMD-exact evaluator and
  * CCD IK), measuring the played heel strikes, and the report's JSON. The generator reaches them only
  * through this table, which its caller passes (no global or registered state), so an entry that passes

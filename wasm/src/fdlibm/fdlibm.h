@@ -5,7 +5,7 @@
  * __log2_data 2192). Each is within 1 ulp of the exact value (tests/c/test_fdlibm.c); special values as
  * C99 Annex F (errno is not set). Compiled with -ffp-contract=off. exp and log2 differ from musl's
  * table-driven ones in the last bit for about 10 % and 0.1 % of arguments, so the real-time tracker's
- * readings differ from those of the builds before them in the last bits (docs/benchmarks.md "size17f"). */
+ * readings differ from those of the builds before them in the last bits. */
 #ifndef PROCMOTION_FDLIBM_H
 #define PROCMOTION_FDLIBM_H
 

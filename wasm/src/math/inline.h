@@ -98,7 +98,7 @@ static inline pm_vec3 pmi_mat4_get_translation(const pm_mat4 *m) { return pmi_ve
 
 /* fmin, fmax, fminf and fmaxf as Emscripten's musl computes them (system/lib/libc/musl/src/math/fmin.c
  * and the others: a NaN argument gives the other one, else wasm's min/max, under which -0 < +0), inline:
- * libm's are calls, which the link (it inlines little: docs/benchmarks.md "size17g: the -Os link") leaves
+ * libm's are calls, which the wasm link does not inline and so leaves
  * out of line in the beat tracker's loops. The same results as libm's by construction; other targets
  * call their libm. */
 #ifdef __EMSCRIPTEN__

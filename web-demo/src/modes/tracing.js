@@ -1,4 +1,4 @@
-// Tracing mode (docs/tracing.md, seed 004): drag the IK target sphere and the limb follows through
+// Tracing mode (docs/tracing.md): drag the IK target sphere and the limb follows through
 // the core's two-bone IK; "Add point" stores the sphere's position as a control point (an offset
 // from the limb root); the points make a line or a curve; the progress slider moves the limb along
 // it; "Generate keyframes" puts N keyframes on the path with pm.createTimeline and plays the baked
