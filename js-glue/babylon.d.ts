@@ -1,4 +1,9 @@
 // procmotion/babylon: helpers for babylon-mmd 1.3 (peer dependency, never bundled).
+
+/**
+ * `import { ... } from 'procmotion/babylon'`: procmotion's motion on babylon-mmd models.
+ * @module procmotion/babylon
+ */
 // Types only: nothing of babylon-mmd is loaded by these imports. They name babylon-mmd's files (with
 // .js) rather than its root, whose extensionless re-exports moduleResolution nodenext cannot follow.
 import type { MmdAnimation } from 'babylon-mmd/esm/Loader/Animation/mmdAnimation.js';
@@ -13,6 +18,7 @@ import type {
   GrooveSettingsInput, ProcMotion, Skeleton, Timeline, TimelineBakeResult, Vmd,
 } from './index.js';
 
+/** What getModelInfo reads of a loaded model. */
 export interface ModelInfo {
   boneNames: string[];
   morphNames: string[];
@@ -23,6 +29,7 @@ export interface ModelInfo {
 /** Bone names, morph names and rest skeleton of a loaded MmdModel or MmdMesh. */
 export function getModelInfo(target: MmdModel | MmdMesh): ModelInfo;
 
+/** How loadVmdAnimationAsync makes its MmdAnimation. */
 export interface LoadVmdOptions {
   /** Animation name (default 'Catwalk'). */
   name?: string;

@@ -1,8 +1,16 @@
-// Type declarations for the procmotion ES module (js-glue/index.js). Every export: docs/api.md.
+// Type declarations for the procmotion ES module (js-glue/index.js); docs/reference/ is made from them.
+
+/**
+ * `import { createProcMotion } from 'procmotion'`: the core, and every feature module's methods on the
+ * object it gives. `procmotion/all` exports the same and loads every module at once.
+ * @module procmotion
+ */
 
 /** The feature modules pm.loadAsync takes: each is a .wasm of its own that shares the core's memory. */
 export type FeatureModule = 'motion' | 'keypoints' | 'beats' | 'vrm';
+/** Every module: the core (VMD, Shift-JIS, the catwalk on bone names) and the feature modules. */
 export type ProcMotionModule = 'core' | FeatureModule;
+/** The feature modules, in load order. */
 export const FEATURE_MODULES: readonly FeatureModule[];
 
 /** Where a .wasm is: a URL (or its string), bytes, a compiled module, or a (promised) Response. */
@@ -50,6 +58,7 @@ export class ProcMotionError extends Error {
   readonly code: ProcMotionErrorCode;
   /** The part of procmotion that raised it: 'vmd', 'catwalk', 'pose', 'groove', 'keypoints', 'loader', ... */
   readonly module: string | null;
+  /** An error with its code (default 'PM_ERR_INVALID_ARGUMENT') and the part of procmotion that raised it. */
   constructor(message: string, code?: ProcMotionErrorCode, module?: string | null, options?: { cause?: unknown });
 }
 
@@ -92,6 +101,7 @@ export interface VmdBoneKeys {
   interpolations: Uint8Array;
 }
 
+/** Morph keys: parallel typed arrays in file order and a table of distinct names. */
 export interface VmdMorphKeys {
   count: number;
   names: string[];
@@ -104,6 +114,7 @@ export interface VmdMorphKeys {
   weights: Float32Array;
 }
 
+/** Camera keys in file order. */
 export interface VmdCameraKeys {
   count: number;
   frames: Uint32Array;
@@ -119,6 +130,7 @@ export interface VmdCameraKeys {
   perspectives: Uint8Array;
 }
 
+/** Light keys in file order. */
 export interface VmdLightKeys {
   count: number;
   frames: Uint32Array;
@@ -126,6 +138,7 @@ export interface VmdLightKeys {
   directions: Float32Array;
 }
 
+/** Self-shadow keys in file order. */
 export interface VmdShadowKeys {
   count: number;
   frames: Uint32Array;
@@ -133,6 +146,7 @@ export interface VmdShadowKeys {
   distances: Float32Array;
 }
 
+/** Property keys (visibility and IK on/off) in file order. */
 export interface VmdPropertyKeys {
   count: number;
   frames: Uint32Array;
@@ -180,6 +194,7 @@ export interface WriteVmdOptions {
   canonical?: boolean;
 }
 
+/** Numbers of a section as writeVmd takes them: a typed array or a plain array. */
 type ArrayLike32 = ArrayLike<number>;
 
 /** What writeVmd accepts: the Vmd shape, any section may be missing, plain arrays allowed. */
@@ -212,6 +227,7 @@ export interface VmdBoneKey {
 /** Input formats of toKeypoints ('glb' is the same as 'gltf'). */
 export type KeypointFormat = 'auto' | 'bvh' | 'vmd' | 'gltf' | 'glb' | 'json' | 'ndjson' | 'binary';
 
+/** Options of toKeypoints. */
 export interface KeypointOptions {
   /** What the input is (default 'auto': told by its bytes). */
   format?: KeypointFormat;
@@ -225,6 +241,7 @@ export interface KeypointOptions {
   model?: Uint8Array | ArrayBuffer | ArrayBufferView;
 }
 
+/** What toKeypoints found in its input. */
 export interface KeypointStats {
   format: KeypointFormat;
   /** Joint naming family used: 'mmd', 'cmu', 'mixamo', 'daz', 'biped', 'humanoid', 'vrm' or 'keypoints'. */
@@ -274,6 +291,10 @@ export interface KeypointSequenceInput {
   visibility: ArrayLike<number>;
 }
 
+/**
+ * A loaded procmotion: the core's methods, and every feature module's (they throw `PM_ERR_NOT_LOADED`
+ * until `loadAsync` loads their module). Make one with createProcMotion().
+ */
 export class ProcMotion {
   /** Use createProcMotion(). */
   private constructor();
@@ -320,6 +341,7 @@ export class ProcMotion {
   /** frameCount x 109 features: 33 x (x, y, z) with low-visibility points interpolated, then 10 angle cosines. */
   keypointFeatures(seq: KeypointSequenceInput): Float32Array;
 
+  /** Bone key `index` of a readVmd result as one object. */
   static boneKey(vmd: Vmd, index: number): VmdBoneKey;
 }
 
@@ -354,6 +376,7 @@ export interface SkeletonBone {
   };
 }
 
+/** A model's skeleton as readPmx returns it (and every method that takes a skeleton accepts). */
 export interface Skeleton {
   format?: 'pmx' | 'pmd' | 'memory';
   modelName?: string;
@@ -363,6 +386,7 @@ export interface Skeleton {
   morphNames?: string[];
 }
 
+/** The 22 humanoid bones, VRM's names. */
 export type HumanoidBone =
   | 'hips' | 'spine' | 'chest' | 'upperChest' | 'neck' | 'head'
   | 'leftShoulder' | 'leftUpperArm' | 'leftLowerArm' | 'leftHand'
@@ -370,8 +394,10 @@ export type HumanoidBone =
   | 'leftUpperLeg' | 'leftLowerLeg' | 'leftFoot' | 'leftToes'
   | 'rightUpperLeg' | 'rightLowerLeg' | 'rightFoot' | 'rightToes';
 
+/** The 22 humanoid bones in the core's order (parents first). */
 export const HUMANOID_BONES: readonly HumanoidBone[];
 
+/** mapHumanoid's result: which bone of the model each humanoid bone is. */
 export interface HumanoidMap {
   /** The source name found for each humanoid bone, or null. */
   bones: Record<HumanoidBone, string | null>;
@@ -392,6 +418,7 @@ export interface ProcMotion {
   mannequinPmx(): Uint8Array;
 }
 
+/** One evaluated frame: every bone's world position, world matrix and final local rotation. */
 export interface PoseResult {
   boneNames: string[];
   /** 3 floats per bone: world position. */
@@ -402,6 +429,7 @@ export interface PoseResult {
   rotations: Float32Array;
 }
 
+/** What evaluate and positions solve (both true by default). */
 export interface PoseOptions {
   /** false: solve no IK. */
   ik?: boolean;
@@ -416,14 +444,17 @@ export interface PoseEvaluator {
   readonly info: { tracks: number; keys: number; unmatchedBones: number; unmatchedIk: number; propertyKeys: number; firstFrame: number; lastFrame: number };
   readonly unmatchedBones: string[];
   readonly unmatchedIk: string[];
+  /** The pose at a (fractional) frame, 30 per second: append, IK and world matrices as babylon-mmd plays them. */
   evaluate(frame: number, options?: PoseOptions): PoseResult;
   /** World positions for `count` frames from `first` by `step`, frame-major (count * bones * 3). */
   positions(first: number, count: number, step?: number, options?: PoseOptions): Float32Array;
+  /** An IK bone's chain: 'auto' follows the motion's property keys, 'on' and 'off' force it. */
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
   /** Release the module memory (safe twice). */
   dispose(): void;
 }
 
+/** solveTwoBoneIk's result: the two rotations, where the joints end and how far the end missed the target. */
 export interface TwoBoneIkResult {
   /** World-space delta rotation to pre-multiply onto the root joint's world rotation. */
   rootRotation: [number, number, number, number];
@@ -434,11 +465,16 @@ export interface TwoBoneIkResult {
   reached: boolean;
 }
 
+/** A point or direction: [x, y, z] or any array-like of three numbers. */
 type Vec3 = [number, number, number] | ArrayLike<number>;
 
 export interface ProcMotion {
+  /** Bind a motion (VMD bytes, a readVmd result, or null for the rest pose) to a skeleton for many
+   * evaluations ('motion' module). Call dispose() when done. */
   createPoseEvaluator(vmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: Skeleton | Uint8Array | ArrayBuffer): PoseEvaluator;
+  /** One frame of a motion on a skeleton (createPoseEvaluator for many frames). */
   evaluatePose(vmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: Skeleton | Uint8Array | ArrayBuffer, frame: number, options?: PoseOptions): PoseResult;
+  /** Analytic two-bone IK: bend root-mid-end towards `target`, the middle joint towards `pole`. */
   solveTwoBoneIk(root: Vec3, mid: Vec3, end: Vec3, target: Vec3, pole: Vec3): TwoBoneIkResult;
 }
 
@@ -686,11 +722,15 @@ export interface ProcMotion {
 
 // ---- tracing (js-glue/tracing.js; docs/tracing.md) ------------------------------------------------
 
+/** A traced limb. */
 export type TraceLimb = 'leftHand' | 'rightHand' | 'leftFoot' | 'rightFoot';
+/** How a path joins its points: straight segments, or a smooth curve through them. */
 export type TrajectoryMode = 'line' | 'curve';
 /** A named easing or an MMD Bezier curve [x1, y1, x2, y2] in 0..127 (the segment ending at the keyframe). */
 export type Easing = 'linear' | 'ease-in' | 'ease-out' | 'ease-in-out' | [number, number, number, number];
+/** The traced limbs in the core's order. */
 export const TRACE_LIMBS: readonly TraceLimb[];
+/** The named easings as MMD Bezier curves [x1, y1, x2, y2] in 0..127. */
 export const TRACE_EASINGS: Readonly<Record<'linear' | 'ease-in' | 'ease-out' | 'ease-in-out', readonly [number, number, number, number]>>;
 
 /** A trajectory: points and pole are offsets from the limb root (腕 / 足) world position, MMD units. */
@@ -711,6 +751,7 @@ export interface KeyframeTrace {
   t: number;
 }
 
+/** A timeline keyframe: a pose at a beat, and the traces that start there. */
 export interface TimelineKeyframe {
   beat: number;
   easing?: Easing;
@@ -731,6 +772,7 @@ export interface TimelineJSON {
   trajectories?: Partial<Record<TraceLimb, Trajectory>>;
 }
 
+/** Where a limb's trace stands at the last evaluated time. */
 export interface TraceState {
   /** The limb was solved on its path this frame. */
   active: boolean;
@@ -742,6 +784,7 @@ export interface TraceState {
   miss: number;
 }
 
+/** A timeline evaluated at one time: the pose, and each limb's trace state. */
 export interface TimelinePose {
   boneNames: string[];
   /** 4 per bone: local rotations as keyframes and the VMD hold them (before append and IK). */
@@ -757,6 +800,7 @@ export interface TimelinePose {
   traces: Record<TraceLimb, TraceState>;
 }
 
+/** How generateKeyframes spreads keyframes along a limb's path. */
 export interface GenerateOptions {
   /** 2..20 keyframes. */
   count: number;
@@ -796,41 +840,57 @@ export interface Timeline {
   readonly keyframeCount: number;
   readonly keyframes: TimelineKeyframe[];
   readonly nextTraceId: number;
+  /** Keyframe `index` (in beat order). */
   getKeyframe(index: number): TimelineKeyframe;
   /** With rotations/translations/traces: as given; with only beat (and easing): the played pose is captured. */
   addKeyframe(keyframe: TimelineKeyframe): number;
+  /** Remove keyframe `index`. */
   removeKeyframe(index: number): void;
+  /** Remove every keyframe. */
   clear(): void;
+  /** Set a limb's draft path (what generateKeyframes traces). */
   setTrajectory(limb: TraceLimb, trajectory: Trajectory): void;
+  /** A limb's draft path, or null. */
   getTrajectory(limb: TraceLimb): Trajectory | null;
+  /** Remove a limb's draft path. */
   clearTrajectory(limb: TraceLimb): void;
+  /** The world position of a limb's root (腕 or 足) at a time: what path points are offsets from. */
   rootPosition(limb: TraceLimb, timeSeconds?: number): [number, number, number];
   /** Append a world-space point to the limb's draft, stored relative to the root at timeSeconds. */
   addControlPoint(limb: TraceLimb, worldPoint: ArrayLike<number>, timeSeconds?: number, mode?: TrajectoryMode): Trajectory;
+  /** The pole a limb uses when its path sets none (hands: the elbow hangs; feet: the knee bends forward). */
   defaultPole(limb: TraceLimb): [number, number, number];
   /** Returns the new trace id. */
   generateKeyframes(limb: TraceLimb, options: GenerateOptions): number;
+  /** The pose at a time in seconds. */
   evaluate(timeSeconds: number): TimelinePose;
+  /** The pose at a (fractional) beat. */
   evaluateBeat(beat: number): TimelinePose;
   /** A 30 fps VMD (bpm default: the timeline's; or a beat grid: keyframe beats land on its beats), its plan
    * (hands and feet per whole frame) and what MMD plays, measured. */
   bake(bpm?: number | BeatGridInput): TimelineBakeResult;
+  /** The timeline as its JSON document (timelineFromJSON reads it back). */
   toJSON(): TimelineJSON;
   /** Release the module memory (safe twice). */
   dispose(): void;
 }
 
 export interface ProcMotion {
-  /** Arc-length sampling of a path through relative points: [x, y, z] for a number t, 3 floats per t for an array. */
+  /** The point at fraction `t` (0..1) of a path's length through relative points, [x, y, z]. */
   sampleTrajectory(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>, t: number): [number, number, number];
+  /** The points at many fractions of a path's length: 3 floats per t. */
   sampleTrajectory(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>, t: ArrayLike<number>): Float32Array;
+  /** A path's length in MMD units. */
   trajectoryLength(mode: TrajectoryMode, relPoints: ArrayLike<ArrayLike<number>> | ArrayLike<number>): number;
+  /** An empty tracing timeline on a model ('motion' module); `bpm` default 120. Call dispose() when done. */
   createTimeline(skeleton: Skeleton | Uint8Array | ArrayBuffer, options?: { bpm?: number }): Timeline;
+  /** A timeline read back from its JSON document (Timeline.toJSON), on a model. */
   timelineFromJSON(json: string | TimelineJSON, skeleton: Skeleton | Uint8Array | ArrayBuffer): Timeline;
 }
 
 // ---- groove (js-glue/groove.js, docs/groove.md) --------------------------------------------------
 
+/** A groove joint. */
 export type GrooveJointName = 'pelvis' | 'spine' | 'chest' | 'upperChest' | 'neck' | 'head' | 'leftShoulder'
   | 'rightShoulder' | 'leftArm' | 'rightArm' | 'leftElbow' | 'rightElbow';
 
@@ -874,8 +934,10 @@ export interface GrooveSettings {
   reset?: string | string[];
 }
 
+/** Groove settings as any method takes them: the full config, only changes, JSON text, or null for the defaults. */
 export type GrooveSettingsInput = GrooveSettings | GrooveConfig | string | null | undefined;
 
+/** The groove joints in the core's order, with the MMD bone each one drives. */
 export const GROOVE_JOINTS: ReadonlyArray<{ readonly name: GrooveJointName; readonly bone: string }>;
 
 /** A pose for Groove.offsets: animated local rotations (4 per bone) and offsets from rest (3 per bone). */
@@ -904,6 +966,7 @@ export interface GrooveFrame {
   footError: Float32Array;
 }
 
+/** What a groove bound to a skeleton found: its joints' bones and what it skipped. */
 export interface GrooveInfo {
   joints: Record<GrooveJointName, { bone: string; index: number } | null>;
   /** Joints the model lacks, and 'squat' when its legs or body bone are missing. */
@@ -914,6 +977,7 @@ export interface GrooveInfo {
   legIkBones: string[];
 }
 
+/** Options of Groove.offsets. */
 export interface GrooveFrameOptions {
   /** The user drives the legs by IK: the squat bounce yields. */
   legIkUser?: boolean;
@@ -928,19 +992,25 @@ export interface Groove {
   readonly boneCount: number;
   readonly info: GrooveInfo;
   readonly result: GrooveFrame;
+  /** Replace the settings (validated; the foot anchors are kept). */
   setConfig(config: GrooveSettingsInput): void;
   /** pose: null (rest pose), a PoseEvaluator (sampled at timeSeconds * 30) or GroovePose. */
   offsets(pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
   /** World positions (3 per bone) of the last grooved pose. */
   worldPositions(): Float32Array;
+  /** Preview without playback: take the previous step's body offset out of `position` and add this time's. */
   previewStep<P extends { x: number; y: number; z: number } | number[]>(position: P, timeSeconds: number, bpm: number, options?: GrooveFrameOptions): P;
+  /** Take the last preview offset back out of `position`. */
   previewStop<P extends { x: number; y: number; z: number } | number[]>(position: P): P;
+  /** Capture the foot anchors again on the next call. */
   resetAnchors(): void;
+  /** An IK bone's chain in the groove's own evaluation: 'auto', 'on' or 'off'. */
   setIkMode(boneName: string, mode: 'auto' | 'on' | 'off'): void;
   /** Release the module memory (safe twice). */
   dispose(): void;
 }
 
+/** Options of bakeGroove. */
 export interface GrooveBakeOptions {
   /** Last frame baked (default: the base motion's, or 16 beats). */
   frames?: number;
@@ -950,6 +1020,7 @@ export interface GrooveBakeOptions {
   rotationTolerance?: number;
 }
 
+/** What bakeGroove wrote and what the result plays like. */
 export interface GrooveBakeReport {
   frames: number;
   legMode: 'none' | 'analytic' | 'mmd-ik';
@@ -969,14 +1040,19 @@ export interface GrooveBakeReport {
   sync: BeatSync | null;
 }
 
+/** A model as the methods take it: readPmx's skeleton, or PMX/PMD bytes. */
 type SkeletonInput = Skeleton | Uint8Array | ArrayBuffer;
 
 export interface ProcMotion {
-  /** Validated settings merged over the defaults (and `base`): every field, or only the changes. */
+  /** Validated settings merged over the defaults (and `base`): every field. */
   grooveConfig(config?: GrooveSettingsInput, options?: { base?: GrooveSettingsInput; changedOnly?: false }): GrooveConfig;
+  /** Validated settings merged over the defaults (and `base`): only what differs from them. */
   grooveConfig(config: GrooveSettingsInput, options: { base?: GrooveSettingsInput; changedOnly: true }): GrooveSettings;
+  /** A groove bound to a model for per-frame use ('motion' module). Call dispose() when done. */
   createGroove(config: GrooveSettingsInput, skeleton: SkeletonInput): Groove;
+  /** One frame of the groove without keeping a handle (createGroove for many frames). */
   grooveOffsets(config: GrooveSettingsInput, skeleton: SkeletonInput, pose: GroovePose | PoseEvaluator | null, timeSeconds: number, bpm: number | BeatGridInput, options?: GrooveFrameOptions): GrooveFrame;
+  /** The groove baked over a motion (or the rest pose, `baseVmd` null) as a new VMD, with its report. */
   bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
 }
 
@@ -984,8 +1060,10 @@ export interface ProcMotion {
 
 /** Role names: 'root', 'center', 'groove', 'waist', 'lowerBody', 'upperBody', 'upperBody2', ..., 'leftLegIk', 'rightToeEx' (docs/rig.md). */
 export type RigRole = string;
+/** A point in MMD units. */
 export type RigVec3 = [number, number, number];
 
+/** A link of an IK chain and its limits. */
 export interface RigChainLink {
   bone: string;
   role: RigRole | null;
@@ -994,6 +1072,7 @@ export interface RigChainLink {
   limitMax?: RigVec3;
 }
 
+/** An IK chain of the model: what it moves and how far it reaches. */
 export interface RigChain {
   ik: string;
   ikRole: RigRole | null;
@@ -1018,6 +1097,7 @@ export interface RigChain {
   restShift?: number;
 }
 
+/** A leg as the generators see it: its bones, lengths, knee and reach. */
 export interface RigLeg {
   hip: string; knee: string; ankle: string; toe: string | null; heel: string | null;
   /** IK bones of the leg, toe and D-bone chains (null for none). */
@@ -1032,11 +1112,13 @@ export interface RigLeg {
   ankleHeight: number;
 }
 
+/** An arm's bones. */
 export interface RigArm {
   shoulder: string | null; arm: string; elbow: string; wrist: string; ik: string | null;
   upper: number; fore: number; length: number; elbowRestBendDeg: number;
 }
 
+/** analyzeRig's result: the model's roles, chains, legs, arms and proportions. */
 export interface RigAnalysis {
   boneCount: number;
   /** The model's primary naming table. */
@@ -1090,11 +1172,13 @@ export interface VrmMeta {
   allowRedistribution?: boolean;
 }
 
+/** What pmxToVrm does with textures: embed the given images, or none. */
 export type VrmTextures =
   | Map<string, Uint8Array | ArrayBuffer>
   | Record<string, Uint8Array | ArrayBuffer>
   | Array<[string, Uint8Array | ArrayBuffer] | { path?: string; name?: string; data: Uint8Array | ArrayBuffer }>;
 
+/** Options of pmxToVrm. */
 export interface VrmOptions {
   /** the model's texture files by path ('\\' and '/' alike, case ignored; a file name alone matches too) */
   textures?: VrmTextures;
@@ -1104,6 +1188,7 @@ export interface VrmOptions {
   keepRestPose?: boolean;
 }
 
+/** What pmxToVrm wrote and what it left out. */
 export interface VrmReport {
   humanoidMapped: number;
   humanoidTotal: number;
@@ -1137,9 +1222,11 @@ export interface AudioBufferLike {
   readonly sampleRate: number;
   readonly length: number;
   readonly numberOfChannels: number;
+  /** The samples of one channel. */
   getChannelData(channel: number): Float32Array;
 }
 
+/** Options of detectBeats and createBeatTracker. */
 export interface BeatOptions {
   /** Interleaved channels of a Float32Array input (1 or 2, up to 32), default 1. */
   channels?: number;
@@ -1161,11 +1248,13 @@ export interface BeatOptions {
   onProgress?: (doneSeconds: number, totalSeconds: number) => void;
 }
 
+/** A point of the tempo curve: from `time` (seconds) on, `bpm`. */
 export interface TempoPoint {
   time: number;
   bpm: number;
 }
 
+/** detectBeats' result: tempo, beats and downbeats (seconds), and the features they came from. */
 export interface BeatResult {
   /** The main tempo (0 when no beat was found). */
   bpm: number;
@@ -1198,8 +1287,10 @@ export interface BeatGrid {
   beatsPerBar: number;
   firstDownbeat: number;
 }
+/** A beat grid as every generator takes it: a BPM, { bpm, offset }, a detectBeats result or a beatGrid result. */
 export type BeatGridInput = number | { bpm: number; offset?: number; beatsPerBar?: number; firstDownbeat?: number } | BeatResult | BeatGrid;
 
+/** A streaming tracker's estimate now. */
 export interface BeatNow {
   time: number;
   bpm: number;
@@ -1213,22 +1304,29 @@ export interface BeatNow {
 export interface BeatTracker {
   readonly sampleRate: number;
   readonly channels: number;
+  /** Feed samples (interleaved when there are several channels). */
   push(samples: Float32Array | ArrayLike<number>): void;
+  /** The current tempo, phase and next beat. */
   now(): BeatNow;
+  /** The full analysis of everything pushed so far (more can be pushed after). */
   finish(): BeatResult;
   /** Release the module memory (safe twice). */
   dispose(): void;
 }
 
+/** A tap-tempo session (createTapTempo). */
 export interface TapTempo {
   /** Record a tap (seconds on any clock, e.g. performance.now() / 1000); a grid once 4 taps are in, else null. */
   tap(seconds: number): BeatGrid | null;
   readonly count: number;
 }
 
+/** WAV sample encodings. */
 export type WavEncoding = 'default' | 'pcm_u8' | 'pcm_s16' | 'pcm_s24' | 'pcm_s32' | 'float32' | 'float64';
+/** The WAV sample encodings writeWav takes. */
 export const WAV_ENCODINGS: readonly WavEncoding[];
 
+/** readWav's result. */
 export interface WavAudio {
   sampleRate: number;
   channels: number;
@@ -1243,19 +1341,34 @@ export interface WavAudio {
 }
 
 export interface ProcMotion {
+  /** Tempo, beats and downbeats of music given as samples (interleaved when options.channels > 1). */
   detectBeats(samples: Float32Array, sampleRate: number, options?: BeatOptions): BeatResult;
+  /** Tempo, beats and downbeats of a Web Audio AudioBuffer (its channels mixed down). */
   detectBeats(buffer: AudioBufferLike, options?: BeatOptions): BeatResult;
+  /** A tracker for audio that arrives in pieces (a live input): push, then now() at any time. Call dispose() when done. */
   createBeatTracker(sampleRate: number, options?: BeatOptions): BeatTracker;
+  /** A beat grid from a BPM, { bpm, offset } or a detectBeats result, checked. */
   beatGrid(x: BeatGridInput, offset?: number): BeatGrid;
+  /** No grid. */
   beatGrid(x: null | undefined): null;
+  /** The time in seconds of a (fractional) beat on a grid. */
   beatGridTime(grid: BeatGridInput, beat: number): number;
+  /** The times in seconds of many beats. */
   beatGridTime(grid: BeatGridInput, beats: ArrayLike<number>): Float64Array;
+  /** The (fractional) beat at a time in seconds. */
   beatGridBeat(grid: BeatGridInput, seconds: number): number;
+  /** The beats at many times. */
   beatGridBeat(grid: BeatGridInput, seconds: ArrayLike<number>): Float64Array;
+  /** The tempo at a time in seconds. */
   beatGridBpmAt(grid: BeatGridInput, seconds: number): number;
+  /** The tempo at many times. */
   beatGridBpmAt(grid: BeatGridInput, seconds: ArrayLike<number>): Float64Array;
+  /** A grid from tap times in seconds (at least 2, increasing). */
   beatGridFromTaps(times: ArrayLike<number>): BeatGrid;
+  /** A tap-tempo session: tap(seconds) each beat; a grid from the 4th tap on. */
   createTapTempo(options?: { maxTaps?: number; resetAfterSeconds?: number }): TapTempo;
+  /** Read a WAV file (PCM 8 to 32 bits, float, WAVE_FORMAT_EXTENSIBLE, RF64). */
   readWav(bytes: Uint8Array | ArrayBuffer): WavAudio;
+  /** Write samples as a WAV file (interleaved when channels > 1; default 16-bit PCM). */
   writeWav(samples: Float32Array | ArrayLike<number>, sampleRate: number, options?: { channels?: number; encoding?: WavEncoding }): Uint8Array;
 }
