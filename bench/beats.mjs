@@ -8,8 +8,8 @@
 // bench.sh installs it): no ground truth there, so the table gives each tool's tempo and how many
 // peers agree with ours.
 //   node bench/beats.mjs [--quick] [--no-write]
-// Not a test: it prints figures and rewrites the tables in docs/beats.md (after '<!-- beats-table -->')
-// and docs/benchmarks.md (between '<!-- beats-table -->' and '<!-- /beats-table -->').
+// Not a test: it prints figures and (without --quick or --no-write) rewrites the tables in docs/benchmarks.md (between
+// '<!-- beats-table -->' and '<!-- /beats-table -->').
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,14 +165,10 @@ const stamp = `_Written by \`node bench/beats.mjs\` on ${new Date().toISOString(
 const table = [summary.join('\n'), debian.join('\n'), perTrack.join('\n')].join('\n');
 console.log(table);
 if (WRITE) {
-  const beatsMd = join(ROOT, 'docs/beats.md');
-  const head = readFileSync(beatsMd, 'utf8').split('<!-- beats-table -->')[0];
-  writeFileSync(beatsMd, `${head}<!-- beats-table -->\n${stamp}\n\n${skippedNote}${table}\n`);
   const benchMd = join(ROOT, 'docs/benchmarks.md');
   const text = readFileSync(benchMd, 'utf8');
   const a = text.indexOf('<!-- beats-table -->'), b = text.indexOf('<!-- /beats-table -->');
-  if (a >= 0 && b > a) {
-    writeFileSync(benchMd, `${text.slice(0, a)}<!-- beats-table -->\n${stamp} Per track: [beats.md](beats.md#measurements).\n\n${skippedNote}${summary.join('\n')}\n${debian.join('\n')}\n${text.slice(b)}`);
-  }
-  console.error('beats: wrote docs/beats.md and docs/benchmarks.md');
+  if (a < 0 || b < a) throw new Error('docs/benchmarks.md has no <!-- beats-table --> section');
+  writeFileSync(benchMd, `${text.slice(0, a)}<!-- beats-table -->\n${stamp}\n\n${skippedNote}${summary.join('\n')}\n${debian.join('\n')}\n${text.slice(b)}`);
+  console.error('beats: wrote docs/benchmarks.md');
 }

@@ -16,5 +16,5 @@ echo "bench: == native release build (build/release) =="
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPM_SANITIZE=OFF -DPM_BUILD_TESTS=OFF >/dev/null
 cmake --build build/release -j "$(nproc)" --target procmotion_bench >/dev/null
 node bench/bench.mjs "$@"
-echo "bench: == beats: accuracy and time beside aubio, web-audio-beat-detector, music-tempo, essentia.js (docs/beats.md) =="
+echo "bench: == beats: accuracy and time beside aubio, web-audio-beat-detector, music-tempo, essentia.js (docs/benchmarks.md) =="
 node bench/beats.mjs

@@ -22,7 +22,7 @@
 //      WHATWG encoder's choice ("index Shift_JIS pointer": the lowest pointer outside 8272..8835, the
 //      NEC-selected IBM extensions, lead 0xED-0xEE) exists. The user-defined area
 //      (pointers 8836..10715, lead 0xF0-0xF9 <-> U+E000..U+E757) is left out of both tables: sjis_table.h
-//      decodes and sjis.c encodes it arithmetically (see docs/text.md).
+//      decodes and sjis.c encodes it arithmetically (see docs/formats.md).
 //   3. Decodes every single byte and checks it against the WHATWG rules that sjis.c implements in
 //      code (ASCII and 0x80 as themselves, 0xA1-0xDF half-width katakana, the rest invalid). Node's
 //      decoder is ICU's ibm-943_P15A-2003, which differs on exactly four bytes (0x1A, 0x1C, 0x7F
@@ -193,7 +193,7 @@ lines.push(
     ` * Mapped pairs: ${mapped} (including ${EUDC_LAST - EUDC_FIRST + 1} user-defined pairs 0xF040-0xF9FC -> U+E000-U+E757).`,
     ` * Encode entries: ${encodeEntries.length} code points; ${duplicates} pairs are duplicates that only decode`,
     ' * (the encoder takes the lowest pointer outside 8272..8835, as the WHATWG encoder does).',
-    ' * See docs/text.md.',
+    ' * See docs/formats.md.',
     ' */',
     '#include "text/sjis_table.h"',
     '',

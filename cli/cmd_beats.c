@@ -19,7 +19,7 @@ extern char **environ;
 const char cmd_beats_usage[] =
     "usage: procmotion beats SONG [options]\n"
     "\n"
-    "Detect the tempo, beats and downbeats of music and print them as JSON (docs/beats.md).\n"
+    "Detect the tempo, beats and downbeats of music and print them as JSON (docs/music.md).\n"
     "SONG: a .wav file (PCM 8/16/24/32-bit or float, WAVE_FORMAT_EXTENSIBLE, RF64); any other\n"
     "      format (mp3, ogg, flac, m4a, ...) goes through the optional `ffmpeg` command\n"
     "      (apt-get install ffmpeg).\n"

@@ -24,7 +24,7 @@ const char cmd_catwalk_usage[] =
     "  --params FILE          read parameters from a JSON file (the JS glue's names); flags override\n"
     "  --bpm N                music tempo, clamped to 60..200 (default: none, tempo = 120 * speed)\n"
     "  --beats FILE           the heel strikes on the beats of `procmotion beats` output (or {bpm,\n"
-    "                         offset}): the walk is time-warped to the song (docs/beats.md); the\n"
+    "                         offset}): the walk is time-warped to the song (docs/music.md); the\n"
     "                         summary's sync says how far each strike is from its beat (frames)\n"
     "  --offset S             seconds of the first beat with --bpm (tap tempo, a manual offset), or a\n"
     "                         shift of --beats' times\n"

@@ -14,7 +14,7 @@ const char cmd_inspect_usage[] =
     "Print a JSON summary of FILE to stdout.\n"
     "  .vmd: model name, header version, sections present, key counts per section, the distinct bone\n"
     "        and morph names with their key counts, and the last frame.\n"
-    "  .pmx / .pmd: the skeleton as JSON (docs/skeleton-json.md): every bone with its position,\n"
+    "  .pmx / .pmd: the skeleton as JSON (docs/formats.md): every bone with its position,\n"
     "        parent, flags, append (inherit) settings and IK chain, and the morph names.\n"
     "A name whose bytes do not decode cleanly (a name MMD cut inside a double-byte character, bytes\n"
     "that are not Shift-JIS, UTF-16 with an unpaired surrogate) shows as U+FFFD; \"damagedNames\" lists\n"

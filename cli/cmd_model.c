@@ -21,7 +21,7 @@ const char cmd_mannequin_usage[] =
     "usage: procmotion mannequin -o FILE.pmx\n"
     "\n"
     "Write the built-in mannequin, a licence-free PMX 2.0 model with the semi-standard MMD bones,\n"
-    "IK legs and the morphs まばたき, あ, 笑い (see docs/mannequin.md).\n";
+    "IK legs and the morphs まばたき, あ, 笑い (see docs/models.md).\n";
 
 int cmd_humanoid(int argc, char **argv) {
     if (argc != 2) return cli_fail("humanoid", "expected one FILE (see procmotion humanoid --help)");

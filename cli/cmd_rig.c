@@ -11,7 +11,7 @@ const char cmd_rig_usage[] =
     "usage: procmotion rig MODEL\n"
     "\n"
     "Analyse the rig of MODEL (.pmx, .pmd, or a skeleton JSON as `procmotion inspect` writes it) and\n"
-    "print JSON (docs/rig.md): which bone plays which role (センター, グルーブ, 足ＩＫ, D bones, twist\n"
+    "print JSON (docs/models.md): which bone plays which role (センター, グルーブ, 足ＩＫ, D bones, twist\n"
     "bones ... and the 22 humanoid bones), the IK chains as MMD solves them (target, links, limits,\n"
     "loop count, parents, kind), and the rest geometry: where each IK bone sits relative to its\n"
     "effector, knee bends and what the limits allow, hip-to-ankle reach measured with MMD's CCD,\n"

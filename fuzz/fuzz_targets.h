@@ -224,7 +224,7 @@ static char *pm_fuzz_skeleton_json(const pm_skeleton *s, size_t *n) {
 
 /* A valid skeleton: lookups by its own names work, and its JSON reads back losslessly: the second JSON
  * text equals the first from "bones" on (only "format" and the "source" block, a reader's, are not
- * read back; docs/skeleton-json.md), and is a fixed point after that. */
+ * read back; docs/formats.md), and is a fixed point after that. */
 static void pm_fuzz_check_skeleton(const pm_skeleton *s) {
     pm_error err = {0};
     PM_FUZZ_CHECK(pm_skeleton_validate(s, &err) == PM_OK);

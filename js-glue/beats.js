@@ -1,4 +1,4 @@
-// procmotion beats: beat tracking, the beat grid, tap tempo and WAV over the wasm core (docs/beats.md).
+// procmotion beats: beat tracking, the beat grid, tap tempo and WAV over the wasm core (docs/music.md).
 //
 //   const beats = pm.detectBeats(audioBuffer);                 // or (Float32Array, sampleRate, options)
 //   beats.bpm, beats.beats, beats.barPositions, beats.downbeats, beats.tempoCurve, beats.onsetEnvelope

@@ -97,7 +97,7 @@ export interface VmdBoneKeys {
   positions: Float32Array;
   /** 4 per key: quaternion x, y, z, w. */
   rotations: Float32Array;
-  /** 64 per key, as stored in the file (see docs/vmd.md). */
+  /** 64 per key, as stored in the file (see docs/formats.md). */
   interpolations: Uint8Array;
 }
 
@@ -346,7 +346,7 @@ export class ProcMotion {
 }
 
 /**
- * A skeleton bone as JSON (docs/skeleton-json.md). Every field readPmx returns is read back, so
+ * A skeleton bone as JSON (docs/formats.md). Every field readPmx returns is read back, so
  * createPoseEvaluator(vmd, pm.readPmx(bytes)) poses exactly like createPoseEvaluator(vmd, bytes).
  */
 export interface SkeletonBone {
@@ -401,7 +401,7 @@ export const HUMANOID_BONES: readonly HumanoidBone[];
 export interface HumanoidMap {
   /** The source name found for each humanoid bone, or null. */
   bones: Record<HumanoidBone, string | null>;
-  /** The naming table that matched (docs/rig.md): 'vroid' | 'mixamo' | 'mmd' | 'english' | 'chinese' | 'biped' | 'daz' | 'cmu' | 'none'. */
+  /** The naming table that matched (docs/models.md): 'vroid' | 'mixamo' | 'mmd' | 'english' | 'chinese' | 'biped' | 'daz' | 'cmu' | 'none'. */
   naming: Record<HumanoidBone, string>;
   mapped: number;
   total: number;
@@ -601,7 +601,7 @@ export interface CatwalkInfo {
   };
   /** False when the walk was time-warped to a grid that lists beats (one motion over the song). */
   looping: boolean;
-  /** Beats a step, and the grid beat of strike 0 (docs/catwalk.md, "On a beat grid"). */
+  /** Beats a step, and the grid beat of strike 0. */
   beatsPerStep: number;
   firstStrikeBeat: number;
   /** With a BPM or a grid: how far the heel strikes are from their beats (frames), measured as played
@@ -1056,9 +1056,9 @@ export interface ProcMotion {
   bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
 }
 
-// ---- rig analysis (js-glue/rig.js, docs/rig.md) ----------------------------------------------------
+// ---- rig analysis (js-glue/rig.js, docs/models.md) ----------------------------------------------------
 
-/** Role names: 'root', 'center', 'groove', 'waist', 'lowerBody', 'upperBody', 'upperBody2', ..., 'leftLegIk', 'rightToeEx' (docs/rig.md). */
+/** Role names: 'root', 'center', 'groove', 'waist', 'lowerBody', 'upperBody', 'upperBody2', ..., 'leftLegIk', 'rightToeEx' (docs/models.md). */
 export type RigRole = string;
 /** A point in MMD units. */
 export type RigVec3 = [number, number, number];
@@ -1215,7 +1215,7 @@ export interface ProcMotion {
   pmxToVrm(model: Uint8Array | ArrayBuffer, options?: VrmOptions): { glb: Uint8Array; report: VrmReport };
 }
 
-// ---- beats (js-glue/beats.js, docs/beats.md) ---------------------------------------------------------
+// ---- beats (js-glue/beats.js, docs/music.md) ---------------------------------------------------------
 
 /** What Web Audio's AudioBuffer offers (any object of this shape works). */
 export interface AudioBufferLike {

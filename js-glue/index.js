@@ -1,4 +1,4 @@
-// procmotion: procedural MMD motion from a C11 core compiled to WebAssembly (see docs/api.md).
+// procmotion: procedural MMD motion from a C11 core compiled to WebAssembly (see docs/get-started.md).
 //
 //   import { createProcMotion } from 'procmotion';
 //   const pm = await createProcMotion();               // the core: VMD, Shift-JIS, catwalk

@@ -582,7 +582,7 @@ export class ProcMotion {
    */
   generateCatwalkVmd(state, bpm, morphNames, boneNames, options = {}) {
     // bpm: a number, or a beat grid ({ bpm, offset }, a detectBeats result, pm.beatGrid(...)): the heel
-    // strikes then land on its beats (docs/catwalk.md, "On a beat grid")
+    // strikes then land on its beats (docs/catwalk.md, "Music")
     // (normalised here, checked by the core: no 'beats' module needed)
     const grid = bpm !== null && typeof bpm === 'object' ? gridOf(bpm, undefined, 'catwalk') : null;
     const params = catwalkParams(state ?? {}, grid ? null : bpm);

@@ -49,7 +49,7 @@ export const modelMethods = {
   /**
    * Read a PMX (2.0/2.1) or PMD model's skeleton: `{ format, modelName, modelNameEn, source, bones:
    * [{ name, nameEn, position, parent, transformOrder, flags, tail | tailBone, append?, ik? }],
-   * morphNames }` (schema in docs/skeleton-json.md). Vertices, faces and materials are skipped.
+   * morphNames }` (schema in docs/formats.md). Vertices, faces and materials are skipped.
    */
   readPmx(bytes) {
     const data = toBytes(bytes, 'readPmx', 'model');
@@ -132,7 +132,7 @@ export const modelMethods = {
     });
   },
 
-  /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/mannequin.md). */
+  /** The built-in mannequin: a licence-free PMX 2.0 model with the semi-standard bones (docs/models.md). */
   mannequinPmx() {
     return withScratch(this, (s) => this._callForBuffer(s, 'mannequin', (out, size, err) => this.mod.pm_abi_mannequin_pmx(out, size, err)));
   },

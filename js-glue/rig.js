@@ -1,4 +1,4 @@
-// procmotion rig analysis (procmotion/rig.h, docs/rig.md):
+// procmotion rig analysis (procmotion/rig.h, docs/models.md):
 //
 //   const rig = pm.analyzeRig(pmxBytes);     // or a skeleton object from pm.readPmx
 //   rig.roles.leftLegIk;                     // '左足ＩＫ' (the bone playing the role, by name)
@@ -13,7 +13,7 @@
 export const rigMethods = {
   /**
    * Analyse a model's rig. `model`: PMX/PMD bytes (Uint8Array / ArrayBuffer) or a skeleton object
-   * shaped like readPmx's result. Returns the JSON object of docs/rig.md: { boneCount, naming, roles,
+   * shaped like readPmx's result. Returns the JSON object of docs/models.md: { boneCount, naming, roles,
    * roleNamings, missing, humanoid, chains, legs: { left, right }, arms, floorHeight, hipHeight,
    * legLength, footLength, scale }.
    */

@@ -1,7 +1,7 @@
 // procmotion's Shift-JIS decode table from the host's TextDecoder: the one procedure that both
 // build-scripts/gen-sjis-table.mjs (which writes wasm/src/text/sjis_table.c from it) and the glue's
 // startup (which fills the npm core's zero storage with it, main.js) use, so that the table the npm
-// package decodes with is built exactly as the compiled one was. No dependencies; docs/text.md.
+// package decodes with is built exactly as the compiled one was. No dependencies; docs/formats.md.
 //
 // The table: for each WHATWG "pointer" of a double-byte pair (60 lead bytes 0x81-0x9F, 0xE0-0xFC x 188
 // trail bytes 0x40-0x7E, 0x80-0xFC), the UTF-16 code unit it decodes to, or 0 when it has no mapping.

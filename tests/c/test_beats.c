@@ -1,6 +1,6 @@
 /* beats: the beat tracker on synthetic clicks and kicks (tempo, beats, meter), streaming equals offline,
  * bad input, the real-time estimate, the beat grid and tap tempo. The accuracy on musical test tracks is
- * measured by tests/node/beats.test.mjs and the benchmark (docs/beats.md). */
+ * measured by tests/node/beats.test.mjs and the benchmark (docs/music.md). */
 #include "pm_test.h"
 
 #include "counting_alloc.h"

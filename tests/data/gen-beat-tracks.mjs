@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Test tracks with known beats for the beat tracker (docs/beats.md, "Test tracks"): synthetic music in
+// Test tracks with known beats for the beat tracker (docs/benchmarks.md, "Beat tracking"): synthetic music in
 // several styles (four-on-the-floor, backbeat, ballad, swing, syncopation, waltz, half-time, drumless
 // piano), 60 to 200 BPM, tempo ramps and a tempo change, added noise and reverb, a quiet intro, sample
 // rates from 8 to 96 kHz, mono and stereo. Every sound is placed at a known beat position, so the

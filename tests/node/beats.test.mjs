@@ -1,5 +1,5 @@
 // Beat tracking through the npm package and the CLI: accuracy on a small subset of the generated test
-// tracks (MIREX F-measure, tempo Acc1, meter; the full table is bench/rows/beats.mjs, docs/beats.md),
+// tracks (MIREX F-measure, tempo Acc1, meter; the full table is bench/rows/beats.mjs, docs/music.md),
 // AudioBuffer and streaming input, the beat grid and tap tempo, WAV in and out, `procmotion beats` on
 // WAV and (through ffmpeg) FLAC, and its errors.
 import { test } from 'node:test';

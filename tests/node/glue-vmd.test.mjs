@@ -114,7 +114,7 @@ test('the whole double-byte table round-trips through the glue and TextDecoder',
       const text = decoder.decode(pair);
       if (text.length !== 1 || text === '\ufffd') continue;
       const code = text.codePointAt(0);
-      if (code >= 0xe000 && code <= 0xf8ff) continue; // user-defined area: see docs/text.md
+      if (code >= 0xe000 && code <= 0xf8ff) continue; // user-defined area: see docs/formats.md
       const enc = pm.encodeShiftJis(text);
       assert.equal(decoder.decode(enc), text, `0x${lead.toString(16)}${trail.toString(16)}`);
       assert.equal(pm.decodeShiftJis(pair), text);

@@ -1,6 +1,6 @@
 // The npm core carries no Shift-JIS decode table: createProcMotion fills its zero storage from the host's
 // TextDecoder('shift_jis') (js-glue/sjis-table.js), or, on a host without one, from procmotion-sjis.bin,
-// and the core checks the result against the compiled table's checksum (docs/text.md). Here: the
+// and the core checks the result against the compiled table's checksum (docs/formats.md). Here: the
 // host-built table is the compiled C table entry by entry (read out of procmotion-wasi.wasm, which
 // compiles it in), the file is too, the fallback gives the same table and the same names, a decoder
 // that gives another table is not trusted, and a missing or wrong file is a clear error.

@@ -2,7 +2,7 @@
 // the shared PMX fixtures; docs/zoo.md) with each model's own skeleton: the catwalk in place, traverse
 // and U-turn, the groove bake, keypoints from the catwalk on the model. They finish, write finite
 // results and name exactly the bones the model lacks. How well they land is measured, not asserted,
-// in docs/zoo.md ("Baseline"); this makes that a test.
+// by tests/zoo/baseline.mjs; this makes that a test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 

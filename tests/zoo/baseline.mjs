@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The generators measured on every zoo model, the mannequin and the shared PMX fixtures with the
 // harness (tests/node/support/played.mjs), as babylon-mmd plays them (MmdRuntime, its own CCD IK) and
-// as procmotion's evaluator does. Prints the markdown table of docs/zoo.md ("Baseline").
+// as procmotion's evaluator does. Prints a markdown table.
 //
 //   node tests/zoo/baseline.mjs [--bpm 60,128,200] [--cadence beat,2beat] [--json out.json]
 //

@@ -1,4 +1,4 @@
-/* Beat tracking and WAV exports (docs/beats.md, "ABI"): a tracker handle fed in chunks, its real-time
+/* Beat tracking and WAV exports : a tracker handle fed in chunks, its real-time
  * estimate, the offline result as one packed block, the beat grid evaluated in batches, tap tempo, and
  * the WAV reader and writer.
  *

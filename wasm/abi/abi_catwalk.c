@@ -1,6 +1,6 @@
 /* Catwalk export: parameters as a block of numbers, the model as name lists (and optional rest positions and
  * parents), out come the VMD bytes and an info JSON (the slots below are PM_ABI_LAYOUT_CATWALK* in
- * pm_abi_table.h; docs/api.md, "The wasm interface"; the caller is js-glue/index.js). */
+ * pm_abi_table.h; the caller is js-glue/main.js). */
 #include "pm_abi.h"
 
 #include "catwalk/entry.h"

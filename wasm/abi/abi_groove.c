@@ -1,5 +1,5 @@
 /* Groove exports: settings JSON (validate, merge, serialise), a runtime handle per skeleton (per-frame
- * offsets, preview stepping, IK modes), and the VMD bake (see docs/groove.md, "ABI").
+ * offsets, preview stepping, IK modes), and the VMD bake.
  *
  * Handles: `skeleton` is a pm_skeleton* from the skeleton/PMX exports (it must outlive the groove
  * handle), `vmd` a pm_vmd* from pm_abi_vmd_read or 0. Settings are JSON text (len bytes, 0 = the

@@ -1,5 +1,5 @@
 /* Pose exports: a VMD bound to a skeleton and evaluated per frame, world matrices and positions read
- * back from module memory, IK modes, and the analytic two-bone IK (see docs/pose.md, "ABI").
+ * back from module memory, IK modes, and the analytic two-bone IK.
  *
  * Handles: `skeleton` is a pm_skeleton* from the skeleton/PMX exports, `vmd` a pm_vmd* from
  * pm_abi_vmd_read (or 0 for the rest pose). The VMD is read only during pm_abi_pose_create (its keys

@@ -1,6 +1,6 @@
 /* Tracing exports: trajectories sampled by arc length, and a timeline handle (keyframes as JSON objects,
  * drafts, generation, evaluation into module-memory pose arrays, trace states, baking to VMD bytes, the
- * whole timeline as JSON). See docs/tracing.md, "ABI".
+ * whole timeline as JSON).
  *
  * `skeleton` is a pm_skeleton* from the skeleton/PMX exports; it must outlive the timeline handle.
  * Functions returning int32 return 0 (PM_OK) or a pm_result with a message in errbuf

@@ -1,4 +1,4 @@
-// The loaded model's rig as the core reads it (pm.analyzeRig, docs/rig.md): naming, leg IK and its
+// The loaded model's rig as the core reads it (pm.analyzeRig, docs/models.md): naming, leg IK and its
 // parents, knee rest bend and how far the knee opens, the leg's reach under MMD's IK against thigh +
 // shin, the IK bone's offset from the ankle, floor and scale, IK chains and missing roles. Shown in
 // the panel's "Model rig" section; rows are pure data (rigRows) so a node test can check them.

@@ -1,5 +1,5 @@
 // The page's tempo range and the tempo a detection or a tap gives the modes. Tap tempo itself is the
-// package's (pm.createTapTempo, docs/beats.md): one tap tempo in the project. Pure logic.
+// package's (pm.createTapTempo, docs/music.md): one tap tempo in the project. Pure logic.
 
 export const BPM_MIN = 60;
 export const BPM_MAX = 200;

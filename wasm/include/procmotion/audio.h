@@ -14,7 +14,7 @@
  *       uint8_t *out = malloc(n);
  *       pm_wav_write(samples, frames, channels, rate, PM_WAV_PCM_S16, out, n, &n, &err);
  *
- * WHAT THE READER ACCEPTS (docs/beats.md, "WAV")
+ * WHAT THE READER ACCEPTS
  *   RIFF (little-endian) WAVE files, and RF64 (the 64-bit variant ffmpeg writes for large files, with
  *   its ds64 chunk). Format tags 1 (PCM: 8-bit unsigned, 16-, 24- and 32-bit signed), 3 (IEEE float,
  *   32 and 64 bit) and 0xFFFE (WAVE_FORMAT_EXTENSIBLE with the PCM or IEEE-float sub-format GUID,

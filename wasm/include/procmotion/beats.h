@@ -29,7 +29,7 @@
  *   their level does not matter (the features are log-compressed; samples beyond +-1000 are clipped),
  *   digital silence gives no beats.
  *
- * METHOD (docs/beats.md has the references, parameters and measurements)
+ * METHOD (docs/music.md has the references, parameters and measurements)
  *   1. Front end: the mono signal is decimated (windowed-sinc low-pass) to 8-16 kHz; a 46 ms Hann
  *      window every 10 ms gives a 36-band mel spectrum, log-compressed. The onset envelope is its
  *      spectral flux with SuperFlux's maximum filter (Boeck & Widmer 2013), summed over bands; a
@@ -99,7 +99,7 @@ typedef struct pm_beats {
     uint32_t magic;
     pm_allocator allocator;
     double bpm;             /* the main tempo: 60 / median beat interval (0 when no beat was found) */
-    double confidence;      /* 0..1: how clearly the beats stand out of the onsets (docs/beats.md) */
+    double confidence;      /* 0..1: how clearly the beats stand out of the onsets (docs/music.md) */
     double duration;        /* seconds of audio analysed */
     double offset;          /* the first beat's time (seconds); 0 without beats */
     bool steady;            /* the tempo curve stays within 2 % of bpm */

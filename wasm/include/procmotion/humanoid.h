@@ -27,7 +27,7 @@
  *   table and the fill), the one every module shares: hips = 下半身's role, spine = 上半身, chest =
  *   上半身2, upperChest = 上半身3, and so on (rig.h, ROLES). naming[] is the table that matched.
  *   pm_humanoid_map_skeleton also reads the bones' English names (rig.h rule 6).
- *   What changed when the mapping moved into the resolver (docs/rig.md has the list): the tables are
+ *   What changed when the mapping moved into the resolver (docs/models.md has the list): the tables are
  *   the union of this module's and the keypoint joint map's (Abdomen is a spine, Torso a chest,
  *   Blender's thigh.L / shin.L and Daz names map), a model's own naming decides ambiguous names (the
  *   primary table), and lefttoes wins over lefttoebase when a model has both.

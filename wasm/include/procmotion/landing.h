@@ -34,7 +34,7 @@
  *      MMD's CCD (and babylon-mmd's, which follows saba) first checks whether the target is already
  *      reached (distance < 1e-4) and then stops at once, so the played effector is the plan whatever
  *      the CCD's precision: no dependence on its iteration count, its float rounding or the knee
- *      limit's behaviour near full extension (docs/rig.md), and the same result in MMD, babylon-mmd's
+ *      limit's behaviour near full extension (docs/models.md), and the same result in MMD, babylon-mmd's
  *      JS and wasm runtimes. Between whole frames the CCD starts from the interpolated pre-pose.
  *   3. IK off where the CCD could not hold it. A frame whose knee angle lies outside the knee link's
  *      limit as the skeleton carries it (a PMD knee read the babylon-mmd way: 28.6 degrees beyond rest

@@ -10,7 +10,7 @@
  *       pm_skeleton *sk;
  *       pm_mannequin_skeleton(NULL, &sk, &err);                // the same skeleton, no file
  *
- * WHAT IT IS (figures in docs/mannequin.md)
+ * WHAT IT IS (figures in docs/models.md)
  *   A ~19-unit-tall figure (1 unit = 8 cm: about 1.5 m) standing in MMD's rest pose (A-stance
  *   arms), facing -Z, with the semi-standard bone set at the positions of NOTES.md's Animasa Miku
  *   table: 全ての親, センター, グルーブ, 腰, 上半身, 上半身2, 首, 頭, 下半身, 左右の 肩, 腕, ひじ,

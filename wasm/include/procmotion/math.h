@@ -11,7 +11,7 @@
  *     i.e. intrinsic X then Y then Z (BVH channel order "Xrotation Yrotation Zrotation"). The
  *     order names list the rotations as they appear left to right in the product.
  *   - MMD's own Euler decomposition for limited IK links is YXZ; VMD camera keys carry Euler
- *     radians, read and written as stored (docs/vmd.md, "Camera key").
+ *     radians, read and written as stored.
  *   - Every function is total: normalising a zero or non-finite quaternion gives identity,
  *     zero-length vectors normalise to zero, and no NaN comes out of finite input.
  */

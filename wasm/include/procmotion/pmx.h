@@ -66,7 +66,7 @@
  *     - knees: PMD has no per-link limits; MMD limits links named 左ひざ / 右ひざ to a bend about X.
  *       babylon-mmd 1.3 takes PMX Editor's table (-180 .. -0.5, degrees) but stores the numbers as
  *       radians, so its PMD knees are clamped to X in [-180, -0.5] *radians* (a knee bent at least
- *       28.6 degrees). pmd_knee_limit chooses; the default follows babylon-mmd (see docs/pmx.md).
+ *       28.6 degrees). pmd_knee_limit chooses; the default follows babylon-mmd (see docs/models.md).
  *
  * WRITING (pm_pmx_write)
  *   PMX 2.0 with UTF-16LE (or UTF-8) text and the smallest index sizes that fit: vertices (BDEF1

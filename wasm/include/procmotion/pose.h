@@ -32,7 +32,7 @@
  *                        reproduce the pose without IK and append, except for bones whose parent
  *                        comes later in the transform order)
  *
- * SEMANTICS (babylon-mmd 1.3's JS MmdRuntime with physics off; docs/pose.md has the details)
+ * SEMANTICS (babylon-mmd 1.3's JS MmdRuntime with physics off; docs/c-library.md has the details)
  *   - Tracks: a VMD's bone keys are grouped by name and stable-sorted by frame. A bone without keys
  *     keeps its rest pose. For a frame before a track's first key the first key holds, after its last
  *     key the last key holds. Between keys A and B, key B's curves apply: X, Y, Z for the position
@@ -63,7 +63,7 @@
  * PRECISION
  *   Quaternions and vectors in double and matrices stored as float with products summed in double, as
  *   babylon-mmd's JS runtime (JS numbers, Float32Array matrices) computes them; measured differences are
- *   in docs/pose.md.
+ *   in docs/c-library.md.
  *
  * ALLOCATION AND THREADS
  *   pm_anim_bind, pm_pose_workspace_create and pm_pose_create allocate; evaluation never does. A pm_anim

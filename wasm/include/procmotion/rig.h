@@ -1,6 +1,6 @@
 /*
  * procmotion/rig.h -- one rig analysis per model: which bone plays which role, the IK chains as MMD
- * solves them, and the rest geometry every generator and converter plans with (docs/rig.md).
+ * solves them, and the rest geometry every generator and converter plans with (docs/models.md).
  *
  * USAGE
  *       pm_rig *rig = NULL;
@@ -394,7 +394,7 @@ void pm_rig_free(pm_rig *rig);
  * link), the first in bone order; PM_NO_INDEX when none. */
 uint32_t pm_rig_find_ik(const pm_skeleton *skeleton, uint32_t target, uint32_t link);
 
-/* The analysis as JSON (schema: docs/rig.md). out == NULL only sets *out_size (the length without the
+/* The analysis as JSON (schema: docs/models.md). out == NULL only sets *out_size (the length without the
  * NUL); otherwise out_cap must hold out_size + 1 bytes. */
 pm_result pm_rig_to_json(const pm_rig *rig, char *out, size_t out_cap, size_t *out_size, pm_error *err);
 

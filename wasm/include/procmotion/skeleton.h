@@ -200,7 +200,7 @@ uint32_t pm_skeleton_find(const pm_skeleton *skeleton, const char *name);
 uint32_t pm_skeleton_find_mmd(const pm_skeleton *skeleton, const char *name);
 
 /*
- * Skeletons as JSON, the interchange of the JS glue and the CLI (schema: docs/skeleton-json.md).
+ * Skeletons as JSON, the interchange of the JS glue and the CLI (schema: docs/formats.md).
  * pm_skeleton_to_json: out == NULL only sets *out_size (the length without the NUL); otherwise out_cap
  * must hold out_size + 1 bytes. pm_skeleton_from_json: bones with name, position, parent (-1 = root),
  * optional nameEn, flags, transformOrder, tail or tailBone, append {parent, ratio, rotate, translate,

@@ -33,7 +33,7 @@
  *
  * Node's own TextDecoder('shift_jis') (ICU) differs from WHATWG and from browsers on four single
  * bytes (0x1A, 0x1C, 0x7F, 0x80) and on how many U+FFFD an invalid pair gives; the double-byte table
- * is the same. docs/text.md has the details and the provenance of the tables.
+ * is the same. docs/formats.md has the details and the provenance of the tables.
  */
 #ifndef PROCMOTION_TEXT_H
 #define PROCMOTION_TEXT_H

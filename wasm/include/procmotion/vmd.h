@@ -1,7 +1,7 @@
 /*
  * procmotion/vmd.h -- read, build and write VMD (Vocaloid Motion Data) files.
  *
- * FORMAT (all little-endian; see docs/vmd.md for the full table)
+ * FORMAT (all little-endian; see docs/formats.md for the full table)
  *   header  30 bytes "Vocaloid Motion Data 0002" NUL-padded, model name 20 bytes Shift-JIS
  *           (the old "Vocaloid Motion Data file" header has a 10-byte model name)
  *   then six sections, each a u32 count and fixed-size records:

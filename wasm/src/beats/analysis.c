@@ -12,7 +12,7 @@
 #endif
 
 /* Where a spectral flux peak sits relative to the onset that caused it (measured on clicks and drum
- * hits, docs/beats.md): beat time = frame time + this. */
+ * hits, docs/music.md): beat time = frame time + this. */
 #define PMI_ONSET_LATENCY 0.002
 #define PMI_BASS_WEIGHT 0.3 /* bass flux added to the onsets, both at unit deviation */
 #define PMI_WINDOW_S 8.0  /* local tempo windows */

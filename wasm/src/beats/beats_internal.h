@@ -1,5 +1,5 @@
 /* Internal state of the beat tracker (procmotion/beats.h): the streaming front end, the DSP helpers
- * and the offline analysis. See docs/beats.md for the method and its parameters. */
+ * and the offline analysis. See docs/music.md for the method and its parameters. */
 #ifndef PROCMOTION_BEATS_INTERNAL_H
 #define PROCMOTION_BEATS_INTERNAL_H
 

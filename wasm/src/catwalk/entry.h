@@ -56,7 +56,7 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
  * through this table, which its caller passes (no global or registered state), so an entry that passes
  * none links none of that code: the npm core's catwalk export (pm_abi_catwalk_generate) generates the
  * unlanded walk; the motion module's (pm_abi_catwalk_generate_landed), the CLI and the public
- * pm_catwalk_generate* pass pmi_catwalk_landing (docs/api.md, "Modules"). */
+ * pm_catwalk_generate* pass pmi_catwalk_landing (the core module never links the landing). */
 struct pmi_catwalk;
 typedef struct pmi_catwalk_closing {
     pm_result (*standard_skeleton)(const pm_mannequin_options *opts, pm_skeleton **out, pm_error *err);

@@ -1,5 +1,5 @@
 /* The built-in mannequin: semi-standard skeleton, capsule/ellipsoid body, face morphs (see
- * procmotion/mannequin.h and docs/mannequin.md). */
+ * procmotion/mannequin.h and docs/models.md). */
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/text.h"

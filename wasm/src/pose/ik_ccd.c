@@ -1,5 +1,5 @@
 /* MMD CCD IK as babylon-mmd 1.3's IkSolver does it (itself based on saba's MMDIkSolver): see
- * procmotion/pose.h and docs/pose.md. The names follow babylon-mmd: the "IK position" is where the IK
+ * procmotion/pose.h and docs/c-library.md. The names follow babylon-mmd: the "IK position" is where the IK
  * bone is (the goal), the "target position" is where the target bone (e.g. 足首) is. */
 #include "pose_internal.h"
 

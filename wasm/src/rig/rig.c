@@ -1,5 +1,5 @@
 /* The rig analysis: roles, IK chains, rest geometry, with the figures MMD's IK decides measured by the
- * pose evaluator (procmotion/rig.h, docs/rig.md). */
+ * pose evaluator (procmotion/rig.h, docs/models.md). */
 #include "rig/rig_internal.h"
 
 #include "procmotion/pose.h"

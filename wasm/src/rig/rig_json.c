@@ -1,4 +1,4 @@
-/* The rig analysis as JSON: what `procmotion rig` prints and pm.analyzeRig returns (docs/rig.md). */
+/* The rig analysis as JSON: what `procmotion rig` prints and pm.analyzeRig returns (docs/models.md). */
 #include "rig/rig_internal.h"
 
 #include "common/json.h"

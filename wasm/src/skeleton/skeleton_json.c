@@ -1,5 +1,5 @@
 /* Skeletons as JSON (the interchange the JS glue, the CLI and `procmotion inspect` use); the schema
- * is documented in docs/skeleton-json.md. */
+ * is documented in docs/formats.md. */
 #include "common/internal.h"
 #include "common/json.h"
 #include "procmotion/skeleton.h"

@@ -1,6 +1,6 @@
 /* UTF-8 <-> Shift-JIS as the WHATWG Encoding Standard defines Shift_JIS (Windows-31J / CP932).
  * The double-byte tables are generated (sjis_table.c); single bytes, the user-defined area and the
- * encoder's three special cases are coded here. Behaviour and provenance: docs/text.md. */
+ * encoder's three special cases are coded here. Behaviour and provenance: docs/formats.md. */
 #include "procmotion/text.h"
 
 #include <limits.h>

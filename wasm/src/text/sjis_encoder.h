@@ -1,5 +1,5 @@
 /* The Shift-JIS encoder's map of double-byte code points, derived from the decode table when a call
- * first needs it (text/sjis.c; docs/text.md). Internal: for callers that encode many names
+ * first needs it (text/sjis.c; docs/formats.md). Internal: for callers that encode many names
  * (pm_vmd_intern and the VMD writer), which keep one map across their calls instead of one per call. */
 #ifndef PROCMOTION_SJIS_ENCODER_H
 #define PROCMOTION_SJIS_ENCODER_H

@@ -9,7 +9,7 @@
  * Mapped pairs: 9604 (including 1880 user-defined pairs 0xF040-0xF9FC -> U+E000-U+E757).
  * Encode entries: 7326 code points; 398 pairs are duplicates that only decode
  * (the encoder takes the lowest pointer outside 8272..8835, as the WHATWG encoder does).
- * See docs/text.md.
+ * See docs/formats.md.
  */
 #include "text/sjis_table.h"
 
