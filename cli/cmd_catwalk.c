@@ -147,7 +147,7 @@ int cmd_catwalk(int argc, char **argv) {
             if (!af) return cli_fail("catwalk", "unknown option '%s' (see procmotion catwalk --help)", a), 2;
             if (number_arg(a, v, &d)) return 2;
             i++;
-            *(pm_catwalk_value *)((char *)&flags + af->offset) = PM_CATWALK_VALUE(d);
+            *(pm_amount *)((char *)&flags + af->offset) = PM_AMOUNT(d);
         }
     }
     if (!output) return cli_fail("catwalk", "no output file (-o walk.vmd)"), 2;
@@ -173,15 +173,15 @@ int cmd_catwalk(int argc, char **argv) {
     if (flags.traverse) p.traverse = true;
     if (flags.u_turn) p.u_turn = true;
     for (size_t k = 0; k < sizeof AMOUNT_FLAGS / sizeof AMOUNT_FLAGS[0]; k++) {
-        const pm_catwalk_value *fv = (const pm_catwalk_value *)((const char *)&flags + AMOUNT_FLAGS[k].offset);
-        if (fv->set) *(pm_catwalk_value *)((char *)&p + AMOUNT_FLAGS[k].offset) = *fv;
+        const pm_amount *fv = (const pm_amount *)((const char *)&flags + AMOUNT_FLAGS[k].offset);
+        if (fv->set) *(pm_amount *)((char *)&p + AMOUNT_FLAGS[k].offset) = *fv;
     }
 
     double *grid_beats = NULL;
     if (!cli_read_grid("catwalk", beats_path, offset_arg, p.bpm, &p.grid, &grid_beats)) return 1;
-    pm_catwalk_model model;
+    pm_target_model model;
     memset(&model, 0, sizeof model);
-    const pm_catwalk_model *mp = NULL;
+    const pm_target_model *mp = NULL;
     pm_skeleton *sk = NULL;
     if (model_path) {
         if (!cli_read_skeleton("catwalk", model_path, &sk)) return free(grid_beats), 1;

@@ -55,7 +55,7 @@ PM_TEST(catwalk_heel_strikes_land_on_the_grid_on_every_model) {
                 p.grid = make_grid(kind, beats);
                 p.u_turn = mode == 1;
                 p.cadence = (i + kind) & 1 ? PM_CATWALK_CADENCE_BEAT : PM_CATWALK_CADENCE_TWO_BEAT;
-                pm_catwalk_model m = {0};
+                pm_target_model m = {0};
                 m.skeleton = all[i].skeleton;
                 pm_vmd *v = NULL;
                 pm_catwalk_info info;

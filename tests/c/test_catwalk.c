@@ -98,7 +98,7 @@ static void foot_point(const pm_vmd *v, int s, double t, const double rel[3], do
     for (int a = 0; a < 3; a++) out[a] = IK_REST[s][a] + pos[a] + r[a];
 }
 
-static pm_vmd *generate(const pm_catwalk_params *p, const pm_catwalk_model *m, pm_catwalk_info *info) {
+static pm_vmd *generate(const pm_catwalk_params *p, const pm_target_model *m, pm_catwalk_info *info) {
     pm_error err = {0};
     pm_vmd *v = NULL;
     PM_CHECK_OK(pm_catwalk_generate(p, m, &v, info, &err), &err);
@@ -132,7 +132,7 @@ PM_TEST(the_info_json_powers_of_ten_are_libm_pow) {
 
 PM_TEST(default_loop_closes_on_every_channel) {
     const char *morphs[] = {"まばたき", "微笑み", "あ"};
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.morph_names = morphs;
     m.morph_count = 3;
     pm_catwalk_params variants[3];
@@ -366,7 +366,7 @@ PM_TEST(feet_never_go_through_the_floor_and_swing_lifts) {
     pm_catwalk_params variants[3];
     memset(variants, 0, sizeof variants);
     variants[1].u_turn = true;
-    variants[2].bpm = 200, variants[2].cadence = PM_CATWALK_CADENCE_BEAT, variants[2].step_height = PM_CATWALK_VALUE(1);
+    variants[2].bpm = 200, variants[2].cadence = PM_CATWALK_CADENCE_BEAT, variants[2].step_height = PM_AMOUNT(1);
     for (int vi = 0; vi < 3; vi++) {
         pm_catwalk_info info;
         pm_vmd *v = generate(&variants[vi], NULL, &info);
@@ -394,7 +394,7 @@ PM_TEST(bones_resolve_by_candidates_and_missing_ones_are_reported) {
     /* half-width IK, an English name, and no グルーブ, 左ひじ or つま先ＩＫ */
     const char *names[] = {"全ての親", "center", "下半身", "上半身", "上半身2", "首", "頭", "左肩", "右肩", "左腕",
                            "右腕", "右ひじ", "左足IK", "右足IK", "左足", "右足"};
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.bone_names = names;
     m.bone_count = sizeof names / sizeof names[0];
     pm_catwalk_info info;
@@ -438,7 +438,7 @@ PM_TEST(bones_resolve_by_candidates_and_missing_ones_are_reported) {
 
 PM_TEST(pelvis_falls_back_to_waist_and_the_torso_compensates) {
     const char *names[] = {"センター", "腰", "上半身", "左足ＩＫ", "右足ＩＫ"};
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.bone_names = names;
     m.bone_count = 5;
     pm_catwalk_info info;
@@ -461,7 +461,7 @@ PM_TEST(skeleton_proportions_scale_the_walk) {
                                    {-0.875f, 1.34f, 0}, {0.927f, 0.033f, -2.409f}, {-0.927f, 0.033f, -2.409f}};
     pm_vec3 pos[13];
     for (int i = 0; i < 13; i++) pos[i] = pm_vec3_make(2 * xyz[i][0], 2 * xyz[i][1], 2 * xyz[i][2]);
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.bone_names = names;
     m.bone_count = 13;
     m.bone_positions = pos;
@@ -484,7 +484,7 @@ PM_TEST(the_unlanded_entry_takes_names_and_refuses_what_would_land) {
     static const char *morphs[] = {"まばたき"};
     pm_vec3 pos[9];
     for (int i = 0; i < 9; i++) pos[i] = pm_vec3_make(0.1f * (float)i, 12.0f - (float)i, 0);
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.bone_names = names;
     m.bone_count = 9;
     m.morph_names = morphs;
@@ -528,11 +528,11 @@ PM_TEST(the_unlanded_entry_takes_names_and_refuses_what_would_land) {
     pm_skeleton *sk = NULL;
     pm_error err = {0};
     PM_CHECK_OK(pm_mannequin_skeleton(NULL, &sk, &err), &err);
-    pm_catwalk_model only_morphs = {0}, with_skeleton = {0};
+    pm_target_model only_morphs = {0}, with_skeleton = {0};
     only_morphs.morph_names = morphs;
     only_morphs.morph_count = 1;
     with_skeleton.skeleton = sk;
-    const pm_catwalk_model *lands[3] = {NULL, &only_morphs, &with_skeleton};
+    const pm_target_model *lands[3] = {NULL, &only_morphs, &with_skeleton};
     const char *what[3] = {"standard figure", "standard figure", "skeleton"};
     for (int i = 0; i < 3; i++) {
         pm_vmd *v = (pm_vmd *)&err; /* set to NULL by the call */
@@ -552,7 +552,7 @@ PM_TEST(the_unlanded_entry_takes_names_and_refuses_what_would_land) {
 
 PM_TEST(blinks_and_expression_use_the_models_morphs) {
     const char *morphs[] = {"あ", "まばたき", "にやり"};
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.morph_names = morphs;
     m.morph_count = 3;
     pm_catwalk_params p = {0};
@@ -572,8 +572,8 @@ PM_TEST(blinks_and_expression_use_the_models_morphs) {
     double seconds = info.loop_frames / 30.0;
     PM_CHECK(closed / 2 >= (int)(seconds / 6) - 1 && closed / 2 <= (int)(seconds / 2) + 1);
     pm_vmd_free(v);
-    p.blink = PM_CATWALK_VALUE(0);
-    p.expression = PM_CATWALK_VALUE(0);
+    p.blink = PM_AMOUNT(0);
+    p.expression = PM_AMOUNT(0);
     v = generate(&p, &m, &info);
     if (!v) return;
     PM_CHECK_EQ_INT(v->morphs.count, 0);
@@ -591,7 +591,7 @@ PM_TEST(on_yw_test_model_the_leg_ik_reaches_and_the_knees_bend_forward) {
     PM_CHECK_OK(pm_model_read(bytes, size, NULL, &sk, &err), &err);
     free(bytes);
     if (!sk) return;
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.skeleton = sk;
     uint32_t hip[2] = {pm_skeleton_find(sk, "左足"), pm_skeleton_find(sk, "右足")};
     uint32_t knee[2] = {pm_skeleton_find(sk, "左ひざ"), pm_skeleton_find(sk, "右ひざ")};
@@ -659,7 +659,7 @@ PM_TEST(english_names_of_a_skeleton_count) {
     pm_skeleton *sk = NULL;
     PM_CHECK_OK(pm_skeleton_create(d, 6, NULL, 0, NULL, &sk, &err), &err);
     if (!sk) return;
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.skeleton = sk;
     pm_catwalk_info info;
     pm_vmd *v = generate(NULL, &m, &info);
@@ -679,7 +679,7 @@ PM_TEST(extreme_parameters_and_odd_models_still_give_finite_closed_loops) {
     for (int i = 0; i < 10; i++) flat[i] = pm_vec3_make(0, 0, 0); /* every bone at the origin */
     pm_vec3 odd[10];
     for (int i = 0; i < 10; i++) odd[i] = pm_vec3_make(i % 2 ? NAN : 1.0f, (float)i, INFINITY);
-    pm_catwalk_model models[3] = {{0}, {0}, {0}};
+    pm_target_model models[3] = {{0}, {0}, {0}};
     for (int k = 1; k < 3; k++) models[k].bone_names = names, models[k].bone_count = 10;
     models[1].bone_positions = flat;
     models[2].bone_positions = odd;
@@ -688,11 +688,11 @@ PM_TEST(extreme_parameters_and_odd_models_still_give_finite_closed_loops) {
             for (int mi = 0; mi < 3; mi++) {
                 pm_catwalk_params p;
                 memset(&p, 0, sizeof p);
-                pm_catwalk_value *amounts[] = {&p.hip_sway, &p.step_height, &p.stride, &p.cross_step, &p.hip_twist,
+                pm_amount *amounts[] = {&p.hip_sway, &p.step_height, &p.stride, &p.cross_step, &p.hip_twist,
                                                &p.pelvis_drop, &p.torso_twist, &p.torso_sway, &p.lean,
                                                &p.head_stabilize, &p.toe_off, &p.heel_strike, &p.bob, &p.stance_knee,
                                                &p.arm_swing, &p.pose_shoulder, &p.pose_elbow, &p.blink, &p.expression};
-                for (size_t a = 0; a < sizeof amounts / sizeof amounts[0]; a++) *amounts[a] = PM_CATWALK_VALUE(level);
+                for (size_t a = 0; a < sizeof amounts / sizeof amounts[0]; a++) *amounts[a] = PM_AMOUNT(level);
                 p.traverse = mode == 1;
                 p.u_turn = mode == 2;
                 p.traverse_distance = level ? 400 : 0;
@@ -720,7 +720,7 @@ PM_TEST(bad_parameters_are_rejected_naming_them) {
     pm_catwalk_params p = {0};
     pm_error err = {0};
     pm_vmd *v = NULL;
-    p.hip_sway = PM_CATWALK_VALUE(NAN);
+    p.hip_sway = PM_AMOUNT(NAN);
     PM_CHECK_EQ_INT(pm_catwalk_generate(&p, NULL, &v, NULL, &err), PM_ERR_INVALID_ARGUMENT);
     PM_CHECK(strstr(err.message, "hip_sway") != NULL);
     PM_CHECK(v == NULL);
@@ -737,7 +737,7 @@ PM_TEST(bad_parameters_are_rejected_naming_them) {
     PM_CHECK_EQ_INT(pm_catwalk_generate(&p, NULL, &v, NULL, &err), PM_ERR_INVALID_ARGUMENT);
     PM_CHECK(strstr(err.message, "cadence") != NULL);
     PM_CHECK_EQ_INT(pm_catwalk_generate(NULL, NULL, NULL, NULL, &err), PM_ERR_INVALID_ARGUMENT);
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.bone_count = 3; /* but no names */
     PM_CHECK_EQ_INT(pm_catwalk_generate(NULL, &m, &v, NULL, &err), PM_ERR_INVALID_ARGUMENT);
 }
@@ -745,9 +745,9 @@ PM_TEST(bad_parameters_are_rejected_naming_them) {
 PM_TEST(out_of_range_parameters_clamp) {
     pm_catwalk_params p = {0};
     p.bpm = 500;
-    p.hip_sway = PM_CATWALK_VALUE(5);
-    p.lean = PM_CATWALK_VALUE(-3);
-    p.pose_elbow = PM_CATWALK_VALUE(400);
+    p.hip_sway = PM_AMOUNT(5);
+    p.lean = PM_AMOUNT(-3);
+    p.pose_elbow = PM_AMOUNT(400);
     p.speed = 100;
     p.traverse_distance = -5;
     pm_catwalk_info info;

@@ -36,7 +36,7 @@ static bool ankle_names(const pm_skeleton *sk, const char *names[2]) {
 /* One catwalk on one model: every figure of "What must hold", measured by the harness. */
 static void check_catwalk(const pm_zoo_entry *e, const pm_catwalk_params *p, const char *what, sweep_worst *w) {
     pm_error err = {0};
-    pm_catwalk_model m = {0};
+    pm_target_model m = {0};
     m.skeleton = e->skeleton;
     pm_vmd *v = NULL;
     pm_catwalk_info info;
@@ -165,7 +165,7 @@ PM_TEST(pmd_catwalk_plays_the_same_in_mmd) {
         PM_CHECK_OK(pm_model_read(bytes, size, &o, &babylon, &err), &err);
         o.pmd_knee_limit = PM_PMD_KNEE_LIMIT_MMD;
         PM_CHECK_OK(pm_model_read(bytes, size, &o, &mmd, &err), &err);
-        pm_catwalk_model m = {0};
+        pm_target_model m = {0};
         m.skeleton = babylon;
         pm_vmd *v = NULL;
         pm_catwalk_info info;

@@ -76,7 +76,7 @@ static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, co
     pm_error err = {0};
     memset(o, 0, CW_OUT_COUNT * sizeof *o);
     pm_catwalk_params params;
-    pm_catwalk_model model;
+    pm_target_model model;
     memset(&model, 0, sizeof model);
     char **bones = NULL, **morphs = NULL;
     pm_vec3 *positions = NULL;
@@ -130,7 +130,7 @@ static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, co
     if (r == PM_OK) r = pm_abi_grid_in((const double *)(uintptr_t)d[CW_GRID], &params.grid, &err);
     if (r) goto done;
     pm_catwalk_info info;
-    const pm_catwalk_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
+    const pm_target_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
     if ((r = pmi_catwalk_generate(&params, mp, closing, &vmd, &info, &plan, &err))) goto done;
     size_t size = 0;
     if ((r = pm_vmd_write(vmd, NULL, 0, &size, &err))) goto done;

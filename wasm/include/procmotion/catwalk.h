@@ -4,14 +4,14 @@
  * USAGE
  *       pm_catwalk_params p = {0};              // every field zero = its default
  *       p.bpm = 128;                            // or 0: no music, the tempo follows `speed`
- *       p.hip_sway = PM_CATWALK_VALUE(0.8f);    // amounts are {set, value}: unset = default
+ *       p.hip_sway = PM_AMOUNT(0.8f);    // amounts are {set, value}: unset = default
  *       pm_vmd *vmd = NULL;
  *       pm_catwalk_info info;
  *       pm_error err = {0};
  *       if (pm_catwalk_generate(&p, &model, &vmd, &info, &err) != PM_OK) puts(err.message);
  *       // write with pm_vmd_write, free with pm_vmd_free
  *
- *   `model` names the bones and morphs of the target model (pm_catwalk_model below); NULL means
+ *   `model` names the bones and morphs of the target model (pm_target_model below); NULL means
  *   "a model with every semi-standard bone and no morphs" with the standard ~20-unit proportions.
  *
  * WHAT IS GENERATED (every bone only if the model has it; see BONES)
@@ -130,18 +130,6 @@
 extern "C" {
 #endif
 
-/* An amount that may be left at its default: {false, *} = default, {true, v} = v (then clamped). */
-typedef struct pm_catwalk_value {
-    bool set;
-    float value;
-} pm_catwalk_value;
-
-#ifdef __cplusplus
-#define PM_CATWALK_VALUE(v) (pm_catwalk_value{true, (float)(v)})
-#else
-#define PM_CATWALK_VALUE(v) ((pm_catwalk_value){true, (float)(v)})
-#endif
-
 typedef enum pm_catwalk_cadence {
     PM_CATWALK_CADENCE_DEFAULT = 0, /* = PM_CATWALK_CADENCE_TWO_BEAT */
     PM_CATWALK_CADENCE_BEAT,        /* one step per beat */
@@ -180,55 +168,37 @@ typedef struct pm_catwalk_params {
     float traverse_distance;      /* 0 = what the loop's steps cover; else units, [0, 400]: more
                                      distance lengthens the loop, never the stride */
 
-    pm_catwalk_value hip_sway;    /* [0, 1] 0.6: lateral hip shift toward the stance foot, up to
+    pm_amount hip_sway;           /* [0, 1] 0.6: lateral hip shift toward the stance foot, up to
                                      +-0.08 L (0.6: +-3.6 cm on a 1.6 m figure) */
-    pm_catwalk_value step_height; /* [0, 1] 0.5: swing foot lift above the toe-off/heel-strike line,
+    pm_amount step_height;        /* [0, 1] 0.5: swing foot lift above the toe-off/heel-strike line,
                                      up to 0.2 L */
-    pm_catwalk_value stride;      /* [0, 1] 0.5: step length = stride * 1.5 L (0 = step on the spot) */
-    pm_catwalk_value cross_step;  /* [0, 1] 0.55: where feet land: 0 under the hips, 0.5 on the
+    pm_amount stride;             /* [0, 1] 0.5: step length = stride * 1.5 L (0 = step on the spot) */
+    pm_amount cross_step;         /* [0, 1] 0.55: where feet land: 0 under the hips, 0.5 on the
                                      centre line, 1 a full hip width across it */
-    pm_catwalk_value hip_twist;   /* [0, 1] 0.5: pelvis yaw, leading hip forward, up to +-16 deg */
-    pm_catwalk_value pelvis_drop; /* [0, 1] 0.5: pelvis roll, swing-side hip down, up to +-10 deg */
-    pm_catwalk_value torso_twist; /* [0, 1] 0.5: shoulders counter-rotate against the pelvis, up to
+    pm_amount hip_twist;          /* [0, 1] 0.5: pelvis yaw, leading hip forward, up to +-16 deg */
+    pm_amount pelvis_drop;        /* [0, 1] 0.5: pelvis roll, swing-side hip down, up to +-10 deg */
+    pm_amount torso_twist;        /* [0, 1] 0.5: shoulders counter-rotate against the pelvis, up to
                                      +-12 deg */
-    pm_catwalk_value torso_sway;  /* [0, 1] 0.5: how much the torso leans back over the centre
+    pm_amount torso_sway;         /* [0, 1] 0.5: how much the torso leans back over the centre
                                      against the hip sway (1 = shoulders stay over the centre) */
-    pm_catwalk_value lean;        /* [-1, 1] -0.1: upper body pitch, up to +-15 deg, + = forward */
-    pm_catwalk_value head_stabilize; /* [0, 1] 0.7: share of the torso's motion the neck and head
-                                        cancel (1 = head level and facing the walking direction) */
-    pm_catwalk_value toe_off;     /* [0, 1] 0.5: heel raised at toe-off, up to 60 deg */
-    pm_catwalk_value heel_strike; /* [0, 1] 0.4: toes up at heel strike, up to 30 deg */
-    pm_catwalk_value bob;         /* [0, 1] 0.5: pelvis drop at double support against mid stance,
+    pm_amount lean;               /* [-1, 1] -0.1: upper body pitch, up to +-15 deg, + = forward */
+    pm_amount head_stabilize;     /* [0, 1] 0.7: share of the torso's motion the neck and head
+                                     cancel (1 = head level and facing the walking direction) */
+    pm_amount toe_off;            /* [0, 1] 0.5: heel raised at toe-off, up to 60 deg */
+    pm_amount heel_strike;        /* [0, 1] 0.4: toes up at heel strike, up to 30 deg */
+    pm_amount bob;                /* [0, 1] 0.5: pelvis drop at double support against mid stance,
                                      up to 0.1 L (0.5: 4 cm on a 1.6 m figure) */
-    pm_catwalk_value stance_knee; /* [0, 1] 0.3: least knee bend anywhere, 5 + 25 * x deg */
-    pm_catwalk_value arm_swing;   /* [0, 1] 0.5: arm swing, up to +-30 deg ('swing' arms) */
-    pm_catwalk_value pose_shoulder; /* [0, 90] 70: 'posed' upper arm angle below horizontal, deg */
-    pm_catwalk_value pose_elbow;    /* [0, 150] 30: 'posed' elbow bend (forearm forward), deg */
-    pm_catwalk_value blink;       /* [0, 1] 1: blink morph weight; 0 = no blinks */
-    pm_catwalk_value expression;  /* [0, 1] 0.25: smile morph weight; 0 = none */
+    pm_amount stance_knee;        /* [0, 1] 0.3: least knee bend anywhere, 5 + 25 * x deg */
+    pm_amount arm_swing;          /* [0, 1] 0.5: arm swing, up to +-30 deg ('swing' arms) */
+    pm_amount pose_shoulder;      /* [0, 90] 70: 'posed' upper arm angle below horizontal, deg */
+    pm_amount pose_elbow;         /* [0, 150] 30: 'posed' elbow bend (forearm forward), deg */
+    pm_amount blink;              /* [0, 1] 1: blink morph weight; 0 = no blinks */
+    pm_amount expression;         /* [0, 1] 0.25: smile morph weight; 0 = none */
     uint32_t seed;                /* 0 = 1: blink timing (deterministic) */
     float position_tolerance;     /* 0 = 0.01; key fit tolerance in units, [0.0005, 0.5] */
     float rotation_tolerance;     /* 0 = 0.2; key fit tolerance in degrees, [0.01, 10] */
     pm_allocator allocator;       /* zero = malloc/free; the motion keeps it */
 } pm_catwalk_params;
-
-/*
- * The model: its bone names (for channel resolution), optionally their world rest positions (for
- * proportions) and parents, and its morph names. Either fill the arrays or set `skeleton` (a PMX
- * reader's result or pm_skeleton_create's), which then replaces them. bone_names NULL (and no
- * skeleton) means every semi-standard bone with the standard proportions; the morph names still
- * count. All borrowed for the call. A position that is NaN or Inf counts as unknown.
- */
-typedef struct pm_catwalk_model {
-    uint32_t bone_count;
-    const char *const *bone_names;  /* [bone_count] UTF-8; NULL entries are ignored */
-    const pm_vec3 *bone_positions;  /* optional [bone_count]: world rest positions */
-    const uint32_t *bone_parents;   /* optional [bone_count]: parent index or PM_NO_INDEX */
-    uint32_t morph_count;
-    const char *const *morph_names; /* [morph_count] UTF-8 */
-    const pm_skeleton *skeleton;    /* optional: names (and English names), positions, parents and
-                                       morph names all come from here */
-} pm_catwalk_model;
 
 /* The longest motion a grid with beats gives (10 minutes at 30 fps). */
 #define PM_CATWALK_MAX_FRAMES 18000u
@@ -307,10 +277,10 @@ void pm_catwalk_plan_free(pm_catwalk_plan *plan);
  * Generate the loop. params NULL = all defaults; model NULL = every standard bone, standard
  * proportions; info may be NULL. On failure *out is NULL.
  */
-pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_target_model *model, pm_vmd **out,
                               pm_catwalk_info *info, pm_error *err);
 /* The same, and the plan into *plan (may be NULL; free it with pm_catwalk_plan_free). */
-pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_target_model *model, pm_vmd **out,
                                    pm_catwalk_info *info, pm_catwalk_plan *plan, pm_error *err);
 
 /*

@@ -25,6 +25,7 @@
 #ifndef PROCMOTION_COMMON_H
 #define PROCMOTION_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,19 @@ typedef struct pm_string {
     const char *data;
     uint32_t length; /* bytes, without the NUL */
 } pm_string;
+
+/* An amount that may be left at its default: {false, *} = the default, {true, v} = v (then clamped to
+ * the parameter's range). Zero-initialised it is the default. */
+typedef struct pm_amount {
+    bool set;
+    float value;
+} pm_amount;
+
+#ifdef __cplusplus
+#define PM_AMOUNT(v) (pm_amount{true, (float)(v)})
+#else
+#define PM_AMOUNT(v) ((pm_amount){true, (float)(v)})
+#endif
 
 #ifdef __cplusplus
 }

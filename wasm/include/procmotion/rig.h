@@ -398,6 +398,64 @@ uint32_t pm_rig_find_ik(const pm_skeleton *skeleton, uint32_t target, uint32_t l
  * NUL); otherwise out_cap must hold out_size + 1 bytes. */
 pm_result pm_rig_to_json(const pm_rig *rig, char *out, size_t out_cap, size_t *out_size, pm_error *err);
 
+/* ---- the model a generator writes for ---------------------------------------------------------- */
+
+/*
+ * The model a generator writes for (the catwalk, the idle, ...): its bone names (for channel
+ * resolution), optionally their world rest positions (for proportions) and parents, and its morph names. Either fill the arrays or set `skeleton` (a PMX
+ * reader's result or pm_skeleton_create's), which then replaces them. bone_names NULL (and no
+ * skeleton) means every semi-standard bone with the standard proportions; the morph names still
+ * count. All borrowed for the call. A position that is NaN or Inf counts as unknown.
+ */
+typedef struct pm_target_model {
+    uint32_t bone_count;
+    const char *const *bone_names;  /* [bone_count] UTF-8; NULL entries are ignored */
+    const pm_vec3 *bone_positions;  /* optional [bone_count]: world rest positions */
+    const uint32_t *bone_parents;   /* optional [bone_count]: parent index or PM_NO_INDEX */
+    uint32_t morph_count;
+    const char *const *morph_names; /* [morph_count] UTF-8 */
+    const pm_skeleton *skeleton;    /* optional: names (and English names), positions, parents and
+                                       morph names all come from here */
+} pm_target_model;
+
+/* The morph that plays `role` on a model: the first of the role's names (in the order listed) that one of
+ * the model's morph names matches by its key (pm_name_key: case, width and separators ignored); NULL
+ * when none does. The name returned is the model's (borrowed from it). */
+typedef enum pm_rig_morph {
+    PM_RIG_MORPH_BLINK = 0, /* both eyes closed: まばたき, 瞬き, blink, Fcl_EYE_Close, eye_close, eyeBlink */
+    PM_RIG_MORPH_SMILE,     /* a light smile: 口角上げ, 微笑み, にやり, smile, Fcl_MTH_Fun, mouth_smile */
+    PM_RIG_MORPH_COUNT
+} pm_rig_morph;
+
+const char *pm_rig_target_morph(const pm_target_model *model, pm_rig_morph role);
+
+/* ---- the body as capsules ------------------------------------------------------------------------ */
+
+/* Capsules around the torso, the head and the thighs, built from the rig's rest geometry, for measuring
+ * how near the hands come to the body (pm_landing_measure_body). Each end rides on a bone: played, an
+ * end is the bone's world matrix applied to (end - the bone's rest position). Radii scale with the leg
+ * length L (1 = the standard figure's 9.42 units): torso 0.105 L from the pelvis to the base of the neck,
+ * head 0.11 L about a point 0.11 L above 頭, thighs 0.085 L from the hip joint to the knee. A capsule
+ * whose bones the model lacks is not present. */
+typedef enum pm_rig_capsule_id {
+    PM_RIG_CAPSULE_TORSO = 0,
+    PM_RIG_CAPSULE_HEAD,
+    PM_RIG_CAPSULE_LEFT_THIGH,
+    PM_RIG_CAPSULE_RIGHT_THIGH,
+    PM_RIG_CAPSULE_COUNT
+} pm_rig_capsule_id;
+
+typedef struct pm_rig_capsule {
+    bool present;
+    uint32_t bone[2]; /* the bones that carry the two ends (the same bone for a sphere) */
+    pm_vec3 end[2];   /* the ends' rest positions (world) */
+    float radius;
+} pm_rig_capsule;
+
+/* "torso", "head", "leftThigh", "rightThigh". */
+const char *pm_rig_capsule_name(pm_rig_capsule_id id);
+void pm_rig_body_capsules(const pm_rig *rig, pm_rig_capsule out[PM_RIG_CAPSULE_COUNT]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,6 @@
 #include "keyfit/keyfit.h"
 #include "math/inline.h"
 #include "procmotion/landing.h"
-#include "procmotion/text.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/rig.h"
 
@@ -67,17 +66,15 @@ static const cw_bone_def BONES[CW_BONES] = {
     [CG_WRIST_R] = {"右手首", PM_RIG_RIGHT_WRIST},
 };
 
-static const char *const BLINK_MORPHS[] = {"まばたき", "blink", "Fcl_EYE_Close", "eye_close", "eyeBlink", 0};
-static const char *const SMILE_MORPHS[] = {"口角上げ", "微笑み", "にやり", "smile", "Fcl_MTH_Fun", "mouth_smile", 0};
 
 /* The model seen through one interface: explicit arrays, a pm_skeleton, or the standard figure. */
 typedef struct cw_model_view {
-    const pm_catwalk_model *m; /* may be NULL */
+    const pm_target_model *m; /* may be NULL */
     const pm_skeleton *sk;
     bool standard; /* no skeleton and no bone names: every bone of BONES, standard proportions */
 } cw_model_view;
 
-static cw_model_view make_view(const pm_catwalk_model *m) {
+static cw_model_view make_view(const pm_target_model *m) {
     cw_model_view v = {m, m ? m->skeleton : NULL, false};
     v.standard = !m || (!m->skeleton && !m->bone_names);
     return v;
@@ -100,23 +97,6 @@ static uint32_t view_parent(const cw_model_view *v, uint32_t i) {
     if (v->m && v->m->bone_parents) return v->m->bone_parents[i];
     return PM_NO_INDEX;
 }
-static uint32_t view_morph_count(const cw_model_view *v) {
-    return !v->m ? 0 : v->sk ? v->sk->morph_count : v->m->morph_count;
-}
-static const char *view_morph_name(const cw_model_view *v, uint32_t i) {
-    if (v->sk) return v->sk->morph_names[i].data;
-    return v->m->morph_names ? v->m->morph_names[i] : NULL;
-}
-
-enum { NAME_CAP = 96 };
-
-/* Morph names are compared by their key (pm_name_key: case, width and separators ignored). */
-static bool same_key(const char *a, const char *b) {
-    char ka[NAME_CAP], kb[NAME_CAP];
-    size_t na = pm_name_key(a, strlen(a), ka, sizeof ka), nb = pm_name_key(b, strlen(b), kb, sizeof kb);
-    return na && na < sizeof ka && na == nb && memcmp(ka, kb, na) == 0;
-}
-
 /* ---- rotation helpers of the generator (math/inline.h has the rest) ----------------------------- */
 
 static const pmi_dq DQ_ID = {0, 0, 0, 1};
@@ -478,7 +458,7 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
 
 /* ---- setup -------------------------------------------------------------------------------------- */
 
-static pm_result resolve_model(cw *c, const pm_catwalk_model *model, const pm_allocator *a, pm_error *err) {
+static pm_result resolve_model(cw *c, const pm_target_model *model, const pm_allocator *a, pm_error *err) {
     cw_model_view v = make_view(model);
     if (model && !model->skeleton && model->bone_count && !model->bone_names)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: the model has %u bones but no bone names",
@@ -751,20 +731,8 @@ static uint32_t lcg(uint32_t *s) {
     return *s >> 8;
 }
 
-static pm_result add_morphs(const cw *c, const cw_model_view *v, pm_vmd *vmd, pm_catwalk_info *info, pm_error *err) {
-    uint32_t n = view_morph_count(v);
-    const char *blink = NULL, *smile = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        const char *const *cands = pass == 0 ? BLINK_MORPHS : SMILE_MORPHS;
-        const char *found = NULL;
-        for (int k = 0; cands[k] && !found; k++)
-            for (uint32_t i = 0; i < n && !found; i++) {
-                const char *nm = view_morph_name(v, i);
-                if (nm && same_key(nm, cands[k])) found = nm;
-            }
-        if (pass == 0) blink = found;
-        else smile = found;
-    }
+static pm_result add_morphs(const cw *c, const pm_target_model *model, pm_vmd *vmd, pm_catwalk_info *info, pm_error *err) {
+    const char *blink = pm_rig_target_morph(model, PM_RIG_MORPH_BLINK), *smile = pm_rig_target_morph(model, PM_RIG_MORPH_SMILE);
     pm_result r;
     const uint32_t Lf = c->Lf;
     if (blink && c->p.blink.value > 0) {
@@ -966,12 +934,12 @@ static void set_amounts(cw *c, double L) {
 const pmi_catwalk_closing pmi_catwalk_landing = {pm_mannequin_skeleton, pm_rig_analyze, pm_rig_free, land_legs, played_strike,
                                                  pmi_catwalk_report_json};
 
-pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+pm_result pm_catwalk_generate(const pm_catwalk_params *params, const pm_target_model *model, pm_vmd **out,
                               pm_catwalk_info *info_out, pm_error *err) {
     return pmi_catwalk_generate(params, model, &pmi_catwalk_landing, out, info_out, NULL, err);
 }
 
-pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_catwalk_model *model, pm_vmd **out,
+pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_target_model *model, pm_vmd **out,
                                    pm_catwalk_info *info_out, pm_catwalk_plan *plan_out, pm_error *err) {
     return pmi_catwalk_generate(params, model, &pmi_catwalk_landing, out, info_out, plan_out, err);
 }
@@ -987,7 +955,7 @@ void pm_catwalk_plan_free(pm_catwalk_plan *plan) {
     plan->strike_count = 0;
 }
 
-pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, const pmi_catwalk_closing *closing,
+pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_target_model *model, const pmi_catwalk_closing *closing,
                                pm_vmd **out, pm_catwalk_info *info_out, pm_catwalk_plan *plan_out, pm_error *err) {
     if (plan_out) memset(plan_out, 0, sizeof *plan_out);
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: no output motion");
@@ -1011,8 +979,8 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
     /* the skeleton the legs are landed and measured on: the model's, or for the standard figure the
      * built-in mannequin's (the same figure and names; its morphs are not used) */
     pm_skeleton *standard_sk = NULL;
-    pm_catwalk_model standard_model;
-    const pm_catwalk_model *m = model;
+    pm_target_model standard_model;
+    const pm_target_model *m = model;
     float *plan = NULL, *plan_rot = NULL, *played = NULL;
     if (standard) {
         pm_mannequin_options mo = {0};
@@ -1185,11 +1153,8 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk
         if (c.idx[b] != PM_NO_INDEX || b == CB_WAIST) continue;
         info->missing[info->missing_count++] = BONES[b].canonical;
     }
-    {
-        cw_model_view v = make_view(model);
-        if ((r = add_morphs(&c, &v, vmd, info, err))) goto done;
-        info->morph_key_count = vmd->morphs.count;
-    }
+    if ((r = add_morphs(&c, model, vmd, info, err))) goto done;
+    info->morph_key_count = vmd->morphs.count;
     if (has_bpm && c.landing &&
         !(played = pmi_alloc_array(a, 2 * 16 * ((size_t)c.Lf + 1), sizeof(float), err, "catwalk: played feet"))) {
         r = PM_ERR_OUT_OF_MEMORY;

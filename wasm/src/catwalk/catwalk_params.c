@@ -17,7 +17,7 @@ typedef struct cw_field {
 
 #define FIELD(field, json, d, lo, hi) {offsetof(pm_catwalk_params, field), #field, json, d, lo, hi}
 
-/* Amounts (pm_catwalk_value: unset = default). */
+/* Amounts (pm_amount: unset = default). */
 static const cw_field AMOUNTS[] = {
     FIELD(hip_sway, "hipSway", 0.6f, 0, 1),
     FIELD(step_height, "stepHeight", 0.5f, 0, 1),
@@ -71,7 +71,7 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
         else *v = clampf(*v, FLOATS[i].min, FLOATS[i].max);
     }
     for (int i = 0; i < AMOUNT_COUNT; i++) {
-        pm_catwalk_value *v = (pm_catwalk_value *)((char *)&p + AMOUNTS[i].offset);
+        pm_amount *v = (pm_amount *)((char *)&p + AMOUNTS[i].offset);
         if (!v->set) {
             v->set = true;
             v->value = AMOUNTS[i].def;
@@ -123,7 +123,7 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
     if (!name) name = field_name(f);
     if (!isfinite(v)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a finite number, got %g", name, v);
     if (f < AMOUNT_COUNT) {
-        *(pm_catwalk_value *)((char *)p + AMOUNTS[f].offset) = PM_CATWALK_VALUE(to_float(v));
+        *(pm_amount *)((char *)p + AMOUNTS[f].offset) = PM_AMOUNT(to_float(v));
         return PM_OK;
     }
     if (f < FIRST_OTHER) {
@@ -299,7 +299,7 @@ static void add_params(cJSON *to, const char *key, const pm_catwalk_params *p, b
     for (int i = 0; i < FLOAT_COUNT; i++)
         pmi_json_add_number(j, FLOATS[i].json_name, tidy(*(const float *)((const char *)p + FLOATS[i].offset)), ok);
     for (int i = 0; i < AMOUNT_COUNT; i++) {
-        const pm_catwalk_value *v = (const pm_catwalk_value *)((const char *)p + AMOUNTS[i].offset);
+        const pm_amount *v = (const pm_amount *)((const char *)p + AMOUNTS[i].offset);
         if (AMOUNTS[i].offset == offsetof(pm_catwalk_params, pose_shoulder) ||
             AMOUNTS[i].offset == offsetof(pm_catwalk_params, pose_elbow))
             continue;

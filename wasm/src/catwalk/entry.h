@@ -81,7 +81,7 @@ extern const pmi_catwalk_closing pmi_catwalk_landing;
  * takes bone names (with rest positions and parents, or none) and refuses, with PM_ERR_INVALID_ARGUMENT
  * and a message saying so, what would land: no model (the standard figure, landed on the mannequin) or
  * a model's skeleton. */
-pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_catwalk_model *model, const pmi_catwalk_closing *closing,
+pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_target_model *model, const pmi_catwalk_closing *closing,
                                pm_vmd **out, pm_catwalk_info *info, pm_catwalk_plan *plan, pm_error *err);
 
 #endif
