@@ -201,6 +201,40 @@ double pm_landing_reach_need(pm_vec3 hip, pm_vec3 target, double reach);
  * need[] with the profile and returns its maximum. */
 double pm_landing_smooth_need(double *need, double *tmp, uint32_t n, uint32_t radius, double cap);
 
+/* ---- the body as it plays --------------------------------------------------------------------- */
+
+/* Options of pm_landing_measure_body; zero-initialise (or pass NULL) for the defaults: malloc/free, not
+ * a loop. */
+typedef struct pm_landing_body_options {
+    pm_allocator allocator;
+    uint32_t flags; /* PM_LANDING_LOOP: frame `frames` is frame 0 again (loop_gap is measured) */
+} pm_landing_body_options;
+
+/* What the whole body does when MMD plays a motion: measured with the MMD-exact evaluator (FK, append
+ * and CCD IK) at every whole frame 0 .. frames. */
+typedef struct pm_landing_body_report {
+    uint32_t frames;
+    bool hands;                   /* the rig has arms and capsules: the hand figures hold */
+    double hand_clearance[2];     /* units, per hand (0 left, 1 right): the least distance from the wrist or
+                                     the middle fingertip to the surface of a body capsule (pm_rig_body_capsules;
+                                     negative: inside it) */
+    uint32_t clearance_frame[2];  /* where */
+    pm_rig_capsule_id clearance_capsule[2]; /* and which capsule */
+    double wrist_range[2];        /* units: how far each wrist moves, the largest of its ranges along X, Y and
+                                     Z over the motion */
+    double head_turn;             /* degrees: the largest angle between the head's orientation at any frame
+                                     and at frame 0 (0 without a head) */
+    double pelvis_speed;          /* units per second: the fastest the pelvis (下半身, or the hips' midpoint)
+                                     moves from one frame to the next */
+    double loop_gap;              /* with PM_LANDING_LOOP: units, the largest distance between a bone's
+                                     position at frame `frames` and at frame 0 */
+} pm_landing_body_report;
+
+/* Measure `vmd` played on the rig's skeleton (see pm_landing_body_report). Costs one full evaluation per
+ * whole frame. */
+pm_result pm_landing_measure_body(const pm_rig *rig, const pm_vmd *vmd, uint32_t frames, const pm_landing_body_options *opts,
+                                  pm_landing_body_report *report, pm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

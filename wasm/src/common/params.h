@@ -1,0 +1,30 @@
+/* Internal: parameter tables. A generator whose parameters are amounts (pm_amount: set or default)
+ * describes them once in a table (JSON name, place in its struct, range, default) and reads, checks and
+ * writes them through these, with the JSON readers' message shape (common/json.h). */
+#ifndef PROCMOTION_PARAMS_H
+#define PROCMOTION_PARAMS_H
+
+#include "common/json.h"
+
+typedef struct pmi_param {
+    const char *name;  /* the JSON name, "blinkDuration" */
+    uint32_t offset;   /* offsetof the pm_amount in the parameter struct */
+    float lo, hi, def; /* the range and the default */
+    const char *unit;  /* follows the range in messages, " (seconds)"; NULL for none */
+} pmi_param;
+
+/* Every unset amount of `params` gets its default; a set one must be finite and within its range:
+ * "<module>: <name> must be a number in [lo, hi]<unit>, got <v>" (PM_ERR_INVALID_ARGUMENT). */
+pm_result pmi_params_resolve(const char *module, const pmi_param *table, size_t n, void *params, pm_error *err);
+
+/* The table entry named `key`, or NULL. */
+const pmi_param *pmi_params_find(const pmi_param *table, size_t n, const char *key);
+
+/* Read one JSON value into the amount `p` names: null leaves it unset (the default), a number in range
+ * sets it, anything else fails with at's message. */
+pm_result pmi_params_read(const pmi_json_at *at, const pmi_param *p, const cJSON *v, void *params);
+
+/* Every amount of resolved `params` into `obj` under its JSON name. */
+void pmi_params_json(cJSON *obj, const pmi_param *table, size_t n, const void *params, bool *ok);
+
+#endif
