@@ -66,6 +66,7 @@ extern const size_t cli_command_count;
     extern const char cmd_##name##_usage[]
 CLI_COMMAND(inspect);
 CLI_COMMAND(catwalk);
+CLI_COMMAND(idle);
 CLI_COMMAND(keypoints);
 CLI_COMMAND(humanoid);
 CLI_COMMAND(mannequin);

@@ -12,6 +12,7 @@ const cli_command cli_commands[] = {
     {"pose", "evaluate a VMD on a model: bone world positions as JSON", cmd_pose_usage, cmd_pose},
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
     {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
+    {"idle", "write a character standing at ease (looping VMD)", cmd_idle_usage, cmd_idle},
     {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
      cmd_keypoints},
     {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},

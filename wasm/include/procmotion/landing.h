@@ -146,6 +146,9 @@ typedef struct pm_landing_options {
     float rotation_tolerance; /* 0 = 0.05 degrees: key fit of the IK bones' rotations, [1e-4, 5] */
     double period;            /* optional key-fit hint: the motion roughly repeats every `period` frames */
     uint32_t flags;           /* PM_LANDING_* */
+    float fk_tolerance;       /* 0 = the pre-pose keyed on every whole frame (exact); else degrees: its keys
+                                 fitted within this (fewer keys; MMD's CCD closes what remains where the IK
+                                 is on) */
 } pm_landing_options;
 
 typedef struct pm_landing_limb_report {

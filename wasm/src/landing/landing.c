@@ -162,6 +162,9 @@ static pm_result check_args(const pm_skeleton *sk, const pm_vmd *vmd, uint32_t f
                         (double)o->rotation_tolerance);
     if (!isfinite(o->period) || o->period < 0)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "landing: period must be a finite number >= 0");
+    if (!(o->fk_tolerance >= 0 && o->fk_tolerance <= 5.0f))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "landing: fk_tolerance must be 0 or in (0, 5] degrees, got %g",
+                        (double)o->fk_tolerance);
     for (uint32_t i = 0; i < count; i++) {
         const pm_landing_limb *l = &limbs[i];
         if (l->effector >= sk->bone_count)
@@ -861,10 +864,13 @@ static pm_result shift_children(lnd *L, const pm_vmd *in, pm_vmd *out, const cha
 }
 
 /* The pre-pose of one bone as keys: one on every whole frame (the CCD must find every whole frame
- * reached), each segment's curve fitted through the samples between (a player at 60 fps shows them). */
+ * reached), each segment's curve fitted through the samples between (a player at 60 fps shows them); with
+ * fk_tolerance, only where the fit within it needs one. */
 static pm_result write_fk(lnd *L, const double *q, uint32_t bone, pmi_keyfit *fit, const uint8_t *every,
                           pmi_keyfit_key *keys, pm_vmd *out, uint32_t *written, pm_error *err) {
-    pmi_keyfit_track kt = {L->frames, L->pf, {NULL, NULL, NULL}, q, every, 1.0, 1e-6, 0};
+    const bool sparse = L->o.fk_tolerance > 0;
+    pmi_keyfit_track kt = {L->frames, L->pf, {NULL, NULL, NULL}, q, sparse ? NULL : every, 1.0,
+                           sparse ? L->o.fk_tolerance * (PM_PI / 180.0) : 1e-6, 0};
     pmi_keyfit_result res;
     pm_result r = pmi_keyfit_track_fit(fit, &kt, keys, &res, err);
     if (r != PM_OK) return r;

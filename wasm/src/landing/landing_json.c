@@ -1,4 +1,4 @@
-/* The landing report as JSON (see landing_internal.h). */
+/* The landing reports as JSON (landing/report_json.h). */
 #include "landing/report_json.h"
 
 #include "common/json.h"
@@ -38,4 +38,26 @@ void pmi_landing_report_json(cJSON *to, const char *key, const pm_landing_report
         pmi_json_add_number(o, "ikOffFrames", l->ik_off_frames, ok);
         pmi_json_add_number(o, "unreachableFrames", l->unreachable_frames, ok);
     }
+}
+
+void pmi_landing_body_json(cJSON *to, const char *key, const pm_landing_body_report *r, bool *ok) {
+    cJSON *j = pmi_json_add_object(to, key, ok);
+    pmi_json_add_number(j, "frames", r->frames, ok);
+    if (r->hands) {
+        cJSON *hands = pmi_json_add_object(j, "hands", ok);
+        static const char *const side[2] = {"left", "right"};
+        for (int s = 0; s < 2; s++) {
+            cJSON *h = pmi_json_add_object(hands, side[s], ok);
+            pmi_json_add_number(h, "clearance", tidy(r->hand_clearance[s]), ok);
+            pmi_json_add_number(h, "frame", r->clearance_frame[s], ok);
+            pmi_json_add_string(h, "capsule", pm_rig_capsule_name(r->clearance_capsule[s]), ok);
+        }
+    } else {
+        pmi_json_add(j, "hands", cJSON_CreateNull(), ok);
+    }
+    cJSON *w = pmi_json_add_array(j, "wristRange", ok);
+    for (int s = 0; s < 2; s++) pmi_json_add_number(w, NULL, tidy(r->wrist_range[s]), ok);
+    pmi_json_add_number(j, "headTurnDeg", tidy(r->head_turn), ok);
+    pmi_json_add_number(j, "pelvisSpeed", tidy(r->pelvis_speed), ok);
+    pmi_json_add_number(j, "loopGap", tidy(r->loop_gap), ok);
 }

@@ -17,4 +17,8 @@
 void pmi_landing_report_json(cJSON *to, const char *key, const pm_landing_report *report, double tolerance,
                              const char *const *bone_names, const char *const *limb_names, bool *ok);
 
+/* The body report as JSON: frames, hands (left and right: { clearance, frame, capsule }, or null without
+ * arms), wristRange [left, right], headTurnDeg, pelvisSpeed (units per second), loopGap. */
+void pmi_landing_body_json(cJSON *to, const char *key, const pm_landing_body_report *report, bool *ok);
+
 #endif
