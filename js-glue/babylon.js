@@ -153,6 +153,20 @@ export async function createCatwalkAnimationAsync(pm, target, state = {}, bpm = 
 }
 
 /**
+ * The idle in one call, as createCatwalkAnimationAsync: the model's names and skeleton read,
+ * pm.generateIdleVmd run (the 'motion' module is loaded for it), the VMD loaded as an `MmdAnimation`.
+ * Returns `{ animation, result, loopFrames }`. `options.modelBytes` (the PMX/PMD file) lands the feet on
+ * the model and measures it (`result.report`, `result.body`).
+ */
+export async function createIdleAnimationAsync(pm, target, state = {}, bpm = null, options = {}) {
+  const info = getModelInfo(target);
+  await pm.loadAsync('motion');
+  const result = pm.generateIdleVmd(state, bpm, info.morphNames, info.boneNames, { skeleton: options.modelBytes ?? info.skeleton });
+  const animation = await loadVmdAnimationAsync(result.vmd, { name: 'Idle', ...options });
+  return { animation, result, loopFrames: result.loopFrames };
+}
+
+/**
  * The groove baked on a model (pm.bakeGroove: `skeleton` is the model's PMX/PMD bytes or readPmx's
  * skeleton; `baseVmd` the motion under it or null) as an `MmdAnimation`: `{ animation, result,
  * loopFrames }` (loopFrames: the baked frames). Needs pm.loadAsync('motion').
@@ -205,8 +219,34 @@ export function loopRuntimeAnimation(runtime, loopFrames) {
   };
 }
 
-// what applyGrooveToMmdModel wrote last, per groove and model: bone key -> { base, wrote }
+// what a per-frame layer wrote last, per layer and model: key -> { base, wrote }
 const written = new WeakMap();
+
+/** The record of what `layer` wrote on `model` last (a Map of key -> { base, wrote }). */
+function writtenBy(layer, model) {
+  let byModel = written.get(layer);
+  if (!byModel) written.set(layer, (byModel = new WeakMap()));
+  let last = byModel.get(model);
+  if (!last) byModel.set(model, (last = new Map()));
+  return last;
+}
+
+/** The value a channel holds before the layer, given what it holds now: what the motion put there, or,
+ * when it still holds what the layer wrote last time (the motion does not key it), the base from then. */
+function rebase(last, key, value) {
+  const w = last.get(key);
+  return w && value.every((v, k) => v === w.wrote[k]) ? w.base : value;
+}
+
+/** Multiply offset `o` (x, y, z, w) onto the bone's rotation, from its base (rebase). */
+function turnBone(last, key, bone, o) {
+  const q = bone.rotationQuaternion;
+  const a = rebase(last, key, [q.x, q.y, q.z, q.w]);
+  const Quaternion = q.constructor; // babylon's own, from the bone: no import of @babylonjs/core here
+  new Quaternion(a[0], a[1], a[2], a[3]).multiplyToRef(new Quaternion(o[0], o[1], o[2], o[3]), q);
+  bone.rotationQuaternion = q;
+  last.set(key, { base: a, wrote: [q.x, q.y, q.z, q.w] });
+}
 
 /**
  * Apply a groove (pm.createGroove) at `timeSeconds` to a babylon-mmd model whose bones are the groove
@@ -223,33 +263,47 @@ export function applyGrooveToMmdModel(groove, model, timeSeconds, bpm, options =
     throw invalid('babylon', `applyGrooveToMmdModel: expected an MmdModel with the groove's ${groove?.boneCount} bones`);
   }
   const r = groove.offsets(null, timeSeconds, bpm, { ...options, offsetsOnly: true });
-  let last = written.get(groove)?.get(model);
-  if (!last) {
-    last = new Map();
-    if (!written.has(groove)) written.set(groove, new WeakMap());
-    written.get(groove).set(model, last);
-  }
-  // the value a bone holds now, unless it still holds what was written last time
-  const rebase = (key, value) => {
-    const w = last.get(key);
-    return w && value.every((v, k) => v === w.wrote[k]) ? w.base : value;
-  };
+  const last = writtenBy(groove, model);
   for (let b = 0; b < bones.length; b++) {
     const o = r.offsets.subarray(4 * b, 4 * b + 4);
     if (o[3] === 1 && !last.has(`r${b}`)) continue;
-    const bone = bones[b].linkedBone, q = bone.rotationQuaternion;
-    const a = rebase(`r${b}`, [q.x, q.y, q.z, q.w]);
-    const Quaternion = q.constructor; // babylon's own, from the bone: no import of @babylonjs/core here
-    new Quaternion(a[0], a[1], a[2], a[3]).multiplyToRef(new Quaternion(o[0], o[1], o[2], o[3]), q);
-    bone.rotationQuaternion = q;
-    last.set(`r${b}`, { base: a, wrote: [q.x, q.y, q.z, q.w] });
+    turnBone(last, `r${b}`, bones[b].linkedBone, o);
   }
   if (r.bodyBone >= 0) {
     const bone = bones[r.bodyBone].linkedBone, p = bone.position;
-    const a = rebase(`p${r.bodyBone}`, [p.x, p.y, p.z]);
+    const a = rebase(last, `p${r.bodyBone}`, [p.x, p.y, p.z]);
     p.set(a[0] + r.bodyOffset[0], a[1] + r.bodyOffset[1], a[2] + r.bodyOffset[2]);
     bone.position = p;
     last.set(`p${r.bodyBone}`, { base: a, wrote: [p.x, p.y, p.z] });
   }
   return r;
+}
+
+/**
+ * Apply a lifelike layer (pm.createLifelike) at `timeSeconds` to a babylon-mmd model whose bones are the
+ * layer skeleton's, in order: each channel's offset is multiplied onto its bone's rotationQuaternion, and
+ * the blink morph (when the model has one) closes by the layer's weight, over whatever the motion sets.
+ * Call it after the motion was applied and before babylon-mmd solves IK and world matrices (as
+ * applyGrooveToMmdModel). Nothing accumulates on bones and morphs the motion does not key. Returns the
+ * layer's frame (lifelike.sample's).
+ */
+export function applyLifelikeToMmdModel(lifelike, model, timeSeconds) {
+  const bones = model?.runtimeBones;
+  if (!bones || !lifelike?.channels) throw invalid('babylon', 'applyLifelikeToMmdModel: expected a Lifelike and an MmdModel');
+  const fr = lifelike.sample(timeSeconds);
+  const last = writtenBy(lifelike, model);
+  fr.channels.forEach((c, i) => {
+    if (c.bone < 0) return;
+    if (c.bone >= bones.length) throw invalid('babylon', `applyLifelikeToMmdModel: the model has ${bones.length} bones, the layer's ${c.name} is bone ${c.bone}`);
+    turnBone(last, `r${c.bone}`, bones[c.bone].linkedBone, fr.rotations.subarray(4 * i, 4 * i + 4));
+  });
+  const morph = model.morph;
+  if (lifelike.blinkMorph && morph?.getMorphWeight && morph?.setMorphWeight) {
+    const now = morph.getMorphWeight(lifelike.blinkMorph);
+    const base = rebase(last, 'blink', [now])[0];
+    const w = Math.max(base, fr.blink);
+    morph.setMorphWeight(lifelike.blinkMorph, w);
+    last.set('blink', { base: [base], wrote: [morph.getMorphWeight(lifelike.blinkMorph)] });
+  }
+  return fr;
 }

@@ -19,6 +19,12 @@ export const CATWALK_PARAMETERS = /* @__PURE__ */ Object.freeze([
   'positionTolerance', 'rotationTolerance',
 ]);
 
+/** Parameter names the idle reads (C: pm_idle_params_from_json). */
+export const IDLE_PARAMETERS = /* @__PURE__ */ Object.freeze([
+  'intensity', 'speed', 'bodySway', 'headMovement', 'gestureFrequency', 'duration', 'blink', 'seed',
+  'positionTolerance', 'rotationTolerance',
+]);
+
 /** The groove joints in the core's order, with the MMD bone each one drives. */
 export const GROOVE_JOINTS = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ [
   ['pelvis', '下半身'], ['spine', '上半身'], ['chest', '上半身2'], ['upperChest', '上半身3'], ['neck', '首'],
@@ -44,6 +50,7 @@ export const FEATURES = /* @__PURE__ */ Object.freeze({
     'readPmx', 'mapHumanoid', 'mannequinPmx', 'analyzeRig', 'createPoseEvaluator', 'evaluatePose', 'solveTwoBoneIk',
     'grooveConfig', 'createGroove', 'grooveOffsets', 'bakeGroove',
     'sampleTrajectory', 'trajectoryLength', 'createTimeline', 'timelineFromJSON',
+    'generateIdleVmd', 'lifelikeSettings', 'createLifelike', 'bakeLifelike',
   ]),
   keypoints: /* @__PURE__ */ Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'writeKeypoints', 'keypointFeatures']),
   beats: /* @__PURE__ */ Object.freeze([

@@ -12,31 +12,14 @@ import * as M from './dist/abi-motion.js';
 import { GROOVE_FLAG, IK_MODE, LEG_MODE } from './dist/abi-motion.js';
 import { GROOVE_JOINTS } from './constants.js';
 import { PoseEvaluator, positionsOf, releaseHandle } from './pose.js';
-import { ERROR_SIZE, ProcMotionError, gridBlock, utf8Encoder, withScratch } from './runtime.js';
+import { ERROR_SIZE, ProcMotionError, gridBlock, putText, settingsText as settingsTextOf, withScratch } from './runtime.js';
 
 const LEG_MODES = Object.keys(LEG_MODE);
 const NO_INDEX = 0xffffffff;
 const fail = (message, code = 'PM_ERR_INVALID_ARGUMENT') => new ProcMotionError(message, code, 'groove');
 
-/** Settings as JSON text for the core: '' = defaults. Non-finite numbers are named here, since
- * JSON.stringify would turn them into null. */
-function settingsText(config, what) {
-  if (config === null || config === undefined) return '';
-  if (typeof config === 'string') return config;
-  if (typeof config !== 'object') throw fail(`${what}: settings must be an object, a JSON string or null`);
-  const walk = (v, path) => {
-    if (typeof v === 'number' && !Number.isFinite(v)) throw fail(`groove: ${path} must be a finite number, got ${v}`);
-    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
-  };
-  walk(config, '');
-  return JSON.stringify(config);
-}
-
-/** Put text in module memory; returns [pointer, length]. */
-function putText(s, text) {
-  const bytes = utf8Encoder.encode(text);
-  return [s.put(bytes), bytes.byteLength];
-}
+/** Settings as JSON text for the core (runtime.js settingsText, in the groove's name). */
+const settingsText = (config, what) => settingsTextOf(config, 'groove', what);
 
 export class Groove {
   constructor(pm, config, skeleton) {

@@ -20,8 +20,8 @@ import {
 } from './constants.js';
 import { createModuleObject, instantiate, loadBytes, registeredWasmUrl } from './loader.js';
 import {
-  ERROR_SIZE, ProcMotionError, Scratch, checkCount, gridBlock, gridOf, invalid, outOfMemory, readError, toBytes, utf8Decoder,
-  utf8Encoder, withScratch,
+  ERROR_SIZE, ProcMotionError, Scratch, checkCount, gridBlock, gridOf, invalid, normaliseSkeleton, outOfMemory, readError, toBytes,
+  utf8Decoder, utf8Encoder, withScratch,
 } from './runtime.js';
 import { decodeShiftJisPairs, sjisStoredTable } from './sjis-table.js';
 
@@ -596,7 +596,7 @@ export class ProcMotion {
     let bones = boneNames == null ? null : Array.from(boneNames, String);
     let positions = null, parents = null;
     if (skeleton) {
-      const sk = normaliseSkeleton(skeleton, bones);
+      const sk = normaliseSkeleton(skeleton, bones, 'catwalk', 'generateCatwalkVmd');
       if (!bones) bones = sk.names;
       positions = sk.positionsFor(bones);
       parents = sk.parentsFor(bones);
@@ -758,53 +758,3 @@ function catwalkParams(state, bpm) {
   return { block, late };
 }
 
-/**
- * A skeleton as `{ names?, positions, parents? }` (flat or [x, y, z] per bone) or as readPmx's
- * `{ bones: [{ name, position, parent }] }` -> lookups aligned with a bone name list.
- */
-function normaliseSkeleton(sk, boneNames) {
-  if (Array.isArray(sk.bones)) {
-    sk = { names: sk.bones.map((b) => b.name), positions: sk.bones.map((b) => b.position), parents: sk.bones.map((b) => b.parent) };
-  }
-  const names = sk.names ? Array.from(sk.names, String) : boneNames;
-  if (!names) throw invalid('catwalk', 'generateCatwalkVmd: skeleton.names or boneNames is needed');
-  const n = names.length;
-  const raw = sk.positions;
-  if (!raw) throw invalid('catwalk', 'generateCatwalkVmd: skeleton.positions is missing');
-  const flat = new Float32Array(3 * n).fill(NaN);
-  if (raw.length === n && typeof raw[0] === 'object' && raw[0] !== null) {
-    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) flat[3 * i + k] = Number(raw[i]?.[k] ?? raw[i]?.['xyz'[k]]);
-  } else if (raw.length === 3 * n) {
-    for (let i = 0; i < 3 * n; i++) flat[i] = Number(raw[i]);
-  } else {
-    throw invalid('catwalk', `generateCatwalkVmd: skeleton.positions has ${raw.length} entries for ${n} bones`);
-  }
-  const par = sk.parents ? Int32Array.from(sk.parents, (p) => (Number.isInteger(p) ? p : -1)) : null;
-  const index = new Map(names.map((nm, i) => [nm, i]));
-  return {
-    names,
-    positionsFor(list) {
-      if (list === names) return flat;
-      const out = new Float32Array(3 * list.length).fill(NaN);
-      list.forEach((nm, i) => {
-        const j = index.get(nm);
-        if (j !== undefined) out.set(flat.subarray(3 * j, 3 * j + 3), 3 * i);
-      });
-      return out;
-    },
-    parentsFor(list) {
-      if (!par) return null;
-      if (list === names) return par;
-      const out = new Int32Array(list.length).fill(-1);
-      list.forEach((nm, i) => {
-        const j = index.get(nm);
-        const pj = j === undefined ? -1 : par[j];
-        if (pj >= 0) {
-          const k = list.indexOf(names[pj]);
-          out[i] = k;
-        }
-      });
-      return out;
-    },
-  };
-}

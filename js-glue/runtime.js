@@ -147,3 +147,77 @@ export function withScratch(pm, fn) {
     s.free();
   }
 }
+
+/**
+ * Internal: settings (an object, a JSON string, or null/undefined for the defaults) as JSON text for the
+ * core ('' = the defaults). Non-finite numbers are named here, since JSON.stringify would turn them into
+ * null: "<module>: <path> must be a finite number, got NaN".
+ */
+export function settingsText(settings, module, what) {
+  if (settings === null || settings === undefined) return '';
+  if (typeof settings === 'string') return settings;
+  if (typeof settings !== 'object') throw invalid(module, `${what}: settings must be an object, a JSON string or null`);
+  const walk = (v, path) => {
+    if (typeof v === 'number' && !Number.isFinite(v)) throw invalid(module, `${module}: ${path} must be a finite number, got ${v}`);
+    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
+  };
+  walk(settings, '');
+  return JSON.stringify(settings);
+}
+
+/** Internal: text as UTF-8 in scratch `s`: [address, byte length]. */
+export function putText(s, text) {
+  const bytes = utf8Encoder.encode(text);
+  return [s.put(bytes), bytes.byteLength];
+}
+
+/**
+ * Internal: a skeleton as `{ names?, positions, parents? }` (flat or [x, y, z] per bone) or as readPmx's
+ * `{ bones: [{ name, position, parent }] }` -> lookups aligned with a bone name list.
+ */
+export function normaliseSkeleton(sk, boneNames, module, what) {
+  if (Array.isArray(sk.bones)) {
+    sk = { names: sk.bones.map((b) => b.name), positions: sk.bones.map((b) => b.position), parents: sk.bones.map((b) => b.parent) };
+  }
+  const names = sk.names ? Array.from(sk.names, String) : boneNames;
+  if (!names) throw invalid(module, `${what}: skeleton.names or boneNames is needed`);
+  const n = names.length;
+  const raw = sk.positions;
+  if (!raw) throw invalid(module, `${what}: skeleton.positions is missing`);
+  const flat = new Float32Array(3 * n).fill(NaN);
+  if (raw.length === n && typeof raw[0] === 'object' && raw[0] !== null) {
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) flat[3 * i + k] = Number(raw[i]?.[k] ?? raw[i]?.['xyz'[k]]);
+  } else if (raw.length === 3 * n) {
+    for (let i = 0; i < 3 * n; i++) flat[i] = Number(raw[i]);
+  } else {
+    throw invalid(module, `${what}: skeleton.positions has ${raw.length} entries for ${n} bones`);
+  }
+  const par = sk.parents ? Int32Array.from(sk.parents, (p) => (Number.isInteger(p) ? p : -1)) : null;
+  const index = new Map(names.map((nm, i) => [nm, i]));
+  return {
+    names,
+    positionsFor(list) {
+      if (list === names) return flat;
+      const out = new Float32Array(3 * list.length).fill(NaN);
+      list.forEach((nm, i) => {
+        const j = index.get(nm);
+        if (j !== undefined) out.set(flat.subarray(3 * j, 3 * j + 3), 3 * i);
+      });
+      return out;
+    },
+    parentsFor(list) {
+      if (!par) return null;
+      if (list === names) return par;
+      const out = new Int32Array(list.length).fill(-1);
+      list.forEach((nm, i) => {
+        const j = index.get(nm);
+        const pj = j === undefined ? -1 : par[j];
+        if (pj >= 0) {
+          const k = list.indexOf(names[pj]);
+          out[i] = k;
+        }
+      });
+      return out;
+    },
+  };
+}

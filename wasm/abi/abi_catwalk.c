@@ -18,6 +18,7 @@
  * landed on it), the name lists and positions then ignored; GRID: an optional beat grid block
  * (PM_ABI_LAYOUT_GRID_IN, read by pm_abi_grid_in): params.grid. */
 enum { PM_ABI_LAYOUT_CATWALK(PM_ABI_SLOT_ENUM, CW_) CW_COUNT };
+_Static_assert(CW_PARENTS - CW_HAS_MODEL == 6, "the model's slots, as pm_abi_target_in reads them");
 /* Output slots (PM_ABI_LAYOUT_CATWALK_OUT): VMD bytes, info JSON, the plan's ankles
  * (float[6 * (loopFrames + 1)]) and contact (uint8[2 * (loopFrames + 1)]), all host-freed with
  * pm_abi_free. */
@@ -50,37 +51,15 @@ static pm_result params_in(const double *b, pm_catwalk_params *p, pm_error *err)
 
 PM_EXPORT uint32_t pm_abi_catwalk_descriptor_slots(void) { return CW_COUNT; }
 
-/* count names given as byte offsets into a blob -> NUL-terminated copies in one allocation */
-static char **names_in(uint32_t count, const uint32_t *offsets, pm_error *err) {
-    if (!count) return NULL;
-    if (!offsets) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: catwalk names are missing"), NULL;
-    const char *blob = (const char *)(uintptr_t)offsets[count + 1];
-    for (uint32_t i = 0; i < count; i++)
-        if (offsets[i + 1] < offsets[i]) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: bad name offsets"), NULL;
-    size_t bytes = (size_t)offsets[count] + count;
-    char **out = pmi_alloc_array(NULL, (size_t)count * sizeof(char *) + bytes, 1, err, "abi: catwalk names");
-    if (!out) return NULL;
-    char *text = (char *)(out + count);
-    for (uint32_t i = 0; i < count; i++) {
-        size_t n = offsets[i + 1] - offsets[i];
-        memcpy(text, blob + offsets[i], n);
-        text[n] = '\0';
-        out[i] = text;
-        text += n + 1;
-    }
-    return out;
-}
-
 /* Both exports: `closing` NULL (the core's) generates the unlanded walk only. */
 static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, const pmi_catwalk_closing *closing) {
     pm_error err = {0};
     memset(o, 0, CW_OUT_COUNT * sizeof *o);
     pm_catwalk_params params;
+    pm_abi_target target;
+    memset(&target, 0, sizeof target);
     pm_target_model model;
     memset(&model, 0, sizeof model);
-    char **bones = NULL, **morphs = NULL;
-    pm_vec3 *positions = NULL;
-    uint32_t *parents = NULL;
     pm_vmd *vmd = NULL;
     pm_catwalk_plan plan;
     memset(&plan, 0, sizeof plan);
@@ -89,40 +68,8 @@ static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, co
     cJSON *info_json = NULL;
     pm_result r = params_in((const double *)(uintptr_t)d[CW_PARAMS], &params, &err);
     if (r) goto done;
-    if (d[CW_HAS_MODEL]) {
-        uint32_t nb = d[CW_BONES], nm = d[CW_MORPHS];
-        bones = names_in(nb, (const uint32_t *)(uintptr_t)d[CW_BONE_OFFSETS], &err);
-        morphs = names_in(nm, (const uint32_t *)(uintptr_t)d[CW_MORPH_OFFSETS], &err);
-        if ((nb && !bones) || (nm && !morphs)) {
-            r = err.type ? err.type : PM_ERR_OUT_OF_MEMORY;
-            goto done;
-        }
-        static const char *const no_names[1] = {0};
-        model.bone_count = nb;
-        model.bone_names = (d[CW_HAS_MODEL] & 2) ? (bones ? (const char *const *)bones : no_names) : NULL;
-        model.morph_count = nm;
-        model.morph_names = (const char *const *)morphs;
-        if (d[CW_POSITIONS] && nb) {
-            const float *f = (const float *)(uintptr_t)d[CW_POSITIONS];
-            positions = pmi_alloc_array(NULL, nb, sizeof *positions, &err, "abi: catwalk positions");
-            if (!positions) {
-                r = PM_ERR_OUT_OF_MEMORY;
-                goto done;
-            }
-            for (uint32_t i = 0; i < nb; i++) positions[i] = pmi_vec3_make(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
-            model.bone_positions = positions;
-        }
-        if (d[CW_PARENTS] && nb) {
-            const int32_t *pi = (const int32_t *)(uintptr_t)d[CW_PARENTS];
-            parents = pmi_alloc_array(NULL, nb, sizeof *parents, &err, "abi: catwalk parents");
-            if (!parents) {
-                r = PM_ERR_OUT_OF_MEMORY;
-                goto done;
-            }
-            for (uint32_t i = 0; i < nb; i++) parents[i] = pi[i] >= 0 && (uint32_t)pi[i] < nb ? (uint32_t)pi[i] : PM_NO_INDEX;
-            model.bone_parents = parents;
-        }
-    }
+    if ((r = pm_abi_target_in(d + CW_HAS_MODEL, "catwalk", &target, &err))) goto done;
+    model = target.model;
     if (d[CW_SKELETON]) {
         memset(&model, 0, sizeof model);
         model.skeleton = (const pm_skeleton *)(uintptr_t)d[CW_SKELETON];
@@ -130,7 +77,7 @@ static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, co
     if (r == PM_OK) r = pm_abi_grid_in((const double *)(uintptr_t)d[CW_GRID], &params.grid, &err);
     if (r) goto done;
     pm_catwalk_info info;
-    const pm_target_model *mp = d[CW_SKELETON] || d[CW_HAS_MODEL] ? &model : NULL;
+    const pm_target_model *mp = d[CW_SKELETON] || target.given ? &model : NULL;
     if ((r = pmi_catwalk_generate(&params, mp, closing, &vmd, &info, &plan, &err))) goto done;
     size_t size = 0;
     if ((r = pm_vmd_write(vmd, NULL, 0, &size, &err))) goto done;
@@ -165,10 +112,7 @@ done:
     free(info_text);
     free(buf);
     pm_vmd_free(vmd);
-    pmi_free(NULL, bones);
-    pmi_free(NULL, morphs);
-    pmi_free(NULL, positions);
-    pmi_free(NULL, parents);
+    pm_abi_target_free(&target);
     if (r) pm_abi_set_error(errbuf, &err);
     return (int32_t)r;
 }

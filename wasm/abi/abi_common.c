@@ -52,3 +52,72 @@ pm_result pm_abi_grid_in(const double *b, pm_beat_grid *out, pm_error *err) {
     out->beats = out->beat_count ? b + PM_ABI_GRID_BEATS : NULL;
     return PM_OK;
 }
+
+/* count names given as byte offsets into a blob -> NUL-terminated copies in one allocation */
+static char **names_in(uint32_t count, const uint32_t *offsets, const char *what, pm_error *err) {
+    if (!count) return NULL;
+    if (!offsets) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: %s names are missing", what), NULL;
+    const char *blob = (const char *)(uintptr_t)offsets[count + 1];
+    for (uint32_t i = 0; i < count; i++)
+        if (offsets[i + 1] < offsets[i]) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "abi: bad name offsets"), NULL;
+    size_t bytes = (size_t)offsets[count] + count;
+    char **out = pmi_alloc_array(NULL, (size_t)count * sizeof(char *) + bytes, 1, err, "abi: names");
+    if (!out) return NULL;
+    char *text = (char *)(out + count);
+    for (uint32_t i = 0; i < count; i++) {
+        size_t n = offsets[i + 1] - offsets[i];
+        memcpy(text, blob + offsets[i], n);
+        text[n] = '\0';
+        out[i] = text;
+        text += n + 1;
+    }
+    return out;
+}
+
+enum { T_HAS_MODEL, T_BONES, T_BONE_OFFSETS, T_MORPHS, T_MORPH_OFFSETS, T_POSITIONS, T_PARENTS };
+
+pm_result pm_abi_target_in(const uint32_t *d, const char *what, pm_abi_target *t, pm_error *err) {
+    memset(t, 0, sizeof *t);
+    if (!d[T_HAS_MODEL]) return PM_OK;
+    t->given = true;
+    uint32_t nb = d[T_BONES], nm = d[T_MORPHS];
+    t->bones = names_in(nb, (const uint32_t *)(uintptr_t)d[T_BONE_OFFSETS], what, err);
+    t->morphs = names_in(nm, (const uint32_t *)(uintptr_t)d[T_MORPH_OFFSETS], what, err);
+    if ((nb && !t->bones) || (nm && !t->morphs)) {
+        pm_result r = err->type ? err->type : PM_ERR_OUT_OF_MEMORY;
+        pm_abi_target_free(t);
+        return r;
+    }
+    static const char *const no_names[1] = {0};
+    t->model.bone_count = nb;
+    t->model.bone_names = (d[T_HAS_MODEL] & 2) ? (t->bones ? (const char *const *)t->bones : no_names) : NULL;
+    t->model.morph_count = nm;
+    t->model.morph_names = (const char *const *)t->morphs;
+    if (d[T_POSITIONS] && nb) {
+        const float *f = (const float *)(uintptr_t)d[T_POSITIONS];
+        if (!(t->positions = pmi_alloc_array(NULL, nb, sizeof *t->positions, err, "abi: positions"))) {
+            pm_abi_target_free(t);
+            return PM_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t i = 0; i < nb; i++) t->positions[i] = (pm_vec3){f[3 * i], f[3 * i + 1], f[3 * i + 2]};
+        t->model.bone_positions = t->positions;
+    }
+    if (d[T_PARENTS] && nb) {
+        const int32_t *pi = (const int32_t *)(uintptr_t)d[T_PARENTS];
+        if (!(t->parents = pmi_alloc_array(NULL, nb, sizeof *t->parents, err, "abi: parents"))) {
+            pm_abi_target_free(t);
+            return PM_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t i = 0; i < nb; i++) t->parents[i] = pi[i] >= 0 && (uint32_t)pi[i] < nb ? (uint32_t)pi[i] : PM_NO_INDEX;
+        t->model.bone_parents = t->parents;
+    }
+    return PM_OK;
+}
+
+void pm_abi_target_free(pm_abi_target *t) {
+    pmi_free(NULL, t->bones);
+    pmi_free(NULL, t->morphs);
+    pmi_free(NULL, t->positions);
+    pmi_free(NULL, t->parents);
+    memset(t, 0, sizeof *t);
+}

@@ -36,4 +36,20 @@ int32_t pm_abi_fail(char *errbuf, const pm_error *err, pm_result r);
 enum { PM_ABI_LAYOUT_GRID_IN(PM_ABI_SLOT_ENUM, PM_ABI_GRID_) PM_ABI_GRID_HEADER };
 pm_result pm_abi_grid_in(const double *block, pm_beat_grid *out, pm_error *err);
 
+/* A model given by name lists as the host passes it (procmotion/rig.h's pm_target_model): seven slots
+ * from `d`, in the order of PM_ABI_LAYOUT_CATWALK's HAS_MODEL .. PARENTS (bit 0 of HAS_MODEL: a model is
+ * given, bit 1: its bone names are given; name slot pairs as in the VMD descriptor for writing; optional
+ * float[3 * bones] world rest positions and int32[bones] parents, -1 = none). `what` starts messages. On
+ * PM_OK *t holds the model and what it owns (pm_abi_target_free); t->given is false without one. */
+#include "procmotion/rig.h"
+typedef struct pm_abi_target {
+    bool given;
+    pm_target_model model;
+    char **bones, **morphs;
+    pm_vec3 *positions;
+    uint32_t *parents;
+} pm_abi_target;
+pm_result pm_abi_target_in(const uint32_t *d, const char *what, pm_abi_target *t, pm_error *err);
+void pm_abi_target_free(pm_abi_target *t);
+
 #endif

@@ -88,6 +88,10 @@
     X(P, motion, pm_abi_timeline_final_rotations) X(P, motion, pm_abi_timeline_trace_state)                   \
     X(P, motion, pm_abi_timeline_bake_plan)                                \
     X(P, motion, pm_abi_timeline_set_grid)                                                                    \
+    /* idle, the lifelike layer (abi_idle.c, abi_lifelike.c) */                                               \
+    X(P, motion, pm_abi_idle_generate)                                                                        \
+    X(P, motion, pm_abi_lifelike_settings) X(P, motion, pm_abi_lifelike_create) X(P, motion, pm_abi_lifelike_free) \
+    X(P, motion, pm_abi_lifelike_info) X(P, motion, pm_abi_lifelike_sample) X(P, motion, pm_abi_lifelike_bake)   \
     /* keypoints (abi_keypoints.c) */                                                                         \
     X(P, keypoints, pm_abi_kp_descriptor_slots) X(P, keypoints, pm_abi_kp_point_name)                         \
     X(P, keypoints, pm_abi_kp_angle_name) X(P, keypoints, pm_abi_kp_from_data) X(P, keypoints, pm_abi_kp_make) \
@@ -161,6 +165,17 @@
     X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1) X(P, PLAN, 1) X(P, PLAN_FLOATS, 1)       \
     X(P, CONTACT, 1) X(P, CONTACT_SIZE, 1)
 
+/* pm_abi_idle_generate input (uint32 each): the parameters as JSON text (JSON 0: the defaults), a beat
+ * grid block or 0, a skeleton handle or 0 (then the name lists, as CATWALK's HAS_MODEL .. PARENTS; neither:
+ * the standard figure, on the mannequin). Output: VMD bytes and info JSON, host-freed. */
+#define PM_ABI_LAYOUT_IDLE(X, P)                                                                           \
+    X(P, JSON, 1) X(P, JSON_LEN, 1) X(P, GRID, 1) X(P, SKELETON, 1) X(P, HAS_MODEL, 1) X(P, BONES, 1)       \
+    X(P, BONE_OFFSETS, 1) X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1)
+#define PM_ABI_LAYOUT_IDLE_OUT(X, P) X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1)
+/* pm_abi_lifelike_sample output (float each): the blink morph's weight, then a local rotation offset (x y
+ * z w) per channel in pm_lifelike_channel order (identity where the model has no bone for it). */
+#define PM_ABI_LAYOUT_LIFELIKE_OUT(X, P) X(P, BLINK, 1) X(P, ROTATION, 36)
+
 /* A beat grid as the host passes it (double each; pm_abi_grid_in, procmotion/beats.h): catwalk's GRID
  * slot, pm_abi_groove_bake_json's grid, pm_abi_groove_set_grid, pm_abi_timeline_set_grid. BEAT_COUNT beat
  * times (seconds) follow from BEATS. */
@@ -230,7 +245,7 @@
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \
-    X(P, keypoints, KEYPOINTS)
+    X(P, motion, IDLE) X(P, motion, IDLE_OUT) X(P, motion, LIFELIKE_OUT) X(P, keypoints, KEYPOINTS)
 
 /* ---- enums: X(P, js_name, value, C constant) -------------------------------------------------- */
 

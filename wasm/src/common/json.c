@@ -259,3 +259,15 @@ pm_result pmi_json_bool(const pmi_json_at *at, const char *key, const cJSON *v, 
     *out = cJSON_IsTrue(v);
     return PM_OK;
 }
+
+double pmi_json_float(float v) {
+    if (!isfinite(v)) return v;
+    /* the shortest of 6 to 9 significant digits that reads back as the same float */
+    char buf[32];
+    for (int digits = 6; digits <= 9; digits++) {
+        pmi_format(buf, sizeof buf, "%.*g", digits, (double)v);
+        double d = pmi_strtod(buf, NULL);
+        if ((float)d == v) return d;
+    }
+    return v;
+}

@@ -31,6 +31,8 @@ cJSON *pmi_json_add_array(cJSON *to, const char *key, bool *ok);
 void pmi_json_add_string(cJSON *to, const char *key, const char *v, bool *ok);
 void pmi_json_add_number(cJSON *to, const char *key, double v, bool *ok);
 void pmi_json_add_bool(cJSON *to, const char *key, bool v, bool *ok);
+/* A float as the double that prints as its shortest decimal form (0.3f -> 0.3, not 0.300000011920929). */
+double pmi_json_float(float v);
 /* cJSON_PrintUnformatted(root) into out / *out_size as every to_json does (out == NULL: size only; out_cap
  * must hold the text and its NUL); deletes root. root NULL or ok false: PM_ERR_OUT_OF_MEMORY. `what`
  * starts the messages ("groove"). */

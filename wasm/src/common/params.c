@@ -42,5 +42,5 @@ pm_result pmi_params_read(const pmi_json_at *at, const pmi_param *p, const cJSON
 
 void pmi_params_json(cJSON *obj, const pmi_param *table, size_t n, const void *params, bool *ok) {
     for (size_t i = 0; i < n; i++)
-        pmi_json_add_number(obj, table[i].name, ((const pm_amount *)((const char *)params + table[i].offset))->value, ok);
+        pmi_json_add_number(obj, table[i].name, pmi_json_float(((const pm_amount *)((const char *)params + table[i].offset))->value), ok);
 }

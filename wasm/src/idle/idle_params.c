@@ -96,11 +96,11 @@ const char *pm_idle_event_name(pm_idle_event_kind k) {
 
 /* The parameters used, as JSON (for the info). */
 void pmi_idle_params_json(cJSON *obj, const pm_idle_params *p, bool *ok) {
-    pmi_json_add_number(obj, "bpm", p->bpm, ok);
+    pmi_json_add_number(obj, "bpm", pmi_json_float(p->bpm), ok);
     pmi_params_json(obj, PARAMS, PARAM_COUNT, p, ok);
     pmi_json_add_number(obj, "seed", p->seed, ok);
-    pmi_json_add_number(obj, "positionTolerance", p->position_tolerance, ok);
-    pmi_json_add_number(obj, "rotationTolerance", p->rotation_tolerance, ok);
+    pmi_json_add_number(obj, "positionTolerance", pmi_json_float(p->position_tolerance), ok);
+    pmi_json_add_number(obj, "rotationTolerance", pmi_json_float(p->rotation_tolerance), ok);
 }
 
 static void add_vec(cJSON *to, const char *key, pm_vec3 v, bool *ok) {
