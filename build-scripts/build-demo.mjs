@@ -50,7 +50,11 @@ const result = await build({
   define: { 'process.env.NODE_ENV': DEV ? '"development"' : '"production"' },
 });
 for (const f of wasmFiles) copyFileSync(join(ROOT, 'js-glue', f), join(OUT, f));
+// babylon-mmd's physics (bullet, single-threaded): its glue fetches new URL('index_bg.wasm',
+// import.meta.url), the bundle's folder; the page loads it only for a model with rigid bodies
+const PHYSICS_WASM = join(ROOT, 'node_modules/babylon-mmd/esm/Runtime/Optimized/wasm/spr/index_bg.wasm');
+copyFileSync(PHYSICS_WASM, join(OUT, 'index_bg.wasm'));
 const size = statSync(join(OUT, 'demo.js')).size;
 const inputs = Object.keys(result.metafile.inputs).length;
 console.log(`build-demo: web-demo/dist/demo.js ${(size / 1024).toFixed(0)} KiB from ${inputs} modules ` +
-            `in ${(performance.now() - t0).toFixed(0)} ms${DEV ? ' (dev)' : ''}, and ${wasmFiles.join(', ')}`);
+            `in ${(performance.now() - t0).toFixed(0)} ms${DEV ? ' (dev)' : ''}, and ${wasmFiles.join(', ')}, index_bg.wasm (physics)`);

@@ -50,7 +50,7 @@ export const FEATURES = /* @__PURE__ */ Object.freeze({
     'readPmx', 'mapHumanoid', 'mannequinPmx', 'analyzeRig', 'createPoseEvaluator', 'evaluatePose', 'solveTwoBoneIk',
     'grooveConfig', 'createGroove', 'grooveOffsets', 'bakeGroove',
     'sampleTrajectory', 'trajectoryLength', 'createTimeline', 'timelineFromJSON',
-    'generateIdleVmd', 'lifelikeSettings', 'createLifelike', 'bakeLifelike',
+    'generateIdleVmd', 'lifelikeSettings', 'createLifelike', 'bakeLifelike', 'bakeTransition',
   ]),
   keypoints: /* @__PURE__ */ Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'writeKeypoints', 'keypointFeatures']),
   beats: /* @__PURE__ */ Object.freeze([

@@ -8,10 +8,11 @@ import { lifelikeMethods } from './lifelike.js';
 import { modelMethods } from './pose.js';
 import { rigMethods } from './rig.js';
 import { tracingMethods } from './tracing.js';
+import { transitionMethods } from './transition.js';
 
 export { Groove } from './groove.js';
 export { Lifelike } from './lifelike.js';
 export { PoseEvaluator } from './pose.js';
 export { Timeline } from './tracing.js';
 
-export const api = { ...modelMethods, ...rigMethods, ...grooveMethods, ...tracingMethods, ...idleMethods, ...lifelikeMethods };
+export const api = { ...modelMethods, ...rigMethods, ...grooveMethods, ...tracingMethods, ...idleMethods, ...lifelikeMethods, ...transitionMethods };

@@ -92,6 +92,8 @@
     X(P, motion, pm_abi_idle_generate)                                                                        \
     X(P, motion, pm_abi_lifelike_settings) X(P, motion, pm_abi_lifelike_create) X(P, motion, pm_abi_lifelike_free) \
     X(P, motion, pm_abi_lifelike_info) X(P, motion, pm_abi_lifelike_sample) X(P, motion, pm_abi_lifelike_bake)   \
+    /* transitions (abi_transition.c) */                                                                      \
+    X(P, motion, pm_abi_transition_bake)                                                                      \
     /* keypoints (abi_keypoints.c) */                                                                         \
     X(P, keypoints, pm_abi_kp_descriptor_slots) X(P, keypoints, pm_abi_kp_point_name)                         \
     X(P, keypoints, pm_abi_kp_angle_name) X(P, keypoints, pm_abi_kp_from_data) X(P, keypoints, pm_abi_kp_make) \

@@ -36,6 +36,7 @@ const ROWS = {
 
   // modes
   'mode.catwalk': ['Catwalk', 'キャットウォーク', '猫步', '貓步', '캣워크'],
+  'mode.idle': ['Idle', '待機', '待机', '待機', '대기'],
   'mode.vmd': ['Loaded VMD', '読み込んだVMD', '已载入的 VMD', '已載入的 VMD', '불러온 VMD'],
   'mode.groove': ['Groove', 'グルーヴ', '律动', '律動', '그루브'],
   'mode.tracing': ['Tracing', 'トレース', '轨迹', '軌跡', '트레이싱'],
@@ -101,6 +102,20 @@ const ROWS = {
   // catwalk parameters
   'p.speed': ['Speed (no BPM)', '速度（BPMなし）', '速度（无 BPM）', '速度（無 BPM）', '속도 (BPM 없음)'],
   'p.hipSway': ['Hip sway', '腰の揺れ', '胯部摆动', '胯部擺動', '엉덩이 흔들림'],
+
+  // idle
+  'i.intensity': ['Intensity', '強さ', '强度', '強度', '강도'],
+  'i.speed': ['Speed', '速さ', '速度', '速度', '속도'],
+  'i.bodySway': ['Body sway', '体の揺れ', '身体摇摆', '身體搖擺', '몸 흔들림'],
+  'i.headMovement': ['Head movement', '頭の動き', '头部动作', '頭部動作', '머리 움직임'],
+  'i.gestureFrequency': ['Gestures', 'しぐさ', '小动作', '小動作', '제스처'],
+  'i.duration': ['Loop length', 'ループの長さ', '循环长度', '循環長度', '루프 길이'],
+  'i.seed': ['Seed', 'シード', '种子', '種子', '시드'],
+
+  // the whole page's options: the lifelike layer, physics, blended mode changes
+  'opt.lifelike': ['Lifelike (blinks, breath, gaze)', 'リアルな動き(まばたき・呼吸・視線)', '生动(眨眼、呼吸、视线)', '生動(眨眼、呼吸、視線)', '생동감(깜박임, 호흡, 시선)'],
+  'opt.physics': ['Physics (hair, skirt)', '物理(髪・スカート)', '物理(头发、裙子)', '物理(頭髮、裙子)', '물리(머리카락, 치마)'],
+  'opt.blend': ['Blend mode changes', 'モード切替をなめらかに', '平滑切换模式', '平滑切換模式', '모드 전환 부드럽게'],
   'p.stepHeight': ['Step height', '足の上げ幅', '抬腿高度', '抬腿高度', '발 높이'],
   'p.stepCadence': ['Step cadence', '歩調', '步频', '步頻', '걸음 박자'],
   'p.stepCadence.beat': ['One step per beat', '1拍に1歩', '每拍一步', '每拍一步', '한 박에 한 걸음'],

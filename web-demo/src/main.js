@@ -5,7 +5,7 @@
 // (pickers, drag and drop, textures as referenceFiles), i18n.js (labels), errors.js (banner),
 // music.js (the Music control: a song, its beats and tempo).
 import { createProcMotion } from 'procmotion';
-import { getModelInfo } from 'procmotion/babylon';
+import { applyLifelikeToMmdModel, getModelInfo } from 'procmotion/babylon';
 
 import { CurveView, sampleCurves } from './curves.js';
 import { clearErrors, describeError, initErrors, showError } from './errors.js';
@@ -24,6 +24,7 @@ import { Viewer } from './viewer.js';
 import { modelToVrm, saveFile } from './vrm-export.js';
 // Capabilities: each registers its mode. (Keypoints is an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
+import './modes/idle.js';
 import './modes/groove.js';
 import './modes/tracing.js';
 import './modes/vmd.js';
@@ -50,6 +51,9 @@ function createApp(pm, viewer) {
     feet: null, // the curve view's planned and played foot heights (foot-heights.js), null without a plan
     landing: null, // the report line's figures (reportFigures) of the motion playing, null without a report
     keypoints: null, // the KeypointOverlay (when the core has toKeypoints)
+    lifelike: null, // the Lifelike layer on the model (pm.createLifelike) while the toggle is on
+    blend: true, // a mode change plays a transition (pm.bakeTransition) into the new motion
+    transition: null, // the last transition's result
     onBpmChange(fn) { bpmListeners.add(fn); return () => bpmListeners.delete(fn); },
     setBpm(bpm) {
       app.setTempo({ bpm, source: 'typed' });
@@ -110,8 +114,12 @@ function createApp(pm, viewer) {
     }
     let ok;
     try {
-      ok = await viewer.setMotion(r.vmd, { name: r.name, loopFrames: r.loopFrames, beatFrames: r.beatFrames,
-        keepBeat: keepBeat ?? sameMode });
+      const blend = !sameMode && app.blend && app.motion && viewer.motion && !viewer.motion.next ? transitionInto(app, r) : null;
+      app.transition = blend;
+      ok = blend
+        ? await viewer.setMotion(blend.vmd, { name: 'transition', loopFrames: blend.frames,
+          next: { vmd: r.vmd, name: r.name, loopFrames: r.loopFrames, beatFrames: r.beatFrames, frame: blend.nextFrame } })
+        : await viewer.setMotion(r.vmd, { name: r.name, loopFrames: r.loopFrames, beatFrames: r.beatFrames, keepBeat: keepBeat ?? sameMode });
     } catch (e) {
       showError(app.mode === 'vmd' ? 'err.vmd' : 'err.generate', { name: r.name, detail: describeError(e) });
       return false;
@@ -137,6 +145,51 @@ function createApp(pm, viewer) {
   }
 
   return app;
+}
+
+/** A transition from what plays now into `r` (pm.bakeTransition, a second long), or null when it cannot
+ * be made (the motion then simply changes). */
+function transitionInto(app, r) {
+  try {
+    return app.pm.bakeTransition(app.motion.vmd, r.vmd, modelSkeleton(app),
+      { fromFrame: app.viewer.frame, toFrame: 0, frames: 30, toLoopFrames: r.loopFrames });
+  } catch (e) {
+    console.warn(`procmotion demo: no transition: ${describeError(e)}`);
+    return null;
+  }
+}
+
+/** The Lifelike, Physics and Blend toggles under the mode. */
+function setupOptions(app) {
+  const { viewer } = app;
+  const lifelike = $('#opt-lifelike'), physics = $('#opt-physics'), blend = $('#opt-blend');
+  const t0 = performance.now();
+  app.setLifelike = (on) => {
+    lifelike.checked = !!on;
+    app.lifelike?.dispose();
+    app.lifelike = null;
+    if (on && app.model) {
+      try {
+        app.lifelike = app.pm.createLifelike(null, modelSkeleton(app));
+      } catch (e) {
+        lifelike.checked = false;
+        showError('err.generate', { name: 'lifelike', detail: describeError(e) });
+      }
+    }
+  };
+  // the layer runs on the page's clock (it does not repeat with the motion's loop), after the motion
+  viewer.afterAnimate = () => {
+    if (app.lifelike && viewer.model) applyLifelikeToMmdModel(app.lifelike, viewer.model.mmdModel, (performance.now() - t0) / 1000);
+  };
+  lifelike.addEventListener('change', () => app.setLifelike(lifelike.checked));
+  app.setPhysics = async (on) => {
+    physics.checked = !!on;
+    await viewer.setPhysics(on);
+  };
+  physics.checked = viewer.physics;
+  physics.addEventListener('change', () => app.setPhysics(physics.checked));
+  blend.checked = app.blend;
+  blend.addEventListener('change', () => { app.blend = blend.checked; });
 }
 
 // ---- panel pieces ------------------------------------------------------------------------------
@@ -371,6 +424,7 @@ async function loadModelInto(app, spec) {
     bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source, referenceFiles: spec.referenceFiles ?? [] };
   $('#download-vrm').disabled = false;
   updateRig(app);
+  if (app.lifelike) app.setLifelike(true); // the layer on the new model's skeleton
   await app.regenerateNow({ keepBeat: true });
 }
 
@@ -536,6 +590,7 @@ async function main() {
   const app = createApp(pm, viewer);
   app.curves = new CurveView($('#curve-canvas'), $('#curve-legend'));
   setupModes(app);
+  setupOptions(app);
   setupTempo(app);
   setupMusic(app);
   setupTimeline(app);

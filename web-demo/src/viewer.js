@@ -25,6 +25,10 @@ import { VmdLoader } from 'babylon-mmd/esm/Loader/vmdLoader.js';
 import 'babylon-mmd/esm/Runtime/Animation/mmdRuntimeModelAnimation.js';
 import { MmdMesh } from 'babylon-mmd/esm/Runtime/mmdMesh.js';
 import { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
+import { GetMmdWasmInstance } from 'babylon-mmd/esm/Runtime/Optimized/mmdWasmInstance.js';
+import { MmdWasmInstanceTypeSPR } from 'babylon-mmd/esm/Runtime/Optimized/InstanceType/singlePhysicsRelease.js';
+import { MultiPhysicsRuntime } from 'babylon-mmd/esm/Runtime/Optimized/Physics/Bind/Impl/multiPhysicsRuntime.js';
+import { MmdBulletPhysics } from 'babylon-mmd/esm/Runtime/Optimized/Physics/mmdBulletPhysics.js';
 
 // Transparent: the page's CSS backdrop (a soft vertical gradient) shows through the canvas.
 const BACKGROUND = new Color4(0, 0, 0, 0);
@@ -86,16 +90,17 @@ export class Viewer {
     key.specular = new Color3(0.2, 0.2, 0.2);
     this._makeFloor();
 
-    this.runtime = new MmdRuntime(scene);
-    this.runtime.loggingEnabled = false;
-    this.runtime.register(scene);
+    this._makeRuntime(null);
     // After the runtime's step (registered just above) the pose is final: move the blob shadow.
     scene.onBeforeRenderObservable.add(() => this._followBlob());
     this.vmdLoader = new VmdLoader(scene);
     this.vmdLoader.loggingEnabled = false;
 
-    this.model = null; // { container, mesh, mmdModel, name, height }
-    this.motion = null; // { handle, loopFrames, beatFrames }
+    this.model = null; // { container, mesh, mmdModel, name, height, spec, physics }
+    this.motion = null; // { handle, loopFrames, beatFrames, next? }
+    this.physics = true; // babylon-mmd's physics for models with rigid bodies (hair, skirts)
+    this.physicsRuntime = null; // loaded with the first model that has rigid bodies
+    this.afterAnimate = null; // (frame) => void: after the motion set the bones, before IK is solved
     this.frame = 0;
     this.playing = true;
     this.loop = true;
@@ -193,6 +198,44 @@ export class Viewer {
     if (i >= 0 && w.length >= 16 * i + 15) this.blob.position.set(w[16 * i + 12], 0.02, w[16 * i + 14]);
   }
 
+  /** The MMD runtime, with babylon-mmd's bullet physics or without. */
+  _makeRuntime(physics) {
+    this.runtime?.unregister(this.scene);
+    this.runtime = new MmdRuntime(this.scene, physics ? new MmdBulletPhysics(physics) : null);
+    this._runtimePhysics = !!physics;
+    this.runtime.loggingEnabled = false;
+    // the viewer seeks every frame and loops exactly: no physics reset on a seek
+    this.runtime.autoPhysicsInitialization = false;
+    this.runtime.register(this.scene);
+  }
+
+  /** babylon-mmd's physics runtime (its wasm is fetched once, the first time a model needs it). */
+  async _physicsRuntime() {
+    if (!this.physicsRuntime) {
+      const instance = await GetMmdWasmInstance(new MmdWasmInstanceTypeSPR());
+      const rt = new MultiPhysicsRuntime(instance);
+      rt.setGravity(new Vector3(0, -98, 0));
+      rt.register(this.scene);
+      this.physicsRuntime = rt;
+    }
+    return this.physicsRuntime;
+  }
+
+  /** Physics on or off: a model with rigid bodies is loaded again when it was built without them. */
+  async setPhysics(on) {
+    this.physics = !!on;
+    const m = this.model;
+    if (!m || !m.rigidBodies) return;
+    if (on && !m.physics) {
+      const motion = this.motion;
+      await this.loadModel(m.spec);
+      if (motion?.vmdBytes) await this.setMotion(motion.vmdBytes, { name: motion.name, loopFrames: motion.loopFrames, beatFrames: motion.beatFrames });
+      return;
+    }
+    m.mmdModel.rigidBodyStates?.fill(on ? 1 : 0);
+    if (on) this.runtime.initializeMmdModelPhysics(m.mmdModel);
+  }
+
   // ---- model -------------------------------------------------------------------------------------
 
   /**
@@ -215,13 +258,18 @@ export class Viewer {
     }
     this.unloadModel();
     container.addAllToScene();
-    // createMmdModel trims the loader's metadata: read the morph names first.
+    // createMmdModel trims the loader's metadata: read the morph names and rigid bodies first.
     const morphNames = (mesh.metadata?.morphs ?? []).map((m) => m.name);
-    const mmdModel = this.runtime.createMmdModel(mesh, { buildPhysics: false });
+    const rigidBodies = mesh.metadata?.rigidBodies?.length ?? 0;
+    const physics = this.physics && rigidBodies > 0;
+    if (physics) this._makeRuntime(await this._physicsRuntime());
+    else if (this._runtimePhysics) this._makeRuntime(null);
+    const mmdModel = this.runtime.createMmdModel(mesh, { buildPhysics: physics });
     const { min, max } = restBounds(container.meshes);
     const boneNames = mmdModel.runtimeBones.map((b) => b.name);
     const hipIndex = ['下半身', 'センター', '全ての親'].map((n) => boneNames.indexOf(n)).find((i) => i >= 0) ?? -1;
-    this.model = { container, mesh, mmdModel, name, min, max, boneNames, morphNames, hipIndex };
+    this.model = { container, mesh, mmdModel, name, min, max, boneNames, morphNames, hipIndex, rigidBodies, physics,
+      spec: { source, extension, name, rootUrl, referenceFiles } };
     const scale = Math.max(0.3, (max.y - Math.min(0, min.y)) / 20);
     this.blob.scaling.set(scale, scale, 1);
     this.motion = null;
@@ -275,30 +323,49 @@ export class Viewer {
    * keepBeat: continue at the same beat index and fraction of the previous motion
    * (new frame = old beat index x new beat length + fraction), else start at frame 0.
    */
-  async setMotion(vmdBytes, { name = 'motion', loopFrames = 0, beatFrames = 0, keepBeat = false } = {}) {
+  async setMotion(vmdBytes, { name = 'motion', loopFrames = 0, beatFrames = 0, keepBeat = false, next = null } = {}) {
     if (!this.model) throw new Error('no model loaded');
     const token = ++this._motionToken;
     const animation = await this.vmdLoader.loadFromBufferAsync(name, exactArrayBuffer(vmdBytes));
+    // `next`: { vmd, name, loopFrames, beatFrames, frame }, what plays once this motion (a transition)
+    // has played through: from its frame `frame`, looping
+    const nextAnimation = next ? await this.vmdLoader.loadFromBufferAsync(next.name ?? 'next', exactArrayBuffer(next.vmd)) : null;
     if (token !== this._motionToken || !this.model) return false; // a newer motion won the race
     const { mmdModel } = this.model;
     const handle = mmdModel.createRuntimeAnimation(animation);
     const old = this.motion;
     let frame = 0;
     const loop = loopFrames > 0 ? loopFrames : Math.max(1, animation.endFrame ?? 0);
-    if (keepBeat && old) {
+    if (keepBeat && old && !next) {
       if (old.beatFrames > 0 && beatFrames > 0) frame = (this.frame / old.beatFrames) * beatFrames;
       else frame = (this.frame / old.loopFrames) * loop;
       frame %= loop;
     }
     mmdModel.setRuntimeAnimation(handle);
-    if (old) mmdModel.destroyRuntimeAnimation(old.handle);
-    // A fresh motion starts from a clean state (the runtime does this only on its own playback).
-    mmdModel.morph.resetMorphWeights();
-    mmdModel.ikSolverStates.fill(1);
-    this.motion = { handle, loopFrames: loop, beatFrames, name };
+    if (old) {
+      mmdModel.destroyRuntimeAnimation(old.handle);
+      if (old.next?.handle) mmdModel.destroyRuntimeAnimation(old.next.handle);
+    }
+    if (!next) {
+      // A fresh motion starts from a clean state (the runtime does this only on its own playback).
+      mmdModel.morph.resetMorphWeights();
+      mmdModel.ikSolverStates.fill(1);
+    }
+    this.motion = { handle, loopFrames: loop, beatFrames, name, vmdBytes,
+      next: next ? { ...next, vmdBytes: next.vmd, handle: mmdModel.createRuntimeAnimation(nextAnimation) } : null };
     this.frame = frame;
     this._evaluate();
     return true;
+  }
+
+  /** A transition has played through: its next motion takes over from its frame (plus what is over). */
+  _advance(over) {
+    const { mmdModel } = this.model;
+    const done = this.motion, n = done.next;
+    mmdModel.setRuntimeAnimation(n.handle);
+    mmdModel.destroyRuntimeAnimation(done.handle);
+    this.motion = { handle: n.handle, loopFrames: n.loopFrames, beatFrames: n.beatFrames, name: n.name, vmdBytes: n.vmdBytes, next: null };
+    this.frame = (n.frame + over) % n.loopFrames;
   }
 
   get loopFrames() {
@@ -335,6 +402,11 @@ export class Viewer {
       const dt = Math.min(this.engine.getDeltaTime(), 100) / 1000;
       let f = this.frame + dt * 30;
       const n = this.motion.loopFrames;
+      if (f >= n && this.motion.next) {
+        this._advance(f - n);
+        this._evaluate();
+        return;
+      }
       if (f >= n) {
         if (this.loop) f %= n;
         else { f = n; this.pause(); }
@@ -349,6 +421,7 @@ export class Viewer {
     // Synchronous without an audio player; with forceEvaluate the pose follows even while the
     // runtime is paused, and the runtime's registered step then solves IK and appends.
     this.runtime.seekAnimation(this.frame, true);
+    this.afterAnimate?.(this.frame);
     for (const fn of this.onFrame) fn(this.frame);
   }
 
