@@ -14,8 +14,9 @@ import type { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 
 import type {
-  BeatGridInput, CatwalkResult, CatwalkState, Groove, GrooveBakeOptions, GrooveBakeReport, GrooveFrame, GrooveFrameOptions,
-  GrooveSettingsInput, ProcMotion, Skeleton, Timeline, TimelineBakeResult, Vmd,
+  BeatGridInput, CatwalkResult, CatwalkSkeleton, CatwalkState, Groove, GrooveBakeOptions, GrooveBakeReport, GrooveFrame,
+  GrooveFrameOptions, GrooveSettingsInput, IdleResult, IdleState, Lifelike, LifelikeFrame, ProcMotion, Skeleton, Timeline,
+  TimelineBakeResult, TransitionOptions, TransitionReport, Vmd,
 } from './index.js';
 
 /** What getModelInfo reads of a loaded model. */
@@ -61,6 +62,48 @@ export function createCatwalkAnimationAsync(
   options?: LoadVmdOptions & { modelBytes?: Uint8Array | ArrayBuffer },
 ): Promise<ProcMotionAnimation<CatwalkResult>>;
 
+/** getModelInfo + generateIdleVmd + loadVmdAnimationAsync (loads the 'motion' module). `modelBytes` (the
+ * PMX/PMD the model came from): the feet land on the model and `result.report` and `result.body` say what
+ * babylon-mmd will show. */
+export function createIdleAnimationAsync(
+  pm: ProcMotion,
+  target: MmdModel | MmdMesh,
+  state?: IdleState | null,
+  bpm?: number | null | BeatGridInput,
+  options?: LoadVmdOptions & { modelBytes?: Uint8Array | ArrayBuffer },
+): Promise<ProcMotionAnimation<IdleResult>>;
+
+/** bakeTransition on a model's skeleton + loadVmdAnimationAsync. Needs the 'motion' module. */
+export function createTransitionAnimationAsync(
+  pm: ProcMotion,
+  skeleton: CatwalkSkeleton,
+  fromVmd: Uint8Array | ArrayBuffer | Vmd,
+  toVmd: Uint8Array | ArrayBuffer | Vmd,
+  options?: TransitionOptions & LoadVmdOptions,
+): Promise<{ animation: MmdAnimation; result: { vmd: Uint8Array; frames: number; nextFrame: number; report: TransitionReport } }>;
+
+/** Where playTransition hands over. */
+export interface PlayTransitionOptions {
+  /** The transition's length (createTransitionAnimationAsync's result.frames). */
+  frames: number;
+  /** The incoming motion's frame to go on from (result.nextFrame). */
+  nextFrame?: number;
+  /** The incoming motion's loop length; 0 = it plays on to its end. */
+  loopFrames?: number;
+}
+
+/** Play `transition` from frame 0 on the runtime's clock, then `next` from nextFrame (looping). */
+export function playTransition(
+  runtime: MmdRuntime,
+  model: MmdModel,
+  transition: MmdAnimation,
+  next: MmdAnimation,
+  options: PlayTransitionOptions,
+): {
+  /** Stop the switch (and the loop) where it is. */
+  dispose(): void;
+};
+
 /** bakeGroove on a model's skeleton (PMX/PMD bytes or readPmx's) + loadVmdAnimationAsync. Needs the 'motion' module. */
 export function createGrooveAnimationAsync(
   pm: ProcMotion,
@@ -101,3 +144,11 @@ export function applyGrooveToMmdModel(
   bpm: number | BeatGridInput,
   options?: Omit<GrooveFrameOptions, 'offsetsOnly'>,
 ): GrooveFrame;
+
+/**
+ * Apply a lifelike layer (pm.createLifelike) at `timeSeconds` to a babylon-mmd model whose bones are the
+ * layer skeleton's: each channel's offset multiplied onto its bone's rotation, the blink morph closed by
+ * the layer's weight over the motion's. Call it after the motion was applied and before babylon-mmd
+ * solves IK. Nothing accumulates on bones or morphs the motion does not key. Returns the layer's frame.
+ */
+export function applyLifelikeToMmdModel(lifelike: Lifelike, model: MmdModel, timeSeconds: number): LifelikeFrame;

@@ -188,6 +188,53 @@ export async function createTimelineAnimationAsync(timeline, bpm = 0, options = 
 }
 
 /**
+ * A transition between two motions on a model (pm.bakeTransition) as an `MmdAnimation`: `{ animation,
+ * result }` (result: bakeTransition's `{ vmd, frames, nextFrame, report }`). Play it with
+ * playTransition. Needs the 'motion' module.
+ */
+export async function createTransitionAnimationAsync(pm, skeleton, fromVmd, toVmd, options = {}) {
+  const result = pm.bakeTransition(fromVmd, toVmd, skeleton, options);
+  const animation = await loadVmdAnimationAsync(result.vmd, { name: 'Transition', ...options });
+  return { animation, result };
+}
+
+/**
+ * Change a babylon-mmd model's motion through a transition: `transition` (an MmdAnimation of
+ * createTransitionAnimationAsync) plays from frame 0 on the runtime's clock; once the clock passes
+ * `frames`, `next` (the incoming motion's MmdAnimation) takes over from `nextFrame`, looping over
+ * `loopFrames` (0: it plays on to its end). It drives the runtime's clock, so every model on that
+ * runtime. Returns `{ dispose() }`: stops the switch (and the loop) where it is.
+ */
+export function playTransition(runtime, model, transition, next, { frames, nextFrame = 0, loopFrames = 0 } = {}) {
+  if (!runtime?.onAnimationTickObservable || !model?.createRuntimeAnimation) {
+    throw invalid('babylon', 'playTransition: expected a babylon-mmd MmdRuntime and an MmdModel');
+  }
+  if (!(Number.isFinite(frames) && frames > 0)) throw invalid('babylon', `playTransition: frames must be a number > 0, got ${frames}`);
+  const first = model.createRuntimeAnimation(transition), second = model.createRuntimeAnimation(next);
+  model.setRuntimeAnimation(first);
+  runtime.setManualAnimationDuration(Number.MAX_SAFE_INTEGER);
+  void runtime.seekAnimation(0, true);
+  let loop = null;
+  const observer = runtime.onAnimationTickObservable.add(() => {
+    const t = runtime.currentFrameTime;
+    if (t < frames) return;
+    runtime.onAnimationTickObservable.remove(observer);
+    model.setRuntimeAnimation(second);
+    model.destroyRuntimeAnimation(first);
+    const at = nextFrame + (t - frames);
+    void runtime.seekAnimation(loopFrames > 0 ? at % loopFrames : at, true);
+    if (loopFrames > 0) loop = loopRuntimeAnimation(runtime, loopFrames);
+    else runtime.setManualAnimationDuration(null);
+  });
+  return {
+    dispose() {
+      runtime.onAnimationTickObservable.remove(observer);
+      loop?.dispose();
+    },
+  };
+}
+
+/**
  * Loop a babylon-mmd MmdRuntime's animation clock over frames [0, loopFrames): babylon-mmd itself
  * plays to the end of the longest animation and pauses there. While the loop runs the runtime's
  * duration is unbounded (setManualAnimationDuration) and every tick that passes loopFrames seeks

@@ -1056,6 +1056,254 @@ export interface ProcMotion {
   bakeGroove(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, config: GrooveSettingsInput, bpm: number | BeatGridInput, options?: GrooveBakeOptions): { vmd: Uint8Array; report: GrooveBakeReport };
 }
 
+// ---- idle (js-glue/idle.js; docs/idle.md) ----------------------------------------------------------
+
+/** The idle's parameters (every one optional; the defaults in brackets). */
+export interface IdleParams {
+  /** How much everything moves, 0..1 [0.5]. */
+  intensity?: number;
+  /** How often things happen, 0.25..3 [1]: holds and moves last 1 / speed as long. */
+  speed?: number;
+  /** Weight shifts, 0..1 [0.5]: up to 0.16 leg lengths sideways at intensity 1. */
+  bodySway?: number;
+  /** How far and how often the head looks around, 0..1 [0.5]. */
+  headMovement?: number;
+  /** Gestures, 0..1 [0.5]: 0 none, 0.5 one every 16 s, 1 one every 8 s. */
+  gestureFrequency?: number;
+  /** The shortest loop, seconds, 30..300 [32]. */
+  duration?: number;
+  /** The blink morph's weight, 0..1 [1]; 0 = no blinks. */
+  blink?: number;
+  /** What happens when [1]. */
+  seed?: number;
+  /** Key fit tolerances: units [0.01], degrees [0.2]. */
+  positionTolerance?: number;
+  rotationTolerance?: number;
+}
+
+/** The `state` argument: parameters from `state.idle.X`, then `state.idleX`, then `state.X`. */
+export type IdleState = IdleParams & {
+  idle?: IdleParams;
+  [key: `idle${string}`]: unknown;
+};
+
+/** A weight shift or a gesture of the loop, in frames. */
+export interface IdleEvent {
+  kind: 'shift' | 'touchHair' | 'lookAtHand' | 'adjustClothes' | 'stretch';
+  start: number;
+  end: number;
+  /** A shift: where the weight goes, -1 the right leg .. 1 the left. */
+  weight?: number;
+  /** A gesture: the hand(s). */
+  hand?: 'left' | 'right' | 'both';
+}
+
+/** What the whole body does when MMD plays a motion (measured with the MMD-exact evaluator). */
+export interface BodyReport {
+  frames: number;
+  /** Per hand, the least distance from the wrist or the middle fingertip to the body's capsules (torso,
+   * head, thighs; negative: inside), where and which; null for a model without arms. */
+  hands: { left: HandClearance; right: HandClearance } | null;
+  /** How far each wrist moves: the largest of its ranges along X, Y and Z (left, right). */
+  wristRange: [number, number];
+  /** The largest angle between the head's orientation and its orientation at frame 0. */
+  headTurnDeg: number;
+  /** The fastest the pelvis moves, units per second. */
+  pelvisSpeed: number;
+  /** The loop's seam: the largest distance between a bone at the last frame and at frame 0. */
+  loopGap: number;
+}
+
+/** How near a hand comes to the body: the distance, where and to which capsule. */
+export interface HandClearance {
+  clearance: number;
+  frame: number;
+  capsule: 'torso' | 'head' | 'leftThigh' | 'rightThigh';
+}
+
+/** generateIdleVmd's result. */
+export interface IdleResult {
+  /** The VMD file. */
+  vmd: Uint8Array;
+  /** Loop length; the keys at loopFrames equal those at frame 0. */
+  loopFrames: number;
+  /** The tempo events follow (0 without one), and frames per unit (a beat, or 15 frames). */
+  bpm: number;
+  unitFrames: number;
+  keyCount: number;
+  morphKeyCount: number;
+  maxPositionError: number;
+  maxRotationErrorDeg: number;
+  /** The model's names of the bones that received keys. */
+  usedBones: string[];
+  /** Semi-standard names of idle bones the model lacks. */
+  missingBones: string[];
+  blinkMorph: string | null;
+  /** How far センター was lowered at most so that the legs reach; the hanging upper arm's angle below
+   * horizontal. */
+  crouch: number;
+  armHangDeg: number;
+  events: IdleEvent[];
+  /** The parameters used, defaults filled in. */
+  params: Required<IdleParams> & { bpm: number };
+  /** Where the ankles stand (the same every frame, the feet flat). */
+  plan: {
+    ankles: [[number, number, number], [number, number, number]];
+    floor: [number, number];
+    heel: [[number, number, number], [number, number, number]];
+    ball: [[number, number, number], [number, number, number]];
+  };
+  /** The feet as MMD plays them (limbs left and right), or null with bone names only. */
+  report: LandingReport | null;
+  /** The whole body as MMD plays it, or null with bone names only. */
+  body: BodyReport | null;
+}
+
+/** Parameter names the idle reads. */
+export const IDLE_PARAMETERS: readonly (keyof IdleParams)[];
+
+export interface ProcMotion {
+  /**
+   * A character standing at ease, as a looping VMD ('motion' module): weight shifts, breathing, a head
+   * that looks around, relaxed arms and small gestures, the feet landed on the model. The arguments are
+   * generateCatwalkVmd's: no model at all is the standard figure on the mannequin; a skeleton as PMX/PMD
+   * bytes or readPmx's lands the feet on it and measures `report` and `body`.
+   */
+  generateIdleVmd(
+    state: IdleState | null,
+    bpm: number | null | BeatGridInput,
+    morphNames: readonly string[] | null,
+    boneNames: readonly string[] | null,
+    options?: { skeleton?: CatwalkSkeleton },
+  ): IdleResult;
+}
+
+// ---- the lifelike layer (js-glue/lifelike.js; docs/lifelike.md) -------------------------------------
+
+/** The lifelike layer's settings (every one optional; the defaults in brackets). */
+export interface LifelikeSettings {
+  /** The blink morph's weight when shut, 0..1 [1]; 0 = no blinks. */
+  blink?: number;
+  /** Seconds between blinks, [min, max] within 0.5..60 [[2, 10]]. */
+  blinkInterval?: [number, number];
+  /** 0 = 0.1 s a blink .. 1 = 0.3 s [0.5]. */
+  blinkDuration?: number;
+  /** 0 = a breath every 5 s .. 1 = every 3 s [0.3]. */
+  breathRate?: number;
+  /** 0..1 [0.5]; 0 = no breathing. */
+  breathDepth?: number;
+  /** Micro-moves of head, neck and spine, 0..1 [0.25]. */
+  microMoveExtent?: number;
+  /** Their cycle, seconds, 1..10 [3]. */
+  microMoveCycle?: number;
+  /** Degrees the eyes turn before the head follows, 0..45 [12]. */
+  eyeContact?: number;
+  /** The share of the gaze beyond eyeContact the head takes, 0..1 [0.7]. */
+  headTurn?: number;
+  /** Degrees the gaze wanders, 0..60 [10]. */
+  gazeRange?: number;
+  /** Saccade size, 0..1 [1]; 0 = none. */
+  saccades?: number;
+  seed?: number;
+}
+
+/** One instant of the layer (Lifelike.sample). */
+export interface LifelikeFrame {
+  /** The blink morph's weight. */
+  blink: number;
+  /** 4 numbers (x, y, z, w) per channel: offsets to multiply onto the bones' local rotations. */
+  rotations: Float32Array;
+  channels: readonly LifelikeChannel[];
+}
+
+/** A channel of the layer and the model's bone for it (-1: none). */
+export interface LifelikeChannel {
+  readonly name: 'eyes' | 'leftEye' | 'rightEye' | 'head' | 'neck' | 'spine' | 'chest' | 'leftShoulder' | 'rightShoulder';
+  readonly bone: number;
+  readonly boneName: string | null;
+}
+
+/** The layer on one model, sampled per frame (createLifelike). Call dispose() when done. */
+export interface Lifelike {
+  readonly channels: readonly LifelikeChannel[];
+  /** The model's blink morph, or null. */
+  readonly blinkMorph: string | null;
+  /** Seconds a breath takes. */
+  readonly breathSeconds: number;
+  /** The layer at `seconds` (any order); the object is reused by the next call. */
+  sample(seconds: number): LifelikeFrame;
+  /** Free the layer's memory in the module (idempotent). */
+  dispose(): void;
+}
+
+/** What bakeLifelike wrote. */
+export interface LifelikeReport {
+  /** The layer covers 0 .. frames and repeats with that period. */
+  frames: number;
+  keyedBones: number;
+  boneKeys: number;
+  morphKeys: number;
+  /** Keys of the base copied unchanged. */
+  copiedKeys: number;
+  blinks: number;
+  /** Seconds between blink starts, the seam included. */
+  minBlinkInterval: number;
+  maxBlinkInterval: number;
+  maxRotationErrorDeg: number;
+  /** Bones and the morph the base keys: left to it. */
+  skipped: string[];
+}
+
+/** Settings as an object, as JSON text, or null for the defaults. */
+export type LifelikeSettingsInput = LifelikeSettings | string | null | undefined;
+
+export interface ProcMotion {
+  /** The settings with every default filled in, checked as the core reads them ('motion' module). */
+  lifelikeSettings(settings?: LifelikeSettingsInput): Required<LifelikeSettings>;
+  /** The layer on a model, for per-frame use (applyLifelikeToMmdModel in procmotion/babylon). */
+  createLifelike(settings: LifelikeSettingsInput, skeleton: SkeletonInput): Lifelike;
+  /** The layer baked over a motion (or the rest pose, `baseVmd` null): every base key kept, the layer
+   * where the base leaves room, repeating with the base's length (options.frames overrides it). */
+  bakeLifelike(baseVmd: Uint8Array | ArrayBuffer | Vmd | null, skeleton: SkeletonInput, settings?: LifelikeSettingsInput,
+    options?: { frames?: number }): { vmd: Uint8Array; report: LifelikeReport };
+}
+
+// ---- transitions (js-glue/transition.js; docs/modes.md) ---------------------------------------------
+
+/** Where a transition starts, where it goes and how long it takes. */
+export interface TransitionOptions {
+  /** The outgoing motion's frame when the change comes [0]. */
+  fromFrame?: number;
+  /** The incoming motion's frame the blend starts at [0]. */
+  toFrame?: number;
+  /** The blend's length in frames, 4..300 [30]. */
+  frames?: number;
+  /** The incoming motion's loop length, when it loops [0: it plays on]. */
+  toLoopFrames?: number;
+}
+
+/** What bakeTransition did and how the feet play. */
+export interface TransitionReport {
+  frames: number;
+  /** Feet that stepped, and how far each moved (0: it stayed). */
+  steps: number;
+  stepDistance: [number, number];
+  keyedBones: number;
+  keyCount: number;
+  /** The feet as MMD plays the transition (stances: the planted frames), or null for a model whose legs
+   * have no IK. */
+  landing: LandingReport | null;
+}
+
+export interface ProcMotion {
+  /**
+   * A transition from one motion into another on a model ('motion' module): play `vmd` (frames 0 ..
+   * frames), then the incoming motion from `nextFrame`.
+   */
+  bakeTransition(fromVmd: Uint8Array | ArrayBuffer | Vmd, toVmd: Uint8Array | ArrayBuffer | Vmd, skeleton: SkeletonInput,
+    options?: TransitionOptions): { vmd: Uint8Array; frames: number; nextFrame: number; report: TransitionReport };
+}
+
 // ---- rig analysis (js-glue/rig.js, docs/models.md) ----------------------------------------------------
 
 /** Role names: 'root', 'center', 'groove', 'waist', 'lowerBody', 'upperBody', 'upperBody2', ..., 'leftLegIk', 'rightToeEx' (docs/models.md). */

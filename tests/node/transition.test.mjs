@@ -65,3 +65,38 @@ test('bakeTransition checks its arguments', () => {
   const same = pm.bakeTransition(idle.vmd, idle.vmd, bytes, { fromFrame: 100, toFrame: 100, toLoopFrames: idle.loopFrames });
   assert.equal(same.report.steps, 0, 'into the same pose: no step');
 });
+
+test('playTransition in babylon-mmd: the transition plays, the next motion takes over from its frame and loops, no jump',
+  { skip: zooSkip(), timeout: 120_000 }, async () => {
+    const { createMmdScene, disposeMmdScene, loadBabylonMmd, boneIndex } = await import('./support/babylon.mjs');
+    const { createIdleAnimationAsync, createTransitionAnimationAsync, loadVmdAnimationAsync, playTransition } = await import('../../js-glue/babylon.js');
+    const bytes = pm.mannequinPmx();
+    const ctx = await createMmdScene(bytes);
+    try {
+      const { VmdLoader } = await loadBabylonMmd();
+      const idle = await createIdleAnimationAsync(pm, ctx.model, {}, null, { VmdLoader, modelBytes: bytes });
+      const walk = pm.generateCatwalkVmd({}, 120, null, null, { skeleton: bytes });
+      const { animation, result } = await createTransitionAnimationAsync(pm, bytes, idle.result.vmd, walk.vmd,
+        { fromFrame: 200, frames: 30, toLoopFrames: walk.loopFrames, VmdLoader });
+      const next = await loadVmdAnimationAsync(walk.vmd, { VmdLoader });
+      const play = playTransition(ctx.runtime, ctx.model, animation, next, { frames: result.frames, nextFrame: result.nextFrame, loopFrames: walk.loopFrames });
+      await ctx.runtime.playAnimation();
+      const head = boneIndex(ctx, '頭'), step = 1;
+      const times = [], ys = [];
+      for (let tick = 0; tick < 30 + 2 * walk.loopFrames; tick++) {
+        ctx.runtime.beforePhysics((step / 30) * 1000);
+        ctx.runtime.afterPhysics();
+        await new Promise((ok) => setImmediate(ok));
+        times.push(ctx.runtime.currentFrameTime);
+        const w = ctx.model.worldTransformMatrices;
+        ys.push([w[16 * head + 12], w[16 * head + 13], w[16 * head + 14]]);
+      }
+      assert.ok(times.slice(40).every((t) => t >= 0 && t < walk.loopFrames), 'the walk loops once it took over');
+      let jump = 0;
+      for (let i = 1; i < ys.length; i++) jump = Math.max(jump, Math.hypot(ys[i][0] - ys[i - 1][0], ys[i][1] - ys[i - 1][1], ys[i][2] - ys[i - 1][2]));
+      assert.ok(jump < 0.5, `the head moves at most ${jump.toFixed(3)} in a frame`);
+      play.dispose();
+    } finally {
+      disposeMmdScene(ctx);
+    }
+  });

@@ -19,7 +19,7 @@ import { consumerProject, packPackage, wasmBuilt } from './support/package.mjs';
 const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-scripts/build.sh wasm)';
 
 const PROGRAM = `import { createProcMotion, ProcMotionError, CATWALK_PARAMETERS, type CatwalkResult, type Vmd } from 'procmotion';
-import { applyGrooveToMmdModel, createCatwalkAnimationAsync, getModelInfo, loopRuntimeAnimation } from 'procmotion/babylon';
+import { applyGrooveToMmdModel, applyLifelikeToMmdModel, createCatwalkAnimationAsync, createIdleAnimationAsync, createTransitionAnimationAsync, getModelInfo, loopRuntimeAnimation, playTransition } from 'procmotion/babylon';
 import { createProcMotion as createAll, ProcMotionError as AllError, type ProcMotion } from 'procmotion/all';
 import type { MmdModel } from 'babylon-mmd/esm/Runtime/mmdModel.js';
 import type { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
@@ -66,6 +66,20 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const kp = pm.toKeypoints(walk.vmd, { format: 'vmd', fps: 30 });
   await pm.loadAsync('vrm');
   const vrm: Uint8Array = pm.pmxToVrm(pmx, { materials: 'unlit', meta: { authors: ['me'] } }).glb;
+  const idle = pm.generateIdleVmd({ bodySway: 0.7, idle: { seed: 3 } }, 120, null, null, { skeleton: pmx });
+  const hands: number = (idle.body?.hands?.left.clearance ?? 0) + idle.loopFrames + idle.events.length + (idle.report?.maxSlide ?? 0);
+  const { animation: idleAnim, loopFrames: idleLoop } = await createIdleAnimationAsync(pm, model, { gestureFrequency: 1 }, null, { modelBytes: pmx });
+  const life = pm.createLifelike({ eyeContact: 15, blinkInterval: [3, 8] }, pmx);
+  const blink: number = applyLifelikeToMmdModel(life, model, 2.5).blink + life.sample(3).rotations[3];
+  life.dispose();
+  const layered = pm.bakeLifelike(walk.vmd, pmx, { breathRate: 0.5 }).report.blinks;
+  const { animation: tr, result: trResult } = await createTransitionAnimationAsync(pm, pmx, idle.vmd, walk.vmd, { fromFrame: 100, toLoopFrames: walk.loopFrames });
+  playTransition(runtime, model, tr, idleAnim, { frames: trResult.frames, nextFrame: trResult.nextFrame, loopFrames: idleLoop }).dispose();
+  const steps: number = pm.bakeTransition(walk.vmd, idle.vmd, pmx).report.steps + hands + blink + layered;
+  // @ts-expect-error: an unknown idle parameter
+  pm.generateIdleVmd({ bodySwing: 0.8 }, null, null, null);
+  // @ts-expect-error: blinkInterval is [min, max]
+  pm.createLifelike({ blinkInterval: 4 }, pmx);
   const names: readonly string[] = CATWALK_PARAMETERS;
   try {
     pm.readVmd(new Uint8Array(4));
@@ -123,7 +137,7 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const ankles: number[] = walk.plan.ankles;
   // @ts-expect-error: materials is 'mtoon' or 'unlit'
   pm.pmxToVrm(pmx, { materials: 'pbr' });
-  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0) + vrm.length + (footError ?? 0) + active.length + ankles.length + (landed ? 1 : 0) + strikeError + (valleyError ?? 0) + (keyframeSync ?? 0) + tapped + detected;
+  return frames + pose.positions.length + baked.length + kp.frameCount + names.length + canonical.length + rawName.length + (reach ?? 0) + vrm.length + (footError ?? 0) + active.length + ankles.length + (landed ? 1 : 0) + strikeError + (valleyError ?? 0) + (keyframeSync ?? 0) + tapped + detected + steps;
 }
 `;
 
