@@ -67,6 +67,8 @@ extern const size_t cli_command_count;
 CLI_COMMAND(inspect);
 CLI_COMMAND(catwalk);
 CLI_COMMAND(idle);
+CLI_COMMAND(lifelike);
+CLI_COMMAND(transition);
 CLI_COMMAND(keypoints);
 CLI_COMMAND(humanoid);
 CLI_COMMAND(mannequin);

@@ -13,6 +13,8 @@ const cli_command cli_commands[] = {
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
     {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
     {"idle", "write a character standing at ease (looping VMD)", cmd_idle_usage, cmd_idle},
+    {"lifelike", "bake blinks, breathing, gaze and micro-moves over a VMD", cmd_lifelike_usage, cmd_lifelike},
+    {"transition", "bake the blend from one motion into another (no pop)", cmd_transition_usage, cmd_transition},
     {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
      cmd_keypoints},
     {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},

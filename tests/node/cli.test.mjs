@@ -78,3 +78,31 @@ test('bad input exits 1 with one line naming the problem', { skip: skipNoCli }, 
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /cannot read/);
 });
+
+test('procmotion idle, lifelike and transition: a mode change made on the command line', { skip: skipNoCli || (existsSync(FIXTURES) ? false : 'SKIP: no fixtures') }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pm-idle-'));
+  try {
+    const model = `${FIXTURES}pmx/yw_test_model/yw_test_model.pmx`;
+    const idle = run('idle', '--model', model, '--bpm', '120', '--seed', '4', '-o', join(dir, 'idle.vmd'));
+    assert.equal(idle.status, 0, idle.stderr);
+    const i = JSON.parse(idle.stdout);
+    assert.ok(i.loopFrames >= 900 && i.report.landed && i.body.hands.left.clearance > 0 && i.params.seed === 4);
+    assert.equal(run('idle', '--body-sway', '3', '-o', join(dir, 'x.vmd')).stderr.trim(), 'procmotion idle: idle: bodySway must be a number in [0, 1], got 3');
+    const walk = run('catwalk', '--model', model, '--bpm', '120', '-o', join(dir, 'walk.vmd'));
+    assert.equal(walk.status, 0, walk.stderr);
+    const loop = JSON.parse(walk.stdout).loopFrames;
+    const tr = run('transition', '--model', model, '--from', join(dir, 'idle.vmd'), '--to', join(dir, 'walk.vmd'), '--from-frame', '300',
+      '--loop', String(loop), '-o', join(dir, 't.vmd'));
+    assert.equal(tr.status, 0, tr.stderr);
+    const t = JSON.parse(tr.stdout);
+    assert.ok(t.frames === 30 && t.nextFrame === 30 && t.landing.maxSlide < 0.003, tr.stdout);
+    writeFileSync(join(dir, 'life.json'), '{"blinkInterval": [2, 4]}');
+    const life = run('lifelike', '--model', model, '--vmd', join(dir, 'walk.vmd'), '--settings', join(dir, 'life.json'), '-o', join(dir, 'life.vmd'));
+    assert.equal(life.status, 0, life.stderr);
+    const l = JSON.parse(life.stdout);
+    assert.ok(l.skipped.includes('頭') && l.keyedBones >= 1, life.stdout);
+    assert.equal(run('lifelike', '-o', join(dir, 'y.vmd')).status, 2, 'no model: a usage error');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
