@@ -980,6 +980,70 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('idle mode: the change from the catwalk blends; the character stands at ease, feet planted; Lifelike blinks and looks; Physics builds', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      // the change from the walk plays a transition into the idle: the feet planted or stepping
+      await page.locator('#mode').selectOption('idle');
+      await page.waitForFunction(() => window.demo.app.motionMode === 'idle' && window.demo.viewer.motion?.next, null, { timeout: 30_000 });
+      const tr = await page.evaluate(() => window.demo.app.transition.report);
+      assert.ok(tr.frames === 30 && tr.landing.maxSlide < 0.003 && tr.landing.maxError < 0.01, JSON.stringify(tr));
+      await page.waitForFunction(() => !window.demo.viewer.motion.next, null, { timeout: 30_000 });
+      const idle = await page.evaluate(() => ({ loop: window.demo.viewer.loopFrames, name: window.demo.app.motion.name,
+        body: window.demo.app.motion.body, params: document.querySelectorAll('#mode-controls .param').length }));
+      assert.ok(idle.loop >= 900 && idle.name === 'idle-1' && idle.params === 7, JSON.stringify(idle));
+      assert.ok(idle.body.hands.left.clearance > 0 && idle.body.hands.right.clearance > 0);
+      // in babylon-mmd (the page's runtime): the ankles stay, the pelvis and the wrists move
+      const at = [];
+      for (const f of [60, 240, 420, 600, 780]) {
+        await showFrame(page, f);
+        at.push({ ankle: await bonePosition(page, '左足首'), pelvis: await bonePosition(page, '下半身'), wrist: await bonePosition(page, '右手首') });
+      }
+      const spread = (k) => Math.max(...at.map((p) => distance(p[k], at[0][k])));
+      assert.ok(spread('ankle') < 0.01, `the ankle moves ${spread('ankle')}`);
+      assert.ok(spread('pelvis') > 0.05 && spread('wrist') > 0.05, `pelvis ${spread('pelvis')}, wrist ${spread('wrist')}`);
+      await page.screenshot({ path: join(OUT, 'idle.png') });
+      // a parameter regenerates (no transition within a mode)
+      const before = await page.evaluateHandle(() => window.demo.app.motion);
+      await page.locator('input[data-param="seed"]').fill('7');
+      await page.waitForFunction((old) => window.demo.app.motion !== old && window.demo.app.motion.name === 'idle-7', before, { timeout: 10_000 });
+      assert.equal(await page.evaluate(() => window.demo.viewer.motion.next), null);
+
+      // Lifelike: the blink morph closes now and then, the eyes turn, while the motion plays on
+      await page.evaluate(() => window.demo.viewer.play());
+      await page.locator('#opt-lifelike').check();
+      const seen = await page.evaluate(async () => {
+        const m = window.demo.viewer.model.mmdModel, eyes = m.runtimeBones.find((b) => b.name === '両目').linkedBone;
+        let shut = 0, turned = 0;
+        for (let i = 0; i < 240; i++) {
+          await new Promise((ok) => requestAnimationFrame(ok));
+          if (m.morph.getMorphWeight('まばたき') > 0.5) shut++;
+          if (Math.abs(eyes.rotationQuaternion.w) < 0.99999) turned++;
+        }
+        return { shut, turned, layer: !!window.demo.app.lifelike };
+      });
+      assert.ok(seen.layer && seen.turned > 100, JSON.stringify(seen));
+      await page.locator('#opt-lifelike').uncheck();
+      assert.equal(await page.evaluate(() => window.demo.app.lifelike), null);
+
+      // Physics: a model with rigid bodies is built with babylon-mmd's physics (its wasm fetched then)
+      if (!NO_FIXTURES) {
+        const dir = fixturePath('pmx/yw_test_model');
+        await page.locator('#file-model').setInputFiles([join(dir, 'yw_test_model.pmx'), join(dir, 'tex/diffuse.png'), join(dir, 'tex/sph.png')]);
+        await page.waitForFunction(() => window.demo.app.model?.name === 'yw_test_model.pmx', null, { timeout: 60_000 });
+        const phys = await page.evaluate(() => ({ on: document.querySelector('#opt-physics').checked, built: window.demo.viewer.model.physics,
+          bodies: window.demo.viewer.model.rigidBodies }));
+        assert.deepEqual(phys, { on: true, built: true, bodies: 19 });
+        await page.locator('#opt-physics').uncheck();
+        await frames(page, 3);
+        assert.equal(await page.evaluate(() => Math.max(...window.demo.viewer.model.mmdModel.rigidBodyStates)), 0, 'physics off: the bodies follow the bones');
+      }
+      assert.deepEqual(errors, [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('docs/demo.png (PM_UPDATE_DOCS_SCREENSHOT=1)', { skip: !process.env.PM_UPDATE_DOCS_SCREENSHOT && 'set PM_UPDATE_DOCS_SCREENSHOT=1 to rewrite docs/demo.png' }, async () => {
     const { page, context } = await demo.open({ viewport: { width: 1040, height: 660 } });
     try {

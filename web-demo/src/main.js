@@ -114,7 +114,7 @@ function createApp(pm, viewer) {
     }
     let ok;
     try {
-      const blend = !sameMode && app.blend && app.motion && viewer.motion && !viewer.motion.next ? transitionInto(app, r) : null;
+      const blend = !sameMode && app.blend && mode.blend !== false && app.motion && viewer.motion && !viewer.motion.next ? transitionInto(app, r) : null;
       app.transition = blend;
       ok = blend
         ? await viewer.setMotion(blend.vmd, { name: 'transition', loopFrames: blend.frames,

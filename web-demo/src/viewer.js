@@ -232,8 +232,7 @@ export class Viewer {
       if (motion?.vmdBytes) await this.setMotion(motion.vmdBytes, { name: motion.name, loopFrames: motion.loopFrames, beatFrames: motion.beatFrames });
       return;
     }
-    m.mmdModel.rigidBodyStates?.fill(on ? 1 : 0);
-    if (on) this.runtime.initializeMmdModelPhysics(m.mmdModel);
+    if (on) this.runtime.initializeMmdModelPhysics(m.mmdModel); // from where the bones are now
   }
 
   // ---- model -------------------------------------------------------------------------------------
@@ -351,7 +350,7 @@ export class Viewer {
       mmdModel.morph.resetMorphWeights();
       mmdModel.ikSolverStates.fill(1);
     }
-    this.motion = { handle, loopFrames: loop, beatFrames, name, vmdBytes,
+    this.motion = { handle, loopFrames: loop, beatFrames: next ? next.beatFrames ?? 0 : beatFrames, name, vmdBytes,
       next: next ? { ...next, vmdBytes: next.vmd, handle: mmdModel.createRuntimeAnimation(nextAnimation) } : null };
     this.frame = frame;
     this._evaluate();
@@ -368,12 +367,13 @@ export class Viewer {
     this.frame = (n.frame + over) % n.loopFrames;
   }
 
+  /** The motion's loop: while a transition plays, the loop of the motion it leads into. */
   get loopFrames() {
-    return this.motion?.loopFrames ?? 0;
+    return this.motion?.next?.loopFrames ?? this.motion?.loopFrames ?? 0;
   }
 
   play() {
-    if (!this.loop && this.frame >= this.loopFrames) this.frame = 0;
+    if (!this.loop && !this.motion?.next && this.frame >= this.loopFrames) this.frame = 0;
     this.playing = true;
     for (const fn of this.onPlayState) fn(true);
   }
@@ -384,6 +384,7 @@ export class Viewer {
   }
 
   seek(frame) {
+    if (this.motion?.next) this._advance(0); // seeking ends a transition: the motion it leads into is there
     const n = this.loopFrames;
     this.frame = n ? Math.max(0, Math.min(frame, n)) : 0;
     this._evaluate();
@@ -394,6 +395,7 @@ export class Viewer {
     const song = this.playing && this.clock ? this.clock() : null;
     if (song !== null && song !== undefined) {
       // locked to the music: the song's time through the grid the motion was made on (frame 0 = 0 s)
+      if (this.motion.next) this._advance(0);
       const n = this.motion.loopFrames;
       let f = song * 30;
       if (f >= n) f = this.loop ? f % n : n;
@@ -401,7 +403,7 @@ export class Viewer {
     } else if (this.playing) {
       const dt = Math.min(this.engine.getDeltaTime(), 100) / 1000;
       let f = this.frame + dt * 30;
-      const n = this.motion.loopFrames;
+      const n = this.motion.loopFrames; // (a transition's own length)
       if (f >= n && this.motion.next) {
         this._advance(f - n);
         this._evaluate();
@@ -421,6 +423,9 @@ export class Viewer {
     // Synchronous without an audio player; with forceEvaluate the pose follows even while the
     // runtime is paused, and the runtime's registered step then solves IK and appends.
     this.runtime.seekAnimation(this.frame, true);
+    // physics off on a model built with it: every body follows its bone (the motion's keys set the
+    // states each frame, from the physics toggle of their interpolation bytes)
+    if (!this.physics && this.model?.physics) this.model.mmdModel.rigidBodyStates.fill(0);
     this.afterAnimate?.(this.frame);
     for (const fn of this.onFrame) fn(this.frame);
   }

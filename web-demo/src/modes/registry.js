@@ -8,6 +8,7 @@
 //   mount(container, app) {},       // build the mode's controls into `container`; return { dispose() }
 //   ready(app) -> boolean,          // can it generate now (e.g. a VMD has been loaded)?
 //   generate(app) -> { vmd, loopFrames, beatFrames, name, keyCount?, usedBones?, missingBones? }
+//   blend: false,                   // no transition into this mode (default: a mode change blends)
 // })
 //
 // Modes call app.regenerate() when one of their controls changes.

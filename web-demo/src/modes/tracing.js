@@ -304,6 +304,7 @@ class TracingController {
 
 registerMode({
   id: 'tracing',
+  blend: false, // an editor: the live pose answers at once, no transition into it
   order: 30,
   requires: (pm) => typeof pm.createTimeline === 'function' && typeof pm.sampleTrajectory === 'function',
   mount(container, app) {
