@@ -166,6 +166,12 @@ export const PLAN = [
   // the cost of closing the loop: the same loops from bone names alone (nothing to land on)
   { row: 'catwalk', inputs: () => ['default', 'uturn'], js: ['procmotion wasm, names only (no landing)'] },
   {
+    row: 'idle',
+    inputs: (inp) => ['default', 'beat120', join(inp.fixtures, 'pmx/yw_test_model/yw_test_model.pmx')]
+      .filter((p) => !p.includes('/') || existsSync(p)),
+    js: ['procmotion wasm'],
+  },
+  {
     row: 'keypoints',
     inputs: (inp) => [
       ...['bvh/cmu_131_01.bvh', 'vmd/mei_greeting.vmd', 'vmd/gene_02_laugh.vmd', 'gltf/RobotExpressive.glb']

@@ -25,7 +25,7 @@ const char cmd_lifelike_usage[] =
 int cmd_lifelike(int argc, char **argv) {
     const char *output = NULL, *model_path = NULL, *vmd_path = NULL, *settings_path = NULL;
     double frames = 0, seed = -1;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return cli_fail("lifelike", "%s needs a value (see procmotion lifelike --help)", a), 2;
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) output = v;
@@ -40,7 +40,6 @@ int cmd_lifelike(int argc, char **argv) {
         } else {
             return cli_fail("lifelike", "unknown option '%s' (see procmotion lifelike --help)", a), 2;
         }
-        i++;
     }
     if (!output) return cli_fail("lifelike", "no output file (-o out.vmd)"), 2;
     if (!model_path) return cli_fail("lifelike", "no model (--model model.pmx)"), 2;

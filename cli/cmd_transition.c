@@ -37,7 +37,7 @@ static pm_vmd *read_vmd(const char *path, pm_error *err) {
 int cmd_transition(int argc, char **argv) {
     const char *output = NULL, *model_path = NULL, *from_path = NULL, *to_path = NULL;
     pm_transition_options o = {0};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return cli_fail("transition", "%s needs a value (see procmotion transition --help)", a), 2;
         double d = 0;
@@ -54,7 +54,6 @@ int cmd_transition(int argc, char **argv) {
         } else {
             return cli_fail("transition", "unknown option '%s' (see procmotion transition --help)", a), 2;
         }
-        i++;
     }
     if (!output || !model_path || !from_path || !to_path)
         return cli_fail("transition", "needs --model, --from, --to and -o (see procmotion transition --help)"), 2;

@@ -21,6 +21,8 @@
 #include "procmotion/gltf.h"
 #include "procmotion/groove.h"
 #include "procmotion/humanoid.h"
+#include "procmotion/idle.h"
+#include "procmotion/lifelike.h"
 #include "procmotion/ik.h"
 #include "procmotion/keypoints.h"
 #include "procmotion/mannequin.h"
@@ -919,6 +921,59 @@ typedef struct pm_fuzz_target {
     void (*fn)(const uint8_t *data, size_t size);
 } pm_fuzz_target;
 
+/* Lifelike settings: what reads back writes the same, and the layer on the mannequin (aperiodic and
+ * periodic) gives finite rotations and a blink weight within [0, 1] at any time. */
+static void pm_fuzz_lifelike_json(const uint8_t *data, size_t size) {
+    pm_lifelike_settings s;
+    pm_error err = {0};
+    if (pm_lifelike_settings_from_json((const char *)data, size, &s, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.message[0]);
+        return;
+    }
+    size_t n = 0;
+    PM_FUZZ_CHECK(pm_lifelike_settings_to_json(&s, NULL, 0, &n, &err) == PM_OK);
+    char *text = malloc(n + 1);
+    PM_FUZZ_CHECK(text && pm_lifelike_settings_to_json(&s, text, n + 1, &n, &err) == PM_OK);
+    pm_lifelike_settings back;
+    PM_FUZZ_CHECK(pm_lifelike_settings_from_json(text, n, &back, &err) == PM_OK);
+    free(text);
+    pm_target_model m = {0};
+    m.skeleton = pm_fuzz_mannequin();
+    static const double times[] = {0, 1.5, 1e4, -3, 0.25, 1e9};
+    for (int period = 0; period < 2; period++) {
+        pm_lifelike_options o = {0};
+        o.period = period ? 7.3 : 0;
+        pm_lifelike *l = NULL;
+        PM_FUZZ_CHECK(pm_lifelike_create(&m, &s, &o, &l, &err) == PM_OK);
+        for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+            pm_lifelike_frame f;
+            pm_lifelike_sample(l, times[k], &f);
+            PM_FUZZ_CHECK(f.blink >= 0 && f.blink <= 1);
+            for (int c = 0; c < PM_LIFELIKE_CHANNEL_COUNT; c++)
+                PM_FUZZ_CHECK(isfinite(f.rotation[c].x) && isfinite(f.rotation[c].y) && isfinite(f.rotation[c].z) && isfinite(f.rotation[c].w));
+        }
+        pm_lifelike_free(l);
+    }
+}
+
+/* Idle parameters: a loop on the mannequin, finite and writable, or a message. */
+static void pm_fuzz_idle_json(const uint8_t *data, size_t size) {
+    pm_idle_params p;
+    pm_error err = {0};
+    if (pm_idle_params_from_json((const char *)data, size, &p, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.message[0]);
+        return;
+    }
+    pm_vmd *v = NULL;
+    if (pm_idle_generate(&p, NULL, &v, NULL, &err) == PM_OK) {
+        PM_FUZZ_CHECK(v != NULL && v->bones.count > 0);
+        pm_fuzz_check_motion(v);
+    } else {
+        PM_FUZZ_CHECK(v == NULL && err.message[0]);
+    }
+    pm_vmd_free(v);
+}
+
 static const pm_fuzz_target pm_fuzz_targets[] = {
     {"vmd", pm_fuzz_vmd},
     {"pmx", pm_fuzz_pmx},
@@ -939,6 +994,8 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"catwalk_json", pm_fuzz_catwalk_json},
     {"groove_json", pm_fuzz_groove_json},
     {"timeline_json", pm_fuzz_timeline_json},
+    {"lifelike_json", pm_fuzz_lifelike_json},
+    {"idle_json", pm_fuzz_idle_json},
     {"wav", pm_fuzz_wav},
 };
 #define PM_FUZZ_TARGET_COUNT (sizeof pm_fuzz_targets / sizeof pm_fuzz_targets[0])

@@ -372,6 +372,10 @@ static void generator_seeds(void) {
     const char *one = "{\"joints\":{\"head\":{\"amp\":0.5}},\"squat\":{}}";
     seed("groove_json", "one-change.json", one, strlen(one));
     seed("timeline_json", "left-hand-trace.json", t.d, t.n);
+    const char *life = "{\"blinkInterval\":[2,4],\"eyeContact\":20,\"breathRate\":0.8,\"microMoveExtent\":1,\"seed\":3}";
+    seed("lifelike_json", "settings.json", life, strlen(life));
+    const char *idle = "{\"bpm\":120,\"gestureFrequency\":1,\"bodySway\":1,\"duration\":30,\"seed\":2}";
+    seed("idle_json", "gestures.json", idle, strlen(idle));
     free(g.d);
     free(t.d);
 }

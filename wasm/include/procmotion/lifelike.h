@@ -17,8 +17,9 @@
  * WHAT IT DOES (each part only where the model has the bone or morph, found by role with the rig
  * resolver, procmotion/rig.h)
  *   Blinks     the blink morph (pm_rig_target_morph: まばたき, 瞬き, blink, ...) closes at random
- *              intervals within blink_interval (a renewal process: each interval uniform in the range);
- *              one blink in seven is followed by a second 0.1-0.2 s later. A blink lasts 0.1 + 0.2 x
+ *              intervals within blink_interval (each blink jittered about a lattice of the range's mean,
+ *              so that any time is found at once); one blink in seven is followed by a second 0.1-0.2 s
+ *              later. A blink lasts 0.1 + 0.2 x
  *              blink_duration seconds (+-15 %): it closes in 35 % of that, stays shut 15 %, and opens in
  *              the remaining half (slower than it closed). Weights lie in [0, blink].
  *   Breathing  上半身2 (else 上半身) pitches back and the shoulders (左肩, 右肩) rise on the inhale: a

@@ -120,16 +120,20 @@ static double gap_of(const pmi_events *e, int64_t k) { return e->lo + (e->hi - e
 void pmi_events_init(pmi_events *e, uint32_t seed, uint32_t stream, double lo, double hi) {
     memset(e, 0, sizeof *e);
     e->seed = seed, e->stream = stream, e->lo = lo, e->hi = hi;
-    e->k = 0;
-    e->t = 0.3 * lo + (hi - 0.3 * lo) * pmi_uniform(seed, stream, -1); /* the first somewhere in the first interval */
 }
 
-/* The event at or before `x` (the cursor moves there): its index and time. */
-int64_t pmi_events_at(pmi_events *e, double x, double *t) {
-    while (e->t > x) e->t -= gap_of(e, --e->k);
-    for (double next; (next = e->t + gap_of(e, e->k)) <= x;) e->t = next, e->k++;
-    *t = e->t;
-    return e->k;
+double pmi_events_time(const pmi_events *e, int64_t k) {
+    const double mean = 0.5 * (e->lo + e->hi), a = 0.25 * (e->hi - e->lo);
+    return mean * ((double)k + 0.5) + a * (2 * pmi_uniform(e->seed, e->stream + 1000, k) - 1);
+}
+
+int64_t pmi_events_at(const pmi_events *e, double x, double *t) {
+    const double mean = 0.5 * (e->lo + e->hi);
+    double q = floor(x / mean);
+    q = q < -9e15 ? -9e15 : q > 9e15 ? 9e15 : q;
+    int64_t k = (int64_t)q + 1; /* event k - 2 is always at or before x, k + 1 never is */
+    while ((*t = pmi_events_time(e, k)) > x) k--;
+    return k;
 }
 
 /* ---- the layer ---------------------------------------------------------------------------------- */
@@ -282,11 +286,11 @@ void pm_lifelike_get_info(const pm_lifelike *l, pm_lifelike_info *info) {
 
 /* The event of a process at or before x: the cursor (aperiodic) or the periodic list (the last one of the
  * previous period before the first). Returns false when there is none. */
-static bool event_at(pm_lifelike *l, pmi_events *e, const double *list, uint32_t count, double x, int64_t back, int64_t *k,
+static bool event_at(const pm_lifelike *l, const pmi_events *e, const double *list, uint32_t count, double x, int64_t back, int64_t *k,
                      double *t) {
     if (l->period <= 0) {
-        *k = pmi_events_at(e, x, t);
-        for (int64_t b = 0; b < back; b++) *t -= gap_of(e, --*k);
+        *k = pmi_events_at(e, x, t) - back;
+        *t = pmi_events_time(e, *k);
         return true;
     }
     if (!count) return false;

@@ -5,18 +5,19 @@
 #include "common/internal.h"
 #include "procmotion/lifelike.h"
 
-/* A renewal process: event k + 1 follows event k after a gap uniform in [lo, hi] (drawn from the seed,
- * the stream and k), walked from a cursor in either direction. */
+/* Events at random times, every gap within [lo, hi]: event k sits at k x the mean gap, moved by a jitter
+ * of up to a quarter of (hi - lo) either way (drawn from the seed, the stream and k). Any event is found
+ * in constant time, at any time, in any order. */
 typedef struct pmi_events {
     uint32_t seed, stream;
     double lo, hi;
-    int64_t k; /* the cursor: event k at time t */
-    double t;
 } pmi_events;
 
 void pmi_events_init(pmi_events *e, uint32_t seed, uint32_t stream, double lo, double hi);
+/* The time of event k. */
+double pmi_events_time(const pmi_events *e, int64_t k);
 /* The last event at or before x: its index, its time in *t. */
-int64_t pmi_events_at(pmi_events *e, double x, double *t);
+int64_t pmi_events_at(const pmi_events *e, double x, double *t);
 
 struct pm_lifelike {
     pm_allocator allocator;
