@@ -190,7 +190,7 @@ static pm_result json_pose_angles(const cJSON *item, pm_catwalk_params *p, pm_er
     } else {
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: poseArmAngle must be {shoulder, elbow} in degrees");
     }
-    double v;
+    double v = 0;
     pm_result r;
     if (sh && !cJSON_IsNull(sh)) {
         const char *key = "poseArmAngle.shoulder";
