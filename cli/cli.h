@@ -31,6 +31,9 @@ int cli_fail(const char *cmd, const char *fmt, ...);
 int cli_fail_error(const char *cmd, const pm_error *err);
 /* Print JSON to stdout (pretty) and free it. */
 void cli_print_json(cJSON *json);
+/* The summary of a command that wrote `output`: cli_print_json, or to stderr when the file went to
+ * stdout ("-"). Frees it. */
+void cli_print_summary(cJSON *json, const char *output);
 /* True when argv[i] is -h or --help. */
 bool cli_is_help(const char *arg);
 /* Parse a finite double; false when the text is not a number. */
@@ -46,6 +49,16 @@ bool cli_on_path(const char *name);
  * zeroed (no grid). *storage receives the beats (free() it). Returns false after printing an error. */
 bool cli_read_grid(const char *cmd, const char *beats_path, const char *offset_arg, double bpm, pm_beat_grid *grid,
                    double **storage);
+
+/* Amount flags (--hip-sway 0.8): a table of flag names and where the pm_amount sits in a parameter
+ * struct. cli_find_amount: the entry for `flag`, or NULL. cli_merge_amounts: every amount set in `flags`
+ * copied over `params` (flags override a parameter file). */
+typedef struct cli_amount_flag {
+    const char *flag;
+    size_t offset;
+} cli_amount_flag;
+const cli_amount_flag *cli_find_amount(const cli_amount_flag *table, size_t n, const char *flag);
+void cli_merge_amounts(const cli_amount_flag *table, size_t n, const void *flags, void *params);
 
 /* A progress bar on stderr, drawn only when stderr is a terminal: "LABEL [####....] 42% 10/24 UNIT". */
 typedef struct cli_progress {

@@ -92,6 +92,17 @@ void cli_print_json(cJSON *json) {
     cJSON_Delete(json);
 }
 
+void cli_print_summary(cJSON *json, const char *output) {
+    if (output && strcmp(output, "-") == 0) {
+        char *text = cJSON_Print(json);
+        if (text) fprintf(stderr, "%s\n", text);
+        free(text);
+        cJSON_Delete(json);
+    } else {
+        cli_print_json(json);
+    }
+}
+
 bool cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
 
 bool cli_parse_double(const char *text, double *out) {
@@ -214,4 +225,17 @@ bool cli_read_grid(const char *cmd, const char *beats_path, const char *offset_a
     if (ok && pm_beat_grid_check(grid, &err) != PM_OK) ok = false, cli_fail(cmd, "%s: %s", beats_path, err.message);
     if (!ok) free(*storage), *storage = NULL, memset(grid, 0, sizeof *grid);
     return ok;
+}
+
+const cli_amount_flag *cli_find_amount(const cli_amount_flag *table, size_t n, const char *flag) {
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(flag, table[k].flag) == 0) return &table[k];
+    return NULL;
+}
+
+void cli_merge_amounts(const cli_amount_flag *table, size_t n, const void *flags, void *params) {
+    for (size_t k = 0; k < n; k++) {
+        const pm_amount *v = (const pm_amount *)((const char *)flags + table[k].offset);
+        if (v->set) *(pm_amount *)((char *)params + table[k].offset) = *v;
+    }
 }

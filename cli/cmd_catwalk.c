@@ -43,13 +43,8 @@ const char cmd_catwalk_usage[] =
     "  --tolerance X          key fit tolerance in units (default 0.01)\n"
     "  --rotation-tolerance D key fit tolerance in degrees (default 0.2)\n";
 
-typedef struct amount_flag {
-    const char *flag;
-    size_t offset;
-} amount_flag;
-
 #define AF(flag, field) {flag, offsetof(pm_catwalk_params, field)}
-static const amount_flag AMOUNT_FLAGS[] = {
+static const cli_amount_flag AMOUNT_FLAGS[] = {
     AF("--hip-sway", hip_sway),       AF("--step-height", step_height), AF("--stride", stride),
     AF("--cross-step", cross_step),   AF("--hip-twist", hip_twist),     AF("--pelvis-drop", pelvis_drop),
     AF("--torso-twist", torso_twist), AF("--torso-sway", torso_sway),   AF("--lean", lean),
@@ -141,9 +136,7 @@ int cmd_catwalk(int argc, char **argv) {
             } else if (strcmp(a, "--tolerance") == 0) flags.position_tolerance = (float)d, set_tol = true;
             else flags.rotation_tolerance = (float)d, set_rtol = true;
         } else {
-            const amount_flag *af = NULL;
-            for (size_t k = 0; k < sizeof AMOUNT_FLAGS / sizeof AMOUNT_FLAGS[0]; k++)
-                if (strcmp(a, AMOUNT_FLAGS[k].flag) == 0) af = &AMOUNT_FLAGS[k];
+            const cli_amount_flag *af = cli_find_amount(AMOUNT_FLAGS, sizeof AMOUNT_FLAGS / sizeof AMOUNT_FLAGS[0], a);
             if (!af) return cli_fail("catwalk", "unknown option '%s' (see procmotion catwalk --help)", a), 2;
             if (number_arg(a, v, &d)) return 2;
             i++;
@@ -172,10 +165,7 @@ int cmd_catwalk(int argc, char **argv) {
     if (set_rtol) p.rotation_tolerance = flags.rotation_tolerance;
     if (flags.traverse) p.traverse = true;
     if (flags.u_turn) p.u_turn = true;
-    for (size_t k = 0; k < sizeof AMOUNT_FLAGS / sizeof AMOUNT_FLAGS[0]; k++) {
-        const pm_amount *fv = (const pm_amount *)((const char *)&flags + AMOUNT_FLAGS[k].offset);
-        if (fv->set) *(pm_amount *)((char *)&p + AMOUNT_FLAGS[k].offset) = *fv;
-    }
+    cli_merge_amounts(AMOUNT_FLAGS, sizeof AMOUNT_FLAGS / sizeof AMOUNT_FLAGS[0], &flags, &p);
 
     double *grid_beats = NULL;
     if (!cli_read_grid("catwalk", beats_path, offset_arg, p.bpm, &p.grid, &grid_beats)) return 1;
@@ -213,14 +203,7 @@ int cmd_catwalk(int argc, char **argv) {
         cJSON_AddStringToObject(j, "output", output);
         if (model_path) cJSON_AddStringToObject(j, "model", model_path);
         cJSON_AddNumberToObject(j, "bytes", (double)size);
-        if (strcmp(output, "-") == 0) {
-            char *text = cJSON_Print(j);
-            if (text) fprintf(stderr, "%s\n", text);
-            free(text);
-            cJSON_Delete(j);
-        } else {
-            cli_print_json(j);
-        }
+        cli_print_summary(j, output);
     }
 done:
     pm_catwalk_plan_free(&plan);

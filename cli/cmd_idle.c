@@ -27,13 +27,8 @@ const char cmd_idle_usage[] =
     "  --intensity X (0.5)  --speed X (0.25..3, 1)  --body-sway X (0.5)  --head-movement X (0.5)\n"
     "  --gestures X (gesture frequency, 0.5)  --duration S (30..300, 32)  --blink X (1)\n";
 
-typedef struct amount_flag {
-    const char *flag;
-    size_t offset;
-} amount_flag;
-
 #define AF(flag, field) {flag, offsetof(pm_idle_params, field)}
-static const amount_flag AMOUNT_FLAGS[] = {
+static const cli_amount_flag AMOUNT_FLAGS[] = {
     AF("--intensity", intensity), AF("--speed", speed), AF("--body-sway", body_sway), AF("--head-movement", head_movement),
     AF("--gestures", gesture_frequency), AF("--duration", duration), AF("--blink", blink),
 };
@@ -59,9 +54,7 @@ int cmd_idle(int argc, char **argv) {
             i++;
             continue;
         }
-        const amount_flag *af = NULL;
-        for (size_t k = 0; k < AMOUNT_FLAG_COUNT; k++)
-            if (strcmp(a, AMOUNT_FLAGS[k].flag) == 0) af = &AMOUNT_FLAGS[k];
+        const cli_amount_flag *af = cli_find_amount(AMOUNT_FLAGS, AMOUNT_FLAG_COUNT, a);
         if (!af && strcmp(a, "--bpm") != 0 && strcmp(a, "--seed") != 0)
             return cli_fail("idle", "unknown option '%s' (see procmotion idle --help)", a), 2;
         if (!v) return cli_fail("idle", "%s needs a value", a), 2;
@@ -86,10 +79,7 @@ int cmd_idle(int argc, char **argv) {
     }
     if (set_bpm) p.bpm = flags.bpm;
     if (set_seed) p.seed = flags.seed;
-    for (size_t k = 0; k < AMOUNT_FLAG_COUNT; k++) {
-        const pm_amount *fv = (const pm_amount *)((const char *)&flags + AMOUNT_FLAGS[k].offset);
-        if (fv->set) *(pm_amount *)((char *)&p + AMOUNT_FLAGS[k].offset) = *fv;
-    }
+    cli_merge_amounts(AMOUNT_FLAGS, AMOUNT_FLAG_COUNT, &flags, &p);
     double *grid_beats = NULL;
     if (!cli_read_grid("idle", beats_path, offset_arg, p.bpm, &p.grid, &grid_beats)) return 1;
     pm_target_model model;
@@ -120,14 +110,7 @@ int cmd_idle(int argc, char **argv) {
     cJSON_AddStringToObject(j, "output", output);
     if (model_path) cJSON_AddStringToObject(j, "model", model_path);
     cJSON_AddNumberToObject(j, "bytes", (double)size);
-    if (strcmp(output, "-") == 0) {
-        char *text = cJSON_Print(j);
-        if (text) fprintf(stderr, "%s\n", text);
-        free(text);
-        cJSON_Delete(j);
-    } else {
-        cli_print_json(j);
-    }
+    cli_print_summary(j, output);
 done:
     free(bytes);
     pm_vmd_free(vmd);

@@ -103,14 +103,7 @@ int cmd_lifelike(int argc, char **argv) {
     for (uint32_t i = 0; i < rep.skipped_count && skipped; i++) cJSON_AddItemToArray(skipped, cJSON_CreateString(rep.skipped[i]));
     cJSON_AddStringToObject(j, "output", output);
     cJSON_AddNumberToObject(j, "bytes", (double)size);
-    if (strcmp(output, "-") == 0) {
-        char *text = cJSON_Print(j);
-        if (text) fprintf(stderr, "%s\n", text);
-        free(text);
-        cJSON_Delete(j);
-    } else {
-        cli_print_json(j);
-    }
+    cli_print_summary(j, output);
 done:
     free(bytes);
     pm_vmd_free(out);

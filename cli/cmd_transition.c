@@ -82,14 +82,7 @@ int cmd_transition(int argc, char **argv) {
     if (rep.verified) pmi_landing_report_json(j, "landing", &rep.landing, 0.01, NULL, limbs, &ok);
     cJSON_AddStringToObject(j, "output", output);
     cJSON_AddNumberToObject(j, "bytes", (double)size);
-    if (strcmp(output, "-") == 0) {
-        char *text = cJSON_Print(j);
-        if (text) fprintf(stderr, "%s\n", text);
-        free(text);
-        cJSON_Delete(j);
-    } else {
-        cli_print_json(j);
-    }
+    cli_print_summary(j, output);
     rc = 0;
 done:
     free(bytes);

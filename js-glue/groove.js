@@ -271,32 +271,19 @@ export const grooveMethods = {
    * the base puts them), skipped, landing (the landing report, docs/landing.md, or null).
    */
   bakeGroove(baseVmd, skeleton, config, bpm, options = {}) {
-    const mod = this.mod, s = this._scratch();
-    let sk = 0, vmd = 0;
-    try {
-      const errPtr = s.alloc(ERROR_SIZE);
-      sk = this._skeletonHandle(s, skeleton, errPtr, 'bakeGroove');
-      if (baseVmd) {
-        vmd = this._vmdHandle(s, baseVmd, errPtr, 'bakeGroove');
-        if (!vmd) this._throw(s, errPtr, 'vmd');
-      }
+    const frames = options.frames ?? 0;
+    if (!Number.isInteger(frames) || frames < 0) throw fail(`bakeGroove: frames must be a whole number >= 0, got ${frames}`);
+    return this._withSkeletonAndMotions(skeleton, [baseVmd], (sk, [vmd], s, errPtr) => {
       const [json, len] = putText(s, settingsText(config, 'bakeGroove'));
       const out = s.alloc(16);
-      const frames = options.frames ?? 0;
-      if (!Number.isInteger(frames) || frames < 0) throw fail(`bakeGroove: frames must be a whole number >= 0, got ${frames}`);
       // bpm: a number, or a beat grid (a { bpm, offset }, detectBeats' result, beatGrid's): the waves
       // then run on its beats and report.sync says how far each bounce valley is from its beat
       const grid = bpm !== null && typeof bpm === 'object' ? gridBlock(s, bpm) : 0;
-      if (mod.pm_abi_groove_bake_json(sk, vmd, json, len, grid ? 0 : bpm, frames, options.positionTolerance ?? 0,
-                                       options.rotationTolerance ?? 0, grid, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
+      if (this.mod.pm_abi_groove_bake_json(sk, vmd, json, len, grid ? 0 : bpm, frames, options.positionTolerance ?? 0,
+                                           options.rotationTolerance ?? 0, grid, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
         this._throw(s, errPtr, 'groove');
       }
-      const bytes = this._takeBytes(out);
-      return { vmd: bytes, report: JSON.parse(this._takeText(out + 8)) };
-    } finally {
-      if (vmd) mod.pm_abi_vmd_free(vmd);
-      if (sk) mod.pm_abi_skeleton_free(sk);
-      s.free();
-    }
+      return { vmd: this._takeBytes(out), report: JSON.parse(this._takeText(out + 8)) };
+    }, 'bakeGroove');
   },
 };

@@ -88,24 +88,11 @@ export const lifelikeMethods = {
    */
   bakeLifelike(baseVmd, skeleton, settings = null, options = {}) {
     const frames = checkCount(options.frames ?? 0, 'bakeLifelike: frames', 'lifelike');
-    const mod = this.mod, s = this._scratch();
-    let sk = 0, vmd = 0;
-    try {
-      const errPtr = s.alloc(ERROR_SIZE);
-      sk = this._skeletonHandle(s, skeleton, errPtr, 'bakeLifelike');
-      if (baseVmd) {
-        vmd = this._vmdHandle(s, baseVmd, errPtr, 'bakeLifelike');
-        if (!vmd) this._throw(s, errPtr, 'vmd');
-      }
+    return this._withSkeletonAndMotions(skeleton, [baseVmd], (sk, [vmd], s, errPtr) => {
       const [json, len] = putText(s, settingsText(settings, 'lifelike', 'bakeLifelike'));
       const out = s.alloc(16);
-      if (mod.pm_abi_lifelike_bake(sk, vmd, json, len, frames, out, out + 4, out + 8, out + 12, errPtr) !== 0) this._throw(s, errPtr, 'lifelike');
-      const bytes = this._takeBytes(out);
-      return { vmd: bytes, report: JSON.parse(this._takeText(out + 8)) };
-    } finally {
-      if (vmd) mod.pm_abi_vmd_free(vmd);
-      if (sk) mod.pm_abi_skeleton_free(sk);
-      s.free();
-    }
+      if (this.mod.pm_abi_lifelike_bake(sk, vmd, json, len, frames, out, out + 4, out + 8, out + 12, errPtr) !== 0) this._throw(s, errPtr, 'lifelike');
+      return { vmd: this._takeBytes(out), report: JSON.parse(this._takeText(out + 8)) };
+    }, 'bakeLifelike');
   },
 };

@@ -96,6 +96,26 @@ export const modelMethods = {
     }
   },
 
+  /**
+   * Internal: fn(skeleton handle, motion handles, scratch, errPtr) with the model (_skeletonHandle) and
+   * each of `motions` (VMD bytes or readVmd's shape; null: handle 0) in the module, all freed afterwards.
+   */
+  _withSkeletonAndMotions(skeleton, motions, fn, what) {
+    const handles = [];
+    return this._withSkeleton(skeleton, (sk, s, errPtr) => {
+      try {
+        for (const m of motions) {
+          const h = m ? this._vmdHandle(s, m, errPtr, what) : 0;
+          if (m && !h) this._throw(s, errPtr, 'vmd');
+          handles.push(h);
+        }
+        return fn(sk, handles, s, errPtr);
+      } finally {
+        for (const h of handles) if (h) this.mod.pm_abi_vmd_free(h);
+      }
+    }, what);
+  },
+
   /** Internal: the bone names of a skeleton handle, in the skeleton's (and every pose output's) order. */
   _skeletonBoneNames(skeleton) {
     const json = withScratch(this, (s) => this._callForJson(s, 'skeleton', (out, size, err) => this.mod.pm_abi_skeleton_to_json(skeleton, out, size, err)));

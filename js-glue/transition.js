@@ -5,7 +5,7 @@
 //   const { vmd, frames, nextFrame } = pm.bakeTransition(idleVmd, catwalkVmd, pmxBytes, { fromFrame: 412 });
 //
 // Part of procmotion's 'motion' feature module (motion.js puts transitionMethods on a ProcMotion).
-import { ERROR_SIZE, checkCount, invalid } from './runtime.js';
+import { checkCount, invalid } from './runtime.js';
 
 const frameOf = (v, what) => {
   if (!(Number.isFinite(v) && v >= 0)) throw invalid('transition', `bakeTransition: ${what} must be a frame >= 0, got ${v}`);
@@ -23,28 +23,16 @@ export const transitionMethods = {
     const fromFrame = frameOf(options.fromFrame ?? 0, 'fromFrame'), toFrame = frameOf(options.toFrame ?? 0, 'toFrame');
     const frames = checkCount(options.frames ?? 30, 'bakeTransition: frames', 'transition');
     const loop = checkCount(options.toLoopFrames ?? 0, 'bakeTransition: toLoopFrames', 'transition');
-    const mod = this.mod, s = this._scratch();
-    let sk = 0, a = 0, b = 0;
-    try {
-      const errPtr = s.alloc(ERROR_SIZE);
-      sk = this._skeletonHandle(s, skeleton, errPtr, 'bakeTransition');
-      a = this._vmdHandle(s, fromVmd, errPtr, 'bakeTransition');
-      if (!a) this._throw(s, errPtr, 'vmd');
-      b = this._vmdHandle(s, toVmd, errPtr, 'bakeTransition');
-      if (!b) this._throw(s, errPtr, 'vmd');
+    return this._withSkeletonAndMotions(skeleton, [fromVmd, toVmd], (sk, [a, b], s, errPtr) => {
+      if (!a || !b) throw invalid('transition', 'bakeTransition: needs the outgoing and the incoming motion');
       const out = s.alloc(16);
-      if (mod.pm_abi_transition_bake(sk, a, b, fromFrame, toFrame, frames, loop, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
+      if (this.mod.pm_abi_transition_bake(sk, a, b, fromFrame, toFrame, frames, loop, out, out + 4, out + 8, out + 12, errPtr) !== 0) {
         this._throw(s, errPtr, 'transition');
       }
       const vmd = this._takeBytes(out);
       const report = JSON.parse(this._takeText(out + 8));
       const next = toFrame + report.frames;
       return { vmd, frames: report.frames, nextFrame: loop ? next % loop : next, report };
-    } finally {
-      if (a) mod.pm_abi_vmd_free(a);
-      if (b) mod.pm_abi_vmd_free(b);
-      if (sk) mod.pm_abi_skeleton_free(sk);
-      s.free();
-    }
+    }, 'bakeTransition');
   },
 };

@@ -3,6 +3,7 @@
  * (post-multiplied offsets, feet on their anchors checked with the pose evaluator, yielding to user leg
  * IK), preview stepping without drift, extreme settings, and the VMD bake (MMD IK path and analytic
  * path; keys, deviation, feet, low points on the beat). */
+#include "fixture_readers.h"
 #include "pm_test.h"
 
 #include "procmotion/groove.h"
@@ -32,28 +33,6 @@ static pm_skeleton *mannequin_without_ik(void) {
         sk->bones[b].flags &= ~(uint32_t)PM_BONE_IK;
     }
     return sk;
-}
-
-static pm_skeleton *read_model(const char *rel) {
-    size_t size = 0;
-    unsigned char *data = pm_test_read_fixture(rel, &size);
-    if (!data) return NULL;
-    pm_skeleton *sk = NULL;
-    pm_error err = {0};
-    PM_CHECK_OK(pm_model_read(data, size, NULL, &sk, &err), &err);
-    free(data);
-    return sk;
-}
-
-static pm_vmd *read_motion(const char *rel) {
-    size_t size = 0;
-    unsigned char *data = pm_test_read_fixture(rel, &size);
-    if (!data) return NULL;
-    pm_vmd *v = NULL;
-    pm_error err = {0};
-    PM_CHECK_OK(pm_vmd_read(data, size, NULL, &v, &err), &err);
-    free(data);
-    return v;
 }
 
 static pm_groove_params defaults(void) {
@@ -438,7 +417,7 @@ static void check_squat_on(pm_skeleton *sk, pm_vmd *motion, const char *settings
 }
 
 PM_TEST(squat_bounce_keeps_the_feet_on_their_anchors) {
-    pm_skeleton *models[3] = {mannequin(), mannequin_without_ik(), read_model("pmx/yw_test_model/yw_test_model.pmx")};
+    pm_skeleton *models[3] = {mannequin(), mannequin_without_ik(), pm_test_read_model("pmx/yw_test_model/yw_test_model.pmx")};
     const char *names[3] = {"mannequin (MMD leg IK)", "mannequin without IK", "yw_test_model"};
     const char *settings[3] = {NULL, "{\"squat\":{\"vertical\":10,\"lateral\":6,\"freq\":0.5,\"phase\":0.2}}",
                                "{\"squat\":{\"vertical\":6,\"lateral\":0,\"wave\":\"sine\"},\"joints\":{\"pelvis\":{\"amp\":5}}}"};
@@ -477,7 +456,7 @@ PM_TEST(squat_bounce_keeps_the_feet_on_their_anchors) {
         pm_groove_free(g);
     }
     /* on a real motion (the base pose changes every frame, anchors from its first frame) */
-    pm_vmd *wait = models[2] ? read_motion("vmd/mei_wait.vmd") : NULL;
+    pm_vmd *wait = models[2] ? pm_test_read_vmd("vmd/mei_wait.vmd") : NULL;
     if (wait) {
         double foot, rot, lowest;
         check_squat_on(models[2], wait, NULL, 120, 4.0, &foot, &rot, &lowest);
@@ -840,8 +819,8 @@ PM_TEST(bake_analytic_path_keys_the_legs_of_a_model_without_ik) {
 }
 
 PM_TEST(bake_on_a_real_motion_keeps_its_other_keys) {
-    pm_skeleton *sk = read_model("pmx/yw_test_model/yw_test_model.pmx");
-    pm_vmd *base = sk ? read_motion("vmd/mei_wait.vmd") : NULL;
+    pm_skeleton *sk = pm_test_read_model("pmx/yw_test_model/yw_test_model.pmx");
+    pm_vmd *base = sk ? pm_test_read_vmd("vmd/mei_wait.vmd") : NULL;
     if (!base) {
         pm_skeleton_free(sk);
         return;

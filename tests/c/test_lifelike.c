@@ -2,34 +2,13 @@
  * backwards gives what going forwards gave, blinks within their interval and weight range), and the bake
  * over a real motion: every base key kept, bones the base keys left alone, a loop that closes, blinks at
  * 2-10 s, and the baked keys played equal to the per-frame form. */
+#include "fixture_readers.h"
 #include "pm_test.h"
 
 #include "procmotion/lifelike.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/pose.h"
-
-static pm_skeleton *read_model(const char *rel) {
-    size_t size = 0;
-    unsigned char *data = pm_test_read_fixture(rel, &size);
-    if (!data) return NULL;
-    pm_skeleton *sk = NULL;
-    pm_error err = {0};
-    PM_CHECK_OK(pm_model_read(data, size, NULL, &sk, &err), &err);
-    free(data);
-    return sk;
-}
-
-static pm_vmd *read_motion(const char *rel) {
-    size_t size = 0;
-    unsigned char *data = pm_test_read_fixture(rel, &size);
-    if (!data) return NULL;
-    pm_vmd *v = NULL;
-    pm_error err = {0};
-    PM_CHECK_OK(pm_vmd_read(data, size, NULL, &v, &err), &err);
-    free(data);
-    return v;
-}
 
 static double quat_angle_deg(pm_quat a, pm_quat b) {
     double na = sqrt((double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z + (double)a.w * a.w);
@@ -132,8 +111,8 @@ PM_TEST(layer_over_time) {
 }
 
 PM_TEST(bake_over_a_real_motion_keeps_it) {
-    pm_skeleton *sk = read_model("pmx/yw_test_model/yw_test_model.pmx");
-    pm_vmd *base = read_motion("vmd/mei_wait.vmd");
+    pm_skeleton *sk = pm_test_read_model("pmx/yw_test_model/yw_test_model.pmx");
+    pm_vmd *base = pm_test_read_vmd("vmd/mei_wait.vmd");
     if (!sk || !base) goto out;
     pm_error err = {0};
     pm_target_model m = {0};

@@ -80,13 +80,7 @@ static int32_t catwalk_generate(const uint32_t *d, uint32_t *o, char *errbuf, co
     const pm_target_model *mp = d[CW_SKELETON] || target.given ? &model : NULL;
     if ((r = pmi_catwalk_generate(&params, mp, closing, &vmd, &info, &plan, &err))) goto done;
     size_t size = 0;
-    if ((r = pm_vmd_write(vmd, NULL, 0, &size, &err))) goto done;
-    buf = malloc(size ? size : 1);
-    if (!buf) {
-        r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "catwalk: out of memory for a %zu-byte VMD", size);
-        goto done;
-    }
-    if ((r = pm_vmd_write(vmd, buf, size, &size, &err))) goto done;
+    if ((r = pm_abi_vmd_bytes(vmd, "catwalk", &buf, &size, &err))) goto done;
     info_json = pmi_catwalk_info_json(&info, &plan, closing);
     info_text = info_json ? cJSON_PrintUnformatted(info_json) : NULL;
     if (!info_text) {

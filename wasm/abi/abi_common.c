@@ -121,3 +121,20 @@ void pm_abi_target_free(pm_abi_target *t) {
     pmi_free(NULL, t->parents);
     memset(t, 0, sizeof *t);
 }
+
+pm_result pm_abi_vmd_bytes(const pm_vmd *vmd, const char *what, uint8_t **out, size_t *size, pm_error *err) {
+    *out = NULL;
+    *size = 0;
+    size_t n = 0;
+    pm_result r = pm_vmd_write(vmd, NULL, 0, &n, err);
+    if (r != PM_OK) return r;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "%s: out of memory for a %zu-byte VMD", what, n);
+    if ((r = pm_vmd_write(vmd, buf, n, &n, err)) != PM_OK) {
+        free(buf);
+        return r;
+    }
+    *out = buf;
+    *size = n;
+    return PM_OK;
+}

@@ -228,10 +228,8 @@ static pm_result bake(const pm_skeleton *skeleton, const pm_vmd *base, const cha
     pm_vmd *v = NULL;
     if (r == PM_OK) r = pm_groove_apply_to_vmd(base, skeleton, &cfg, bpm, &o, &v, rep, err);
     size_t n = 0;
-    if (r == PM_OK) r = pm_vmd_write(v, NULL, 0, &n, err);
-    uint8_t *bytes = r == PM_OK ? malloc(n ? n : 1) : NULL;
-    if (r == PM_OK && !bytes) r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "groove: out of memory for the VMD");
-    if (r == PM_OK) r = pm_vmd_write(v, bytes, n, &n, err);
+    uint8_t *bytes = NULL;
+    if (r == PM_OK) r = pm_abi_vmd_bytes(v, "groove", &bytes, &n, err);
     pm_vmd_free(v);
     if (r != PM_OK) {
         free(bytes);

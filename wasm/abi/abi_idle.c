@@ -35,9 +35,7 @@ PM_EXPORT int32_t pm_abi_idle_generate(const uint32_t *d, uint32_t *o, char *err
     }
     if (r == PM_OK) r = pm_idle_generate(&p, target.given ? &target.model : NULL, &vmd, info, &err);
     size_t size = 0;
-    if (r == PM_OK) r = pm_vmd_write(vmd, NULL, 0, &size, &err);
-    if (r == PM_OK && !(buf = malloc(size ? size : 1))) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "idle: out of memory for a %zu-byte VMD", size);
-    if (r == PM_OK) r = pm_vmd_write(vmd, buf, size, &size, &err);
+    if (r == PM_OK) r = pm_abi_vmd_bytes(vmd, "idle", &buf, &size, &err);
     if (r == PM_OK) {
         info_json = pmi_idle_info_json(info);
         info_text = info_json ? cJSON_PrintUnformatted(info_json) : NULL;

@@ -135,9 +135,7 @@ PM_EXPORT int32_t pm_abi_lifelike_bake(const pm_skeleton *skeleton, const pm_vmd
     size_t size = 0;
     pm_result r = skeleton ? settings_in(json, len, &s, &err) : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "lifelike: no skeleton");
     if (r == PM_OK) r = pm_lifelike_bake(vmd, &m, &s, &o, &res, &rep, &err);
-    if (r == PM_OK) r = pm_vmd_write(res, NULL, 0, &size, &err);
-    if (r == PM_OK && !(buf = malloc(size ? size : 1))) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "lifelike: out of memory");
-    if (r == PM_OK) r = pm_vmd_write(res, buf, size, &size, &err);
+    if (r == PM_OK) r = pm_abi_vmd_bytes(res, "lifelike", &buf, &size, &err);
     if (r == PM_OK) {
         bool ok = true;
         cJSON *j = cJSON_CreateObject();

@@ -301,10 +301,7 @@ static pm_result bake_bytes(const pm_abi_timeline *h, double bpm, pm_trace_plan 
     pm_vmd *vmd = NULL;
     *bytes = NULL;
     pm_result r = pm_timeline_bake_plan(h->tl, &o, &vmd, plan, rep, err);
-    if (r == PM_OK) r = pm_vmd_write(vmd, NULL, 0, n, err);
-    if (r == PM_OK && !(*bytes = malloc(*n ? *n : 1)))
-        r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "abi: out of memory for a %zu-byte VMD", *n);
-    if (r == PM_OK) r = pm_vmd_write(vmd, *bytes, *n, n, err);
+    if (r == PM_OK) r = pm_abi_vmd_bytes(vmd, "tracing", bytes, n, err);
     pm_vmd_free(vmd);
     return r;
 }

@@ -26,9 +26,7 @@ PM_EXPORT int32_t pm_abi_transition_bake(const pm_skeleton *skeleton, const pm_v
     char *text = NULL;
     size_t size = 0;
     pm_result r = pm_transition_bake(from, to, skeleton, &o, &res, &rep, &err);
-    if (r == PM_OK) r = pm_vmd_write(res, NULL, 0, &size, &err);
-    if (r == PM_OK && !(buf = malloc(size ? size : 1))) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "transition: out of memory");
-    if (r == PM_OK) r = pm_vmd_write(res, buf, size, &size, &err);
+    if (r == PM_OK) r = pm_abi_vmd_bytes(res, "transition", &buf, &size, &err);
     if (r == PM_OK) {
         bool ok = true;
         cJSON *j = cJSON_CreateObject();

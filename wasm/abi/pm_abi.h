@@ -52,4 +52,9 @@ typedef struct pm_abi_target {
 pm_result pm_abi_target_in(const uint32_t *d, const char *what, pm_abi_target *t, pm_error *err);
 void pm_abi_target_free(pm_abi_target *t);
 
+/* A motion's VMD bytes in a new buffer for the host (which frees it with pm_abi_free): *out and *size
+ * on PM_OK; `what` starts the message when memory runs out. */
+#include "procmotion/vmd.h"
+pm_result pm_abi_vmd_bytes(const pm_vmd *vmd, const char *what, uint8_t **out, size_t *size, pm_error *err);
+
 #endif
