@@ -1,5 +1,6 @@
 /* procmotion lifelike: bake the lifelike layer (blinks, breathing, gaze, micro-moves) over a VMD. */
 #include "cli.h"
+#include "lifelike/report.h"
 #include "procmotion/lifelike.h"
 #include "procmotion/vmd.h"
 
@@ -90,17 +91,11 @@ int cmd_lifelike(int argc, char **argv) {
         rc = 1;
         goto done;
     }
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "frames", rep.frames);
-    cJSON_AddNumberToObject(j, "keyedBones", rep.keyed_bones);
-    cJSON_AddNumberToObject(j, "boneKeys", rep.bone_keys);
-    cJSON_AddNumberToObject(j, "morphKeys", rep.morph_keys);
-    cJSON_AddNumberToObject(j, "copiedKeys", rep.copied_keys);
-    cJSON_AddNumberToObject(j, "blinks", rep.blinks);
-    cJSON_AddNumberToObject(j, "minBlinkInterval", rep.min_blink_interval);
-    cJSON_AddNumberToObject(j, "maxBlinkInterval", rep.max_blink_interval);
-    cJSON *skipped = cJSON_AddArrayToObject(j, "skipped");
-    for (uint32_t i = 0; i < rep.skipped_count && skipped; i++) cJSON_AddItemToArray(skipped, cJSON_CreateString(rep.skipped[i]));
+    cJSON *j = pmi_lifelike_report_json(&rep);
+    if (!j) {
+        rc = cli_fail("lifelike", "out of memory");
+        goto done;
+    }
     cJSON_AddStringToObject(j, "output", output);
     cJSON_AddNumberToObject(j, "bytes", (double)size);
     cli_print_summary(j, output);

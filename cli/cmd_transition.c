@@ -1,6 +1,6 @@
 /* procmotion transition: bake a transition from one motion into another (a mode change without a pop). */
 #include "cli.h"
-#include "landing/report_json.h"
+#include "transition/report.h"
 #include "procmotion/transition.h"
 #include "procmotion/vmd.h"
 
@@ -72,14 +72,12 @@ int cmd_transition(int argc, char **argv) {
         goto done;
     }
     if (!cli_write_file(output, bytes, size)) goto done;
-    bool ok = true;
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "frames", rep.frames);
+    cJSON *j = pmi_transition_report_json(&rep);
+    if (!j) {
+        rc = cli_fail("transition", "out of memory");
+        goto done;
+    }
     cJSON_AddNumberToObject(j, "nextFrame", o.to_loop_frames ? fmod(o.to_frame + rep.frames, o.to_loop_frames) : o.to_frame + rep.frames);
-    cJSON_AddNumberToObject(j, "steps", rep.steps);
-    cJSON_AddNumberToObject(j, "keyCount", rep.key_count);
-    const char *limbs[2] = {"left", "right"};
-    if (rep.verified) pmi_landing_report_json(j, "landing", &rep.landing, 0.01, NULL, limbs, &ok);
     cJSON_AddStringToObject(j, "output", output);
     cJSON_AddNumberToObject(j, "bytes", (double)size);
     cli_print_summary(j, output);

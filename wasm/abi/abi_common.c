@@ -138,3 +138,23 @@ pm_result pm_abi_vmd_bytes(const pm_vmd *vmd, const char *what, uint8_t **out, s
     *size = n;
     return PM_OK;
 }
+
+int32_t pm_abi_bake_out(pm_result r, pm_error *err, const char *what, pm_vmd *vmd, cJSON *report, uint8_t **out_vmd,
+                        uint32_t *out_size, char **out_report, uint32_t *out_len, char *errbuf) {
+    *out_vmd = NULL, *out_size = 0, *out_report = NULL, *out_len = 0;
+    uint8_t *buf = NULL;
+    size_t size = 0;
+    char *text = NULL;
+    if (r == PM_OK) r = pm_abi_vmd_bytes(vmd, what, &buf, &size, err);
+    if (r == PM_OK && !(text = report ? cJSON_PrintUnformatted(report) : NULL))
+        r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "%s: out of memory for the report", what);
+    cJSON_Delete(report);
+    pm_vmd_free(vmd);
+    if (r != PM_OK) {
+        free(buf);
+        free(text);
+        return pm_abi_fail(errbuf, err, r);
+    }
+    *out_vmd = buf, *out_size = (uint32_t)size, *out_report = text, *out_len = (uint32_t)strlen(text);
+    return 0;
+}

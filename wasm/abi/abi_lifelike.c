@@ -5,6 +5,7 @@
 #include "pm_abi.h"
 
 #include "common/json.h"
+#include "lifelike/report.h"
 #include "math/inline.h"
 #include "procmotion/lifelike.h"
 
@@ -121,7 +122,6 @@ PM_EXPORT int32_t pm_abi_lifelike_bake(const pm_skeleton *skeleton, const pm_vmd
                                        uint8_t **out_vmd, uint32_t *out_size, char **out_report, uint32_t *out_report_len,
                                        char *errbuf) {
     pm_error err = {0};
-    *out_vmd = NULL, *out_size = 0, *out_report = NULL, *out_report_len = 0;
     pm_lifelike_settings s;
     pm_target_model m;
     memset(&m, 0, sizeof m);
@@ -130,36 +130,8 @@ PM_EXPORT int32_t pm_abi_lifelike_bake(const pm_skeleton *skeleton, const pm_vmd
     o.frames = frames;
     pm_lifelike_report rep;
     pm_vmd *res = NULL;
-    uint8_t *buf = NULL;
-    char *text = NULL;
-    size_t size = 0;
     pm_result r = skeleton ? settings_in(json, len, &s, &err) : pmi_fail(&err, PM_ERR_INVALID_ARGUMENT, "lifelike: no skeleton");
     if (r == PM_OK) r = pm_lifelike_bake(vmd, &m, &s, &o, &res, &rep, &err);
-    if (r == PM_OK) r = pm_abi_vmd_bytes(res, "lifelike", &buf, &size, &err);
-    if (r == PM_OK) {
-        bool ok = true;
-        cJSON *j = cJSON_CreateObject();
-        pmi_json_add_number(j, "frames", rep.frames, &ok);
-        pmi_json_add_number(j, "keyedBones", rep.keyed_bones, &ok);
-        pmi_json_add_number(j, "boneKeys", rep.bone_keys, &ok);
-        pmi_json_add_number(j, "morphKeys", rep.morph_keys, &ok);
-        pmi_json_add_number(j, "copiedKeys", rep.copied_keys, &ok);
-        pmi_json_add_number(j, "blinks", rep.blinks, &ok);
-        pmi_json_add_number(j, "minBlinkInterval", rep.min_blink_interval, &ok);
-        pmi_json_add_number(j, "maxBlinkInterval", rep.max_blink_interval, &ok);
-        pmi_json_add_number(j, "maxRotationErrorDeg", rep.max_rotation_error, &ok);
-        cJSON *sk = pmi_json_add_array(j, "skipped", &ok);
-        for (uint32_t i = 0; i < rep.skipped_count; i++) pmi_json_add_string(sk, NULL, rep.skipped[i], &ok);
-        text = ok && j ? cJSON_PrintUnformatted(j) : NULL;
-        cJSON_Delete(j);
-        if (!text) r = pmi_fail(&err, PM_ERR_OUT_OF_MEMORY, "lifelike: out of memory for the report");
-    }
-    pm_vmd_free(res);
-    if (r != PM_OK) {
-        free(buf);
-        free(text);
-        return pm_abi_fail(errbuf, &err, r);
-    }
-    *out_vmd = buf, *out_size = (uint32_t)size, *out_report = text, *out_report_len = (uint32_t)strlen(text);
-    return 0;
+    return pm_abi_bake_out(r, &err, "lifelike", res, r == PM_OK ? pmi_lifelike_report_json(&rep) : NULL, out_vmd, out_size, out_report,
+                           out_report_len, errbuf);
 }

@@ -57,4 +57,12 @@ void pm_abi_target_free(pm_abi_target *t);
 #include "procmotion/vmd.h"
 pm_result pm_abi_vmd_bytes(const pm_vmd *vmd, const char *what, uint8_t **out, size_t *size, pm_error *err);
 
+/* The end of a bake export: on r == PM_OK the motion's bytes go to *out_vmd / *out_size and the report
+ * (`report`, NULL = out of memory) as JSON text to *out_report / *out_len, both host-freed; else (or
+ * when that runs out of memory) errbuf takes the error. Frees `vmd` and `report`. Returns the export's
+ * result. */
+#include <cjson/cJSON.h>
+int32_t pm_abi_bake_out(pm_result r, pm_error *err, const char *what, pm_vmd *vmd, cJSON *report, uint8_t **out_vmd,
+                        uint32_t *out_size, char **out_report, uint32_t *out_len, char *errbuf);
+
 #endif

@@ -2,7 +2,9 @@
  * and fitted with Bezier keys, the blinks written at their corners (procmotion/lifelike.h, THE BAKE). */
 #include "lifelike/lifelike_internal.h"
 
+#include "common/json.h"
 #include "keyfit/keyfit.h"
+#include "lifelike/report.h"
 #include "procmotion/text.h"
 
 #include <stdlib.h>
@@ -181,4 +183,23 @@ done:
     pm_vmd_free(vmd);
     pm_lifelike_free(l);
     return r;
+}
+
+cJSON *pmi_lifelike_report_json(const pm_lifelike_report *rep) {
+    bool ok = true;
+    cJSON *j = cJSON_CreateObject();
+    pmi_json_add_number(j, "frames", rep->frames, &ok);
+    pmi_json_add_number(j, "keyedBones", rep->keyed_bones, &ok);
+    pmi_json_add_number(j, "boneKeys", rep->bone_keys, &ok);
+    pmi_json_add_number(j, "morphKeys", rep->morph_keys, &ok);
+    pmi_json_add_number(j, "copiedKeys", rep->copied_keys, &ok);
+    pmi_json_add_number(j, "blinks", rep->blinks, &ok);
+    pmi_json_add_number(j, "minBlinkInterval", rep->min_blink_interval, &ok);
+    pmi_json_add_number(j, "maxBlinkInterval", rep->max_blink_interval, &ok);
+    pmi_json_add_number(j, "maxRotationErrorDeg", rep->max_rotation_error, &ok);
+    cJSON *sk = pmi_json_add_array(j, "skipped", &ok);
+    for (uint32_t i = 0; i < rep->skipped_count; i++) pmi_json_add_string(sk, NULL, rep->skipped[i], &ok);
+    if (ok && j) return j;
+    cJSON_Delete(j);
+    return NULL;
 }

@@ -1,7 +1,10 @@
 /* A transition between two motions: the held outgoing pose blended into the playing incoming motion, the
  * feet planted until their step, landed and measured (see procmotion/transition.h). */
 #include "common/internal.h"
+#include "common/json.h"
 #include "keyfit/keyfit.h"
+#include "landing/report_json.h"
+#include "transition/report.h"
 #include "lifelike/signal.h"
 #include "math/inline.h"
 #include "procmotion/landing.h"
@@ -402,4 +405,21 @@ done:
     pm_anim_free(af);
     pm_rig_free(rig);
     return r;
+}
+
+cJSON *pmi_transition_report_json(const pm_transition_report *rep) {
+    bool ok = true;
+    cJSON *j = cJSON_CreateObject();
+    pmi_json_add_number(j, "frames", rep->frames, &ok);
+    pmi_json_add_number(j, "steps", rep->steps, &ok);
+    cJSON *d = pmi_json_add_array(j, "stepDistance", &ok);
+    for (int s = 0; s < 2; s++) pmi_json_add_number(d, NULL, rep->step_distance[s], &ok);
+    pmi_json_add_number(j, "keyedBones", rep->keyed_bones, &ok);
+    pmi_json_add_number(j, "keyCount", rep->key_count, &ok);
+    const char *limbs[2] = {"left", "right"};
+    if (rep->verified) pmi_landing_report_json(j, "landing", &rep->landing, 0.01, NULL, limbs, &ok);
+    else pmi_json_add(j, "landing", cJSON_CreateNull(), &ok);
+    if (ok && j) return j;
+    cJSON_Delete(j);
+    return NULL;
 }
