@@ -52,8 +52,11 @@ bool cli_read_skeleton(const char *cmd, const char *path, pm_skeleton **out) {
     pm_error err = {0};
     pm_result r = pm_model_read(data, size, NULL, out, &err);
     free(data);
-    if (r != PM_OK) cli_fail(cmd, "%s: %s", path, err.message);
-    return r == PM_OK;
+    if (r != PM_OK) return cli_fail(cmd, "%s: %s", path, err.message), false;
+    const pm_model_info *info = &(*out)->source;
+    for (uint32_t w = 0; w < info->warning_count && w < PM_MODEL_MAX_WARNINGS; w++)
+        fprintf(stderr, "procmotion %s: warning: %s: %s\n", cmd, path, info->warnings[w].data);
+    return true;
 }
 
 bool cli_write_file(const char *path, const uint8_t *data, size_t size) {

@@ -358,14 +358,16 @@ export interface SkeletonBone {
   transformOrder?: number;
   /** PMX bone flags, taken exactly when present (0 too); absent: rotatable, visible, enabled, plus what the fields imply. */
   flags?: number;
-  tail?: [number, number, number];
+  /** Display-only; null when the file held a value that is not finite (then a warning says so). */
+  tail?: [number, number, number] | null;
   /** A bone index, -1 none. */
   tailBone?: number;
   /** `parent` -1: the append flags without a source (as PMX allows). */
   append?: { parent: number; ratio: number; rotate: boolean; translate: boolean; local: boolean };
   /** Twist bones: the rotation axis (used by pose evaluation). */
   fixedAxis?: [number, number, number];
-  localAxes?: { x: [number, number, number]; z: [number, number, number] };
+  /** Display-only; an axis is null when the file held a value that is not finite. */
+  localAxes?: { x: [number, number, number] | null; z: [number, number, number] | null };
   /** PMX external parent key. */
   externalParent?: number;
   ik?: {
@@ -381,7 +383,9 @@ export interface Skeleton {
   format?: 'pmx' | 'pmd' | 'memory';
   modelName?: string;
   modelNameEn?: string;
-  source?: { version: number; vertices: number; faces: number; textures: number; materials: number; comment: string };
+  source?: { version: number; vertices: number; faces: number; textures: number; materials: number; comment: string;
+    /** What the reader accepted though the file is not as the format says (fields nothing poses with). */
+    warnings: string[] };
   bones: SkeletonBone[];
   morphNames?: string[];
 }

@@ -586,6 +586,64 @@ PM_TEST(bad_skeletons_are_rejected) {
     free(d.d);
 }
 
+/* Two bones, the second ("head") with the given tail offset, position and fixed axis, then empty
+ * morph, display frame, rigid body and joint sections and `trailing` zero bytes. */
+static tb quirky_pmx(float tail, float y, float axis, size_t trailing) {
+    tb b = {0};
+    tb_pmx_header(&b, z1);
+    tb_pmx_no_geometry(&b);
+    tb_i32(&b, 2);
+    tb_pmx_bone(&b, z1, "root", -1, 0, 0, 0, NULL, 0);
+    tb_text(&b, "head");
+    tb_text(&b, "");
+    tb_vec3(&b, 0, y, 0);
+    tb_idx(&b, z1.bsize, 0);
+    tb_i32(&b, 0);
+    tb_u16(&b, 0x001A | 0x0400); /* rotatable, visible, enabled, fixed axis */
+    tb_vec3(&b, tail, tail, tail);
+    tb_vec3(&b, 0, axis, 0);
+    for (int k = 0; k < 4; k++) tb_i32(&b, 0);
+    tb_zero(&b, trailing);
+    return b;
+}
+
+PM_TEST(display_only_quirks_are_warnings_and_what_poses_is_still_checked) {
+    pm_error err = {0};
+    pm_skeleton *s = NULL;
+    /* what babylon-mmd loads from a Unity-exported model: a tail offset that is NaN, bytes after the end */
+    tb b = quirky_pmx(NAN, 1, 1, 4);
+    PM_CHECK_OK(pm_pmx_read(b.d, b.n, NULL, &s, &err), &err);
+    if (s) {
+        PM_CHECK_EQ_INT(s->source.warning_count, 1);
+        PM_CHECK_MSG(strstr(s->source.warnings[0].data, "1 bone has a tail offset that is not a finite number (the first: head)"),
+                     "%s", s->source.warnings[0].data);
+        PM_CHECK(isnan(s->bones[1].tail_offset.x)); /* kept as the file holds it */
+        PM_CHECK_OK(pm_skeleton_validate(s, &err), &err);
+    }
+    pm_skeleton_free(s);
+    pm_model *m = NULL;
+    PM_CHECK_OK(pm_model_load(b.d, b.n, NULL, &m, &err), &err);
+    if (m) {
+        PM_CHECK_EQ_INT(m->skeleton->source.warning_count, 2);
+        PM_CHECK_STR(m->skeleton->source.warnings[1].data, "pmx: 4 bytes after the last section (ignored)");
+    }
+    pm_model_free(m);
+    free(b.d);
+    /* a clean file has none */
+    b = quirky_pmx(1, 1, 1, 0);
+    PM_CHECK_OK(pm_pmx_read(b.d, b.n, NULL, &s, &err), &err);
+    if (s) PM_CHECK_EQ_INT(s->source.warning_count, 0);
+    pm_skeleton_free(s);
+    free(b.d);
+    /* a position or a fixed axis is posed with: not finite, the file is refused */
+    for (int k = 0; k < 2; k++) {
+        b = k ? quirky_pmx(NAN, 1, INFINITY, 0) : quirky_pmx(1, NAN, 1, 0);
+        PM_CHECK_EQ_INT(pm_pmx_read(b.d, b.n, NULL, &s, &err), PM_ERR_BAD_FORMAT);
+        PM_CHECK_MSG(strstr(err.message, "bone 1 (head)") && strstr(err.message, "NaN or infinite"), "%s", err.message);
+        free(b.d);
+    }
+}
+
 PM_TEST(skeleton_create_validates) {
     pm_bone_desc bones[3] = {{.name = "root", .position = {0, 0, 0}, .parent = PM_NO_INDEX, .append_parent = PM_NO_INDEX},
                              {.name = "a", .name_en = "A", .position = {0, 1, 0}, .parent = 2, .append_parent = 0},

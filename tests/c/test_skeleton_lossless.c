@@ -10,6 +10,11 @@
 
 static int vec_eq(pm_vec3 a, pm_vec3 b) { return memcmp(&a, &b, sizeof a) == 0; }
 
+static int finite3(pm_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* A display-only vector: bit for bit, or not finite on both sides (JSON writes such a vector as null). */
+static int display_eq(pm_vec3 a, pm_vec3 b) { return vec_eq(a, b) || (!finite3(a) && !finite3(b)); }
+
 static int str_eq(pm_string a, pm_string b) { return a.length == b.length && memcmp(a.data, b.data, a.length) == 0; }
 
 /* The first field where two skeletons differ ("" when none); model names only when `model_names`
@@ -30,10 +35,10 @@ static const char *skeleton_diff(const pm_skeleton *a, const pm_skeleton *b, boo
         if (x->parent != y->parent) return "parent";
         if (x->transform_order != y->transform_order) return "transform order";
         if (x->flags != y->flags) return "flags";
-        if (!vec_eq(x->tail_offset, y->tail_offset) || x->tail_bone != y->tail_bone) return "tail";
+        if (!display_eq(x->tail_offset, y->tail_offset) || x->tail_bone != y->tail_bone) return "tail";
         if (x->append_parent != y->append_parent || memcmp(&x->append_ratio, &y->append_ratio, 4)) return "append";
         if (!vec_eq(x->fixed_axis, y->fixed_axis)) return "fixed axis";
-        if (!vec_eq(x->local_x, y->local_x) || !vec_eq(x->local_z, y->local_z)) return "local axes";
+        if (!display_eq(x->local_x, y->local_x) || !display_eq(x->local_z, y->local_z)) return "local axes";
         if (x->external_parent_key != y->external_parent_key) return "external parent";
         if (x->has_ik != y->has_ik) return "has_ik";
         if (!x->has_ik) continue;

@@ -19,8 +19,9 @@
  *   every index (parent, tail bone, append parent, IK target, IK link) is < bone_count or
  *   PM_NO_INDEX (IK links: always a bone); parent chains have no cycles (an O(n) visited walk); an IK
  *   chain does not name its own IK bone as target or link; a bone does not append itself; has_ik
- *   agrees with PM_BONE_IK; positions, tail offsets, axes, append ratios, limit angles and link limits
- *   are finite. Failures are PM_ERR_BAD_FORMAT naming the bone: "skeleton: bone 12 (左ひざ): parent
+ *   agrees with PM_BONE_IK; positions, fixed axes, append ratios, limit angles and link limits are
+ *   finite (tail offsets and local axes are display-only: a reader keeps them as the file has them and
+ *   warns in source.warnings when they are not finite). Failures are PM_ERR_BAD_FORMAT naming the bone: "skeleton: bone 12 (左ひざ): parent
  *   200 is out of range (114 bones)". An IK bone may have target PM_NO_INDEX (the chain does nothing;
  *   PMX files with target -1 exist) and zero links.
  *
@@ -102,12 +103,12 @@ typedef struct pm_bone {
     uint32_t parent;        /* PM_NO_INDEX for a root */
     int32_t transform_order; /* PMX "deform layer"; bones evaluate by (after_physics, order, index) */
     uint32_t flags;         /* PM_BONE_* */
-    pm_vec3 tail_offset;    /* when !(flags & PM_BONE_TAIL_IS_BONE) */
+    pm_vec3 tail_offset;    /* when !(flags & PM_BONE_TAIL_IS_BONE); display-only, may be NaN */
     uint32_t tail_bone;     /* when flags & PM_BONE_TAIL_IS_BONE, else PM_NO_INDEX */
     uint32_t append_parent; /* PM_NO_INDEX unless APPEND_ROTATE or APPEND_TRANSLATE */
     float append_ratio;
     pm_vec3 fixed_axis;     /* when PM_BONE_FIXED_AXIS */
-    pm_vec3 local_x, local_z; /* when PM_BONE_LOCAL_AXES */
+    pm_vec3 local_x, local_z; /* when PM_BONE_LOCAL_AXES; display-only, may be NaN */
     int32_t external_parent_key;
     bool has_ik;            /* flags & PM_BONE_IK, with `ik` filled */
     pm_ik ik;
@@ -122,6 +123,8 @@ typedef enum pm_model_format {
     PM_MODEL_FORMAT_FORCE_U32 = 0x7fffffff
 } pm_model_format;
 
+#define PM_MODEL_MAX_WARNINGS 4
+
 typedef struct pm_model_info {
     pm_model_format format;
     float version;          /* 2.0 or 2.1 for PMX, the header float (1.0) for PMD */
@@ -133,6 +136,11 @@ typedef struct pm_model_info {
     uint32_t material_count;
     pm_string model_comment;    /* UTF-8 (PMX comment / PMD comment) */
     pm_string model_comment_en;
+    /* What the reader accepted though it is not as the format says, in fields nothing poses with (a
+     * display-only value that is not finite, bytes after the last section): one sentence each, the
+     * first PM_MODEL_MAX_WARNINGS kept; warning_count counts them all. */
+    uint32_t warning_count;
+    pm_string warnings[PM_MODEL_MAX_WARNINGS];
 } pm_model_info;
 
 typedef struct pm_skeleton {

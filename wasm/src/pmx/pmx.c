@@ -718,16 +718,34 @@ static pm_result read_pmx(rd *r, const pm_model_read_options *o) {
     TRY(decode_text(r, text[1], text_len[1], &s->model_name_en));
     TRY(decode_text(r, text[2], text_len[2], &s->source.model_comment));
     TRY(decode_text(r, text[3], text_len[3], &s->source.model_comment_en));
+    uint32_t odd_tails = 0, odd_axes = 0, first_tail = PM_NO_INDEX;
     for (uint32_t i = 0; i < r->bone_count; i++) {
         enter(r, "bone", i, r->bone_count);
+        const pm_bone *b = &s->bones[i];
         TRY(read_bone(r, &s->bones[i]));
+        if (!(isfinite(b->tail_offset.x) && isfinite(b->tail_offset.y) && isfinite(b->tail_offset.z))) {
+            if (!odd_tails++) first_tail = i;
+        }
+        if (!(isfinite(b->local_x.x) && isfinite(b->local_x.y) && isfinite(b->local_x.z) && isfinite(b->local_z.x) &&
+              isfinite(b->local_z.y) && isfinite(b->local_z.z)))
+            odd_axes++;
     }
+    if (odd_tails)
+        TRY(pmi_skeleton_warn(s, r->m.err, "pmx: %u bone%s a tail offset that is not a finite number (the first: %s); "
+                              "only editors draw it, and it is kept as it is", odd_tails, odd_tails > 1 ? "s have" : " has",
+                              s->bones[first_tail].name.data));
+    if (odd_axes)
+        TRY(pmi_skeleton_warn(s, r->m.err, "pmx: %u bone%s local axes that are not finite; they are only used by editors and are "
+                              "kept as they are", odd_axes, odd_axes > 1 ? "s have" : " has"));
     TRY(pmi_mr_check_weights(&r->m, max_bone, max_bone_vertex, r->vertex_count, r->bone_count));
     TRY(read_morphs(r, o && o->max_morphs ? o->max_morphs : 65536u));
     if (MODEL(r)) {
         TRY(read_display_frames(r));
         TRY(read_rigid_bodies(r));
         TRY(read_joints(r));
+        size_t left = pmi_left(&r->m.c);
+        if (left && r->version < 2.05f)
+            TRY(pmi_skeleton_warn(s, r->m.err, "pmx: %zu byte%s after the last section (ignored)", left, left > 1 ? "s" : ""));
     }
 
     s->source.format = PM_MODEL_FORMAT_PMX;

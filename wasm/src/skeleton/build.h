@@ -23,6 +23,10 @@ void *pmi_skeleton_arena_alloc(pm_skeleton *s, size_t size, pm_error *err);
  * must already be valid UTF-8 (callers decode or sanitise first). */
 pm_result pmi_skeleton_set_string(pm_skeleton *s, pm_string *dst, const char *utf8, size_t len, pm_error *err);
 
+/* Record a reader's warning (printf format) in s->source (the first PM_MODEL_MAX_WARNINGS kept, every
+ * one counted). */
+pm_result pmi_skeleton_warn(pm_skeleton *s, pm_error *err, const char *fmt, ...) PMI_PRINTF(3, 4);
+
 /* Reserve len + 1 zeroed bytes for a string the caller fills in (*buf); *dst points at it with
  * length len. */
 pm_result pmi_skeleton_string_buffer(pm_skeleton *s, pm_string *dst, size_t len, char **buf, pm_error *err);

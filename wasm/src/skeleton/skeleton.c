@@ -1,5 +1,7 @@
 /* pm_skeleton: construction, validation and lookup (see procmotion/skeleton.h). */
 #include "skeleton/build.h"
+
+#include <stdarg.h>
 #include "common/strings.h"
 #include "text/utf.h"
 #include "procmotion/text.h"
@@ -80,6 +82,16 @@ pm_result pmi_skeleton_set_string(pm_skeleton *s, pm_string *dst, const char *ut
     pm_result r = pmi_skeleton_string_buffer(s, dst, n, &p, err);
     if (r == PM_OK && n) pmi_utf8_sanitize((const uint8_t *)utf8, len, p, n);
     return r;
+}
+
+pm_result pmi_skeleton_warn(pm_skeleton *s, pm_error *err, const char *fmt, ...) {
+    if (s->source.warning_count++ >= PM_MODEL_MAX_WARNINGS) return PM_OK;
+    char text[PM_ERROR_MESSAGE_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    pmi_vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return pmi_skeleton_set_string(s, &s->source.warnings[s->source.warning_count - 1], text, strlen(text), err);
 }
 
 static const pm_string empty_string = {"", 0};
@@ -294,8 +306,9 @@ pm_result pm_skeleton_validate(const pm_skeleton *s, pm_error *err) {
     for (uint32_t i = 0; i < n; i++) {
         const pm_bone *b = &s->bones[i];
         if (!b->name.data) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "skeleton: bone %u has no name", i);
-        if (!finite3(b->position) || !finite3(b->tail_offset) || !finite3(b->fixed_axis) || !finite3(b->local_x) ||
-            !finite3(b->local_z) || !isfinite(b->append_ratio))
+        /* the tail offset and the local axes are display-only (nothing poses with them): a reader keeps
+         * what the file holds there, finite or not, and says so in its warnings */
+        if (!finite3(b->position) || !finite3(b->fixed_axis) || !isfinite(b->append_ratio))
             return bone_fail(err, s, i, " has a NaN or infinite value", 0, 0, 0);
         if (b->parent != PM_NO_INDEX && b->parent >= n) return bad_index(err, s, i, ": parent %u is out of range (%u bones)", b->parent);
         if (b->tail_bone != PM_NO_INDEX && b->tail_bone >= n) return bad_index(err, s, i, ": tail bone %u is out of range (%u bones)", b->tail_bone);

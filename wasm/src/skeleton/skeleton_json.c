@@ -16,6 +16,12 @@ static cJSON *vec3_json(pm_vec3 v) {
     return cJSON_CreateDoubleArray(a, 3);
 }
 
+/* A display-only vector (a tail offset, a local axis): null when the file held a value that is not
+ * finite (JSON has no NaN; get_display_vec3 reads null back as NaN). */
+static cJSON *display_json(pm_vec3 v) {
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z) ? vec3_json(v) : cJSON_CreateNull();
+}
+
 static const char *format_name(pm_model_format f) {
     switch (f) {
     case PM_MODEL_FORMAT_PMX: return "pmx";
@@ -38,6 +44,11 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
         pmi_json_add_number(src, "textures", s->source.texture_count, &ok);
         pmi_json_add_number(src, "materials", s->source.material_count, &ok);
         pmi_json_add_string(src, "comment", s->source.model_comment.data, &ok);
+        cJSON *warnings = pmi_json_add_array(src, "warnings", &ok);
+        for (uint32_t w = 0; w < s->source.warning_count && w < PM_MODEL_MAX_WARNINGS; w++)
+            pmi_json_add_string(warnings, NULL, s->source.warnings[w].data, &ok);
+        if (s->source.warning_count > PM_MODEL_MAX_WARNINGS)
+            pmi_json_add_string(warnings, NULL, "(more warnings)", &ok);
     }
     cJSON *bones = pmi_json_add_array(root, "bones", &ok);
     for (uint32_t i = 0; i < s->bone_count && ok; i++) {
@@ -51,7 +62,7 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
         pmi_json_add_number(j, "flags", b->flags, &ok);
         if (b->flags & PM_BONE_TAIL_IS_BONE)
             pmi_json_add_number(j, "tailBone", b->tail_bone == PM_NO_INDEX ? -1.0 : (double)b->tail_bone, &ok);
-        else pmi_json_add(j, "tail", vec3_json(b->tail_offset), &ok);
+        else pmi_json_add(j, "tail", display_json(b->tail_offset), &ok);
         if (b->flags & (PM_BONE_APPEND_ROTATE | PM_BONE_APPEND_TRANSLATE)) {
             cJSON *ap = pmi_json_add_object(j, "append", &ok);
             pmi_json_add_number(ap, "parent", b->append_parent == PM_NO_INDEX ? -1.0 : (double)b->append_parent, &ok);
@@ -63,8 +74,8 @@ static cJSON *skeleton_to_cjson(const pm_skeleton *s) {
         if (b->flags & PM_BONE_FIXED_AXIS) pmi_json_add(j, "fixedAxis", vec3_json(b->fixed_axis), &ok);
         if (b->flags & PM_BONE_LOCAL_AXES) {
             cJSON *la = pmi_json_add_object(j, "localAxes", &ok);
-            pmi_json_add(la, "x", vec3_json(b->local_x), &ok);
-            pmi_json_add(la, "z", vec3_json(b->local_z), &ok);
+            pmi_json_add(la, "x", display_json(b->local_x), &ok);
+            pmi_json_add(la, "z", display_json(b->local_z), &ok);
         }
         if (b->flags & PM_BONE_EXTERNAL_PARENT) pmi_json_add_number(j, "externalParent", b->external_parent_key, &ok);
         if (b->has_ik) {
@@ -124,6 +135,14 @@ static bool get_vec3(reader *r, const cJSON *obj, const char *key, pm_vec3 *out,
     float v[3];
     if (!stop(r, pmi_json_floats(&at, key, a, 3, FLT_MAX, v))) return false;
     *out = pmi_vec3_make(v[0], v[1], v[2]);
+    return true;
+}
+
+/* A display-only vector (a tail offset, a local axis): null stands for a value that was not finite
+ * (display_json) and reads back as NaN. */
+static bool get_display_vec3(reader *r, const cJSON *obj, const char *key, pm_vec3 *out, bool required) {
+    if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(obj, key))) return get_vec3(r, obj, key, out, required);
+    *out = pmi_vec3_make(NAN, NAN, NAN);
     return true;
 }
 
@@ -229,7 +248,7 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         if (!get_vec3(&r, b, "position", &d->position, true) || !get_index(&r, b, "parent", &d->parent, true) ||
             !get_number(&r, b, "flags", 0, 0xFFFF, 0, &flags) ||
             !get_number(&r, b, "transformOrder", INT32_MIN, INT32_MAX, 0, &order) ||
-            !get_vec3(&r, b, "tail", &d->tail_offset, false) || !get_index(&r, b, "tailBone", &d->tail_bone, true) ||
+            !get_display_vec3(&r, b, "tail", &d->tail_offset, false) || !get_index(&r, b, "tailBone", &d->tail_bone, true) ||
             !get_vec3(&r, b, "fixedAxis", &d->fixed_axis, false) ||
             !get_number(&r, b, "externalParent", INT32_MIN, INT32_MAX, 0, &ext))
             goto done;
@@ -243,7 +262,8 @@ pm_result pm_skeleton_from_json(const char *json, size_t len, const pm_allocator
         }
         if (la) {
             pmi_format(r.path, sizeof r.path, "bones[%d].localAxes", i);
-            if (!get_vec3(&r, la, "x", &d->local_x, true) || !get_vec3(&r, la, "z", &d->local_z, true)) goto done;
+            if (!get_display_vec3(&r, la, "x", &d->local_x, true) || !get_display_vec3(&r, la, "z", &d->local_z, true))
+                goto done;
             pmi_format(r.path, sizeof r.path, "bones[%d]", i);
         }
         uint32_t f = (uint32_t)flags;
