@@ -40,6 +40,9 @@ test('every zoo model loads in babylon-mmd and measures there as it was built', 
   for (const m of models) {
     const bytes = m.bytes();
     const ours = pm.readPmx(bytes);
+    // a quirk babylon-mmd loads past (a display-only tail that is NaN) is a warning in ours, not an error
+    if (m.id === 'unity') assert.match(ours.source.warnings.join('\n'), /5 bones have a tail offset that is not a finite number/);
+    else assert.deepEqual(ours.source.warnings, [], `${m.id}: warnings`);
     const ctx = await createMmdScene(bytes, { extension: m.extension });
     try {
       const vertices = (ctx.mesh.metadata.meshes ?? [ctx.mesh]).reduce((n, x) => n + x.getTotalVertices(), 0);

@@ -41,6 +41,8 @@ static const pm_zoo_model zoo[] = {
     {"scale2", PMX, "double size (2x)", {.scale = 2.0f}},
     {"realpmx", PMX, "like a modern PMX model: arms 30, knees 31/2, 足IK親, 腰キャンセル, D bones with ひざDIK",
      {ARMS(30), KNEES(31, 2), .ik_parent = true, .waist_cancel = true, .d_bones = true}},
+    {"unity", PMX, "like a Unity-exported PMX: 1.3x (about 25 units tall), no グルーブ, NaN tail offsets on 頭, 手首 and つま先, 4 bytes after the last section",
+     {.scale = 1.3f, .no_groove = true, .unity_quirks = true}},
     {"apose30-pmd", PMD, "PMD: A-pose 30 degrees", {ARMS(30)}},
     {"apose45-pmd", PMD, "PMD: A-pose 45 degrees", {ARMS(45)}},
     {"tpose-pmd", PMD, "PMD: T-pose", {ARMS(0)}},
@@ -298,6 +300,15 @@ static pm_result edit(draft *d, const pm_zoo_edits *e, pm_error *err) {
             d->b[i].position = pm_vec3_scale(d->b[i].position, e->scale);
             d->b[i].tail_offset = pm_vec3_scale(d->b[i].tail_offset, e->scale);
         }
+    if (e->unity_quirks) { /* display-only tails that are not numbers */
+        static const char *const bare[] = {"頭", "左手首", "右手首", "左つま先", "右つま先"};
+        for (size_t k = 0; k < sizeof bare / sizeof bare[0]; k++) {
+            pm_bone_desc *b = &d->b[dfind(d, bare[k])];
+            b->flags &= ~(uint32_t)PM_BONE_TAIL_IS_BONE;
+            b->tail_bone = PM_NO_INDEX;
+            b->tail_offset = pm_vec3_make(NAN, NAN, NAN);
+        }
+    }
     if (d->n > ZB) return pmi_fail(err, PM_ERR_LIMIT, "zoo: %s", "too many bones");
     return PM_OK;
 }
@@ -351,9 +362,11 @@ pm_result pm_zoo_file(const pm_zoo_model *m, uint8_t **bytes, size_t *size, pm_e
     size_t n = 0;
     const bool pmd = m->format == PM_MODEL_FORMAT_PMD;
     if (r == PM_OK) r = pmd ? pm_zoo_write_pmd(&body.model, NULL, 0, &n, err) : pm_pmx_write(&body.model, NULL, NULL, 0, &n, err);
-    if (r == PM_OK && !(*bytes = malloc(n))) r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "zoo: %s", "out of memory");
+    const size_t extra = m->edits.unity_quirks ? 4 : 0; /* zero bytes after the last section */
+    if (r == PM_OK && !(*bytes = calloc(1, n + extra))) r = pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "zoo: %s", "out of memory");
     if (r == PM_OK)
         r = pmd ? pm_zoo_write_pmd(&body.model, *bytes, n, size, err) : pm_pmx_write(&body.model, NULL, *bytes, n, size, err);
+    if (r == PM_OK) *size += extra;
     if (r != PM_OK) free(*bytes), *bytes = NULL, *size = 0;
     pmi_mannequin_body_free(&body);
     pm_skeleton_free(s);

@@ -58,6 +58,8 @@ typedef struct pm_zoo_edits {
     bool no_groove;         /* グルーブ removed (腰 hangs from センター) */
     bool no_upper2;         /* 上半身2 removed (首 and 肩 hang from 上半身) */
     float scale;            /* 0 = 1 */
+    bool unity_quirks;      /* as a Unity-exported PMX has them: tail offsets of 頭, 手首 and つま先 that
+                               are NaN, 4 bytes after the last section (babylon-mmd loads such files) */
 } pm_zoo_edits;
 
 typedef struct pm_zoo_model {
