@@ -18,7 +18,8 @@
  *   matrix, mesh, skin), skins (joints, skeleton), animations (channels with translation, rotation or
  *   scale paths; "weights" channels are skipped; samplers LINEAR, STEP, CUBICSPLINE), buffers,
  *   bufferViews and the accessors the animations use, and the VRM humanoid bone table
- *   (extensions.VRMC_vrm.humanoid.humanBones of VRM 1.0, extensions.VRM.humanoid.humanBones of 0.x).
+ *   (extensions.VRMC_vrm.humanoid.humanBones of VRM 1.0, extensions.VRM.humanoid.humanBones of 0.x,
+ *   extensions.VRMC_vrm_animation.humanoid.humanBones of a VRM Animation).
  *   Buffers: the GLB BIN chunk and "data:...;base64," URIs only; a buffer naming an external file is
  *   an error saying so (pack the file as .glb).
  *
@@ -108,7 +109,8 @@ typedef struct pm_gltf {
     pm_gltf_skin *skins;
     uint32_t animation_count;
     pm_gltf_animation *animations;
-    uint32_t vrm_version; /* 0 = not a VRM, 1 = VRM 0.x, 2 = VRM 1.0 (VRMC_vrm) */
+    uint32_t vrm_version; /* 0 = not a VRM, 1 = VRM 0.x, 2 = VRM 1.0 (VRMC_vrm), 3 = VRM Animation
+                             (VRMC_vrm_animation, .vrma): human_bones from its humanoid table */
     uint32_t human_bone_count;
     pm_gltf_human_bone *human_bones;
     pm_allocator allocator;

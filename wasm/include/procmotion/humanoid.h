@@ -63,6 +63,64 @@ typedef struct pm_humanoid_map {
 pm_result pm_humanoid_map_names(const char *const *names, uint32_t count, pm_humanoid_map *out, pm_error *err);
 pm_result pm_humanoid_map_skeleton(const pm_skeleton *skeleton, pm_humanoid_map *out, pm_error *err);
 
+/* ---- a humanoid motion file ------------------------------------------------------------------------
+ *
+ *       pm_humanoid_motion *m = NULL;
+ *       if (pm_humanoid_motion_read(bytes, size, NULL, &m, &err) != PM_OK) puts(err.message);
+ *       uint32_t hips = m->roles.bone[PM_RIG_LOWER_BODY];          // a joint index, or PM_NO_INDEX
+ *       for (double t = 0; t <= m->duration; t += 1.0 / 30)
+ *           pm_humanoid_motion_world(m, t, world, &err);           // world[joint_count]
+ *       pm_humanoid_motion_free(m);
+ *
+ * What it reads: BVH (any channel order, any units), glTF 2.0 / GLB (one animation, by index), VRM 0.x
+ * and 1.0, and VRM Animation (.vrma). Joints are the BVH's joints (End Sites kept, never mapped) or the
+ * glTF's nodes. roles maps the joints onto the rig resolver's roles (procmotion/rig.h): from a VRM's or a
+ * VRMA's humanoid table when the file has one, else from the joint names (a glTF's skin joints, when it
+ * has skins, are the only candidates). World matrices are in the file's own axes and units (rest: the
+ * pose with every channel at zero, or the glTF nodes' own transforms).
+ *
+ * ERRORS: the readers' (naming the file's problem); PM_ERR_NOT_FOUND when the names map neither both
+ * upper legs nor both upper arms (the message lists the joints); an animation index past the file's.
+ */
+
+typedef enum pm_humanoid_motion_format {
+    PM_HUMANOID_MOTION_BVH = 1,
+    PM_HUMANOID_MOTION_GLTF, /* glTF or GLB */
+    PM_HUMANOID_MOTION_VRM,  /* VRM 0.x or 1.0 */
+    PM_HUMANOID_MOTION_VRMA, /* VRM Animation */
+    PM_HUMANOID_MOTION_FORMAT_FORCE_U32 = 0x7fffffff
+} pm_humanoid_motion_format;
+
+typedef struct pm_humanoid_motion {
+    uint32_t magic;                   /* internal */
+    pm_humanoid_motion_format format;
+    uint32_t joint_count;
+    const pm_string *names;           /* [joint_count] */
+    const uint32_t *parents;          /* [joint_count], PM_NO_INDEX for a root */
+    const pm_mat4 *rest;              /* [joint_count] world rest matrices */
+    pm_rig_roles roles;               /* joint per role */
+    const char *naming;               /* "vrm" (a humanoid table) or the primary naming's name (rig.h) */
+    double duration;                  /* seconds (0: one pose) */
+    double native_fps;                /* a BVH's frame rate; 30 for glTF */
+    uint32_t animation, animation_count;
+    pm_string animation_name;         /* a glTF animation's name ("" for none and for BVH) */
+    pm_allocator allocator;
+    void *internal;
+} pm_humanoid_motion;
+
+typedef struct pm_humanoid_motion_options {
+    pm_allocator allocator;
+    uint32_t animation;               /* a glTF's animation index (default 0) */
+} pm_humanoid_motion_options;
+
+pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_humanoid_motion_options *opts,
+                                  pm_humanoid_motion **out, pm_error *err);
+/* World matrices of every joint at `seconds` (clamped to [0, duration]). */
+pm_result pm_humanoid_motion_world(const pm_humanoid_motion *motion, double seconds, pm_mat4 *world, pm_error *err);
+void pm_humanoid_motion_free(pm_humanoid_motion *motion);
+/* "bvh", "gltf", "vrm", "vrma". */
+const char *pm_humanoid_motion_format_name(pm_humanoid_motion_format format);
+
 
 
 #ifdef __cplusplus

@@ -517,9 +517,10 @@ static pm_result read_vrm(reader *rd) {
     const cJSON *ext = cJSON_GetObjectItemCaseSensitive(rd->root, "extensions");
     const cJSON *v1 = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ext, "VRMC_vrm"), "humanoid"), "humanBones");
     const cJSON *v0 = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ext, "VRM"), "humanoid"), "humanBones");
-    const cJSON *bones = cJSON_IsObject(v1) ? v1 : cJSON_IsArray(v0) ? v0 : NULL;
+    const cJSON *va = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ext, "VRMC_vrm_animation"), "humanoid"), "humanBones");
+    const cJSON *bones = cJSON_IsObject(v1) ? v1 : cJSON_IsArray(v0) ? v0 : cJSON_IsObject(va) ? va : NULL;
     if (!bones) return PM_OK;
-    g->vrm_version = bones == v1 ? 2 : 1;
+    g->vrm_version = bones == v1 ? 2 : bones == v0 ? 1 : 3;
     uint32_t n = (uint32_t)cJSON_GetArraySize(bones);
     g->human_bones = pmi_alloc_array(&g->allocator, n, sizeof *g->human_bones, rd->err, "gltf: VRM humanoid");
     if (!g->human_bones) return PM_ERR_OUT_OF_MEMORY;
@@ -529,7 +530,7 @@ static pm_result read_vrm(reader *rd) {
         pm_gltf_human_bone *hb = &g->human_bones[g->human_bone_count];
         uint32_t node;
         if ((r = get_index(rd, b, "node", g->node_count, true, &node, "VRM human bone", i))) return r;
-        if ((r = g->vrm_version == 2 ? intern_text(rd, b->string ? b->string : "", &hb->bone)
+        if ((r = g->vrm_version != 1 ? intern_text(rd, b->string ? b->string : "", &hb->bone)
                                      : intern(rd, b, "bone", &hb->bone)))
             return r;
         hb->node = node;

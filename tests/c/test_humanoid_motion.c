@@ -1,0 +1,120 @@
+/* A humanoid motion file read as joints, rest matrices, roles and a sampler: real BVH, glTF and VRM
+ * Animation files, and the errors a user meets. */
+#include "pm_test.h"
+
+#include "procmotion/humanoid.h"
+
+#include <math.h>
+
+static pm_humanoid_motion *read_motion(unsigned char *data, size_t size, uint32_t animation) {
+    pm_humanoid_motion *m = NULL;
+    pm_error err = {0};
+    pm_humanoid_motion_options o = {.animation = animation};
+    PM_CHECK_OK(pm_humanoid_motion_read(data, size, &o, &m, &err), &err);
+    return m;
+}
+
+static const char *role_name(const pm_humanoid_motion *m, pm_rig_role role) {
+    uint32_t j = m->roles.bone[role];
+    return j == PM_NO_INDEX ? "(none)" : m->names[j].data;
+}
+
+/* Every sampled world matrix is finite and the joint playing role `moving` moves. */
+static void check_samples(const pm_humanoid_motion *m, pm_rig_role moving) {
+    pm_mat4 *w0 = calloc(m->joint_count, sizeof *w0), *w1 = calloc(m->joint_count, sizeof *w1);
+    pm_error err = {0};
+    PM_CHECK_OK(pm_humanoid_motion_world(m, 0, w0, &err), &err);
+    bool finite = true;
+    double moved = 0;
+    for (int s = 1; s <= 8; s++) {
+        PM_CHECK_OK(pm_humanoid_motion_world(m, m->duration * s / 8, w1, &err), &err);
+        for (uint32_t j = 0; j < m->joint_count; j++)
+            for (int k = 0; k < 16; k++) finite = finite && isfinite(w0[j].m[k]) && isfinite(w1[j].m[k]);
+        for (int k = 0; k < 16; k++) moved = fmax(moved, fabs(w1[m->roles.bone[moving]].m[k] - w0[m->roles.bone[moving]].m[k]));
+    }
+    PM_CHECK(finite);
+    PM_CHECK(moved > 1e-2);
+    /* a time past the end is the last frame */
+    PM_CHECK_OK(pm_humanoid_motion_world(m, m->duration + 10, w1, &err), &err);
+    PM_CHECK_OK(pm_humanoid_motion_world(m, m->duration, w0, &err), &err);
+    PM_CHECK(memcmp(w0, w1, m->joint_count * sizeof *w0) == 0);
+    PM_CHECK(pm_humanoid_motion_world(m, NAN, w1, &err) == PM_ERR_INVALID_ARGUMENT);
+    free(w0);
+    free(w1);
+}
+
+PM_TEST(cmu_bvh_reads_with_its_roles_and_rate) {
+    size_t size = 0;
+    unsigned char *data = pm_test_read_fixture("bvh/cmu_131_01.bvh", &size);
+    if (!data) return;
+    pm_humanoid_motion *m = read_motion(data, size, 0);
+    PM_CHECK_STR(pm_humanoid_motion_format_name(m->format), "bvh");
+    PM_CHECK_STR(m->naming, "cmu");
+    PM_CHECK_STR(role_name(m, PM_RIG_LOWER_BODY), "Hips");
+    PM_CHECK_STR(role_name(m, PM_RIG_LEFT_ARM), "LeftShoulder"); /* CMU's "shoulder" is the upper arm */
+    PM_CHECK_STR(role_name(m, PM_RIG_RIGHT_KNEE), "RightKnee");
+    PM_CHECK(m->native_fps == 120 || m->native_fps == 30 || m->native_fps == 60);
+    PM_CHECK(m->duration > 1);
+    PM_CHECK_EQ_INT(m->parents[0], PM_NO_INDEX);
+    check_samples(m, PM_RIG_LOWER_BODY);
+    pm_humanoid_motion_free(m);
+    free(data);
+}
+
+PM_TEST(vrm_animation_reads_its_humanoid_table) {
+    size_t size = 0;
+    unsigned char *data = pm_test_read_file("data/three-vrm-test.vrma", &size);
+    PM_CHECK(data != NULL);
+    if (!data) return;
+    pm_humanoid_motion *m = read_motion(data, size, 0);
+    PM_CHECK_STR(pm_humanoid_motion_format_name(m->format), "vrma");
+    PM_CHECK_STR(m->naming, "vrm");
+    PM_CHECK_STR(role_name(m, PM_RIG_LOWER_BODY), "hips");
+    PM_CHECK_STR(role_name(m, PM_RIG_RIGHT_ELBOW), "rightLowerArm");
+    PM_CHECK_STR(role_name(m, PM_RIG_LEFT_INDEX1), "leftIndexProximal");
+    PM_CHECK_EQ_INT(m->animation_count, 1);
+    PM_CHECK(m->duration > 0.5);
+    check_samples(m, PM_RIG_RIGHT_ELBOW);
+    pm_humanoid_motion_free(m);
+    free(data);
+}
+
+PM_TEST(gltf_reads_every_animation_by_index) {
+    size_t size = 0;
+    unsigned char *data = pm_test_read_fixture("gltf/RobotExpressive.glb", &size);
+    if (!data) return;
+    pm_humanoid_motion *m = read_motion(data, size, 0);
+    PM_CHECK_STR(pm_humanoid_motion_format_name(m->format), "gltf");
+    PM_CHECK(m->animation_count > 1);
+    uint32_t last = m->animation_count - 1, count = m->animation_count;
+    PM_CHECK(m->roles.bone[PM_RIG_LEFT_LEG] != PM_NO_INDEX && m->roles.bone[PM_RIG_HEAD] != PM_NO_INDEX);
+    pm_humanoid_motion_free(m);
+    m = read_motion(data, size, last);
+    PM_CHECK_EQ_INT(m->animation, last);
+    PM_CHECK(m->animation_name.length > 0);
+    pm_humanoid_motion_free(m);
+    pm_error err = {0};
+    pm_humanoid_motion_options o = {.animation = count};
+    PM_CHECK(pm_humanoid_motion_read(data, size, &o, &m, &err) == PM_ERR_INVALID_ARGUMENT);
+    PM_CHECK(m == NULL && strstr(err.message, "animation") != NULL);
+    free(data);
+}
+
+PM_TEST(unknown_names_and_other_files_are_refused_naming_why) {
+    const char *bvh = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n"
+                      " JOINT b\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.0333333\n"
+                      "0 0 0 0 0 0\n";
+    pm_humanoid_motion *m = NULL;
+    pm_error err = {0};
+    PM_CHECK(pm_humanoid_motion_read((const uint8_t *)bvh, strlen(bvh), NULL, &m, &err) == PM_ERR_NOT_FOUND);
+    PM_CHECK(m == NULL && strstr(err.message, "a, b") != NULL);
+    const uint8_t vmd[] = "Vocaloid Motion Data 0002";
+    PM_CHECK(pm_humanoid_motion_read(vmd, sizeof vmd, NULL, &m, &err) == PM_ERR_BAD_FORMAT);
+    PM_CHECK(strstr(err.message, "not a BVH") != NULL);
+    PM_CHECK(pm_humanoid_motion_read(NULL, 0, NULL, &m, &err) == PM_ERR_BAD_FORMAT);
+    PM_CHECK(pm_humanoid_motion_read(vmd, sizeof vmd, NULL, NULL, &err) == PM_ERR_INVALID_ARGUMENT);
+    pm_humanoid_motion_free(NULL);
+}
+
+int main(void) { return pm_test_run_all(); }

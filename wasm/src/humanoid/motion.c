@@ -1,0 +1,209 @@
+/* A humanoid motion file (BVH, glTF / GLB, VRM, VRM Animation) as joints, rest matrices, roles and a
+ * sampler (see procmotion/humanoid.h). */
+#include "procmotion/humanoid.h"
+
+#include "common/internal.h"
+#include "procmotion/bvh.h"
+#include "procmotion/gltf.h"
+
+#include <math.h>
+
+#define PMI_HUMANOID_MOTION_MAGIC 0x4d4d4848u /* "HHMM" */
+
+typedef struct motion_internal {
+    pm_bvh *bvh;
+    pm_gltf *gltf;
+    pm_mat4 *rest;
+    uint32_t *parents;
+    pm_string *names;
+} motion_internal;
+
+const char *pm_humanoid_motion_format_name(pm_humanoid_motion_format f) {
+    switch (f) {
+    case PM_HUMANOID_MOTION_BVH: return "bvh";
+    case PM_HUMANOID_MOTION_GLTF: return "gltf";
+    case PM_HUMANOID_MOTION_VRM: return "vrm";
+    case PM_HUMANOID_MOTION_VRMA: return "vrma";
+    default: return "unknown";
+    }
+}
+
+static bool is_bvh(const uint8_t *d, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) i = 3;
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')) i++;
+    return n - i >= 9 && memcmp(d + i, "HIERARCHY", 9) == 0;
+}
+
+static bool is_gltf(const uint8_t *d, size_t n) {
+    if (n >= 4 && memcmp(d, "glTF", 4) == 0) return true;
+    size_t i = 0;
+    if (n >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) i = 3;
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')) i++;
+    return i < n && d[i] == '{';
+}
+
+void pm_humanoid_motion_free(pm_humanoid_motion *m) {
+    if (!m || m->magic != PMI_HUMANOID_MOTION_MAGIC) return;
+    pm_allocator a = m->allocator;
+    motion_internal *in = m->internal;
+    if (in) {
+        pm_bvh_free(in->bvh);
+        pm_gltf_free(in->gltf);
+        pmi_free(&a, in->rest);
+        pmi_free(&a, in->parents);
+        pmi_free(&a, in->names);
+        pmi_free(&a, in);
+    }
+    m->magic = 0;
+    pmi_free(&a, m);
+}
+
+/* The roles of the joints: from a humanoid table (VRM, VRMA) or from the candidates' names. */
+static pm_result map_roles(pm_humanoid_motion *m, const uint8_t *candidate, pm_error *err) {
+    motion_internal *in = m->internal;
+    const pm_allocator *a = &m->allocator;
+    const char **names = pmi_alloc_array(a, m->joint_count ? m->joint_count : 1, sizeof *names, err, "humanoid motion: names");
+    if (!names) return PM_ERR_OUT_OF_MEMORY;
+    pm_rig_resolve_options o = {0};
+    const pm_gltf *g = in->gltf;
+    if (g && g->vrm_version) { /* the humanoid table names the joints; its names are the VRM table's */
+        for (uint32_t j = 0; j < m->joint_count; j++) names[j] = "";
+        for (uint32_t b = 0; b < g->human_bone_count; b++) names[g->human_bones[b].node] = g->human_bones[b].bone.data;
+        o.namings = PM_RIG_NAMING_BIT(PM_RIG_NAMING_VROID);
+        m->naming = "vrm";
+    } else {
+        for (uint32_t j = 0; j < m->joint_count; j++) names[j] = candidate[j] ? m->names[j].data : "";
+    }
+    pm_result r = pm_rig_resolve_names(names, NULL, m->joint_count, &o, &m->roles, err);
+    pmi_free(a, names);
+    if (r) return r;
+    if (!m->naming) m->naming = pm_rig_naming_name(m->roles.primary);
+    const pm_rig_role need[4] = {PM_RIG_LEFT_LEG, PM_RIG_RIGHT_LEG, PM_RIG_LEFT_ARM, PM_RIG_RIGHT_ARM};
+    for (int k = 0; k < 4; k++) {
+        if (m->roles.bone[need[k]] != PM_NO_INDEX) continue;
+        char list[160];
+        size_t at = 0;
+        list[0] = '\0';
+        for (uint32_t j = 0; j < m->joint_count && at + 40 < sizeof list; j++) {
+            if (!candidate[j]) continue;
+            at += (size_t)pmi_format(list + at, sizeof list - at, "%s%.30s", at ? ", " : "", m->names[j].data);
+        }
+        return pmi_fail(err, PM_ERR_NOT_FOUND,
+                        "humanoid motion: no %s among the %u joints (%s%s): the names follow no naming procmotion knows",
+                        pm_rig_role_name(need[k]), m->joint_count, list, at + 40 >= sizeof list ? ", ..." : "");
+    }
+    return PM_OK;
+}
+
+static pm_result read_bvh(pm_humanoid_motion *m, const uint8_t *data, size_t size, pm_error *err) {
+    motion_internal *in = m->internal;
+    pm_bvh_read_options ro = {0};
+    ro.allocator = m->allocator;
+    pm_result r = pm_bvh_read(data, size, &ro, &in->bvh, err);
+    if (r) return r;
+    const pm_bvh *b = in->bvh;
+    m->format = PM_HUMANOID_MOTION_BVH;
+    m->joint_count = b->joint_count;
+    in->names = pmi_alloc_array(&m->allocator, b->joint_count, sizeof *in->names, err, "humanoid motion: names");
+    in->parents = in->names ? pmi_alloc_array(&m->allocator, b->joint_count, sizeof *in->parents, err, "humanoid motion: parents") : NULL;
+    in->rest = in->parents ? pmi_alloc_array(&m->allocator, b->joint_count, sizeof *in->rest, err, "humanoid motion: rest") : NULL;
+    uint8_t *candidate = in->rest ? pmi_alloc_array(&m->allocator, b->joint_count, 1, err, "humanoid motion: names") : NULL;
+    if (!candidate) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < b->joint_count; j++) {
+        in->names[j] = b->joints[j].name;
+        in->parents[j] = b->joints[j].parent;
+        candidate[j] = !b->joints[j].end_site;
+        pm_mat4 local = pm_mat4_from_rotation_translation(pm_quat_identity(), b->joints[j].offset);
+        in->rest[j] = b->joints[j].parent == PM_NO_INDEX ? local : pm_mat4_mul(&in->rest[b->joints[j].parent], &local);
+    }
+    m->names = in->names, m->parents = in->parents, m->rest = in->rest;
+    double fps = 1.0 / b->frame_time; /* files round the frame time (".0333333"): a whole rate is that rate */
+    if (fabs(fps - floor(fps + 0.5)) < 1e-4 * fps) fps = floor(fps + 0.5);
+    m->native_fps = fps;
+    m->duration = b->frame_count > 1 ? (b->frame_count - 1) * b->frame_time : 0;
+    m->animation_count = b->frame_count ? 1 : 0;
+    m->animation_name = (pm_string){"", 0};
+    r = map_roles(m, candidate, err);
+    pmi_free(&m->allocator, candidate);
+    return r;
+}
+
+static pm_result read_gltf(pm_humanoid_motion *m, const uint8_t *data, size_t size, uint32_t animation, pm_error *err) {
+    motion_internal *in = m->internal;
+    pm_gltf_read_options ro = {0};
+    ro.allocator = m->allocator;
+    pm_result r = pm_gltf_read(data, size, &ro, &in->gltf, err);
+    if (r) return r;
+    const pm_gltf *g = in->gltf;
+    m->format = g->vrm_version == 3 ? PM_HUMANOID_MOTION_VRMA : g->vrm_version ? PM_HUMANOID_MOTION_VRM : PM_HUMANOID_MOTION_GLTF;
+    m->joint_count = g->node_count;
+    m->animation_count = g->animation_count;
+    if (g->animation_count && animation >= g->animation_count)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: animation %u asked for, the file has %u (0..%u)", animation,
+                        g->animation_count, g->animation_count - 1);
+    m->animation = g->animation_count ? animation : PM_NO_INDEX;
+    m->animation_name = g->animation_count ? g->animations[animation].name : (pm_string){"", 0};
+    m->duration = g->animation_count ? g->animations[animation].duration : 0;
+    m->native_fps = 30;
+    in->names = pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, sizeof *in->names, err, "humanoid motion: names");
+    in->parents = in->names ? pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, sizeof *in->parents, err, "humanoid motion: parents") : NULL;
+    in->rest = in->parents ? pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, sizeof *in->rest, err, "humanoid motion: rest") : NULL;
+    uint8_t *candidate = in->rest ? pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, 1, err, "humanoid motion: names") : NULL;
+    if (!candidate) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < g->node_count; j++) {
+        in->names[j] = g->nodes[j].name;
+        in->parents[j] = g->nodes[j].parent;
+        candidate[j] = g->skin_count == 0;
+    }
+    for (uint32_t s = 0; s < g->skin_count; s++)
+        for (uint32_t k = 0; k < g->skins[s].joint_count; k++) candidate[g->skins[s].joints[k]] = 1;
+    m->names = in->names, m->parents = in->parents, m->rest = in->rest;
+    r = pm_gltf_world_matrices(g, PM_NO_INDEX, 0, in->rest, err);
+    if (r == PM_OK) r = map_roles(m, candidate, err);
+    pmi_free(&m->allocator, candidate);
+    return r;
+}
+
+pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_humanoid_motion_options *opts,
+                                  pm_humanoid_motion **out, pm_error *err) {
+    if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: out is NULL");
+    *out = NULL;
+    if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: data is NULL");
+    pm_allocator a = opts ? opts->allocator : (pm_allocator){0};
+    const bool bvh = is_bvh(data, size), gltf = !bvh && is_gltf(data, size);
+    if (!bvh && !gltf)
+        return pmi_fail(err, PM_ERR_BAD_FORMAT,
+                        "humanoid motion: not a BVH (HIERARCHY), glTF (JSON), GLB, VRM or VRMA file (%zu bytes)", size);
+    pm_humanoid_motion *m = pmi_alloc(&a, sizeof *m);
+    if (!m) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "humanoid motion: out of memory");
+    memset(m, 0, sizeof *m);
+    m->magic = PMI_HUMANOID_MOTION_MAGIC;
+    m->allocator = a;
+    m->internal = pmi_alloc(&a, sizeof(motion_internal));
+    if (!m->internal) {
+        pm_humanoid_motion_free(m);
+        return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "humanoid motion: out of memory");
+    }
+    memset(m->internal, 0, sizeof(motion_internal));
+    pm_result r = bvh ? read_bvh(m, data, size, err) : read_gltf(m, data, size, opts ? opts->animation : 0, err);
+    if (r) {
+        pm_humanoid_motion_free(m);
+        return r;
+    }
+    *out = m;
+    return PM_OK;
+}
+
+pm_result pm_humanoid_motion_world(const pm_humanoid_motion *m, double seconds, pm_mat4 *world, pm_error *err) {
+    if (!m || m->magic != PMI_HUMANOID_MOTION_MAGIC || !world)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: %s", !world ? "world is NULL" : "not a motion");
+    if (!isfinite(seconds)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: time %g is not finite", seconds);
+    double t = seconds < 0 ? 0 : seconds > m->duration ? m->duration : seconds;
+    const motion_internal *in = m->internal;
+    if (in->bvh) {
+        if (!in->bvh->frame_count) return pm_bvh_world_matrices(in->bvh, 0, world, err);
+        return pm_bvh_sample(in->bvh, t, world, err);
+    }
+    return pm_gltf_world_matrices(in->gltf, m->animation, (float)t, world, err);
+}
