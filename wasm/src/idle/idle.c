@@ -251,13 +251,6 @@ static pmi_dv wrist_with(const idle *g, int s, pmi_dq arm, pmi_dq elbow) {
     return pmi_dv_add(e, pmi_dq_rotate(pmi_dq_mul(arm, elbow), pmi_dv_sub(W, E)));
 }
 
-/* Distance from p to segment a-b. */
-static double seg_dist(pmi_dv p, pmi_dv a, pmi_dv b) {
-    pmi_dv ab = pmi_dv_sub(b, a), ap = pmi_dv_sub(p, a);
-    double l2 = pmi_dv_dot(ab, ab), t = l2 > 1e-12 ? clampd(pmi_dv_dot(ap, ab) / l2, 0, 1) : 0;
-    return pmi_dv_len(pmi_dv_sub(ap, pmi_dv_scale(ab, t)));
-}
-
 /* The hanging arm: the upper arm turned down from its rest angle to the lowest angle (at most 80 degrees
  * below horizontal) that keeps the wrist `margin` clear of the thigh and the torso (the rest-frame
  * capsules of pm_rig_body_capsules, or the standard proportions' without a rig), a little forward, the
@@ -285,7 +278,7 @@ static void set_hang(idle *g) {
         for (double hang = 80 * DEG; hang >= 55 * DEG; hang -= 1 * DEG) {
             pmi_dq q = pmi_dq_mul(dq_x(5 * DEG), dq_z(-sgn * (hang - rest_angle)));
             pmi_dv w = wrist_with(g, s, q, g->hang_elbow[s]);
-            double clear = fmin(seg_dist(w, thigh_a, thigh_b) - 0.085 * L, seg_dist(w, torso_a, torso_b) - 0.105 * L);
+            double clear = fmin(pmi_dv_segment_distance(w, thigh_a, thigh_b) - 0.085 * L, pmi_dv_segment_distance(w, torso_a, torso_b) - 0.105 * L);
             if (clear >= margin) {
                 best = hang;
                 break;

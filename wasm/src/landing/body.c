@@ -13,14 +13,6 @@ static pmi_dv point_of(const pm_mat4 *w, pmi_dv rel) {
                        m[2] * rel.x + m[6] * rel.y + m[10] * rel.z + m[14]);
 }
 
-/* Distance from p to the segment a-b. */
-static double segment_distance(pmi_dv p, pmi_dv a, pmi_dv b) {
-    pmi_dv ab = pmi_dv_sub(b, a), ap = pmi_dv_sub(p, a);
-    double l2 = pmi_dv_dot(ab, ab), t = l2 > 1e-12 ? pmi_dv_dot(ap, ab) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    return pmi_dv_len(pmi_dv_sub(ap, pmi_dv_scale(ab, t)));
-}
-
 /* The angle between two rotation matrices' frames, degrees. */
 static double angle_between(const pm_mat4 *a, const pm_mat4 *b) {
     double tr = 0;
@@ -94,7 +86,7 @@ pm_result pm_landing_measure_body(const pm_rig *rig, const pm_vmd *vmd, uint32_t
                         e[j] = point_of(&W[cap->bone[j]], pmi_dv_make((double)cap->end[j].x - base.x, (double)cap->end[j].y - base.y,
                                                                       (double)cap->end[j].z - base.z));
                     }
-                    double d = segment_distance(p, e[0], e[1]) - cap->radius;
+                    double d = pmi_dv_segment_distance(p, e[0], e[1]) - cap->radius;
                     if (d < rep->hand_clearance[s]) {
                         rep->hand_clearance[s] = d;
                         rep->clearance_frame[s] = f;

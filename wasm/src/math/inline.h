@@ -157,6 +157,20 @@ static inline pmi_dv pmi_dv_of(pm_vec3 v) { return pmi_dv_make(v.x, v.y, v.z); }
 static inline pmi_dv pmi_dv_add(pmi_dv a, pmi_dv b) { return pmi_dv_make(a.x + b.x, a.y + b.y, a.z + b.z); }
 static inline pmi_dv pmi_dv_scale(pmi_dv a, double s) { return pmi_dv_make(a.x * s, a.y * s, a.z * s); }
 static inline double pmi_dv_len(pmi_dv a) { return sqrt(pmi_dv_len_sq(a)); }
+/* The point of the segment a-b nearest to p. */
+static inline pmi_dv pmi_dv_segment_nearest(pmi_dv p, pmi_dv a, pmi_dv b) {
+    pmi_dv ab = pmi_dv_sub(b, a);
+    double l2 = pmi_dv_dot(ab, ab), t = l2 > 1e-12 ? pmi_dv_dot(pmi_dv_sub(p, a), ab) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return pmi_dv_add(a, pmi_dv_scale(ab, t));
+}
+/* The distance from p to the segment a-b. */
+static inline double pmi_dv_segment_distance(pmi_dv p, pmi_dv a, pmi_dv b) {
+    pmi_dv ab = pmi_dv_sub(b, a), ap = pmi_dv_sub(p, a);
+    double l2 = pmi_dv_dot(ab, ab), t = l2 > 1e-12 ? pmi_dv_dot(ap, ab) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return pmi_dv_len(pmi_dv_sub(ap, pmi_dv_scale(ab, t)));
+}
 
 /* Quaternion.multiplyToRef: the Hamilton product a * b. */
 static inline pmi_dq pmi_dq_mul(pmi_dq a, pmi_dq b) {
