@@ -5,6 +5,7 @@
 #include "procmotion/beats.h"
 #include "procmotion/common.h"
 #include "procmotion/skeleton.h"
+#include "procmotion/vmd.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -23,6 +24,9 @@ uint8_t *cli_read_file(const char *path, size_t *size);
 /* Read a PMX/PMD model's skeleton into *out (the caller frees it with pm_skeleton_free). Returns false
  * after printing "procmotion: cannot read PATH: reason" or "procmotion CMD: PATH: message". */
 bool cli_read_skeleton(const char *cmd, const char *path, pm_skeleton **out);
+/* Write a VMD to `output` ("-" = stdout), then print `summary` (taken; NULL: out of memory) with output and
+ * bytes added, as cli_print_summary. Returns the exit status (0, or 1 after printing the error). */
+int cli_write_vmd_summary(const char *cmd, const char *output, const pm_vmd *vmd, cJSON *summary);
 /* Write bytes to a file ("-" = stdout). Returns false after printing an error. */
 bool cli_write_file(const char *path, const uint8_t *data, size_t size);
 /* Print "procmotion CMD: message" to stderr and return 1 (the exit status for bad input). */
@@ -82,6 +86,7 @@ CLI_COMMAND(catwalk);
 CLI_COMMAND(idle);
 CLI_COMMAND(lifelike);
 CLI_COMMAND(transition);
+CLI_COMMAND(retarget);
 CLI_COMMAND(keypoints);
 CLI_COMMAND(humanoid);
 CLI_COMMAND(mannequin);

@@ -106,6 +106,27 @@ void cli_print_summary(cJSON *json, const char *output) {
     }
 }
 
+int cli_write_vmd_summary(const char *cmd, const char *output, const pm_vmd *vmd, cJSON *summary) {
+    pm_error err = {0};
+    size_t size = 0;
+    uint8_t *bytes = NULL;
+    int rc = 1;
+    if (!summary) rc = cli_fail(cmd, "out of memory");
+    else if (pm_vmd_write(vmd, NULL, 0, &size, &err) != PM_OK || !(bytes = malloc(size ? size : 1)) ||
+             pm_vmd_write(vmd, bytes, size, &size, &err) != PM_OK)
+        rc = err.type ? cli_fail_error(cmd, &err) : cli_fail(cmd, "out of memory");
+    else if (cli_write_file(output, bytes, size)) {
+        cJSON_AddStringToObject(summary, "output", output);
+        cJSON_AddNumberToObject(summary, "bytes", (double)size);
+        cli_print_summary(summary, output);
+        summary = NULL;
+        rc = 0;
+    }
+    cJSON_Delete(summary);
+    free(bytes);
+    return rc;
+}
+
 bool cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
 
 bool cli_parse_double(const char *text, double *out) {

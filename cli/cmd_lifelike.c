@@ -58,7 +58,6 @@ int cmd_lifelike(int argc, char **argv) {
     if (seed >= 0) s.seed = (uint32_t)seed;
     pm_skeleton *sk = NULL;
     pm_vmd *base = NULL, *out = NULL;
-    uint8_t *bytes = NULL;
     int rc = 0;
     if (!cli_read_skeleton("lifelike", model_path, &sk)) return 1;
     if (vmd_path) {
@@ -81,26 +80,12 @@ int cmd_lifelike(int argc, char **argv) {
     pm_lifelike_bake_options o = {0};
     o.frames = (uint32_t)frames;
     pm_lifelike_report rep;
-    size_t size = 0;
-    if (pm_lifelike_bake(base, &m, &s, &o, &out, &rep, &err) != PM_OK || pm_vmd_write(out, NULL, 0, &size, &err) != PM_OK ||
-        !(bytes = malloc(size ? size : 1)) || pm_vmd_write(out, bytes, size, &size, &err) != PM_OK) {
-        rc = err.type ? cli_fail_error("lifelike", &err) : cli_fail("lifelike", "out of memory");
+    if (pm_lifelike_bake(base, &m, &s, &o, &out, &rep, &err) != PM_OK) {
+        rc = cli_fail_error("lifelike", &err);
         goto done;
     }
-    if (!cli_write_file(output, bytes, size)) {
-        rc = 1;
-        goto done;
-    }
-    cJSON *j = pmi_lifelike_report_json(&rep);
-    if (!j) {
-        rc = cli_fail("lifelike", "out of memory");
-        goto done;
-    }
-    cJSON_AddStringToObject(j, "output", output);
-    cJSON_AddNumberToObject(j, "bytes", (double)size);
-    cli_print_summary(j, output);
+    rc = cli_write_vmd_summary("lifelike", output, out, pmi_lifelike_report_json(&rep));
 done:
-    free(bytes);
     pm_vmd_free(out);
     pm_vmd_free(base);
     pm_skeleton_free(sk);

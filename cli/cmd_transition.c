@@ -60,30 +60,18 @@ int cmd_transition(int argc, char **argv) {
     pm_error err = {0};
     pm_skeleton *sk = NULL;
     pm_vmd *from = NULL, *to = NULL, *out = NULL;
-    uint8_t *bytes = NULL;
     int rc = 1;
-    size_t size = 0;
     pm_transition_report rep;
     if (!cli_read_skeleton("transition", model_path, &sk) || !(from = read_vmd(from_path, &err)) || !(to = read_vmd(to_path, &err)))
         goto done;
-    if (pm_transition_bake(from, to, sk, &o, &out, &rep, &err) != PM_OK || pm_vmd_write(out, NULL, 0, &size, &err) != PM_OK ||
-        !(bytes = malloc(size ? size : 1)) || pm_vmd_write(out, bytes, size, &size, &err) != PM_OK) {
-        rc = err.type ? cli_fail_error("transition", &err) : cli_fail("transition", "out of memory");
+    if (pm_transition_bake(from, to, sk, &o, &out, &rep, &err) != PM_OK) {
+        rc = cli_fail_error("transition", &err);
         goto done;
     }
-    if (!cli_write_file(output, bytes, size)) goto done;
     cJSON *j = pmi_transition_report_json(&rep);
-    if (!j) {
-        rc = cli_fail("transition", "out of memory");
-        goto done;
-    }
-    cJSON_AddNumberToObject(j, "nextFrame", o.to_loop_frames ? fmod(o.to_frame + rep.frames, o.to_loop_frames) : o.to_frame + rep.frames);
-    cJSON_AddStringToObject(j, "output", output);
-    cJSON_AddNumberToObject(j, "bytes", (double)size);
-    cli_print_summary(j, output);
-    rc = 0;
+    if (j) cJSON_AddNumberToObject(j, "nextFrame", o.to_loop_frames ? fmod(o.to_frame + rep.frames, o.to_loop_frames) : o.to_frame + rep.frames);
+    rc = cli_write_vmd_summary("transition", output, out, j);
 done:
-    free(bytes);
     pm_vmd_free(out);
     pm_vmd_free(from);
     pm_vmd_free(to);

@@ -15,6 +15,7 @@ const cli_command cli_commands[] = {
     {"idle", "write a character standing at ease (looping VMD)", cmd_idle_usage, cmd_idle},
     {"lifelike", "bake blinks, breathing, gaze and micro-moves over a VMD", cmd_lifelike_usage, cmd_lifelike},
     {"transition", "bake the blend from one motion into another (no pop)", cmd_transition_usage, cmd_transition},
+    {"retarget", "play a BVH, glTF or VRM Animation motion on an MMD model", cmd_retarget_usage, cmd_retarget},
     {"keypoints", "convert BVH/VMD/glTF/FBX motion to MediaPipe Pose 33 keypoints (NDJSON, binary)", cmd_keypoints_usage,
      cmd_keypoints},
     {"trace", "bake a tracing timeline (JSON) to a VMD for a model", cmd_trace_usage, cmd_trace},

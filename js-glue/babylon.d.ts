@@ -16,7 +16,7 @@ import type { Scene } from '@babylonjs/core/scene.js';
 import type {
   BeatGridInput, CatwalkResult, CatwalkSkeleton, CatwalkState, Groove, GrooveBakeOptions, GrooveBakeReport, GrooveFrame,
   GrooveFrameOptions, GrooveSettingsInput, IdleResult, IdleState, Lifelike, LifelikeFrame, ProcMotion, Skeleton, Timeline,
-  TimelineBakeResult, TransitionOptions, TransitionReport, Vmd,
+  TimelineBakeResult, TransitionOptions, TransitionReport, Vmd, RetargetReport,
 } from './index.js';
 
 /** What getModelInfo reads of a loaded model. */
@@ -81,6 +81,16 @@ export function createTransitionAnimationAsync(
   toVmd: Uint8Array | ArrayBuffer | Vmd,
   options?: TransitionOptions & LoadVmdOptions,
 ): Promise<{ animation: MmdAnimation; result: { vmd: Uint8Array; frames: number; nextFrame: number; report: TransitionReport } }>;
+
+/** pm.retargetToVmd on a model + loadVmdAnimationAsync: a BVH, glTF/GLB or VRM Animation file played on
+ * the model (`modelBytes`: its PMX/PMD bytes or readPmx's skeleton; null: the mannequin). Loads the
+ * 'keypoints' module. */
+export function createRetargetAnimationAsync(
+  pm: ProcMotion,
+  motion: Uint8Array | ArrayBuffer,
+  modelBytes: Skeleton | Uint8Array | ArrayBuffer | null,
+  options?: LoadVmdOptions & { animation?: number },
+): Promise<{ animation: MmdAnimation; result: { vmd: Uint8Array; report: RetargetReport } }>;
 
 /** Where playTransition hands over. */
 export interface PlayTransitionOptions {

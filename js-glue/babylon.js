@@ -188,6 +188,18 @@ export async function createTimelineAnimationAsync(timeline, bpm = 0, options = 
 }
 
 /**
+ * A motion file from another rig (BVH, glTF/GLB, VRM Animation) retargeted to a model (pm.retargetToVmd:
+ * `modelBytes` is the model's PMX/PMD bytes or readPmx's skeleton, null for the mannequin) as an
+ * `MmdAnimation`: `{ animation, result }`. Loads the 'keypoints' module.
+ */
+export async function createRetargetAnimationAsync(pm, motion, modelBytes, options = {}) {
+  await pm.loadAsync('keypoints');
+  const result = pm.retargetToVmd(motion, { model: modelBytes ?? undefined, animation: options.animation });
+  const animation = await loadVmdAnimationAsync(result.vmd, { name: 'Retarget', ...options });
+  return { animation, result };
+}
+
+/**
  * A transition between two motions on a model (pm.bakeTransition) as an `MmdAnimation`: `{ animation,
  * result }` (result: bakeTransition's `{ vmd, frames, nextFrame, report }`). Play it with
  * playTransition. Needs the 'motion' module.

@@ -1308,6 +1308,59 @@ export interface ProcMotion {
     options?: TransitionOptions): { vmd: Uint8Array; frames: number; nextFrame: number; report: TransitionReport };
 }
 
+// ---- retargeting (js-glue/retarget.js; docs/retarget.md) ---------------------------------------------
+
+/** Where the motion goes and which clip to take. */
+export interface RetargetOptions {
+  /** The model: PMX/PMD bytes or readPmx's skeleton [the built-in mannequin]. */
+  model?: SkeletonInput;
+  /** A glTF's animation index [0]. */
+  animation?: number;
+}
+
+/** What retargetToVmd read, what it mapped and how the result plays. */
+export interface RetargetReport {
+  /** The source's format: 'bvh', 'gltf', 'vrm' or 'vrma'. */
+  format: 'bvh' | 'gltf' | 'vrm' | 'vrma';
+  /** The naming its joints follow ('vrm' for a humanoid table, 'mixamo', 'cmu', ...). */
+  naming: string;
+  /** The source's frame rate and length in seconds. */
+  sourceFps: number;
+  duration: number;
+  /** The VMD's last frame (30 fps). */
+  frames: number;
+  /** Model units per source unit: the legs' ratio, hip to ankle at rest. */
+  scale: number;
+  /** The source's forward came from its toes (else from its left and up, right-handed). */
+  forwardFromToes: boolean;
+  /** The roles keyed from the source, and the source's roles the model lacks. */
+  mapped: RigRole[];
+  unmapped: RigRole[];
+  keyCount: number;
+  /** The key fit's largest errors. */
+  maxPositionError: number;
+  maxRotationErrorDeg: number;
+  /** The source feet's stances (left, right). */
+  stances: [number, number];
+  /** The most the hips were lowered to keep a planted foot within the leg's reach, units. */
+  crouch: number;
+  /** The feet as MMD plays the result, or null for a model whose legs have no IK (they play by FK). */
+  feet: LandingReport | null;
+  /** The source's hands: their least clearance from its body, scaled to the model (left, right), and the
+   * frames whose arm was turned out of the model's body. */
+  hands: { sourceClearance: [number, number]; correctedFrames: [number, number] };
+  /** The body as MMD plays the result. */
+  body: BodyReport;
+}
+
+export interface ProcMotion {
+  /**
+   * A humanoid motion from another rig (BVH, glTF/GLB, VRM, VRM Animation) as a VMD for an MMD model
+   * ('keypoints' module): `{ vmd, report }`.
+   */
+  retargetToVmd(motion: Uint8Array | ArrayBuffer, options?: RetargetOptions): { vmd: Uint8Array; report: RetargetReport };
+}
+
 // ---- rig analysis (js-glue/rig.js, docs/models.md) ----------------------------------------------------
 
 /** Role names: 'root', 'center', 'groove', 'waist', 'lowerBody', 'upperBody', 'upperBody2', ..., 'leftLegIk', 'rightToeEx' (docs/models.md). */

@@ -98,6 +98,8 @@
     X(P, keypoints, pm_abi_kp_descriptor_slots) X(P, keypoints, pm_abi_kp_point_name)                         \
     X(P, keypoints, pm_abi_kp_angle_name) X(P, keypoints, pm_abi_kp_from_data) X(P, keypoints, pm_abi_kp_make) \
     X(P, keypoints, pm_abi_kp_free) X(P, keypoints, pm_abi_kp_describe) X(P, keypoints, pm_abi_kp_encode)      \
+    /* retargeting (abi_retarget.c): the motion readers are keypoints', the evaluator and landing motion's */   \
+    X(P, keypoints, pm_abi_retarget)                                                                          \
     /* beat tracking, the beat grid, tap tempo and WAV (abi_beats.c) */                                       \
     X(P, beats, pm_abi_beats_create) X(P, beats, pm_abi_beats_push) X(P, beats, pm_abi_beats_now)             \
     X(P, beats, pm_abi_beats_free) X(P, beats, pm_abi_beats_finish) X(P, beats, pm_abi_beat_grid_eval)        \

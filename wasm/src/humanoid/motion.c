@@ -172,6 +172,8 @@ pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_hum
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: data is NULL");
     pm_allocator a = opts ? opts->allocator : (pm_allocator){0};
     const bool bvh = is_bvh(data, size), gltf = !bvh && is_gltf(data, size);
+    if ((size >= 18 && memcmp(data, "Kaydara FBX Binary", 18) == 0) || (size >= 5 && memcmp(data, "; FBX", 5) == 0))
+        return pmi_fail(err, PM_ERR_BAD_FORMAT, "humanoid motion: an FBX file, which procmotion does not read yet: export it as glTF/GLB or BVH");
     if (!bvh && !gltf)
         return pmi_fail(err, PM_ERR_BAD_FORMAT,
                         "humanoid motion: not a BVH (HIERARCHY), glTF (JSON), GLB, VRM or VRMA file (%zu bytes)", size);

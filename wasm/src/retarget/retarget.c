@@ -1,7 +1,10 @@
 /* A humanoid motion retargeted to an MMD model as a VMD (see procmotion/retarget.h). */
 #include "procmotion/retarget.h"
+#include "retarget/report.h"
 
 #include "common/internal.h"
+#include "common/json.h"
+#include "landing/report_json.h"
 #include "keyfit/keyfit.h"
 #include "math/inline.h"
 #include "procmotion/mannequin.h"
@@ -9,7 +12,6 @@
 #include "procmotion/rig.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #define DEG (PM_PI / 180.0)
 
@@ -451,7 +453,10 @@ static uint32_t find_stances(const feet *ft, int s, uint32_t ns, double L, uint8
 
 /* The ankle's plan from a path (fk: FK's across, the source's height above its floor scaled up): held
  * still through each stance (where the path is on average, at its lowest height and never below the
- * ground), and in the swings the path carried by an offset that blends from one stance's to the next's. */
+ * ground), and in the swings the path carried by an offset that blends from one stance's to the next's
+ * (across; the height's fades within LIFT_FRAMES of a stance). */
+#define LIFT_FRAMES 4.0
+
 static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact, double ground, float *plan) {
     double prev[3] = {0, 0, 0}, next[3] = {0, 0, 0};
     bool have_prev = false;
@@ -475,11 +480,15 @@ static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact
             }
             for (uint32_t g = f; g < e; g++) {
                 double u = (double)(g - f + 1) / (double)(e - f + 1), w = u * u * (3 - 2 * u);
-                for (int k = 0; k < 3; k++) {
+                for (int k = 0; k < 3; k += 2) {
                     double off = have_prev && have_next ? prev[k] + (next[k] - prev[k]) * w : have_prev ? prev[k] : have_next ? next[k] : 0;
                     plan[3 * g + k] = (float)(ft->fk[s][k][g] + off);
                 }
-                if (plan[3 * g + 1] < ground) plan[3 * g + 1] = (float)ground;
+                /* the height: the source's, the stances' offsets fading within a few frames of them (a foot
+                   that lifts, lifts at once, not gliding on the ground) */
+                const double a = fmin(1, (double)(g - f + 1) / LIFT_FRAMES), b = fmin(1, (double)(e - g) / LIFT_FRAMES);
+                const double off = (have_prev ? prev[1] * (1 - a * a * (3 - 2 * a)) : 0) + (have_next ? next[1] * (1 - b * b * (3 - 2 * b)) : 0);
+                plan[3 * g + 1] = (float)fmax(ground, ft->fk[s][1][g] + off);
             }
         }
         if (contact[f]) {
@@ -491,9 +500,28 @@ static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact
     }
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+/* The k-th smallest of v[0..n) (v is reordered; k < n). */
+static double kth_smallest(double *v, size_t n, size_t k) {
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const double pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j], v[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else break;
+    }
+    return v[k];
 }
 
 pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, const pm_retarget_options *opts, pm_vmd **out,
@@ -667,8 +695,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         for (int s = 0; s < 2; s++) h = fmin(h, to_model(&c, joint_pos(&world[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]])).y);
         heights[f] = h;
     }
-    qsort(heights, ns, sizeof *heights, cmp_double);
-    const double src_floor = heights[(size_t)floor(0.05 * (ns - 1))];
+    const double src_floor = kth_smallest(heights, ns, (size_t)floor(0.05 * (ns - 1)));
     double model_ankle_y = 0;
     pmi_dv model_hips = pmi_dv_make(0, 0, 0);
     for (int s = 0; s < 2; s++) {
@@ -878,4 +905,39 @@ done:
     pm_rig_free(rig);
     pm_skeleton_free(mannequin);
     return r;
+}
+
+cJSON *pmi_retarget_report_json(const pm_retarget_report *rep) {
+    bool ok = true;
+    cJSON *j = cJSON_CreateObject();
+    pmi_json_add_string(j, "format", pm_humanoid_motion_format_name(rep->format), &ok);
+    pmi_json_add_string(j, "naming", rep->naming ? rep->naming : "", &ok);
+    pmi_json_add_number(j, "sourceFps", rep->source_fps, &ok);
+    pmi_json_add_number(j, "duration", rep->duration, &ok);
+    pmi_json_add_number(j, "frames", rep->frames, &ok);
+    pmi_json_add_number(j, "scale", rep->scale, &ok);
+    pmi_json_add_bool(j, "forwardFromToes", rep->forward_from_toes, &ok);
+    cJSON *m = pmi_json_add_array(j, "mapped", &ok);
+    for (uint32_t i = 0; i < rep->mapped_count; i++) pmi_json_add_string(m, NULL, rep->mapped[i], &ok);
+    cJSON *u = pmi_json_add_array(j, "unmapped", &ok);
+    for (uint32_t i = 0; i < rep->unmapped_count; i++) pmi_json_add_string(u, NULL, rep->unmapped[i], &ok);
+    pmi_json_add_number(j, "keyCount", rep->key_count, &ok);
+    pmi_json_add_number(j, "maxPositionError", rep->max_position_error, &ok);
+    pmi_json_add_number(j, "maxRotationErrorDeg", rep->max_rotation_error, &ok);
+    cJSON *st = pmi_json_add_array(j, "stances", &ok);
+    for (int s = 0; s < 2; s++) pmi_json_add_number(st, NULL, rep->stances[s], &ok);
+    pmi_json_add_number(j, "crouch", rep->crouch, &ok);
+    const char *limbs[2] = {"left", "right"};
+    if (rep->feet_landed) pmi_landing_report_json(j, "feet", &rep->feet, 0.01, NULL, limbs, &ok);
+    else pmi_json_add(j, "feet", cJSON_CreateNull(), &ok);
+    cJSON *h = pmi_json_add_object(j, "hands", &ok);
+    cJSON *sc = pmi_json_add_array(h, "sourceClearance", &ok), *cf = pmi_json_add_array(h, "correctedFrames", &ok);
+    for (int s = 0; s < 2; s++) {
+        pmi_json_add_number(sc, NULL, isfinite(rep->source_hand_clearance[s]) ? rep->source_hand_clearance[s] : 0, &ok);
+        pmi_json_add_number(cf, NULL, rep->hand_frames[s], &ok);
+    }
+    pmi_landing_body_json(j, "body", &rep->body, &ok);
+    if (ok && j) return j;
+    cJSON_Delete(j);
+    return NULL;
 }
