@@ -183,6 +183,11 @@ export const PLAN = [
     static: seedKeypointRows,
   },
   {
+    row: 'retarget',
+    inputs: (inp) => [join(inp.fixtures, 'bvh/cmu_131_01.bvh')].filter((p) => existsSync(p)),
+    js: ['procmotion wasm, onto the mannequin', 'procmotion wasm, onto yw_test_model', 'toKeypoints of the same clip at 30 fps'],
+  },
+  {
     row: 'pose',
     inputs: (inp) => [
       ...['vmd/mei_wait.vmd', 'vmd/gene_02_laugh.vmd', 'vmd/mei_greeting.vmd']

@@ -57,7 +57,7 @@ test('no page, public header, type declaration or test name speaks of issue, see
 });
 
 // A js block that imports 'procmotion' and nothing of Babylon runs in Node, in a folder holding the files
-// the examples read: model.pmx, dance.vmd, song.wav.
+// the examples read: model.pmx, dance.vmd, mocap.bvh, song.wav.
 const runnable = (code) => /from 'procmotion'/.test(code) && !/babylon|document\.|window\./.test(code);
 
 test('every Node example of the documentation runs', { skip: !existsSync(FIXTURES) && 'needs ../shared/fixtures', timeout: 300_000 }, async () => {
@@ -67,6 +67,7 @@ test('every Node example of the documentation runs', { skip: !existsSync(FIXTURE
     symlinkSync(join(ROOT, 'js-glue'), join(dir, 'node_modules/procmotion'), 'dir');
     symlinkSync(resolve(FIXTURES, 'pmx/yw_test_model/yw_test_model.pmx'), join(dir, 'model.pmx'));
     symlinkSync(resolve(FIXTURES, 'vmd/mei_wait.vmd'), join(dir, 'dance.vmd'));
+    symlinkSync(resolve(FIXTURES, 'bvh/cmu_131_01.bvh'), join(dir, 'mocap.bvh'));
     // 12 s of clicks at 120 BPM, a 440 Hz tone under them
     const { createProcMotion } = await import('../../js-glue/index.js');
     const pm = await createProcMotion({ load: 'beats' });
