@@ -683,6 +683,46 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('a VRM Animation and a mocap BVH, picked as motions, are retargeted to the model and play with the report line', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      await page.locator('#file-vmd').setInputFiles(join(REPO_ROOT, 'tests/data/three-vrm-test.vrma'));
+      await page.waitForFunction(() => window.demo.app.mode === 'vmd' && window.demo.app.userVmd?.retarget, null, { timeout: 30_000 });
+      const r = await page.evaluate(() => ({ report: window.demo.app.userVmd.retarget, loop: window.demo.viewer.loopFrames,
+        note: document.querySelector('#mode-controls').textContent }));
+      assert.equal(r.report.format, 'vrma');
+      assert.equal(r.loop, 90, 'the clip is 3 s');
+      assert.match(r.note, /three-vrm-test\.vrma \(vrma, vrm names\) on this model: 20 bones/);
+      // the right arm waves: the right wrist is somewhere else half a second later; the feet stay on the floor
+      await showFrame(page, 15);
+      const w0 = await bonePosition(page, '右手首'), a0 = await bonePosition(page, '左足首');
+      await showFrame(page, 45);
+      const w1 = await bonePosition(page, '右手首'), a1 = await bonePosition(page, '左足首');
+      assert.ok(Math.hypot(w1[0] - w0[0], w1[1] - w0[1], w1[2] - w0[2]) > 0.5, `the wrist moved: ${w0} -> ${w1}`);
+      assert.ok(Math.hypot(a1[0] - a0[0], a1[1] - a0[1], a1[2] - a0[2]) < 0.01, `the foot stayed: ${a0} -> ${a1}`);
+      if (!NO_FIXTURES) {
+        // a mocap walk on a loaded model: retargeted again when the model changes
+        await page.locator('#file-vmd').setInputFiles(fixturePath('bvh/cmu_131_01.bvh'));
+        await page.waitForFunction(() => window.demo.app.userVmd?.retarget?.format === 'bvh', null, { timeout: 30_000 });
+        const dir = fixturePath('pmx/yw_test_model');
+        await page.locator('#file-model').setInputFiles([join(dir, 'yw_test_model.pmx'), join(dir, 'tex/diffuse.png'), join(dir, 'tex/sph.png')]);
+        await page.waitForFunction(() => window.demo.app.model?.name === 'yw_test_model.pmx' && window.demo.app.userVmd?.retarget?.naming === 'cmu' &&
+          window.demo.app.motion?.name === 'cmu_131_01', null, { timeout: 60_000 });
+        const walk = await page.evaluate(() => ({ report: window.demo.app.userVmd.retarget, mode: window.demo.app.mode }));
+        assert.equal(walk.mode, 'vmd');
+        assert.ok(walk.report.feet.maxSlide <= 0.005 && walk.report.stances[0] >= 2, JSON.stringify(walk.report.feet));
+        await showFrame(page, 120);
+        const p0 = await bonePosition(page, '下半身');
+        await showFrame(page, 200);
+        const p1 = await bonePosition(page, '下半身');
+        assert.ok(Math.hypot(p1[0] - p0[0], p1[2] - p0[2]) > 2, `the hips walk: ${p0} -> ${p1}`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('broken files show a readable message and nothing freezes', async () => {
     const { page, errors, context } = await openDemo();
     try {

@@ -6,7 +6,8 @@
 import { AUDIO_EXTENSIONS } from './music-core.js';
 
 export const MODEL_EXTENSIONS = ['.pmx', '.pmd'];
-export const MOTION_EXTENSIONS = ['.vmd'];
+/** Motions: VMD plays as it is; the others are retargeted to the model (pm.retargetToVmd). */
+export const MOTION_EXTENSIONS = ['.vmd', '.bvh', '.glb', '.gltf', '.vrma', '.fbx'];
 const IMAGE_TYPES = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.bmp': 'image/bmp',
   '.gif': 'image/gif', '.webp': 'image/webp', '.tga': 'image/x-tga', '.dds': 'image/vnd-ms.dds',

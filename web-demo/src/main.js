@@ -424,6 +424,13 @@ async function loadModelInto(app, spec) {
     bytes: spec.builtIn || typeof spec.source === 'string' ? null : spec.source, referenceFiles: spec.referenceFiles ?? [] };
   $('#download-vrm').disabled = false;
   updateRig(app);
+  if (app.userVmd?.source) { // a retargeted motion follows the model
+    try {
+      await retargetUserMotion(app, app.userVmd.source);
+    } catch (e) {
+      showError('err.vmd', { name: app.userVmd.source.name, detail: describeError(e) });
+    }
+  }
   if (app.lifelike) app.setLifelike(true); // the layer on the new model's skeleton
   await app.regenerateNow({ keepBeat: true });
 }
@@ -448,6 +455,7 @@ async function loadUserVmd(app, entry) {
   let parsed;
   try {
     bytes = new Uint8Array(await entry.file.arrayBuffer());
+    if (extensionOf(name) !== '.vmd') return await retargetUserMotion(app, { name, bytes });
     parsed = app.pm.readVmd(bytes);
   } catch (e) {
     showError('err.vmd', { name, detail: describeError(e) });
@@ -457,6 +465,21 @@ async function loadUserVmd(app, entry) {
   for (const f of parsed.bones.frames) lastFrame = Math.max(lastFrame, f);
   for (const f of parsed.morphs.frames) lastFrame = Math.max(lastFrame, f);
   app.userVmd = { name, bytes, lastFrame, keyCount: parsed.bones.count + parsed.morphs.count, damagedNames: damagedVmdNames(parsed) };
+  app.setMode('vmd');
+  return true;
+}
+
+/**
+ * A motion from another rig (BVH, glTF/GLB, VRM Animation) retargeted to the loaded model (the keypoints
+ * module holds the readers; it loads on first use) and played as the user's VMD; the source is kept, so a
+ * new model gets it retargeted again. Throws what retargetToVmd throws.
+ */
+async function retargetUserMotion(app, source) {
+  await app.pm.loadAsync('keypoints');
+  const model = app.model?.bytes ?? app.model?.skeleton ?? undefined;
+  const { vmd, report } = app.pm.retargetToVmd(source.bytes, { model: app.model?.builtIn ? undefined : model });
+  app.userVmd = { name: source.name, bytes: vmd, lastFrame: Math.max(1, report.frames), keyCount: report.keyCount, damagedNames: [],
+    retarget: report, source };
   app.setMode('vmd');
   return true;
 }

@@ -1,4 +1,5 @@
-// Loaded-VMD mode: plays the user's own motion on the model (beat marks from the BPM field).
+// Loaded-motion mode: plays the user's own motion on the model (beat marks from the BPM field): a VMD as it
+// is, a BVH, glTF/GLB or VRM Animation retargeted to the model (the report line says how).
 import { registerMode } from './registry.js';
 import { el } from '../ui.js';
 import { onLanguageChange, t } from '../i18n.js';
@@ -10,7 +11,10 @@ registerMode({
   mount(container, app) {
     const note = el('p', { class: 'note' });
     const relabel = () => {
-      note.textContent = app.userVmd ? t('mode.vmd.playing', { name: app.userVmd.name }) : t('mode.vmd.none');
+      const v = app.userVmd, r = v?.retarget;
+      note.textContent = !v ? t('mode.vmd.none') : !r ? t('mode.vmd.playing', { name: v.name })
+        : t('mode.vmd.retargeted', { name: v.name, format: r.format, naming: r.naming, bones: r.mapped.length,
+          slide: r.feet ? r.feet.maxSlide.toFixed(4) : '—' });
     };
     relabel();
     container.append(note);
@@ -25,7 +29,7 @@ registerMode({
       beatFrames: app.bpm ? (30 * 60) / app.bpm : 0,
       keyCount: v.keyCount,
       damagedNames: v.damagedNames,
-      name: v.name.replace(/\.vmd$/i, ''),
+      name: v.name.replace(/\.[^.]+$/, ''),
       sameMotion: true,
     };
   },
