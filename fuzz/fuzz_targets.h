@@ -25,6 +25,7 @@
 #include "procmotion/lifelike.h"
 #include "procmotion/ik.h"
 #include "procmotion/keypoints.h"
+#include "procmotion/retarget.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/rig.h"
@@ -974,6 +975,29 @@ static void pm_fuzz_idle_json(const uint8_t *data, size_t size) {
     pm_vmd_free(v);
 }
 
+/* A motion file retargeted to the mannequin (at most 300 frames): a VMD whose every float is finite, feet
+ * measured, or a message. */
+static void pm_fuzz_retarget(const uint8_t *data, size_t size) {
+    pm_humanoid_motion *m = NULL;
+    pm_error err = {0};
+    if (pm_humanoid_motion_read(data, size, NULL, &m, &err) != PM_OK) {
+        PM_FUZZ_CHECK(m == NULL && err.message[0]);
+        return;
+    }
+    pm_retarget_options o = {0};
+    o.max_frames = 300;
+    pm_vmd *v = NULL;
+    pm_retarget_report rep;
+    if (pm_retarget(m, NULL, &o, &v, &rep, &err) == PM_OK) {
+        PM_FUZZ_CHECK(v != NULL && rep.frames <= 300 && isfinite(rep.scale) && rep.scale > 0);
+        pm_fuzz_check_motion(v);
+    } else {
+        PM_FUZZ_CHECK(v == NULL && err.message[0]);
+    }
+    pm_vmd_free(v);
+    pm_humanoid_motion_free(m);
+}
+
 static const pm_fuzz_target pm_fuzz_targets[] = {
     {"vmd", pm_fuzz_vmd},
     {"pmx", pm_fuzz_pmx},
@@ -996,6 +1020,7 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"timeline_json", pm_fuzz_timeline_json},
     {"lifelike_json", pm_fuzz_lifelike_json},
     {"idle_json", pm_fuzz_idle_json},
+    {"retarget", pm_fuzz_retarget},
     {"wav", pm_fuzz_wav},
 };
 #define PM_FUZZ_TARGET_COUNT (sizeof pm_fuzz_targets / sizeof pm_fuzz_targets[0])

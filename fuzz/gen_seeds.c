@@ -34,9 +34,11 @@ static void die(const char *what, const pm_error *err) {
 
 /* Write OUT/<target>/<name>. */
 static void seed_one(const char *target, const char *name, const void *data, size_t size);
-/* Write OUT/<target>/<name>; JSON seeds of any target also go to the JSON classifier's corpus. */
+/* Write OUT/<target>/<name>; JSON seeds of any target also go to the JSON classifier's corpus, motion files to
+ * the retargeter's. */
 static void seed(const char *target, const char *name, const void *data, size_t size) {
     seed_one(target, name, data, size);
+    if (strcmp(target, "bvh") == 0 || strcmp(target, "gltf") == 0) seed_one("retarget", name, data, size); /* motion files */
     if (strcmp(target, "pmx") == 0 || strcmp(target, "pmd") == 0) { /* the whole-model reader and the VRM writer */
         seed_one("model", name, data, size);
         seed_one("vrm", name, data, size);
