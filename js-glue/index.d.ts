@@ -1322,8 +1322,11 @@ export interface RetargetOptions {
 export interface RetargetReport {
   /** The source's format: 'bvh', 'gltf', 'vrm' or 'vrma'. */
   format: 'bvh' | 'gltf' | 'vrm' | 'vrma';
-  /** The naming its joints follow ('vrm' for a humanoid table, 'mixamo', 'cmu', ...). */
+  /** The naming its joints follow ('vrm' for a humanoid table, 'mixamo', 'cmu', ...), or 'inferred': the names
+   * said nothing and the roles came from the hierarchy and the rest pose. */
   naming: string;
+  /** 1 for names; for an inferred skeleton, how alike its legs and its arms are (0.5..1). */
+  confidence: number;
   /** The source's frame rate and length in seconds. */
   sourceFps: number;
   duration: number;

@@ -31,4 +31,25 @@ static inline pm_vmd *pm_test_read_vmd(const char *rel) {
     return v;
 }
 
+/* A BVH with every joint renamed j0, j1, ... (names that say nothing; never longer than the originals).
+ * The caller frees the result; *out_size gets its size. */
+static inline char *pm_test_anonymous_bvh(const unsigned char *data, size_t size, size_t *out_size) {
+    char *renamed = malloc(size + 1);
+    size_t out = 0;
+    uint32_t joint = 0;
+    for (size_t i = 0; i < size;) {
+        const char *key = strncmp((const char *)data + i, "ROOT ", 5) == 0 ? "ROOT " : strncmp((const char *)data + i, "JOINT ", 6) == 0 ? "JOINT " : NULL;
+        if (!key || (i > 0 && data[i - 1] != '\t' && data[i - 1] != ' ' && data[i - 1] != '\n')) {
+            renamed[out++] = (char)data[i++];
+            continue;
+        }
+        size_t k = strlen(key), e = i + k;
+        while (e < size && data[e] != '\r' && data[e] != '\n') e++;
+        out += (size_t)snprintf(renamed + out, size + 1 - out, "%sj%u", key, joint++);
+        i = e;
+    }
+    *out_size = out;
+    return renamed;
+}
+
 #endif

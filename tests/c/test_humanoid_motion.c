@@ -1,5 +1,6 @@
 /* A humanoid motion file read as joints, rest matrices, roles and a sampler: real BVH, glTF and VRM
  * Animation files, and the errors a user meets. */
+#include "fixture_readers.h"
 #include "pm_test.h"
 
 #include "procmotion/humanoid.h"
@@ -97,6 +98,33 @@ PM_TEST(gltf_reads_every_animation_by_index) {
     pm_humanoid_motion_options o = {.animation = count};
     PM_CHECK(pm_humanoid_motion_read(data, size, &o, &m, &err) == PM_ERR_INVALID_ARGUMENT);
     PM_CHECK(m == NULL && strstr(err.message, "animation") != NULL);
+    free(data);
+}
+
+/* The CMU file with every joint renamed j0, j1, ...: the hierarchy and the rest pose alone give the
+ * same hips, legs, arms, neck and head as the names. */
+PM_TEST(names_that_say_nothing_are_inferred_from_the_hierarchy) {
+    size_t size = 0;
+    unsigned char *data = pm_test_read_fixture("bvh/cmu_131_01.bvh", &size);
+    if (!data) return;
+    pm_humanoid_motion *named = read_motion(data, size, 0);
+    size_t out = 0;
+    char *renamed = pm_test_anonymous_bvh(data, size, &out);
+    pm_humanoid_motion *m = read_motion((unsigned char *)renamed, out, 0);
+    PM_CHECK_STR(m->naming, "inferred");
+    PM_CHECK(m->confidence >= 0.9);
+    const pm_rig_role same[] = {PM_RIG_LOWER_BODY, PM_RIG_LEFT_LEG, PM_RIG_RIGHT_LEG, PM_RIG_LEFT_KNEE, PM_RIG_RIGHT_KNEE,
+                                PM_RIG_LEFT_ANKLE, PM_RIG_RIGHT_ANKLE, PM_RIG_LEFT_TOE, PM_RIG_RIGHT_TOE, PM_RIG_LEFT_ARM,
+                                PM_RIG_RIGHT_ARM, PM_RIG_LEFT_ELBOW, PM_RIG_RIGHT_ELBOW, PM_RIG_LEFT_WRIST, PM_RIG_RIGHT_WRIST,
+                                PM_RIG_HEAD, PM_RIG_UPPER_BODY, PM_RIG_UPPER_BODY2};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        if (m->roles.bone[same[i]] != named->roles.bone[same[i]])
+            printf("  %s: inferred %s, named %s\n", pm_rig_role_name(same[i]), role_name(m, same[i]), role_name(named, same[i]));
+        PM_CHECK_EQ_INT(m->roles.bone[same[i]], named->roles.bone[same[i]]);
+    }
+    pm_humanoid_motion_free(m);
+    pm_humanoid_motion_free(named);
+    free(renamed);
     free(data);
 }
 

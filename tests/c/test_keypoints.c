@@ -1,6 +1,7 @@
 /* Keypoints: the synthetic wave + squat BVH end to end, every shared fixture (0 NaN, 0 out of range,
  * knees forward), VMD leg drive (IK, FK, unreachable and degenerate targets), joint naming families,
  * codecs (binary, NDJSON, mediapipe33 JSON) and their rejections, features, format detection. */
+#include "fixture_readers.h"
 #include "pm_test.h"
 
 #include "keypoints/kp_internal.h"
@@ -131,6 +132,32 @@ PM_TEST(bvh_resamples_to_the_requested_rate) {
     }
     pm_kp_free(s);
     pm_kp_free(n);
+    free(data);
+}
+
+/* The same mocap file with its joints renamed j0, j1, ...: the keypoints come from the hierarchy and the
+ * rest pose, where the named file's put them. */
+PM_TEST(a_bvh_whose_names_say_nothing_converts_from_its_hierarchy) {
+    size_t size = 0, anon_size = 0;
+    unsigned char *data = pm_test_read_fixture("bvh/cmu_131_01.bvh", &size);
+    if (!data) return;
+    char *anon = pm_test_anonymous_bvh(data, size, &anon_size);
+    pm_kp_options o = {.fps = 30};
+    pm_kp_sequence *named = convert(data, size, &o), *inferred = convert((unsigned char *)anon, anon_size, &o);
+    if (named && inferred) {
+        PM_CHECK_STR(inferred->stats.family, "inferred");
+        PM_CHECK_EQ_INT(inferred->frame_count, named->frame_count);
+        double worst = 0;
+        const int body[] = {11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28}; /* shoulders to ankles */
+        for (uint32_t f = 0; f < named->frame_count; f++)
+            for (size_t k = 0; k < sizeof body / sizeof body[0]; k++)
+                for (int c = 0; c < 3; c++) worst = fmax(worst, fabs(pt(named, f, body[k])[c] - pt(inferred, f, body[k])[c]));
+        printf("  body points within %.2g of the named file's\n", worst);
+        PM_CHECK(worst < 1e-5);
+    }
+    pm_kp_free(named);
+    pm_kp_free(inferred);
+    free(anon);
     free(data);
 }
 

@@ -1,6 +1,7 @@
 /* Retargeting real motion (CMU mocap BVH, a VRM Animation, a glTF robot's clips) onto every model, measured
  * as MMD plays the VMD: the keypoints' joint angles against the source's, the feet, the hands. */
 #include "every_model.h"
+#include "fixture_readers.h"
 #include "pm_test.h"
 
 #include "procmotion/humanoid.h"
@@ -108,6 +109,38 @@ PM_TEST(real_motion_plays_on_every_model_as_on_its_source) {
         free(data);
     }
     pm_zoo_entries_free(models, n);
+}
+
+/* The CMU file with its joints renamed j0, j1, ...: retargeted from its hierarchy alone, it plays as the
+ * named file does. */
+PM_TEST(a_skeleton_whose_names_say_nothing_is_retargeted_from_its_shape) {
+    size_t size = 0, anon_size = 0;
+    unsigned char *data = pm_test_read_fixture("bvh/cmu_131_01.bvh", &size);
+    if (!data) return;
+    char *anon = pm_test_anonymous_bvh(data, size, &anon_size);
+    pm_error err = {0};
+    pm_humanoid_motion *a = NULL, *b = NULL;
+    PM_CHECK_OK(pm_humanoid_motion_read(data, size, NULL, &a, &err), &err);
+    PM_CHECK_OK(pm_humanoid_motion_read((const uint8_t *)anon, anon_size, NULL, &b, &err), &err);
+    pm_vmd *va = NULL, *vb = NULL;
+    pm_retarget_report ra, rb;
+    PM_CHECK_OK(pm_retarget(a, NULL, NULL, &va, &ra, &err), &err);
+    PM_CHECK_OK(pm_retarget(b, NULL, NULL, &vb, &rb, &err), &err);
+    if (va && vb) {
+        PM_CHECK_STR(rb.naming, "inferred");
+        PM_CHECK(rb.confidence >= 0.9 && rb.feet_landed && rb.feet.max_slide <= 0.005);
+        pm_zoo_entry mannequin = {.kind = "mannequin"};
+        angle_diff named = compare(data, size, 0, va, &mannequin), inferred = compare((const unsigned char *)anon, anon_size, 0, vb, &mannequin);
+        printf("  angles against the source: named %.3f (worst %.3f), inferred %.3f (worst %.3f); confidence %.2f\n", named.mean,
+               named.worst_frame, inferred.mean, inferred.worst_frame, rb.confidence);
+        PM_CHECK(fabs(inferred.mean - named.mean) <= 0.01 && inferred.worst_frame <= 0.25);
+    }
+    pm_vmd_free(va);
+    pm_vmd_free(vb);
+    pm_humanoid_motion_free(a);
+    pm_humanoid_motion_free(b);
+    free(anon);
+    free(data);
 }
 
 PM_TEST(bad_arguments_are_refused_naming_why) {

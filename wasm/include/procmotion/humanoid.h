@@ -63,6 +63,23 @@ typedef struct pm_humanoid_map {
 pm_result pm_humanoid_map_names(const char *const *names, uint32_t count, pm_humanoid_map *out, pm_error *err);
 pm_result pm_humanoid_map_skeleton(const pm_skeleton *skeleton, pm_humanoid_map *out, pm_error *err);
 
+/* ---- roles without names ----------------------------------------------------------------------------
+ *
+ * pm_humanoid_infer_roles finds the roles of a skeleton whose joint names say nothing
+ * (Skeleton_torso_joint_1, joint12): from the hierarchy and the rest positions alone. The hips are the
+ * joint that branches into two limbs of the same length (the legs) and a trunk that branches again into
+ * two more (the arms) and a third (the neck and head). In each limb the two long segments nearest its end
+ * are the upper and lower parts (a clavicle or a hip helper before them is kept as the shoulder). Up runs
+ * from the hips to the chest, forward the way the toes (else the knees) point, and left is up x forward,
+ * as a right-handed file has it. Only joints with candidate[j] set get a role; rest[] are world positions.
+ * *confidence (0..1): how alike the two legs and the two arms are, lowered when forward came from the
+ * knees (0.8) or from nothing (0.5).
+ * ERRORS: PM_ERR_NOT_FOUND when no joint branches that way or a limb has fewer than three long joints;
+ * PM_ERR_BAD_FORMAT for a cycle in parents.
+ */
+pm_result pm_humanoid_infer_roles(const uint32_t *parents, const pm_vec3 *rest, const uint8_t *candidate, uint32_t count,
+                                  const pm_allocator *allocator, pm_rig_roles *out, double *confidence, pm_error *err);
+
 /* ---- a humanoid motion file ------------------------------------------------------------------------
  *
  *       pm_humanoid_motion *m = NULL;
@@ -76,11 +93,13 @@ pm_result pm_humanoid_map_skeleton(const pm_skeleton *skeleton, pm_humanoid_map 
  * and 1.0, and VRM Animation (.vrma). Joints are the BVH's joints (End Sites kept, never mapped) or the
  * glTF's nodes. roles maps the joints onto the rig resolver's roles (procmotion/rig.h): from a VRM's or a
  * VRMA's humanoid table when the file has one, else from the joint names (a glTF's skin joints, when it
- * has skins, are the only candidates). World matrices are in the file's own axes and units (rest: the
+ * has skins, are the only candidates); when the names map no legs or arms, from the hierarchy and the rest
+ * geometry (pm_humanoid_infer_roles). World matrices are in the file's own axes and units (rest: the
  * pose with every channel at zero, or the glTF nodes' own transforms).
  *
- * ERRORS: the readers' (naming the file's problem); PM_ERR_NOT_FOUND when the names map neither both
- * upper legs nor both upper arms (the message lists the joints); an animation index past the file's.
+ * ERRORS: the readers' (naming the file's problem); PM_ERR_NOT_FOUND when neither the names nor the
+ * hierarchy give both upper legs and both upper arms (the message lists the joints); an animation index
+ * past the file's; an FBX file (not read yet).
  */
 
 typedef enum pm_humanoid_motion_format {
@@ -99,7 +118,9 @@ typedef struct pm_humanoid_motion {
     const uint32_t *parents;          /* [joint_count], PM_NO_INDEX for a root */
     const pm_mat4 *rest;              /* [joint_count] world rest matrices */
     pm_rig_roles roles;               /* joint per role */
-    const char *naming;               /* "vrm" (a humanoid table) or the primary naming's name (rig.h) */
+    const char *naming;               /* "vrm" (a humanoid table), the primary naming's name (rig.h), or
+                                         "inferred" (names that say nothing: pm_humanoid_infer_roles) */
+    double confidence;                /* 1 for names; the inference's confidence (0.5..1) otherwise */
     double duration;                  /* seconds (0: one pose) */
     double native_fps;                /* a BVH's frame rate; 30 for glTF */
     uint32_t animation, animation_count;

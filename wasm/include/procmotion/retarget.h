@@ -77,7 +77,8 @@ typedef struct pm_retarget_options {
 
 typedef struct pm_retarget_report {
     pm_humanoid_motion_format format;
-    const char *naming;             /* the source's naming: "vrm", "mixamo", "cmu", ... (static) */
+    const char *naming;             /* the source's naming: "vrm", "mixamo", "cmu", ..., "inferred" (static) */
+    double confidence;              /* 1 for names; the hierarchy inference's otherwise (humanoid.h) */
     double source_fps, duration;    /* the source's rate and length (seconds) */
     uint32_t frames;                /* the VMD's last frame (frames 0 .. frames at 30 fps) */
     double scale;                   /* model units per source unit (the legs' ratio, hip to ankle at rest) */

@@ -79,7 +79,25 @@ static pm_result map_roles(pm_humanoid_motion *m, const uint8_t *candidate, pm_e
     pmi_free(a, names);
     if (r) return r;
     if (!m->naming) m->naming = pm_rig_naming_name(m->roles.primary);
+    m->confidence = 1;
     const pm_rig_role need[4] = {PM_RIG_LEFT_LEG, PM_RIG_RIGHT_LEG, PM_RIG_LEFT_ARM, PM_RIG_RIGHT_ARM};
+    bool named = true;
+    for (int k = 0; k < 4; k++) named = named && m->roles.bone[need[k]] != PM_NO_INDEX;
+    if (!named && !(g && g->vrm_version)) { /* the names say nothing: the hierarchy and the rest geometry */
+        pm_vec3 *rest = pmi_alloc_array(a, m->joint_count ? m->joint_count : 1, sizeof *rest, err, "humanoid motion: rest");
+        if (!rest) return PM_ERR_OUT_OF_MEMORY;
+        for (uint32_t j = 0; j < m->joint_count; j++) rest[j] = pm_mat4_get_translation(&m->rest[j]);
+        pm_rig_roles inferred;
+        double confidence = 0;
+        pm_error ierr = {0};
+        r = pm_humanoid_infer_roles(m->parents, rest, candidate, m->joint_count, a, &inferred, &confidence, &ierr);
+        pmi_free(a, rest);
+        if (r == PM_ERR_OUT_OF_MEMORY) return pmi_fail(err, r, "%s", ierr.message);
+        if (r == PM_OK && confidence >= 0.5) {
+            m->roles = inferred, m->naming = "inferred", m->confidence = confidence;
+            return PM_OK;
+        }
+    }
     for (int k = 0; k < 4; k++) {
         if (m->roles.bone[need[k]] != PM_NO_INDEX) continue;
         char list[160];
@@ -90,7 +108,8 @@ static pm_result map_roles(pm_humanoid_motion *m, const uint8_t *candidate, pm_e
             at += (size_t)pmi_format(list + at, sizeof list - at, "%s%.30s", at ? ", " : "", m->names[j].data);
         }
         return pmi_fail(err, PM_ERR_NOT_FOUND,
-                        "humanoid motion: no %s among the %u joints (%s%s): the names follow no naming procmotion knows",
+                        "humanoid motion: no %s among the %u joints (%s%s): the names follow no naming procmotion knows, and the "
+                        "hierarchy is not a humanoid one (hips with two legs and a trunk with two arms)",
                         pm_rig_role_name(need[k]), m->joint_count, list, at + 40 >= sizeof list ? ", ..." : "");
     }
     return PM_OK;

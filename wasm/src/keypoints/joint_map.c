@@ -2,6 +2,7 @@
  * read by the rig resolver (procmotion/rig.h): each family is one of its naming tables on its own, and
  * "humanoid.h" is the resolver with every table (the primary table and the fill). */
 #include "kp_internal.h"
+#include "procmotion/humanoid.h"
 #include "procmotion/rig.h"
 
 typedef struct family {
@@ -116,10 +117,30 @@ pm_result pmi_kp_map_names(pmi_kp_rig *rig, const pm_allocator *allocator, pm_er
     }
     pmi_free(allocator, names);
     if (r) return r;
+    if (best < 400 && rig->parent && rig->rest) { /* names that say nothing: the hierarchy and the rest pose */
+        pm_vec3 *rest = pmi_alloc_array(allocator, rig->joint_count ? rig->joint_count : 1, sizeof *rest, err, "keypoints: rest");
+        uint8_t *candidate = rest ? pmi_alloc_array(allocator, rig->joint_count ? rig->joint_count : 1, 1, err, "keypoints: rest") : NULL;
+        if (!candidate) {
+            pmi_free(allocator, rest);
+            return PM_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t j = 0; j < rig->joint_count; j++)
+            rest[j] = pm_mat4_get_translation(&rig->rest[j]), candidate[j] = rig->candidate ? rig->candidate[j] : 1;
+        pm_rig_roles roles;
+        double confidence = 0;
+        if (pm_humanoid_infer_roles(rig->parent, rest, candidate, rig->joint_count, allocator, &roles, &confidence, NULL) == PM_OK &&
+            confidence >= 0.5) {
+            slots_of(&roles, rig->slots);
+            rig->family = "inferred";
+            best = score(rig->slots);
+        }
+        pmi_free(allocator, candidate);
+        pmi_free(allocator, rest);
+    }
     if (best < 400)
         return pmi_fail(err, PM_ERR_NOT_FOUND,
                         "keypoints: no known joint naming (MMD, CMU, Mixamo, Daz, Biped, humanoid, the rig resolver's "
-                        "tables together) finds both hips and both upper arms among the %u joints",
+                        "tables together) finds both hips and both upper arms among the %u joints, nor does their hierarchy",
                         rig->joint_count);
     return PM_OK;
 }

@@ -55,8 +55,9 @@ typedef struct pmi_kp_rig {
 pm_result pmi_kp_rig_alloc(pmi_kp_rig *rig, const pm_allocator *allocator, uint32_t joint_count, pm_error *err);
 void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *allocator);
 
-/* Fill rig->slots and rig->family from the names (the family that maps most core joints). Fails with
- * PM_ERR_NOT_FOUND when no family finds both upper legs and both upper arms. */
+/* Fill rig->slots and rig->family from the names (the family that maps most core joints), else from the
+ * hierarchy and the rest pose (family "inferred", pm_humanoid_infer_roles). Fails with PM_ERR_NOT_FOUND
+ * when neither finds both upper legs and both upper arms. */
 pm_result pmi_kp_map_names(pmi_kp_rig *rig, const pm_allocator *allocator, pm_error *err);
 /* The slot of a single name in the named family's table, or PM_NO_INDEX (the VRM humanoid table, tests). */
 uint32_t pmi_kp_name_slot(const char *family, const char *name);

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-/* format, naming, sourceFps, duration, frames, scale, forwardFromToes, mapped, unmapped, keyCount,
+/* format, naming, confidence, sourceFps, duration, frames, scale, forwardFromToes, mapped, unmapped, keyCount,
  * maxPositionError, maxRotationErrorDeg, stances [left, right], crouch, feet (the landing report, or null
  * when the legs play by FK), hands: { sourceClearance [left, right], correctedFrames [left, right] }, body.
  * NULL when out of memory. */

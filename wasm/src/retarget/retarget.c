@@ -883,6 +883,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     if ((r = pm_landing_measure_body(rig, vmd, frames, &bo, &rep->body, err))) goto done;
     rep->format = src->format;
     rep->naming = src->naming;
+    rep->confidence = src->confidence;
     rep->source_fps = src->native_fps;
     rep->duration = src->duration;
     rep->frames = frames;
@@ -912,6 +913,7 @@ cJSON *pmi_retarget_report_json(const pm_retarget_report *rep) {
     cJSON *j = cJSON_CreateObject();
     pmi_json_add_string(j, "format", pm_humanoid_motion_format_name(rep->format), &ok);
     pmi_json_add_string(j, "naming", rep->naming ? rep->naming : "", &ok);
+    pmi_json_add_number(j, "confidence", rep->confidence, &ok);
     pmi_json_add_number(j, "sourceFps", rep->source_fps, &ok);
     pmi_json_add_number(j, "duration", rep->duration, &ok);
     pmi_json_add_number(j, "frames", rep->frames, &ok);
