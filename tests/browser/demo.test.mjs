@@ -700,6 +700,17 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       const w1 = await bonePosition(page, '右手首'), a1 = await bonePosition(page, '左足首');
       assert.ok(Math.hypot(w1[0] - w0[0], w1[1] - w0[1], w1[2] - w0[2]) > 0.5, `the wrist moved: ${w0} -> ${w1}`);
       assert.ok(Math.hypot(a1[0] - a0[0], a1[1] - a0[1], a1[2] - a0[2]) < 0.01, `the foot stayed: ${a0} -> ${a1}`);
+      // the Keypoints inset draws the source behind the result and says how close their angles are
+      await page.evaluate(() => window.demo.app.setKeypoints(true));
+      await page.waitForFunction(() => window.demo.app.keypoints.ghost && window.demo.app.keypoints.data, null, { timeout: 30_000 });
+      const kp = await page.evaluate(() => ({ frames: window.demo.app.keypoints.ghost.frameCount, agreement: window.demo.app.keypoints.agreement,
+        info: document.querySelector('#info').textContent }));
+      assert.equal(kp.frames, 91);
+      assert.ok(kp.agreement < 0.1, `source against result: ${kp.agreement}`);
+      assert.match(kp.info, /angles within 0\.0\d\d/);
+      await showFrame(page, 45);
+      await page.screenshot({ path: join(OUT, 'retarget-keypoints.png') });
+      await page.evaluate(() => window.demo.app.setKeypoints(false));
       if (!NO_FIXTURES) {
         // a mocap walk on a loaded model: retargeted again when the model changes
         await page.locator('#file-vmd').setInputFiles(fixturePath('bvh/cmu_131_01.bvh'));

@@ -26,7 +26,7 @@ export const KEYPOINT_MAX_FRAMES = 54_000;
 const COLORS = {
   left: '#5fb3ff', right: '#ff8a65', centre: '#e6e8ec',
   panel: 'rgba(24, 25, 29, 0.84)', frame: 'rgba(255,255,255,0.10)', axis: 'rgba(255,255,255,0.07)',
-  text: '#e6e8ec', muted: 'rgba(230,232,236,0.6)',
+  text: '#e6e8ec', muted: 'rgba(230,232,236,0.6)', ghost: 'rgba(230,232,236,0.28)',
 };
 const SIDE_COLOR = { '-1': COLORS.left, 1: COLORS.right, 0: COLORS.centre };
 
@@ -58,6 +58,11 @@ export class KeypointOverlay {
     this.timer = 0;
     this.lastCompute = -Infinity;
     this.data = null; // the toKeypoints result for `source`
+    this.ghost = null; // a retargeted motion's source as keypoints (drawn grey behind the result), and its bytes
+    this.ghostBytes = null;
+    this.agreement = NaN; // the mean |cosine difference| of the ten angles, source against result
+    this.ghostSample = createKeypointSample();
+    this.hasGhost = false;
     this.source = null; // { vmd, model } the data was computed from
     this.error = null;
     this.computeMs = 0;
@@ -85,6 +90,7 @@ export class KeypointOverlay {
       left: t('kp.left'),
       right: t('kp.right'),
       empty: t('kp.empty'),
+      source: t('kp.source'),
       rows: ANGLE_ROWS.map((r) => t(`kp.angle.${r.key}`)),
     };
     this.canvas.setAttribute('aria-label', this.labels.title);
@@ -135,6 +141,7 @@ export class KeypointOverlay {
       this.data = app.pm.toKeypoints(motion.vmd, { format: 'vmd', ...options });
       this.computeMs = performance.now() - t0;
       fitView(this.data, FIG_W, FIG_H, this.view);
+      this._updateGhost();
     } catch (e) {
       this.error = describeError(e);
       showError('err.keypoints', { name: motion.name ?? 'motion', detail: this.error });
@@ -142,6 +149,23 @@ export class KeypointOverlay {
     this.lastCompute = performance.now();
     this.onChange();
     this.redraw();
+  }
+
+  /** A retargeted motion (the Loaded motion mode, app.userVmd.source): its source as keypoints too. */
+  _updateGhost() {
+    const v = this.app.userVmd, src = v?.retarget && this.app.motion?.vmd === v.bytes ? v.source : null;
+    if (!src) {
+      this.ghost = null, this.ghostBytes = null, this.agreement = NaN;
+      return;
+    }
+    if (this.ghostBytes !== src.bytes) {
+      this.ghost = this.app.pm.toKeypoints(src.bytes, { fps: 30, maxFrames: KEYPOINT_MAX_FRAMES });
+      this.ghostBytes = src.bytes;
+    }
+    const a = this.ghost.angles, b = this.data.angles, n = Math.min(a.length, b.length);
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += Math.abs(a[i] - b[i]);
+    this.agreement = n ? sum / n : NaN;
   }
 
   /** Info-block rows [label, value] for the keypoints in use (none while off or failed). */
@@ -153,6 +177,7 @@ export class KeypointOverlay {
     rows.push([t('info.kpIgnored'), String(kp.stats.ignoredBones)]);
     rows.push([t('info.kpSkeleton'), this.source?.model && !this.source.model.builtIn && this.source.model.bytes
       ? t('info.kpSkeletonModel') : t('info.kpSkeletonStandard')]);
+    if (this.ghost) rows.push([t('info.kpSource'), t('info.kpSourceValue', { mean: this.agreement.toFixed(3) })]);
     return rows;
   }
 
@@ -161,6 +186,7 @@ export class KeypointOverlay {
     if (!this.enabled || frame === this.lastFrame) return;
     this.lastFrame = frame;
     this.hasSample = sampleKeypoints(this.data, (frame * 1000) / 30, this.sample);
+    this.hasGhost = !!this.ghost && sampleKeypoints(this.ghost, (frame * 1000) / 30, this.ghostSample);
     this._paint();
   }
 
@@ -213,6 +239,23 @@ export class KeypointOverlay {
       g.font = '12px system-ui, sans-serif';
       g.fillText(L.empty, W / 2, FIG_Y + FIG_H / 2 - 14);
       return;
+    }
+    if (this.hasGhost) { // the source, grey, behind the result
+      const G = this.ghostSample.points;
+      g.lineCap = 'round';
+      g.lineWidth = 3;
+      g.strokeStyle = COLORS.ghost;
+      g.beginPath();
+      for (let j = 0; j < CONNECTION_ENDS.length; j += 2) {
+        const a = CONNECTION_ENDS[j], b = CONNECTION_ENDS[j + 1];
+        g.moveTo(ox + G[3 * a] * scale, oy + G[3 * a + 1] * scale);
+        g.lineTo(ox + G[3 * b] * scale, oy + G[3 * b + 1] * scale);
+      }
+      g.stroke();
+      g.fillStyle = COLORS.muted;
+      g.textAlign = 'right';
+      g.font = '11px system-ui, sans-serif';
+      g.fillText(L.source, PAD + FIG_W - 4, FIG_Y + 10);
     }
     const { points: P, visibility: V, angles: A } = this.sample;
     const S = this.screen;
