@@ -1349,9 +1349,10 @@ export interface RetargetReport {
   crouch: number;
   /** The feet as MMD plays the result, or null for a model whose legs have no IK (they play by FK). */
   feet: LandingReport | null;
-  /** The source's hands: their least clearance from its body, scaled to the model (left, right), and the
-   * frames whose arm was turned out of the model's body. */
-  hands: { sourceClearance: [number, number]; correctedFrames: [number, number] };
+  /** The source's hands: their least clearance from its body, scaled to the model (left, right); the frames
+   * whose arm was turned (out of the model's body, or in to touch it); the frames where the source's hand
+   * touched its body, and the most the model's hand stayed away from its body then (beyond 0.02 leg lengths). */
+  hands: { sourceClearance: [number, number]; correctedFrames: [number, number]; touchFrames: [number, number]; touchGap: [number, number] };
   /** The body as MMD plays the result. */
   body: BodyReport;
 }

@@ -77,7 +77,8 @@ PM_TEST(real_motion_plays_on_every_model_as_on_its_source) {
         pm_humanoid_motion *m = NULL;
         pm_humanoid_motion_options mo = {.animation = sources[s].animation};
         PM_CHECK_OK(pm_humanoid_motion_read(data, size, &mo, &m, &err), &err);
-        double mean_real = 0, worst_real = 0, mean_all = 0, worst_all = 0, slide = 0, pen = 0, plan = 0, hands = INFINITY;
+        double mean_real = 0, worst_real = 0, mean_all = 0, worst_all = 0, slide = 0, pen = 0, plan = 0, hands = INFINITY, touch_gap = 0;
+        uint32_t touching = 0;
         for (size_t i = 0; i < n && m; i += stride) {
             pm_vmd *vmd = NULL;
             pm_retarget_report rep;
@@ -95,16 +96,18 @@ PM_TEST(real_motion_plays_on_every_model_as_on_its_source) {
             for (int h = 0; h < 2; h++) { /* no deeper in the body than the source's hand, scaled */
                 double margin = rep.body.hand_clearance[h] - fmin(0, rep.source_hand_clearance[h]);
                 hands = fmin(hands, margin);
+                touch_gap = fmax(touch_gap, rep.touch_gap[h]), touching += rep.touch_frames[h];
             }
             pm_vmd_free(vmd);
         }
         printf("  %s #%u: angles mean <= %.3f, worst frame <= %.3f on real models (%.3f, %.3f on all); slide %.4f, "
-               "below the ground %.4f, plan %.4f, hands %.3f units clear of the source's depth\n",
-               sources[s].path, sources[s].animation, mean_real, worst_real, mean_all, worst_all, slide, pen, plan, hands);
+               "below the ground %.4f, plan %.4f, hands %.3f units clear of the source's depth; %u hand frames touching "
+               "the body, the model's within %.4f of the touch\n",
+               sources[s].path, sources[s].animation, mean_real, worst_real, mean_all, worst_all, slide, pen, plan, hands, touching, touch_gap);
         PM_CHECK(mean_real <= 0.1 && worst_real <= 0.25);
         PM_CHECK(mean_all <= 0.15 && worst_all <= 0.25);
         PM_CHECK(slide <= 0.005 && pen <= 0.005 && plan <= 0.01);
-        PM_CHECK(hands >= -0.03);
+        PM_CHECK(hands >= -0.03 && touch_gap <= 0.03);
         pm_humanoid_motion_free(m);
         free(data);
     }

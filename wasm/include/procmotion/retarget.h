@@ -27,7 +27,8 @@
  *   Hands. The body's capsules (pm_rig_body_capsules) are built on the source too, scaled by its legs:
  *   where a hand of the model would go deeper into the torso, head or a thigh than the source's hand
  *   goes into the source's (or into it at all, when the source's stays out), the upper arm turns out
- *   until it does not.
+ *   until it does not; where the source's hand touches its body (within 0.01 leg lengths), the model's
+ *   is turned in to within 0.02 leg lengths of the model's.
  *   Translation. センター moves the hips as the source's move, scaled by the ratio of the legs (hip to
  *   ankle at rest), with the height taken above the floor the source stands on (its ankles'
  *   low point) and the horizontal start at the model's own place.
@@ -92,7 +93,12 @@ typedef struct pm_retarget_report {
     double max_rotation_error;      /* degrees */
     double source_hand_clearance[2]; /* model units: the least clearance of the source's hands (0 left, 1 right)
                                         from its body, scaled to the model (capsules as pm_rig_body_capsules) */
-    uint32_t hand_frames[2];        /* frames whose arm was turned out of the body */
+    uint32_t hand_frames[2];        /* frames whose arm was turned (out of the body, or in to touch it) */
+    uint32_t touch_frames[2];       /* frames where the source's hand touched its body (within 0.01 leg lengths) */
+    double touch_gap[2];            /* units: the most the model's hand stayed away from the body beyond 0.02 leg
+                                       lengths in those frames (0: always within): the landed motion played with
+                                       the MMD-exact evaluator, the arm corrected, before its keys are fitted again
+                                       (within 0.1 degrees) */
     bool feet_landed;               /* the legs were keyed by IK onto the plan (the model has leg IK) */
     uint32_t stances[2];            /* the source feet's stances (0 left, 1 right) */
     double crouch;                  /* units: the most the hips were lowered to keep a plan within reach */

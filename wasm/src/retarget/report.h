@@ -9,7 +9,7 @@
 
 /* format, naming, confidence, sourceFps, duration, frames, scale, forwardFromToes, mapped, unmapped, keyCount,
  * maxPositionError, maxRotationErrorDeg, stances [left, right], crouch, feet (the landing report, or null
- * when the legs play by FK), hands: { sourceClearance [left, right], correctedFrames [left, right] }, body.
+ * when the legs play by FK), hands: { sourceClearance, correctedFrames, touchFrames, touchGap (each [left, right]) }, body.
  * NULL when out of memory. */
 cJSON *pmi_retarget_report_json(const pm_retarget_report *report);
 

@@ -271,11 +271,12 @@ static double source_clearance(const src_body *b, const pm_mat4 *world, int side
     return best;
 }
 
-/* The model hand's points against the capsules: the least clearance (units), and when `depth_axis`
- * is given, the sum over every point and capsule closer than `allowed` of depth * (lever x outward
- * normal) about `pivot` (the turn that takes them all out). */
+/* The model hand's points against the capsules: the least clearance (units); when `depth_axis` is
+ * given, the sum over every point and capsule closer than `allowed` of depth * (lever x outward normal)
+ * about `pivot` (the turn that takes them all out); when `nearest` is, the nearest hand point and the
+ * nearest point of that capsule's axis. */
 static double model_clearance(const pm_rig *rig, const pm_rig_capsule *caps, const pm_pose *pose, const uint32_t hand[2], double allowed,
-                              pmi_dv pivot, pmi_dv *depth_axis) {
+                              pmi_dv pivot, pmi_dv *depth_axis, pmi_dv nearest[2]) {
     const pm_skeleton *sk = rig->skeleton;
     double best = INFINITY;
     if (depth_axis) *depth_axis = pmi_dv_make(0, 0, 0);
@@ -292,6 +293,7 @@ static double model_clearance(const pm_rig *rig, const pm_rig_capsule *caps, con
                 e[j] = pmi_dv_of(pm_mat4_transform_point(&pose->world[caps[c].bone[j]], rel));
             }
             const double d = pmi_dv_segment_distance(p, e[0], e[1]) - caps[c].radius;
+            if (nearest && d < best) nearest[0] = p, nearest[1] = pmi_dv_segment_nearest(p, e[0], e[1]);
             best = fmin(best, d);
             if (depth_axis && d < allowed) {
                 pmi_dv out = pmi_dv_sub(p, pmi_dv_segment_nearest(p, e[0], e[1]));
@@ -305,9 +307,11 @@ static double model_clearance(const pm_rig *rig, const pm_rig_capsule *caps, con
 
 /* Turn the upper arm out until the hand is as clear of the body as the source's was (never deeper
  * than it, never into the body when the source's hand was outside): about the axis that takes every
- * point out of every capsule it is in, by small steps. */
+ * point out of every capsule it is in, by small steps. With `touch` finite (the source's hand touched
+ * its body), turn it in until the hand is within `touch` of the body. */
 static pm_result keep_hand_clear(const pm_rig *rig, const pm_rig_capsule *caps, pm_pose_workspace *ws, pm_pose *pose, uint32_t arm,
-                                 const uint32_t hand[2], double allowed, const pm_pose_options *po, uint32_t *corrected, pm_error *err) {
+                                 const uint32_t hand[2], double allowed, double touch, const pm_pose_options *po, uint32_t *corrected,
+                                 pm_error *err) {
     const pm_skeleton *sk = rig->skeleton;
     const double target = allowed + 0.002 * rig->leg_length;
     /* the side away from the body: the arm's rest offset from the body's middle, turned with its parent */
@@ -315,11 +319,14 @@ static pm_result keep_hand_clear(const pm_rig *rig, const pm_rig_capsule *caps, 
     const double side = sk->bones[arm].position.x >= (torso != PM_NO_INDEX ? sk->bones[torso].position.x : 0) ? 1 : -1;
     for (int iter = 0; iter < 40; iter++) {
         const pmi_dv shoulder = pmi_mat_translation(pose->world[arm].m);
-        pmi_dv axis;
-        double d = model_clearance(rig, caps, pose, hand, target, shoulder, &axis);
-        if (!(d < allowed - 1e-4)) break;
+        pmi_dv axis, near[2];
+        double d = model_clearance(rig, caps, pose, hand, target, shoulder, &axis, near);
+        const bool in = d > touch && iter < 24; /* reach in towards the nearest capsule */
+        if (!(d < allowed - 1e-4) && !in) break;
         if (iter == 0) ++*corrected;
-        if (iter >= 12) { /* caught between two capsules: out to the side, as a person lifts the arm */
+        if (in) {
+            axis = pmi_dv_cross(pmi_dv_sub(near[0], shoulder), pmi_dv_sub(near[1], near[0]));
+        } else if (iter >= 12) { /* caught between two capsules: out to the side, as a person lifts the arm */
             pmi_dv out = pmi_dq_rotate(bone_world_rot(pose, torso), pmi_dv_make(side, 0, 0)), p = shoulder;
             for (int k = 0; k < 2; k++)
                 if (hand[k] != PM_NO_INDEX) p = pmi_mat_translation(pose->world[hand[k]].m);
@@ -331,7 +338,8 @@ static pm_result keep_hand_clear(const pm_rig *rig, const pm_rig_capsule *caps, 
         double reach = 0;
         for (int k = 0; k < 2; k++)
             if (hand[k] != PM_NO_INDEX) reach = fmax(reach, pmi_dv_len(pmi_dv_sub(pmi_mat_translation(pose->world[hand[k]].m), shoulder)));
-        double step = fmin((target - d) / fmax(reach, 1e-6), 6 * DEG);
+        const double need = in ? d - touch + 0.002 * rig->leg_length : target - d; /* the distance to cover */
+        double step = fmin(need / fmax(reach, 1e-6), 6 * DEG);
         pmi_dq turn = pmi_dq_axis_angle(axis, step);
         pmi_dq world_rot = pmi_dq_mul(turn, bone_world_rot(pose, arm));
         pmi_dq local = pmi_dq_mul(pmi_dq_conj(bone_world_rot(pose, sk->bones[arm].parent)), world_rot);
@@ -376,7 +384,8 @@ typedef struct hand_pass {
     pm_pose_workspace *ws;
     pm_pose *pose;
     uint32_t arm[2], hand[2][2];
-    double *allowed[2], *q[2]; /* per frame: the depth allowed, the arm's local rotation samples */
+    double *allowed[2], *touch[2], *q[2]; /* per frame: the depth allowed, the distance a touching hand may
+                                             keep (INFINITY: not touching), the arm's local rotation samples */
     const keyer *keys;
     pm_allocator alloc;
 } hand_pass;
@@ -392,9 +401,14 @@ static pm_result hands_after_landing(hand_pass *h, pm_vmd *in, pm_vmd **out, pm_
         if ((r = pm_pose_evaluate(anim, h->ws, f, h->pose, NULL, err))) break;
         for (int s = 0; s < 2 && r == PM_OK; s++) {
             if (h->arm[s] == PM_NO_INDEX || !h->q[s]) continue;
-            if (!(model_clearance(h->rig, h->caps, h->pose, h->hand[s], 0, pmi_dv_make(0, 0, 0), NULL) < h->allowed[s][f] - 1e-3)) continue;
-            if ((r = keep_hand_clear(h->rig, h->caps, h->ws, h->pose, h->arm[s], h->hand[s], h->allowed[s][f], &po, &rep->hand_frames[s], err)))
+            const double lo = h->allowed[s][f], hi = h->touch[s][f];
+            double d = model_clearance(h->rig, h->caps, h->pose, h->hand[s], 0, pmi_dv_make(0, 0, 0), NULL, NULL);
+            rep->touch_frames[s] += isfinite(hi);
+            if (!(d < lo - 1e-3) && !(d > hi + 1e-3)) continue;
+            if ((r = keep_hand_clear(h->rig, h->caps, h->ws, h->pose, h->arm[s], h->hand[s], lo, hi, &po, &rep->hand_frames[s], err)))
                 break;
+            d = model_clearance(h->rig, h->caps, h->pose, h->hand[s], 0, pmi_dv_make(0, 0, 0), NULL, NULL);
+            if (isfinite(hi)) rep->touch_gap[s] = fmax(rep->touch_gap[s], d - hi);
             put_q(h->q[s], f, pmi_dq_from_quat(h->pose->rotation[h->arm[s]]));
             changed[s] = true;
         }
@@ -669,7 +683,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     /* the samples */
     const uint32_t centre = troles.bone[PM_RIG_CENTER];
     pool = pmi_alloc_array(a, (size_t)ns * (4 * (size_t)(nb + 1) + 3), sizeof(double), err, "retarget: samples");
-    heights = pool ? pmi_alloc_array(a, (size_t)ns * (FEET_DOUBLES + 2), sizeof(double), err, "retarget: feet") : NULL;
+    heights = pool ? pmi_alloc_array(a, (size_t)ns * (FEET_DOUBLES + 4), sizeof(double), err, "retarget: feet") : NULL;
     world = heights ? pmi_alloc_array(a, src->joint_count ? src->joint_count : 1, sizeof *world, err, "retarget: source pose") : NULL;
     if (!world) {
         r = PM_ERR_OUT_OF_MEMORY;
@@ -685,7 +699,8 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         ft.rot[s] = heights + (size_t)ns * (19 + 4 * s);
     }
     double *allowed[2] = {heights + (size_t)ns * FEET_DOUBLES, heights + (size_t)ns * (FEET_DOUBLES + 1)};
-    for (uint32_t f = 0; f < ns; f++) allowed[0][f] = allowed[1][f] = INFINITY;
+    double *touch[2] = {heights + (size_t)ns * (FEET_DOUBLES + 2), heights + (size_t)ns * (FEET_DOUBLES + 3)};
+    for (uint32_t f = 0; f < ns; f++) allowed[0][f] = allowed[1][f] = -INFINITY, touch[0][f] = touch[1][f] = INFINITY;
     double *centre_q = pool, *centre_p[3] = {pool + 4 * (size_t)ns, pool + 5 * (size_t)ns, pool + 6 * (size_t)ns};
     for (uint32_t i = 0; i < nb; i++) bones[i].q = pool + (7 + 4 * (size_t)i) * ns;
     /* the floor the source stands on: a low point of its ankles over the clip */
@@ -755,7 +770,9 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
             const double cs = source_clearance(&body, world, s) * rig->leg_length;
             rep->source_hand_clearance[s] = f ? fmin(rep->source_hand_clearance[s], cs) : cs;
             allowed[s][f] = fmin(0, cs);
-            if ((r = keep_hand_clear(rig, caps, ws, pose, arm, hand[s], fmin(0, cs), &po, &rep->hand_frames[s], err))) goto done;
+            /* a source hand on its body (within 0.01 leg lengths) stays on the model's, within 0.02 */
+            touch[s][f] = cs <= 0.01 * rig->leg_length ? fmax(cs, 0) + 0.02 * rig->leg_length : INFINITY;
+            if ((r = keep_hand_clear(rig, caps, ws, pose, arm, hand[s], fmin(0, cs), touch[s][f], &po, &rep->hand_frames[s], err))) goto done;
         }
         for (uint32_t i = 0; i < nb; i++)
             if (bones[i].bone != centre) put_q(bones[i].q, f, pmi_dq_from_quat(pose->rotation[bones[i].bone]));
@@ -869,7 +886,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         rep->feet_landed = true;
         /* the legs as IK lands them (and the hips lowered) move the thighs: the hands once more */
         hand_pass hp = {rig, caps, ws, pose, {PM_NO_INDEX, PM_NO_INDEX}, {{hand[0][0], hand[0][1]}, {hand[1][0], hand[1][1]}},
-                        {allowed[0], allowed[1]}, {NULL, NULL}, &kr, alloc};
+                        {allowed[0], allowed[1]}, {touch[0], touch[1]}, {NULL, NULL}, &kr, alloc};
         for (uint32_t i = 0; i < nb; i++)
             for (int s = 0; s < 2; s++)
                 if (bones[i].role == PM_RIG_SIDED(PM_RIG_LEFT_ARM, s) && rig->arms[s].present) hp.arm[s] = bones[i].bone, hp.q[s] = bones[i].q;
@@ -934,9 +951,12 @@ cJSON *pmi_retarget_report_json(const pm_retarget_report *rep) {
     else pmi_json_add(j, "feet", cJSON_CreateNull(), &ok);
     cJSON *h = pmi_json_add_object(j, "hands", &ok);
     cJSON *sc = pmi_json_add_array(h, "sourceClearance", &ok), *cf = pmi_json_add_array(h, "correctedFrames", &ok);
+    cJSON *tf = pmi_json_add_array(h, "touchFrames", &ok), *tg = pmi_json_add_array(h, "touchGap", &ok);
     for (int s = 0; s < 2; s++) {
         pmi_json_add_number(sc, NULL, isfinite(rep->source_hand_clearance[s]) ? rep->source_hand_clearance[s] : 0, &ok);
         pmi_json_add_number(cf, NULL, rep->hand_frames[s], &ok);
+        pmi_json_add_number(tf, NULL, rep->touch_frames[s], &ok);
+        pmi_json_add_number(tg, NULL, rep->touch_gap[s], &ok);
     }
     pmi_landing_body_json(j, "body", &rep->body, &ok);
     if (ok && j) return j;
