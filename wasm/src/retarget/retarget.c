@@ -319,7 +319,7 @@ static pm_result keep_hand_clear(const pm_rig *rig, const pm_rig_capsule *caps, 
     const double side = sk->bones[arm].position.x >= (torso != PM_NO_INDEX ? sk->bones[torso].position.x : 0) ? 1 : -1;
     for (int iter = 0; iter < 40; iter++) {
         const pmi_dv shoulder = pmi_mat_translation(pose->world[arm].m);
-        pmi_dv axis, near[2];
+        pmi_dv axis = {0, 0, 0}, near[2] = {{0, 0, 0}, {0, 0, 0}};
         double d = model_clearance(rig, caps, pose, hand, target, shoulder, &axis, near);
         const bool in = d > touch && iter < 24; /* reach in towards the nearest capsule */
         if (!(d < allowed - 1e-4) && !in) break;
