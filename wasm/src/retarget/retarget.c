@@ -565,9 +565,11 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     pm_skeleton *mannequin = NULL;
     pm_rig *rig = NULL;
     pm_pose_workspace *ws = NULL;
-    pm_pose *pose = NULL;
+    pm_pose pose_buffers = {0}, *pose = &pose_buffers; /* no final arrays: nothing here reads them, and every
+                                                          subtree update would store them for every bone */
     pm_mat4 *world = NULL;
     double *pool = NULL, *heights = NULL, *need = NULL;
+    uint8_t *subset = NULL;
     float *plan = NULL;
     uint8_t *contact = NULL;
     carried *bones = NULL;
@@ -724,7 +726,38 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     pm_rig_body_capsules(rig, caps);
     uint32_t hand[2][2];
     for (int s = 0; s < 2; s++) hand[s][0] = rig->arms[s].wrist, hand[s][1] = troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_MIDDLE3, s)];
-    if ((r = pm_pose_workspace_create(model, a, &ws, err)) || (r = pm_pose_create(model, a, &pose, err))) goto done;
+    if ((r = pm_pose_workspace_create(model, a, &ws, err))) goto done;
+    pose->bone_count = model->bone_count;
+    const size_t nbones = model->bone_count ? model->bone_count : 1;
+    pose->translation = pmi_alloc_array(a, nbones, sizeof *pose->translation, err, "retarget: pose");
+    pose->rotation = pose->translation ? pmi_alloc_array(a, nbones, sizeof *pose->rotation, err, "retarget: pose") : NULL;
+    pose->world = pose->rotation ? pmi_alloc_array(a, nbones, sizeof *pose->world, err, "retarget: pose") : NULL;
+    if (!pose->world) {
+        r = PM_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    for (uint32_t b = 0; b < model->bone_count; b++) pose->translation[b] = pm_vec3_make(0, 0, 0), pose->rotation[b] = pm_quat_identity();
+    /* evaluate only what the carried bones, the hands, the capsules and the legs depend on (a model's hair
+       and skirt bones can be most of it) */
+    {
+        uint32_t want[N_ROLES + 16], nw = 0;
+        for (uint32_t i = 0; i < nb; i++) want[nw++] = bones[i].bone;
+        want[nw++] = centre;
+        for (int s = 0; s < 2; s++) {
+            for (int k = 0; k < 2; k++) want[nw++] = hand[s][k];
+            want[nw++] = rig->legs[s].hip, want[nw++] = rig->legs[s].ankle;
+        }
+        for (int c = 0; c < PM_RIG_CAPSULE_COUNT; c++)
+            if (caps[c].present) want[nw++] = caps[c].bone[0], want[nw++] = caps[c].bone[1];
+        if (!(subset = pmi_alloc_array(a, model->bone_count ? model->bone_count : 1, 1, err, "retarget: subset"))) {
+            r = PM_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        memset(subset, 0, model->bone_count);
+        if ((r = pm_pose_subset(model, want, nw, subset, a, err))) goto done;
+        pm_pose_set_subset(ws, subset);
+    }
+    if ((r = pm_pose_evaluate_local(ws, pose, &(pm_pose_options){PM_POSE_NO_IK, 0}, err))) goto done; /* the rest pose's world */
     const pm_pose_options po = {PM_POSE_NO_IK, 0};
     const uint32_t hips_joint = sr->bone[PM_RIG_LOWER_BODY];
     const pmi_dq hips_rest_inv = pmi_dq_conj(rot_in_model(&c, &src->rest[hips_joint]));
@@ -918,8 +951,11 @@ done:
     pmi_free(a, plan);
     pmi_free(a, pool);
     pmi_free(a, bones);
-    pm_pose_free(pose);
+    pmi_free(a, pose_buffers.translation);
+    pmi_free(a, pose_buffers.rotation);
+    pmi_free(a, pose_buffers.world);
     pm_pose_workspace_free(ws);
+    pmi_free(a, subset);
     pm_rig_free(rig);
     pm_skeleton_free(mannequin);
     return r;
