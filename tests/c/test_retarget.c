@@ -146,6 +146,27 @@ PM_TEST(a_skeleton_whose_names_say_nothing_is_retargeted_from_its_shape) {
     free(data);
 }
 
+/* A VRM without animation is one pose: one key a bone at frame 0. */
+PM_TEST(a_file_without_animation_gives_its_pose) {
+    size_t size = 0;
+    unsigned char *data = pm_test_read_fixture("vrm/VRMC_vrm_expressions_isBinary_Overrides.vrm", &size);
+    if (!data) return;
+    pm_error err = {0};
+    pm_humanoid_motion *m = NULL;
+    PM_CHECK_OK(pm_humanoid_motion_read(data, size, NULL, &m, &err), &err);
+    pm_vmd *v = NULL;
+    pm_retarget_report rep;
+    if (m) PM_CHECK_OK(pm_retarget(m, NULL, NULL, &v, &rep, &err), &err);
+    if (v) {
+        PM_CHECK_EQ_INT(rep.frames, 0);
+        PM_CHECK(v->bones.count >= 15 && v->bones.count == rep.key_count);
+        for (uint32_t k = 0; k < v->bones.count; k++) PM_CHECK_EQ_INT(v->bones.frame[k], 0);
+    }
+    pm_vmd_free(v);
+    pm_humanoid_motion_free(m);
+    free(data);
+}
+
 PM_TEST(bad_arguments_are_refused_naming_why) {
     pm_vmd *vmd = (pm_vmd *)1;
     pm_error err = {0};

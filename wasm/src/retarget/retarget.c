@@ -362,6 +362,11 @@ typedef struct keyer {
 /* Fit one bone's samples (rotation, and position when pos[0]) with keys and add them to vmd. */
 static pm_result add_track(const keyer *k, pm_vmd *vmd, const char *name, const double *q, double *const pos[3],
                            pm_retarget_report *rep, pm_error *err) {
+    if (k->frames == 0) { /* one pose (a file without animation): its key, nothing to fit */
+        const float p[3] = {pos ? (float)pos[0][0] : 0, pos ? (float)pos[1][0] : 0, pos ? (float)pos[2][0] : 0};
+        const float r4[4] = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
+        return pm_vmd_add_bone_key(vmd, name, 0, p, r4, NULL, err);
+    }
     pmi_keyfit_track kt = {k->frames, 1, {pos ? pos[0] : NULL, pos ? pos[1] : NULL, pos ? pos[2] : NULL}, q, NULL, k->pos_tol, k->rot_tol, 0};
     pmi_keyfit_result fr;
     pm_result r = pmi_keyfit_track_fit(k->fit, &kt, k->keys, &fr, err);
@@ -860,8 +865,8 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
 
     /* keys */
     keys = pmi_alloc_array(a, ns, sizeof *keys, err, "retarget: keys");
-    fit = keys ? pmi_keyfit_create(a, frames, 1, err) : NULL;
-    if (!fit) {
+    fit = keys && frames ? pmi_keyfit_create(a, frames, 1, err) : NULL; /* one pose needs no fit (add_track) */
+    if (!keys || (frames && !fit)) {
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
