@@ -107,7 +107,7 @@ static inline double fcos(double a) { return cosf((float)a); }
 
 static pmi_dq dq_axis(double ax, double ay, double az, double angle) {
     if (angle == 0) return DQ_ID; /* common (no heading, no roll, ...) and free */
-    /* whole turns do not change the rotation (only the quaternion's sign, which put_q() makes
+    /* whole turns do not change the rotation (only the quaternion's sign, which pmi_keyfit_put_rotation() makes
      * continuous): reduce first, so a heading of 2 pi gives exactly what 0 gives */
     if (angle > PM_PI || angle < -PM_PI) angle -= 2 * PM_PI * floor((angle + PM_PI) / (2 * PM_PI));
     double s = fsin(0.5 * angle);
@@ -715,17 +715,6 @@ typedef struct cw_track {
     uint8_t *forced;
 } cw_track;
 
-static void put_q(double *q, uint32_t i, pmi_dq v) {
-    double *d = q + 4 * (size_t)i;
-    if (i > 0) {
-        const double *prev = d - 4;
-        if (prev[0] * v.x + prev[1] * v.y + prev[2] * v.z + prev[3] * v.w < 0) v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
-    } else if (v.w < 0) {
-        v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
-    }
-    d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w;
-}
-
 static uint32_t lcg(uint32_t *s) {
     *s = *s * 1664525u + 1013904223u;
     return *s >> 8;
@@ -1105,7 +1094,7 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_target_
             const double *pos = (const double *)((const char *)&o + POSE_POS[t->bone]);
             for (int axis = 0; axis < 3; axis++)
                 if (t->pos[axis]) t->p[axis][i] = pos[axis] + 0.0; /* (+ 0.0 turns -0 into 0) */
-            if (t->rot) put_q(t->q, i, *(const pmi_dq *)((const char *)&o + POSE_ROT[t->bone]));
+            if (t->rot) pmi_keyfit_put_rotation(t->q, i, *(const pmi_dq *)((const char *)&o + POSE_ROT[t->bone]));
         }
     }
     double crouch = pm_landing_smooth_need(need, tmp, ns - 1, (uint32_t)(0.5 * c.T * per_frame) + 1, 0.25 * L);

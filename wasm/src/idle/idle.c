@@ -559,12 +559,6 @@ typedef struct track {
     double *q;
 } track;
 
-static void put_q(double *q, uint32_t i, pmi_dq v) {
-    double *d = q + 4 * (size_t)i;
-    if (i > 0 ? d[-4] * v.x + d[-3] * v.y + d[-2] * v.z + d[-1] * v.w < 0 : v.w < 0) v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
-    d[0] = v.x + 0.0, d[1] = v.y + 0.0, d[2] = v.z + 0.0, d[3] = v.w + 0.0;
-}
-
 static pmi_dq pose_rot(const idle_pose *o, int b) {
     switch (b) {
     case IB_WAIST: case IB_LOWER: return o->pelvis;
@@ -726,7 +720,7 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
                 pmi_dv off = pmi_dv_sub(g->ankle[s], g->pos[t->bone]);
                 t->p[0][i] = off.x + 0.0, t->p[1][i] = off.y + 0.0, t->p[2][i] = off.z + 0.0;
             }
-            put_q(t->q, i, pose_rot(&o, t->bone));
+            pmi_keyfit_put_rotation(t->q, i, pose_rot(&o, t->bone));
         }
     }
     g->crouch = pm_landing_smooth_need(need, tmp, ns - 1, (uint32_t)(0.5 * 30 * per_frame), 0.25 * L);

@@ -23,6 +23,7 @@
 #define PROCMOTION_KEYFIT_H
 
 #include "common/internal.h"
+#include "math/inline.h"
 
 typedef struct pmi_keyfit_track {
     uint32_t frames;       /* last frame; samples cover 0 .. frames * per_frame */
@@ -48,6 +49,14 @@ typedef struct pmi_keyfit_result {
     double max_pos_error; /* units, over every sample */
     double max_rot_error; /* radians */
 } pmi_keyfit_result;
+
+/* Store rotation sample i of a track (x y z w at q + 4 i) sign-continuous: flipped when it points away from
+ * sample i - 1 (sample 0: when w < 0). */
+static inline void pmi_keyfit_put_rotation(double *q, uint32_t i, pmi_dq v) {
+    double *d = q + 4 * (size_t)i;
+    if (i > 0 ? d[-4] * v.x + d[-3] * v.y + d[-2] * v.z + d[-1] * v.w < 0 : v.w < 0) v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
+    d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w;
+}
 
 typedef struct pmi_keyfit pmi_keyfit;
 

@@ -315,12 +315,6 @@ static bool knee_allowed(const leg *g, double alpha) {
            g->lim_min.z <= 0 && g->lim_max.z >= 0;
 }
 
-static void put_q(double *q, uint32_t i, pmi_dq v) {
-    double *d = q + 4 * (size_t)i;
-    if (i > 0 ? d[-4] * v.x + d[-3] * v.y + d[-2] * v.z + d[-1] * v.w < 0 : v.w < 0) v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
-    d[0] = v.x, d[1] = v.y, d[2] = v.z, d[3] = v.w;
-}
-
 static pm_result add_keys(pm_vmd *vmd, const char *name, const pmi_keyfit_key *keys, uint32_t count, uint32_t *written,
                           pm_error *err) {
     for (uint32_t k = 0; k < count; k++) {
@@ -609,9 +603,9 @@ static pm_result record(lnd *L, const pm_anim *anim, pm_error *err) {
             g->hip_pos[s] = pmi_dv_from_floats(L->pose->world[g->hip].m + 12);
             /* the input's leg rotations stand where a frame has no plan */
             pm_quat h = L->pose->rotation[g->hip], k = L->pose->rotation[g->knee], e = L->pose->rotation[g->eff];
-            put_q(g->fk_hip, s, (pmi_dq){h.x, h.y, h.z, h.w});
-            put_q(g->fk_knee, s, (pmi_dq){k.x, k.y, k.z, k.w});
-            put_q(g->fk_foot, s, (pmi_dq){e.x, e.y, e.z, e.w});
+            pmi_keyfit_put_rotation(g->fk_hip, s, (pmi_dq){h.x, h.y, h.z, h.w});
+            pmi_keyfit_put_rotation(g->fk_knee, s, (pmi_dq){k.x, k.y, k.z, k.w});
+            pmi_keyfit_put_rotation(g->fk_foot, s, (pmi_dq){e.x, e.y, e.z, e.w});
             g->toe_off[s] = g->toe_ik != PM_NO_INDEX ? pmi_dv_of(L->pose->translation[g->toe_ik]) : pmi_dv_make(0, 0, 0);
         }
     }
@@ -647,11 +641,11 @@ static pm_result fit_ik(lnd *L, uint32_t i, const pm_anim *anim, pmi_keyfit **fi
                                       g->ik_rest_local);
             px[s] = local.x + 0.0, py[s] = local.y + 0.0, pz[s] = local.z + 0.0;
         }
-        put_q(q, s, rot);
+        pmi_keyfit_put_rotation(q, s, rot);
     }
     if (L->o.flags & PM_LANDING_LOOP) { /* the last sample is the first one again */
         px[ns - 1] = px[0], py[ns - 1] = py[0], pz[ns - 1] = pz[0];
-        put_q(q, ns - 1, (pmi_dq){q[0], q[1], q[2], q[3]});
+        pmi_keyfit_put_rotation(q, ns - 1, (pmi_dq){q[0], q[1], q[2], q[3]});
     }
     if (*fit && *fit_pf != pf) pmi_keyfit_free(*fit), *fit = NULL;
     if (!*fit) {
@@ -694,7 +688,7 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
                 leg *g = &L->legs[i];
                 if (!g->steer) continue;
                 double *arr[3] = {g->fk_hip, g->fk_knee, g->fk_foot};
-                for (int k = 0; k < 3; k++) put_q(arr[k], s, (pmi_dq){arr[k][0], arr[k][1], arr[k][2], arr[k][3]});
+                for (int k = 0; k < 3; k++) pmi_keyfit_put_rotation(arr[k], s, (pmi_dq){arr[k][0], arr[k][1], arr[k][2], arr[k][3]});
                 g->ik_off[f] = g->ik_off[0];
                 rep->limbs[i].ik_off_frames += g->ik_off[f];
             }
@@ -717,8 +711,8 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
              * switches that frame's IK off */
             if (!g->fk_only && !knee_allowed(g, alpha) && !(L->o.flags & PM_LANDING_NO_IK_OFF) && !g->ik_off[f])
                 g->ik_off[f] = 1, rep->limbs[i].ik_off_frames++;
-            put_q(g->fk_hip, s, qh);
-            put_q(g->fk_knee, s, qk);
+            pmi_keyfit_put_rotation(g->fk_hip, s, qh);
+            pmi_keyfit_put_rotation(g->fk_knee, s, qk);
             if (g->toe_ik != PM_NO_INDEX) {
                 /* the foot: the IK bone's world rotation, turned by the least arc that aims the toe at the
                  * foot IK bone, so that the foot's CCD finds it aimed and leaves it (and the foot turns
@@ -736,7 +730,7 @@ static pm_result pre_pose(lnd *L, const pm_anim *landed, pm_landing_report *rep,
                 }
                 pmi_dq hip_parent = hpw ? pmi_dq_from_mat(hpw) : pmi_dq_identity();
                 pmi_dq r_hip = pmi_dq_mul(hip_parent, qh), r_knee = pmi_dq_mul(r_hip, qk), knee_inv = pmi_dq_conj(r_knee);
-                put_q(g->fk_foot, s, pmi_dq_mul(knee_inv, r_foot));
+                pmi_keyfit_put_rotation(g->fk_foot, s, pmi_dq_mul(knee_inv, r_foot));
             }
         }
     }

@@ -119,12 +119,6 @@ static pmi_dq bone_world_rot(const pm_pose *pose, uint32_t bone) {
     return n > 1e-12 ? (pmi_dq){q.x / n, q.y / n, q.z / n, q.w / n} : pmi_dq_identity();
 }
 
-static void put_q(double *q, uint32_t i, pmi_dq v) {
-    double *d = q + 4 * (size_t)i;
-    if (i > 0 ? d[-4] * v.x + d[-3] * v.y + d[-2] * v.z + d[-1] * v.w < 0 : v.w < 0) v = (pmi_dq){-v.x, -v.y, -v.z, -v.w};
-    d[0] = v.x + 0.0, d[1] = v.y + 0.0, d[2] = v.z + 0.0, d[3] = v.w + 0.0;
-}
-
 static pm_vec3 vec3_of(pmi_dv v) { return pm_vec3_make((float)v.x, (float)v.y, (float)v.z); }
 
 /* The source's axes from its rest pose. */
@@ -414,7 +408,7 @@ static pm_result hands_after_landing(hand_pass *h, pm_vmd *in, pm_vmd **out, pm_
                 break;
             d = model_clearance(h->rig, h->caps, h->pose, h->hand[s], 0, pmi_dv_make(0, 0, 0), NULL, NULL);
             if (isfinite(hi)) rep->touch_gap[s] = fmax(rep->touch_gap[s], d - hi);
-            put_q(h->q[s], f, pmi_dq_from_quat(h->pose->rotation[h->arm[s]]));
+            pmi_keyfit_put_rotation(h->q[s], f, pmi_dq_from_quat(h->pose->rotation[h->arm[s]]));
             changed[s] = true;
         }
     }
@@ -788,7 +782,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         pmi_dq parent_rot = bone_world_rot(pose, model->bones[centre].parent);
         move = pmi_dq_rotate(pmi_dq_conj(parent_rot), move); /* a key's offset is in its parent's axes */
         pose->translation[centre] = vec3_of(move);
-        put_q(centre_q, f, centre_local);
+        pmi_keyfit_put_rotation(centre_q, f, centre_local);
         centre_p[0][f] = move.x, centre_p[1][f] = move.y, centre_p[2][f] = move.z;
         if ((r = pm_pose_update_subtree(ws, pose, centre, &po, err))) goto done;
         /* every other bone: its world turn under its parent as played */
@@ -813,14 +807,14 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
             if ((r = keep_hand_clear(rig, caps, ws, pose, arm, hand[s], fmin(0, cs), touch[s][f], &po, &rep->hand_frames[s], err))) goto done;
         }
         for (uint32_t i = 0; i < nb; i++)
-            if (bones[i].bone != centre) put_q(bones[i].q, f, pmi_dq_from_quat(pose->rotation[bones[i].bone]));
+            if (bones[i].bone != centre) pmi_keyfit_put_rotation(bones[i].q, f, pmi_dq_from_quat(pose->rotation[bones[i].bone]));
         /* the feet as FK puts them, and the source's */
         for (int s = 0; s < 2; s++) {
             pmi_dv an = pmi_mat_translation(pose->world[rig->legs[s].ankle].m), hp = pmi_mat_translation(pose->world[rig->legs[s].hip].m);
             pmi_dv sa = pmi_dv_scale(to_model(&c, joint_pos(&world[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]])), c.scale);
             const double av[3] = {an.x, an.y, an.z}, hv[3] = {hp.x, hp.y, hp.z}, sv[3] = {sa.x, sa.y - c.scale * src_floor, sa.z};
             for (int k = 0; k < 3; k++) ft.fk[s][k][f] = av[k], ft.hip[s][k][f] = hv[k], ft.src[s][k][f] = sv[k];
-            put_q(ft.rot[s], f, bone_world_rot(pose, rig->legs[s].ankle));
+            pmi_keyfit_put_rotation(ft.rot[s], f, bone_world_rot(pose, rig->legs[s].ankle));
         }
     }
 
