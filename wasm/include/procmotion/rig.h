@@ -456,6 +456,17 @@ typedef struct pm_rig_capsule {
 const char *pm_rig_capsule_name(pm_rig_capsule_id id);
 void pm_rig_body_capsules(const pm_rig *rig, pm_rig_capsule out[PM_RIG_CAPSULE_COUNT]);
 
+/* The capsules' proportions, in leg lengths (thigh + shin): the torso's radius (its ends 0.6 radius above
+ * the hip joints' midpoint and 0.5 radius below the neck), the head sphere's (its centre one radius above
+ * 頭), the thighs' (hip joint to knee). For a body built the same way on another skeleton. */
+#define PM_RIG_TORSO_RADIUS 0.105f
+#define PM_RIG_HEAD_RADIUS 0.11f
+#define PM_RIG_THIGH_RADIUS 0.085f
+
+/* A VRoid or Mixamo hips bone carries the body like センター when the model has no センター: its bone moves
+ * from lowerBody to center (an MMD or English 下半身 stays where it is). */
+void pm_rig_roles_hips_as_center(pm_rig_roles *roles);
+
 #ifdef __cplusplus
 }
 #endif

@@ -491,12 +491,7 @@ static pm_result resolve_model(idle *g, const pm_target_model *m, const pm_alloc
         pmi_free(a, names);
     }
     if (r != PM_OK) return r;
-    /* a VRoid or Mixamo hips bone carries the body like センター when there is none */
-    if (roles.bone[PM_RIG_CENTER] == PM_NO_INDEX && roles.bone[PM_RIG_LOWER_BODY] != PM_NO_INDEX &&
-        roles.naming[PM_RIG_LOWER_BODY] != PM_RIG_NAMING_MMD && roles.naming[PM_RIG_LOWER_BODY] != PM_RIG_NAMING_ENGLISH) {
-        roles.bone[PM_RIG_CENTER] = roles.bone[PM_RIG_LOWER_BODY];
-        roles.bone[PM_RIG_LOWER_BODY] = PM_NO_INDEX;
-    }
+    pm_rig_roles_hips_as_center(&roles);
     for (int b = 0; b < IDLE_BONES; b++) {
         g->idx[b] = roles.bone[BONES[b].role];
         g->name[b] = g->idx[b] == PM_NO_INDEX ? NULL : sk ? sk->bones[g->idx[b]].name.data : m->bone_names[g->idx[b]];

@@ -217,7 +217,7 @@ static void source_body(const converter *c, double leg, src_body *b) {
     uint32_t neck = role[PM_RIG_NECK] != PM_NO_INDEX ? role[PM_RIG_NECK] : role[PM_RIG_HEAD];
     if (chest == PM_NO_INDEX) chest = pelvis;
     if (neck != PM_NO_INDEX) {
-        double r = 0.105 * leg;
+        double r = PM_RIG_TORSO_RADIUS * leg;
         pmi_dv hips = pmi_dv_scale(pmi_dv_add(joint_pos(&s->rest[role[PM_RIG_LEFT_LEG]]), joint_pos(&s->rest[role[PM_RIG_RIGHT_LEG]])), 0.5);
         carry(b, s, PM_RIG_CAPSULE_TORSO, 0, pelvis, pmi_dv_add(hips, pmi_dv_scale(up, 0.6 * r)));
         carry(b, s, PM_RIG_CAPSULE_TORSO, 1, chest, pmi_dv_sub(joint_pos(&s->rest[neck]), pmi_dv_scale(up, 0.5 * r)));
@@ -225,7 +225,7 @@ static void source_body(const converter *c, double leg, src_body *b) {
         b->present[PM_RIG_CAPSULE_TORSO] = true;
     }
     if (role[PM_RIG_HEAD] != PM_NO_INDEX) {
-        double r = 0.11 * leg;
+        double r = PM_RIG_HEAD_RADIUS * leg;
         pmi_dv top = pmi_dv_add(joint_pos(&s->rest[role[PM_RIG_HEAD]]), pmi_dv_scale(up, r));
         carry(b, s, PM_RIG_CAPSULE_HEAD, 0, role[PM_RIG_HEAD], top);
         carry(b, s, PM_RIG_CAPSULE_HEAD, 1, role[PM_RIG_HEAD], top);
@@ -237,7 +237,7 @@ static void source_body(const converter *c, double leg, src_body *b) {
         uint32_t hip = role[PM_RIG_SIDED(PM_RIG_LEFT_LEG, side)], knee = role[PM_RIG_SIDED(PM_RIG_LEFT_KNEE, side)];
         carry(b, s, cap, 0, hip, joint_pos(&s->rest[hip]));
         carry(b, s, cap, 1, knee, joint_pos(&s->rest[knee]));
-        b->radius[cap] = 0.085 * leg;
+        b->radius[cap] = PM_RIG_THIGH_RADIUS * leg;
         b->present[cap] = true;
         uint32_t wrist = role[PM_RIG_SIDED(PM_RIG_LEFT_WRIST, side)], elbow = role[PM_RIG_SIDED(PM_RIG_LEFT_ELBOW, side)];
         b->hand[side][0] = wrist != PM_NO_INDEX ? wrist : elbow != PM_NO_INDEX ? farthest_child(s, elbow) : PM_NO_INDEX;
@@ -586,12 +586,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     rgo.allocator = alloc;
     if ((r = pm_rig_analyze(model, &rgo, &rig, err))) goto done;
     pm_rig_roles troles = rig->roles;
-    /* a VRoid or Mixamo hips bone carries the body like センター when there is none */
-    if (troles.bone[PM_RIG_CENTER] == PM_NO_INDEX && troles.bone[PM_RIG_LOWER_BODY] != PM_NO_INDEX &&
-        troles.naming[PM_RIG_LOWER_BODY] != PM_RIG_NAMING_MMD && troles.naming[PM_RIG_LOWER_BODY] != PM_RIG_NAMING_ENGLISH) {
-        troles.bone[PM_RIG_CENTER] = troles.bone[PM_RIG_LOWER_BODY];
-        troles.bone[PM_RIG_LOWER_BODY] = PM_NO_INDEX;
-    }
+    pm_rig_roles_hips_as_center(&troles);
     {
         const pm_rig_role need[] = {PM_RIG_CENTER, PM_RIG_LEFT_LEG, PM_RIG_RIGHT_LEG, PM_RIG_LEFT_KNEE, PM_RIG_RIGHT_KNEE,
                                     PM_RIG_LEFT_ANKLE, PM_RIG_RIGHT_ANKLE};

@@ -42,6 +42,14 @@ const char *pm_rig_capsule_name(pm_rig_capsule_id id) {
 
 static pm_vec3 rest(const pm_rig *rig, uint32_t b) { return rig->skeleton->bones[b].position; }
 
+void pm_rig_roles_hips_as_center(pm_rig_roles *roles) {
+    if (!roles || roles->bone[PM_RIG_CENTER] != PM_NO_INDEX || roles->bone[PM_RIG_LOWER_BODY] == PM_NO_INDEX ||
+        roles->naming[PM_RIG_LOWER_BODY] == PM_RIG_NAMING_MMD || roles->naming[PM_RIG_LOWER_BODY] == PM_RIG_NAMING_ENGLISH)
+        return;
+    roles->bone[PM_RIG_CENTER] = roles->bone[PM_RIG_LOWER_BODY];
+    roles->bone[PM_RIG_LOWER_BODY] = PM_NO_INDEX;
+}
+
 void pm_rig_body_capsules(const pm_rig *rig, pm_rig_capsule out[PM_RIG_CAPSULE_COUNT]) {
     memset(out, 0, sizeof(pm_rig_capsule) * PM_RIG_CAPSULE_COUNT);
     if (!rig || !rig->skeleton) return;
@@ -54,7 +62,7 @@ void pm_rig_body_capsules(const pm_rig *rig, pm_rig_capsule out[PM_RIG_CAPSULE_C
     uint32_t neck = role[PM_RIG_NECK] != PM_NO_INDEX ? role[PM_RIG_NECK] : role[PM_RIG_HEAD];
     pm_rig_capsule *c = &out[PM_RIG_CAPSULE_TORSO];
     if (pelvis != PM_NO_INDEX && chest != PM_NO_INDEX && neck != PM_NO_INDEX && legs) {
-        c->radius = 0.105f * L;
+        c->radius = PM_RIG_TORSO_RADIUS * L;
         pm_vec3 h0 = rest(rig, rig->legs[0].hip), h1 = rest(rig, rig->legs[1].hip), top = rest(rig, neck);
         c->bone[0] = pelvis, c->bone[1] = chest;
         c->end[0] = pm_vec3_make(0.5f * (h0.x + h1.x), 0.5f * (h0.y + h1.y) + 0.6f * c->radius, 0.5f * (h0.z + h1.z));
@@ -64,7 +72,7 @@ void pm_rig_body_capsules(const pm_rig *rig, pm_rig_capsule out[PM_RIG_CAPSULE_C
     /* head: a sphere above 頭 */
     c = &out[PM_RIG_CAPSULE_HEAD];
     if (role[PM_RIG_HEAD] != PM_NO_INDEX) {
-        c->radius = 0.11f * L;
+        c->radius = PM_RIG_HEAD_RADIUS * L;
         pm_vec3 h = rest(rig, role[PM_RIG_HEAD]);
         c->bone[0] = c->bone[1] = role[PM_RIG_HEAD];
         c->end[0] = c->end[1] = pm_vec3_make(h.x, h.y + c->radius, h.z);
@@ -75,7 +83,7 @@ void pm_rig_body_capsules(const pm_rig *rig, pm_rig_capsule out[PM_RIG_CAPSULE_C
         const pm_rig_leg *leg = &rig->legs[s];
         c = &out[PM_RIG_CAPSULE_LEFT_THIGH + s];
         if (!leg->present) continue;
-        c->radius = 0.085f * L;
+        c->radius = PM_RIG_THIGH_RADIUS * L;
         c->bone[0] = leg->hip, c->bone[1] = leg->knee;
         c->end[0] = rest(rig, leg->hip), c->end[1] = rest(rig, leg->knee);
         c->present = true;
