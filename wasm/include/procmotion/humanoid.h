@@ -71,13 +71,14 @@ pm_result pm_humanoid_map_skeleton(const pm_skeleton *skeleton, pm_humanoid_map 
  * two more (the arms) and a third (the neck and head). In each limb the two long segments nearest its end
  * are the upper and lower parts (a clavicle or a hip helper before them is kept as the shoulder). Up runs
  * from the hips to the chest, forward the way the toes (else the knees) point, and left is up x forward,
- * as a right-handed file has it. Only joints with candidate[j] set get a role; rest[] are world positions.
+ * as a right-handed file has it. Only joints with candidate[j] set get a role; rest[] are the joints' world
+ * rest matrices (their translations are used).
  * *confidence (0..1): how alike the two legs and the two arms are, lowered when forward came from the
  * knees (0.8) or from nothing (0.5).
  * ERRORS: PM_ERR_NOT_FOUND when no joint branches that way or a limb has fewer than three long joints;
  * PM_ERR_BAD_FORMAT for a cycle in parents.
  */
-pm_result pm_humanoid_infer_roles(const uint32_t *parents, const pm_vec3 *rest, const uint8_t *candidate, uint32_t count,
+pm_result pm_humanoid_infer_roles(const uint32_t *parents, const pm_mat4 *rest, const uint8_t *candidate, uint32_t count,
                                   const pm_allocator *allocator, pm_rig_roles *out, double *confidence, pm_error *err);
 
 /* ---- a humanoid motion file ------------------------------------------------------------------------

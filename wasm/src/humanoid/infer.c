@@ -72,7 +72,7 @@ static bool limb(const infer *g, uint32_t c, uint32_t *root, uint32_t *upper, ui
     return g->candidate[*upper] && g->candidate[*lower] && g->candidate[*end];
 }
 
-pm_result pm_humanoid_infer_roles(const uint32_t *parents, const pm_vec3 *rest, const uint8_t *candidate, uint32_t count,
+pm_result pm_humanoid_infer_roles(const uint32_t *parents, const pm_mat4 *rest, const uint8_t *candidate, uint32_t count,
                                   const pm_allocator *allocator, pm_rig_roles *out, double *confidence, pm_error *err) {
     if (!parents || !rest || !candidate || !out || !confidence)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid: pm_humanoid_infer_roles needs parents, rest, candidate, out and confidence");
@@ -88,7 +88,7 @@ pm_result pm_humanoid_infer_roles(const uint32_t *parents, const pm_vec3 *rest, 
     pm_result r = g.depth ? PM_OK : PM_ERR_OUT_OF_MEMORY;
     uint32_t max_depth = 0;
     for (uint32_t j = 0; j < count && r == PM_OK; j++) {
-        g.pos[j] = pmi_dv_of(rest[j]);
+        g.pos[j] = pmi_mat_translation(rest[j].m);
         g.reach[j] = 0, g.next[j] = PM_NO_INDEX, g.depth[j] = 0;
         for (uint32_t p = parents[j]; p != PM_NO_INDEX && g.depth[j] <= count; p = p < count ? parents[p] : PM_NO_INDEX) g.depth[j]++;
         if (g.depth[j] > count) r = pmi_fail(err, PM_ERR_BAD_FORMAT, "humanoid: the joints' parents make a cycle at joint %u", j);

@@ -84,14 +84,10 @@ static pm_result map_roles(pm_humanoid_motion *m, const uint8_t *candidate, pm_e
     bool named = true;
     for (int k = 0; k < 4; k++) named = named && m->roles.bone[need[k]] != PM_NO_INDEX;
     if (!named && !(g && g->vrm_version)) { /* the names say nothing: the hierarchy and the rest geometry */
-        pm_vec3 *rest = pmi_alloc_array(a, m->joint_count ? m->joint_count : 1, sizeof *rest, err, "humanoid motion: rest");
-        if (!rest) return PM_ERR_OUT_OF_MEMORY;
-        for (uint32_t j = 0; j < m->joint_count; j++) rest[j] = pm_mat4_get_translation(&m->rest[j]);
         pm_rig_roles inferred;
         double confidence = 0;
         pm_error ierr = {0};
-        r = pm_humanoid_infer_roles(m->parents, rest, candidate, m->joint_count, a, &inferred, &confidence, &ierr);
-        pmi_free(a, rest);
+        r = pm_humanoid_infer_roles(m->parents, m->rest, candidate, m->joint_count, a, &inferred, &confidence, &ierr);
         if (r == PM_ERR_OUT_OF_MEMORY) return pmi_fail(err, r, "%s", ierr.message);
         if (r == PM_OK && confidence >= 0.5) {
             m->roles = inferred, m->naming = "inferred", m->confidence = confidence;

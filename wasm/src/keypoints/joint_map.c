@@ -117,25 +117,15 @@ pm_result pmi_kp_map_names(pmi_kp_rig *rig, const pm_allocator *allocator, pm_er
     }
     pmi_free(allocator, names);
     if (r) return r;
-    if (best < 400 && rig->parent && rig->rest) { /* names that say nothing: the hierarchy and the rest pose */
-        pm_vec3 *rest = pmi_alloc_array(allocator, rig->joint_count ? rig->joint_count : 1, sizeof *rest, err, "keypoints: rest");
-        uint8_t *candidate = rest ? pmi_alloc_array(allocator, rig->joint_count ? rig->joint_count : 1, 1, err, "keypoints: rest") : NULL;
-        if (!candidate) {
-            pmi_free(allocator, rest);
-            return PM_ERR_OUT_OF_MEMORY;
-        }
-        for (uint32_t j = 0; j < rig->joint_count; j++)
-            rest[j] = pm_mat4_get_translation(&rig->rest[j]), candidate[j] = rig->candidate ? rig->candidate[j] : 1;
+    if (best < 400 && rig->parent && rig->rest && rig->candidate) { /* names that say nothing: the hierarchy and the rest pose */
         pm_rig_roles roles;
         double confidence = 0;
-        if (pm_humanoid_infer_roles(rig->parent, rest, candidate, rig->joint_count, allocator, &roles, &confidence, NULL) == PM_OK &&
+        if (pm_humanoid_infer_roles(rig->parent, rig->rest, rig->candidate, rig->joint_count, allocator, &roles, &confidence, NULL) == PM_OK &&
             confidence >= 0.5) {
             slots_of(&roles, rig->slots);
             rig->family = "inferred";
             best = score(rig->slots);
         }
-        pmi_free(allocator, candidate);
-        pmi_free(allocator, rest);
     }
     if (best < 400)
         return pmi_fail(err, PM_ERR_NOT_FOUND,
