@@ -111,6 +111,17 @@ static pm_result map_roles(pm_humanoid_motion *m, const uint8_t *candidate, pm_e
     return PM_OK;
 }
 
+/* The joint arrays for m->joint_count joints (names, parents, rest in m->internal), and the name-candidate
+ * mask the caller frees; NULL when out of memory. */
+static uint8_t *alloc_joints(pm_humanoid_motion *m, pm_error *err) {
+    motion_internal *in = m->internal;
+    const size_t n = m->joint_count ? m->joint_count : 1;
+    in->names = pmi_alloc_array(&m->allocator, n, sizeof *in->names, err, "humanoid motion: joints");
+    in->parents = in->names ? pmi_alloc_array(&m->allocator, n, sizeof *in->parents, err, "humanoid motion: joints") : NULL;
+    in->rest = in->parents ? pmi_alloc_array(&m->allocator, n, sizeof *in->rest, err, "humanoid motion: joints") : NULL;
+    return in->rest ? pmi_alloc_array(&m->allocator, n, 1, err, "humanoid motion: joints") : NULL;
+}
+
 static pm_result read_bvh(pm_humanoid_motion *m, const uint8_t *data, size_t size, pm_error *err) {
     motion_internal *in = m->internal;
     pm_bvh_read_options ro = {0};
@@ -120,10 +131,7 @@ static pm_result read_bvh(pm_humanoid_motion *m, const uint8_t *data, size_t siz
     const pm_bvh *b = in->bvh;
     m->format = PM_HUMANOID_MOTION_BVH;
     m->joint_count = b->joint_count;
-    in->names = pmi_alloc_array(&m->allocator, b->joint_count, sizeof *in->names, err, "humanoid motion: names");
-    in->parents = in->names ? pmi_alloc_array(&m->allocator, b->joint_count, sizeof *in->parents, err, "humanoid motion: parents") : NULL;
-    in->rest = in->parents ? pmi_alloc_array(&m->allocator, b->joint_count, sizeof *in->rest, err, "humanoid motion: rest") : NULL;
-    uint8_t *candidate = in->rest ? pmi_alloc_array(&m->allocator, b->joint_count, 1, err, "humanoid motion: names") : NULL;
+    uint8_t *candidate = alloc_joints(m, err);
     if (!candidate) return PM_ERR_OUT_OF_MEMORY;
     for (uint32_t j = 0; j < b->joint_count; j++) {
         in->names[j] = b->joints[j].name;
@@ -161,10 +169,7 @@ static pm_result read_gltf(pm_humanoid_motion *m, const uint8_t *data, size_t si
     m->animation_name = g->animation_count ? g->animations[animation].name : (pm_string){"", 0};
     m->duration = g->animation_count ? g->animations[animation].duration : 0;
     m->native_fps = 30;
-    in->names = pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, sizeof *in->names, err, "humanoid motion: names");
-    in->parents = in->names ? pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, sizeof *in->parents, err, "humanoid motion: parents") : NULL;
-    in->rest = in->parents ? pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, sizeof *in->rest, err, "humanoid motion: rest") : NULL;
-    uint8_t *candidate = in->rest ? pmi_alloc_array(&m->allocator, g->node_count ? g->node_count : 1, 1, err, "humanoid motion: names") : NULL;
+    uint8_t *candidate = alloc_joints(m, err);
     if (!candidate) return PM_ERR_OUT_OF_MEMORY;
     for (uint32_t j = 0; j < g->node_count; j++) {
         in->names[j] = g->nodes[j].name;
