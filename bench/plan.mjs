@@ -135,7 +135,7 @@ async function sizeRows() {
  */
 function seedKeypointRows(inp) {
   const seed = (path, frames, ms) => ({
-    row: 'keypoints', input: path.split('/').pop(), impl: 'seed TypeScript pipeline (reported in seeds/002, not run)',
+    row: 'keypoints', input: path.split('/').pop(), impl: 'the TypeScript keypoint pipeline procmotion replaces (its reported time, not run)',
     median_ms: ms, runs: 0, items: frames, unit: 'frames', reported: true,
   });
   return [seed(inp.ik, 2901, 400), seed(inp.fk, 4604, 2500)];
