@@ -6,7 +6,7 @@
 //
 // Part of procmotion's 'keypoints' feature module (keypoints.js puts retargetMethods on a ProcMotion): the
 // motion readers are there, the evaluator and the landing in 'motion', which it loads first.
-import { ERROR_SIZE, checkCount, invalid, toBytes } from './runtime.js';
+import { ERROR_SIZE, checkCount, invalid, toBytes, withScratch } from './runtime.js';
 
 export const retargetMethods = {
   /**
@@ -28,11 +28,6 @@ export const retargetMethods = {
       return { vmd: this._takeBytes(out), report: JSON.parse(this._takeText(out + 8)) };
     };
     if (options.model) return this._withSkeleton(options.model, run, 'retargetToVmd');
-    const s = this._scratch();
-    try {
-      return run(0, s, s.alloc(ERROR_SIZE));
-    } finally {
-      s.free();
-    }
+    return withScratch(this, (s) => run(0, s, s.alloc(ERROR_SIZE)));
   },
 };

@@ -82,7 +82,6 @@ typedef struct carried {
 
 typedef struct converter {
     const pm_humanoid_motion *src;
-    const pm_skeleton *sk;
     double axes[3][3];  /* source -> model axes (rows: left, up, back) */
     pmi_dq axes_q;      /* the same as a rotation (the negated matrix when it is a reflection) */
     double scale;
@@ -93,8 +92,6 @@ static pmi_dv to_model(const converter *c, pmi_dv v) {
                        c->axes[1][0] * v.x + c->axes[1][1] * v.y + c->axes[1][2] * v.z,
                        c->axes[2][0] * v.x + c->axes[2][1] * v.y + c->axes[2][2] * v.z);
 }
-
-static pmi_dv joint_pos(const pm_mat4 *w) { return pmi_dv_make(w->m[12], w->m[13], w->m[14]); }
 
 /* The rotation of a world matrix (columns normalised: a glTF node may carry scale), in model axes. */
 static pmi_dq rot_in_model(const converter *c, const pm_mat4 *w) {
@@ -125,8 +122,8 @@ static pm_vec3 vec3_of(pmi_dv v) { return pm_vec3_make((float)v.x, (float)v.y, (
 static pm_result find_axes(converter *c, pm_retarget_report *rep, pm_error *err) {
     const pm_humanoid_motion *s = c->src;
     const pm_rig_roles *ro = &s->roles;
-    pmi_dv hl = joint_pos(&s->rest[ro->bone[PM_RIG_LEFT_LEG]]), hr = joint_pos(&s->rest[ro->bone[PM_RIG_RIGHT_LEG]]);
-    pmi_dv al = joint_pos(&s->rest[ro->bone[PM_RIG_LEFT_ARM]]), ar = joint_pos(&s->rest[ro->bone[PM_RIG_RIGHT_ARM]]);
+    pmi_dv hl = pmi_mat_translation(s->rest[ro->bone[PM_RIG_LEFT_LEG]].m), hr = pmi_mat_translation(s->rest[ro->bone[PM_RIG_RIGHT_LEG]].m);
+    pmi_dv al = pmi_mat_translation(s->rest[ro->bone[PM_RIG_LEFT_ARM]].m), ar = pmi_mat_translation(s->rest[ro->bone[PM_RIG_RIGHT_ARM]].m);
     pmi_dv left = pmi_dv_sub(hl, hr);
     if (pmi_dv_len(left) < 1e-6 * (1 + pmi_dv_len(pmi_dv_sub(al, hl)))) left = pmi_dv_sub(al, ar);
     pmi_dv up = pmi_dv_sub(pmi_dv_scale(pmi_dv_add(al, ar), 0.5), pmi_dv_scale(pmi_dv_add(hl, hr), 0.5));
@@ -141,7 +138,7 @@ static pm_result find_axes(converter *c, pm_retarget_report *rep, pm_error *err)
     double toes = 0;
     for (int side = 0; side < 2; side++) {
         uint32_t a = ro->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, side)], t = ro->bone[PM_RIG_SIDED(PM_RIG_LEFT_TOE, side)];
-        if (a != PM_NO_INDEX && t != PM_NO_INDEX) toes += pmi_dv_dot(pmi_dv_sub(joint_pos(&s->rest[t]), joint_pos(&s->rest[a])), F);
+        if (a != PM_NO_INDEX && t != PM_NO_INDEX) toes += pmi_dv_dot(pmi_dv_sub(pmi_mat_translation(s->rest[t].m), pmi_mat_translation(s->rest[a].m)), F);
     }
     rep->forward_from_toes = toes != 0;
     if (toes < 0) F = pmi_dv_scale(F, -1);
@@ -167,7 +164,7 @@ static const pm_rig_role LIMBS[2][3] = {{PM_RIG_LEFT_LEG, PM_RIG_LEFT_KNEE, PM_R
 static bool straight_at_rest(const pm_humanoid_motion *s, pm_rig_role root, pm_rig_role mid, pm_rig_role end) {
     uint32_t a = s->roles.bone[root], b = s->roles.bone[mid], c = s->roles.bone[end];
     if (a == PM_NO_INDEX || b == PM_NO_INDEX || c == PM_NO_INDEX) return false;
-    pmi_dv u = pmi_dv_sub(joint_pos(&s->rest[b]), joint_pos(&s->rest[a])), v = pmi_dv_sub(joint_pos(&s->rest[c]), joint_pos(&s->rest[b]));
+    pmi_dv u = pmi_dv_sub(pmi_mat_translation(s->rest[b].m), pmi_mat_translation(s->rest[a].m)), v = pmi_dv_sub(pmi_mat_translation(s->rest[c].m), pmi_mat_translation(s->rest[b].m));
     double lu = pmi_dv_len(u), lv = pmi_dv_len(v);
     return lu > 0 && lv > 0 && pmi_dv_dot(u, v) / (lu * lv) > cos(10 * DEG);
 }
@@ -178,7 +175,7 @@ static uint32_t farthest_child(const pm_humanoid_motion *s, uint32_t joint) {
     double far = 0;
     for (uint32_t j = 0; j < s->joint_count; j++) {
         if (s->parents[j] != joint) continue;
-        double d = pmi_dv_len(pmi_dv_sub(joint_pos(&s->rest[j]), joint_pos(&s->rest[joint])));
+        double d = pmi_dv_len(pmi_dv_sub(pmi_mat_translation(s->rest[j].m), pmi_mat_translation(s->rest[joint].m)));
         if (d > far) far = d, best = j;
     }
     return best;
@@ -193,7 +190,7 @@ static double leg_length(pmi_dv hip, pmi_dv knee, pmi_dv ankle) { return pmi_dv_
 typedef struct src_body {
     bool present[PM_RIG_CAPSULE_COUNT];
     uint32_t joint[PM_RIG_CAPSULE_COUNT][2];
-    pm_mat4 local[PM_RIG_CAPSULE_COUNT][2]; /* the end in its joint's rest frame (translation only used) */
+    pm_vec3 local[PM_RIG_CAPSULE_COUNT][2]; /* the end in its joint's rest frame */
     double radius[PM_RIG_CAPSULE_COUNT];
     uint32_t hand[2][2];                    /* wrist (or the elbow's farthest child) and middle fingertip */
     double leg;                             /* mean leg length */
@@ -201,9 +198,8 @@ typedef struct src_body {
 
 static void carry(src_body *b, const pm_humanoid_motion *s, int c, int k, uint32_t joint, pmi_dv end) {
     pm_mat4 inv = pm_mat4_inverse_affine(&s->rest[joint]);
-    pm_vec3 e = pm_mat4_transform_point(&inv, vec3_of(end));
     b->joint[c][k] = joint;
-    b->local[c][k] = pm_mat4_from_rotation_translation(pm_quat_identity(), e);
+    b->local[c][k] = pm_mat4_transform_point(&inv, vec3_of(end));
 }
 
 static void source_body(const converter *c, double leg, src_body *b) {
@@ -218,15 +214,15 @@ static void source_body(const converter *c, double leg, src_body *b) {
     if (chest == PM_NO_INDEX) chest = pelvis;
     if (neck != PM_NO_INDEX) {
         double r = PM_RIG_TORSO_RADIUS * leg;
-        pmi_dv hips = pmi_dv_scale(pmi_dv_add(joint_pos(&s->rest[role[PM_RIG_LEFT_LEG]]), joint_pos(&s->rest[role[PM_RIG_RIGHT_LEG]])), 0.5);
+        pmi_dv hips = pmi_dv_scale(pmi_dv_add(pmi_mat_translation(s->rest[role[PM_RIG_LEFT_LEG]].m), pmi_mat_translation(s->rest[role[PM_RIG_RIGHT_LEG]].m)), 0.5);
         carry(b, s, PM_RIG_CAPSULE_TORSO, 0, pelvis, pmi_dv_add(hips, pmi_dv_scale(up, 0.6 * r)));
-        carry(b, s, PM_RIG_CAPSULE_TORSO, 1, chest, pmi_dv_sub(joint_pos(&s->rest[neck]), pmi_dv_scale(up, 0.5 * r)));
+        carry(b, s, PM_RIG_CAPSULE_TORSO, 1, chest, pmi_dv_sub(pmi_mat_translation(s->rest[neck].m), pmi_dv_scale(up, 0.5 * r)));
         b->radius[PM_RIG_CAPSULE_TORSO] = r;
         b->present[PM_RIG_CAPSULE_TORSO] = true;
     }
     if (role[PM_RIG_HEAD] != PM_NO_INDEX) {
         double r = PM_RIG_HEAD_RADIUS * leg;
-        pmi_dv top = pmi_dv_add(joint_pos(&s->rest[role[PM_RIG_HEAD]]), pmi_dv_scale(up, r));
+        pmi_dv top = pmi_dv_add(pmi_mat_translation(s->rest[role[PM_RIG_HEAD]].m), pmi_dv_scale(up, r));
         carry(b, s, PM_RIG_CAPSULE_HEAD, 0, role[PM_RIG_HEAD], top);
         carry(b, s, PM_RIG_CAPSULE_HEAD, 1, role[PM_RIG_HEAD], top);
         b->radius[PM_RIG_CAPSULE_HEAD] = r;
@@ -235,8 +231,8 @@ static void source_body(const converter *c, double leg, src_body *b) {
     for (int side = 0; side < 2; side++) {
         int cap = PM_RIG_CAPSULE_LEFT_THIGH + side;
         uint32_t hip = role[PM_RIG_SIDED(PM_RIG_LEFT_LEG, side)], knee = role[PM_RIG_SIDED(PM_RIG_LEFT_KNEE, side)];
-        carry(b, s, cap, 0, hip, joint_pos(&s->rest[hip]));
-        carry(b, s, cap, 1, knee, joint_pos(&s->rest[knee]));
+        carry(b, s, cap, 0, hip, pmi_mat_translation(s->rest[hip].m));
+        carry(b, s, cap, 1, knee, pmi_mat_translation(s->rest[knee].m));
         b->radius[cap] = PM_RIG_THIGH_RADIUS * leg;
         b->present[cap] = true;
         uint32_t wrist = role[PM_RIG_SIDED(PM_RIG_LEFT_WRIST, side)], elbow = role[PM_RIG_SIDED(PM_RIG_LEFT_ELBOW, side)];
@@ -251,14 +247,11 @@ static double source_clearance(const src_body *b, const pm_mat4 *world, int side
     for (int k = 0; k < 2; k++) {
         uint32_t h = b->hand[side][k];
         if (h == PM_NO_INDEX) continue;
-        pmi_dv p = joint_pos(&world[h]);
+        pmi_dv p = pmi_mat_translation(world[h].m);
         for (int c = 0; c < PM_RIG_CAPSULE_COUNT; c++) {
             if (!b->present[c]) continue;
             pmi_dv e[2];
-            for (int j = 0; j < 2; j++) {
-                pm_mat4 w = pm_mat4_mul(&world[b->joint[c][j]], &b->local[c][j]);
-                e[j] = joint_pos(&w);
-            }
+            for (int j = 0; j < 2; j++) e[j] = pmi_dv_of(pm_mat4_transform_point(&world[b->joint[c][j]], b->local[c][j]));
             best = fmin(best, (pmi_dv_segment_distance(p, e[0], e[1]) - b->radius[c]) / b->leg);
         }
     }
@@ -581,7 +574,6 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         if ((r = pm_mannequin_skeleton(&mo, &mannequin, err))) goto done;
         model = mannequin;
     }
-    c.sk = model;
     pm_rig_options rgo = {0};
     rgo.allocator = alloc;
     if ((r = pm_rig_analyze(model, &rgo, &rig, err))) goto done;
@@ -609,13 +601,13 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     const pm_rig_roles *sr = &src->roles;
     double src_leg = 0, model_leg = 0, src_reach = 0, model_reach = 0;
     for (int s = 0; s < 2; s++) {
-        src_reach += pmi_dv_len(pmi_dv_sub(joint_pos(&src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_LEG, s)]]),
-                                           joint_pos(&src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]])));
+        src_reach += pmi_dv_len(pmi_dv_sub(pmi_mat_translation(src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_LEG, s)]].m),
+                                           pmi_mat_translation(src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]].m)));
         model_reach += pmi_dv_len(pmi_dv_sub(pmi_dv_of(model->bones[troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_LEG, s)]].position),
                                              pmi_dv_of(model->bones[troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]].position)));
-        src_leg += leg_length(joint_pos(&src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_LEG, s)]]),
-                              joint_pos(&src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_KNEE, s)]]),
-                              joint_pos(&src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]]));
+        src_leg += leg_length(pmi_mat_translation(src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_LEG, s)]].m),
+                              pmi_mat_translation(src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_KNEE, s)]].m),
+                              pmi_mat_translation(src->rest[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]].m));
         model_leg += leg_length(pmi_dv_of(model->bones[troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_LEG, s)]].position),
                                 pmi_dv_of(model->bones[troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_KNEE, s)]].position),
                                 pmi_dv_of(model->bones[troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]].position));
@@ -653,7 +645,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
             if (sj == PM_NO_INDEX && joint != PM_NO_INDEX) sj = farthest_child(src, joint); /* a hand the names miss */
             if (bone == PM_NO_INDEX || joint == PM_NO_INDEX || tb == PM_NO_INDEX || sj == PM_NO_INDEX) continue;
             pmi_dv td = pmi_dv_sub(pmi_dv_of(model->bones[tb].position), pmi_dv_of(model->bones[bone].position));
-            pmi_dv sd = to_model(&c, pmi_dv_sub(joint_pos(&src->rest[sj]), joint_pos(&src->rest[joint])));
+            pmi_dv sd = to_model(&c, pmi_dv_sub(pmi_mat_translation(src->rest[sj].m), pmi_mat_translation(src->rest[joint].m)));
             if (pmi_dv_len(td) > 1e-9 && pmi_dv_len(sd) > 1e-9) {
                 align = pmi_dq_arc(pmi_dv_normalize(td), pmi_dv_normalize(sd));
                 break;
@@ -703,7 +695,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     for (uint32_t f = 0; f < ns; f++) {
         if ((r = pm_humanoid_motion_world(src, f / 30.0, world, err))) goto done;
         double h = INFINITY;
-        for (int s = 0; s < 2; s++) h = fmin(h, to_model(&c, joint_pos(&world[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]])).y);
+        for (int s = 0; s < 2; s++) h = fmin(h, to_model(&c, pmi_mat_translation(world[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]].m)).y);
         heights[f] = h;
     }
     const double src_floor = kth_smallest(heights, ns, (size_t)floor(0.05 * (ns - 1)));
@@ -764,8 +756,8 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         pmi_dq centre_local = pmi_dq_mul(pmi_dq_conj(bone_world_rot(pose, model->bones[centre].parent)), hips_turn);
         pose->rotation[centre] = pmi_dq_to_quat(centre_local);
         if ((r = pm_pose_evaluate_local(ws, pose, &po, err))) goto done;
-        pmi_dv hips = pmi_dv_scale(pmi_dv_add(to_model(&c, joint_pos(&world[sr->bone[PM_RIG_LEFT_LEG]])),
-                                              to_model(&c, joint_pos(&world[sr->bone[PM_RIG_RIGHT_LEG]]))),
+        pmi_dv hips = pmi_dv_scale(pmi_dv_add(to_model(&c, pmi_mat_translation(world[sr->bone[PM_RIG_LEFT_LEG]].m)),
+                                              to_model(&c, pmi_mat_translation(world[sr->bone[PM_RIG_RIGHT_LEG]].m))),
                                    0.5);
         if (f == 0) start = hips;
         pmi_dv want = pmi_dv_make(model_hips.x + c.scale * (hips.x - start.x), model_ankle_y + c.scale * (hips.y - src_floor),
@@ -806,7 +798,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         /* the feet as FK puts them, and the source's */
         for (int s = 0; s < 2; s++) {
             pmi_dv an = pmi_mat_translation(pose->world[rig->legs[s].ankle].m), hp = pmi_mat_translation(pose->world[rig->legs[s].hip].m);
-            pmi_dv sa = pmi_dv_scale(to_model(&c, joint_pos(&world[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]])), c.scale);
+            pmi_dv sa = pmi_dv_scale(to_model(&c, pmi_mat_translation(world[sr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ANKLE, s)]].m)), c.scale);
             const double av[3] = {an.x, an.y, an.z}, hv[3] = {hp.x, hp.y, hp.z}, sv[3] = {sa.x, sa.y - c.scale * src_floor, sa.z};
             for (int k = 0; k < 3; k++) ft.fk[s][k][f] = av[k], ft.hip[s][k][f] = hv[k], ft.src[s][k][f] = sv[k];
             pmi_keyfit_put_rotation(ft.rot[s], f, bone_world_rot(pose, rig->legs[s].ankle));
