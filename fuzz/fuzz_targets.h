@@ -18,6 +18,7 @@
 #include "procmotion/beats.h"
 #include "procmotion/bvh.h"
 #include "procmotion/catwalk.h"
+#include "procmotion/fbx.h"
 #include "procmotion/gltf.h"
 #include "procmotion/groove.h"
 #include "procmotion/humanoid.h"
@@ -975,6 +976,54 @@ static void pm_fuzz_idle_json(const uint8_t *data, size_t size) {
     pm_vmd_free(v);
 }
 
+/* A binary FBX: models with parents in range, curves with sorted times and finite values, world matrices
+ * finite wherever the values are bounded; or a message. */
+static void pm_fuzz_fbx(const uint8_t *data, size_t size) {
+    pm_fbx *f = NULL;
+    pm_error err = {0};
+    if (pm_fbx_read(data, size, NULL, &f, &err) != PM_OK) {
+        PM_FUZZ_CHECK(f == NULL && err.message[0]);
+        return;
+    }
+    int bounded = 1;
+    for (uint32_t i = 0; i < f->model_count; i++) {
+        const pm_fbx_model *m = &f->models[i];
+        PM_FUZZ_CHECK(m->parent == PM_NO_INDEX || m->parent < f->model_count);
+        PM_FUZZ_CHECK(f->order[i] < f->model_count && m->rotation_order <= 5);
+        PM_FUZZ_CHECK(pm_fuzz_good_name(m->name) && pm_fuzz_good_name(m->type));
+        const pm_vec3 *v[9] = {&m->trs[0], &m->trs[1], &m->trs[2], &m->pre_rotation, &m->post_rotation,
+                               &m->rotation_offset, &m->rotation_pivot, &m->scaling_offset, &m->scaling_pivot};
+        for (int k = 0; k < 9; k++) bounded = bounded && pm_fuzz_all_bounded(&v[k]->x, 1) && pm_fuzz_all_bounded(&v[k]->y, 1) &&
+                                                pm_fuzz_all_bounded(&v[k]->z, 1);
+    }
+    for (uint32_t s = 0; s < f->stack_count; s++) {
+        const pm_fbx_stack *st = &f->stacks[s];
+        PM_FUZZ_CHECK(pm_fuzz_good_name(st->name) && st->curve_count > 0 && isfinite(st->duration) && st->duration >= 0);
+        PM_FUZZ_CHECK(st->model_curves[f->model_count] == st->curve_count);
+        for (uint32_t c = 0; c < st->curve_count; c++) {
+            const pm_fbx_curve *cv = &st->curves[c];
+            PM_FUZZ_CHECK(cv->model < f->model_count && cv->axis < 3 && cv->key_count >= 1);
+            PM_FUZZ_CHECK(c >= st->model_curves[cv->model] && c < st->model_curves[cv->model + 1]);
+            for (uint32_t k = 0; k < cv->key_count; k++) {
+                PM_FUZZ_CHECK(isfinite(cv->times[k]) && isfinite(cv->values[k]) && (k == 0 || cv->times[k] >= cv->times[k - 1]));
+                bounded = bounded && pm_fuzz_all_bounded(&cv->values[k], 1);
+            }
+        }
+    }
+    pm_mat4 *world = malloc((f->model_count ? f->model_count : 1) * sizeof *world);
+    const uint32_t stacks = f->stack_count < 3 ? f->stack_count : 3;
+    for (uint32_t s = 0; s <= stacks; s++) {
+        const uint32_t stack = s == stacks ? PM_NO_INDEX : s;
+        const double end = stack == PM_NO_INDEX ? 0 : f->stacks[stack].duration, times[4] = {-1, 0, end * 0.37, end + 1};
+        for (int k = 0; k < 4; k++) {
+            PM_FUZZ_CHECK(pm_fbx_world_matrices(f, stack, times[k], world, &err) == PM_OK);
+            if (bounded) PM_FUZZ_CHECK(pm_fuzz_all_finite(world[0].m, 16 * (size_t)f->model_count));
+        }
+    }
+    free(world);
+    pm_fbx_free(f);
+}
+
 /* A motion file retargeted to the mannequin (at most 300 frames): a VMD whose every float is finite, feet
  * measured, or a message. */
 static void pm_fuzz_retarget(const uint8_t *data, size_t size) {
@@ -1007,6 +1056,7 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"skeleton_json", pm_fuzz_skeleton_from_json},
     {"bvh", pm_fuzz_bvh},
     {"gltf", pm_fuzz_gltf},
+    {"fbx", pm_fuzz_fbx},
     {"kp_json", pm_fuzz_kp_json},
     {"kp_ndjson", pm_fuzz_kp_ndjson},
     {"kp_frame", pm_fuzz_kp_frame},

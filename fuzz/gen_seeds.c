@@ -38,7 +38,8 @@ static void seed_one(const char *target, const char *name, const void *data, siz
  * the retargeter's. */
 static void seed(const char *target, const char *name, const void *data, size_t size) {
     seed_one(target, name, data, size);
-    if (strcmp(target, "bvh") == 0 || strcmp(target, "gltf") == 0) seed_one("retarget", name, data, size); /* motion files */
+    if (strcmp(target, "bvh") == 0 || strcmp(target, "gltf") == 0 || strcmp(target, "fbx") == 0)
+        seed_one("retarget", name, data, size); /* motion files */
     if (strcmp(target, "pmx") == 0 || strcmp(target, "pmd") == 0) { /* the whole-model reader and the VRM writer */
         seed_one("model", name, data, size);
         seed_one("vrm", name, data, size);
@@ -277,6 +278,20 @@ static void gltf_seeds(const char *fixtures) {
     }
 }
 
+/* ---- FBX: the repository's real exports (run from the repository's root) ----------------------------- */
+
+static void fbx_seeds(void) {
+    static const char *files[] = {"fbx/blender-huesitos.fbx", "fbx/box-fbx75-compressed.fbx"};
+    for (int i = 0; i < 2; i++) {
+        size_t n;
+        uint8_t *data = read_file("tests/data", files[i], &n);
+        if (!data) continue;
+        seed("fbx", strrchr(files[i], '/') + 1, data, n);
+        seed_one("kp_auto", strrchr(files[i], '/') + 1, data, n);
+        free(data);
+    }
+}
+
 /* ---- keypoints: mediapipe33 JSON, NDJSON, binary frames ------------------------------------------- */
 
 static void kp_seeds(void) {
@@ -411,6 +426,7 @@ int main(int argc, char **argv) {
     model_seeds(fixtures);
     bvh_seeds(fixtures);
     gltf_seeds(fixtures);
+    fbx_seeds();
     kp_seeds();
     sjis_seeds();
     wav_seeds();
