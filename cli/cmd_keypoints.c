@@ -20,22 +20,22 @@ const char cmd_keypoints_usage[] =
     "usage: procmotion keypoints IN -o OUT.ndjson [--binary OUT.kpb] [options]\n"
     "\n"
     "Convert a motion to a MediaPipe Pose 33-point keypoint sequence (docs/keypoints.md).\n"
-    "IN: .bvh, .vmd, .gltf/.glb/.vrm, mediapipe33@0.1.0 .json, keypoint .ndjson or .kpb;\n"
-    "    .fbx/.dae go through the optional `assimp` command (apt-get install assimp-utils).\n"
+    "IN: .bvh, .vmd, .fbx (binary), .gltf/.glb/.vrm, mediapipe33@0.1.0 .json, keypoint .ndjson or .kpb;\n"
+    "    .dae and ASCII .fbx go through the optional `assimp` command (apt-get install assimp-utils).\n"
     "  -o PATH          write NDJSON, one frame per line ('-' = stdout)\n"
     "  --binary PATH    also write 239-byte binary frames\n"
     "  --fps N          resample BVH/glTF to N frames per second (VMD is always 30)\n"
-    "  --animation K    glTF: animation index (default 0)\n"
-    "  --format F       bvh, vmd, gltf, json, ndjson or binary instead of detecting it\n"
+    "  --animation K    glTF/FBX: animation index (default 0)\n"
+    "  --format F       bvh, vmd, gltf, fbx, json, ndjson or binary instead of detecting it\n"
     "  --model M.pmx    VMD: play it on this PMX/PMD model's own skeleton and IK (default: the\n"
     "                   built-in mannequin)\n"
     "A progress bar is drawn on a terminal for long inputs; a summary (frames, NaN count, out-of-range\n"
     "count, ignored bones) goes to stderr. Exit status 0, 1 on bad input, 2 on a usage error.\n";
 
-/* .fbx/.dae -> a temporary .glb through `assimp export IN TMP.glb`; returns its bytes. */
+/* .dae or ASCII .fbx -> a temporary .glb through `assimp export IN TMP.glb`; returns its bytes. */
 static uint8_t *via_assimp(const char *in, size_t *size) {
     if (!cli_on_path("assimp")) {
-        cli_fail("keypoints", "%s: reading .fbx/.dae needs the assimp command: apt-get install assimp-utils", in);
+        cli_fail("keypoints", "%s: reading .dae or ASCII .fbx needs the assimp command: apt-get install assimp-utils", in);
         return NULL;
     }
     char tmp[] = "/tmp/procmotion-XXXXXX.glb";
@@ -113,7 +113,7 @@ int cmd_keypoints(int argc, char **argv) {
             if (strcmp(format, pm_kp_format_name((pm_kp_format)f)) == 0) fmt = (pm_kp_format)f;
         if (strcmp(format, "glb") == 0) fmt = PM_KP_FORMAT_GLTF;
         if (fmt == PM_KP_FORMAT_AUTO) {
-            cli_fail("keypoints", "unknown --format '%s' (bvh, vmd, gltf, json, ndjson, binary)", format);
+            cli_fail("keypoints", "unknown --format '%s' (bvh, vmd, gltf, fbx, json, ndjson, binary)", format);
             return 2;
         }
     }
@@ -123,12 +123,16 @@ int cmd_keypoints(int argc, char **argv) {
     o.model = model_data;
     o.model_size = model_size;
     size_t size = 0;
-    uint8_t *data = cli_ends_with(in, ".fbx") || cli_ends_with(in, ".dae") ? via_assimp(in, &size) : cli_read_file(in, &size);
+    uint8_t *data = cli_ends_with(in, ".dae") ? via_assimp(in, &size) : cli_read_file(in, &size);
+    if (data && cli_ends_with(in, ".fbx") && size >= 5 && memcmp(data, "; FBX", 5) == 0) {
+        free(data);
+        data = via_assimp(in, &size);
+    }
     if (!data) {
         free(model_data);
         return 1;
     }
-    if (cli_ends_with(in, ".fbx") || cli_ends_with(in, ".dae")) fmt = PM_KP_FORMAT_GLTF;
+    if (cli_ends_with(in, ".dae") || (cli_ends_with(in, ".fbx") && pm_kp_detect_format(data, size) != PM_KP_FORMAT_FBX)) fmt = PM_KP_FORMAT_GLTF;
     cli_progress prog;
     cli_progress_init(&prog, "keypoints", "frames");
     o.progress = draw;

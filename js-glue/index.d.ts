@@ -225,7 +225,7 @@ export interface VmdBoneKey {
 }
 
 /** Input formats of toKeypoints ('glb' is the same as 'gltf'). */
-export type KeypointFormat = 'auto' | 'bvh' | 'vmd' | 'gltf' | 'glb' | 'json' | 'ndjson' | 'binary';
+export type KeypointFormat = 'auto' | 'bvh' | 'vmd' | 'gltf' | 'glb' | 'fbx' | 'json' | 'ndjson' | 'binary';
 
 /** Options of toKeypoints. */
 export interface KeypointOptions {

@@ -27,9 +27,9 @@ export const api = {
   },
 
   /**
-   * Convert a motion to a MediaPipe Pose 33-point sequence. `input`: BVH, VMD, glTF/GLB, mediapipe33
-   * JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `options`: { format
-   * ('auto' (default), 'bvh', 'vmd', 'gltf', 'glb', 'json', 'ndjson' or 'binary'), fps, animation,
+   * Convert a motion to a MediaPipe Pose 33-point sequence. `input`: BVH, VMD, glTF/GLB, binary FBX,
+   * mediapipe33 JSON, NDJSON or binary keypoint frames (a string is taken as UTF-8 text). `options`: { format
+   * ('auto' (default), 'bvh', 'vmd', 'gltf', 'glb', 'fbx', 'json', 'ndjson' or 'binary'), fps, animation,
    * maxFrames, model } (model: PMX/PMD bytes whose own skeleton and IK play a VMD; default the mannequin).
    * Returns { frameCount, fps, mirrored, timestamps: Float64Array (milliseconds, as MediaPipe's), points:
    * Float32Array (x, y, z per point, 99 per frame), visibility: Float32Array (33 per frame), angles:

@@ -140,9 +140,9 @@ PM_TEST(unknown_names_and_other_files_are_refused_naming_why) {
     const uint8_t vmd[] = "Vocaloid Motion Data 0002";
     PM_CHECK(pm_humanoid_motion_read(vmd, sizeof vmd, NULL, &m, &err) == PM_ERR_BAD_FORMAT);
     PM_CHECK(strstr(err.message, "not a BVH") != NULL);
-    const uint8_t fbx[] = "Kaydara FBX Binary  \0\x1a\0\xe8\x1c\0\0";
-    PM_CHECK(pm_humanoid_motion_read(fbx, sizeof fbx, NULL, &m, &err) == PM_ERR_BAD_FORMAT);
-    PM_CHECK(strstr(err.message, "FBX") != NULL);
+    const uint8_t fbx[] = "Kaydara FBX Binary  \0\x1a\0\xe8\x1c\0\0"; /* the header, then one byte */
+    PM_CHECK(pm_humanoid_motion_read(fbx, sizeof fbx, NULL, &m, &err) == PM_ERR_TRUNCATED);
+    PM_CHECK(strstr(err.message, "fbx: the record at byte 27 is cut off") != NULL);
     PM_CHECK(pm_humanoid_motion_read(NULL, 0, NULL, &m, &err) == PM_ERR_BAD_FORMAT);
     PM_CHECK(pm_humanoid_motion_read(vmd, sizeof vmd, NULL, NULL, &err) == PM_ERR_INVALID_ARGUMENT);
     pm_humanoid_motion_free(NULL);

@@ -256,7 +256,7 @@
 #define PM_ABI_ENUM_KP_FORMAT(X, P)                                                                        \
     X(P, auto, 0, PM_KP_FORMAT_AUTO) X(P, bvh, 1, PM_KP_FORMAT_BVH) X(P, vmd, 2, PM_KP_FORMAT_VMD)          \
     X(P, gltf, 3, PM_KP_FORMAT_GLTF) X(P, json, 4, PM_KP_FORMAT_JSON) X(P, ndjson, 5, PM_KP_FORMAT_NDJSON)  \
-    X(P, binary, 6, PM_KP_FORMAT_BINARY)
+    X(P, binary, 6, PM_KP_FORMAT_BINARY) X(P, fbx, 7, PM_KP_FORMAT_FBX)
 #define PM_ABI_ENUM_KP_LEGS(X, P) X(P, none, 0, PM_KP_LEGS_NONE) X(P, fk, 1, PM_KP_LEGS_FK) X(P, ik, 2, PM_KP_LEGS_IK)
 /* pm_abi_kp_encode's kind */
 #define PM_ABI_ENUM_KP_ENCODING(X, P) X(P, ndjson, 0, 0) X(P, binary, 1, 1) X(P, features, 2, 2)

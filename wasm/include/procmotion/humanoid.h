@@ -90,17 +90,18 @@ pm_result pm_humanoid_infer_roles(const uint32_t *parents, const pm_mat4 *rest, 
  *           pm_humanoid_motion_world(m, t, world, &err);           // world[joint_count]
  *       pm_humanoid_motion_free(m);
  *
- * What it reads: BVH (any channel order, any units), glTF 2.0 / GLB (one animation, by index), VRM 0.x
- * and 1.0, and VRM Animation (.vrma). Joints are the BVH's joints (End Sites kept, never mapped) or the
- * glTF's nodes. roles maps the joints onto the rig resolver's roles (procmotion/rig.h): from a VRM's or a
+ * What it reads: BVH (any channel order, any units), binary FBX 7.x (one animation stack, by index;
+ * procmotion/fbx.h), glTF 2.0 / GLB (one animation, by index), VRM 0.x and 1.0, and VRM Animation (.vrma).
+ * Joints are the BVH's joints (End Sites kept, never mapped), the FBX's models (its bones are the
+ * candidates for roles) or the glTF's nodes. roles maps the joints onto the rig resolver's roles (procmotion/rig.h): from a VRM's or a
  * VRMA's humanoid table when the file has one, else from the joint names (a glTF's skin joints, when it
  * has skins, are the only candidates); when the names map no legs or arms, from the hierarchy and the rest
  * geometry (pm_humanoid_infer_roles). World matrices are in the file's own axes and units (rest: the
- * pose with every channel at zero, or the glTF nodes' own transforms).
+ * pose with every channel at zero, or the glTF nodes' or FBX models' own transforms).
  *
  * ERRORS: the readers' (naming the file's problem); PM_ERR_NOT_FOUND when neither the names nor the
  * hierarchy give both upper legs and both upper arms (the message lists the joints); an animation index
- * past the file's; an FBX file (not read yet).
+ * past the file's.
  */
 
 typedef enum pm_humanoid_motion_format {
@@ -108,6 +109,7 @@ typedef enum pm_humanoid_motion_format {
     PM_HUMANOID_MOTION_GLTF, /* glTF or GLB */
     PM_HUMANOID_MOTION_VRM,  /* VRM 0.x or 1.0 */
     PM_HUMANOID_MOTION_VRMA, /* VRM Animation */
+    PM_HUMANOID_MOTION_FBX,  /* binary FBX */
     PM_HUMANOID_MOTION_FORMAT_FORCE_U32 = 0x7fffffff
 } pm_humanoid_motion_format;
 
@@ -123,16 +125,16 @@ typedef struct pm_humanoid_motion {
                                          "inferred" (names that say nothing: pm_humanoid_infer_roles) */
     double confidence;                /* 1 for names; the inference's confidence (0.5..1) otherwise */
     double duration;                  /* seconds (0: one pose) */
-    double native_fps;                /* a BVH's frame rate; 30 for glTF */
+    double native_fps;                /* a BVH's frame rate, an FBX's stated rate; 30 for glTF */
     uint32_t animation, animation_count;
-    pm_string animation_name;         /* a glTF animation's name ("" for none and for BVH) */
+    pm_string animation_name;         /* a glTF animation's or FBX stack's name ("" for none and for BVH) */
     pm_allocator allocator;
     void *internal;
 } pm_humanoid_motion;
 
 typedef struct pm_humanoid_motion_options {
     pm_allocator allocator;
-    uint32_t animation;               /* a glTF's animation index (default 0) */
+    uint32_t animation;               /* a glTF's animation or an FBX's stack index (default 0) */
 } pm_humanoid_motion_options;
 
 pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_humanoid_motion_options *opts,
@@ -140,7 +142,7 @@ pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_hum
 /* World matrices of every joint at `seconds` (clamped to [0, duration]). */
 pm_result pm_humanoid_motion_world(const pm_humanoid_motion *motion, double seconds, pm_mat4 *world, pm_error *err);
 void pm_humanoid_motion_free(pm_humanoid_motion *motion);
-/* "bvh", "gltf", "vrm", "vrma". */
+/* "bvh", "gltf", "vrm", "vrma", "fbx". */
 const char *pm_humanoid_motion_format_name(pm_humanoid_motion_format format);
 
 

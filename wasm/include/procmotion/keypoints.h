@@ -1,5 +1,5 @@
 /*
- * procmotion/keypoints.h -- motion (BVH, VMD, glTF/GLB, keypoint JSON) to MediaPipe Pose 33-point
+ * procmotion/keypoints.h -- motion (BVH, VMD, glTF/GLB, FBX, keypoint JSON) to MediaPipe Pose 33-point
  * sequences, joint-angle features, and the 239-byte binary and NDJSON codecs.
  *
  * USAGE
@@ -50,7 +50,7 @@
  * SOURCES
  *   BVH (bvh.h): at its own frame rate, or resampled to options.fps. glTF/GLB (gltf.h): animation
  *   options.animation sampled at 30 fps (or options.fps); a file without animations gives one rest
- *   frame. VMD: always 30 fps whatever options.fps says; played by the pose evaluator (pose.h: the
+ *   frame. Binary FBX (fbx.h): the same, with the file's animation stacks and its bones as the joints. VMD: always 30 fps whatever options.fps says; played by the pose evaluator (pose.h: the
  *   MMD-exact evaluator, babylon-mmd's append and CCD IK with the skeleton's limits) on options.model
  *   (PMX/PMD) or, without one, on the built-in mannequin (mannequin.h: the 32 semi-standard bones);
  *   bone names are matched with full-width and half-width ASCII alike (足ＩＫ = 足IK) and bones the
@@ -120,6 +120,7 @@ typedef enum pm_kp_format {
     PM_KP_FORMAT_JSON,   /* mediapipe33@0.1.0 keypoint JSON */
     PM_KP_FORMAT_NDJSON, /* this module's NDJSON */
     PM_KP_FORMAT_BINARY, /* this module's 239-byte frames */
+    PM_KP_FORMAT_FBX,    /* binary FBX 7.x (procmotion/fbx.h) */
     PM_KP_FORMAT_COUNT
 } pm_kp_format;
 
@@ -185,7 +186,7 @@ const char *pm_kp_angle_name(uint32_t angle);
 int32_t pm_kp_point_parent(uint32_t point);
 const char *pm_kp_format_name(pm_kp_format format);
 
-/* Guess the format from the first bytes (BVH "HIERARCHY", VMD header, GLB magic, JSON with "asset" =
+/* Guess the format from the first bytes (BVH "HIERARCHY", VMD header, GLB magic, FBX header, JSON with "asset" =
  * glTF, JSON with "format" = keypoint JSON, a line starting {"timestamp" = NDJSON, "KP" frames =
  * binary). PM_KP_FORMAT_AUTO when unknown. */
 pm_kp_format pm_kp_detect_format(const uint8_t *data, size_t size);

@@ -1,9 +1,10 @@
-/* A humanoid motion file (BVH, glTF / GLB, VRM, VRM Animation) as joints, rest matrices, roles and a
+/* A humanoid motion file (BVH, FBX, glTF / GLB, VRM, VRM Animation) as joints, rest matrices, roles and a
  * sampler (see procmotion/humanoid.h). */
 #include "procmotion/humanoid.h"
 
 #include "common/internal.h"
 #include "procmotion/bvh.h"
+#include "procmotion/fbx.h"
 #include "procmotion/gltf.h"
 
 #include <math.h>
@@ -13,6 +14,7 @@
 typedef struct motion_internal {
     pm_bvh *bvh;
     pm_gltf *gltf;
+    pm_fbx *fbx;
     pm_mat4 *rest;
     uint32_t *parents;
     pm_string *names;
@@ -24,6 +26,7 @@ const char *pm_humanoid_motion_format_name(pm_humanoid_motion_format f) {
     case PM_HUMANOID_MOTION_GLTF: return "gltf";
     case PM_HUMANOID_MOTION_VRM: return "vrm";
     case PM_HUMANOID_MOTION_VRMA: return "vrma";
+    case PM_HUMANOID_MOTION_FBX: return "fbx";
     default: return "unknown";
     }
 }
@@ -50,6 +53,7 @@ void pm_humanoid_motion_free(pm_humanoid_motion *m) {
     if (in) {
         pm_bvh_free(in->bvh);
         pm_gltf_free(in->gltf);
+        pm_fbx_free(in->fbx);
         pmi_free(&a, in->rest);
         pmi_free(&a, in->parents);
         pmi_free(&a, in->names);
@@ -185,6 +189,37 @@ static pm_result read_gltf(pm_humanoid_motion *m, const uint8_t *data, size_t si
     return r;
 }
 
+static pm_result read_fbx(pm_humanoid_motion *m, const uint8_t *data, size_t size, uint32_t animation, pm_error *err) {
+    motion_internal *in = m->internal;
+    pm_fbx_read_options ro = {0};
+    ro.allocator = m->allocator;
+    pm_result r = pm_fbx_read(data, size, &ro, &in->fbx, err);
+    if (r) return r;
+    const pm_fbx *f = in->fbx;
+    m->format = PM_HUMANOID_MOTION_FBX;
+    m->joint_count = f->model_count;
+    m->animation_count = f->stack_count;
+    if (f->stack_count && animation >= f->stack_count)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: animation %u asked for, the file has %u (0..%u)", animation,
+                        f->stack_count, f->stack_count - 1);
+    m->animation = f->stack_count ? animation : PM_NO_INDEX;
+    m->animation_name = f->stack_count ? f->stacks[animation].name : (pm_string){"", 0};
+    m->duration = f->stack_count ? f->stacks[animation].duration : 0;
+    m->native_fps = f->frame_rate > 0 ? f->frame_rate : 30;
+    uint8_t *candidate = alloc_joints(m, err);
+    if (!candidate) return PM_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < f->model_count; j++) {
+        in->names[j] = f->models[j].name;
+        in->parents[j] = f->models[j].parent;
+        candidate[j] = f->models[j].bone;
+    }
+    m->names = in->names, m->parents = in->parents, m->rest = in->rest;
+    r = pm_fbx_world_matrices(f, PM_NO_INDEX, 0, in->rest, err);
+    if (r == PM_OK) r = map_roles(m, candidate, err);
+    pmi_free(&m->allocator, candidate);
+    return r;
+}
+
 pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_humanoid_motion_options *opts,
                                   pm_humanoid_motion **out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: out is NULL");
@@ -192,11 +227,10 @@ pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_hum
     if (!data && size) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: data is NULL");
     pm_allocator a = opts ? opts->allocator : (pm_allocator){0};
     const bool bvh = is_bvh(data, size), gltf = !bvh && is_gltf(data, size);
-    if ((size >= 18 && memcmp(data, "Kaydara FBX Binary", 18) == 0) || (size >= 5 && memcmp(data, "; FBX", 5) == 0))
-        return pmi_fail(err, PM_ERR_BAD_FORMAT, "humanoid motion: an FBX file, which procmotion does not read yet: export it as glTF/GLB or BVH");
-    if (!bvh && !gltf)
+    const bool fbx = (size >= 18 && memcmp(data, "Kaydara FBX Binary", 18) == 0) || (size >= 5 && memcmp(data, "; FBX", 5) == 0);
+    if (!bvh && !gltf && !fbx)
         return pmi_fail(err, PM_ERR_BAD_FORMAT,
-                        "humanoid motion: not a BVH (HIERARCHY), glTF (JSON), GLB, VRM or VRMA file (%zu bytes)", size);
+                        "humanoid motion: not a BVH (HIERARCHY), FBX, glTF (JSON), GLB, VRM or VRMA file (%zu bytes)", size);
     pm_humanoid_motion *m = pmi_alloc(&a, sizeof *m);
     if (!m) return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "humanoid motion: out of memory");
     memset(m, 0, sizeof *m);
@@ -208,7 +242,8 @@ pm_result pm_humanoid_motion_read(const uint8_t *data, size_t size, const pm_hum
         return pmi_fail(err, PM_ERR_OUT_OF_MEMORY, "humanoid motion: out of memory");
     }
     memset(m->internal, 0, sizeof(motion_internal));
-    pm_result r = bvh ? read_bvh(m, data, size, err) : read_gltf(m, data, size, opts ? opts->animation : 0, err);
+    const uint32_t animation = opts ? opts->animation : 0;
+    pm_result r = bvh ? read_bvh(m, data, size, err) : fbx ? read_fbx(m, data, size, animation, err) : read_gltf(m, data, size, animation, err);
     if (r) {
         pm_humanoid_motion_free(m);
         return r;
@@ -227,5 +262,6 @@ pm_result pm_humanoid_motion_world(const pm_humanoid_motion *m, double seconds, 
         if (!in->bvh->frame_count) return pm_bvh_world_matrices(in->bvh, 0, world, err);
         return pm_bvh_sample(in->bvh, t, world, err);
     }
+    if (in->fbx) return pm_fbx_world_matrices(in->fbx, m->animation, t, world, err);
     return pm_gltf_world_matrices(in->gltf, m->animation, (float)t, world, err);
 }

@@ -25,6 +25,7 @@ pm_kp_format pm_kp_detect_format(const uint8_t *data, size_t size) {
     if (!data || !size) return PM_KP_FORMAT_AUTO;
     const uint8_t *end = data + size;
     if (has(data, end, "glTF")) return PM_KP_FORMAT_GLTF;
+    if (has(data, end, "Kaydara FBX Binary") || has(data, end, "; FBX")) return PM_KP_FORMAT_FBX;
     if (has(data, end, "Vocaloid Motion Data")) return PM_KP_FORMAT_VMD;
     if (size % PM_KP_FRAME_SIZE == 0 && data[0] == 'K' && data[1] == 'P') return PM_KP_FORMAT_BINARY;
     const uint8_t *p = skip_ws(data, end);
@@ -53,13 +54,14 @@ pm_result pm_kp_from_data(const uint8_t *data, size_t size, pm_kp_format format,
     case PM_KP_FORMAT_VMD:
         return pmi_kp_from_vmd(data, size, opts, out, err);
     case PM_KP_FORMAT_GLTF: return pmi_kp_from_gltf(data, size, opts, out, err);
+    case PM_KP_FORMAT_FBX: return pmi_kp_from_fbx(data, size, opts, out, err);
     case PM_KP_FORMAT_JSON: return pmi_kp_from_json(data, size, opts, out, err);
     case PM_KP_FORMAT_NDJSON: return pm_kp_read_ndjson(data, size, opts, out, err);
     case PM_KP_FORMAT_BINARY: return pm_kp_read_binary(data, size, opts, out, err);
     case PM_KP_FORMAT_AUTO:
         if (!size) return pmi_fail(err, PM_ERR_TRUNCATED, "keypoints: the input is empty");
         return pmi_fail(err, PM_ERR_BAD_FORMAT,
-                        "keypoints: unrecognised input (expected BVH, VMD, glTF/GLB, mediapipe33 JSON, NDJSON or binary "
+                        "keypoints: unrecognised input (expected BVH, VMD, glTF/GLB, FBX, mediapipe33 JSON, NDJSON or binary "
                         "keypoint frames)");
     default: return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "keypoints: unknown format %d", (int)format);
     }

@@ -125,6 +125,7 @@ double pmi_kp_even_fps(const double *timestamp_ms, uint32_t count);
 /* Sources. */
 pm_result pmi_kp_from_bvh(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err);
 pm_result pmi_kp_from_gltf(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err);
+pm_result pmi_kp_from_fbx(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err);
 /* A VMD played on opts->model, or on the built-in mannequin. */
 pm_result pmi_kp_from_vmd(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err);
 pm_result pmi_kp_from_json(const uint8_t *data, size_t size, const pm_kp_options *opts, pm_kp_sequence **out, pm_error *err);

@@ -39,7 +39,7 @@ const char *pm_kp_angle_name(uint32_t angle) { return angle < PM_KP_ANGLE_COUNT 
 int32_t pm_kp_point_parent(uint32_t point) { return point < PM_KP_ALL_POINT_COUNT ? point_parent[point] : -2; }
 
 const char *pm_kp_format_name(pm_kp_format format) {
-    static const char *const names[PM_KP_FORMAT_COUNT] = {"auto", "bvh", "vmd", "gltf", "json", "ndjson", "binary"};
+    static const char *const names[PM_KP_FORMAT_COUNT] = {"auto", "bvh", "vmd", "gltf", "json", "ndjson", "binary", "fbx"};
     return (unsigned)format < PM_KP_FORMAT_COUNT ? names[format] : "unknown";
 }
 
