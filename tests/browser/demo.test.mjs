@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 
 import { REPO_ROOT, browserUnavailable, demoSuite } from './support/browser.mjs';
+import { bvhToFbx, parseBvh } from '../node/support/fbx-writer.mjs';
 import { distanceToPolyline } from '../../web-demo/src/modes/tracing-core.js';
 import {
   createMmdScene, disposeMmdScene, evaluateWorldPositions, boneIndex, fixturePath, fixturesAvailable,
@@ -683,7 +684,7 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
-  test('a VRM Animation and a mocap BVH, picked as motions, are retargeted to the model and play with the report line', async () => {
+  test('a VRM Animation, a mocap BVH and an FBX, picked as motions, are retargeted to the model and play with the report line', async () => {
     const { page, errors, context } = await openDemo();
     try {
       await page.locator('#file-vmd').setInputFiles(join(REPO_ROOT, 'tests/data/three-vrm-test.vrma'));
@@ -727,6 +728,13 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
         await showFrame(page, 200);
         const p1 = await bonePosition(page, '下半身');
         assert.ok(Math.hypot(p1[0] - p0[0], p1[2] - p0[2]) > 2, `the hips walk: ${p0} -> ${p1}`);
+        // the same walk as an FBX file
+        const fbx = bvhToFbx(parseBvh(readFileSync(fixturePath('bvh/cmu_131_01.bvh'), 'utf8')));
+        await page.locator('#file-vmd').setInputFiles({ name: 'cmu_131_01.fbx', mimeType: 'application/octet-stream', buffer: Buffer.from(fbx) });
+        await page.waitForFunction(() => window.demo.app.userVmd?.retarget?.format === 'fbx', null, { timeout: 30_000 });
+        const fromFbx = await page.evaluate(() => window.demo.app.userVmd.retarget);
+        assert.equal(fromFbx.naming, 'cmu');
+        assert.equal(fromFbx.frames, walk.report.frames);
       }
       assert.deepEqual(errors, []);
     } finally {

@@ -71,7 +71,7 @@ test('retargetToVmd takes the mannequin by default, readPmx skeletons, a clip by
   const b = pm.retargetToVmd(vrma, { model: pm.readPmx(mannequin) });
   assert.deepEqual(b.report.mapped, a.report.mapped);
   assert.throws(() => pm.retargetToVmd(new Uint8Array([1, 2, 3])), (e) => e.name === 'ProcMotionError' && e.code === 'PM_ERR_BAD_FORMAT' && /not a BVH/.test(e.message));
-  assert.throws(() => pm.retargetToVmd(new TextEncoder().encode('Kaydara FBX Binary  \0')), /FBX/);
+  assert.throws(() => pm.retargetToVmd(new TextEncoder().encode('Kaydara FBX Binary  \0')), /fbx: not a binary FBX file/);
   assert.throws(() => pm.retargetToVmd(vrma, { animation: 3 }), (e) => e.code === 'PM_ERR_INVALID_ARGUMENT' && /animation 3/.test(e.message));
   assert.throws(() => pm.retargetToVmd(vrma, { animation: -1 }), /animation/);
   assert.throws(() => pm.retargetToVmd(vrma, 'fast'), /options must be an object/);

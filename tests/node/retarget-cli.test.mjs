@@ -1,5 +1,6 @@
 // procmotion retarget as a user runs it: a VRM Animation onto the built-in mannequin, a CMU mocap BVH
-// onto a real model, the same VMD as the package makes, one-line errors naming the file's problem.
+// onto a real model and as an FBX file, the same VMD as the package makes, one-line errors naming the
+// file's problem.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { FEATURE_MODULES, createProcMotion } from '../../js-glue/index.js';
+import { bvhToFbx, parseBvh } from './support/fbx-writer.mjs';
 
 const CLI = fileURLToPath(new URL('../../build/native/procmotion', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
@@ -39,10 +41,17 @@ test('procmotion retarget writes the VMD the package makes and reports it', { sk
       assert.match(r.stderr, /yw_test_model\.pmx: humanoid motion: not a BVH/);
     }
     const fbx = join(dir, 'dance.fbx');
-    writeFileSync(fbx, 'Kaydara FBX Binary  \0');
+    if (existsSync(FIXTURES)) { // the CMU walk as an FBX file
+      writeFileSync(fbx, bvhToFbx(parseBvh(readFileSync(join(FIXTURES, 'bvh/cmu_131_01.bvh'), 'utf8'))));
+      r = run('retarget', fbx, '-o', out);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).format, 'fbx');
+      assert.deepEqual(new Uint8Array(readFileSync(out)), pm.retargetToVmd(readFileSync(fbx)).vmd);
+    }
+    writeFileSync(fbx, '; FBX 7.4.0 project file\n');
     r = run('retarget', fbx, '-o', out);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /FBX/);
+    assert.match(r.stderr, /dance\.fbx: fbx: an ASCII FBX file/);
     assert.equal(run('retarget', VRMA).status, 2);
     assert.match(run('retarget', VRMA, '--animation', 'x', '-o', out).stderr, /--animation must be a whole number/);
   } finally {

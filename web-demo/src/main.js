@@ -470,7 +470,7 @@ async function loadUserVmd(app, entry) {
 }
 
 /**
- * A motion from another rig (BVH, glTF/GLB, VRM Animation) retargeted to the loaded model (the keypoints
+ * A motion from another rig (BVH, FBX, glTF/GLB, VRM Animation) retargeted to the loaded model (the keypoints
  * module holds the readers; it loads on first use) and played as the user's VMD; the source is kept, so a
  * new model gets it retargeted again. Throws what retargetToVmd throws.
  */
