@@ -128,6 +128,45 @@ PM_TEST(names_that_say_nothing_are_inferred_from_the_hierarchy) {
     free(data);
 }
 
+/* A spine joint whose name maps to nothing ("Ab" between the hips and "Chest") is the spine all the same. */
+PM_TEST(an_unnamed_joint_between_the_hips_and_the_chest_is_the_spine) {
+    const char *bvh = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                      " JOINT Ab\n {\n  OFFSET 0 5 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "  JOINT Chest\n  {\n   OFFSET 0 5 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "   JOINT Neck\n   {\n    OFFSET 0 8 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "    JOINT Head\n    {\n     OFFSET 0 3 0\n     CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "     End Site\n     {\n      OFFSET 0 3 0\n     }\n    }\n   }\n"
+                      "   JOINT LeftCollar\n   {\n    OFFSET 1 6 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "   JOINT LeftShoulder\n   {\n    OFFSET 5 1 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "    JOINT LeftElbow\n    {\n     OFFSET 10 0 0\n     CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "     JOINT LeftWrist\n     {\n      OFFSET 9 0 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "      End Site\n      {\n       OFFSET 3 0 0\n      }\n     }\n    }\n   }\n   }\n"
+                      "   JOINT RightCollar\n   {\n    OFFSET -1 6 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "   JOINT RightShoulder\n   {\n    OFFSET -5 1 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "    JOINT RightElbow\n    {\n     OFFSET -10 0 0\n     CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "     JOINT RightWrist\n     {\n      OFFSET -9 0 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "      End Site\n      {\n       OFFSET -3 0 0\n      }\n     }\n    }\n   }\n   }\n  }\n }\n"
+                      " JOINT LeftHip\n {\n  OFFSET 3 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "  JOINT LeftKnee\n  {\n   OFFSET 0 -15 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "   JOINT LeftAnkle\n   {\n    OFFSET 0 -15 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "    End Site\n    {\n     OFFSET 0 -2 4\n    }\n   }\n  }\n }\n"
+                      " JOINT RightHip\n {\n  OFFSET -3 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "  JOINT RightKnee\n  {\n   OFFSET 0 -15 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "   JOINT RightAnkle\n   {\n    OFFSET 0 -15 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                      "    End Site\n    {\n     OFFSET 0 -2 4\n    }\n   }\n  }\n }\n}\n"
+                      "MOTION\nFrames: 1\nFrame Time: 0.0333333\n" /* 6 + 18 x 3 channels */
+                      "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+    pm_humanoid_motion *m = NULL;
+    pm_error err = {0};
+    PM_CHECK_OK(pm_humanoid_motion_read((const uint8_t *)bvh, strlen(bvh), NULL, &m, &err), &err);
+    if (!m) return;
+    const uint32_t spine = m->roles.bone[PM_RIG_UPPER_BODY], chest = m->roles.bone[PM_RIG_UPPER_BODY2];
+    PM_CHECK(spine != PM_NO_INDEX && chest != PM_NO_INDEX);
+    if (spine != PM_NO_INDEX) PM_CHECK_STR(m->names[spine].data, "Ab");
+    if (chest != PM_NO_INDEX) PM_CHECK_STR(m->names[chest].data, "Chest");
+    pm_humanoid_motion_free(m);
+}
+
 PM_TEST(unknown_names_and_other_files_are_refused_naming_why) {
     const char *bvh = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n"
                       " JOINT b\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"

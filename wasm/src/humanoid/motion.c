@@ -63,6 +63,31 @@ void pm_humanoid_motion_free(pm_humanoid_motion *m) {
     pmi_free(&a, m);
 }
 
+/* Whether joint j lies strictly below `ancestor`. */
+static bool below(const uint32_t *parents, uint32_t count, uint32_t j, uint32_t ancestor) {
+    for (uint32_t steps = 0; j != PM_NO_INDEX && j < count && steps < count; steps++) {
+        j = parents[j];
+        if (j == ancestor) return true;
+    }
+    return false;
+}
+
+/* A spine joint no name mapped (CMU's "Ab" under "Chest"): the spine takes the chest's parent when that
+ * lies between the hips and the chest, the chest the neck's parent when that lies above the spine. */
+static void fill_spine(pm_humanoid_motion *m) {
+    uint32_t *b = m->roles.bone;
+    const uint32_t hips = b[PM_RIG_LOWER_BODY];
+    if (hips == PM_NO_INDEX) return;
+    if (b[PM_RIG_UPPER_BODY] == PM_NO_INDEX && b[PM_RIG_UPPER_BODY2] != PM_NO_INDEX) {
+        const uint32_t p = m->parents[b[PM_RIG_UPPER_BODY2]];
+        if (p != hips && below(m->parents, m->joint_count, p, hips)) b[PM_RIG_UPPER_BODY] = p;
+    }
+    if (b[PM_RIG_UPPER_BODY2] == PM_NO_INDEX && b[PM_RIG_UPPER_BODY] != PM_NO_INDEX && b[PM_RIG_NECK] != PM_NO_INDEX) {
+        const uint32_t p = m->parents[b[PM_RIG_NECK]];
+        if (p != b[PM_RIG_UPPER_BODY] && below(m->parents, m->joint_count, p, b[PM_RIG_UPPER_BODY])) b[PM_RIG_UPPER_BODY2] = p;
+    }
+}
+
 /* The roles of the joints: from a humanoid table (VRM, VRMA) or from the candidates' names. */
 static pm_result map_roles(pm_humanoid_motion *m, const uint8_t *candidate, pm_error *err) {
     motion_internal *in = m->internal;
@@ -82,6 +107,7 @@ static pm_result map_roles(pm_humanoid_motion *m, const uint8_t *candidate, pm_e
     pm_result r = pm_rig_resolve_names(names, NULL, m->joint_count, &o, &m->roles, err);
     pmi_free(a, names);
     if (r) return r;
+    fill_spine(m);
     if (!m->naming) m->naming = pm_rig_naming_name(m->roles.primary);
     m->confidence = 1;
     const pm_rig_role need[4] = {PM_RIG_LEFT_LEG, PM_RIG_RIGHT_LEG, PM_RIG_LEFT_ARM, PM_RIG_RIGHT_ARM};

@@ -337,6 +337,52 @@ static pm_result keep_hand_clear(const pm_rig *rig, const pm_rig_capsule *caps, 
     return PM_OK;
 }
 
+/* ---- the torso ------------------------------------------------------------------------------------ */
+
+static pmi_dv joint_mid(const pm_mat4 *world, uint32_t a, uint32_t b) {
+    return pmi_dv_scale(pmi_dv_add(pmi_mat_translation(world[a].m), pmi_mat_translation(world[b].m)), 0.5);
+}
+
+/* The line from the hips to the shoulders as the source's: a spine proportioned otherwise (a long 上半身
+ * under a short 上半身2, where the source bends low in the back, or a model with one spine bone) puts the
+ * shoulders elsewhere. 上半身 is turned so the shoulders' midpoint lies on the source's line, at most 30
+ * degrees; the keyed bones on it (上半身2, or the shoulders and the neck) keep their world turns. */
+static pm_result aim_torso(const converter *c, const pm_skeleton *model, const pm_rig_roles *sr, const pm_rig_roles *tr,
+                           const pm_mat4 *world, const carried *bones, uint32_t nb, pm_pose_workspace *ws, pm_pose *pose,
+                           const pm_pose_options *po, pm_error *err) {
+    const uint32_t ub = tr->bone[PM_RIG_UPPER_BODY];
+    const pmi_dv sp = to_model(c, joint_mid(world, sr->bone[PM_RIG_LEFT_LEG], sr->bone[PM_RIG_RIGHT_LEG]));
+    const pmi_dv ss = to_model(c, joint_mid(world, sr->bone[PM_RIG_LEFT_ARM], sr->bone[PM_RIG_RIGHT_ARM]));
+    const pmi_dv d = pmi_dv_normalize(pmi_dv_sub(ss, sp));
+    const pmi_dv p0 = joint_mid(pose->world, tr->bone[PM_RIG_LEFT_LEG], tr->bone[PM_RIG_RIGHT_LEG]);
+    const pmi_dv sh = joint_mid(pose->world, tr->bone[PM_RIG_LEFT_ARM], tr->bone[PM_RIG_RIGHT_ARM]);
+    const pmi_dv p1 = pmi_mat_translation(pose->world[ub].m);
+    /* the shoulders turn with 上半身 about its joint: on the sphere of radius |v| about p1, nearest where
+       they are, on the line p0 + t d */
+    const pmi_dv v = pmi_dv_sub(sh, p1), rel = pmi_dv_sub(p0, p1);
+    const double b = pmi_dv_dot(d, rel), disc = b * b - (pmi_dv_dot(rel, rel) - pmi_dv_dot(v, v));
+    double t = -b;
+    if (disc > 0) {
+        const double t1 = -b - sqrt(disc), t2 = -b + sqrt(disc);
+        const pmi_dv x1 = pmi_dv_add(p0, pmi_dv_scale(d, t1)), x2 = pmi_dv_add(p0, pmi_dv_scale(d, t2));
+        t = pmi_dv_len(pmi_dv_sub(x1, sh)) <= pmi_dv_len(pmi_dv_sub(x2, sh)) ? t1 : t2;
+    }
+    const pmi_dv to = pmi_dv_sub(pmi_dv_add(p0, pmi_dv_scale(d, t)), p1);
+    if (!(pmi_dv_len(v) > 1e-9 && pmi_dv_len(to) > 1e-9)) return PM_OK;
+    pmi_dq turn = pmi_dq_arc(pmi_dv_normalize(v), pmi_dv_normalize(to));
+    const double limit = cos(15 * DEG); /* the w of a 30-degree turn (pmi_dq_arc's w is never negative) */
+    if (turn.w < limit) { /* at most 30 degrees, about the same axis */
+        const double k = sqrt(1 - limit * limit) / sqrt(fmax(1e-24, 1 - turn.w * turn.w));
+        turn = (pmi_dq){turn.x * k, turn.y * k, turn.z * k, limit};
+    }
+    const pmi_dq upper = pmi_dq_mul(turn, bone_world_rot(pose, ub));
+    for (uint32_t i = 0; i < nb; i++)
+        if (model->bones[bones[i].bone].parent == ub)
+            pose->rotation[bones[i].bone] = pmi_dq_to_quat(pmi_dq_mul(pmi_dq_conj(upper), bone_world_rot(pose, bones[i].bone)));
+    pose->rotation[ub] = pmi_dq_to_quat(pmi_dq_mul(pmi_dq_conj(bone_world_rot(pose, model->bones[ub].parent)), upper));
+    return pm_pose_update_subtree(ws, pose, ub, po, err);
+}
+
 /* ---- keys --------------------------------------------------------------------------------------- */
 
 typedef struct keyer {
@@ -745,6 +791,8 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     }
     if ((r = pm_pose_evaluate_local(ws, pose, &(pm_pose_options){PM_POSE_NO_IK, 0}, err))) goto done; /* the rest pose's world */
     const pm_pose_options po = {PM_POSE_NO_IK, 0};
+    bool torso_keyed = false; /* 上半身 carried: the torso can be aimed */
+    for (uint32_t i = 0; i < nb; i++) torso_keyed = torso_keyed || bones[i].bone == troles.bone[PM_RIG_UPPER_BODY];
     const uint32_t hips_joint = sr->bone[PM_RIG_LOWER_BODY];
     const pmi_dq hips_rest_inv = pmi_dq_conj(rot_in_model(&c, &src->rest[hips_joint]));
     pmi_dv start = pmi_dv_make(0, 0, 0);
@@ -782,6 +830,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
             pose->rotation[b->bone] = pmi_dq_to_quat(local);
             if ((r = pm_pose_update_subtree(ws, pose, b->bone, &po, err))) goto done;
         }
+        if (torso_keyed && (r = aim_torso(&c, model, sr, &troles, world, bones, nb, ws, pose, &po, err))) goto done;
         /* the hands no deeper in the body than the source's */
         for (int s = 0; s < 2; s++) {
             const uint32_t arm = troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_ARM, s)];
