@@ -185,7 +185,8 @@ export const PLAN = [
   {
     row: 'retarget',
     inputs: (inp) => [join(inp.fixtures, 'bvh/cmu_131_01.bvh')].filter((p) => existsSync(p)),
-    js: ['procmotion wasm, onto the mannequin', 'procmotion wasm, onto yw_test_model', 'toKeypoints of the same clip at 30 fps'],
+    js: ['procmotion wasm, onto the mannequin', 'procmotion wasm, onto yw_test_model', 'procmotion wasm, the clip as FBX onto the mannequin',
+      'toKeypoints of the same clip at 30 fps'],
   },
   {
     row: 'pose',
