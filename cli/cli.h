@@ -88,6 +88,7 @@ CLI_COMMAND(lifelike);
 CLI_COMMAND(transition);
 CLI_COMMAND(retarget);
 CLI_COMMAND(keypoints);
+CLI_COMMAND(score);
 CLI_COMMAND(humanoid);
 CLI_COMMAND(mannequin);
 CLI_COMMAND(pose);

@@ -1,4 +1,4 @@
-/* procmotion retarget: a humanoid motion from another rig (BVH, glTF/GLB, VRM, VRM Animation) as a VMD. */
+/* procmotion retarget: a humanoid motion from another rig (BVH, FBX, glTF/GLB, VRM, VRM Animation) as a VMD. */
 #include "cli.h"
 #include "procmotion/humanoid.h"
 #include "procmotion/retarget.h"
@@ -12,14 +12,14 @@
 const char cmd_retarget_usage[] =
     "usage: procmotion retarget MOTION [--model M] [--animation N] -o out.vmd\n"
     "\n"
-    "Play a BVH, glTF/GLB, VRM or VRM Animation (.vrma) motion on an MMD model: each bone turns as the\n"
+    "Play a BVH, FBX, glTF/GLB, VRM or VRM Animation (.vrma) motion on an MMD model: each bone turns as the\n"
     "source's, the hips move scaled by the legs, the feet stay planted where the source's stand and the\n"
     "hands keep out of the body. The summary says what was mapped and how the result plays (MMD-exact\n"
     "evaluator).\n"
     "\n"
     "  -o, --output FILE   where to write the VMD (\"-\" = stdout; the summary then goes to stderr)\n"
     "  --model FILE        the PMX/PMD model (default: the built-in mannequin)\n"
-    "  --animation N       a glTF's animation index (default 0)\n";
+    "  --animation N       a glTF's animation or an FBX's take (default 0)\n";
 
 int cmd_retarget(int argc, char **argv) {
     const char *output = NULL, *model_path = NULL, *motion_path = NULL;

@@ -52,7 +52,7 @@ export const FEATURES = /* @__PURE__ */ Object.freeze({
     'sampleTrajectory', 'trajectoryLength', 'createTimeline', 'timelineFromJSON',
     'generateIdleVmd', 'lifelikeSettings', 'createLifelike', 'bakeLifelike', 'bakeTransition',
   ]),
-  keypoints: /* @__PURE__ */ Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'writeKeypoints', 'keypointFeatures', 'retargetToVmd']),
+  keypoints: /* @__PURE__ */ Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'writeKeypoints', 'keypointFeatures', 'retargetToVmd', 'scoreDance', 'createDanceScorer']),
   beats: /* @__PURE__ */ Object.freeze([
     'detectBeats', 'createBeatTracker', 'beatGrid', 'beatGridTime', 'beatGridBeat', 'beatGridBpmAt', 'beatGridFromTaps',
     'createTapTempo', 'readWav', 'writeWav',

@@ -282,6 +282,79 @@ export interface KeypointSequence {
   stats: KeypointStats;
 }
 
+/** One MediaPipe Pose landmark, as the browser's pose tracker gives it. */
+export interface Landmark {
+  x: number;
+  y: number;
+  z?: number;
+  visibility?: number;
+}
+
+/** What scoreDance takes: a keypoint sequence, a motion or keypoint file toKeypoints reads, or MediaPipe
+ * landmark frames (33 landmarks each, at `options.fps`). */
+export type DanceInput = KeypointSequenceInput | Uint8Array | ArrayBuffer | ArrayBufferView | string | Array<Landmark[] | number[][]>;
+
+/** How scoreDance and createDanceScorer align and compare. */
+export interface DanceScoreOptions {
+  /** The performance comes from a mirrored (selfie) camera. */
+  mirrored?: boolean;
+  /** Tempo drift allowed, 0..1 (default 0.35). */
+  band?: number;
+  /** Seconds the performance may start late (default 5). */
+  maxOffset?: number;
+  /** The rate of landmark frames (default 30). */
+  fps?: number;
+  /** toKeypoints options for a file given as the reference or the performance (a VMD's `model`). */
+  referenceOptions?: KeypointOptions;
+  performanceOptions?: KeypointOptions;
+}
+
+/** One body part's score and timing ("left arm late by 0.2 s": lag 0.2). */
+export interface DancePartScore {
+  score: number;
+  /** Seconds; positive: the performer is late. */
+  lag: number;
+}
+
+/** scoreDance's result: the score, the alignment, each frame's and each part's score. */
+export interface DanceScore {
+  /** 0..100: 100 the same motion, about 95 and more the same motion 25 % faster or slower. */
+  score: number;
+  /** Seconds into the performance where the reference's first frame is matched. */
+  offset: number;
+  /** The reference's frame rate (the performance was resampled to it when `resampled`). */
+  fps: number;
+  resampled: boolean;
+  /** Each reference frame's score, 0..100. */
+  perFrame: Float32Array;
+  /** The performance frame matched to each reference frame. */
+  match: Uint32Array;
+  /** The alignment as pairs (reference frame, performance frame), in order. */
+  path: Uint32Array;
+  joints: { left_arm: DancePartScore; right_arm: DancePartScore; left_leg: DancePartScore; right_leg: DancePartScore; torso: DancePartScore };
+}
+
+/** The live scorer's state after a push. */
+export interface DanceScoreNow {
+  /** The running score, 0..100. */
+  score: number;
+  /** The scored frame's, 0..100. */
+  frameScore: number;
+  /** Where the performer was in the reference. */
+  referenceFrame: number;
+  /** Frames pushed, and frames scored (two fewer: each is smoothed with the two after it). */
+  frames: number;
+  scored: number;
+}
+
+/** A live scorer (createDanceScorer). */
+export interface DanceScorer {
+  /** One camera frame: 33 landmarks, or 99 point values and 33 visibilities. */
+  push(frame: Landmark[] | number[][] | { points: ArrayLike<number>; visibility?: ArrayLike<number> }): DanceScoreNow;
+  /** Free the scorer's memory in the module. */
+  dispose(): void;
+}
+
 /** What writeKeypoints and keypointFeatures accept. */
 export interface KeypointSequenceInput {
   frameCount?: number;
@@ -333,13 +406,17 @@ export class ProcMotion {
   readonly keypointNames: string[];
   /** The ten angle names ("shoulder_L" .. "spine"). */
   readonly keypointAngleNames: string[];
-  /** Convert BVH, VMD, glTF/GLB, mediapipe33 JSON, NDJSON or binary frames to keypoints. */
+  /** Convert BVH, VMD, FBX, glTF/GLB, mediapipe33 JSON, NDJSON or binary frames to keypoints. */
   toKeypoints(input: Uint8Array | ArrayBuffer | ArrayBufferView | string, options?: KeypointOptions): KeypointSequence;
   /** NDJSON text (one frame per line) or 239-byte binary frames; toKeypoints reads both back. */
   writeKeypoints(seq: KeypointSequenceInput, options?: { format?: 'ndjson' }): string;
   writeKeypoints(seq: KeypointSequenceInput, options: { format: 'binary' }): Uint8Array;
   /** frameCount x 109 features: 33 x (x, y, z) with low-visibility points interpolated, then 10 angle cosines. */
   keypointFeatures(seq: KeypointSequenceInput): Float32Array;
+  /** Score a performance against a reference, 0 to 100 ('keypoints' module; docs/scoring.md). */
+  scoreDance(reference: DanceInput, performance: DanceInput, options?: DanceScoreOptions): DanceScore;
+  /** Live scoring, frame by frame as a camera produces them. */
+  createDanceScorer(reference: DanceInput, options?: DanceScoreOptions): DanceScorer;
 
   /** Bone key `index` of a readVmd result as one object. */
   static boneKey(vmd: Vmd, index: number): VmdBoneKey;
@@ -1320,8 +1397,8 @@ export interface RetargetOptions {
 
 /** What retargetToVmd read, what it mapped and how the result plays. */
 export interface RetargetReport {
-  /** The source's format: 'bvh', 'gltf', 'vrm' or 'vrma'. */
-  format: 'bvh' | 'gltf' | 'vrm' | 'vrma';
+  /** The source's format: 'bvh', 'fbx', 'gltf', 'vrm' or 'vrma'. */
+  format: 'bvh' | 'fbx' | 'gltf' | 'vrm' | 'vrma';
   /** The naming its joints follow ('vrm' for a humanoid table, 'mixamo', 'cmu', ...), or 'inferred': the names
    * said nothing and the roles came from the hierarchy and the rest pose. */
   naming: string;

@@ -5,6 +5,7 @@
 import * as A from './dist/abi-keypoints.js';
 import { KP_ENCODING, KP_FORMAT, KP_LEGS } from './dist/abi-keypoints.js';
 import { retargetMethods } from './retarget.js';
+import { scoringMethods } from './scoring.js';
 import { ERROR_SIZE, checkCount, cString, invalid, toBytes, utf8Decoder, utf8Encoder, withScratch } from './runtime.js';
 
 // 'glb' is another name for 'gltf' (the core tells them apart by their bytes)
@@ -14,6 +15,7 @@ const LEGS = { [KP_LEGS.fk]: 'fk', [KP_LEGS.ik]: 'ik' };
 
 export const api = {
   ...retargetMethods,
+  ...scoringMethods,
   /** The 33 MediaPipe Pose point names, in index order. */
   get keypointNames() {
     this._kpNames ??= Array.from({ length: 33 }, (_, i) => cString(this.mod, this.mod.pm_abi_kp_point_name(i), 64));

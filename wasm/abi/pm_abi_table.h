@@ -100,6 +100,11 @@
     X(P, keypoints, pm_abi_kp_free) X(P, keypoints, pm_abi_kp_describe) X(P, keypoints, pm_abi_kp_encode)      \
     /* retargeting (abi_retarget.c): the motion readers are keypoints', the evaluator and landing motion's */   \
     X(P, keypoints, pm_abi_retarget)                                                                          \
+    /* dance scoring (abi_scoring.c) */                                                                       \
+    X(P, keypoints, pm_abi_score_part_name) X(P, keypoints, pm_abi_score_dance)                               \
+    X(P, keypoints, pm_abi_score_describe) X(P, keypoints, pm_abi_score_free)                                 \
+    X(P, keypoints, pm_abi_score_stream_new) X(P, keypoints, pm_abi_score_stream_push)                        \
+    X(P, keypoints, pm_abi_score_stream_free)                                                                 \
     /* beat tracking, the beat grid, tap tempo and WAV (abi_beats.c) */                                       \
     X(P, beats, pm_abi_beats_create) X(P, beats, pm_abi_beats_push) X(P, beats, pm_abi_beats_now)             \
     X(P, beats, pm_abi_beats_free) X(P, beats, pm_abi_beats_finish) X(P, beats, pm_abi_beat_grid_eval)        \
@@ -241,6 +246,11 @@
     X(P, ANGLES, 1) X(P, FORMAT, 1) X(P, FAMILY, 1) X(P, SOURCE_JOINTS, 1) X(P, IGNORED, 1) X(P, DIRECT, 1) \
     X(P, INFERRED, 1) X(P, MISSING, 1) X(P, NAN, 1) X(P, OUT_OF_RANGE, 1) X(P, SCALE, 1) X(P, LEGS, 1)
 
+/* pm_abi_score_describe (double each; pointers are addresses in the module's memory). */
+#define PM_ABI_LAYOUT_SCORE(X, P)                                                                          \
+    X(P, SCORE, 1) X(P, OFFSET, 1) X(P, FPS, 1) X(P, RESAMPLED, 1) X(P, FRAMES, 1) X(P, PER_FRAME, 1)        \
+    X(P, MATCH, 1) X(P, PATH_LENGTH, 1) X(P, PATH, 1) X(P, PART_SCORE, 5) X(P, PART_LAG, 5)
+
 /* X(P, module, LAYOUT): every layout above and the module whose glue reads it, for the manifest
  * (`runtime`: the glue's shared runtime.js, for every module's calls: dist/abi-runtime.js). */
 #define PM_ABI_LAYOUTS(X, P)                                                                               \
@@ -249,7 +259,7 @@
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \
-    X(P, motion, IDLE) X(P, motion, IDLE_OUT) X(P, motion, LIFELIKE_OUT) X(P, keypoints, KEYPOINTS)
+    X(P, motion, IDLE) X(P, motion, IDLE_OUT) X(P, motion, LIFELIKE_OUT) X(P, keypoints, KEYPOINTS) X(P, keypoints, SCORE)
 
 /* ---- enums: X(P, js_name, value, C constant) -------------------------------------------------- */
 
