@@ -36,7 +36,7 @@
  * ALIGNMENT
  *   Subsequence DTW (steps (1,1), (1,0), (0,1)): the performance may start up to options.max_offset
  *   seconds late and go on after the reference ends; its tempo may drift by options.band (0.35 = 35 %).
- *   Long sequences are aligned on every 4th frame first, then refined at full rate within 6 frames of
+ *   Long sequences are aligned on at most 900 evenly spaced frames first, then refined at full rate within 6 frames of
  *   that path: memory and time grow with the band, never with the full matrix.
  *
  * STREAMING
