@@ -742,6 +742,36 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
     }
   });
 
+  test('a performance file is scored against the playing motion, with each body part and a curve', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      // the catwalk that is playing, as a dancer's keypoint file: a perfect performance
+      const ndjson = await page.evaluate(async () => {
+        const { app } = window.demo;
+        await app.pm.loadAsync('keypoints');
+        return app.pm.writeKeypoints(app.pm.toKeypoints(app.motion.vmd, { format: 'vmd' }));
+      });
+      await page.locator('#file-score').setInputFiles({ name: 'me.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(ndjson) });
+      await page.waitForFunction(() => window.demo.app.scoring?.name === 'me.ndjson', null, { timeout: 30_000 });
+      const self = await page.evaluate(() => ({ score: window.demo.app.scoring.result.score, text: document.querySelector('#score-value').textContent,
+        rows: document.querySelectorAll('#score-parts tr').length, hidden: document.querySelector('#score-panel').hidden }));
+      assert.ok(self.score >= 99, `the motion against itself: ${self.score}`);
+      assert.equal(self.hidden, false);
+      assert.equal(self.rows, 5);
+      assert.match(self.text, /^(99\.\d|100\.0) \/ 100 for me\.ndjson/);
+      await page.locator('#score-panel').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, 'scoring.png') });
+      // another motion (an arm wave) scores low
+      await page.locator('#file-score').setInputFiles(join(REPO_ROOT, 'tests/data/three-vrm-test.vrma'));
+      await page.waitForFunction(() => window.demo.app.scoring?.name === 'three-vrm-test.vrma', null, { timeout: 30_000 });
+      const other = await page.evaluate(() => window.demo.app.scoring.result.score);
+      assert.ok(other < 60, `an arm wave against the catwalk: ${other}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('broken files show a readable message and nothing freezes', async () => {
     const { page, errors, context } = await openDemo();
     try {

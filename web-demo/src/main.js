@@ -13,6 +13,7 @@ import { footHeights, planPlayedGap, reportFigures, unitsAndCm } from './foot-he
 import { classify, entriesFromDataTransfer, entriesFromFileList, extensionOf, referenceFilesFor } from './files.js';
 import { LANGUAGES, applyI18n, language, onLanguageChange, pickLanguage, setLanguage, t } from './i18n.js';
 import { KeypointOverlay } from './keypoint-overlay.js';
+import { setupScoring } from './scoring-view.js';
 import { defaultModel } from './models.js';
 import { modelSkeleton } from './modes/model-skeleton.js';
 import { analyzeModelRig, rigRows } from './rig-summary.js';
@@ -325,6 +326,7 @@ function setupTimeline(app) {
     if (text !== lastText) { time.textContent = text; lastText = text; }
     app.curves.draw(frame);
     app.keypoints?.draw(frame);
+    app.scoringView?.draw(frame);
   });
   // Keyboard: space plays/pauses, T taps the tempo (not while typing in a field).
   window.addEventListener('keydown', (e) => {
@@ -619,6 +621,7 @@ async function main() {
   setupTimeline(app);
   setupFiles(app);
   setupKeypoints(app);
+  app.scoringView = setupScoring(app, $);
   onLanguageChange(() => updateInfo(app));
   onLanguageChange(() => updateLanding(app, false));
   onLanguageChange(() => app.model && updateRig(app, false));
