@@ -189,6 +189,11 @@ export const PLAN = [
       'toKeypoints of the same clip at 30 fps'],
   },
   {
+    row: 'scoring',
+    inputs: (inp) => [join(inp.fixtures, 'bvh/cmu_131_01.bvh')].filter((p) => existsSync(p)),
+    js: ['procmotion wasm scoreDance', 'full-matrix DTW in JavaScript (textbook loop)'],
+  },
+  {
     row: 'pose',
     inputs: (inp) => [
       ...['vmd/mei_wait.vmd', 'vmd/gene_02_laugh.vmd', 'vmd/mei_greeting.vmd']

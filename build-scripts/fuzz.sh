@@ -67,7 +67,7 @@ TARGETS=(${PM_FUZZ_TARGETS:-$(cat "$OUT/targets.txt")})
 max_len() {
   case "$1" in
     pmx|model|vrm) echo 262144 ;;
-    gltf|fbx|skeleton_json|kp_auto|retarget) echo 131072 ;;
+    gltf|fbx|skeleton_json|kp_auto|retarget|score) echo 131072 ;;
     vmd|pose) echo 32768 ;;
     kp_frame) echo 2390 ;;
     sjis) echo 512 ;;

@@ -27,6 +27,7 @@
 #include "procmotion/ik.h"
 #include "procmotion/keypoints.h"
 #include "procmotion/retarget.h"
+#include "procmotion/scoring.h"
 #include "procmotion/mannequin.h"
 #include "procmotion/pmx.h"
 #include "procmotion/rig.h"
@@ -1047,6 +1048,47 @@ static void pm_fuzz_retarget(const uint8_t *data, size_t size) {
     pm_humanoid_motion_free(m);
 }
 
+/* Keypoint input (JSON, NDJSON, binary frames, any motion) read twice, halves scored against each other
+ * and the whole streamed: a score in 0..100 and a path in range, or a message. */
+static void pm_fuzz_score(const uint8_t *data, size_t size) {
+    pm_kp_options o = {0};
+    o.max_frames = 2000;
+    pm_kp_sequence *s = NULL;
+    pm_error err = {0};
+    if (pm_kp_from_data(data, size, PM_KP_FORMAT_AUTO, &o, &s, &err) != PM_OK) {
+        PM_FUZZ_CHECK(s == NULL && err.message[0]);
+        return;
+    }
+    const uint32_t half = s->frame_count / 2;
+    pm_kp_sequence a = *s, b = *s;
+    a.frame_count = half ? half : s->frame_count;
+    b.frame_count = s->frame_count - half, b.timestamp_ms += half, b.points += (size_t)half * 99, b.visibility += (size_t)half * 33;
+    b.angles += (size_t)half * 10;
+    for (int mirrored = 0; mirrored < 2; mirrored++) {
+        pm_score_options so = {0};
+        so.mirrored = mirrored;
+        pm_score_result *r = NULL;
+        if (pm_score_dance(&a, &b, &so, &r, &err) == PM_OK) {
+            PM_FUZZ_CHECK(r && r->score >= 0 && r->score <= 100 && isfinite(r->offset_seconds) && r->frame_count == a.frame_count);
+            for (uint32_t k = 0; k < r->path_length; k++) PM_FUZZ_CHECK(r->path[2 * k] < r->frame_count);
+            for (uint32_t i = 0; i < r->frame_count; i++) PM_FUZZ_CHECK(r->per_frame[i] >= 0 && r->per_frame[i] <= 100);
+            for (int p = 0; p < PM_SCORE_PART_COUNT; p++) PM_FUZZ_CHECK(isfinite(r->part_score[p]) && isfinite(r->part_lag[p]));
+        } else {
+            PM_FUZZ_CHECK(r == NULL && err.message[0]);
+        }
+        pm_score_result_free(r);
+    }
+    pm_score_stream *live = NULL;
+    if (pm_score_stream_new(&a, NULL, &live, &err) == PM_OK) {
+        pm_score_now now;
+        for (uint32_t f = 0; f < b.frame_count && f < 200; f++)
+            if (pm_score_stream_push(live, b.points + (size_t)f * 99, b.visibility + (size_t)f * 33, &now, &err) == PM_OK)
+                PM_FUZZ_CHECK(now.score >= 0 && now.score <= 100 && now.reference_frame < a.frame_count);
+        pm_score_stream_free(live);
+    }
+    pm_kp_free(s);
+}
+
 static const pm_fuzz_target pm_fuzz_targets[] = {
     {"vmd", pm_fuzz_vmd},
     {"pmx", pm_fuzz_pmx},
@@ -1071,6 +1113,7 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"lifelike_json", pm_fuzz_lifelike_json},
     {"idle_json", pm_fuzz_idle_json},
     {"retarget", pm_fuzz_retarget},
+    {"score", pm_fuzz_score},
     {"wav", pm_fuzz_wav},
 };
 #define PM_FUZZ_TARGET_COUNT (sizeof pm_fuzz_targets / sizeof pm_fuzz_targets[0])

@@ -40,6 +40,7 @@ static void seed(const char *target, const char *name, const void *data, size_t 
     seed_one(target, name, data, size);
     if (strcmp(target, "bvh") == 0 || strcmp(target, "gltf") == 0 || strcmp(target, "fbx") == 0)
         seed_one("retarget", name, data, size); /* motion files */
+    if (strcmp(target, "kp_auto") == 0) seed_one("score", name, data, size); /* what the scorer reads */
     if (strcmp(target, "pmx") == 0 || strcmp(target, "pmd") == 0) { /* the whole-model reader and the VRM writer */
         seed_one("model", name, data, size);
         seed_one("vrm", name, data, size);
@@ -288,6 +289,7 @@ static void fbx_seeds(void) {
         if (!data) continue;
         seed("fbx", strrchr(files[i], '/') + 1, data, n);
         seed_one("kp_auto", strrchr(files[i], '/') + 1, data, n);
+        seed_one("score", strrchr(files[i], '/') + 1, data, n);
         free(data);
     }
 }
