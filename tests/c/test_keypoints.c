@@ -740,4 +740,22 @@ PM_TEST(hostile_inputs_fail_cleanly_through_the_keypoint_entry) {
     PM_CHECK(s == NULL);
 }
 
+/* A model standing straight reads a straight knee: an MMD knee bone stands in front of the hip-ankle line,
+ * and the point is put on the line. */
+PM_TEST(an_mmd_knee_reads_straight_on_a_straight_leg) {
+    size_t size = 0;
+    unsigned char *data = pm_test_read_fixture("vmd/gene_stand.vmd", &size);
+    if (!data) return;
+    pm_kp_sequence *s = NULL;
+    pm_error err = {0};
+    PM_CHECK_OK(pm_kp_from_data(data, size, PM_KP_FORMAT_VMD, NULL, &s, &err), &err);
+    if (s) {
+        const double left = 180 - acos(s->angles[6]) * 180 / PM_PI, right = 180 - acos(s->angles[7]) * 180 / PM_PI;
+        printf("  the mannequin standing: knee bend %.1f / %.1f degrees\n", left, right);
+        PM_CHECK(left < 2 && right < 2);
+    }
+    pm_kp_free(s);
+    free(data);
+}
+
 int main(void) { return pm_test_run_all(); }

@@ -279,6 +279,23 @@ static void put_direct(pmi_kp_plan *plan, int point, uint32_t j, float c) {
     plan->conf[point] = c;
 }
 
+/* The knee where a camera sees it: an MMD knee bone stands in front of the line from the hip to the ankle
+ * (a straight leg would read bent), so on a leg that is nearly straight at rest (bent less than 35
+ * degrees, the knee more than 1 % of the leg off the line) the point is that line's nearest point,
+ * carried by the thigh, which holds the knee's centre as the leg bends. */
+static void knee_on_axis(const pmi_kp_rig *rig, pmi_kp_plan *plan, int point, uint32_t thigh, uint32_t knee, uint32_t ankle) {
+    const pm_mat4 *C = &plan->canon;
+    const pm_vec3 h = rest_pos(rig, C, thigh), k = rest_pos(rig, C, knee), a = rest_pos(rig, C, ankle);
+    const pm_vec3 axis = pmi_vec3_sub(a, h), up = pmi_vec3_sub(h, k), down = pmi_vec3_sub(a, k);
+    const float len2 = pmi_vec3_dot(axis, axis), lu = pmi_vec3_length(up), ld = pmi_vec3_length(down);
+    if (!(len2 > 0 && lu > 0 && ld > 0)) return;
+    const float bend = 180.0f - acosf(fmaxf(-1, fminf(1, pmi_vec3_dot(up, down) / (lu * ld)))) * (float)(180.0 / PM_PI);
+    const pm_vec3 on = pmi_vec3_add(h, pmi_vec3_scale(axis, pmi_vec3_dot(pmi_vec3_sub(k, h), axis) / len2));
+    if (!(bend < 35) || !(pmi_vec3_distance(on, k) > 0.01f * sqrtf(len2))) return;
+    put(rig, plan, point, thigh, &on, 0, 0, 0);
+    plan->conf[point] = 1.0f;
+}
+
 /* The first child joint of j away from j (a wrist under a lower arm without a named hand). */
 static uint32_t first_child(const pmi_kp_rig *rig, const pm_mat4 *canon, uint32_t j) {
     if (j == PM_NO_INDEX || !rig->parent) return PM_NO_INDEX;
@@ -329,6 +346,7 @@ pm_result pmi_kp_make_plan(const pmi_kp_rig *rig, pmi_kp_plan *plan, pm_error *e
         uint32_t ankle = SLOT(PMI_SIDE_FOOT);
         if (ankle != PM_NO_INDEX) put_direct(plan, 27 + o, ankle, 1.0f);
         else if ((ankle = first_child(rig, C, knee)) != PM_NO_INDEX) put_direct(plan, 27 + o, ankle, 0.5f);
+        if (knee != PM_NO_INDEX && ankle != PM_NO_INDEX) knee_on_axis(rig, plan, 25 + o, SLOT(PMI_SIDE_UPPER_LEG), knee, ankle);
 
         /* hand: pinky 17, index 19, thumb 21 */
         if (wrist != PM_NO_INDEX) {
