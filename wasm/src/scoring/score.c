@@ -3,7 +3,6 @@
 #include "procmotion/scoring.h"
 
 #include "common/internal.h"
-#include "fdlibm/fdlibm.h"
 
 #include <math.h>
 
@@ -145,7 +144,7 @@ static float part_cost(const feat *a, const feat *b, int part) {
     return 0.5f * (n > 0 ? sum / n : 0) + 0.5f * ang;
 }
 
-static double similarity(double c) { return 100.0 * pmi_exp(-c / SIGMA); }
+static double similarity(double c) { return 100.0 * expf((float)(-c / SIGMA)); }
 
 /* ---- banded subsequence DTW ------------------------------------------------------------------------ */
 
