@@ -758,4 +758,50 @@ PM_TEST(an_mmd_knee_reads_straight_on_a_straight_leg) {
     free(data);
 }
 
+/* A BVH whose rest pose lies along +Z and whose root turns it upright in every frame: the figure stands. */
+PM_TEST(a_bvh_resting_lying_down_stands_as_its_motion_does) {
+    static const char *const joints =
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Xrotation Yrotation Zrotation\n"
+        " JOINT Spine\n {\n  OFFSET 0 0 5\n  CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "  JOINT Neck\n  {\n   OFFSET 0 0 8\n   CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "   JOINT Head\n   {\n    OFFSET 0 0 3\n    CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "    End Site\n    {\n     OFFSET 0 0 3\n    }\n   }\n  }\n"
+        "  JOINT LeftArm\n  {\n   OFFSET 5 0 7\n   CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "   JOINT LeftForeArm\n   {\n    OFFSET 10 0 0\n    CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "    JOINT LeftHand\n    {\n     OFFSET 9 0 0\n     CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "     End Site\n     {\n      OFFSET 3 0 0\n     }\n    }\n   }\n  }\n"
+        "  JOINT RightArm\n  {\n   OFFSET -5 0 7\n   CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "   JOINT RightForeArm\n   {\n    OFFSET -10 0 0\n    CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "    JOINT RightHand\n    {\n     OFFSET -9 0 0\n     CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "     End Site\n     {\n      OFFSET -3 0 0\n     }\n    }\n   }\n  }\n }\n"
+        " JOINT LeftUpLeg\n {\n  OFFSET 3 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "  JOINT LeftLeg\n  {\n   OFFSET 0 0 -15\n   CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "   JOINT LeftFoot\n   {\n    OFFSET 0 0 -15\n    CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "    End Site\n    {\n     OFFSET 0 -4 -2\n    }\n   }\n  }\n }\n"
+        " JOINT RightUpLeg\n {\n  OFFSET -3 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "  JOINT RightLeg\n  {\n   OFFSET 0 0 -15\n   CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "   JOINT RightFoot\n   {\n    OFFSET 0 0 -15\n    CHANNELS 3 Xrotation Yrotation Zrotation\n"
+        "    End Site\n    {\n     OFFSET 0 -4 -2\n    }\n   }\n  }\n }\n}\n"
+        "MOTION\nFrames: 3\nFrame Time: 0.0333333\n";
+    char bvh[8192];
+    size_t n = (size_t)snprintf(bvh, sizeof bvh, "%s", joints);
+    for (int f = 0; f < 3; f++) { /* the root turned -90 degrees about X (rest +Z becomes up), 15 joints still */
+        n += (size_t)snprintf(bvh + n, sizeof bvh - n, "0 30 0 -90 0 %d", 5 * f);
+        for (int k = 0; k < 45; k++) n += (size_t)snprintf(bvh + n, sizeof bvh - n, " 0");
+        n += (size_t)snprintf(bvh + n, sizeof bvh - n, "\n");
+    }
+    pm_kp_sequence *s = NULL;
+    pm_error err = {0};
+    PM_CHECK_OK(pm_kp_from_data((const uint8_t *)bvh, n, PM_KP_FORMAT_BVH, NULL, &s, &err), &err);
+    for (uint32_t f = 0; s && f < s->frame_count; f++) {
+        const float *p = s->points + (size_t)f * 99;
+        const float shoulders_y = 0.5f * (p[11 * 3 + 1] + p[12 * 3 + 1]), hips_y = 0.5f * (p[23 * 3 + 1] + p[24 * 3 + 1]);
+        const float ankles_y = 0.5f * (p[27 * 3 + 1] + p[28 * 3 + 1]);
+        PM_CHECK_MSG(p[0 * 3 + 1] < shoulders_y && shoulders_y < hips_y - 0.05f && hips_y < ankles_y - 0.1f,
+                     "frame %u: nose %.3f, shoulders %.3f, hips %.3f, ankles %.3f (image y, down)", f, p[1], shoulders_y, hips_y, ankles_y);
+        PM_CHECK(p[11 * 3] > p[12 * 3]); /* the left shoulder on the image's right: the figure faces the camera */
+    }
+    pm_kp_free(s);
+}
+
 int main(void) { return pm_test_run_all(); }

@@ -440,6 +440,22 @@ void pmi_kp_rig_release(pmi_kp_rig *rig, const pm_allocator *a) {
     rig->names = NULL, rig->parent = NULL, rig->rest = NULL, rig->candidate = NULL;
 }
 
+/* A file whose rest pose lies down (its zero rotations are not upright) but whose motion stands: the
+ * axes come from where the motion holds the hips and shoulders on average when that up is more than
+ * 60 degrees from the rest pose's. */
+static void upright(const pmi_kp_plan *plan, const pm_vec3 sum[4], uint32_t frames, pmi_kp_raw *raw) {
+    if (!frames) return;
+    const pm_mat4 m = canon_from_rest(sum[0], sum[1], sum[2], sum[3]); /* the means' directions: the sums do */
+    const float dot = plan->canon.m[1] * m.m[1] + plan->canon.m[5] * m.m[5] + plan->canon.m[9] * m.m[9];
+    if (dot >= 0.5f) return;
+    const pm_mat4 back = pm_mat4_inverse_affine(&plan->canon), turn = pm_mat4_mul(&m, &back);
+    for (size_t i = 0; i < (size_t)frames * PM_KP_POINT_COUNT; i++) {
+        float *p = raw->pos + i * 3;
+        const pm_vec3 q = pm_mat4_transform_dir(&turn, pmi_vec3_make(p[0], p[1], p[2]));
+        p[0] = q.x, p[1] = q.y, p[2] = q.z;
+    }
+}
+
 pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_kp_eval_fn eval, void *ctx,
                          const pm_kp_options *opts, pm_kp_stats *stats, pm_kp_sequence **out, pm_error *err) {
     pm_result r;
@@ -465,8 +481,12 @@ pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_
         return r;
     }
     pmi_kp_raw_uniform_time(&raw, fps);
+    const uint32_t limbs[4] = {rig->slots[PMI_SLOT_LEFT(PMI_SIDE_UPPER_LEG)], rig->slots[PMI_SLOT_RIGHT(PMI_SIDE_UPPER_LEG)],
+                               rig->slots[PMI_SLOT_LEFT(PMI_SIDE_UPPER_ARM)], rig->slots[PMI_SLOT_RIGHT(PMI_SIDE_UPPER_ARM)]};
+    pm_vec3 sum[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; /* the hips and shoulders as the motion holds them */
     for (uint32_t f = 0; f < frame_count; f++) {
         if ((r = eval(ctx, f, fps > 0 ? f / fps : 0.0, needed, world, err))) break;
+        for (int k = 0; k < 4; k++) sum[k] = pmi_vec3_add(sum[k], pmi_mat4_get_translation(&world[limbs[k]]));
         pmi_kp_plan_points(&plan, world, raw.pos + (size_t)f * PM_KP_POINT_COUNT * 3);
         memcpy(raw.conf + (size_t)f * PM_KP_POINT_COUNT, plan.conf, sizeof plan.conf);
         if (opts && opts->progress && ((f & 255) == 255 || f + 1 == frame_count)) opts->progress(opts->progress_user, f + 1, frame_count);
@@ -477,6 +497,7 @@ pm_result pmi_kp_run_rig(pmi_kp_rig *rig, uint32_t frame_count, double fps, pmi_
         pmi_kp_raw_release(&raw);
         return r;
     }
+    upright(&plan, sum, frame_count, &raw);
     raw.stats = *stats;
     raw.stats.family = rig->family;
     raw.stats.source_joints = 0;
