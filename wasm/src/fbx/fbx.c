@@ -244,7 +244,6 @@ typedef struct scene {
     pmi_strmap ids;      /* 8-byte ids -> kind << 28 | index */
     uint32_t *model_node;
     uint32_t *stack_node, *stack_layer; /* first layer of each stack */
-    uint32_t *layer_stack;
     uint32_t layer_count;
     curve_node *nodes;
     uint32_t node_count;
@@ -338,17 +337,15 @@ static pm_result index_objects(scene *s, uint32_t objects) {
             s->model_node = pmi_alloc_array(a, f->model_count + 1, sizeof *s->model_node, t->err, "fbx: objects");
             s->stack_node = pmi_alloc_array(a, counts[OBJ_STACK] + 1, sizeof *s->stack_node, t->err, "fbx: objects");
             s->stack_layer = pmi_alloc_array(a, counts[OBJ_STACK] + 1, sizeof *s->stack_layer, t->err, "fbx: objects");
-            s->layer_stack = pmi_alloc_array(a, counts[OBJ_LAYER] + 1, sizeof *s->layer_stack, t->err, "fbx: objects");
             s->nodes = pmi_alloc_array(a, counts[OBJ_CURVE_NODE] + 1, sizeof *s->nodes, t->err, "fbx: objects");
             s->curve_record = pmi_alloc_array(a, counts[OBJ_CURVE] + 1, sizeof *s->curve_record, t->err, "fbx: objects");
-            if (!f->models || !f->order || !s->model_node || !s->stack_node || !s->stack_layer || !s->layer_stack || !s->nodes ||
+            if (!f->models || !f->order || !s->model_node || !s->stack_node || !s->stack_layer || !s->nodes ||
                 !s->curve_record)
                 return pmi_fail(t->err, PM_ERR_OUT_OF_MEMORY, "fbx: out of memory");
             f->stack_count = counts[OBJ_STACK];
             s->layer_count = counts[OBJ_LAYER];
             s->node_count = counts[OBJ_CURVE_NODE];
             for (uint32_t k = 0; k <= f->stack_count; k++) s->stack_layer[k] = PM_NO_INDEX;
-            for (uint32_t k = 0; k <= s->layer_count; k++) s->layer_stack[k] = PM_NO_INDEX;
         } else {
             f->model_count = at[OBJ_MODEL], f->stack_count = at[OBJ_STACK], s->layer_count = at[OBJ_LAYER], s->node_count = at[OBJ_CURVE_NODE];
         }
@@ -380,7 +377,6 @@ static void connect(scene *s, uint32_t connections) {
         if (ck == OBJ_MODEL && pk == OBJ_MODEL) {
             if (f->models[ci].parent == PM_NO_INDEX && ci != pi) f->models[ci].parent = pi;
         } else if (ck == OBJ_LAYER && pk == OBJ_STACK) {
-            if (s->layer_stack[ci] == PM_NO_INDEX) s->layer_stack[ci] = pi;
             if (s->stack_layer[pi] == PM_NO_INDEX) s->stack_layer[pi] = ci;
         } else if (ck == OBJ_CURVE_NODE && pk == OBJ_LAYER) {
             if (s->nodes[ci].layer == PM_NO_INDEX) s->nodes[ci].layer = pi;
@@ -554,7 +550,7 @@ static pm_result read_scene(fbx_tree *t, pm_fbx *f) {
     const uint32_t objects = child_named(t, PM_NO_INDEX, "Objects");
     if (objects == PM_NO_INDEX) return pmi_fail(t->err, PM_ERR_BAD_FORMAT, "fbx: the file has no Objects section");
     global_settings(t, f);
-    scene s = {t, f, f->internal, {&f->allocator, 0, 0, NULL}, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL};
+    scene s = {t, f, f->internal, {&f->allocator, 0, 0, NULL}, NULL, NULL, NULL, 0, NULL, 0, NULL};
     pm_result r = index_objects(&s, objects);
     if (r == PM_OK) {
         const uint32_t connections = child_named(t, PM_NO_INDEX, "Connections");
@@ -564,7 +560,7 @@ static pm_result read_scene(fbx_tree *t, pm_fbx *f) {
     if (r == PM_OK) r = build_stacks(&s);
     pmi_strmap_release(&s.ids);
     pmi_free(&f->allocator, s.model_node), pmi_free(&f->allocator, s.stack_node), pmi_free(&f->allocator, s.stack_layer);
-    pmi_free(&f->allocator, s.layer_stack), pmi_free(&f->allocator, s.nodes), pmi_free(&f->allocator, s.curve_record);
+    pmi_free(&f->allocator, s.nodes), pmi_free(&f->allocator, s.curve_record);
     return r;
 }
 

@@ -182,6 +182,16 @@ static pm_result read_bvh(pm_humanoid_motion *m, const uint8_t *data, size_t siz
     return r;
 }
 
+/* The animation asked for among `count` (none: PM_NO_INDEX, the rest pose). */
+static pm_result choose_animation(pm_humanoid_motion *m, uint32_t count, uint32_t animation, pm_error *err) {
+    m->animation_count = count;
+    if (count && animation >= count)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: animation %u asked for, the file has %u (0..%u)", animation, count,
+                        count - 1);
+    m->animation = count ? animation : PM_NO_INDEX;
+    return PM_OK;
+}
+
 static pm_result read_gltf(pm_humanoid_motion *m, const uint8_t *data, size_t size, uint32_t animation, pm_error *err) {
     motion_internal *in = m->internal;
     pm_gltf_read_options ro = {0};
@@ -191,11 +201,7 @@ static pm_result read_gltf(pm_humanoid_motion *m, const uint8_t *data, size_t si
     const pm_gltf *g = in->gltf;
     m->format = g->vrm_version == 3 ? PM_HUMANOID_MOTION_VRMA : g->vrm_version ? PM_HUMANOID_MOTION_VRM : PM_HUMANOID_MOTION_GLTF;
     m->joint_count = g->node_count;
-    m->animation_count = g->animation_count;
-    if (g->animation_count && animation >= g->animation_count)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: animation %u asked for, the file has %u (0..%u)", animation,
-                        g->animation_count, g->animation_count - 1);
-    m->animation = g->animation_count ? animation : PM_NO_INDEX;
+    if ((r = choose_animation(m, g->animation_count, animation, err))) return r;
     m->animation_name = g->animation_count ? g->animations[animation].name : (pm_string){"", 0};
     m->duration = g->animation_count ? g->animations[animation].duration : 0;
     m->native_fps = 30;
@@ -224,11 +230,7 @@ static pm_result read_fbx(pm_humanoid_motion *m, const uint8_t *data, size_t siz
     const pm_fbx *f = in->fbx;
     m->format = PM_HUMANOID_MOTION_FBX;
     m->joint_count = f->model_count;
-    m->animation_count = f->stack_count;
-    if (f->stack_count && animation >= f->stack_count)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "humanoid motion: animation %u asked for, the file has %u (0..%u)", animation,
-                        f->stack_count, f->stack_count - 1);
-    m->animation = f->stack_count ? animation : PM_NO_INDEX;
+    if ((r = choose_animation(m, f->stack_count, animation, err))) return r;
     m->animation_name = f->stack_count ? f->stacks[animation].name : (pm_string){"", 0};
     m->duration = f->stack_count ? f->stacks[animation].duration : 0;
     m->native_fps = f->frame_rate > 0 ? f->frame_rate : 30;

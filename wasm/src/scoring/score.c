@@ -433,7 +433,7 @@ struct pm_score_stream {
     float *d[2], *sim[2]; /* accumulated cost and similarity, the previous column and this one */
     uint32_t *len[2];
     uint32_t lo, hi;      /* the rows of the previous column */
-    uint32_t frames, at;
+    uint32_t at;
     float last_seen[NP * 3];
     uint8_t ever_seen[NP];
     float last_torso;
@@ -515,7 +515,7 @@ pm_result pm_score_stream_push(pm_score_stream *s, const float *points, const fl
     normalise(&f, s->mirrored, s->last_torso);
     if (torso > 1e-6f) s->last_torso = torso;
     /* this column: the rows within the band of where the performer was */
-    const uint32_t j = s->frames, cur = j & 1, prev = cur ^ 1;
+    const uint32_t j = k, cur = j & 1, prev = cur ^ 1; /* this column: the frame scored */
     const double reach = fmax(2 * s->fps, s->band * (j + 1));
     const uint32_t lo = j == 0 ? 0 : (uint32_t)fmax(0, s->at - reach), hi = (uint32_t)fmin(s->n - 1, (j == 0 ? 0 : s->at) + reach);
     const bool free_start = j <= s->max_offset * s->fps;
@@ -538,9 +538,9 @@ pm_result pm_score_stream_push(pm_score_stream *s, const float *points, const fl
         const double norm = isfinite(s->d[cur][i]) ? s->d[cur][i] / s->len[cur][i] : INFINITY;
         if (norm < best_norm) best_norm = norm, best = i;
     }
-    s->lo = lo, s->hi = hi, s->at = best, s->frames++;
+    s->lo = lo, s->hi = hi, s->at = best;
     if (now) {
-        now->scored = s->frames, now->reference_frame = best;
+        now->scored = k + 1, now->reference_frame = best;
         now->score = isfinite(best_norm) ? s->sim[cur][best] / s->len[cur][best] : 0;
         now->frame_score = similarity(cost(&s->ref[best], &f));
     }
