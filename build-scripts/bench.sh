@@ -18,3 +18,8 @@ cmake --build build/release -j "$(nproc)" --target procmotion_bench >/dev/null
 node bench/bench.mjs "$@"
 echo "bench: == beats: accuracy and time beside aubio, web-audio-beat-detector, music-tempo, essentia.js (docs/benchmarks.md) =="
 node bench/beats.mjs
+echo "bench: == walks: the catwalk's styles beside real walks (docs/benchmarks.md; more clips: PM_REAL_WALKS=dir of .bvh/.fbx) =="
+shopt -s nullglob
+walks=(../shared/fixtures/bvh/cmu_131_01.bvh)
+if [[ -n "${PM_REAL_WALKS:-}" ]]; then walks+=("$PM_REAL_WALKS"/*.bvh "$PM_REAL_WALKS"/*.fbx); fi
+node bench/walk-features.mjs --write "${walks[@]}"

@@ -31,13 +31,15 @@ const char cmd_catwalk_usage[] =
     "  --speed X              tempo without a BPM (default 1; 0.5..1.66)\n"
     "  --cadence beat|2beat   one step per beat or every two beats (default 2beat)\n"
     "  --arms swing|posed     swinging arms or a still pose (default swing)\n"
+    "  --style runway|feminine|casual  the defaults of the amounts not given (default runway)\n"
     "  --traverse             walk out along -Z and back instead of in place\n"
     "  --uturn                turn 180 degrees at each end (implies --traverse)\n"
     "  --distance X           traverse distance in MMD units (default: what the steps cover)\n"
     "  --hip-sway X (0.6)  --step-height X (0.5)  --stride X (0.5)  --cross-step X (0.55)\n"
-    "  --hip-twist X (0.5)  --pelvis-drop X (0.5)  --torso-twist X (0.5)  --torso-sway X (0.5)\n"
-    "  --lean X (-1..1, -0.1)  --head X (head stabilisation, 0.7)  --toe-off X (0.5)\n"
-    "  --heel-strike X (0.4)  --bob X (0.5)  --knee X (stance knee, 0.3)  --arm-swing X (0.5)\n"
+    "  --hip-twist X (0.5)  --pelvis-drop X (0.5)  --torso-twist X (-1..1, 0.5; < 0 turns with the hips)\n"
+    "  --torso-sway X (0.5)  --lean X (-1..1, -0.1)  --head-follow X (0.3; 0 keeps the head level)\n"
+    "  --toe-off X (0.5)  --heel-strike X (0.4)  --bob X (0.5)  --knee X (stance knee, 0.3)\n"
+    "  --arm-swing X (0.5)  --elbow X (elbow bend, 0.5)\n"
     "  --pose-shoulder DEG (70)  --pose-elbow DEG (30)  --blink X (1)  --expression X (0.25)\n"
     "  --seed N               blink timing (default 1)\n"
     "  --tolerance X          key fit tolerance in units (default 0.01)\n"
@@ -48,8 +50,9 @@ static const cli_amount_flag AMOUNT_FLAGS[] = {
     AF("--hip-sway", hip_sway),       AF("--step-height", step_height), AF("--stride", stride),
     AF("--cross-step", cross_step),   AF("--hip-twist", hip_twist),     AF("--pelvis-drop", pelvis_drop),
     AF("--torso-twist", torso_twist), AF("--torso-sway", torso_sway),   AF("--lean", lean),
-    AF("--head", head_stabilize),     AF("--toe-off", toe_off),         AF("--heel-strike", heel_strike),
+    AF("--head-follow", head_follow), AF("--toe-off", toe_off),         AF("--heel-strike", heel_strike),
     AF("--bob", bob),                 AF("--knee", stance_knee),        AF("--arm-swing", arm_swing),
+    AF("--elbow", elbow_bend),
     AF("--pose-shoulder", pose_shoulder), AF("--pose-elbow", pose_elbow), AF("--blink", blink),
     AF("--expression", expression),
 };
@@ -88,7 +91,7 @@ int cmd_catwalk(int argc, char **argv) {
     pm_catwalk_params p, flags;
     memset(&p, 0, sizeof p);
     memset(&flags, 0, sizeof flags);
-    bool set_bpm = false, set_speed = false, set_cadence = false, set_arms = false, set_distance = false;
+    bool set_bpm = false, set_speed = false, set_cadence = false, set_arms = false, set_style = false, set_distance = false;
     bool set_seed = false, set_tol = false, set_rtol = false;
     const char *output = NULL, *model_path = NULL, *params_path = NULL, *plan_path = NULL, *beats_path = NULL, *offset_arg = NULL;
     for (int i = 1; i < argc; i++) {
@@ -123,6 +126,12 @@ int cmd_catwalk(int argc, char **argv) {
             else if (v && strcmp(v, "posed") == 0) flags.arm_pose = PM_CATWALK_ARMS_POSED;
             else return cli_fail("catwalk", "--arms must be swing or posed"), 2;
             set_arms = true, i++;
+        } else if (strcmp(a, "--style") == 0) {
+            if (v && strcmp(v, "runway") == 0) flags.style = PM_CATWALK_STYLE_RUNWAY;
+            else if (v && strcmp(v, "feminine") == 0) flags.style = PM_CATWALK_STYLE_FEMININE;
+            else if (v && strcmp(v, "casual") == 0) flags.style = PM_CATWALK_STYLE_CASUAL;
+            else return cli_fail("catwalk", "--style must be runway, feminine or casual"), 2;
+            set_style = true, i++;
         } else if (strcmp(a, "--bpm") == 0 || strcmp(a, "--speed") == 0 || strcmp(a, "--distance") == 0 ||
                    strcmp(a, "--seed") == 0 || strcmp(a, "--tolerance") == 0 || strcmp(a, "--rotation-tolerance") == 0) {
             if (number_arg(a, v, &d)) return 2;
@@ -159,6 +168,7 @@ int cmd_catwalk(int argc, char **argv) {
     if (set_speed) p.speed = flags.speed;
     if (set_cadence) p.cadence = flags.cadence;
     if (set_arms) p.arm_pose = flags.arm_pose;
+    if (set_style) p.style = flags.style;
     if (set_distance) p.traverse_distance = flags.traverse_distance;
     if (set_seed) p.seed = flags.seed;
     if (set_tol) p.position_tolerance = flags.position_tolerance;

@@ -13,9 +13,9 @@ export const HUMANOID_BONES = /* @__PURE__ */ Object.freeze([
 
 /** Parameter names the catwalk reads (C: pm_catwalk_params_from_json). */
 export const CATWALK_PARAMETERS = /* @__PURE__ */ Object.freeze([
-  'speed', 'stepCadence', 'armPose', 'traverse', 'uTurn', 'traverseDistance', 'hipSway', 'stepHeight',
-  'stride', 'crossStep', 'hipTwist', 'pelvisDrop', 'torsoTwist', 'torsoSway', 'lean', 'headStabilize',
-  'toeOff', 'heelStrike', 'bob', 'stanceKnee', 'armSwing', 'poseArmAngle', 'blink', 'expression', 'seed',
+  'style', 'speed', 'stepCadence', 'armPose', 'traverse', 'uTurn', 'traverseDistance', 'hipSway', 'stepHeight',
+  'stride', 'crossStep', 'hipTwist', 'pelvisDrop', 'torsoTwist', 'torsoSway', 'lean', 'headFollow',
+  'toeOff', 'heelStrike', 'bob', 'stanceKnee', 'armSwing', 'elbowBend', 'poseArmAngle', 'blink', 'expression', 'seed',
   'positionTolerance', 'rotationTolerance',
 ]);
 

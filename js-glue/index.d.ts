@@ -561,8 +561,13 @@ export interface ProcMotion {
 
 // ---- catwalk ------------------------------------------------------------------------------------
 
+/** The family of real walks the amounts not given follow (docs/catwalk.md#styles). */
+export type CatwalkStyle = 'runway' | 'feminine' | 'casual';
+
 /** Catwalk parameters (docs/catwalk.md has defaults, ranges and effects). Absent or null = default. */
 export interface CatwalkParams {
+  /** 'runway' (default), 'feminine' or 'casual': the defaults of the amounts not given. */
+  style?: CatwalkStyle;
   /** Tempo without a BPM: 120 * speed BPM (0.5 .. 1.66). Ignored when a BPM is given. */
   speed?: number;
   /** One step per beat ('beat') or every two beats ('2beat', default). */
@@ -585,26 +590,28 @@ export interface CatwalkParams {
   crossStep?: number;
   /** 0..1 (0.5): pelvis yaw, up to 16 degrees. */
   hipTwist?: number;
-  /** 0..1 (0.5): pelvis roll (swing-side hip down), up to 10 degrees. */
+  /** 0..1 (0.5): pelvis roll about the hips (swing-side hip down), up to 18 degrees. */
   pelvisDrop?: number;
-  /** 0..1 (0.5): shoulders counter-rotate, up to 12 degrees. */
+  /** -1..1 (0.5): shoulder-line turn, up to 20 degrees; above 0 against the pelvis, below 0 with it. */
   torsoTwist?: number;
-  /** 0..1 (0.5): torso leans back over the centre against the hip sway. */
+  /** 0..1 (0.15): how far the shoulders lean back over the centre against the hip sway (1 = all the way). */
   torsoSway?: number;
   /** -1..1 (-0.1): upper body pitch, up to 15 degrees, + = forward. */
   lean?: number;
-  /** 0..1 (0.7): share of the torso's motion the neck and head cancel. */
-  headStabilize?: number;
+  /** 0..1 (0.3): share of the torso's turn and tilt the head follows; 0 keeps it level, facing the way. */
+  headFollow?: number;
   /** 0..1 (0.5): heel raised at toe-off, up to 60 degrees. */
   toeOff?: number;
   /** 0..1 (0.4): toes up at heel strike, up to 30 degrees. */
   heelStrike?: number;
   /** 0..1 (0.5): pelvis drop at double support, up to 0.1 leg length. */
   bob?: number;
-  /** 0..1 (0.3): least knee bend, 5 + 25 * x degrees. */
+  /** 0..1 (0.3): least knee bend beyond the model's rest bend, 1 + 40 * x degrees. */
   stanceKnee?: number;
-  /** 0..1 (0.5): arm swing, up to 30 degrees. */
+  /** 0..1 (0.5): arm swing from the shoulder, up to 44 degrees. */
   armSwing?: number;
+  /** 0..1 (0.5): relaxed elbows, bent 30 * x degrees, 60 * x more at the front of the swing; the hand trails. */
+  elbowBend?: number;
   /** 'posed' arms: upper arm angle below horizontal (70) and elbow bend (30), degrees. */
   poseArmAngle?: { shoulder?: number; elbow?: number } | [number, number?] | number;
   /** 0..1 (1): blink morph weight; 0 or false = no blinks. */

@@ -14,7 +14,7 @@
 // The layouts as constants (A.VMD_BONES) that bundlers inline; CATWALK_PARAM_SLOTS: the catwalk parameter
 // block's slots by parameter name.
 import * as A from './dist/abi.js';
-import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_SLOTS, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
+import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_SLOTS, CATWALK_STYLE, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
 import {
   CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, IDLE_PARAMETERS, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
@@ -690,7 +690,7 @@ for (const [module, names] of Object.entries(FEATURES)) {
 
 // ---- catwalk parameters ----------------------------------------------------------------------------
 
-const CATWALK_ENUMS = { stepCadence: CATWALK_CADENCE, armPose: CATWALK_ARMS }; // 0 = default
+const CATWALK_ENUMS = { stepCadence: CATWALK_CADENCE, armPose: CATWALK_ARMS, style: CATWALK_STYLE }; // 0 = default
 const CATWALK_BOOLS = new Set(['traverse', 'uTurn']);
 
 function badParam(name, what, value) {

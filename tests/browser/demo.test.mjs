@@ -283,6 +283,16 @@ describe('web demo', { skip: SKIP, timeout: 300_000 }, () => {
       assert.ok(await page.locator('.param[data-key="hipSway"] .reset').isVisible(), 'a changed parameter offers a reset');
       assert.ok(vmdBefore > 0);
 
+      // A style fills the amounts with its defaults, as the core has them; the runway's come back.
+      const unstyled = await page.evaluateHandle(() => window.demo.app.motion);
+      await page.locator('select[data-param="style"]').selectOption('feminine');
+      await page.waitForFunction((old) => window.demo.app.motion !== old, unstyled, { timeout: 10_000 });
+      assert.equal(await page.locator('input[data-param="hipSway"]').inputValue(), '0.25');
+      assert.equal(await page.evaluate(() => window.demo.app.motion.params.style), 'feminine');
+      assert.equal(await page.evaluate(() => window.demo.app.catwalk.armSwing), 0.2);
+      await page.locator('select[data-param="style"]').selectOption('runway');
+      await page.waitForFunction(() => window.demo.app.catwalk.hipSway === 0.6 && window.demo.app.motion.params.style === 'runway');
+
       // A new BPM keeps the beat phase: new frame = old beat index x new beat length.
       const f0 = await page.evaluate(() => window.demo.viewer.frame);
       const b0 = await page.evaluate(() => window.demo.viewer.motion.beatFrames);

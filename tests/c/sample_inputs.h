@@ -474,8 +474,8 @@ static inline smp_text pm_sample_catwalk_json(int variant) {
         smp_put(&t, "{\"bpm\":null,\"speed\":1.2,\"stepCadence\":\"beat\",\"armPose\":\"swing\",\"traverse\":false,"
                     "\"uTurn\":false,\"traverseDistance\":0,\"hipSway\":0.7,\"stepHeight\":0.4,\"stride\":0.6,"
                     "\"crossStep\":0.5,\"hipTwist\":0.5,\"pelvisDrop\":0.4,\"torsoTwist\":0.5,\"torsoSway\":0.5,"
-                    "\"lean\":-0.1,\"headStabilize\":0.7,\"toeOff\":0.5,\"heelStrike\":0.4,\"bob\":0.5,"
-                    "\"stanceKnee\":0.3,\"armSwing\":0.5,\"poseArmAngle\":[70,30],\"blink\":1,\"expression\":0.25,"
+                    "\"lean\":-0.1,\"headFollow\":0.3,\"toeOff\":0.5,\"heelStrike\":0.4,\"bob\":0.5,"
+                    "\"stanceKnee\":0.3,\"armSwing\":0.5,\"elbowBend\":0.5,\"style\":\"feminine\",\"poseArmAngle\":[70,30],\"blink\":1,\"expression\":0.25,"
                     "\"seed\":7,\"positionTolerance\":0.02,\"rotationTolerance\":0.5}");
     else
         smp_put(&t, "{\"bpm\":128,\"stepCadence\":\"2beat\",\"armPose\":\"posed\",\"uTurn\":true,"

@@ -80,21 +80,22 @@ test('state carries parameters nested, ADR-prefixed or flat, in that order of pr
   assert.equal(flat.params.armPose, 'posed');
   assert.equal(flat.params.poseArmAngle.shoulder, 50);
   assert.equal(flat.params.poseArmAngle.elbow, 30);
-  // every parameter crosses to the core and comes back as used (clamped where out of range)
+  // every parameter crosses to the core and comes back as used (tolerances clamped where out of range)
   const every = {
-    speed: 1.3, stepCadence: 'beat', armPose: 'posed', traverse: true, uTurn: false, traverseDistance: 50, hipSway: 0.8,
-    stepHeight: 0.3, stride: 0.7, crossStep: 0.2, hipTwist: 0.9, pelvisDrop: 0.1, torsoTwist: 0.65, torsoSway: 0.35,
-    lean: 0.25, headStabilize: 0.4, toeOff: 0.8, heelStrike: 0.15, bob: 0.9, stanceKnee: 0.6, armSwing: 0.75,
-    poseArmAngle: [60, 45], blink: false, expression: 0.5, seed: 12345, positionTolerance: 0.02, rotationTolerance: 12,
+    style: 'casual', speed: 1.3, stepCadence: 'beat', armPose: 'posed', traverse: true, uTurn: false, traverseDistance: 50,
+    hipSway: 0.8, stepHeight: 0.3, stride: 0.7, crossStep: 0.2, hipTwist: 0.9, pelvisDrop: 0.1, torsoTwist: -0.65,
+    torsoSway: 0.35, lean: 0.25, headFollow: 0.4, toeOff: 0.8, heelStrike: 0.15, bob: 0.9, stanceKnee: 0.6, armSwing: 0.75,
+    elbowBend: 0.25, poseArmAngle: [60, 45], blink: false, expression: 0.5, seed: 12345, positionTolerance: 0.02,
+    rotationTolerance: 12,
   };
   const used = pm.generateCatwalkVmd(every, null, null, null).params;
   assert.deepEqual(used, { ...every, bpm: null, blink: 0, poseArmAngle: { shoulder: 60, elbow: 45 }, rotationTolerance: 10 });
   assert.equal(pm.generateCatwalkVmd({ poseArmAngle: [, 20] }, null, null, null).params.poseArmAngle.shoulder, 70);
   // everything the glue forwards is a parameter the core reads
-  assert.ok(CATWALK_PARAMETERS.includes('hipSway') && CATWALK_PARAMETERS.length === 27);
+  assert.ok(CATWALK_PARAMETERS.includes('hipSway') && CATWALK_PARAMETERS.length === 29);
 });
 
-test('BPM sets the beat; speed sets the tempo without music; values clamp', () => {
+test('BPM sets the beat; speed sets the tempo without music; tempos clamp, amounts out of range throw', () => {
   for (const [bpm, cadence, step] of [[60, 'beat', 30], [128, 'beat', 1800 / 128], [128, '2beat', 3600 / 128], [200, 'beat', 9]]) {
     const r = pm.generateCatwalkVmd({ stepCadence: cadence }, bpm, null, null);
     assert.equal(r.beatFrames, 1800 / bpm);
@@ -105,10 +106,12 @@ test('BPM sets the beat; speed sets the tempo without music; values clamp', () =
   }
   assert.equal(pm.generateCatwalkVmd({ speed: 1.5 }, null, null, null).bpm, 180);
   assert.equal(pm.generateCatwalkVmd({ speed: 1.5 }, 100, null, null).bpm, 100, 'speed is ignored with a BPM');
-  const clamped = pm.generateCatwalkVmd({ hipSway: 7, lean: -4 }, 999, null, null);
-  assert.equal(clamped.bpm, 200);
-  assert.equal(clamped.params.hipSway, 1);
-  assert.equal(clamped.params.lean, -1);
+  assert.equal(pm.generateCatwalkVmd({}, 999, null, null).bpm, 200);
+  assert.throws(() => pm.generateCatwalkVmd({ hipTwist: -0.5 }, null, null, null),
+    { name: 'ProcMotionError', message: 'catwalk: hipTwist must be in [0, 1], got -0.5' });
+  assert.throws(() => pm.generateCatwalkVmd({ lean: -4 }, null, null, null), /lean must be in \[-1, 1\], got -4/);
+  assert.throws(() => pm.generateCatwalkVmd({ style: 'strut' }, null, null, null),
+    /style must be 'runway' or 'feminine' or 'casual', got "strut"/);
   assert.equal(pm.generateCatwalkVmd({}, 1, null, null).bpm, 60);
 });
 
@@ -140,7 +143,7 @@ test('bad parameters throw ProcMotionError naming them', () => {
 test('bones resolve from the model, missing ones are reported and skipped', () => {
   const bones = ['全ての親', 'センター', '下半身', '上半身', '首', '頭', '左腕', '右腕', '左足IK', '右足IK', '左つま先IK'];
   const r = pm.generateCatwalkVmd({}, 120, ['まばたき', 'にやり'], bones);
-  assert.deepEqual(r.missingBones, ['グルーブ', '上半身2', '左肩', '右肩', '左ひじ', '右ひじ', '右つま先ＩＫ']);
+  assert.deepEqual(r.missingBones, ['グルーブ', '上半身2', '左肩', '右肩', '左ひじ', '右ひじ', '左手首', '右手首', '右つま先ＩＫ']);
   assert.ok(r.usedBones.includes('左足IK') && r.usedBones.includes('左つま先IK'));
   assert.equal(r.blinkMorph, 'まばたき');
   assert.equal(r.expressionMorph, 'にやり');

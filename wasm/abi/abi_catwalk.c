@@ -30,8 +30,10 @@ PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(CHECK_FIELD, )
 _Static_assert(CP_COUNT == 2 * PMI_CW_FIELD_COUNT, "the catwalk's parameter block lists every field");
 PM_ABI_ENUM_CATWALK_CADENCE(PM_ABI_CHECK_ENUM, catwalk_cadence)
 PM_ABI_ENUM_CATWALK_ARMS(PM_ABI_CHECK_ENUM, catwalk_arms)
+PM_ABI_ENUM_CATWALK_STYLE(PM_ABI_CHECK_ENUM, catwalk_style)
 _Static_assert(0 PM_ABI_ENUM_CATWALK_CADENCE(PM_ABI_COUNT_ENUM, ) == PM_CATWALK_CADENCE_COUNT &&
-                   0 PM_ABI_ENUM_CATWALK_ARMS(PM_ABI_COUNT_ENUM, ) == PM_CATWALK_ARMS_COUNT,
+                   0 PM_ABI_ENUM_CATWALK_ARMS(PM_ABI_COUNT_ENUM, ) == PM_CATWALK_ARMS_COUNT &&
+                   0 PM_ABI_ENUM_CATWALK_STYLE(PM_ABI_COUNT_ENUM, ) == PM_CATWALK_STYLE_COUNT,
                "the catwalk's enums list every value");
 
 /* The parameter block -> *p (zeroed first, and again on an error): each given value through the

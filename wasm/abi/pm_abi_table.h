@@ -158,16 +158,17 @@
  * given 0 = not given (the default), else the value is checked as pm_catwalk_params_from_json checks
  * it (pmi_catwalk_param_set, one place: NaN/Inf, the enums, the flags, seed) and clamps where the
  * catwalk clamps. Slot names are the JSON names in upper snake case (HIP_SWAY = hipSway); POSE_SHOULDER
- * and POSE_ELBOW are poseArmAngle's two numbers (degrees); STEP_CADENCE and ARM_POSE take the values
- * of CATWALK_CADENCE and CATWALK_ARMS; TRAVERSE and U_TURN 0 or 1; BPM 0 = no music. The order is the
+ * and POSE_ELBOW are poseArmAngle's two numbers (degrees); STEP_CADENCE, ARM_POSE and STYLE take the
+ * values of CATWALK_CADENCE, CATWALK_ARMS and CATWALK_STYLE; TRAVERSE and U_TURN 0 or 1; BPM 0 = no music. The order is the
  * core's (pmi_catwalk_field, checked in abi_catwalk.c). */
 #define PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK(X, P)                                                                 \
     X(P, HIP_SWAY, 2) X(P, STEP_HEIGHT, 2) X(P, STRIDE, 2) X(P, CROSS_STEP, 2) X(P, HIP_TWIST, 2)           \
-    X(P, PELVIS_DROP, 2) X(P, TORSO_TWIST, 2) X(P, TORSO_SWAY, 2) X(P, LEAN, 2) X(P, HEAD_STABILIZE, 2)      \
+    X(P, PELVIS_DROP, 2) X(P, TORSO_TWIST, 2) X(P, TORSO_SWAY, 2) X(P, LEAN, 2) X(P, HEAD_FOLLOW, 2)         \
     X(P, TOE_OFF, 2) X(P, HEEL_STRIKE, 2) X(P, BOB, 2) X(P, STANCE_KNEE, 2) X(P, ARM_SWING, 2)              \
-    X(P, POSE_SHOULDER, 2) X(P, POSE_ELBOW, 2) X(P, BLINK, 2) X(P, EXPRESSION, 2) X(P, SPEED, 2)             \
-    X(P, TRAVERSE_DISTANCE, 2) X(P, POSITION_TOLERANCE, 2) X(P, ROTATION_TOLERANCE, 2) X(P, BPM, 2)         \
-    X(P, STEP_CADENCE, 2) X(P, ARM_POSE, 2) X(P, TRAVERSE, 2) X(P, U_TURN, 2) X(P, SEED, 2)
+    X(P, ELBOW_BEND, 2) X(P, POSE_SHOULDER, 2) X(P, POSE_ELBOW, 2) X(P, BLINK, 2) X(P, EXPRESSION, 2)        \
+    X(P, SPEED, 2) X(P, TRAVERSE_DISTANCE, 2) X(P, POSITION_TOLERANCE, 2) X(P, ROTATION_TOLERANCE, 2)       \
+    X(P, BPM, 2) X(P, STEP_CADENCE, 2) X(P, ARM_POSE, 2) X(P, STYLE, 2) X(P, TRAVERSE, 2) X(P, U_TURN, 2)    \
+    X(P, SEED, 2)
 /* pm_abi_catwalk_generate(_landed) output (uint32 each): VMD bytes, info JSON, the plan's ankles (float
  * count) and contact (byte count), all host-freed. */
 #define PM_ABI_LAYOUT_CATWALK_OUT(X, P)                                                                    \
@@ -292,19 +293,22 @@
     X(P, leftHand, 0, PM_LIMB_LEFT_HAND) X(P, rightHand, 1, PM_LIMB_RIGHT_HAND)                             \
     X(P, leftFoot, 2, PM_LIMB_LEFT_FOOT) X(P, rightFoot, 3, PM_LIMB_RIGHT_FOOT)
 #define PM_ABI_ENUM_TRAJECTORY_MODE(X, P) X(P, line, 0, PM_TRAJECTORY_LINE) X(P, curve, 1, PM_TRAJECTORY_CURVE)
-/* the catwalk's stepCadence and armPose (CATWALK_PARAM_BLOCK; 0 = the default: 2beat, swing) */
+/* the catwalk's stepCadence, armPose and style (CATWALK_PARAM_BLOCK; 0 = the default: 2beat, swing, runway) */
 #define PM_ABI_ENUM_CATWALK_CADENCE(X, P)                                                                  \
     X(P, default, 0, PM_CATWALK_CADENCE_DEFAULT) X(P, beat, 1, PM_CATWALK_CADENCE_BEAT)                     \
     X(P, 2beat, 2, PM_CATWALK_CADENCE_TWO_BEAT)
 #define PM_ABI_ENUM_CATWALK_ARMS(X, P)                                                                     \
     X(P, default, 0, PM_CATWALK_ARMS_DEFAULT) X(P, swing, 1, PM_CATWALK_ARMS_SWING) X(P, posed, 2, PM_CATWALK_ARMS_POSED)
+#define PM_ABI_ENUM_CATWALK_STYLE(X, P)                                                                    \
+    X(P, default, 0, PM_CATWALK_STYLE_DEFAULT) X(P, runway, 1, PM_CATWALK_STYLE_RUNWAY)                     \
+    X(P, feminine, 2, PM_CATWALK_STYLE_FEMININE) X(P, casual, 3, PM_CATWALK_STYLE_CASUAL)
 
 /* X(P, module, ENUM): every enum above and the module whose glue uses it, for the manifest. */
 #define PM_ABI_ENUMS(X, P)                                                                                 \
     X(P, keypoints, KP_FORMAT) X(P, keypoints, KP_LEGS) X(P, keypoints, KP_ENCODING)                        \
     X(P, motion, HUMANOID_NAMING) X(P, motion, IK_MODE) X(P, motion, POSE_FLAG) X(P, motion, LEG_MODE)      \
     X(P, motion, GROOVE_FLAG) X(P, motion, LIMB) X(P, motion, TRAJECTORY_MODE) X(P, core, VMD_FIELD)        \
-    X(P, core, CATWALK_CADENCE) X(P, core, CATWALK_ARMS)
+    X(P, core, CATWALK_CADENCE) X(P, core, CATWALK_ARMS) X(P, core, CATWALK_STYLE)
 
 /* ---- results: X(P, name, value) (pm_result, procmotion/common.h) ------------------------------ */
 #define PM_ABI_RESULTS(X, P)                                                                               \

@@ -19,9 +19,12 @@
  *   - センター: the walk's path (traverse / U-turn), the body bob and the crouch that keeps the
  *     feet reachable; its rotation carries the heading during a U-turn;
  *   - グルーブ: the lateral hip sway (folded into センター when there is no グルーブ);
- *   - 下半身: hip twist and pelvis drop (on 腰 when the model has no 下半身);
- *   - 上半身 / 上半身2: counter-twist, counter-sway and lean; 首 / 頭: head stabilisation;
- *   - 左右の肩 / 腕 / ひじ: shoulder posture, contralateral arm swing or the static 'posed' arms;
+ *   - 下半身: hip twist and pelvis drop, turning about the hips' midpoint (on 腰 when the model has
+ *     no 下半身);
+ *   - 上半身 / 上半身2: shoulder-line turn, counter-sway and lean; 首 / 頭: what of the torso's turn
+ *     the head follows;
+ *   - 左右の肩 / 腕 / ひじ / 手首: shoulder posture, contralateral arm swing with relaxed elbows and
+ *     trailing hands, or the static 'posed' arms;
  *   - 左右の足ＩＫ: foot positions (planted while they bear weight) and foot rotations; the
  *     rotation pitches the child つま先ＩＫ, which gives the heel strike (toes up on contact) and the
  *     toe-off (heel raised, rolling over the ball of the foot);
@@ -82,9 +85,9 @@
  * VRoid, Mixamo, Biped, Daz, Chinese names; full-width and half-width alike; a bone's English name
  * counts when known). The roles: センター center (without one, a VRoid / Mixamo-style hips bone:
  *   J_Bip_C_Hips, mixamorig:Hips), グルーブ groove, 腰 waist, 下半身 lowerBody, 上半身 upperBody,
- *   上半身2 upperBody2, 首 neck, 頭 head, 左肩 leftShoulder, 左腕 leftArm, 左ひじ leftElbow, 左足ＩＫ
- *   leftLegIk, 左つま先ＩＫ leftToeIk (right side alike); read for proportions: 足, ひざ, 足首, つま先,
- *   手首. Morph names (blink, smile) match by their rig key (case, width and separators ignored).
+ *   上半身2 upperBody2, 首 neck, 頭 head, 左肩 leftShoulder, 左腕 leftArm, 左ひじ leftElbow, 左手首
+ *   leftWrist, 左足ＩＫ leftLegIk, 左つま先ＩＫ leftToeIk (right side alike); read for proportions: 足,
+ *   ひざ, 足首, つま先. Morph names (blink, smile) match by their rig key (case, width and separators ignored).
  *   A missing bone drops only its own channels (グルーブ folds into センター, 上半身2 into 上半身, 首 into
  *   頭, 下半身 moves to 腰) and is listed in info.missing; bones that received keys (or, for つま先ＩＫ,
  *   the IK switch) are listed in info.used. Without つま先ＩＫ the feet stay flat (no roll).
@@ -103,9 +106,19 @@
  *   with pm_catwalk_generate_plan. With bone names (and positions) alone the leg IK bones are keyed on
  *   the ankle plan and nothing is measured.
  *
- * PARAMETERS: see pm_catwalk_params; out-of-range values clamp (info.params holds what was used),
- * NaN or Inf anywhere is PM_ERR_INVALID_ARGUMENT naming the parameter, and so is an enum outside
- * its range.
+ * PARAMETERS: see pm_catwalk_params. An amount outside its range is PM_ERR_INVALID_ARGUMENT naming
+ * the parameter, the value and the range; bpm, speed, traverse_distance and the tolerances clamp
+ * (info.params holds what was used). NaN or Inf anywhere is PM_ERR_INVALID_ARGUMENT naming the
+ * parameter, and so is an enum outside its range.
+ *
+ * STYLES (params.style): the defaults of the amounts left unset, each chosen so that the walk's
+ * features (bench/walk-features.mjs: elbows, arm swing, shoulder and hip turns, sway, head, knees)
+ * lie in the range of a family of motion-captured walks (docs/catwalk.md has the figures):
+ *   runway    the defaults of pm_catwalk_params;
+ *   feminine  hip_sway 0.25, pelvis_drop 0.28, torso_twist 0.3, torso_sway 0.3, arm_swing 0.2,
+ *             elbow_bend 0.4, stance_knee 0.4, step_height 0.4;
+ *   casual    cross_step 0.1, hip_sway 0.45, pelvis_drop 0.25, torso_sway 0.1, lean 0, heel_strike 0.5,
+ *             stance_knee 0.35.
  *
  * OWNERSHIP AND COST
  *   *out is a new motion (pm_vmd_free). info.used points into the model's name strings (valid as
@@ -138,6 +151,16 @@ typedef enum pm_catwalk_cadence {
     PM_CATWALK_CADENCE_FORCE_U32 = 0x7fffffff
 } pm_catwalk_cadence;
 
+/* Style: the family of real walks the unset amounts follow (STYLES below). */
+typedef enum pm_catwalk_style {
+    PM_CATWALK_STYLE_DEFAULT = 0, /* = PM_CATWALK_STYLE_RUNWAY */
+    PM_CATWALK_STYLE_RUNWAY,      /* a fashion runway walk: crossing steps, hips that roll, loose arms */
+    PM_CATWALK_STYLE_FEMININE,    /* a softer feminine walk: less roll and sway, arms close and straighter */
+    PM_CATWALK_STYLE_CASUAL,      /* an everyday walk: feet under the hips, little sway, a freer torso */
+    PM_CATWALK_STYLE_COUNT,
+    PM_CATWALK_STYLE_FORCE_U32 = 0x7fffffff
+} pm_catwalk_style;
+
 typedef enum pm_catwalk_arm_pose {
     PM_CATWALK_ARMS_DEFAULT = 0, /* = PM_CATWALK_ARMS_SWING */
     PM_CATWALK_ARMS_SWING,       /* arms hang and swing opposite to the legs */
@@ -150,8 +173,8 @@ typedef enum pm_catwalk_arm_pose {
  * Catwalk parameters. Zero-initialise: every zero field means its default.
  * Default configuration (a runway walk): no BPM (120 BPM at speed 1), '2beat' cadence (one step
  * every 1 s), swinging arms, in place; hip_sway 0.6, step_height 0.5, stride 0.5, cross_step 0.55,
- * hip_twist 0.5, pelvis_drop 0.5, torso_twist 0.5, torso_sway 0.5, lean -0.1, head_stabilize 0.7,
- * toe_off 0.5, heel_strike 0.4, bob 0.5, stance_knee 0.3, arm_swing 0.5, pose_shoulder 70 deg,
+ * hip_twist 0.5, pelvis_drop 0.5, torso_twist 0.5, torso_sway 0.15, lean -0.1, head_follow 0.3,
+ * toe_off 0.5, heel_strike 0.4, bob 0.5, stance_knee 0.3, arm_swing 0.5, elbow_bend 0.5, pose_shoulder 70 deg,
  * pose_elbow 30 deg, blink 1, expression 0.25, seed 1, tolerances 0.01 units and 0.2 degrees.
  * "L" below is the leg length (hip to ankle: 9.42 units for the standard figure).
  */
@@ -162,34 +185,41 @@ typedef struct pm_catwalk_params {
     float speed; /* 0 = 1. Only without a BPM (with one, steps stay on the beats). [0.5, 1.66] */
     pm_catwalk_cadence cadence;   /* steps per beat: 'beat' or '2beat' (default) */
     pm_catwalk_arm_pose arm_pose; /* 'swing' (default) or 'posed' */
+    pm_catwalk_style style;       /* 'runway' (default), 'feminine' or 'casual': the defaults of the
+                                     amounts left unset (STYLES above) */
     bool traverse;                /* walk out along -Z and back instead of in place */
     bool u_turn;                  /* turn 180 degrees at each end and walk back forwards (implies
                                      traverse) */
     float traverse_distance;      /* 0 = what the loop's steps cover; else units, [0, 400]: more
                                      distance lengthens the loop, never the stride */
 
-    pm_amount hip_sway;           /* [0, 1] 0.6: lateral hip shift toward the stance foot, up to
-                                     +-0.08 L (0.6: +-3.6 cm on a 1.6 m figure) */
+    pm_amount hip_sway;           /* [0, 1] 0.6: lateral shift of the hips' midpoint toward the stance
+                                     foot, up to +-0.072 L (0.6: +-3.2 cm on a 1.6 m figure) */
     pm_amount step_height;        /* [0, 1] 0.5: swing foot lift above the toe-off/heel-strike line,
-                                     up to 0.2 L */
+                                     up to 0.14 L */
     pm_amount stride;             /* [0, 1] 0.5: step length = stride * 1.5 L (0 = step on the spot) */
     pm_amount cross_step;         /* [0, 1] 0.55: where feet land: 0 under the hips, 0.5 on the
                                      centre line, 1 a full hip width across it */
     pm_amount hip_twist;          /* [0, 1] 0.5: pelvis yaw, leading hip forward, up to +-16 deg */
-    pm_amount pelvis_drop;        /* [0, 1] 0.5: pelvis roll, swing-side hip down, up to +-10 deg */
-    pm_amount torso_twist;        /* [0, 1] 0.5: shoulders counter-rotate against the pelvis, up to
-                                     +-12 deg */
-    pm_amount torso_sway;         /* [0, 1] 0.5: how much the torso leans back over the centre
+    pm_amount pelvis_drop;        /* [0, 1] 0.5: pelvis roll about the hips, swing-side hip down, up
+                                     to +-18 deg */
+    pm_amount torso_twist;        /* [-1, 1] 0.5: shoulder-line yaw, up to +-20 deg: > 0 against the
+                                     pelvis (the shoulder over the stance leg goes forward), < 0 with
+                                     it */
+    pm_amount torso_sway;         /* [0, 1] 0.15: how much the torso leans back over the centre
                                      against the hip sway (1 = shoulders stay over the centre) */
     pm_amount lean;               /* [-1, 1] -0.1: upper body pitch, up to +-15 deg, + = forward */
-    pm_amount head_stabilize;     /* [0, 1] 0.7: share of the torso's motion the neck and head
-                                     cancel (1 = head level and facing the walking direction) */
+    pm_amount head_follow;        /* [0, 1] 0.3: share of the torso's turn and tilt the head follows
+                                     (0 = the head stays level and faces the walking direction) */
     pm_amount toe_off;            /* [0, 1] 0.5: heel raised at toe-off, up to 60 deg */
     pm_amount heel_strike;        /* [0, 1] 0.4: toes up at heel strike, up to 30 deg */
     pm_amount bob;                /* [0, 1] 0.5: pelvis drop at double support against mid stance,
                                      up to 0.1 L (0.5: 4 cm on a 1.6 m figure) */
-    pm_amount stance_knee;        /* [0, 1] 0.3: least knee bend anywhere, 5 + 25 * x deg */
-    pm_amount arm_swing;          /* [0, 1] 0.5: arm swing, up to +-30 deg ('swing' arms) */
+    pm_amount stance_knee;        /* [0, 1] 0.3: least knee bend beyond the model's rest bend,
+                                     1 + 40 * x deg (0.3: 13 deg at mid stance) */
+    pm_amount arm_swing;          /* [0, 1] 0.5: arm swing from the shoulder, up to +-44 deg */
+    pm_amount elbow_bend;         /* [0, 1] 0.5: relaxed elbows, bent 30 * x deg with the arm back and
+                                     60 * x deg more at the front of the swing; the hand trails */
     pm_amount pose_shoulder;      /* [0, 90] 70: 'posed' upper arm angle below horizontal, deg */
     pm_amount pose_elbow;         /* [0, 150] 30: 'posed' elbow bend (forearm forward), deg */
     pm_amount blink;              /* [0, 1] 1: blink morph weight; 0 = no blinks */
@@ -204,7 +234,7 @@ typedef struct pm_catwalk_params {
 #define PM_CATWALK_MAX_FRAMES 18000u
 
 /* Channels (bones) the catwalk knows, in this order in pm_catwalk_info. */
-#define PM_CATWALK_BONE_COUNT 18
+#define PM_CATWALK_BONE_COUNT 20
 
 typedef struct pm_catwalk_info {
     pm_catwalk_params params;     /* what was used: every value set and clamped */
@@ -285,9 +315,9 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_tar
 
 /*
  * Read parameters from JSON text (an object; the JS glue's names): bpm (number or null), speed,
- * stepCadence ("beat" | "2beat"), armPose ("swing" | "posed"), traverse, uTurn, traverseDistance,
- * hipSway, stepHeight, stride, crossStep, hipTwist, pelvisDrop, torsoTwist, torsoSway, lean,
- * headStabilize, toeOff, heelStrike, bob, stanceKnee, armSwing, poseArmAngle ({shoulder, elbow}
+ * stepCadence ("beat" | "2beat"), armPose ("swing" | "posed"), style ("runway" | "feminine" | "casual"),
+ * traverse, uTurn, traverseDistance, hipSway, stepHeight, stride, crossStep, hipTwist, pelvisDrop,
+ * torsoTwist, torsoSway, lean, headFollow, toeOff, heelStrike, bob, stanceKnee, armSwing, elbowBend, poseArmAngle ({shoulder, elbow}
  * or [shoulder, elbow], degrees), blink, expression, seed, positionTolerance, rotationTolerance.
  * null means the default. An unknown key, a wrong type or a bad enum string is
  * PM_ERR_INVALID_ARGUMENT naming the key. *out is zeroed first (then filled).

@@ -15,17 +15,19 @@
 /* planned knees bend at least this much beyond their rest bend (MMD's knee limit asks for 0.5 degrees;
  * the margin covers the difference between the planned and the played hip) */
 #define KNEE_MARGIN (2.5 * DEG)
+/* hip_sway 1: the pelvis's lateral shift, in leg lengths; arm_swing 1: the upper arm's swing */
+#define SWAY_PER_UNIT 0.072
+#define ARM_SWING_MAX (44 * DEG)
 
 /* ---- bones -------------------------------------------------------------------------------------- */
 
 /* Keyed (or reported) bones, in pm_catwalk_info order; then bones read only for proportions. */
 enum {
     CB_CENTER, CB_GROOVE, CB_WAIST, CB_LOWER, CB_UPPER, CB_UPPER2, CB_NECK, CB_HEAD,
-    CB_SHOULDER_L, CB_SHOULDER_R, CB_ARM_L, CB_ARM_R, CB_ELBOW_L, CB_ELBOW_R,
+    CB_SHOULDER_L, CB_SHOULDER_R, CB_ARM_L, CB_ARM_R, CB_ELBOW_L, CB_ELBOW_R, CB_WRIST_L, CB_WRIST_R,
     CB_LEG_IK_L, CB_LEG_IK_R, CB_TOE_IK_L, CB_TOE_IK_R,
     CB_COUNT,
     CG_HIP_L = CB_COUNT, CG_HIP_R, CG_KNEE_L, CG_KNEE_R, CG_ANKLE_L, CG_ANKLE_R, CG_TOE_L, CG_TOE_R,
-    CG_WRIST_L, CG_WRIST_R,
     CW_BONES
 };
 _Static_assert(CB_COUNT == PM_CATWALK_BONE_COUNT, "PM_CATWALK_BONE_COUNT must match the bone table");
@@ -50,6 +52,8 @@ static const cw_bone_def BONES[CW_BONES] = {
     [CB_ARM_R] = {"右腕", PM_RIG_RIGHT_ARM},
     [CB_ELBOW_L] = {"左ひじ", PM_RIG_LEFT_ELBOW},
     [CB_ELBOW_R] = {"右ひじ", PM_RIG_RIGHT_ELBOW},
+    [CB_WRIST_L] = {"左手首", PM_RIG_LEFT_WRIST},
+    [CB_WRIST_R] = {"右手首", PM_RIG_RIGHT_WRIST},
     [CB_LEG_IK_L] = {"左足ＩＫ", PM_RIG_LEFT_LEG_IK},
     [CB_LEG_IK_R] = {"右足ＩＫ", PM_RIG_RIGHT_LEG_IK},
     [CB_TOE_IK_L] = {"左つま先ＩＫ", PM_RIG_LEFT_TOE_IK},
@@ -62,8 +66,6 @@ static const cw_bone_def BONES[CW_BONES] = {
     [CG_ANKLE_R] = {"右足首", PM_RIG_RIGHT_ANKLE},
     [CG_TOE_L] = {"左つま先", PM_RIG_LEFT_TOE},
     [CG_TOE_R] = {"右つま先", PM_RIG_RIGHT_TOE},
-    [CG_WRIST_L] = {"左手首", PM_RIG_LEFT_WRIST},
-    [CG_WRIST_R] = {"右手首", PM_RIG_RIGHT_WRIST},
 };
 
 
@@ -187,6 +189,7 @@ typedef struct pmi_catwalk {
     bool traverse, uturn;
     double S, S_nom, D, W, r, tau, half;
     /* amounts in units / radians */
+    double elbow_rest, elbow_swing, wrist_trail; /* relaxed elbow bend, its added bend at the front, the hand's lag */
     double lift, sway, bob, twist, drop, torso_twist, torso_sway, lean, head, toe_off, heel_strike, arm_swing,
         knee_min, w_walk, w_stand, clearance, torso_h;
     /* steps -K .. N + K */
@@ -359,7 +362,7 @@ typedef struct cw_pose {
     pmi_dq center_rot;
     double groove_x; /* グルーブ offset x (in センター's frame) */
     pmi_dq pelvis, upper, upper2, neck, head;
-    pmi_dq shoulder[2], arm[2], elbow[2];
+    pmi_dq shoulder[2], arm[2], elbow[2], wrist[2];
     pmi_dv ik[2]; /* leg IK offsets from rest (the IK bone on the ankle's plan) */
     pmi_dq ik_rot[2];
     pmi_dv ankle[2]; /* the planned ankle world positions */
@@ -376,7 +379,8 @@ static const uint16_t POSE_ROT[CB_COUNT] = {
     [CB_HEAD] = offsetof(cw_pose, head), [CB_SHOULDER_L] = offsetof(cw_pose, shoulder[SIDE_L]),
     [CB_SHOULDER_R] = offsetof(cw_pose, shoulder[SIDE_R]), [CB_ARM_L] = offsetof(cw_pose, arm[SIDE_L]),
     [CB_ARM_R] = offsetof(cw_pose, arm[SIDE_R]), [CB_ELBOW_L] = offsetof(cw_pose, elbow[SIDE_L]),
-    [CB_ELBOW_R] = offsetof(cw_pose, elbow[SIDE_R]), [CB_LEG_IK_L] = offsetof(cw_pose, ik_rot[SIDE_L]),
+    [CB_ELBOW_R] = offsetof(cw_pose, elbow[SIDE_R]), [CB_WRIST_L] = offsetof(cw_pose, wrist[SIDE_L]),
+    [CB_WRIST_R] = offsetof(cw_pose, wrist[SIDE_R]), [CB_LEG_IK_L] = offsetof(cw_pose, ik_rot[SIDE_L]),
     [CB_LEG_IK_R] = offsetof(cw_pose, ik_rot[SIDE_R])};
 
 static void eval_pose(const cw *c, double t, cw_pose *o) {
@@ -390,7 +394,16 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
 
     /* body */
     pmi_dq rc = dq_y(p.psi);
-    double sway = c->sway * (sw + fsin(3 * ph) / 6) / (5.0 / 6.0); /* flattened sine: the hip holds out */
+    pmi_dq twist = dq_y(c->twist * in * cs), drop = dq_z(c->drop * sw);
+    pmi_dq pelvis = pmi_dq_mul(twist, drop);
+    o->pelvis = pelvis;
+    /* the pelvis turns about the hips' midpoint: its pivot bone sits higher, so the sway takes back
+     * the sideways shift the turn would give the hips */
+    int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
+    pmi_dv hips_rel = pmi_dv_sub(pmi_dv_scale(pmi_dv_add(c->pos[CG_HIP_L], c->pos[CG_HIP_R]), 0.5), c->pos[piv]);
+    double shift = c->idx[piv] != PM_NO_INDEX ? pmi_dq_rotate(pelvis, hips_rel).x - hips_rel.x : 0;
+    double hip_sway = c->sway * (sw + fsin(3 * ph) / 6) / (5.0 / 6.0); /* flattened sine: the hip holds out */
+    double sway = hip_sway - shift;
     /* lowest just after heel strike (early double support), highest at mid stance */
     double bob = -c->bob * 0.5 * (1 + fcos(2 * PM_PI * (cycle - 0.05)));
     o->center = (pmi_dv){p.x - moving.x, bob, p.z - moving.z};
@@ -398,10 +411,7 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     o->groove_x = sway;
     if (c->idx[CB_GROOVE] == PM_NO_INDEX) o->center = pmi_dv_add(o->center, pmi_dq_rotate(rc, pmi_dv_make(sway, 0, 0)));
 
-    pmi_dq twist = dq_y(c->twist * in * cs), drop = dq_z(c->drop * sw);
-    pmi_dq pelvis = pmi_dq_mul(twist, drop);
-    o->pelvis = pelvis;
-    pmi_dq t_twist = dq_y(-c->torso_twist * in * cs), t_sway = dq_z(c->torso_sway * atan2f((float)sway, (float)c->torso_h));
+    pmi_dq t_twist = dq_y(-c->torso_twist * in * cs), t_sway = dq_z(atan2f((float)(c->torso_sway * hip_sway - shift), (float)c->torso_h));
     pmi_dq t_lean = dq_x(-c->lean), t_turn = pmi_dq_mul(t_twist, t_sway);
     pmi_dq torso = pmi_dq_mul(t_turn, t_lean);
     bool split = c->idx[CB_UPPER2] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX;
@@ -418,16 +428,22 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     /* arms: left forward when the right leg leads */
     for (int s = 0; s < 2; s++) {
         double sgn = s == SIDE_L ? 1.0 : -1.0;
+        const pmi_dv *ax = &c->elbow_axis[s];
         if (c->p.arm_pose == PM_CATWALK_ARMS_POSED) {
             o->arm[s] = c->posed_arm[s];
             o->elbow[s] = c->posed_elbow[s];
             o->shoulder[s] = c->shoulder_rest[s];
+            o->wrist[s] = DQ_ID;
         } else {
-            double swing = c->arm_swing * (0.4 + 0.6 * in) * (-sgn * cs) + 3 * DEG;
+            /* fwd: +1 with the arm at the front of its swing, -1 at the back; the elbow bends more in
+             * front, and the hand trails the forearm's motion (its velocity, a quarter cycle late) */
+            double fwd = -sgn * cs, amount = 0.4 + 0.6 * in;
+            double swing = c->arm_swing * amount * fwd + 3 * DEG;
             pmi_dq sq = dq_x(swing);
             o->arm[s] = pmi_dq_mul(sq, c->hang[s]);
-            double bend = 10 * DEG + 0.5 * maxd(0, swing);
-            o->elbow[s] = dq_axis(c->elbow_axis[s].x, c->elbow_axis[s].y, c->elbow_axis[s].z, bend);
+            double bend = c->elbow_rest + c->elbow_swing * amount * 0.5 * (1 + fwd);
+            o->elbow[s] = dq_axis(ax->x, ax->y, ax->z, bend);
+            o->wrist[s] = dq_axis(ax->x, ax->y, ax->z, c->wrist_trail * amount * (-sgn * sw) + 0.5 * c->wrist_trail);
             pmi_dq shrug = dq_y(sgn * 0.1 * swing);
             o->shoulder[s] = pmi_dq_mul(shrug, c->shoulder_rest[s]);
         }
@@ -437,7 +453,6 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     pmi_dv cpos = pmi_dv_add(c->pos[CB_CENTER], (pmi_dv){p.x, bob, p.z});
     pmi_dv g_rel = pmi_dv_add(pmi_dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (pmi_dv){sway, 0, 0});
     pmi_dv gpos = pmi_dv_add(cpos, pmi_dq_rotate(rc, g_rel));
-    int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
     pmi_dv p_rel = pmi_dv_sub(c->pos[piv], c->pos[CB_GROOVE]);
     pmi_dv ppos = pmi_dv_add(gpos, pmi_dq_rotate(rc, p_rel));
     pmi_dq prot = pmi_dq_mul(rc, c->idx[piv] != PM_NO_INDEX ? pelvis : DQ_ID);
@@ -541,7 +556,7 @@ static pm_result resolve_model(cw *c, const pm_target_model *model, const pm_all
         /* with the rig: the reach MMD's knee limit leaves (a knee resting bent cannot open past its rest
          * bend + 0.5 degrees), a little inside it so the CCD keeps the leg IK on */
         if (c->rig && c->rig->legs[s].present)
-            c->reach[s] = pm_landing_leg_reach(&c->rig->legs[s], maxd(knee, c->rig->legs[s].knee_rest_bend + KNEE_MARGIN));
+            c->reach[s] = pm_landing_leg_reach(&c->rig->legs[s], c->rig->legs[s].knee_rest_bend + maxd(knee, KNEE_MARGIN));
         c->ankle_y[s] = c->pos[CG_ANKLE_L + s].y;
     }
 
@@ -570,7 +585,7 @@ static pm_result resolve_model(cw *c, const pm_target_model *model, const pm_all
     c->heel_rel = (pmi_dv){0, c->floor_y - ay, 0.25 * flen};
     c->ball_rel = (pmi_dv){0, c->floor_y - ay, -flen};
     for (int s = 0; s < 2; s++) {
-        pmi_dv arm = c->pos[CB_ARM_L + s], elbow = c->pos[CB_ELBOW_L + s], wrist = c->pos[CG_WRIST_L + s];
+        pmi_dv arm = c->pos[CB_ARM_L + s], elbow = c->pos[CB_ELBOW_L + s], wrist = c->pos[CB_WRIST_L + s];
         c->arm_rest_angle[s] = atan2(arm.y - elbow.y, fabs(elbow.x - arm.x) + 1e-9);
         pmi_dv d = pmi_dv_sub(wrist, elbow);
         double len = pmi_dv_len(d);
@@ -895,18 +910,21 @@ static void set_amounts(cw *c, double L) {
     c->traverse = p->traverse;
     c->uturn = p->u_turn;
     c->S_nom = p->stride.value * 1.5 * L;
-    c->lift = p->step_height.value * 0.2 * L;
-    c->sway = p->hip_sway.value * 0.08 * L;
+    c->lift = p->step_height.value * 0.14 * L;
+    c->sway = p->hip_sway.value * SWAY_PER_UNIT * L;
     c->bob = p->bob.value * 0.1 * L;
     c->twist = p->hip_twist.value * 16 * DEG;
-    c->drop = p->pelvis_drop.value * 10 * DEG;
-    c->torso_twist = p->torso_twist.value * 12 * DEG;
+    c->drop = p->pelvis_drop.value * 18 * DEG;
+    c->torso_twist = p->torso_twist.value * 20 * DEG;
     c->torso_sway = p->torso_sway.value;
     c->lean = p->lean.value * 15 * DEG;
-    c->head = p->head_stabilize.value;
+    c->head = 1 - p->head_follow.value;
     c->toe_off = p->toe_off.value * 60 * DEG;
     c->heel_strike = p->heel_strike.value * 30 * DEG;
-    c->arm_swing = p->arm_swing.value * 30 * DEG;
+    c->arm_swing = p->arm_swing.value * ARM_SWING_MAX;
+    c->elbow_rest = p->elbow_bend.value * 30 * DEG;
+    c->elbow_swing = p->elbow_bend.value * 60 * DEG;
+    c->wrist_trail = p->elbow_bend.value * 16 * DEG;
     c->w_walk = c->hip_half * (1 - 2 * p->cross_step.value);
     c->w_stand = 0.5 * (c->pos[CG_ANKLE_L].x - c->pos[CG_ANKLE_R].x);
     c->clearance = 0.11 * L;
@@ -964,7 +982,7 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_target_
     if (r) return r;
     const pm_allocator *a = &c.p.allocator;
     const pm_catwalk_params *p = &c.p;
-    c.knee_min = (5 + 25 * p->stance_knee.value) * DEG;
+    c.knee_min = (1 + 40 * p->stance_knee.value) * DEG;
     /* the skeleton the legs are landed and measured on: the model's, or for the standard figure the
      * built-in mannequin's (the same figure and names; its morphs are not used) */
     pm_skeleton *standard_sk = NULL;

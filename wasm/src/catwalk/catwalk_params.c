@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* One parameter: where it lives in pm_catwalk_params, its JSON name, default and range. */
 typedef struct cw_field {
@@ -25,21 +26,45 @@ static const cw_field AMOUNTS[] = {
     FIELD(cross_step, "crossStep", 0.55f, 0, 1),
     FIELD(hip_twist, "hipTwist", 0.5f, 0, 1),
     FIELD(pelvis_drop, "pelvisDrop", 0.5f, 0, 1),
-    FIELD(torso_twist, "torsoTwist", 0.5f, 0, 1),
-    FIELD(torso_sway, "torsoSway", 0.5f, 0, 1),
+    FIELD(torso_twist, "torsoTwist", 0.5f, -1, 1),
+    FIELD(torso_sway, "torsoSway", 0.15f, 0, 1),
     FIELD(lean, "lean", -0.1f, -1, 1),
-    FIELD(head_stabilize, "headStabilize", 0.7f, 0, 1),
+    FIELD(head_follow, "headFollow", 0.3f, 0, 1),
     FIELD(toe_off, "toeOff", 0.5f, 0, 1),
     FIELD(heel_strike, "heelStrike", 0.4f, 0, 1),
     FIELD(bob, "bob", 0.5f, 0, 1),
     FIELD(stance_knee, "stanceKnee", 0.3f, 0, 1),
     FIELD(arm_swing, "armSwing", 0.5f, 0, 1),
+    FIELD(elbow_bend, "elbowBend", 0.5f, 0, 1),
     FIELD(pose_shoulder, "poseShoulder", 70, 0, 90),
     FIELD(pose_elbow, "poseElbow", 30, 0, 150),
     FIELD(blink, "blink", 1, 0, 1),
     FIELD(expression, "expression", 0.25f, 0, 1),
 };
 enum { AMOUNT_COUNT = sizeof AMOUNTS / sizeof AMOUNTS[0] };
+
+/* The styles' defaults where they differ from the runway's (the table above). */
+static const struct {
+    pm_catwalk_style style;
+    size_t offset;
+    float value;
+} STYLE_DEFAULTS[] = {
+#define S(style, field, v) {PM_CATWALK_STYLE_##style, offsetof(pm_catwalk_params, field), v}
+    S(FEMININE, hip_sway, 0.25f),    S(FEMININE, pelvis_drop, 0.28f), S(FEMININE, torso_twist, 0.3f),
+    S(FEMININE, torso_sway, 0.3f),   S(FEMININE, arm_swing, 0.2f) ,   S(FEMININE, elbow_bend, 0.4f),
+    S(FEMININE, stance_knee, 0.4f),  S(FEMININE, step_height, 0.4f),
+    S(CASUAL, cross_step, 0.1f),     S(CASUAL, hip_sway, 0.45f),      S(CASUAL, pelvis_drop, 0.25f),
+    S(CASUAL, torso_sway, 0.1f),     S(CASUAL, lean, 0),              S(CASUAL, heel_strike, 0.5f),
+    S(CASUAL, stance_knee, 0.35f),
+#undef S
+};
+
+/* An amount's default under a style. */
+static float amount_default(int i, pm_catwalk_style style) {
+    for (size_t k = 0; k < sizeof STYLE_DEFAULTS / sizeof STYLE_DEFAULTS[0]; k++)
+        if (STYLE_DEFAULTS[k].style == style && STYLE_DEFAULTS[k].offset == AMOUNTS[i].offset) return STYLE_DEFAULTS[k].value;
+    return AMOUNTS[i].def;
+}
 
 /* Plain floats: 0 = default. */
 static const cw_field FLOATS[] = {
@@ -70,17 +95,22 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
         if (*v == 0) *v = FLOATS[i].def;
         else *v = clampf(*v, FLOATS[i].min, FLOATS[i].max);
     }
+    if ((uint32_t)p.style >= PM_CATWALK_STYLE_COUNT)
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter style has the invalid value %u", (unsigned)p.style);
+    if (p.style == PM_CATWALK_STYLE_DEFAULT) p.style = PM_CATWALK_STYLE_RUNWAY;
     for (int i = 0; i < AMOUNT_COUNT; i++) {
         pm_amount *v = (pm_amount *)((char *)&p + AMOUNTS[i].offset);
         if (!v->set) {
             v->set = true;
-            v->value = AMOUNTS[i].def;
+            v->value = amount_default(i, p.style);
             continue;
         }
         if (!isfinite(v->value))
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a finite number, got %g", AMOUNTS[i].c_name,
                             (double)v->value);
-        v->value = clampf(v->value, AMOUNTS[i].min, AMOUNTS[i].max);
+        if (!(v->value >= AMOUNTS[i].min && v->value <= AMOUNTS[i].max))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be in [%g, %g], got %g", AMOUNTS[i].c_name,
+                            (double)AMOUNTS[i].min, (double)AMOUNTS[i].max, (double)v->value);
     }
     if ((uint32_t)p.cadence >= PM_CATWALK_CADENCE_COUNT)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: parameter cadence has the invalid value %u",
@@ -99,13 +129,19 @@ pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_par
 /* ---- one value in (JSON and the ABI's parameter block) -------------------------------------------- */
 
 /* The fields after the amounts and the floats, by JSON name (pmi_catwalk_field order). */
-static const char *const OTHER_NAMES[] = {"bpm", "stepCadence", "armPose", "traverse", "uTurn", "seed"};
+static const char *const OTHER_NAMES[] = {"bpm", "stepCadence", "armPose", "style", "traverse", "uTurn", "seed"};
 enum { FIRST_OTHER = AMOUNT_COUNT + FLOAT_COUNT };
 _Static_assert((int)AMOUNT_COUNT == (int)PMI_CW_SPEED && (int)FIRST_OTHER == (int)PMI_CW_BPM &&
                    FIRST_OTHER + sizeof OTHER_NAMES / sizeof OTHER_NAMES[0] == (size_t)PMI_CW_FIELD_COUNT,
                "the catwalk's field list and its tables differ");
-/* The two enums' choices after 0 (= default), as their JSON strings. */
-static const char *const CHOICES[2][2] = {{"beat", "2beat"}, {"swing", "posed"}};
+/* The enums' choices after 0 (= default), as their JSON strings, NULL-terminated. */
+static const char *const CADENCES[] = {"beat", "2beat", NULL}, *const ARM_POSES[] = {"swing", "posed", NULL},
+                         *const STYLES[] = {"runway", "feminine", "casual", NULL};
+
+/* The choices of an enum field, or NULL. */
+static const char *const *choices_of(int f) {
+    return f == PMI_CW_STEP_CADENCE ? CADENCES : f == PMI_CW_ARM_POSE ? ARM_POSES : f == PMI_CW_STYLE ? STYLES : NULL;
+}
 
 static const char *field_name(int f) {
     return f < AMOUNT_COUNT ? AMOUNTS[f].json_name
@@ -123,7 +159,10 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
     if (!name) name = field_name(f);
     if (!isfinite(v)) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be a finite number, got %g", name, v);
     if (f < AMOUNT_COUNT) {
-        *(pm_amount *)((char *)p + AMOUNTS[f].offset) = PM_AMOUNT(to_float(v));
+        if (!(v >= AMOUNTS[f].min && v <= AMOUNTS[f].max))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be in [%g, %g], got %g", name,
+                            (double)AMOUNTS[f].min, (double)AMOUNTS[f].max, v);
+        *(pm_amount *)((char *)p + AMOUNTS[f].offset) = PM_AMOUNT((float)v);
         return PM_OK;
     }
     if (f < FIRST_OTHER) {
@@ -138,14 +177,22 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
     switch (field) {
     case PMI_CW_BPM: p->bpm = to_float(v); return PM_OK; /* 0 = no music, as in C */
     case PMI_CW_STEP_CADENCE:
-    case PMI_CW_ARM_POSE: {
-        bool cadence = field == PMI_CW_STEP_CADENCE;
-        /* value 1 and 2 of both enums are the two choices in this order */
-        if (!(v == 0 || v == 1 || v == 2))
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be \"%s\" or \"%s\"", name,
-                            CHOICES[!cadence][0], CHOICES[!cadence][1]);
-        if (cadence) p->cadence = (pm_catwalk_cadence)v;
-        else p->arm_pose = (pm_catwalk_arm_pose)v;
+    case PMI_CW_ARM_POSE:
+    case PMI_CW_STYLE: {
+        /* value k >= 1 is choice k - 1 */
+        const char *const *choice = choices_of(f);
+        int n = 0;
+        while (choice[n]) n++;
+        if (!(v >= 0 && v <= n && v == floor(v))) {
+            char list[64] = "";
+            size_t at = 0;
+            for (int k = 0; k < n; k++)
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s\"%s\"", k == 0 ? "" : k == n - 1 ? " or " : ", ", choice[k]);
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be %s", name, list);
+        }
+        if (field == PMI_CW_STEP_CADENCE) p->cadence = (pm_catwalk_cadence)v;
+        else if (field == PMI_CW_ARM_POSE) p->arm_pose = (pm_catwalk_arm_pose)v;
+        else p->style = (pm_catwalk_style)v;
         return PM_OK;
     }
     case PMI_CW_TRAVERSE:
@@ -213,10 +260,11 @@ static pm_result json_key(const cJSON *c, pm_catwalk_params *p, pm_error *err) {
     if (f == PMI_CW_FIELD_COUNT) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: unknown parameter '%s'", key);
     if (cJSON_IsNull(c)) return PM_OK;
     double v = -1; /* not a choice, not a flag: pmi_catwalk_param_set names what is expected */
-    if (f == PMI_CW_STEP_CADENCE || f == PMI_CW_ARM_POSE) {
+    if (choices_of(f)) {
         const char *s = cJSON_GetStringValue(c);
-        const char *const *choice = CHOICES[f == PMI_CW_ARM_POSE];
-        if (s) v = strcmp(s, choice[0]) == 0 ? 1 : strcmp(s, choice[1]) == 0 ? 2 : -1;
+        const char *const *choice = choices_of(f);
+        for (int k = 0; s && choice[k]; k++)
+            if (strcmp(s, choice[k]) == 0) v = k + 1;
     } else if (f == PMI_CW_TRAVERSE || f == PMI_CW_U_TURN) {
         if (cJSON_IsBool(c)) v = cJSON_IsTrue(c);
     } else {
@@ -247,6 +295,7 @@ pm_result pm_catwalk_params_from_json(const char *json, size_t len, pm_catwalk_p
 
 static const char *cadence_name(pm_catwalk_cadence c) { return c == PM_CATWALK_CADENCE_BEAT ? "beat" : "2beat"; }
 static const char *arm_pose_name(pm_catwalk_arm_pose p) { return p == PM_CATWALK_ARMS_POSED ? "posed" : "swing"; }
+static const char *style_name(pm_catwalk_style s) { return s > 0 && s < PM_CATWALK_STYLE_COUNT ? STYLES[s - 1] : "runway"; }
 
 /* pow(10, n) for n = -32 .. 51, as libm's pow gives it (musl and glibc alike: test_catwalk checks), so
  * that tidy() needs no pow: its code and tables are 6 KB of the wasm download. */
@@ -294,6 +343,7 @@ static void add_params(cJSON *to, const char *key, const pm_catwalk_params *p, b
     else pmi_json_add(j, "bpm", cJSON_CreateNull(), ok);
     pmi_json_add_string(j, "stepCadence", cadence_name(p->cadence), ok);
     pmi_json_add_string(j, "armPose", arm_pose_name(p->arm_pose), ok);
+    pmi_json_add_string(j, "style", style_name(p->style), ok);
     pmi_json_add_bool(j, "traverse", p->traverse, ok);
     pmi_json_add_bool(j, "uTurn", p->u_turn, ok);
     for (int i = 0; i < FLOAT_COUNT; i++)

@@ -1,7 +1,7 @@
 // Catwalk mode: every parameter of pm.generateCatwalkVmd as a labelled control with its default.
 import { paramControl, el } from '../ui.js';
 import { t } from '../i18n.js';
-import { CATWALK_PARAMS, GROUPS, SPEED_PARAM, catwalkDefaults } from './catwalk-params.js';
+import { CATWALK_PARAMS, GROUPS, SPEED_PARAM, catwalkDefaults, styleValues } from './catwalk-params.js';
 import { catwalkState } from './catwalk-state.js';
 import { modelSkeleton } from './model-skeleton.js';
 import { registerMode } from './registry.js';
@@ -22,7 +22,12 @@ registerMode({
     };
     const onChange = (key, value) => {
       if (key === 'speed') app.speed = value;
-      else app.catwalk[key] = value;
+      else if (key === 'style') {
+        // the style's amounts, as the core fills them (bone names alone: the core answers at once)
+        const used = app.pm.generateCatwalkVmd({ style: value }, null, [], ['センター']).params;
+        app.catwalk = styleValues(app.catwalk, value, used);
+        for (const c of controls) if (c.key !== 'speed') c.set(app.catwalk[c.key]);
+      } else app.catwalk[key] = value;
       visibility();
       app.regenerate();
     };
