@@ -353,8 +353,9 @@ PM_TEST(hip_sway_and_pelvis_drop_follow_the_stance_side) {
         double t = (k + 0.6) * info.step_frames, pos[3], q[4];
         double side = (k & 1) ? -1 : 1;
         eval_bone(v, "グルーブ", t, pos, q);
-        /* the pelvis turns about the hips, so グルーブ carries the sway less the shift that turn gives */
-        PM_CHECK_MSG(pos[0] * side > 0.005 * info.leg_length, "step %u: groove x %g on the wrong side", k, pos[0]);
+        /* the pelvis turns about the hips, so グルーブ carries the sway less the shift that turn gives
+         * (the hips' sway as played: tests/node/catwalk-walks.test.mjs) */
+        PM_CHECK_MSG(pos[0] * side > 0.001 * info.leg_length, "step %u: groove x %g on the wrong side", k, pos[0]);
         eval_bone(v, "下半身", t, pos, q);
         double x[3] = {1, 0, 0}, r[3];
         qrot(q, x, r); /* +X is the model's left hip: up when the left leg bears the weight */
@@ -419,7 +420,7 @@ PM_TEST(bones_resolve_by_candidates_and_missing_ones_are_reported) {
         eval_bone(v, "center", f, pos, q);
         most = fmax(most, fabs(pos[0]));
     }
-    PM_CHECK(most > 0.02 * info.leg_length);
+    PM_CHECK(most > 0.001 * info.leg_length);
     /* the property key names the IK bones as the model spells them */
     PM_CHECK_EQ_INT(v->properties.ik_count, 2);
     PM_CHECK_STR(v->ik_names.items[0].data, "左足IK");

@@ -248,6 +248,15 @@ test('procmotion catwalk writes the VMD and prints its summary', { skip: skipNoC
     assert.equal(j.bpm, 128);
     const vmd = pm.readVmd(new Uint8Array(readFileSync(out)));
     assert.equal(vmd.bones.count, j.keyCount);
+    const styled = spawnSync(cli, ['catwalk', '--style', 'feminine', '--elbow', '0.7', '--torso-twist', '-0.4', '--head-follow', '0',
+      '-o', out], { encoding: 'utf8' });
+    assert.equal(styled.status, 0, styled.stderr);
+    const sj = JSON.parse(styled.stdout).params;
+    assert.deepEqual([sj.style, sj.hipSway, sj.elbowBend, sj.torsoTwist, sj.headFollow], ['feminine', 0.25, 0.7, -0.4, 0]);
+    const outside = spawnSync(cli, ['catwalk', '--hip-twist', '-0.5', '-o', out], { encoding: 'utf8' });
+    assert.equal(outside.status, 1);
+    assert.match(outside.stderr, /hip_twist must be in \[0, 1\], got -0.5/);
+    assert.equal(spawnSync(cli, ['catwalk', '-o', out, '--style', 'strut']).status, 2);
     assert.match(spawnSync(cli, ['catwalk', '--help'], { encoding: 'utf8' }).stdout, /usage: procmotion catwalk/);
     assert.equal(spawnSync(cli, ['catwalk', '-o', out, '--wobble', '1']).status, 2);
     assert.equal(spawnSync(cli, ['catwalk', '-o', out, '--cadence', '3beat']).status, 2);

@@ -6,7 +6,6 @@
 
 #include <math.h>
 #include <stddef.h>
-#include <stdio.h>
 
 /* One parameter: where it lives in pm_catwalk_params, its JSON name, default and range. */
 typedef struct cw_field {
@@ -183,13 +182,11 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
         const char *const *choice = choices_of(f);
         int n = 0;
         while (choice[n]) n++;
-        if (!(v >= 0 && v <= n && v == floor(v))) {
-            char list[64] = "";
-            size_t at = 0;
-            for (int k = 0; k < n; k++)
-                at += (size_t)snprintf(list + at, sizeof list - at, "%s\"%s\"", k == 0 ? "" : k == n - 1 ? " or " : ", ", choice[k]);
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be %s", name, list);
-        }
+        if (!(v >= 0 && v <= n && v == floor(v)))
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be %s", name,
+                            field == PMI_CW_STEP_CADENCE ? "\"beat\" or \"2beat\""
+                            : field == PMI_CW_ARM_POSE   ? "\"swing\" or \"posed\""
+                                                         : "\"runway\", \"feminine\" or \"casual\"");
         if (field == PMI_CW_STEP_CADENCE) p->cadence = (pm_catwalk_cadence)v;
         else if (field == PMI_CW_ARM_POSE) p->arm_pose = (pm_catwalk_arm_pose)v;
         else p->style = (pm_catwalk_style)v;
