@@ -50,6 +50,30 @@ test('elbowBend bends the elbows, more at the front of the swing', () => {
   assert.ok(bent.elbowRange > relaxed.elbowRange + 10, `${relaxed.elbowRange} ${bent.elbowRange}`);
 });
 
+test('the hands trail the forearms: 手首 keys that lag the elbow, none with straight arms', () => {
+  // the angle a bone's keys turn away from its first key, per frame (keys at whole frames, sampled linearly)
+  const turn = (vmd, name) => {
+    const v = pm.readVmd(vmd), b = v.bones.names.indexOf(name), out = new Map();
+    for (let i = 0; i < v.bones.count; i++) {
+      if (v.bones.nameIndex[i] !== b) continue;
+      const q = v.bones.rotations.subarray(4 * i, 4 * i + 4);
+      out.set(v.bones.frames[i], 2 * Math.acos(Math.min(1, Math.abs(q[3]))) * 180 / Math.PI);
+    }
+    return out;
+  };
+  const relaxed = pm.generateCatwalkVmd({}, null, null, null);
+  assert.ok(relaxed.usedBones.includes('左手首') && relaxed.usedBones.includes('右手首'));
+  const wrist = turn(relaxed.vmd, '左手首'), elbow = turn(relaxed.vmd, '左ひじ');
+  const peak = (m) => [...m.entries()].reduce((a, e) => (e[1] > a[1] ? e : a), [0, -Infinity]);
+  const [wf, wa] = peak(wrist), [ef] = peak(elbow);
+  assert.ok(wa > 5 && wa < 20, `the hand bends ${wa} degrees at most`);
+  // the elbow peaks with the arm in front; the hand's largest bend is not there but on the way
+  const step = relaxed.stepFrames, lag = (((wf - ef) % (2 * step)) + 2 * step) % (2 * step);
+  assert.ok(lag > 0.2 * step && lag < 1.8 * step, `the hand's peak ${lag} frames from the elbow's (a step: ${step})`);
+  const straight = pm.generateCatwalkVmd({ elbowBend: 0 }, null, null, null);
+  assert.ok([...turn(straight.vmd, '左手首').values()].every((a) => a < 1e-3), 'elbowBend 0: the hands hold still');
+});
+
 test('torsoTwist turns the shoulders against the pelvis above 0 and with it below', () => {
   const against = features({ torsoTwist: 0.5 }), withHips = features({ torsoTwist: -0.5 }), none = features({ torsoTwist: 0 });
   assert.ok(against.shoulderWithPelvis < -0.5, `${against.shoulderWithPelvis}`);
