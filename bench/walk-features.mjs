@@ -43,8 +43,8 @@ export const REAL_WALK_RANGES = {
 
 /**
  * Each style's family of real walks: the smallest and largest value of every feature over its clips,
- * measured with this script (Mixamo clips; docs/catwalk.md lists them). They are not in the repository:
- * their licence does not allow it.
+ * measured with this script (docs/catwalk.md lists them). They are not in the repository: their
+ * licences do not allow it.
  */
 export const WALK_FAMILIES = {
   runway: { clips: ['Catwalk Walk (two characters)'], features: {
@@ -59,13 +59,24 @@ export const WALK_FAMILIES = {
     elbowMean: [21.7, 38.1], elbowRange: [25.3, 39.3], wristSwing: [0.60, 0.91], shoulderYaw: [6.5, 13.4],
     headOverPelvis: [0.38, 2.30], pelvisSway: [0.032, 0.052], hipRoll: [1.7, 5.4], kneeMidStance: [14.9, 29.1],
     kneeSwing: [67.9, 72.0] } },
+  strut: { clips: ['strutting_01 (Xia et al. 2015 motion capture)'], features: {
+    elbowMean: [29.6, 29.6], elbowRange: [27.8, 27.8], wristSwing: [0.62, 0.62], shoulderYaw: [13.3, 13.3],
+    headOverPelvis: [1.21, 1.21], pelvisSway: [0.061, 0.061], hipRoll: [3.3, 3.3], kneeMidStance: [6.8, 6.8],
+    kneeSwing: [57.7, 57.7] } },
 };
 
-/** A family's range widened by a quarter of its mean on each side: what a style is held to. */
+/** The least margin a family's range is widened by: a short clip's measure moves by about this much. */
+const FAMILY_MARGIN = {
+  elbowMean: 5, elbowRange: 5, wristSwing: 0.1, shoulderYaw: 3, headOverPelvis: 0.2, pelvisSway: 0.01, hipRoll: 1.5,
+  kneeMidStance: 5, kneeSwing: 5,
+};
+
+/** A family's range widened on each side by a quarter of its mean, or FAMILY_MARGIN where that is more:
+ * what a style is held to. */
 export function familyRange(style) {
   const out = {};
   for (const [k, [lo, hi]] of Object.entries(WALK_FAMILIES[style].features)) {
-    const m = 0.25 * Math.abs(lo + hi) / 2;
+    const m = Math.max(0.25 * Math.abs(lo + hi) / 2, FAMILY_MARGIN[k]);
     out[k] = [lo - m, hi + m];
   }
   return out;

@@ -31,7 +31,7 @@ const char cmd_catwalk_usage[] =
     "  --speed X              tempo without a BPM (default 1; 0.5..1.66)\n"
     "  --cadence beat|2beat   one step per beat or every two beats (default 2beat)\n"
     "  --arms swing|posed     swinging arms or a still pose (default swing)\n"
-    "  --style runway|feminine|casual  the defaults of the amounts not given (default runway)\n"
+    "  --style runway|feminine|casual|strut  the defaults of the amounts not given (default runway)\n"
     "  --traverse             walk out along -Z and back instead of in place\n"
     "  --uturn                turn 180 degrees at each end (implies --traverse)\n"
     "  --distance X           traverse distance in MMD units (default: what the steps cover)\n"
@@ -130,7 +130,8 @@ int cmd_catwalk(int argc, char **argv) {
             if (v && strcmp(v, "runway") == 0) flags.style = PM_CATWALK_STYLE_RUNWAY;
             else if (v && strcmp(v, "feminine") == 0) flags.style = PM_CATWALK_STYLE_FEMININE;
             else if (v && strcmp(v, "casual") == 0) flags.style = PM_CATWALK_STYLE_CASUAL;
-            else return cli_fail("catwalk", "--style must be runway, feminine or casual"), 2;
+            else if (v && strcmp(v, "strut") == 0) flags.style = PM_CATWALK_STYLE_STRUT;
+            else return cli_fail("catwalk", "--style must be runway, feminine, casual or strut"), 2;
             set_style = true, i++;
         } else if (strcmp(a, "--bpm") == 0 || strcmp(a, "--speed") == 0 || strcmp(a, "--distance") == 0 ||
                    strcmp(a, "--seed") == 0 || strcmp(a, "--tolerance") == 0 || strcmp(a, "--rotation-tolerance") == 0) {

@@ -562,11 +562,11 @@ export interface ProcMotion {
 // ---- catwalk ------------------------------------------------------------------------------------
 
 /** The family of real walks the amounts not given follow (docs/catwalk.md#styles). */
-export type CatwalkStyle = 'runway' | 'feminine' | 'casual';
+export type CatwalkStyle = 'runway' | 'feminine' | 'casual' | 'strut';
 
 /** Catwalk parameters (docs/catwalk.md has defaults, ranges and effects). Absent or null = default. */
 export interface CatwalkParams {
-  /** 'runway' (default), 'feminine' or 'casual': the defaults of the amounts not given. */
+  /** 'runway' (default), 'feminine', 'casual' or 'strut': the defaults of the amounts not given. */
   style?: CatwalkStyle;
   /** Tempo without a BPM: 120 * speed BPM (0.5 .. 1.66). Ignored when a BPM is given. */
   speed?: number;

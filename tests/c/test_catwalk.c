@@ -868,7 +868,7 @@ PM_TEST(one_value_sets_and_fails_as_its_json_key) {
         }
         /* bad values: the JSON reader's message */
         const char *bad_text = choice ? "\"3beat\"" : flag ? "1.5" : f == PMI_CW_SEED ? "-1" : "1e999";
-        double bad = choice ? (f == PMI_CW_STYLE ? 4 : 3) : flag ? 2 : f == PMI_CW_SEED ? -1 : INFINITY;
+        double bad = choice ? (f == PMI_CW_STYLE ? 5 : 3) : flag ? 2 : f == PMI_CW_SEED ? -1 : INFINITY;
         pm_catwalk_params a, b;
         memset(&b, 0, sizeof b);
         pm_error ej = {0}, eb = {0};

@@ -110,8 +110,8 @@ test('BPM sets the beat; speed sets the tempo without music; tempos clamp, amoun
   assert.throws(() => pm.generateCatwalkVmd({ hipTwist: -0.5 }, null, null, null),
     { name: 'ProcMotionError', message: 'catwalk: hipTwist must be in [0, 1], got -0.5' });
   assert.throws(() => pm.generateCatwalkVmd({ lean: -4 }, null, null, null), /lean must be in \[-1, 1\], got -4/);
-  assert.throws(() => pm.generateCatwalkVmd({ style: 'strut' }, null, null, null),
-    /style must be 'runway' or 'feminine' or 'casual', got "strut"/);
+  assert.throws(() => pm.generateCatwalkVmd({ style: 'swagger' }, null, null, null),
+    /style must be 'runway' or 'feminine' or 'casual' or 'strut', got "swagger"/);
   assert.equal(pm.generateCatwalkVmd({}, 1, null, null).bpm, 60);
 });
 
@@ -256,7 +256,7 @@ test('procmotion catwalk writes the VMD and prints its summary', { skip: skipNoC
     const outside = spawnSync(cli, ['catwalk', '--hip-twist', '-0.5', '-o', out], { encoding: 'utf8' });
     assert.equal(outside.status, 1);
     assert.match(outside.stderr, /hip_twist must be in \[0, 1\], got -0.5/);
-    assert.equal(spawnSync(cli, ['catwalk', '-o', out, '--style', 'strut']).status, 2);
+    assert.equal(spawnSync(cli, ['catwalk', '-o', out, '--style', 'swagger']).status, 2);
     assert.match(spawnSync(cli, ['catwalk', '--help'], { encoding: 'utf8' }).stdout, /usage: procmotion catwalk/);
     assert.equal(spawnSync(cli, ['catwalk', '-o', out, '--wobble', '1']).status, 2);
     assert.equal(spawnSync(cli, ['catwalk', '-o', out, '--cadence', '3beat']).status, 2);

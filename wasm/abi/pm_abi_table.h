@@ -301,7 +301,8 @@
     X(P, default, 0, PM_CATWALK_ARMS_DEFAULT) X(P, swing, 1, PM_CATWALK_ARMS_SWING) X(P, posed, 2, PM_CATWALK_ARMS_POSED)
 #define PM_ABI_ENUM_CATWALK_STYLE(X, P)                                                                    \
     X(P, default, 0, PM_CATWALK_STYLE_DEFAULT) X(P, runway, 1, PM_CATWALK_STYLE_RUNWAY)                     \
-    X(P, feminine, 2, PM_CATWALK_STYLE_FEMININE) X(P, casual, 3, PM_CATWALK_STYLE_CASUAL)
+    X(P, feminine, 2, PM_CATWALK_STYLE_FEMININE) X(P, casual, 3, PM_CATWALK_STYLE_CASUAL)                   \
+    X(P, strut, 4, PM_CATWALK_STYLE_STRUT)
 
 /* X(P, module, ENUM): every enum above and the module whose glue uses it, for the manifest. */
 #define PM_ABI_ENUMS(X, P)                                                                                 \

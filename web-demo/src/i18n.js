@@ -144,6 +144,7 @@ const ROWS = {
   'p.style.runway': ['Runway', 'ランウェイ', 'T台', '伸展台', '런웨이'],
   'p.style.feminine': ['Feminine', 'フェミニン', '女性化', '女性化', '여성스러운'],
   'p.style.casual': ['Casual', 'カジュアル', '休闲', '休閒', '캐주얼'],
+  'p.style.strut': ['Strut', 'ストラット', '阔步', '闊步', '스트럿'],
   'p.toeOff': ['Toe-off', 'つま先の蹴り出し', '脚尖蹬离', '腳尖蹬離', '발끝 차기'],
   'p.heelStrike': ['Heel strike', 'かかと着地', '脚跟着地', '腳跟著地', '뒤꿈치 착지'],
   'p.bob': ['Body bob', '上下動', '身体起伏', '身體起伏', '몸 상하 움직임'],

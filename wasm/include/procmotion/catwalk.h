@@ -118,7 +118,9 @@
  *   feminine  hip_sway 0.25, pelvis_drop 0.28, torso_twist 0.3, torso_sway 0.3, arm_swing 0.2,
  *             elbow_bend 0.4, stance_knee 0.4, step_height 0.4;
  *   casual    cross_step 0.1, hip_sway 0.45, pelvis_drop 0.25, torso_sway 0.1, lean 0, heel_strike 0.5,
- *             stance_knee 0.35.
+ *             stance_knee 0.35;
+ *   strut     bob 0.9, cross_step 0.4, hip_sway 0.65, pelvis_drop 0.19, torso_twist 0.6, torso_sway 0,
+ *             arm_swing 0.35, stance_knee 0.
  *
  * OWNERSHIP AND COST
  *   *out is a new motion (pm_vmd_free). info.used points into the model's name strings (valid as
@@ -157,6 +159,8 @@ typedef enum pm_catwalk_style {
     PM_CATWALK_STYLE_RUNWAY,      /* a fashion runway walk: crossing steps, hips that roll, loose arms */
     PM_CATWALK_STYLE_FEMININE,    /* a softer feminine walk: less roll and sway, arms close and straighter */
     PM_CATWALK_STYLE_CASUAL,      /* an everyday walk: feet under the hips, little sway, a freer torso */
+    PM_CATWALK_STYLE_STRUT,       /* a strut: long straight-legged steps, hips level, shoulders turning
+                                     against them, the head riding out over the standing foot */
     PM_CATWALK_STYLE_COUNT,
     PM_CATWALK_STYLE_FORCE_U32 = 0x7fffffff
 } pm_catwalk_style;
@@ -185,8 +189,8 @@ typedef struct pm_catwalk_params {
     float speed; /* 0 = 1. Only without a BPM (with one, steps stay on the beats). [0.5, 1.66] */
     pm_catwalk_cadence cadence;   /* steps per beat: 'beat' or '2beat' (default) */
     pm_catwalk_arm_pose arm_pose; /* 'swing' (default) or 'posed' */
-    pm_catwalk_style style;       /* 'runway' (default), 'feminine' or 'casual': the defaults of the
-                                     amounts left unset (STYLES above) */
+    pm_catwalk_style style;       /* 'runway' (default), 'feminine', 'casual' or 'strut': the defaults
+                                     of the amounts left unset (STYLES above) */
     bool traverse;                /* walk out along -Z and back instead of in place */
     bool u_turn;                  /* turn 180 degrees at each end and walk back forwards (implies
                                      traverse) */
@@ -315,7 +319,7 @@ pm_result pm_catwalk_generate_plan(const pm_catwalk_params *params, const pm_tar
 
 /*
  * Read parameters from JSON text (an object; the JS glue's names): bpm (number or null), speed,
- * stepCadence ("beat" | "2beat"), armPose ("swing" | "posed"), style ("runway" | "feminine" | "casual"),
+ * stepCadence ("beat" | "2beat"), armPose ("swing" | "posed"), style ("runway" | "feminine" | "casual" | "strut"),
  * traverse, uTurn, traverseDistance, hipSway, stepHeight, stride, crossStep, hipTwist, pelvisDrop,
  * torsoTwist, torsoSway, lean, headFollow, toeOff, heelStrike, bob, stanceKnee, armSwing, elbowBend, poseArmAngle ({shoulder, elbow}
  * or [shoulder, elbow], degrees), blink, expression, seed, positionTolerance, rotationTolerance.

@@ -55,6 +55,9 @@ static const struct {
     S(CASUAL, cross_step, 0.1f),     S(CASUAL, hip_sway, 0.45f),      S(CASUAL, pelvis_drop, 0.25f),
     S(CASUAL, torso_sway, 0.1f),     S(CASUAL, lean, 0),              S(CASUAL, heel_strike, 0.5f),
     S(CASUAL, stance_knee, 0.35f),
+    S(STRUT, bob, 0.9f),             S(STRUT, cross_step, 0.4f),      S(STRUT, hip_sway, 0.65f),
+    S(STRUT, pelvis_drop, 0.19f),    S(STRUT, torso_twist, 0.6f),     S(STRUT, torso_sway, 0),
+    S(STRUT, arm_swing, 0.35f),      S(STRUT, stance_knee, 0),
 #undef S
 };
 
@@ -135,7 +138,7 @@ _Static_assert((int)AMOUNT_COUNT == (int)PMI_CW_SPEED && (int)FIRST_OTHER == (in
                "the catwalk's field list and its tables differ");
 /* The enums' choices after 0 (= default), as their JSON strings, NULL-terminated. */
 static const char *const CADENCES[] = {"beat", "2beat", NULL}, *const ARM_POSES[] = {"swing", "posed", NULL},
-                         *const STYLES[] = {"runway", "feminine", "casual", NULL};
+                         *const STYLES[] = {"runway", "feminine", "casual", "strut", NULL};
 
 /* The choices of an enum field, or NULL. */
 static const char *const *choices_of(int f) {
@@ -186,7 +189,7 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
             return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be %s", name,
                             field == PMI_CW_STEP_CADENCE ? "\"beat\" or \"2beat\""
                             : field == PMI_CW_ARM_POSE   ? "\"swing\" or \"posed\""
-                                                         : "\"runway\", \"feminine\" or \"casual\"");
+                                                         : "\"runway\", \"feminine\", \"casual\" or \"strut\"");
         if (field == PMI_CW_STEP_CADENCE) p->cadence = (pm_catwalk_cadence)v;
         else if (field == PMI_CW_ARM_POSE) p->arm_pose = (pm_catwalk_arm_pose)v;
         else p->style = (pm_catwalk_style)v;

@@ -7,7 +7,7 @@
 // poseShoulder / poseElbow travel as state.poseArmAngle = { shoulder, elbow } (see catwalk.js).
 
 export const CATWALK_PARAMS = [
-  { key: 'style', type: 'select', options: ['runway', 'feminine', 'casual'], default: 'runway' },
+  { key: 'style', type: 'select', options: ['runway', 'feminine', 'casual', 'strut'], default: 'runway' },
   { key: 'hipSway', type: 'range', min: 0, max: 1, step: 0.01, default: 0.6 },
   { key: 'stepHeight', type: 'range', min: 0, max: 1, step: 0.01, default: 0.5 },
   { key: 'stepCadence', type: 'select', options: ['beat', '2beat'], default: '2beat' },
