@@ -126,8 +126,7 @@
  *   *out is a new motion (pm_vmd_free). info.used points into the model's name strings (valid as
  *   long as they are); info.missing points to static strings. Nothing else is kept (the plan's arrays
  *   belong to the caller's pm_catwalk_plan). A default loop with its landing (240 frames) takes about
- *   2.5 ms natively, 3 ms in wasm (bench/bench_catwalk.c; docs/catwalk.md has the figures, the
- *   loop-length table and the deviation measured between samples).
+ *   2.5 ms natively, 3 ms in wasm (bench/bench_catwalk.c; docs/benchmarks.md has the figures).
  */
 #ifndef PROCMOTION_CATWALK_H
 #define PROCMOTION_CATWALK_H
