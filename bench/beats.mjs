@@ -6,7 +6,8 @@
 // the parameters were chosen on) and a held-out set (the same styles at 7 % faster tempi, other start
 // times and noise seeds, never tuned on). Then freely licensed music Debian ships (asc-music, GPL-2+;
 // bench.sh installs it): no ground truth there, so the table gives each tool's tempo and how many
-// peers agree with ours.
+// peers agree with ours. With $PM_ANNOTATED_MUSIC, real recordings with human beat annotations from that
+// directory (annotatedSongs below) are measured like the generated tracks.
 //   node bench/beats.mjs [--quick] [--no-write]
 // Not a test: it prints figures and (without --quick or --no-write) rewrites the tables in docs/benchmarks.md (between
 // '<!-- beats-table -->' and '<!-- /beats-table -->').
@@ -74,7 +75,51 @@ async function runSet(name, specs) {
   return rows;
 }
 
-const all = [...await runSet('tuning', TRACKS), ...await runSet('held-out', heldOut)];
+/**
+ * Real recordings with human beat annotations in `dir`: each audio file (wav, flac, mp3, ogg) beside
+ * `<name>.beats`, a beat a line: its time in seconds, then optionally its place in the bar ("3", or
+ * Ballroom's "9.3" = bar 9, beat 3). The public annotation sets' audio may not be redistributed, so the
+ * directory is the user's own copy; nothing of it is in the repository.
+ */
+function annotatedSongs(dir) {
+  if (!dir) return [];
+  if (!existsSync(dir)) { console.error(`beats: SKIP annotated music: ${dir} not found`); return []; }
+  if (!HAVE_FFMPEG) { console.error('beats: SKIP annotated music: no ffmpeg to decode it'); return []; }
+  const out = [];
+  for (const file of readdirSync(dir).filter((f) => /\.(wav|flac|mp3|ogg)$/i.test(f)).sort()) {
+    const name = file.replace(/\.[^.]+$/, ''), ann = join(dir, `${name}.beats`);
+    if (!existsSync(ann)) continue;
+    const lines = readFileSync(ann, 'utf8').split('\n').map((l) => l.trim().split(/[\s,]+/)).filter((c) => c[0] && Number.isFinite(+c[0]));
+    const beats = lines.map((c) => +c[0]);
+    const barPositions = lines.map((c) => (c[1] === undefined ? 0 : Math.round(+(c[1].includes('.') ? c[1].split('.')[1] : c[1]))));
+    const ibi = beats.slice(1).map((t, i) => t - beats[i]).sort((a, b) => a - b);
+    if (ibi.length < 4) { console.error(`beats: SKIP ${file}: fewer than 5 annotated beats`); continue; }
+    const wav = join(DIR, `annotated-${name}.wav`);
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', join(dir, file), '-ac', '2', '-ar', '44100', '-c:a', 'pcm_s16le', wav]);
+    out.push({ id: name, wav, beats, barPositions, bpm: 60 / ibi[Math.floor(ibi.length / 2)], meter: Math.max(...barPositions) || undefined });
+  }
+  return out;
+}
+
+async function runAnnotated(songs) {
+  const rows = [];
+  for (const song of songs) {
+    const audio = pm.readWav(readFileSync(song.wav));
+    const t0 = performance.now();
+    const ours = pm.detectBeats(audio.samples, audio.sampleRate, { channels: audio.channels });
+    const ms = performance.now() - t0;
+    const e = evaluateTrack(song, ours);
+    const row = { set: 'annotated', id: song.id, steady: true, bpm: Math.round(song.bpm * 10) / 10, ours: { ...e, bpm: ours.bpm, ms },
+                  peers: await runPeers(song.wav, audio.sampleRate, song) };
+    rows.push(row);
+    console.error(`beats: ${song.id.padEnd(20)} ours F ${e.f.toFixed(3)} ${ours.bpm.toFixed(1)} BPM (annotated ${song.bpm.toFixed(1)})` +
+      peers.map((p) => `   ${p.id} F ${row.peers[p.id].f.toFixed(3)} ${Number(row.peers[p.id].bpm).toFixed(1)}`).join(''));
+  }
+  return rows;
+}
+
+const all = [...await runSet('tuning', TRACKS), ...await runSet('held-out', heldOut),
+             ...await runAnnotated(annotatedSongs(process.env.PM_ANNOTATED_MUSIC))];
 
 // a 4-minute song (stereo, 44.1 kHz): our wasm time, median of 5, and each peer's on the same file (one run)
 const song = renderTrack(TRACKS.find((t) => t.id === 'rock-100'), { seconds: 240 });
@@ -117,8 +162,9 @@ const secs = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-')
 const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 const bpm1 = (x) => (Number(x) > 0 ? Number(x).toFixed(1) : '-');
 const summary = [];
-for (const set of ['tuning', 'held-out']) {
+for (const set of ['tuning', 'held-out', 'annotated']) {
   const rows = all.filter((r) => r.set === set), steady = rows.filter((r) => r.steady);
+  if (!rows.length) continue;
   const total = (xs) => xs.filter(Number.isFinite).reduce((a, b) => a + b, 0);
   summary.push(`| ${set} (${rows.length} tracks) | mean F | Acc1 (steady) | Acc2 (steady) | downbeat F | meter | no result | time (all tracks) |`);
   summary.push('|---|---:|---:|---:|---:|---:|---:|---:|');
