@@ -348,19 +348,39 @@ PM_TEST(hip_sway_and_pelvis_drop_follow_the_stance_side) {
     pm_catwalk_info info;
     pm_vmd *v = generate(&p, NULL, &info);
     if (!v) return;
-    for (uint32_t k = 0; k < info.steps; k++) {
+    /* played on the mannequin (the standard figure it was landed on) */
+    pm_error err = {0};
+    pm_skeleton *sk = NULL;
+    pm_anim *anim = NULL;
+    pm_pose_workspace *ws = NULL;
+    pm_pose *pose = NULL;
+    PM_CHECK_OK(pm_mannequin_skeleton(NULL, &sk, &err), &err);
+    if (sk) {
+        PM_CHECK_OK(pm_anim_bind(sk, v, NULL, &anim, &err), &err);
+        PM_CHECK_OK(pm_pose_workspace_create(sk, NULL, &ws, &err), &err);
+        PM_CHECK_OK(pm_pose_create(sk, NULL, &pose, &err), &err);
+    }
+    const uint32_t hip[2] = {sk ? pm_skeleton_find(sk, "左足") : PM_NO_INDEX, sk ? pm_skeleton_find(sk, "右足") : PM_NO_INDEX};
+    for (uint32_t k = 0; k < info.steps && anim && ws && pose; k++) {
         /* mid single support of step k's foot (left on even steps) */
         double t = (k + 0.6) * info.step_frames, pos[3], q[4];
         double side = (k & 1) ? -1 : 1;
+        /* the hips' midpoint, as played, over the standing foot */
+        PM_CHECK_OK(pm_pose_evaluate(anim, ws, t, pose, NULL, &err), &err);
+        double mid_x = 0.5 * (pm_pose_world_position(pose, hip[0]).x + pm_pose_world_position(pose, hip[1]).x);
+        PM_CHECK_MSG(mid_x * side > 0.03 * info.leg_length, "step %u: the hips at x %g, on the wrong side", k, mid_x);
+        /* the pelvis turns about the hips, so グルーブ carries the sway less the shift that turn gives */
         eval_bone(v, "グルーブ", t, pos, q);
-        /* the pelvis turns about the hips, so グルーブ carries the sway less the shift that turn gives
-         * (the hips' sway as played: tests/node/catwalk-walks.test.mjs) */
         PM_CHECK_MSG(pos[0] * side > 0.001 * info.leg_length, "step %u: groove x %g on the wrong side", k, pos[0]);
         eval_bone(v, "下半身", t, pos, q);
         double x[3] = {1, 0, 0}, r[3];
         qrot(q, x, r); /* +X is the model's left hip: up when the left leg bears the weight */
         PM_CHECK_MSG(r[1] * side > 0.02, "step %u: pelvis roll %g on the wrong side", k, r[1]);
     }
+    pm_pose_free(pose);
+    pm_pose_workspace_free(ws);
+    pm_anim_free(anim);
+    pm_skeleton_free(sk);
     pm_vmd_free(v);
 }
 
@@ -414,13 +434,25 @@ PM_TEST(bones_resolve_by_candidates_and_missing_ones_are_reported) {
     bool used_center = false;
     for (uint32_t i = 0; i < info.used_count; i++) used_center |= strcmp(info.used[i], "center") == 0;
     PM_CHECK(used_center);
-    /* without グルーブ the hip sway moves センター sideways */
-    double pos[3], q[4], most = 0;
-    for (uint32_t f = 0; f <= info.loop_frames; f++) {
+    /* without グルーブ the hip sway moves センター sideways, as グルーブ moves on the same model with one */
+    const char *grooved[sizeof names / sizeof names[0] + 1];
+    memcpy(grooved, names, sizeof names);
+    grooved[sizeof names / sizeof names[0]] = "グルーブ";
+    pm_target_model mg = m;
+    mg.bone_names = grooved;
+    mg.bone_count = m.bone_count + 1;
+    pm_catwalk_info ig;
+    pm_vmd *vg = generate(NULL, &mg, &ig);
+    double pos[3], q[4], gpos[3], most = 0, apart = 0;
+    for (uint32_t f = 0; vg && f <= info.loop_frames; f++) {
         eval_bone(v, "center", f, pos, q);
+        eval_bone(vg, "グルーブ", f, gpos, q);
         most = fmax(most, fabs(pos[0]));
+        apart = fmax(apart, fabs(pos[0] - gpos[0]));
     }
-    PM_CHECK(most > 0.001 * info.leg_length);
+    PM_CHECK(vg && most > 0.001 * info.leg_length);
+    PM_CHECK_MSG(apart <= 2 * info.params.position_tolerance, "センター and グルーブ %g apart", apart);
+    pm_vmd_free(vg);
     /* the property key names the IK bones as the model spells them */
     PM_CHECK_EQ_INT(v->properties.ik_count, 2);
     PM_CHECK_STR(v->ik_names.items[0].data, "左足IK");
