@@ -167,6 +167,7 @@ typedef struct pmi_catwalk {
     const char *name[CW_BONES];
     pmi_dv pos[CW_BONES];
     bool pelvis_on_waist, pelvis_parents_upper;
+    pmi_dv hips_rel;       /* the hips' midpoint from the pelvis's pivot bone (zero without one) */
     double leg_len[2], reach[2];
     double ankle_y[2];     /* the ankles' standing height: where a flat foot puts them */
     double floor_y;        /* the floor the foot pivots stand on */
@@ -399,9 +400,7 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     o->pelvis = pelvis;
     /* the pelvis turns about the hips' midpoint: its pivot bone sits higher, so the sway takes back
      * the sideways shift the turn would give the hips */
-    int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
-    pmi_dv hips_rel = pmi_dv_sub(pmi_dv_scale(pmi_dv_add(c->pos[CG_HIP_L], c->pos[CG_HIP_R]), 0.5), c->pos[piv]);
-    double shift = c->idx[piv] != PM_NO_INDEX ? pmi_dq_rotate(pelvis, hips_rel).x - hips_rel.x : 0;
+    double shift = pmi_dq_rotate(pelvis, c->hips_rel).x - c->hips_rel.x;
     double hip_sway = c->sway * (sw + fsin(3 * ph) / 6) / (5.0 / 6.0); /* flattened sine: the hip holds out */
     double sway = hip_sway - shift;
     /* lowest just after heel strike (early double support), highest at mid stance */
@@ -453,6 +452,7 @@ static void eval_pose(const cw *c, double t, cw_pose *o) {
     pmi_dv cpos = pmi_dv_add(c->pos[CB_CENTER], (pmi_dv){p.x, bob, p.z});
     pmi_dv g_rel = pmi_dv_add(pmi_dv_sub(c->pos[CB_GROOVE], c->pos[CB_CENTER]), (pmi_dv){sway, 0, 0});
     pmi_dv gpos = pmi_dv_add(cpos, pmi_dq_rotate(rc, g_rel));
+    int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
     pmi_dv p_rel = pmi_dv_sub(c->pos[piv], c->pos[CB_GROOVE]);
     pmi_dv ppos = pmi_dv_add(gpos, pmi_dq_rotate(rc, p_rel));
     pmi_dq prot = pmi_dq_mul(rc, c->idx[piv] != PM_NO_INDEX ? pelvis : DQ_ID);
@@ -562,6 +562,9 @@ static pm_result resolve_model(cw *c, const pm_target_model *model, const pm_all
 
     /* structure */
     c->pelvis_on_waist = c->idx[CB_LOWER] == PM_NO_INDEX && c->idx[CB_WAIST] != PM_NO_INDEX;
+    const int piv = c->pelvis_on_waist ? CB_WAIST : CB_LOWER;
+    if (c->idx[piv] != PM_NO_INDEX)
+        c->hips_rel = pmi_dv_sub(pmi_dv_scale(pmi_dv_add(c->pos[CG_HIP_L], c->pos[CG_HIP_R]), 0.5), c->pos[piv]);
     c->pelvis_parents_upper = c->pelvis_on_waist;
     if (!c->pelvis_on_waist && c->idx[CB_LOWER] != PM_NO_INDEX && c->idx[CB_UPPER] != PM_NO_INDEX) {
         /* some models hang 上半身 below 下半身 */
