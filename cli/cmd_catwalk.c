@@ -116,23 +116,12 @@ int cmd_catwalk(int argc, char **argv) {
             flags.traverse = true;
         } else if (strcmp(a, "--uturn") == 0) {
             flags.u_turn = true;
-        } else if (strcmp(a, "--cadence") == 0) {
-            if (v && strcmp(v, "beat") == 0) flags.cadence = PM_CATWALK_CADENCE_BEAT;
-            else if (v && strcmp(v, "2beat") == 0) flags.cadence = PM_CATWALK_CADENCE_TWO_BEAT;
-            else return cli_fail("catwalk", "--cadence must be beat or 2beat"), 2;
-            set_cadence = true, i++;
-        } else if (strcmp(a, "--arms") == 0) {
-            if (v && strcmp(v, "swing") == 0) flags.arm_pose = PM_CATWALK_ARMS_SWING;
-            else if (v && strcmp(v, "posed") == 0) flags.arm_pose = PM_CATWALK_ARMS_POSED;
-            else return cli_fail("catwalk", "--arms must be swing or posed"), 2;
-            set_arms = true, i++;
-        } else if (strcmp(a, "--style") == 0) {
-            if (v && strcmp(v, "runway") == 0) flags.style = PM_CATWALK_STYLE_RUNWAY;
-            else if (v && strcmp(v, "feminine") == 0) flags.style = PM_CATWALK_STYLE_FEMININE;
-            else if (v && strcmp(v, "casual") == 0) flags.style = PM_CATWALK_STYLE_CASUAL;
-            else if (v && strcmp(v, "strut") == 0) flags.style = PM_CATWALK_STYLE_STRUT;
-            else return cli_fail("catwalk", "--style must be runway, feminine, casual or strut"), 2;
-            set_style = true, i++;
+        } else if (strcmp(a, "--cadence") == 0 || strcmp(a, "--arms") == 0 || strcmp(a, "--style") == 0) {
+            /* the core's choices and its message naming them */
+            const pmi_catwalk_field f = a[2] == 'c' ? PMI_CW_STEP_CADENCE : a[2] == 'a' ? PMI_CW_ARM_POSE : PMI_CW_STYLE;
+            pm_error e = {0};
+            if (pmi_catwalk_param_set(&flags, f, pmi_catwalk_choice(f, v), a, &e)) return cli_fail_error("catwalk", &e), 2;
+            *(f == PMI_CW_STEP_CADENCE ? &set_cadence : f == PMI_CW_ARM_POSE ? &set_arms : &set_style) = true, i++;
         } else if (strcmp(a, "--bpm") == 0 || strcmp(a, "--speed") == 0 || strcmp(a, "--distance") == 0 ||
                    strcmp(a, "--seed") == 0 || strcmp(a, "--tolerance") == 0 || strcmp(a, "--rotation-tolerance") == 0) {
             if (number_arg(a, v, &d)) return 2;

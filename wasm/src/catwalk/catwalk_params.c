@@ -136,13 +136,21 @@ enum { FIRST_OTHER = AMOUNT_COUNT + FLOAT_COUNT };
 _Static_assert((int)AMOUNT_COUNT == (int)PMI_CW_SPEED && (int)FIRST_OTHER == (int)PMI_CW_BPM &&
                    FIRST_OTHER + sizeof OTHER_NAMES / sizeof OTHER_NAMES[0] == (size_t)PMI_CW_FIELD_COUNT,
                "the catwalk's field list and its tables differ");
-/* The enums' choices after 0 (= default), as their JSON strings, NULL-terminated. */
-static const char *const CADENCES[] = {"beat", "2beat", NULL}, *const ARM_POSES[] = {"swing", "posed", NULL},
-                         *const STYLES[] = {"runway", "feminine", "casual", "strut", NULL};
+/* The enums' choices after 0 (= default), as their JSON strings, NULL after the last (room for four). */
+enum { MAX_CHOICES = 4 };
+static const char *const CADENCES[MAX_CHOICES + 1] = {"beat", "2beat"}, *const ARM_POSES[MAX_CHOICES + 1] = {"swing", "posed"},
+                         *const STYLES[MAX_CHOICES + 1] = {"runway", "feminine", "casual", "strut"};
 
 /* The choices of an enum field, or NULL. */
 static const char *const *choices_of(int f) {
     return f == PMI_CW_STEP_CADENCE ? CADENCES : f == PMI_CW_ARM_POSE ? ARM_POSES : f == PMI_CW_STYLE ? STYLES : NULL;
+}
+
+int pmi_catwalk_choice(pmi_catwalk_field field, const char *text) {
+    const char *const *c = choices_of((int)field);
+    for (int k = 0; c && text && k < MAX_CHOICES && c[k]; k++)
+        if (strcmp(text, c[k]) == 0) return k + 1;
+    return -1;
 }
 
 static const char *field_name(int f) {
@@ -182,14 +190,15 @@ pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, d
     case PMI_CW_ARM_POSE:
     case PMI_CW_STYLE: {
         /* value k >= 1 is choice k - 1 */
-        const char *const *choice = choices_of(f);
+        const char *const *c = choices_of(f);
         int n = 0;
-        while (choice[n]) n++;
+        while (n < MAX_CHOICES && c[n]) n++;
         if (!(v >= 0 && v <= n && v == floor(v)))
-            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "catwalk: %s must be %s", name,
-                            field == PMI_CW_STEP_CADENCE ? "\"beat\" or \"2beat\""
-                            : field == PMI_CW_ARM_POSE   ? "\"swing\" or \"posed\""
-                                                         : "\"runway\", \"feminine\", \"casual\" or \"strut\"");
+            return pmi_fail(err, PM_ERR_INVALID_ARGUMENT,
+                            n == 2   ? "catwalk: %s must be \"%s\" or \"%s\""
+                            : n == 3 ? "catwalk: %s must be \"%s\", \"%s\" or \"%s\""
+                                     : "catwalk: %s must be \"%s\", \"%s\", \"%s\" or \"%s\"",
+                            name, c[0], c[1], c[2], c[3]);
         if (field == PMI_CW_STEP_CADENCE) p->cadence = (pm_catwalk_cadence)v;
         else if (field == PMI_CW_ARM_POSE) p->arm_pose = (pm_catwalk_arm_pose)v;
         else p->style = (pm_catwalk_style)v;
@@ -261,10 +270,7 @@ static pm_result json_key(const cJSON *c, pm_catwalk_params *p, pm_error *err) {
     if (cJSON_IsNull(c)) return PM_OK;
     double v = -1; /* not a choice, not a flag: pmi_catwalk_param_set names what is expected */
     if (choices_of(f)) {
-        const char *s = cJSON_GetStringValue(c);
-        const char *const *choice = choices_of(f);
-        for (int k = 0; s && choice[k]; k++)
-            if (strcmp(s, choice[k]) == 0) v = k + 1;
+        v = pmi_catwalk_choice((pmi_catwalk_field)f, cJSON_GetStringValue(c));
     } else if (f == PMI_CW_TRAVERSE || f == PMI_CW_U_TURN) {
         if (cJSON_IsBool(c)) v = cJSON_IsTrue(c);
     } else {

@@ -24,8 +24,8 @@ void pmi_catwalk_report_json(cJSON *info_json, const pm_catwalk_info *info, bool
 /* The info JSON's table of pow(10, n), n = -32 .. 51 (0 outside): for the test that it is libm's. */
 double pmi_catwalk_pow10(int n);
 
-/* Fill every default, check for NaN/Inf and bad enums, clamp (catwalk_params.c, used by
- * pm_catwalk_generate). */
+/* Fill every default (the style's), check for NaN/Inf, amounts out of range and bad enums, clamp the
+ * floats (catwalk_params.c, used by pm_catwalk_generate). */
 pm_result pmi_catwalk_resolve_params(const pm_catwalk_params *in, pm_catwalk_params *out, pm_error *err);
 
 /* The parameters one by one, in the order of the ABI's parameter block (PM_ABI_LAYOUT_CATWALK_PARAM_BLOCK
@@ -41,12 +41,17 @@ typedef enum pmi_catwalk_field {
     PMI_CW_FIELD_COUNT
 } pmi_catwalk_field;
 
+/* An enum field's value for its JSON string (1 for the first choice), or -1 when the string is none of
+ * them (or the field is not an enum); pmi_catwalk_param_set then names the choices. */
+int pmi_catwalk_choice(pmi_catwalk_field field, const char *text);
+
 /* Set one parameter from a number: the one place where a given value is checked, for the JSON reader
- * and the ABI's parameter block alike. NaN/Inf: "catwalk: NAME is not a finite number"; an amount or a
- * float is stored as float (huge values saturate, and clamp later); an explicit 0 of a float whose
- * minimum is above 0 is that minimum (0 is "default" only when not given); bpm as given (0 = no music);
- * an enum must be one of its values (0 = default), a flag 0 or 1, seed a whole number in [0, 2^32).
- * `name` names the value in messages (NULL: the field's JSON name). */
+ * and the ABI's parameter block alike. NaN/Inf: "catwalk: NAME is not a finite number"; an amount must
+ * lie in its range ("catwalk: NAME must be in [lo, hi], got v"); a float is stored as float (huge values
+ * saturate, and clamp later); an explicit 0 of a float whose minimum is above 0 is that minimum (0 is
+ * "default" only when not given); bpm as given (0 = no music); an enum must be one of its values (0 =
+ * default), a flag 0 or 1, seed a whole number in [0, 2^32). `name` names the value in messages (NULL:
+ * the field's JSON name). */
 pm_result pmi_catwalk_param_set(pm_catwalk_params *p, pmi_catwalk_field field, double value, const char *name,
                                 pm_error *err);
 
