@@ -132,15 +132,6 @@ static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > 
 /* fmax/fmin without NaN handling, inlined (libm's are calls) */
 static inline double maxd(double a, double b) { return a > b ? a : b; }
 static inline double mind(double a, double b) { return a < b ? a : b; }
-static double smooth(double u) {
-    u = clampd(u, 0, 1);
-    return u * u * (3 - 2 * u);
-}
-/* minimum jerk 0 -> 1 */
-static double minjerk(double u) {
-    u = clampd(u, 0, 1);
-    return u * u * u * (10 + u * (-15 + 6 * u));
-}
 /* integral of smooth over [0, u], u in [0, 1] */
 static double smooth_int(double u) {
     u = clampd(u, 0, 1);
@@ -234,7 +225,7 @@ typedef struct cw_path {
 /* The speed profile of a traverse half: ramps of length r at both ends of the walk [0, W]. */
 static double trap(const cw *c, double h) {
     if (h <= 0 || h >= c->W) return 0;
-    return smooth(h / c->r) * smooth((c->W - h) / c->r);
+    return pmi_smooth(h / c->r) * pmi_smooth((c->W - h) / c->r);
 }
 static double trap_int(const cw *c, double h) {
     h = clampd(h, 0, c->W);
@@ -259,7 +250,7 @@ static cw_path path_at(const cw *c, double sigma) {
     p.v = c->S * trap(c, h);
     if (c->uturn) {
         p.psi = (j + 2 * cycles) * PM_PI;
-        if (h > c->W) p.psi += PM_PI * smooth((h - c->W) / c->tau);
+        if (h > c->W) p.psi += PM_PI * pmi_smooth((h - c->W) / c->tau);
     } else if (j == 1) {
         p.v = -p.v;
     }
@@ -293,7 +284,7 @@ static pmi_dv stance_target(const cw *c, const cw_step *st, double phi) {
 static double swing_bump(double s) {
     const double sp = 0.4;
     if (s <= 0 || s >= 1) return 0;
-    if (s < sp) return smooth(s / sp);
+    if (s < sp) return pmi_smooth(s / sp);
     double u = (s - sp) / (1 - sp);
     return 1 - u * u;
 }
@@ -317,7 +308,7 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
         const cw_step *nx = step_at(c, k + 2);
         double s = (t - (double)st->f_toeoff) / (double)(nx->f_strike - st->f_toeoff);
         pmi_dv a0 = stance_target(c, st, -st->to), a1 = stance_target(c, nx, nx->hs);
-        double h = minjerk(s);
+        double h = pmi_minjerk(s);
         pmi_dv p = pmi_dv_add(a0, pmi_dv_scale(pmi_dv_sub(a1, a0), h));
         p.y += c->lift * swing_bump(s);
         /* swing around the stance foot: keep the ankles `clearance` apart sideways at mid-swing */
@@ -332,7 +323,7 @@ static cw_foot foot_at(const cw *c, int side, double t, double sigma) {
             p = pmi_dv_add(p, pmi_dv_scale(e, sgn * b));
         }
         f.target = p;
-        phi = -st->to + (nx->hs + st->to) * smooth(s);
+        phi = -st->to + (nx->hs + st->to) * pmi_smooth(s);
         pmi_dq yaw_q = dq_y(st->yaw + (nx->yaw - st->yaw) * h), pitch = dq_x(phi);
         f.rot = pmi_dq_mul(yaw_q, pitch);
         return f;

@@ -1,8 +1,11 @@
 /* The living-motion primitives the lifelike layer is made of, shared with the generators of its layer
- * (idle): hashed random numbers that can be drawn in any order, smooth noise (optionally periodic),
- * easing curves and the breathing wave. Everything is a pure function of its arguments. */
+ * (idle): hashed random numbers that can be drawn in any order, smooth noise (optionally periodic)
+ * and the breathing wave; the easing curves are math/inline.h's. Everything is a pure function of its
+ * arguments. */
 #ifndef PROCMOTION_LIFELIKE_SIGNAL_H
 #define PROCMOTION_LIFELIKE_SIGNAL_H
+
+#include "math/inline.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -17,17 +20,6 @@ static inline uint32_t pmi_hash3(uint32_t a, uint32_t b, uint32_t c) {
 /* Uniform in [0, 1): draw `i` of stream `stream`. */
 static inline double pmi_uniform(uint32_t seed, uint32_t stream, int64_t i) {
     return (pmi_hash3(seed, stream, (uint32_t)i ^ (uint32_t)((uint64_t)i >> 32)) >> 8) * (1.0 / 16777216.0);
-}
-
-/* 0 -> 1 with zero velocity and acceleration at both ends (minimum jerk), u clamped to [0, 1]. */
-static inline double pmi_minjerk(double u) {
-    u = u < 0 ? 0 : u > 1 ? 1 : u;
-    return u * u * u * (10 + u * (-15 + 6 * u));
-}
-/* 0 -> 1 with zero velocity at both ends, u clamped to [0, 1]. */
-static inline double pmi_smooth(double u) {
-    u = u < 0 ? 0 : u > 1 ? 1 : u;
-    return u * u * (3 - 2 * u);
 }
 
 /* Smooth noise in [-1, 1]: random values at whole x, joined by minimum-jerk steps (continuous in value,

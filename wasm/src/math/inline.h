@@ -1,5 +1,5 @@
 /* The inline math every module shares: float vectors and quaternions, MMD Bezier curves, fmin/fmax,
- * and the double-precision vectors, quaternions and matrices that follow Babylon.js. */
+ * easing curves, and the double-precision vectors, quaternions and matrices that follow Babylon.js. */
 #ifndef PROCMOTION_MATH_INLINE_H
 #define PROCMOTION_MATH_INLINE_H
 
@@ -91,6 +91,17 @@ static inline double pmi_bezier_mmd(double x1, double x2, double y1, double y2, 
     double w[3];
     pmi_bezier_mmd_solve(x1, x2, x, w);
     return pmi_bezier_mmd_y(w, y1, y2);
+}
+
+/* 0 -> 1 with zero velocity and acceleration at both ends (minimum jerk), u clamped to [0, 1]. */
+static inline double pmi_minjerk(double u) {
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    return u * u * u * (10 + u * (-15 + 6 * u));
+}
+/* 0 -> 1 with zero velocity at both ends, u clamped to [0, 1]. */
+static inline double pmi_smooth(double u) {
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    return u * u * (3 - 2 * u);
 }
 
 /* A matrix's translation column as a vector (pm_mat4_get_translation's, inline). */

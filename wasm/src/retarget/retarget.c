@@ -531,7 +531,7 @@ static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact
                 next[0] = m[0] / (y - x) - ft->fk[s][0][x], next[1] = fmax(ground, low) - ft->fk[s][1][x], next[2] = m[1] / (y - x) - ft->fk[s][2][x];
             }
             for (uint32_t g = f; g < e; g++) {
-                double u = (double)(g - f + 1) / (double)(e - f + 1), w = u * u * (3 - 2 * u);
+                double u = (double)(g - f + 1) / (double)(e - f + 1), w = pmi_smooth(u);
                 for (int k = 0; k < 3; k += 2) {
                     double off = have_prev && have_next ? prev[k] + (next[k] - prev[k]) * w : have_prev ? prev[k] : have_next ? next[k] : 0;
                     plan[3 * g + k] = (float)(ft->fk[s][k][g] + off);
@@ -539,7 +539,7 @@ static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact
                 /* the height: the source's, the stances' offsets fading within a few frames of them (a foot
                    that lifts, lifts at once, not gliding on the ground) */
                 const double a = fmin(1, (double)(g - f + 1) / LIFT_FRAMES), b = fmin(1, (double)(e - g) / LIFT_FRAMES);
-                const double off = (have_prev ? prev[1] * (1 - a * a * (3 - 2 * a)) : 0) + (have_next ? next[1] * (1 - b * b * (3 - 2 * b)) : 0);
+                const double off = (have_prev ? prev[1] * (1 - pmi_smooth(a)) : 0) + (have_next ? next[1] * (1 - pmi_smooth(b)) : 0);
                 plan[3 * g + 1] = (float)fmax(ground, ft->fk[s][1][g] + off);
             }
         }
