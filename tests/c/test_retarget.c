@@ -46,8 +46,8 @@ static angle_diff compare(const unsigned char *src, size_t src_size, uint32_t an
     return d;
 }
 
-/* Real figures (a real model, the mannequin, the zoo's models made from real ones). The zoo's stress
- * models (a knee 31 degrees in front of the leg's line, PMD heads) hold a looser bound. */
+/* Real figures (a real model, the mannequin, the zoo's models made from real ones), reported apart from
+ * the zoo's stress models (a knee 31 degrees in front of the leg's line, PMD heads). */
 static bool real_model(const pm_zoo_entry *m) {
     return strcmp(m->kind, "zoo") != 0 || strncmp(m->id, "real", 4) == 0 || strcmp(m->id, "unity") == 0;
 }
@@ -103,8 +103,7 @@ PM_TEST(real_motion_plays_on_every_model_as_on_its_source) {
                "below the ground %.4f, plan %.4f, hands %.3f units clear of the source's depth; %u hand frames touching "
                "the body, the model's within %.4f of the touch\n",
                sources[s].path, sources[s].animation, mean_real, worst_real, mean_all, worst_all, slide, pen, plan, hands, touching, touch_gap);
-        PM_CHECK(mean_real <= 0.1 && worst_real <= 0.25);
-        PM_CHECK(mean_all <= 0.12 && worst_all <= 0.25);
+        PM_CHECK(mean_all <= 0.1 && worst_all <= 0.25);
         PM_CHECK(slide <= 0.005 && pen <= 0.005 && plan <= 0.01);
         PM_CHECK(hands >= -0.03 && touch_gap <= 0.03);
         pm_humanoid_motion_free(m);

@@ -854,6 +854,24 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         }
     }
 
+    /* the hips' height: where the model's own legs, turned as the source's, stand the lower foot at the
+       source's height (a knee that rests bent then bends as much more as the source's, instead of as
+       much as the source's scaled height implies); the lower foot is weighed softly so the hips do
+       not jump when the feet change */
+    for (uint32_t f = 0; f < ns; f++) {
+        const double low = fmin(ft.src[0][1][f], ft.src[1][1][f]), soft = 0.02 * rig->leg_length;
+        double sum = 0, wsum = 0;
+        for (int s = 0; s < 2; s++) {
+            const double w = exp(-(ft.src[s][1][f] - low) / soft);
+            sum += w * (rig->legs[s].ankle_height + ft.src[s][1][f] - ft.fk[s][1][f]), wsum += w;
+        }
+        /* only while standing: a body kneeling, sitting or lying keeps the source's height */
+        const double stand = (0.5 * (ft.hip[0][1][f] + ft.hip[1][1][f]) - low - model_ankle_y) / rig->leg_length;
+        const double lift = pmi_smooth((stand - 0.55) / 0.2) * sum / wsum;
+        centre_p[1][f] += lift;
+        for (int s = 0; s < 2; s++) ft.fk[s][1][f] += lift, ft.hip[s][1][f] += lift;
+    }
+
     /* the feet: planted through the source's stances by the leg IK, the hips lowered where a plan is
        out of the leg's reach */
     bool land = true;
