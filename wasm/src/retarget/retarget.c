@@ -345,7 +345,7 @@ static pmi_dv joint_mid(const pm_mat4 *world, uint32_t a, uint32_t b) {
 
 /* The line from the hips to the shoulders as the source's: a spine proportioned otherwise (a long 上半身
  * under a short 上半身2, where the source bends low in the back, or a model with one spine bone) puts the
- * shoulders elsewhere. 上半身 is turned so the shoulders' midpoint lies on the source's line, at most 30
+ * shoulders elsewhere. 上半身 is turned so the shoulders' midpoint lies on the source's line, at most 60
  * degrees; the keyed bones on it (上半身2, or the shoulders and the neck) keep their world turns. */
 static pm_result aim_torso(const converter *c, const pm_skeleton *model, const pm_rig_roles *sr, const pm_rig_roles *tr,
                            const pm_mat4 *world, const carried *bones, uint32_t nb, pm_pose_workspace *ws, pm_pose *pose,
@@ -357,9 +357,20 @@ static pm_result aim_torso(const converter *c, const pm_skeleton *model, const p
     const pmi_dv p0 = joint_mid(pose->world, tr->bone[PM_RIG_LEFT_LEG], tr->bone[PM_RIG_RIGHT_LEG]);
     const pmi_dv sh = joint_mid(pose->world, tr->bone[PM_RIG_LEFT_ARM], tr->bone[PM_RIG_RIGHT_ARM]);
     const pmi_dv p1 = pmi_mat_translation(pose->world[ub].m);
-    /* the shoulders turn with 上半身 about its joint: on the sphere of radius |v| about p1, nearest where
-       they are, on the line p0 + t d */
-    const pmi_dv v = pmi_dv_sub(sh, p1), rel = pmi_dv_sub(p0, p1);
+    /* what 上半身 carries round: a keyed bone on it above an arm (上半身2, or a shoulder) keeps its world
+       turn below, so only that bone's joint moves; an arm with none moves whole */
+    pmi_dv carried_end = pmi_dv_make(0, 0, 0);
+    for (int s = 0; s < 2; s++) {
+        const uint32_t arm = tr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ARM, s)];
+        uint32_t top = arm;
+        for (uint32_t b = arm, guard = 0; b != PM_NO_INDEX && b != ub && guard < model->bone_count; b = model->bones[b].parent, guard++)
+            for (uint32_t i = 0; i < nb; i++)
+                if (bones[i].bone == b && model->bones[b].parent == ub) top = b;
+        carried_end = pmi_dv_add(carried_end, pmi_dv_scale(pmi_mat_translation(pose->world[top].m), 0.5));
+    }
+    /* so the shoulders move on the sphere of radius |v| about centre, nearest where they are, on the
+       line p0 + t d */
+    const pmi_dv v = pmi_dv_sub(carried_end, p1), centre = pmi_dv_sub(sh, v), rel = pmi_dv_sub(p0, centre);
     const double b = pmi_dv_dot(d, rel), disc = b * b - (pmi_dv_dot(rel, rel) - pmi_dv_dot(v, v));
     double t = -b;
     if (disc > 0) {
@@ -367,11 +378,11 @@ static pm_result aim_torso(const converter *c, const pm_skeleton *model, const p
         const pmi_dv x1 = pmi_dv_add(p0, pmi_dv_scale(d, t1)), x2 = pmi_dv_add(p0, pmi_dv_scale(d, t2));
         t = pmi_dv_len(pmi_dv_sub(x1, sh)) <= pmi_dv_len(pmi_dv_sub(x2, sh)) ? t1 : t2;
     }
-    const pmi_dv to = pmi_dv_sub(pmi_dv_add(p0, pmi_dv_scale(d, t)), p1);
+    const pmi_dv to = pmi_dv_sub(pmi_dv_add(p0, pmi_dv_scale(d, t)), centre);
     if (!(pmi_dv_len(v) > 1e-9 && pmi_dv_len(to) > 1e-9)) return PM_OK;
     pmi_dq turn = pmi_dq_arc(pmi_dv_normalize(v), pmi_dv_normalize(to));
-    const double limit = cos(15 * DEG); /* the w of a 30-degree turn (pmi_dq_arc's w is never negative) */
-    if (turn.w < limit) { /* at most 30 degrees, about the same axis */
+    const double limit = cos(30 * DEG); /* the w of a 60-degree turn (pmi_dq_arc's w is never negative) */
+    if (turn.w < limit) { /* at most 60 degrees, about the same axis */
         const double k = sqrt(1 - limit * limit) / sqrt(fmax(1e-24, 1 - turn.w * turn.w));
         turn = (pmi_dq){turn.x * k, turn.y * k, turn.z * k, limit};
     }
