@@ -514,10 +514,10 @@ static uint32_t find_stances(const feet *ft, int s, uint32_t ns, double L, uint8
     return stances;
 }
 
-/* The ankle's plan from a path (fk: FK's across, the source's height above its floor scaled up): held
- * still through each stance (where the path is on average, at its lowest height and never below the
- * ground), and in the swings the path carried by an offset that blends from one stance's to the next's
- * (across; the height's fades within LIFT_FRAMES of a stance). */
+/* The ankle's plan from a path (fk: the ankle as FK puts it, its height the source's where the body
+ * does not stand): held still through each stance (where the path is on average, at the source foot's
+ * lowest height and never below the ground), and in the swings the path carried by an offset that blends
+ * from one stance's to the next's (across; the height's fades within LIFT_FRAMES of a stance). */
 #define LIFT_FRAMES 4.0
 
 static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact, double ground, float *plan) {
@@ -528,7 +528,7 @@ static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact
         while (e < ns && (contact[e] != 0) == (contact[f] != 0)) e++;
         if (contact[f]) {
             double m[2] = {0, 0}, low = INFINITY;
-            for (uint32_t g = f; g < e; g++) m[0] += ft->fk[s][0][g], m[1] += ft->fk[s][2][g], low = fmin(low, ft->fk[s][1][g]);
+            for (uint32_t g = f; g < e; g++) m[0] += ft->fk[s][0][g], m[1] += ft->fk[s][2][g], low = fmin(low, ground + ft->src[s][1][g]);
             for (uint32_t g = f; g < e; g++)
                 plan[3 * g] = (float)(m[0] / (e - f)), plan[3 * g + 1] = (float)fmax(ground, low), plan[3 * g + 2] = (float)(m[1] / (e - f));
         } else {
@@ -538,7 +538,7 @@ static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact
                 uint32_t x = e, y = e;
                 while (y < ns && contact[y]) y++;
                 double m[2] = {0, 0}, low = INFINITY;
-                for (uint32_t g = x; g < y; g++) m[0] += ft->fk[s][0][g], m[1] += ft->fk[s][2][g], low = fmin(low, ft->fk[s][1][g]);
+                for (uint32_t g = x; g < y; g++) m[0] += ft->fk[s][0][g], m[1] += ft->fk[s][2][g], low = fmin(low, ground + ft->src[s][1][g]);
                 next[0] = m[0] / (y - x) - ft->fk[s][0][x], next[1] = fmax(ground, low) - ft->fk[s][1][x], next[2] = m[1] / (y - x) - ft->fk[s][2][x];
             }
             for (uint32_t g = f; g < e; g++) {
@@ -878,9 +878,15 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         }
         /* only while standing: a body kneeling, sitting or lying keeps the source's height */
         const double stand = (0.5 * (ft.hip[0][1][f] + ft.hip[1][1][f]) - low - model_ankle_y) / rig->leg_length;
-        const double lift = pmi_smooth((stand - 0.55) / 0.2) * sum / wsum;
+        const double standing = pmi_smooth((stand - 0.55) / 0.2), lift = standing * sum / wsum;
         centre_p[1][f] += lift;
-        for (int s = 0; s < 2; s++) ft.fk[s][1][f] += lift, ft.hip[s][1][f] += lift;
+        /* a foot's path: its height as FK puts it (the leg turned as the source's) while the body stands
+           or the foot is well off the floor (a kick, a handstand), else the source's */
+        for (int s = 0; s < 2; s++) {
+            const double src_y = rig->legs[s].ankle_height + ft.src[s][1][f];
+            const double w = fmax(standing, pmi_smooth((ft.src[s][1][f] / rig->leg_length - 0.15) / 0.15));
+            ft.fk[s][1][f] = src_y + w * (ft.fk[s][1][f] + lift - src_y), ft.hip[s][1][f] += lift;
+        }
     }
 
     /* the feet: planted through the source's stances by the leg IK, the hips lowered where a plan is
@@ -904,7 +910,6 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         double reach[2];
         for (int s = 0; s < 2; s++) {
             rep->stances[s] = find_stances(&ft, s, ns, rig->leg_length, contact + (size_t)s * ns);
-            for (uint32_t f = 0; f < ns; f++) ft.fk[s][1][f] = rig->legs[s].ankle_height + ft.src[s][1][f];
             plan_foot(&ft, s, ns, contact + (size_t)s * ns, rig->legs[s].ankle_height, plan + (size_t)s * 3 * ns);
             float *rot = plan + (size_t)6 * ns + (size_t)s * 4 * ns;
             for (size_t i = 0; i < 4 * (size_t)ns; i++) rot[i] = (float)ft.rot[s][i];
