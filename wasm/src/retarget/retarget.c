@@ -4,6 +4,7 @@
 
 #include "common/internal.h"
 #include "common/json.h"
+#include "fdlibm/fdlibm.h"
 #include "landing/report_json.h"
 #include "keyfit/keyfit.h"
 #include "math/inline.h"
@@ -873,7 +874,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
         const double low = fmin(ft.src[0][1][f], ft.src[1][1][f]), soft = 0.02 * rig->leg_length;
         double sum = 0, wsum = 0;
         for (int s = 0; s < 2; s++) {
-            const double w = exp(-(ft.src[s][1][f] - low) / soft);
+            const double w = pmi_exp(-(ft.src[s][1][f] - low) / soft);
             sum += w * (rig->legs[s].ankle_height + ft.src[s][1][f] - ft.fk[s][1][f]), wsum += w;
         }
         /* only while standing: a body kneeling, sitting or lying keeps the source's height */
