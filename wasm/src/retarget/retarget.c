@@ -870,7 +870,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
        source's height (a knee that rests bent then bends as much more as the source's, instead of as
        much as the source's scaled height implies); the lower foot is weighed softly so the hips do
        not jump when the feet change */
-    for (uint32_t f = 0; f < ns; f++) {
+    for (uint32_t f = 0; f < ns && rig->leg_length > 1e-6f; f++) {
         const double low = fmin(ft.src[0][1][f], ft.src[1][1][f]), soft = 0.02 * rig->leg_length;
         double sum = 0, wsum = 0;
         for (int s = 0; s < 2; s++) {
