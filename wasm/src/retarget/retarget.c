@@ -548,7 +548,7 @@ static void plan_foot(const feet *ft, int s, uint32_t ns, const uint8_t *contact
                     double off = have_prev && have_next ? prev[k] + (next[k] - prev[k]) * w : have_prev ? prev[k] : have_next ? next[k] : 0;
                     plan[3 * g + k] = (float)(ft->fk[s][k][g] + off);
                 }
-                /* the height: the source's, the stances' offsets fading within a few frames of them (a foot
+                /* the height: the path's, the stances' offsets fading within a few frames of them (a foot
                    that lifts, lifts at once, not gliding on the ground) */
                 const double a = fmin(1, (double)(g - f + 1) / LIFT_FRAMES), b = fmin(1, (double)(e - g) / LIFT_FRAMES);
                 const double off = (have_prev ? prev[1] * (1 - pmi_smooth(a)) : 0) + (have_next ? next[1] * (1 - pmi_smooth(b)) : 0);
