@@ -1138,11 +1138,7 @@ pm_result pmi_catwalk_generate(const pm_catwalk_params *params, const pm_target_
         if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &fr, err))) goto done;
         max_pos = maxd(max_pos, fr.max_pos_error);
         max_rot = maxd(max_rot, fr.max_rot_error);
-        for (uint32_t j = 0; j < fr.count; j++) {
-            uint8_t ip[64];
-            pm_vmd_interp_pack(keys[j].curve, ip);
-            if ((r = pm_vmd_add_bone_key(vmd, c.name[t->bone], keys[j].frame, keys[j].pos, keys[j].rot, ip, err))) goto done;
-        }
+        if ((r = pmi_keyfit_add_keys(vmd, c.name[t->bone], keys, fr.count, err))) goto done;
         info->key_count += fr.count;
         info->used[info->used_count++] = c.name[t->bone];
     }

@@ -134,14 +134,7 @@ static pm_result fit_and_write(bake *b, const pm_groove_bake_options *o, pm_groo
         pmi_keyfit_result res;
         pm_result r = pmi_keyfit_track_fit(b->fit, &kt, b->keys, &res, err);
         if (r != PM_OK) return r;
-        const char *name = b->sk->bones[tr->bone].name.data;
-        for (uint32_t k = 0; k < res.count; k++) {
-            uint8_t interp[PM_VMD_INTERP_SIZE];
-            pm_vmd_interp_pack((const uint8_t(*)[4])b->keys[k].curve, interp);
-            if ((r = pm_vmd_add_bone_key(b->out, name, b->keys[k].frame, b->keys[k].pos, b->keys[k].rot, interp, err)) !=
-                PM_OK)
-                return r;
-        }
+        if ((r = pmi_keyfit_add_keys(b->out, b->sk->bones[tr->bone].name.data, b->keys, res.count, err)) != PM_OK) return r;
         rep->key_count += res.count;
         if (res.max_pos_error > rep->max_position_error) rep->max_position_error = res.max_pos_error;
         double deg = res.max_rot_error * (180.0 / PM_PI);

@@ -742,11 +742,7 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
         if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &fr, err))) goto done;
         info->max_position_error = fmax(info->max_position_error, fr.max_pos_error);
         info->max_rotation_error = fmax(info->max_rotation_error, fr.max_rot_error / DEG);
-        for (uint32_t j = 0; j < fr.count; j++) {
-            uint8_t ip[PM_VMD_INTERP_SIZE];
-            pm_vmd_interp_pack(keys[j].curve, ip);
-            if ((r = pm_vmd_add_bone_key(vmd, g->name[t->bone], keys[j].frame, keys[j].pos, keys[j].rot, ip, err))) goto done;
-        }
+        if ((r = pmi_keyfit_add_keys(vmd, g->name[t->bone], keys, fr.count, err))) goto done;
         info->used[info->used_count++] = g->name[t->bone];
     }
     for (int s = 0; s < 2 && land; s++) info->used[info->used_count++] = g->name[IB_LEG_IK_L + s];

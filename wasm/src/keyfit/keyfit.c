@@ -437,3 +437,13 @@ pm_result pmi_keyfit_track_fit(pmi_keyfit *k, const pmi_keyfit_track *t, pmi_key
     result->count = n;
     return PM_OK;
 }
+
+pm_result pmi_keyfit_add_keys(pm_vmd *vmd, const char *name, const pmi_keyfit_key *keys, uint32_t count, pm_error *err) {
+    for (uint32_t k = 0; k < count; k++) {
+        uint8_t interp[PM_VMD_INTERP_SIZE];
+        pm_vmd_interp_pack((const uint8_t(*)[4])keys[k].curve, interp);
+        pm_result r = pm_vmd_add_bone_key(vmd, name, keys[k].frame, keys[k].pos, keys[k].rot, interp, err);
+        if (r != PM_OK) return r;
+    }
+    return PM_OK;
+}

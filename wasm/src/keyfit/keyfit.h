@@ -24,6 +24,7 @@
 
 #include "common/internal.h"
 #include "math/inline.h"
+#include "procmotion/vmd.h"
 
 typedef struct pmi_keyfit_track {
     uint32_t frames;       /* last frame; samples cover 0 .. frames * per_frame */
@@ -67,6 +68,9 @@ void pmi_keyfit_free(pmi_keyfit *k);
 /* keys must hold track->frames + 1 entries; the track must match the context's frames / per_frame. */
 pm_result pmi_keyfit_track_fit(pmi_keyfit *k, const pmi_keyfit_track *track, pmi_keyfit_key *keys,
                                pmi_keyfit_result *result, pm_error *err);
+
+/* Add `count` fitted keys to vmd as bone `name`'s keys (their curves packed as VMD interpolation). */
+pm_result pmi_keyfit_add_keys(pm_vmd *vmd, const char *name, const pmi_keyfit_key *keys, uint32_t count, pm_error *err);
 
 /* The curve as babylon-mmd evaluates it (to 1e-12 rather than its 1e-5): progress x -> Y. */
 double pmi_keyfit_bezier(const uint8_t c[4], double x);

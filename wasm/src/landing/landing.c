@@ -317,14 +317,9 @@ static bool knee_allowed(const leg *g, double alpha) {
 
 static pm_result add_keys(pm_vmd *vmd, const char *name, const pmi_keyfit_key *keys, uint32_t count, uint32_t *written,
                           pm_error *err) {
-    for (uint32_t k = 0; k < count; k++) {
-        uint8_t interp[PM_VMD_INTERP_SIZE];
-        pm_vmd_interp_pack((const uint8_t(*)[4])keys[k].curve, interp);
-        pm_result r = pm_vmd_add_bone_key(vmd, name, keys[k].frame, keys[k].pos, keys[k].rot, interp, err);
-        if (r != PM_OK) return r;
-    }
-    *written += count;
-    return PM_OK;
+    pm_result r = pmi_keyfit_add_keys(vmd, name, keys, count, err);
+    if (r == PM_OK) *written += count;
+    return r;
 }
 
 /* ---- measuring ---------------------------------------------------------------------------------- */

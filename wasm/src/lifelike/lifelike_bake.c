@@ -161,11 +161,7 @@ pm_result pm_lifelike_bake(const pm_vmd *base, const pm_target_model *model, con
         kt.rot_tol = 0.05 * (PM_PI / 180.0);
         pmi_keyfit_result res;
         if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &res, err)) != PM_OK) break;
-        for (uint32_t k = 0; k < res.count && r == PM_OK; k++) {
-            uint8_t ip[PM_VMD_INTERP_SIZE];
-            pm_vmd_interp_pack((const uint8_t(*)[4])keys[k].curve, ip);
-            r = pm_vmd_add_bone_key(vmd, l->info.bone_name[c], keys[k].frame, keys[k].pos, keys[k].rot, ip, err);
-        }
+        r = pmi_keyfit_add_keys(vmd, l->info.bone_name[c], keys, res.count, err);
         rep.keyed_bones++;
         rep.bone_keys += res.count;
         if (res.max_rot_error * (180.0 / PM_PI) > rep.max_rotation_error) rep.max_rotation_error = res.max_rot_error * (180.0 / PM_PI);

@@ -418,12 +418,7 @@ static pm_result add_track(const keyer *k, pm_vmd *vmd, const char *name, const 
     if (r) return r;
     rep->max_position_error = fmax(rep->max_position_error, fr.max_pos_error);
     rep->max_rotation_error = fmax(rep->max_rotation_error, fr.max_rot_error / DEG);
-    for (uint32_t j = 0; j < fr.count && r == PM_OK; j++) {
-        uint8_t ip[PM_VMD_INTERP_SIZE];
-        pm_vmd_interp_pack(k->keys[j].curve, ip);
-        r = pm_vmd_add_bone_key(vmd, name, k->keys[j].frame, k->keys[j].pos, k->keys[j].rot, ip, err);
-    }
-    return r;
+    return pmi_keyfit_add_keys(vmd, name, k->keys, fr.count, err);
 }
 
 /* The hands once more, on the motion as MMD plays it after the landing (the legs by IK, the hips lowered:

@@ -324,11 +324,7 @@ pm_result pm_transition_bake(const pm_vmd *from, const pm_vmd *to, const pm_skel
                                0.05 * DEG, 0};
         pmi_keyfit_result fr;
         if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &fr, err)) != PM_OK) break;
-        for (uint32_t j = 0; j < fr.count && r == PM_OK; j++) {
-            uint8_t ip[PM_VMD_INTERP_SIZE];
-            pm_vmd_interp_pack(keys[j].curve, ip);
-            r = pm_vmd_add_bone_key(vmd, sk->bones[b].name.data, keys[j].frame, keys[j].pos, keys[j].rot, ip, err);
-        }
+        r = pmi_keyfit_add_keys(vmd, sk->bones[b].name.data, keys, fr.count, err);
         rep.keyed_bones++;
     }
     pmi_free(a, ch);
