@@ -103,6 +103,14 @@ test('the core carries the unlanded catwalk only: the closing step (the mannequi
     assert.ok(motion.has(name), `${name} is motion's`);
 });
 
+test('no module links libc\'s exp, log, log2 or pow: fdlibm\'s give the same bits on every target, without musl\'s tables', () => {
+  const tabled = new Set(['exp', 'exp2', 'expf', 'exp2f', 'log', 'logf', 'log2', 'log2f', 'pow', 'powf']);
+  for (const m of Object.keys(report().modules)) {
+    const found = functionsOf(m).filter((f) => tabled.has(f.name) && f.source.startsWith('libc')).map((f) => f.name);
+    assert.deepEqual(found, [], `the ${m} module links libc's ${found.join(', ')}: call pmi_exp, pmi_log, pmi_log2 or pmi_pow (fdlibm/fdlibm.h)`);
+  }
+});
+
 test('procmotion-wasi.wasm instantiates with an empty import object and exports exactly the table', async () => {
   assert.ok(existsSync(WASI), `${WASI} missing: run bash build-scripts/build.sh wasi`);
   const bytes = readFileSync(WASI);

@@ -3,6 +3,7 @@
 #include "procmotion/scoring.h"
 
 #include "common/internal.h"
+#include "fdlibm/fdlibm.h"
 
 #include <math.h>
 
@@ -144,7 +145,8 @@ static float part_cost(const feat *a, const feat *b, int part) {
     return 0.5f * (n > 0 ? sum / n : 0) + 0.5f * ang;
 }
 
-static double similarity(double c) { return 100.0 * expf((float)(-c / SIGMA)); }
+/* fdlibm's exp of the float argument, rounded to float: expf's value without musl's table */
+static double similarity(double c) { return 100.0 * (float)pmi_exp((float)(-c / SIGMA)); }
 
 /* ---- banded subsequence DTW ------------------------------------------------------------------------ */
 
