@@ -183,13 +183,15 @@ for (let k = 0; k < MODULES.length; k++) {
 
 // A feature module calls another module's functions through an import (and a table slot), which engines
 // neither inline nor call as fast as their own. The small computational leaves it calls (the core's vector
-// maths, libc's memcpy/memset/string compares, libm's sin/cos/...) get a copy of their own in it.
+// maths, libc's memcpy/memset/string compares, libm's sin/cos/..., fdlibm's exp and logs, which read no
+// data) get a copy of their own in it: a shared leaf must not make one feature module load another.
 const CLONE_LIMIT = 1024; // bytes of code
 const LIBC_LEAVES = /^(mem|str|sinf?$|cosf?$|tanf?$|asinf?$|acosf?$|atan2?f?$|l?l?roundf?$|floorf?$|ceilf?$|__sin|__cos|__tan|__rem_pio2f?$|R$)/;
 const clonable = (name) => {
   const id = identity(fullIds)(name);
   const src = id.includes(':') ? id.slice(0, id.lastIndexOf(':')) : '';
   return /\(math\.c\.o\)$/.test(src) || /\/abi_common\.c\.o$/.test(src) || /\/libc\.a\(qsort\.o\)$/.test(src) ||
+    (/\(fdlibm\.c\.o\)$/.test(src) && /^pmi_(exp|log|log2)$/.test(baseName(name))) ||
     (/\/libc\.a\(/.test(src) && LIBC_LEAVES.test(baseName(name)));
 };
 const report = {};
