@@ -4,7 +4,6 @@
 
 #include "common/internal.h"
 #include "common/json.h"
-#include "fdlibm/fdlibm.h"
 #include "landing/report_json.h"
 #include "keyfit/keyfit.h"
 #include "math/inline.h"
@@ -863,13 +862,13 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
 
     /* the hips' height: where the model's own legs, turned as the source's, stand the lower foot at the
        source's height (a knee that rests bent then bends as much more as the source's, instead of as
-       much as the source's scaled height implies); the lower foot is weighed softly so the hips do
-       not jump when the feet change */
+       much as the source's scaled height implies); the feet are weighed by how near the lower one's
+       height they are (none past 0.04 L above it), so the hips do not jump when the feet change */
     for (uint32_t f = 0; f < ns && rig->leg_length > 1e-6f; f++) {
         const double low = fmin(ft.src[0][1][f], ft.src[1][1][f]), soft = 0.02 * rig->leg_length;
         double sum = 0, wsum = 0;
         for (int s = 0; s < 2; s++) {
-            const double w = pmi_exp(-(ft.src[s][1][f] - low) / soft);
+            const double w = 1 - pmi_smooth((ft.src[s][1][f] - low) / (2 * soft));
             sum += w * (rig->legs[s].ankle_height + ft.src[s][1][f] - ft.fk[s][1][f]), wsum += w;
         }
         /* only while standing: a body kneeling, sitting or lying keeps the source's height */
