@@ -672,6 +672,19 @@ PM_TEST(mediapipe33_json_is_validated_and_normalised) {
     PM_CHECK_OK(pm_kp_from_data((const uint8_t *)doc, strlen(doc), PM_KP_FORMAT_JSON, NULL, &j, &err), &err);
     pm_kp_free(j);
     free(doc);
+    /* with fps, a frame without a timestamp comes at its index's time: not before a later timestamp */
+    doc = json_doc(s, 3, NULL, true);
+    char *second = strstr(strstr(doc, "{\"points\"") + 1, "{\"points\"") + 1; /* frame 1, after its '{' */
+    const char *late = "\"timestamp\":83,";
+    char *patched = malloc(strlen(doc) + strlen(late) + 1);
+    memcpy(patched, doc, (size_t)(second - doc));
+    strcpy(patched + (second - doc), late);
+    strcat(patched, second);
+    PM_CHECK(pm_kp_from_data((const uint8_t *)patched, strlen(patched), PM_KP_FORMAT_JSON, NULL, &j, &err) != PM_OK);
+    PM_CHECK_MSG(strstr(err.message, "frames[2] has no timestamp; at 30 fps it would be at 66.6667 ms, before the frame before it (83 ms)") != NULL,
+                 "'%s'", err.message);
+    free(patched);
+    free(doc);
     pm_kp_free(s);
 }
 

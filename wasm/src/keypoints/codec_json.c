@@ -247,6 +247,9 @@ pm_result pmi_kp_from_json(const uint8_t *data, size_t size, const pm_kp_options
         if (ts || fps <= 0) r = pmi_json_number(&fat, "timestamp", ts, f ? raw.timestamp_ms[f - 1] : 0, DBL_MAX,
                                                 fps > 0 ? " (milliseconds, not going back)" : " (milliseconds; the file has no fps)", &t);
         else t = f * 1000.0 / fps;
+        if (r == PM_OK && f && t < raw.timestamp_ms[f - 1])
+            r = pmi_fail(err, PM_ERR_BAD_FORMAT, "keypoints: %s has no timestamp; at %g fps it would be at %g ms, before the frame before it (%g ms)",
+                         path, fps, t, raw.timestamp_ms[f - 1]);
         if (r) break;
         raw.timestamp_ms[f] = t;
         float *xyz = raw.pos + (size_t)f * PM_KP_POINT_COUNT * 3;
