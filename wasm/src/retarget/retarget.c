@@ -347,9 +347,20 @@ static pmi_dv joint_mid(const pm_mat4 *world, uint32_t a, uint32_t b) {
  * under a short 上半身2, where the source bends low in the back, or a model with one spine bone) puts the
  * shoulders elsewhere. 上半身 is turned so the shoulders' midpoint lies on the source's line, at most 60
  * degrees; the keyed bones on it (上半身2, or the shoulders and the neck) keep their world turns. */
+/* What 上半身 carries round on the way to an arm: the keyed bone on it above the arm (上半身2, or a
+ * shoulder) keeps its world turn below, so only that bone's joint moves; an arm with none moves whole. */
+static uint32_t torso_end(const pm_skeleton *model, uint32_t ub, const carried *bones, uint32_t nb, uint32_t arm) {
+    uint32_t b = arm;
+    for (uint32_t guard = 0; b != PM_NO_INDEX && model->bones[b].parent != ub && guard < model->bone_count; guard++)
+        b = model->bones[b].parent;
+    for (uint32_t i = 0; b != PM_NO_INDEX && i < nb; i++)
+        if (bones[i].bone == b) return b;
+    return arm;
+}
+
 static pm_result aim_torso(const converter *c, const pm_skeleton *model, const pm_rig_roles *sr, const pm_rig_roles *tr,
-                           const pm_mat4 *world, const carried *bones, uint32_t nb, pm_pose_workspace *ws, pm_pose *pose,
-                           const pm_pose_options *po, pm_error *err) {
+                           const pm_mat4 *world, const carried *bones, uint32_t nb, const uint32_t ends[2],
+                           pm_pose_workspace *ws, pm_pose *pose, const pm_pose_options *po, pm_error *err) {
     const uint32_t ub = tr->bone[PM_RIG_UPPER_BODY];
     const pmi_dv sp = to_model(c, joint_mid(world, sr->bone[PM_RIG_LEFT_LEG], sr->bone[PM_RIG_RIGHT_LEG]));
     const pmi_dv ss = to_model(c, joint_mid(world, sr->bone[PM_RIG_LEFT_ARM], sr->bone[PM_RIG_RIGHT_ARM]));
@@ -357,19 +368,9 @@ static pm_result aim_torso(const converter *c, const pm_skeleton *model, const p
     const pmi_dv p0 = joint_mid(pose->world, tr->bone[PM_RIG_LEFT_LEG], tr->bone[PM_RIG_RIGHT_LEG]);
     const pmi_dv sh = joint_mid(pose->world, tr->bone[PM_RIG_LEFT_ARM], tr->bone[PM_RIG_RIGHT_ARM]);
     const pmi_dv p1 = pmi_mat_translation(pose->world[ub].m);
-    /* what 上半身 carries round: a keyed bone on it above an arm (上半身2, or a shoulder) keeps its world
-       turn below, so only that bone's joint moves; an arm with none moves whole */
-    pmi_dv carried_end = pmi_dv_make(0, 0, 0);
-    for (int s = 0; s < 2; s++) {
-        const uint32_t arm = tr->bone[PM_RIG_SIDED(PM_RIG_LEFT_ARM, s)];
-        uint32_t top = arm;
-        for (uint32_t b = arm, guard = 0; b != PM_NO_INDEX && b != ub && guard < model->bone_count; b = model->bones[b].parent, guard++)
-            for (uint32_t i = 0; i < nb; i++)
-                if (bones[i].bone == b && model->bones[b].parent == ub) top = b;
-        carried_end = pmi_dv_add(carried_end, pmi_dv_scale(pmi_mat_translation(pose->world[top].m), 0.5));
-    }
-    /* so the shoulders move on the sphere of radius |v| about centre, nearest where they are, on the
-       line p0 + t d */
+    /* the shoulders move with what 上半身 carries round (torso_end): on the sphere of radius |v| about
+       centre, nearest where they are, on the line p0 + t d */
+    const pmi_dv carried_end = joint_mid(pose->world, ends[0], ends[1]);
     const pmi_dv v = pmi_dv_sub(carried_end, p1), centre = pmi_dv_sub(sh, v), rel = pmi_dv_sub(p0, centre);
     const double b = pmi_dv_dot(d, rel), disc = b * b - (pmi_dv_dot(rel, rel) - pmi_dv_dot(v, v));
     double t = -b;
@@ -799,6 +800,9 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
     const pm_pose_options po = {PM_POSE_NO_IK, 0};
     bool torso_keyed = false; /* 上半身 carried: the torso can be aimed */
     for (uint32_t i = 0; i < nb; i++) torso_keyed = torso_keyed || bones[i].bone == troles.bone[PM_RIG_UPPER_BODY];
+    uint32_t ends[2];
+    for (int s = 0; s < 2; s++)
+        ends[s] = torso_end(model, troles.bone[PM_RIG_UPPER_BODY], bones, nb, troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_ARM, s)]);
     const uint32_t hips_joint = sr->bone[PM_RIG_LOWER_BODY];
     const pmi_dq hips_rest_inv = pmi_dq_conj(rot_in_model(&c, &src->rest[hips_joint]));
     pmi_dv start = pmi_dv_make(0, 0, 0);
@@ -836,7 +840,7 @@ pm_result pm_retarget(const pm_humanoid_motion *src, const pm_skeleton *model, c
             pose->rotation[b->bone] = pmi_dq_to_quat(local);
             if ((r = pm_pose_update_subtree(ws, pose, b->bone, &po, err))) goto done;
         }
-        if (torso_keyed && (r = aim_torso(&c, model, sr, &troles, world, bones, nb, ws, pose, &po, err))) goto done;
+        if (torso_keyed && (r = aim_torso(&c, model, sr, &troles, world, bones, nb, ends, ws, pose, &po, err))) goto done;
         /* the hands no deeper in the body than the source's */
         for (int s = 0; s < 2; s++) {
             const uint32_t arm = troles.bone[PM_RIG_SIDED(PM_RIG_LEFT_ARM, s)];
