@@ -20,13 +20,10 @@
 //   nearest stop, sigma 1.5 frames at 30 fps), for comparison with papers; it rewards dense accents more
 //   than beat lock.
 
+import { median } from './stats.mjs';
+
 const BODY = ['hips', 'spine', 'chest', 'head', 'leftUpperArm', 'rightUpperArm', 'leftLowerArm', 'rightLowerArm', 'leftHand',
   'rightHand', 'leftUpperLeg', 'rightUpperLeg', 'leftLowerLeg', 'rightLowerLeg', 'leftFoot', 'rightFoot'];
-
-function median(values) {
-  const s = Float64Array.from(values).sort();
-  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
-}
 
 /**
  * The accents of a motion played on a model: `{ frames, speed, stops, contacts, accents }` (frame numbers,

@@ -21,6 +21,8 @@
 // The heading is the hip line's normal averaged over one stride; amplitudes use the middle 90 % of
 // the walk so that starting and stopping do not count.
 
+import { median, quantile } from './stats.mjs';
+
 const NOSE = 0, LSH = 11, RSH = 12, LEL = 13, REL = 14, LWR = 15, RWR = 16;
 const LHIP = 23, RHIP = 24, LKN = 25, RKN = 26, LAN = 27, RAN = 28, LTOE = 31, RTOE = 32, LHEEL = 29, RHEEL = 30;
 const DEG = 180 / Math.PI;
@@ -108,15 +110,8 @@ function flexion(a, b, c) {
   return 180 - Math.acos(Math.max(-1, Math.min(1, cos))) * DEG;
 }
 
-function quantile(values, q) {
-  const s = Float64Array.from(values).sort();
-  if (s.length === 0) return NaN;
-  const i = (s.length - 1) * q, lo = Math.floor(i), hi = Math.ceil(i);
-  return s[lo] + (s[hi] - s[lo]) * (i - lo);
-}
 const spread = (values) => quantile(values, 0.95) - quantile(values, 0.05);
 const mean = (values) => values.reduce((s, v) => s + v, 0) / (values.length || 1);
-const median = (values) => quantile(values, 0.5);
 
 /** Centred moving average over `w` samples (clamped at the ends). */
 function smooth(values, w) {
