@@ -50,7 +50,7 @@ static const struct {
 } STYLE_DEFAULTS[] = {
 #define S(style, field, v) {PM_CATWALK_STYLE_##style, offsetof(pm_catwalk_params, field), v}
     S(FEMININE, hip_sway, 0.25f),    S(FEMININE, pelvis_drop, 0.28f), S(FEMININE, torso_twist, 0.3f),
-    S(FEMININE, torso_sway, 0.3f),   S(FEMININE, arm_swing, 0.2f) ,   S(FEMININE, elbow_bend, 0.4f),
+    S(FEMININE, torso_sway, 0.3f),   S(FEMININE, arm_swing, 0.2f),    S(FEMININE, elbow_bend, 0.4f),
     S(FEMININE, stance_knee, 0.4f),  S(FEMININE, step_height, 0.4f),
     S(CASUAL, cross_step, 0.1f),     S(CASUAL, hip_sway, 0.45f),      S(CASUAL, pelvis_drop, 0.25f),
     S(CASUAL, torso_sway, 0.1f),     S(CASUAL, lean, 0),              S(CASUAL, heel_strike, 0.5f),
