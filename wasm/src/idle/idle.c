@@ -3,10 +3,10 @@
 #include "idle/idle_internal.h"
 
 #include "keyfit/keyfit.h"
+#include "lifelike/figure.h"
 #include "lifelike/signal.h"
 #include "math/inline.h"
 #include "procmotion/lifelike.h"
-#include "procmotion/mannequin.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -25,10 +25,7 @@ enum {
 };
 _Static_assert(IB_COUNT == PM_IDLE_BONE_COUNT, "PM_IDLE_BONE_COUNT must match the bone table");
 
-static const struct {
-    const char *canonical;
-    pm_rig_role role;
-} BONES[IDLE_BONES] = {
+static const pmi_figure_bone BONES[IDLE_BONES] = {
     [IB_CENTER] = {"センター", PM_RIG_CENTER}, [IB_GROOVE] = {"グルーブ", PM_RIG_GROOVE}, [IB_WAIST] = {"腰", PM_RIG_WAIST},
     [IB_LOWER] = {"下半身", PM_RIG_LOWER_BODY}, [IB_UPPER] = {"上半身", PM_RIG_UPPER_BODY},
     [IB_UPPER2] = {"上半身2", PM_RIG_UPPER_BODY2}, [IB_NECK] = {"首", PM_RIG_NECK}, [IB_HEAD] = {"頭", PM_RIG_HEAD},
@@ -226,22 +223,8 @@ static void eval_pose(const idle *g, double t, idle_pose *o) {
 
 /* ---- setup -------------------------------------------------------------------------------------- */
 
-/* Two-bone IK in the rest frame: the upper arm's and the forearm's local rotations that put the wrist on
- * `target`, the elbow toward `pole` (a direction). */
 static void arm_ik(const idle *g, int s, pmi_dv target, pmi_dv pole, pmi_dq *arm, pmi_dq *elbow) {
-    pmi_dv S = g->pos[IB_ARM_L + s], E = g->pos[IB_ELBOW_L + s], W = g->pos[IB_WRIST_L + s];
-    double a = pmi_dv_len(pmi_dv_sub(E, S)), b = pmi_dv_len(pmi_dv_sub(W, E));
-    pmi_dv d = pmi_dv_sub(target, S);
-    double c = clampd(pmi_dv_len(d), fabs(a - b) + 1e-3, a + b - 1e-3);
-    pmi_dv n = pmi_dv_normalize(d);
-    pmi_dv v = pmi_dv_sub(pole, pmi_dv_scale(n, pmi_dv_dot(pole, n)));
-    v = pmi_dv_len(v) > 1e-9 ? pmi_dv_normalize(v) : pmi_dv_make(0, -1, 0);
-    double ca = clampd((a * a + c * c - b * b) / (2 * a * c), -1, 1);
-    pmi_dv E2 = pmi_dv_add(S, pmi_dv_add(pmi_dv_scale(n, a * ca), pmi_dv_scale(v, a * sqrt(1 - ca * ca))));
-    pmi_dv W2 = pmi_dv_add(S, pmi_dv_scale(n, c));
-    *arm = pmi_dq_arc(pmi_dv_normalize(pmi_dv_sub(E, S)), pmi_dv_normalize(pmi_dv_sub(E2, S)));
-    pmi_dv fore = pmi_dq_rotate(pmi_dq_conj(*arm), pmi_dv_sub(W2, E2));
-    *elbow = pmi_dq_arc(pmi_dv_normalize(pmi_dv_sub(W, E)), pmi_dv_normalize(fore));
+    pmi_figure_arm_ik(g->pos[IB_ARM_L + s], g->pos[IB_ELBOW_L + s], g->pos[IB_WRIST_L + s], target, pole, arm, elbow);
 }
 
 /* Where the wrist of arm s goes with the upper arm and forearm turned by arm, elbow (rest frame). */
@@ -474,73 +457,15 @@ static pm_result plan_pendulum(idle *g, const pm_allocator *a, pm_error *err) {
 
 /* ---- the model ---------------------------------------------------------------------------------- */
 
-static pm_result resolve_model(idle *g, const pm_target_model *m, const pm_allocator *a, pm_error *err) {
-    const pm_skeleton *sk = m->skeleton;
-    uint32_t n = sk ? sk->bone_count : m->bone_count;
-    if (!sk && n && !m->bone_names)
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "idle: the model has %u bones but no bone names", (unsigned)n);
-    pm_rig_roles roles;
-    pm_result r;
-    if (sk) {
-        r = pm_rig_resolve_skeleton(sk, NULL, &roles, err);
-    } else {
-        const char **names = n ? pmi_alloc_array(a, n, sizeof *names, err, "idle: bone names") : NULL;
-        if (n && !names) return PM_ERR_OUT_OF_MEMORY;
-        for (uint32_t i = 0; i < n; i++) names[i] = m->bone_names[i] ? m->bone_names[i] : "";
-        r = pm_rig_resolve_names(names, NULL, n, NULL, &roles, err);
-        pmi_free(a, names);
-    }
+static pm_result resolve_model(idle *g, const pmi_figure *f, const pm_allocator *a, pm_error *err) {
+    pm_result r = pmi_figure_bones(f, "idle", BONES, IDLE_BONES, g->idx, g->name, g->pos, &g->leg_len, a, err);
     if (r != PM_OK) return r;
-    pm_rig_roles_hips_as_center(&roles);
-    for (int b = 0; b < IDLE_BONES; b++) {
-        g->idx[b] = roles.bone[BONES[b].role];
-        g->name[b] = g->idx[b] == PM_NO_INDEX ? NULL : sk ? sk->bones[g->idx[b]].name.data : m->bone_names[g->idx[b]];
-    }
     if (has(g, IB_EYES)) g->idx[IB_EYE_L] = g->idx[IB_EYE_R] = PM_NO_INDEX, g->name[IB_EYE_L] = g->name[IB_EYE_R] = NULL;
-    /* proportions: the model's rest positions where known, else the standard figure's scaled by the leg */
-    pmi_dv std[IDLE_BONES];
-    bool known[IDLE_BONES];
-    for (int b = 0; b < IDLE_BONES; b++) {
-        pm_vec3 p = {0, 0, 0};
-        pm_mannequin_rest_position(BONES[b].canonical, &p);
-        std[b] = pmi_dv_of(p);
-        known[b] = false;
-        if (g->idx[b] == PM_NO_INDEX) continue;
-        pm_vec3 q = sk ? sk->bones[g->idx[b]].position : m->bone_positions ? m->bone_positions[g->idx[b]] : pm_vec3_make(NAN, 0, 0);
-        if (isfinite(q.x) && isfinite(q.y) && isfinite(q.z)) g->pos[b] = pmi_dv_of(q), known[b] = true;
-    }
-    double std_leg = 0, leg = 0;
-    int legs = 0;
-    for (int s = 0; s < 2; s++) {
-        std_leg += pmi_dv_len(pmi_dv_sub(std[IG_HIP_L + s], std[IG_KNEE_L + s])) + pmi_dv_len(pmi_dv_sub(std[IG_KNEE_L + s], std[IG_ANKLE_L + s]));
-        if (known[IG_HIP_L + s] && known[IG_KNEE_L + s] && known[IG_ANKLE_L + s]) {
-            leg += pmi_dv_len(pmi_dv_sub(g->pos[IG_HIP_L + s], g->pos[IG_KNEE_L + s])) +
-                   pmi_dv_len(pmi_dv_sub(g->pos[IG_KNEE_L + s], g->pos[IG_ANKLE_L + s]));
-            legs++;
-        }
-    }
-    std_leg *= 0.5;
-    double scale = legs && leg / legs > 1e-3 ? (leg / legs) / std_leg : 1.0;
-    for (int b = 0; b < IDLE_BONES; b++)
-        if (!known[b]) g->pos[b] = pmi_dv_scale(std[b], scale);
-    g->leg_len = 0;
-    for (int s = 0; s < 2; s++) g->leg_len += 0.5 * (pmi_dv_len(pmi_dv_sub(g->pos[IG_HIP_L + s], g->pos[IG_KNEE_L + s])) +
-                                                    pmi_dv_len(pmi_dv_sub(g->pos[IG_KNEE_L + s], g->pos[IG_ANKLE_L + s])));
     g->arm_len = pmi_dv_len(pmi_dv_sub(g->pos[IB_ELBOW_L], g->pos[IB_ARM_L])) + pmi_dv_len(pmi_dv_sub(g->pos[IB_WRIST_L], g->pos[IB_ELBOW_L]));
     /* the pelvis bone, and whether the upper body hangs below it */
     g->pelvis_bone = has(g, IB_LOWER) ? IB_LOWER : IB_WAIST;
     g->pelvis_parents_upper = !has(g, IB_LOWER) && has(g, IB_WAIST);
-    if (!g->pelvis_parents_upper && has(g, IB_LOWER) && has(g, IB_UPPER)) {
-        for (uint32_t q = sk ? sk->bones[g->idx[IB_UPPER]].parent : m->bone_parents ? m->bone_parents[g->idx[IB_UPPER]] : PM_NO_INDEX,
-                      guard = 0;
-             q != PM_NO_INDEX && q < n && guard < n; guard++) {
-            if (q == g->idx[IB_LOWER]) {
-                g->pelvis_parents_upper = true;
-                break;
-            }
-            q = sk ? sk->bones[q].parent : m->bone_parents ? m->bone_parents[q] : PM_NO_INDEX;
-        }
-    }
+    if (!g->pelvis_parents_upper && has(g, IB_LOWER) && has(g, IB_UPPER)) g->pelvis_parents_upper = pmi_figure_descends(f, g->idx[IB_UPPER], g->idx[IB_LOWER]);
     g->torso_h = fmax(0.5, g->pos[IB_NECK].y - g->pos[IB_UPPER].y);
     return PM_OK;
 }
@@ -582,44 +507,26 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
     pm_result r = pmi_idle_resolve_params(params, &p, err);
     if (r) return r;
     const pm_allocator *a = &p.allocator;
-    const bool standard = !model || (!model->skeleton && !model->bone_names && !model->bone_count);
     if (!(g = pmi_alloc_array(a, 1, sizeof *g, err, "idle"))) return PM_ERR_OUT_OF_MEMORY;
     memset(g, 0, sizeof *g);
     g->p = p;
-    pm_skeleton *standard_sk = NULL;
-    pm_target_model standard_model;
-    const pm_target_model *m = model;
+    pmi_figure fig;
     pm_vmd *vmd = NULL;
     double *pool = NULL;
     float *plan = NULL, *plan_rot = NULL;
     uint8_t *contact = NULL;
     pmi_keyfit *fit = NULL;
     pmi_keyfit_key *keys = NULL;
-    if (standard) {
-        pm_mannequin_options mo = {0};
-        mo.allocator = *a;
-        if ((r = pm_mannequin_skeleton(&mo, &standard_sk, err))) goto done;
-        memset(&standard_model, 0, sizeof standard_model);
-        standard_model.skeleton = standard_sk;
-        m = &standard_model;
-    }
-    if (m->skeleton) {
-        pm_rig_options ro = {0};
-        ro.allocator = *a;
-        if ((r = pm_rig_analyze(m->skeleton, &ro, &g->rig, err))) goto done;
-    }
-    if ((r = resolve_model(g, m, a, err))) goto done;
-    if (standard) /* the mannequin goes at the end: its names are the semi-standard ones */
-        for (int b = 0; b < IDLE_BONES; b++) g->name[b] = g->idx[b] != PM_NO_INDEX ? BONES[b].canonical : NULL;
+    if ((r = pmi_figure_open(&fig, model, a, err))) goto done;
+    const pm_target_model *m = fig.model;
+    const bool standard = fig.standard;
+    g->rig = fig.rig;
+    if ((r = resolve_model(g, &fig, a, err))) goto done;
     const double L = g->leg_len;
 
     /* the legs: planted at their rest spots, landed when the rig's leg chains are the 足ＩＫ bones */
-    bool land = g->rig != NULL;
-    for (int s = 0; s < 2 && land; s++) {
-        const pm_rig_leg *lg = &g->rig->legs[s];
-        land = lg->present && lg->ik_chain != PM_NO_INDEX && g->rig->chains[lg->ik_chain].ik_bone == g->idx[IB_LEG_IK_L + s] &&
-               g->rig->chains[lg->ik_chain].target == lg->ankle && g->idx[IG_ANKLE_L + s] == lg->ankle;
-    }
+    const uint32_t iks[2] = {g->idx[IB_LEG_IK_L], g->idx[IB_LEG_IK_R]}, ankles[2] = {g->idx[IG_ANKLE_L], g->idx[IG_ANKLE_R]};
+    const bool land = pmi_figure_can_land(&fig, iks, ankles);
     const double knee_min = 6 * DEG;
     for (int s = 0; s < 2; s++) {
         double sgn = s ? -1 : 1;
@@ -761,22 +668,9 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
         info->ball[s] = pm_vec3_make(0, (float)(floor_y - g->ankle[s].y), (float)(-flen));
     }
     if (land) {
-        pm_landing_limb limbs[2];
-        memset(limbs, 0, sizeof limbs);
         memset(contact, PM_LANDING_FLAT, 2 * ((size_t)g->Lf + 1));
-        for (int s = 0; s < 2; s++) {
-            pm_landing_limb *l = &limbs[s];
-            l->effector = g->idx[IG_ANKLE_L + s];
-            l->ik_bone = g->idx[IB_LEG_IK_L + s];
-            l->per_frame = per_frame;
-            l->plan = plan + (size_t)s * 3 * ns;
-            l->ik_rotation = plan_rot + (size_t)s * 4 * ns;
-            l->contact = contact + (size_t)s * (g->Lf + 1);
-            l->floor = info->floor[s];
-            l->heel = info->heel[s];
-            l->ball = info->ball[s];
-            l->keep_children = true;
-        }
+        pmi_figure_feet feet = {{ankles[0], ankles[1]}, {iks[0], iks[1]}, per_frame, plan, plan_rot, contact,
+                                {info->floor[0], info->floor[1]}, {info->heel[0], info->heel[1]}, {info->ball[0], info->ball[1]}};
         pm_landing_options lo = {0};
         lo.allocator = *a;
         lo.position_tolerance = (float)fmin(p.position_tolerance, 0.002);
@@ -784,10 +678,7 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
         lo.flags = PM_LANDING_LOOP;
         /* the legs move slowly: keys where they are needed, within what keeps the ankle within ~0.001 */
         lo.fk_tolerance = (float)(0.001 / L / DEG);
-        pm_vmd *landed = NULL;
-        if ((r = pm_landing_close(m->skeleton, vmd, g->Lf, limbs, 2, &lo, &landed, &info->report, err))) goto done;
-        pm_vmd_free(vmd);
-        vmd = landed;
+        if ((r = pmi_figure_land_feet(&fig, &feet, g->Lf, &lo, &vmd, &info->report, err))) goto done;
     }
     /* blinks (the lifelike layer's, periodic over the loop; the idle's own bones stay its own) */
     const char *blink = p.blink.value > 0 ? pm_rig_target_morph(m, PM_RIG_MORPH_BLINK) : NULL;
@@ -852,9 +743,8 @@ done:
     pmi_free(a, pool);
     if (g) {
         pmi_free(a, g->pendulum);
-        pm_rig_free(g->rig);
         pmi_free(a, g);
     }
-    pm_skeleton_free(standard_sk);
+    pmi_figure_close(&fig);
     return r;
 }

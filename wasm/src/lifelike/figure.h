@@ -1,0 +1,63 @@
+/* The figure a generator of this layer drives (idle, dance): the model, or the built-in mannequin when
+ * none is given, its bones found by role with their rest positions, a two-bone arm solved in the rest
+ * frame, and the two feet landed on their plan with pm_landing_close. */
+#ifndef PROCMOTION_LIFELIKE_FIGURE_H
+#define PROCMOTION_LIFELIKE_FIGURE_H
+
+#include "common/internal.h"
+#include "math/inline.h"
+#include "procmotion/landing.h"
+#include "procmotion/rig.h"
+#include "procmotion/vmd.h"
+
+/* A bone a generator keys or reads: its semi-standard name and its role. */
+typedef struct pmi_figure_bone {
+    const char *canonical;
+    pm_rig_role role;
+} pmi_figure_bone;
+
+typedef struct pmi_figure {
+    const pm_target_model *model; /* the caller's model, or the mannequin's */
+    bool standard;                /* no model was given: the mannequin */
+    pm_rig *rig;                  /* with a skeleton, else NULL */
+    pm_skeleton *standard_sk;
+    pm_target_model standard_model;
+} pmi_figure;
+
+/* Open the figure for `model` (NULL, or one without bones: the mannequin) and analyse its rig when it
+ * has a skeleton. Close it with pmi_figure_close, also after a failure. */
+pm_result pmi_figure_open(pmi_figure *f, const pm_target_model *model, const pm_allocator *a, pm_error *err);
+void pmi_figure_close(pmi_figure *f);
+
+/* Find table[count] on the figure by role: idx (PM_NO_INDEX when missing), name (the model's; the
+ * canonical one on the mannequin) and pos, the rest position (where the model gives none, the mannequin's
+ * scaled to the legs of the table's hip, knee and ankle roles). *leg_len: thigh + shin, both legs' mean. */
+pm_result pmi_figure_bones(const pmi_figure *f, const char *who, const pmi_figure_bone *table, uint32_t count, uint32_t *idx,
+                           const char **name, pmi_dv *pos, double *leg_len, const pm_allocator *a, pm_error *err);
+
+/* Whether `ancestor` is among bone's parents on the figure. */
+bool pmi_figure_descends(const pmi_figure *f, uint32_t bone, uint32_t ancestor);
+
+/* Two-bone IK in the rest frame: the upper arm's and the forearm's local rotations that put the wrist
+ * (rest position W, elbow E, shoulder joint S) on `target`, the elbow toward `pole` (a direction). */
+void pmi_figure_arm_ik(pmi_dv S, pmi_dv E, pmi_dv W, pmi_dv target, pmi_dv pole, pmi_dq *arm, pmi_dq *elbow);
+
+/* The feet's plan (both legs, left first), as pm_landing_limb takes it. */
+typedef struct pmi_figure_feet {
+    uint32_t ankle[2], ik[2];     /* bone indices */
+    uint32_t per_frame;
+    const float *plan;            /* [2][frames * per_frame + 1][3] */
+    const float *ik_rotation;     /* [2][frames * per_frame + 1][4] */
+    const uint8_t *contact;       /* [2][frames + 1] */
+    float floor[2];
+    pm_vec3 heel[2], ball[2];
+} pmi_figure_feet;
+
+/* Whether the figure's feet can be landed: a skeleton whose leg chains are these IK bones and ankles. */
+bool pmi_figure_can_land(const pmi_figure *f, const uint32_t ik[2], const uint32_t ankle[2]);
+
+/* Land the feet: *vmd is replaced by the landed motion (see pm_landing_close). */
+pm_result pmi_figure_land_feet(const pmi_figure *f, const pmi_figure_feet *feet, uint32_t frames, const pm_landing_options *opts,
+                               pm_vmd **vmd, pm_landing_report *report, pm_error *err);
+
+#endif
