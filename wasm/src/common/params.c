@@ -44,3 +44,46 @@ void pmi_params_json(cJSON *obj, const pmi_param *table, size_t n, const void *p
     for (size_t i = 0; i < n; i++)
         pmi_json_add_number(obj, table[i].name, pmi_json_float(((const pm_amount *)((const char *)params + table[i].offset))->value), ok);
 }
+
+pm_result pmi_params_tolerances(const char *module, float *position, float *rotation, pm_error *err) {
+    if (*position == 0) *position = 0.01f;
+    if (*rotation == 0) *rotation = 0.2f;
+    if (!(*position >= 0.0005f && *position <= 0.5f))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "%s: positionTolerance must be a number in [0.0005, 0.5] (units), got %g", module,
+                        (double)*position);
+    if (!(*rotation >= 0.01f && *rotation <= 10))
+        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "%s: rotationTolerance must be a number in [0.01, 10] (degrees), got %g", module,
+                        (double)*rotation);
+    return PM_OK;
+}
+
+pm_result pmi_params_read_common(const pmi_json_at *at, const char *k, const cJSON *v, float *bpm, uint32_t *seed, float *position,
+                                 float *rotation, bool *handled) {
+    double x = 0;
+    pm_result r = PM_OK;
+    *handled = true;
+    if (strcmp(k, "bpm") == 0) {
+        if (!cJSON_IsNull(v) && (r = pmi_json_finite(at, k, v, &x)) == PM_OK && x != 0 && !(x >= 40 && x <= 240))
+            r = pmi_json_fail(at, k, v, "null, 0 or a number in [40, 240]");
+        *bpm = (float)x;
+    } else if (strcmp(k, "seed") == 0) {
+        if (!cJSON_IsNull(v)) r = pmi_json_whole(at, k, v, 0, 4294967295.0, &x);
+        *seed = (uint32_t)x;
+    } else if (strcmp(k, "positionTolerance") == 0) {
+        if (!cJSON_IsNull(v)) r = pmi_json_number(at, k, v, 0.0005, 0.5, " (units)", &x);
+        *position = (float)x;
+    } else if (strcmp(k, "rotationTolerance") == 0) {
+        if (!cJSON_IsNull(v)) r = pmi_json_number(at, k, v, 0.01, 10, " (degrees)", &x);
+        *rotation = (float)x;
+    } else {
+        *handled = false;
+    }
+    return r;
+}
+
+void pmi_params_json_common(cJSON *obj, float bpm, uint32_t seed, float position, float rotation, bool *ok) {
+    pmi_json_add_number(obj, "bpm", pmi_json_float(bpm), ok);
+    pmi_json_add_number(obj, "seed", seed, ok);
+    pmi_json_add_number(obj, "positionTolerance", pmi_json_float(position), ok);
+    pmi_json_add_number(obj, "rotationTolerance", pmi_json_float(rotation), ok);
+}

@@ -27,4 +27,16 @@ pm_result pmi_params_read(const pmi_json_at *at, const pmi_param *p, const cJSON
 /* Every amount of resolved `params` into `obj` under its JSON name. */
 void pmi_params_json(cJSON *obj, const pmi_param *table, size_t n, const void *params, bool *ok);
 
+/* The key fit's tolerances every generator takes: 0 = 0.01 units and 0.2 degrees; else within [0.0005,
+ * 0.5] units and [0.01, 10] degrees ("<module>: positionTolerance must be ..."). */
+pm_result pmi_params_tolerances(const char *module, float *position, float *rotation, pm_error *err);
+
+/* The JSON fields every generator reads besides its table: bpm (null, 0 or in [40, 240]), seed, and
+ * positionTolerance and rotationTolerance. *handled is false for any other key. */
+pm_result pmi_params_read_common(const pmi_json_at *at, const char *key, const cJSON *v, float *bpm, uint32_t *seed, float *position,
+                                 float *rotation, bool *handled);
+
+/* The same fields as pmi_params_read_common reads, into obj. */
+void pmi_params_json_common(cJSON *obj, float bpm, uint32_t seed, float position, float rotation, bool *ok);
+
 #endif

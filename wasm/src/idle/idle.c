@@ -47,11 +47,7 @@ static bool has(const idle *g, int b) { return g->idx[b] != PM_NO_INDEX; }
 /* ---- rotations ---------------------------------------------------------------------------------- */
 
 static const pmi_dq DQ_ID = {0, 0, 0, 1};
-static pmi_dq dq_axis(double ax, double ay, double az, double angle) {
-    if (angle == 0) return DQ_ID;
-    double s = sin(0.5 * angle);
-    return (pmi_dq){ax * s, ay * s, az * s, cos(0.5 * angle)};
-}
+#define dq_axis pmi_figure_rot
 static pmi_dq dq_x(double a) { return dq_axis(1, 0, 0, a); }
 static pmi_dq dq_y(double a) { return dq_axis(0, 1, 0, a); }
 static pmi_dq dq_z(double a) { return dq_axis(0, 0, 1, a); }
@@ -472,12 +468,7 @@ static pm_result resolve_model(idle *g, const pmi_figure *f, const pm_allocator 
 
 /* ---- tracks and keys ---------------------------------------------------------------------------- */
 
-typedef struct track {
-    int bone;
-    bool pos;
-    double *p[3];
-    double *q;
-} track;
+typedef pmi_figure_track track;
 
 static pmi_dq pose_rot(const idle_pose *o, int b) {
     switch (b) {
@@ -515,8 +506,6 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
     double *pool = NULL;
     float *plan = NULL, *plan_rot = NULL;
     uint8_t *contact = NULL;
-    pmi_keyfit *fit = NULL;
-    pmi_keyfit_key *keys = NULL;
     if ((r = pmi_figure_open(&fig, model, a, err))) goto done;
     const pm_target_model *m = fig.model;
     const bool standard = fig.standard;
@@ -585,25 +574,16 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
         nt++;
     }
     const uint32_t per_frame = 2, ns = g->Lf * per_frame + 1;
-    size_t doubles = 2 * (size_t)ns;
-    for (int i = 0; i < nt; i++) doubles += (size_t)ns * (4 + (tracks[i].pos ? 3 : 0));
-    pool = pmi_alloc_array(a, doubles, sizeof(double), err, "idle: samples");
+    double *need = NULL;
+    pool = pmi_figure_samples(a, tracks, nt, ns, 2 * (size_t)ns, &need, "idle: samples", err);
     plan = pool ? pmi_alloc_array(a, (size_t)ns * 6, sizeof(float), err, "idle: plan") : NULL;
     plan_rot = plan ? pmi_alloc_array(a, (size_t)ns * 8, sizeof(float), err, "idle: plan") : NULL;
     contact = plan_rot ? pmi_alloc_array(a, 2 * ((size_t)g->Lf + 1), 1, err, "idle: contact") : NULL;
-    keys = contact ? pmi_alloc_array(a, (size_t)g->Lf + 1, sizeof *keys, err, "idle: keys") : NULL;
-    fit = keys ? pmi_keyfit_create(a, g->Lf, per_frame, err) : NULL;
-    if (!fit) {
+    if (!contact) {
         r = PM_ERR_OUT_OF_MEMORY;
         goto done;
     }
-    double *cursor = pool, *need = cursor, *tmp = cursor + ns;
-    cursor += 2 * (size_t)ns;
-    for (int i = 0; i < nt; i++) {
-        if (tracks[i].pos)
-            for (int k = 0; k < 3; k++) tracks[i].p[k] = cursor, cursor += ns;
-        tracks[i].q = cursor, cursor += 4 * (size_t)ns;
-    }
+    double *tmp = need + ns;
     for (uint32_t i = 0; i < ns; i++) {
         idle_pose o;
         eval_pose(g, (double)i / per_frame, &o);
@@ -633,25 +613,15 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
     /* keys */
     if ((r = pm_vmd_create(a, &vmd, err)) || (r = pm_vmd_set_model_name(vmd, "Idle", err))) goto done;
     {
-        const char *ik_names[4];
-        bool on[4] = {true, true, true, true};
-        uint32_t nik = 0;
-        const int ik[4] = {IB_LEG_IK_L, IB_LEG_IK_R, IG_TOE_IK_L, IG_TOE_IK_R};
-        for (int i = 0; i < 4; i++)
-            if (has(g, ik[i])) ik_names[nik++] = g->name[ik[i]];
-        if (nik && (r = pm_vmd_add_property_key(vmd, 0, true, nik, ik_names, on, err))) goto done;
+        const char *ik_names[4] = {g->name[IB_LEG_IK_L], g->name[IB_LEG_IK_R], g->name[IG_TOE_IK_L], g->name[IG_TOE_IK_R]};
+        if ((r = pmi_figure_ik_on(vmd, ik_names, err))) goto done;
     }
-    for (int k = 0; k < nt; k++) {
-        track *t = &tracks[k];
-        pmi_keyfit_track kt = {g->Lf, per_frame, {t->pos ? t->p[0] : NULL, t->pos ? t->p[1] : NULL, t->pos ? t->p[2] : NULL}, t->q, NULL,
-                               p.position_tolerance, p.rotation_tolerance * DEG, 0};
-        pmi_keyfit_result fr;
-        if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &fr, err))) goto done;
-        info->max_position_error = fmax(info->max_position_error, fr.max_pos_error);
-        info->max_rotation_error = fmax(info->max_rotation_error, fr.max_rot_error / DEG);
-        if ((r = pmi_keyfit_add_keys(vmd, g->name[t->bone], keys, fr.count, err))) goto done;
-        info->used[info->used_count++] = g->name[t->bone];
-    }
+    pmi_figure_keyed keyed = {info->used, 0, 0, 0};
+    if ((r = pmi_figure_key_tracks(vmd, tracks, nt, g->name, g->Lf, per_frame, p.position_tolerance, p.rotation_tolerance, a, &keyed, err)))
+        goto done;
+    info->used_count = keyed.used_count;
+    info->max_position_error = keyed.max_position_error;
+    info->max_rotation_error = keyed.max_rotation_error;
     for (int s = 0; s < 2 && land; s++) info->used[info->used_count++] = g->name[IB_LEG_IK_L + s];
     for (int b = 0; b < IB_COUNT; b++) {
         if (has(g, b) || b == IB_WAIST || b == IB_GROOVE) continue;
@@ -735,8 +705,6 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
     vmd = NULL;
 done:
     pm_vmd_free(vmd);
-    pmi_keyfit_free(fit);
-    pmi_free(a, keys);
     pmi_free(a, contact);
     pmi_free(a, plan_rot);
     pmi_free(a, plan);

@@ -33,14 +33,7 @@ pm_result pmi_idle_resolve_params(const pm_idle_params *in, pm_idle_params *out,
     if (pm_beat_grid_is_set(&p.grid) && (r = pm_beat_grid_check(&p.grid, err)) != PM_OK) return r;
     if (pm_beat_grid_is_set(&p.grid) && !(p.grid.bpm >= 40 && p.grid.bpm <= 240))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "idle: the beat grid's bpm must be in [40, 240], got %g", p.grid.bpm);
-    if (p.position_tolerance == 0) p.position_tolerance = 0.01f;
-    if (p.rotation_tolerance == 0) p.rotation_tolerance = 0.2f;
-    if (!(p.position_tolerance >= 0.0005f && p.position_tolerance <= 0.5f))
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "idle: positionTolerance must be a number in [0.0005, 0.5] (units), got %g",
-                        (double)p.position_tolerance);
-    if (!(p.rotation_tolerance >= 0.01f && p.rotation_tolerance <= 10))
-        return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "idle: rotationTolerance must be a number in [0.01, 10] (degrees), got %g",
-                        (double)p.rotation_tolerance);
+    if ((r = pmi_params_tolerances("idle", &p.position_tolerance, &p.rotation_tolerance, err)) != PM_OK) return r;
     if (p.seed == 0) p.seed = 1;
     *out = p;
     return PM_OK;
@@ -61,24 +54,14 @@ pm_result pm_idle_params_from_json(const char *json, size_t len, pm_idle_params 
     for (const cJSON *v = root->child; v && r == PM_OK; v = v->next) {
         const char *k = v->string;
         const pmi_param *pp = pmi_params_find(PARAMS, PARAM_COUNT, k);
-        double x = 0;
+        bool common = false;
         if (pp) {
             r = pmi_params_read(&at, pp, v, &p);
-        } else if (strcmp(k, "bpm") == 0) {
-            if (!cJSON_IsNull(v) && (r = pmi_json_finite(&at, k, v, &x)) == PM_OK && x != 0 && !(x >= 40 && x <= 240))
-                r = pmi_json_fail(&at, k, v, "null, 0 or a number in [40, 240]");
-            p.bpm = (float)x;
-        } else if (strcmp(k, "seed") == 0) {
-            if (!cJSON_IsNull(v)) r = pmi_json_whole(&at, k, v, 0, 4294967295.0, &x);
-            p.seed = (uint32_t)x;
-        } else if (strcmp(k, "positionTolerance") == 0 || strcmp(k, "rotationTolerance") == 0) {
-            bool pos = k[0] == 'p';
-            if (!cJSON_IsNull(v)) r = pos ? pmi_json_number(&at, k, v, 0.0005, 0.5, " (units)", &x) : pmi_json_number(&at, k, v, 0.01, 10, " (degrees)", &x);
-            if (pos) p.position_tolerance = (float)x;
-            else p.rotation_tolerance = (float)x;
-        } else {
-            r = pmi_json_unknown(&at, k, FIELDS);
+            continue;
         }
+        if ((r = pmi_params_read_common(&at, k, v, &p.bpm, &p.seed, &p.position_tolerance, &p.rotation_tolerance, &common)) != PM_OK || common)
+            continue;
+        r = pmi_json_unknown(&at, k, FIELDS);
     }
     cJSON_Delete(root);
     if (r == PM_OK) {

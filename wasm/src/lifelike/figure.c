@@ -1,6 +1,7 @@
 /* The figure a generator drives (see lifelike/figure.h). */
 #include "lifelike/figure.h"
 
+#include "keyfit/keyfit.h"
 #include "procmotion/mannequin.h"
 
 #include <math.h>
@@ -170,4 +171,53 @@ pm_result pmi_figure_land_feet(const pmi_figure *f, const pmi_figure_feet *feet,
     pm_vmd_free(*vmd);
     *vmd = landed;
     return PM_OK;
+}
+
+double *pmi_figure_samples(const pm_allocator *a, pmi_figure_track *tracks, int count, uint32_t ns, size_t extra, double **extra_out,
+                           const char *who, pm_error *err) {
+    size_t doubles = extra;
+    for (int i = 0; i < count; i++) doubles += (size_t)ns * (4 + (tracks[i].pos ? 3 : 0));
+    double *pool = pmi_alloc_array(a, doubles, sizeof(double), err, who);
+    if (!pool) return NULL;
+    double *cursor = pool;
+    *extra_out = cursor;
+    cursor += extra;
+    for (int i = 0; i < count; i++) {
+        if (tracks[i].pos)
+            for (int k = 0; k < 3; k++) tracks[i].p[k] = cursor, cursor += ns;
+        tracks[i].q = cursor, cursor += 4 * (size_t)ns;
+    }
+    return pool;
+}
+
+pm_result pmi_figure_key_tracks(pm_vmd *vmd, const pmi_figure_track *tracks, int count, const char *const *names, uint32_t frames,
+                                uint32_t per_frame, float position_tolerance, float rotation_tolerance, const pm_allocator *a,
+                                pmi_figure_keyed *keyed, pm_error *err) {
+    const double deg = PM_PI / 180.0;
+    pmi_keyfit_key *keys = pmi_alloc_array(a, (size_t)frames + 1, sizeof *keys, err, "keys");
+    pmi_keyfit *fit = keys ? pmi_keyfit_create(a, frames, per_frame, err) : NULL;
+    pm_result r = fit ? PM_OK : PM_ERR_OUT_OF_MEMORY;
+    for (int k = 0; k < count && r == PM_OK; k++) {
+        const pmi_figure_track *t = &tracks[k];
+        pmi_keyfit_track kt = {frames, per_frame, {t->pos ? t->p[0] : NULL, t->pos ? t->p[1] : NULL, t->pos ? t->p[2] : NULL}, t->q, NULL,
+                               position_tolerance, rotation_tolerance * deg, 0};
+        pmi_keyfit_result fr;
+        if ((r = pmi_keyfit_track_fit(fit, &kt, keys, &fr, err))) break;
+        keyed->max_position_error = fmax(keyed->max_position_error, fr.max_pos_error);
+        keyed->max_rotation_error = fmax(keyed->max_rotation_error, fr.max_rot_error / deg);
+        if ((r = pmi_keyfit_add_keys(vmd, names[t->bone], keys, fr.count, err))) break;
+        keyed->used[keyed->used_count++] = names[t->bone];
+    }
+    pmi_keyfit_free(fit);
+    pmi_free(a, keys);
+    return r;
+}
+
+pm_result pmi_figure_ik_on(pm_vmd *vmd, const char *const names[4], pm_error *err) {
+    const char *on_names[4];
+    bool on[4] = {true, true, true, true};
+    uint32_t n = 0;
+    for (int i = 0; i < 4; i++)
+        if (names[i]) on_names[n++] = names[i];
+    return n ? pm_vmd_add_property_key(vmd, 0, true, n, on_names, on, err) : PM_OK;
 }

@@ -42,6 +42,43 @@ bool pmi_figure_descends(const pmi_figure *f, uint32_t bone, uint32_t ancestor);
  * (rest position W, elbow E, shoulder joint S) on `target`, the elbow toward `pole` (a direction). */
 void pmi_figure_arm_ik(pmi_dv S, pmi_dv E, pmi_dv W, pmi_dv target, pmi_dv pole, pmi_dq *arm, pmi_dq *elbow);
 
+/* A rotation of `angle` radians about a unit axis (the identity for 0). */
+static inline pmi_dq pmi_figure_rot(double ax, double ay, double az, double angle) {
+    if (angle == 0) return pmi_dq_identity();
+    double s = sin(0.5 * angle);
+    pmi_dq q = {ax * s, ay * s, az * s, cos(0.5 * angle)};
+    return q;
+}
+
+/* A keyed bone's samples: rotations (x y z w per sample) and, for `pos`, positions (one array per axis). */
+typedef struct pmi_figure_track {
+    int bone;
+    bool pos;
+    double *p[3];
+    double *q;
+} pmi_figure_track;
+
+/* One allocation for the tracks' samples (ns each) and `extra` more doubles (*extra_out); NULL when out of
+ * memory. Free it with pmi_free. */
+double *pmi_figure_samples(const pm_allocator *a, pmi_figure_track *tracks, int count, uint32_t ns, size_t extra, double **extra_out,
+                           const char *who, pm_error *err);
+
+/* What keying the tracks did: the names keyed (appended to used[]) and the fit's worst errors. */
+typedef struct pmi_figure_keyed {
+    const char **used;
+    uint32_t used_count;
+    double max_position_error, max_rotation_error; /* units, degrees */
+} pmi_figure_keyed;
+
+/* Fit every track with VMD Bezier keys (tolerances in units and degrees) and add them to vmd under
+ * names[track.bone]. */
+pm_result pmi_figure_key_tracks(pm_vmd *vmd, const pmi_figure_track *tracks, int count, const char *const *names, uint32_t frames,
+                                uint32_t per_frame, float position_tolerance, float rotation_tolerance, const pm_allocator *a,
+                                pmi_figure_keyed *keyed, pm_error *err);
+
+/* A property key at frame 0 with the named IK bones on (NULL names are skipped). */
+pm_result pmi_figure_ik_on(pm_vmd *vmd, const char *const names[4], pm_error *err);
+
 /* The feet's plan (both legs, left first), as pm_landing_limb takes it. */
 typedef struct pmi_figure_feet {
     uint32_t ankle[2], ik[2];     /* bone indices */
