@@ -2,6 +2,7 @@
 #ifndef PROCMOTION_CLI_H
 #define PROCMOTION_CLI_H
 
+#include "procmotion/audio.h"
 #include "procmotion/beats.h"
 #include "procmotion/common.h"
 #include "procmotion/skeleton.h"
@@ -47,6 +48,10 @@ bool cli_ends_with(const char *s, const char *suffix);
 /* Whether `name` is an executable file in a PATH directory. */
 bool cli_on_path(const char *name);
 
+/* Read a song: a .wav directly, any other format through the optional ffmpeg command. NULL after
+ * printing an error. Free it with pm_audio_free. */
+pm_audio *cli_read_audio(const char *cmd, const char *path);
+
 /* The beat grid of --beats FILE (the JSON `procmotion beats` prints: its beats, bpm, beatsPerBar and
  * barPositions; or an object with only bpm and offset) and --offset SECONDS (shifts a file's beats, or
  * with no file makes a plain grid of `bpm` with that offset; `bpm` 0 then fails). Neither given: *grid
@@ -84,6 +89,7 @@ extern const size_t cli_command_count;
 CLI_COMMAND(inspect);
 CLI_COMMAND(catwalk);
 CLI_COMMAND(idle);
+CLI_COMMAND(dance);
 CLI_COMMAND(lifelike);
 CLI_COMMAND(transition);
 CLI_COMMAND(retarget);

@@ -1,14 +1,20 @@
 /* File, error and JSON helpers for the CLI commands. The CLI, unlike the core, may use stdio. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "procmotion/pmx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <spawn.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 uint8_t *cli_read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
@@ -262,4 +268,70 @@ void cli_merge_amounts(const cli_amount_flag *table, size_t n, const void *flags
         const pm_amount *v = (const pm_amount *)((const char *)flags + table[k].offset);
         if (v->set) *(pm_amount *)((char *)params + table[k].offset) = *v;
     }
+}
+
+/* Any audio file -> WAV bytes (32-bit float) through `ffmpeg ... -f wav -` on a pipe. */
+static uint8_t *via_ffmpeg(const char *cmd, const char *in, size_t *size) {
+    if (!cli_on_path("ffmpeg")) {
+        cli_fail(cmd, "%s: reading this format needs the ffmpeg command: apt-get install ffmpeg (or convert it to .wav)", in);
+        return NULL;
+    }
+    int fds[2];
+    if (pipe(fds) != 0) {
+        cli_fail(cmd, "cannot create a pipe: %s", strerror(errno));
+        return NULL;
+    }
+    char *argv[] = {"ffmpeg", "-nostdin", "-v", "error", "-i", (char *)in, "-vn", "-f", "wav", "-acodec", "pcm_f32le", "-", NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "ffmpeg", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        cli_fail(cmd, "cannot run ffmpeg: %s", strerror(rc));
+        return NULL;
+    }
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *buf = malloc(cap);
+    bool ok = buf != NULL;
+    while (ok) {
+        if (n == cap) {
+            uint8_t *grown = cap < ((size_t)1 << 31) ? realloc(buf, cap * 2) : NULL;
+            if (!grown) {
+                ok = false;
+                break;
+            }
+            buf = grown, cap *= 2;
+        }
+        ssize_t got = read(fds[0], buf + n, cap - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        n += (size_t)got;
+    }
+    close(fds[0]);
+    int status = -1;
+    waitpid(pid, &status, 0);
+    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || n == 0) {
+        free(buf);
+        cli_fail(cmd, "%s: ffmpeg could not decode it (exit status %d)", in, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return NULL;
+    }
+    *size = n;
+    return buf;
+}
+
+pm_audio *cli_read_audio(const char *cmd, const char *path) {
+    size_t size = 0;
+    uint8_t *data = cli_ends_with(path, ".wav") || cli_ends_with(path, ".wave") ? cli_read_file(path, &size) : via_ffmpeg(cmd, path, &size);
+    if (!data) return NULL;
+    pm_error err = {0};
+    pm_audio *audio = NULL;
+    pm_result r = pm_wav_read(data, size, NULL, &audio, &err);
+    free(data);
+    if (r != PM_OK) cli_fail(cmd, "%s: %s", path, err.message);
+    return r == PM_OK ? audio : NULL;
 }

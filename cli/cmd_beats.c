@@ -1,20 +1,12 @@
 /* procmotion beats SONG [options]: tempo, beats, downbeats and the onset envelope of music, as JSON. */
-#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "procmotion/audio.h"
 #include "procmotion/beats.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 const char cmd_beats_usage[] =
     "usage: procmotion beats SONG [options]\n"
@@ -32,60 +24,6 @@ const char cmd_beats_usage[] =
     "  --envelope       include the onset envelope (100 values a second, 0..1)\n"
     "A progress bar is drawn on stderr when it is a terminal. Exit status 0, 1 on bad input,\n"
     "2 on a usage error.\n";
-
-/* Any audio file -> WAV bytes (32-bit float) through `ffmpeg ... -f wav -` on a pipe. */
-static uint8_t *via_ffmpeg(const char *in, size_t *size) {
-    if (!cli_on_path("ffmpeg")) {
-        cli_fail("beats", "%s: reading this format needs the ffmpeg command: apt-get install ffmpeg (or convert it to .wav)", in);
-        return NULL;
-    }
-    int fds[2];
-    if (pipe(fds) != 0) {
-        cli_fail("beats", "cannot create a pipe: %s", strerror(errno));
-        return NULL;
-    }
-    char *argv[] = {"ffmpeg", "-nostdin", "-v", "error", "-i", (char *)in, "-vn", "-f", "wav", "-acodec", "pcm_f32le", "-", NULL};
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "ffmpeg", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    if (rc != 0) {
-        close(fds[0]);
-        cli_fail("beats", "cannot run ffmpeg: %s", strerror(rc));
-        return NULL;
-    }
-    size_t cap = 1 << 20, n = 0;
-    uint8_t *buf = malloc(cap);
-    bool ok = buf != NULL;
-    while (ok) {
-        if (n == cap) {
-            uint8_t *grown = cap < ((size_t)1 << 31) ? realloc(buf, cap * 2) : NULL;
-            if (!grown) {
-                ok = false;
-                break;
-            }
-            buf = grown, cap *= 2;
-        }
-        ssize_t got = read(fds[0], buf + n, cap - n);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        n += (size_t)got;
-    }
-    close(fds[0]);
-    int status = -1;
-    waitpid(pid, &status, 0);
-    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || n == 0) {
-        free(buf);
-        cli_fail("beats", "%s: ffmpeg could not decode it (exit status %d)", in, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        return NULL;
-    }
-    *size = n;
-    return buf;
-}
 
 static void draw(void *user, double done, double total) { cli_progress_draw(user, floor(done), floor(total)); }
 
@@ -132,14 +70,10 @@ int cmd_beats(int argc, char **argv) {
         cli_fail("beats", "expected SONG (see procmotion beats --help)");
         return 2;
     }
-    size_t size = 0;
-    uint8_t *data = cli_ends_with(in, ".wav") || cli_ends_with(in, ".wave") ? cli_read_file(in, &size) : via_ffmpeg(in, &size);
-    if (!data) return 1;
+    pm_audio *audio = cli_read_audio("beats", in);
+    if (!audio) return 1;
     pm_error err = {0};
-    pm_audio *audio = NULL;
-    pm_result r = pm_wav_read(data, size, NULL, &audio, &err);
-    free(data);
-    if (r != PM_OK) return cli_fail("beats", "%s: %s", in, err.message);
+    pm_result r;
     cli_progress prog;
     cli_progress_init(&prog, "beats", "s");
     o.progress = draw;

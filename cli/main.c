@@ -13,6 +13,7 @@ const cli_command cli_commands[] = {
     {"mannequin", "write the built-in mannequin model (PMX 2.0)", cmd_mannequin_usage, cmd_mannequin},
     {"catwalk", "write a procedural runway walk (looping VMD)", cmd_catwalk_usage, cmd_catwalk},
     {"idle", "write a character standing at ease (looping VMD)", cmd_idle_usage, cmd_idle},
+    {"dance", "write a dance to a song or a tempo (VMD)", cmd_dance_usage, cmd_dance},
     {"lifelike", "bake blinks, breathing, gaze and micro-moves over a VMD", cmd_lifelike_usage, cmd_lifelike},
     {"transition", "bake the blend from one motion into another (no pop)", cmd_transition_usage, cmd_transition},
     {"retarget", "play a BVH, FBX, glTF or VRM Animation motion on an MMD model", cmd_retarget_usage, cmd_retarget},

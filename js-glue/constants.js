@@ -25,6 +25,11 @@ export const IDLE_PARAMETERS = /* @__PURE__ */ Object.freeze([
   'positionTolerance', 'rotationTolerance',
 ]);
 
+/** Parameter names the dance reads (C: pm_dance_params_from_json). */
+export const DANCE_PARAMETERS = /* @__PURE__ */ Object.freeze([
+  'energy', 'variety', 'arms', 'legs', 'body', 'duration', 'style', 'seed', 'positionTolerance', 'rotationTolerance',
+]);
+
 /** The groove joints in the core's order, with the MMD bone each one drives. */
 export const GROOVE_JOINTS = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ [
   ['pelvis', '下半身'], ['spine', '上半身'], ['chest', '上半身2'], ['upperChest', '上半身3'], ['neck', '首'],
@@ -50,7 +55,7 @@ export const FEATURES = /* @__PURE__ */ Object.freeze({
     'readPmx', 'mapHumanoid', 'mannequinPmx', 'analyzeRig', 'createPoseEvaluator', 'evaluatePose', 'solveTwoBoneIk',
     'grooveConfig', 'createGroove', 'grooveOffsets', 'bakeGroove',
     'sampleTrajectory', 'trajectoryLength', 'createTimeline', 'timelineFromJSON',
-    'generateIdleVmd', 'lifelikeSettings', 'createLifelike', 'bakeLifelike', 'bakeTransition',
+    'generateIdleVmd', 'generateAutoDanceVmd', 'lifelikeSettings', 'createLifelike', 'bakeLifelike', 'bakeTransition',
   ]),
   keypoints: /* @__PURE__ */ Object.freeze(['keypointNames', 'keypointAngleNames', 'toKeypoints', 'writeKeypoints', 'keypointFeatures', 'retargetToVmd', 'scoreDance', 'createDanceScorer']),
   beats: /* @__PURE__ */ Object.freeze([

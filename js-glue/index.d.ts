@@ -1266,6 +1266,108 @@ export interface ProcMotion {
   ): IdleResult;
 }
 
+// ---- dance (js-glue/dance.js; docs/dance.md) ---------------------------------------------------------
+
+/** The dance's parameters (every one optional; the defaults in brackets). */
+export interface DanceParams {
+  /** How big the moves are, 0..1 [0.6]; a song's own energy scales it bar by bar. */
+  energy?: number;
+  /** How soon a phrase changes, 0..1 [0.5]: 0 after two plays, 1 after one. */
+  variety?: number;
+  /** Emphasis on the arms, the steps and the body (bounce, sway, chest), 0..1 each [0.5]. */
+  arms?: number;
+  legs?: number;
+  body?: number;
+  /** Seconds: a loop's shortest length, 8..120 [16]; with a song, where the dance ends (0 = its last beat). */
+  duration?: number;
+  /** Which moves come often and how the body bounces ['pop']. */
+  style?: 'pop' | 'hiphop' | 'idol';
+  /** Which moves, in which order [1]. */
+  seed?: number;
+  /** Key fit tolerances: units [0.01], degrees [0.2]. */
+  positionTolerance?: number;
+  rotationTolerance?: number;
+}
+
+/** The `state` argument: parameters from `state.dance.X`, then `state.danceX`, then `state.X`. */
+export type DanceState = DanceParams & {
+  dance?: DanceParams;
+  [key: `dance${string}`]: unknown;
+};
+
+/** A move of the dance: the steps (groove .. bodyRoll), then the arm patterns (swing .. roll). */
+export type DanceMove =
+  | 'groove' | 'stepTouch' | 'sideStep' | 'kick' | 'kneeUp' | 'rock' | 'tap' | 'pivot' | 'bodyRoll'
+  | 'swing' | 'clap' | 'armsUp' | 'point' | 'wave' | 'hips' | 'cross' | 'punch' | 'roll';
+
+/** One phrase of the dance (frames, the dancer's beats). */
+export interface DancePhrase {
+  start: number;
+  end: number;
+  firstBeat: number;
+  /** Phrases with the same id are the same moves at the same size. */
+  id: number;
+  section: number;
+  step: DanceMove;
+  arms: DanceMove;
+  /** The move on the phrase's last two beats. */
+  ending: DanceMove;
+  /** Leads with the right side. */
+  mirrored: boolean;
+  /** 0..1: how big. */
+  size: number;
+}
+
+/** generateAutoDanceVmd's result. */
+export interface DanceResult {
+  /** The VMD file. */
+  vmd: Uint8Array;
+  /** The motion's length; a loop's keys at loopFrames equal those at frame 0. */
+  frames: number;
+  /** 0 for a song. */
+  loopFrames: number;
+  /** The dancer's tempo: the grid's, halved or doubled into 70..160. */
+  bpm: number;
+  beatCount: number;
+  keyCount: number;
+  maxPositionError: number;
+  maxRotationErrorDeg: number;
+  usedBones: string[];
+  missingBones: string[];
+  /** How far センター was lowered at most so that the legs reach. */
+  crouch: number;
+  phrases: DancePhrase[];
+  distinctPhrases: number;
+  /** The most times one phrase plays in a row. */
+  longestRepeat: number;
+  sectionCount: number;
+  /** The largest distance between the ankles as played and their plan. */
+  stepError: number;
+  params: Required<DanceParams> & { bpm: number };
+  /** The feet as MMD plays them (limbs left and right), or null with bone names only. */
+  report: LandingReport | null;
+  /** The whole body as MMD plays it, or null with bone names only. */
+  body: BodyReport | null;
+}
+
+/** Parameter names the dance reads. */
+export const DANCE_PARAMETERS: readonly (keyof DanceParams)[];
+
+export interface ProcMotion {
+  /**
+   * A dance ('motion' module): steps, bounces, sways and arm moves phrased over 8 beats, the feet landed
+   * on the model. `bpmOrBeats`: a detectBeats result (the whole song, its beats, downbeats and energy), a
+   * beat grid, a BPM or null (a loop at 120). The other arguments are generateCatwalkVmd's.
+   */
+  generateAutoDanceVmd(
+    state: DanceState | null,
+    bpmOrBeats: number | null | BeatGridInput,
+    morphNames: readonly string[] | null,
+    boneNames: readonly string[] | null,
+    options?: { skeleton?: CatwalkSkeleton },
+  ): DanceResult;
+}
+
 // ---- the lifelike layer (js-glue/lifelike.js; docs/lifelike.md) -------------------------------------
 
 /** The lifelike layer's settings (every one optional; the defaults in brackets). */

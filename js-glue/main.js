@@ -16,7 +16,7 @@
 import * as A from './dist/abi.js';
 import { CATWALK_ARMS, CATWALK_CADENCE, CATWALK_PARAM_SLOTS, CATWALK_STYLE, MODULE_DEPS, MODULES, VMD_FIELD as W } from './dist/abi.js';
 import {
-  CATWALK_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, IDLE_PARAMETERS, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
+  CATWALK_PARAMETERS, DANCE_PARAMETERS, FEATURES, GROOVE_JOINTS, HUMANOID_BONES, IDLE_PARAMETERS, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS,
 } from './constants.js';
 import { createModuleObject, instantiate, loadBytes, registeredWasmUrl } from './loader.js';
 import {
@@ -25,7 +25,7 @@ import {
 } from './runtime.js';
 import { decodeShiftJisPairs, sjisStoredTable } from './sjis-table.js';
 
-export { CATWALK_PARAMETERS, GROOVE_JOINTS, HUMANOID_BONES, IDLE_PARAMETERS, ProcMotionError, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS };
+export { CATWALK_PARAMETERS, DANCE_PARAMETERS, GROOVE_JOINTS, HUMANOID_BONES, IDLE_PARAMETERS, ProcMotionError, TRACE_EASINGS, TRACE_LIMBS, WAV_ENCODINGS };
 
 /** The feature modules pm.loadAsync() takes, in the order they depend on each other. */
 export const FEATURE_MODULES = Object.freeze(MODULES.filter((m) => m !== 'core'));

@@ -3,6 +3,7 @@
 // the lifelike layer. index.js imports this
 // file on the first pm.loadAsync('motion') (all.js at startup) and puts `api` on the ProcMotion.
 import { grooveMethods } from './groove.js';
+import { danceMethods } from './dance.js';
 import { idleMethods } from './idle.js';
 import { lifelikeMethods } from './lifelike.js';
 import { modelMethods } from './pose.js';
@@ -15,4 +16,4 @@ export { Lifelike } from './lifelike.js';
 export { PoseEvaluator } from './pose.js';
 export { Timeline } from './tracing.js';
 
-export const api = { ...modelMethods, ...rigMethods, ...grooveMethods, ...tracingMethods, ...idleMethods, ...lifelikeMethods, ...transitionMethods };
+export const api = { ...modelMethods, ...rigMethods, ...grooveMethods, ...tracingMethods, ...idleMethods, ...danceMethods, ...lifelikeMethods, ...transitionMethods };

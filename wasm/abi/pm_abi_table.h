@@ -90,6 +90,7 @@
     X(P, motion, pm_abi_timeline_set_grid)                                                                    \
     /* idle, the lifelike layer (abi_idle.c, abi_lifelike.c) */                                               \
     X(P, motion, pm_abi_idle_generate)                                                                        \
+    X(P, motion, pm_abi_dance_generate)                                                                       \
     X(P, motion, pm_abi_lifelike_settings) X(P, motion, pm_abi_lifelike_create) X(P, motion, pm_abi_lifelike_free) \
     X(P, motion, pm_abi_lifelike_info) X(P, motion, pm_abi_lifelike_sample) X(P, motion, pm_abi_lifelike_bake)   \
     /* transitions (abi_transition.c) */                                                                      \
@@ -182,6 +183,9 @@
     X(P, JSON, 1) X(P, JSON_LEN, 1) X(P, GRID, 1) X(P, SKELETON, 1) X(P, HAS_MODEL, 1) X(P, BONES, 1)       \
     X(P, BONE_OFFSETS, 1) X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1)
 #define PM_ABI_LAYOUT_IDLE_OUT(X, P) X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1)
+/* pm_abi_dance_generate input (uint32 each): IDLE's slots, then the song's onset envelope (float
+ * values, their count, values per 1000 s) or 0. Output: IDLE_OUT's. */
+#define PM_ABI_LAYOUT_DANCE(X, P) PM_ABI_LAYOUT_IDLE(X, P) X(P, ONSET, 1) X(P, ONSET_COUNT, 1) X(P, ONSET_MILLIRATE, 1)
 /* pm_abi_lifelike_sample output (float each): the blink morph's weight, then a local rotation offset (x y
  * z w) per channel in pm_lifelike_channel order (identity where the model has no bone for it). */
 #define PM_ABI_LAYOUT_LIFELIKE_OUT(X, P) X(P, BLINK, 1) X(P, ROTATION, 36)
@@ -260,7 +264,7 @@
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \
-    X(P, motion, IDLE) X(P, motion, IDLE_OUT) X(P, motion, LIFELIKE_OUT) X(P, keypoints, KEYPOINTS) X(P, keypoints, SCORE)
+    X(P, motion, IDLE) X(P, motion, IDLE_OUT) X(P, motion, DANCE) X(P, motion, LIFELIKE_OUT) X(P, keypoints, KEYPOINTS) X(P, keypoints, SCORE)
 
 /* ---- enums: X(P, js_name, value, C constant) -------------------------------------------------- */
 

@@ -37,6 +37,7 @@ const ROWS = {
   // modes
   'mode.catwalk': ['Catwalk', 'キャットウォーク', '猫步', '貓步', '캣워크'],
   'mode.idle': ['Idle', '待機', '待机', '待機', '대기'],
+  'mode.dance': ['Dance', 'ダンス', '跳舞', '跳舞', '댄스'],
   'mode.vmd': ['Loaded motion', '読み込んだモーション', '已载入的动作', '已載入的動作', '불러온 모션'],
   'mode.groove': ['Groove', 'グルーヴ', '律动', '律動', '그루브'],
   'mode.tracing': ['Tracing', 'トレース', '轨迹', '軌跡', '트레이싱'],
@@ -116,6 +117,18 @@ const ROWS = {
   'i.gestureFrequency': ['Gestures', 'しぐさ', '小动作', '小動作', '제스처'],
   'i.duration': ['Loop length', 'ループの長さ', '循环长度', '循環長度', '루프 길이'],
   'i.seed': ['Seed', 'シード', '种子', '種子', '시드'],
+
+  // dance
+  'd.style': ['Style', 'スタイル', '风格', '風格', '스타일'],
+  'd.style.pop': ['Pop', 'ポップ', '流行', '流行', '팝'],
+  'd.style.hiphop': ['Hip-hop', 'ヒップホップ', '嘻哈', '嘻哈', '힙합'],
+  'd.style.idol': ['Idol', 'アイドル', '偶像', '偶像', '아이돌'],
+  'd.energy': ['Energy', 'エネルギー', '能量', '能量', '에너지'],
+  'd.variety': ['Variety', '変化', '变化', '變化', '다양성'],
+  'd.arms': ['Arms', '腕', '手臂', '手臂', '팔'],
+  'd.legs': ['Steps', 'ステップ', '步伐', '步伐', '스텝'],
+  'd.body': ['Body', '体', '身体', '身體', '몸'],
+  'd.seed': ['Seed', 'シード', '种子', '種子', '시드'],
 
   // the whole page's options: the lifelike layer, physics, blended mode changes
   'opt.lifelike': ['Lifelike (blinks, breath, gaze)', 'リアルな動き(まばたき・呼吸・視線)', '生动(眨眼、呼吸、视线)', '生動(眨眼、呼吸、視線)', '생동감(깜박임, 호흡, 시선)'],

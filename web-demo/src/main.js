@@ -26,6 +26,7 @@ import { modelToVrm, saveFile } from './vrm-export.js';
 // Capabilities: each registers its mode. (Keypoints is an overlay on any mode, keypoint-overlay.js.)
 import './modes/catwalk.js';
 import './modes/idle.js';
+import './modes/dance.js';
 import './modes/groove.js';
 import './modes/tracing.js';
 import './modes/vmd.js';

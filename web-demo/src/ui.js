@@ -91,3 +91,27 @@ export function paramControl(p, value, onChange, prefix = 'p.') {
   const off = onLanguageChange(relabel);
   return { root, set, key: p.key, get value() { return current; }, dispose: off };
 }
+
+/** The defaults of a mode's parameter list ({ key, default } each) as an object. */
+export const paramDefaults = (params) => Object.fromEntries(params.map((p) => [p.key, p.default]));
+
+/**
+ * A mode's controls: one paramControl per parameter of `params` on `app[slot]` (created with the
+ * defaults when missing), each change regenerating, and a Reset-all link. Returns the mode's
+ * `{ dispose() }`.
+ */
+export function mountParamControls(container, app, slot, params, prefix) {
+  app[slot] ??= paramDefaults(params);
+  const controls = params.map((p) => paramControl(p, app[slot][p.key], (key, v) => {
+    app[slot][key] = v;
+    app.regenerate();
+  }, prefix));
+  const resetAll = el('button', { type: 'button', class: 'link-button', dataset: { i18n: 'p.resetAll' } }, t('p.resetAll'));
+  resetAll.addEventListener('click', () => {
+    app[slot] = paramDefaults(params);
+    for (const c of controls) c.set(app[slot][c.key]);
+    app.regenerate();
+  });
+  container.append(...controls.map((c) => c.root), resetAll);
+  return { dispose() { for (const c of controls) c.dispose(); } };
+}

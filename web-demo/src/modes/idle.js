@@ -1,7 +1,6 @@
 // Idle mode: a character standing at ease (pm.generateIdleVmd), landed on the loaded model, every
 // parameter a labelled control with its default.
-import { el, paramControl } from '../ui.js';
-import { t } from '../i18n.js';
+import { mountParamControls, paramDefaults } from '../ui.js';
 import { modelSkeleton } from './model-skeleton.js';
 import { registerMode } from './registry.js';
 
@@ -15,27 +14,13 @@ export const IDLE_PARAMS = [
   { key: 'seed', type: 'range', min: 1, max: 99, step: 1, default: 1 },
 ];
 
-export const idleDefaults = () => Object.fromEntries(IDLE_PARAMS.map((p) => [p.key, p.default]));
+export const idleDefaults = () => paramDefaults(IDLE_PARAMS);
 
 registerMode({
   id: 'idle',
   order: 5,
   requires: (pm) => typeof pm.generateIdleVmd === 'function',
-  mount(container, app) {
-    app.idle ??= idleDefaults();
-    const controls = IDLE_PARAMS.map((p) => paramControl(p, app.idle[p.key], (key, v) => {
-      app.idle[key] = v;
-      app.regenerate();
-    }, 'i.'));
-    const resetAll = el('button', { type: 'button', class: 'link-button', dataset: { i18n: 'p.resetAll' } }, t('p.resetAll'));
-    resetAll.addEventListener('click', () => {
-      app.idle = idleDefaults();
-      for (const c of controls) c.set(app.idle[c.key]);
-      app.regenerate();
-    });
-    container.append(...controls.map((c) => c.root), resetAll);
-    return { dispose() { for (const c of controls) c.dispose(); } };
-  },
+  mount: (container, app) => mountParamControls(container, app, 'idle', IDLE_PARAMS, 'i.'),
   generate(app) {
     const model = app.model;
     const skeleton = model.bytes instanceof Uint8Array || model.builtIn ? modelSkeleton(app) : model.skeleton;
