@@ -80,4 +80,75 @@ PM_TEST(loop_on_every_model) {
     pm_zoo_entries_free(all, n);
 }
 
+/* A three-minute song: 100 BPM, then 112 from 90 s; the first downbeat is beat 2; loud and quiet
+ * passages of 32 s take turns in the onset envelope. */
+PM_TEST(a_song_from_its_first_beat_to_its_last) {
+    enum { RATE = 100, SECONDS = 180 };
+    static double beats[400];
+    static float onset[SECONDS * RATE];
+    uint32_t n = 0;
+    for (double t = 0.8; t < SECONDS && n < 400; t += t < 90 ? 0.6 : 60.0 / 112) beats[n++] = t;
+    for (int i = 0; i < SECONDS * RATE; i++) {
+        double t = (double)i / RATE;
+        bool loud = ((int)(t / 32)) % 2 == 1;
+        onset[i] = (float)((loud ? 0.7 : 0.15) + 0.1 * ((i * 7919) % 13) / 13.0);
+    }
+    pm_dance_params p = {0};
+    p.grid.bpm = 100, p.grid.offset = beats[0], p.grid.beats = beats, p.grid.beat_count = n, p.grid.beats_per_bar = 4;
+    p.grid.first_downbeat = 2;
+    p.onset = onset, p.onset_count = SECONDS * RATE, p.onset_rate = RATE;
+    pm_dance_info *info = malloc(sizeof *info);
+    pm_error err = {0};
+    pm_vmd *v = NULL;
+    PM_CHECK_OK(pm_dance_generate(&p, NULL, &v, info, &err), &err);
+    if (!v || !info) return;
+    PM_CHECK(info->loop_frames == 0 && info->frames >= beats[n - 1] * 30 && info->verified && info->on_mannequin);
+    PM_CHECK_MSG(info->report.landed && info->report.max_slide <= 0.003 && info->report.penetration <= 0.005, "feet %g slide %g below %g",
+                 info->report.max_error, info->report.max_slide, info->report.penetration);
+    PM_CHECK(info->body.hand_clearance[0] > 0 && info->body.hand_clearance[1] > 0);
+    /* phrases of two bars start on downbeats (grid beats 2, 6, 10 ...) */
+    double quiet = 0, loud = 0;
+    int nq = 0, nl = 0, returns = 0;
+    for (uint32_t i = 0; i < info->phrase_count; i++) {
+        const pm_dance_phrase *ph = &info->phrases[i];
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < n; j++)
+            if (fabs(beats[j] * 30 - ph->start) < fabs(beats[k] * 30 - ph->start)) k = j;
+        PM_CHECK_MSG(k % 4 == 2 && fabs(beats[k] * 30 - ph->start) <= 0.5, "phrase %u starts at frame %u, beat %u", i, ph->start, k);
+        double t = ph->start / 30.0;
+        if (((int)(t / 32)) % 2 == 1 && ((int)((ph->end / 30.0) / 32)) % 2 == 1) loud += ph->size, nl++;
+        if (((int)(t / 32)) % 2 == 0 && ((int)((ph->end / 30.0) / 32)) % 2 == 0) quiet += ph->size, nq++;
+        /* a section that comes back at a level heard before starts with that level's phrase */
+        if (i > 0 && ph->section != info->phrases[i - 1].section)
+            for (uint32_t j = 0; j < i; j++)
+                if (info->phrases[j].id == ph->id) {
+                    returns++;
+                    break;
+                }
+    }
+    printf("  %u phrases, %u distinct, at most %u in a row, %u sections (%d come back); size quiet %.2f, loud %.2f\n", info->phrase_count,
+           info->distinct_phrases, info->longest_repeat, info->section_count, returns, quiet / nq, loud / nl);
+    PM_CHECK(info->phrase_count >= 30 && info->distinct_phrases >= 12 && info->longest_repeat <= 2);
+    PM_CHECK(info->section_count >= 4 && returns >= 2);
+    PM_CHECK(nq && nl && loud / nl > quiet / nq + 0.2);
+    pm_vmd_free(v);
+    /* a fast song is danced every other beat; a slow one on half beats */
+    pm_dance_params fast = {0};
+    fast.grid.bpm = 184, fast.grid.offset = 0.2, fast.duration = PM_AMOUNT(20);
+    PM_CHECK_OK(pm_dance_generate(&fast, NULL, &v, info, &err), &err);
+    PM_CHECK_MSG(fabs(info->bpm - 92) < 1e-9 && info->frames >= 600, "dancer's tempo %g, %u frames", info->bpm, info->frames);
+    pm_vmd_free(v);
+    fast.grid.bpm = 60;
+    PM_CHECK_OK(pm_dance_generate(&fast, NULL, &v, info, &err), &err);
+    PM_CHECK_MSG(fabs(info->bpm - 120) < 1e-9, "dancer's tempo %g", info->bpm);
+    pm_vmd_free(v);
+    /* names only: the leg IK bones keyed on the plan, nothing measured */
+    const char *names[] = {"センター", "下半身", "上半身", "首", "頭", "左腕", "右腕", "左ひじ", "右ひじ", "左足ＩＫ", "右足ＩＫ"};
+    pm_target_model m = {11, names, NULL, NULL, 0, NULL, NULL};
+    PM_CHECK_OK(pm_dance_generate(NULL, &m, &v, info, &err), &err);
+    PM_CHECK(!info->verified && info->used_count == 11 && info->missing_count > 0);
+    pm_vmd_free(v);
+    free(info);
+}
+
 int main(void) { return pm_test_run_all(); }
