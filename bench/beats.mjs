@@ -11,8 +11,7 @@
 //   node bench/beats.mjs [--quick] [--no-write]
 // Not a test: it prints figures and (without --quick or --no-write) rewrites the tables in docs/benchmarks.md (between
 // '<!-- beats-table -->' and '<!-- /beats-table -->').
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { FEATURE_MODULES, createProcMotion } from '../js-glue/index.js';
 import { TRACKS, renderTrack } from '../tests/data/gen-beat-tracks.mjs';
 import { evaluateTrack, fMeasure, tempoAccuracy } from '../tests/data/beat-metrics.mjs';
-import { HAVE_FFMPEG, mono44k, startPeers } from './beat-peers.mjs';
+import { mono44k, startPeers } from './beat-peers.mjs';
+import { annotatedSongs, debianMusic } from './songs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -32,8 +32,6 @@ const pm = await createProcMotion({ load: FEATURE_MODULES });
 const { peers, skipped, close } = await startPeers(DIR);
 for (const s of skipped) console.error(`beats: SKIP peer ${s}`);
 
-/** Freely licensed music Debian ships: asc-music (Advanced Strategic Command's soundtrack, GPL-2+). */
-const DEBIAN_MUSIC = [{ pkg: 'asc-music', dir: '/usr/share/games/asc/music', licence: 'GPL-2+' }];
 
 const scaleTempo = (t, k) => (typeof t === 'number' ? Math.round(t * k * 10) / 10
   : t.ramp ? { ramp: t.ramp.map((x) => x * k) } : { change: [t.change[0] * k, t.change[1] * k, t.change[2]] });
@@ -75,32 +73,6 @@ async function runSet(name, specs) {
   return rows;
 }
 
-/**
- * Real recordings with human beat annotations in `dir`: each audio file (wav, flac, mp3, ogg) beside
- * `<name>.beats`, a beat a line: its time in seconds, then optionally its place in the bar ("3", or
- * Ballroom's "9.3" = bar 9, beat 3). The public annotation sets' audio may not be redistributed, so the
- * directory is the user's own copy; nothing of it is in the repository.
- */
-function annotatedSongs(dir) {
-  if (!dir) return [];
-  if (!existsSync(dir)) { console.error(`beats: SKIP annotated music: ${dir} not found`); return []; }
-  if (!HAVE_FFMPEG) { console.error('beats: SKIP annotated music: no ffmpeg to decode it'); return []; }
-  const out = [];
-  for (const file of readdirSync(dir).filter((f) => /\.(wav|flac|mp3|ogg)$/i.test(f)).sort()) {
-    const name = file.replace(/\.[^.]+$/, ''), ann = join(dir, `${name}.beats`);
-    if (!existsSync(ann)) continue;
-    const lines = readFileSync(ann, 'utf8').split('\n').map((l) => l.trim().split(/[\s,]+/)).filter((c) => c[0] && Number.isFinite(+c[0]));
-    const beats = lines.map((c) => +c[0]);
-    const barPositions = lines.map((c) => (c[1] === undefined ? 0 : Math.round(+(c[1].includes('.') ? c[1].split('.')[1] : c[1]))));
-    const ibi = beats.slice(1).map((t, i) => t - beats[i]).sort((a, b) => a - b);
-    if (ibi.length < 4) { console.error(`beats: SKIP ${file}: fewer than 5 annotated beats`); continue; }
-    const wav = join(DIR, `annotated-${name}.wav`);
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', join(dir, file), '-ac', '2', '-ar', '44100', '-c:a', 'pcm_s16le', wav]);
-    out.push({ id: name, wav, beats, barPositions, bpm: 60 / ibi[Math.floor(ibi.length / 2)], meter: Math.max(...barPositions) || undefined });
-  }
-  return out;
-}
-
 async function runAnnotated(songs) {
   const rows = [];
   for (const song of songs) {
@@ -119,7 +91,7 @@ async function runAnnotated(songs) {
 }
 
 const all = [...await runSet('tuning', TRACKS), ...await runSet('held-out', heldOut),
-             ...await runAnnotated(annotatedSongs(process.env.PM_ANNOTATED_MUSIC))];
+             ...await runAnnotated(annotatedSongs(process.env.PM_ANNOTATED_MUSIC, DIR))];
 
 // a 4-minute song (stereo, 44.1 kHz): our wasm time, median of 5, and each peer's on the same file (one run)
 const song = renderTrack(TRACKS.find((t) => t.id === 'rock-100'), { seconds: 240 });
@@ -136,13 +108,10 @@ const songPeers = await runPeers(songWav, 44100, null);
 
 // freely licensed music Debian ships (no ground truth): each tool's tempo, and which peers agree with ours
 const debianSongs = [];
-const debianSkips = [];
-for (const m of DEBIAN_MUSIC) {
-  if (!existsSync(m.dir)) { debianSkips.push(`${m.pkg} is not installed (bash build-scripts/bench.sh installs it as root; or apt-get install ${m.pkg})`); continue; }
-  if (!HAVE_FFMPEG) { debianSkips.push(`${m.pkg}: no ffmpeg to decode it (apt-get install ffmpeg)`); continue; }
-  for (const file of readdirSync(m.dir).filter((f) => /\.(mp3|ogg|oga|flac|opus)$/i.test(f)).sort().slice(0, QUICK ? 1 : 3)) {
-    const wav = join(DIR, `${m.pkg}-${file.replace(/\.[^.]+$/, '')}.wav`);
-    if (!existsSync(wav)) execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', join(m.dir, file), '-ac', '2', '-ar', '44100', '-c:a', 'pcm_s16le', wav]);
+const { songs: debianFiles, skips: debianSkips } = debianMusic(DIR, QUICK ? 1 : 3);
+for (const { pkg, licence, file, wav } of debianFiles) {
+  {
+    const m = { pkg, licence };
     const audio = pm.readWav(readFileSync(wav));
     const t0 = performance.now();
     const ours = pm.detectBeats(audio.samples, audio.sampleRate, { channels: audio.channels });

@@ -172,6 +172,12 @@ export const PLAN = [
     js: ['procmotion wasm'],
   },
   {
+    row: 'dance',
+    inputs: (inp) => ['loop', 'song', join(inp.fixtures, 'pmx/yw_test_model/yw_test_model.pmx')]
+      .filter((p) => !p.includes('/') || existsSync(p)),
+    js: ['procmotion wasm'],
+  },
+  {
     row: 'keypoints',
     inputs: (inp) => [
       ...['bvh/cmu_131_01.bvh', 'vmd/mei_greeting.vmd', 'vmd/gene_02_laugh.vmd', 'gltf/RobotExpressive.glb']

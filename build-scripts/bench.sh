@@ -18,6 +18,8 @@ cmake --build build/release -j "$(nproc)" --target procmotion_bench >/dev/null
 node bench/bench.mjs "$@"
 echo "bench: == beats: accuracy and time beside aubio, web-audio-beat-detector, music-tempo, essentia.js (docs/benchmarks.md) =="
 node bench/beats.mjs
+echo "bench: == dance: the dance's accents on real songs' beats (docs/benchmarks.md; annotated songs: PM_ANNOTATED_MUSIC=dir) =="
+node bench/dance.mjs
 echo "bench: == walks: the catwalk's styles beside real walks (docs/benchmarks.md; more clips: PM_REAL_WALKS=dir of .bvh/.fbx) =="
 shopt -s nullglob
 walks=(../shared/fixtures/bvh/cmu_131_01.bvh)

@@ -1329,6 +1329,9 @@ export interface DanceResult {
   /** The dancer's tempo: the grid's, halved or doubled into 70..160. */
   bpm: number;
   beatCount: number;
+  /** With a song: the grid beat the dancer's first beat is, and grid beats per danced beat (1, 2 or 0.5). */
+  firstGridBeat: number;
+  gridBeatsPerBeat: number;
   keyCount: number;
   maxPositionError: number;
   maxRotationErrorDeg: number;

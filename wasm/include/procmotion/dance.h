@@ -124,6 +124,8 @@ typedef struct pm_dance_info {
     uint32_t loop_frames;     /* 0 with a grid */
     double bpm;               /* the dancer's tempo (the grid's main tempo, halved or doubled into 70-160) */
     uint32_t beat_count;      /* the dancer's beats */
+    double first_grid_beat;   /* with a grid: the grid beat the dancer's first beat is (pm_beat_grid_time) */
+    double grid_beats_per_beat; /* with a grid: 1, 2 (every other beat) or 0.5 (half beats) */
     uint32_t key_count;
     double max_position_error, max_rotation_error; /* the key fit's (units, degrees) */
     uint32_t used_count;

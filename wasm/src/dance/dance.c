@@ -306,10 +306,27 @@ static pm_result plan_beats(dance *d, const pm_allocator *a, pm_error *err) {
     /* grid beats kept: those of the dancer's parity (every), from `first` */
     double start_beat = first;
     if (every > 1) {
+        /* the dancer's beats are the stronger ones in the onset envelope (a tracker that counts twice as
+         * fast adds off-beats); without an envelope, those of the downbeats */
         int64_t off = ((int64_t)down - (int64_t)first) % (int64_t)every;
         if (off < 0) off += every;
+        double best = -1;
+        for (uint32_t o = 0; o < every && p->onset && p->onset_count; o++) {
+            double sum = 0;
+            uint32_t n = 0;
+            for (double g = first + o; n < 4096 && pm_beat_grid_time(&p->grid, g) <= end_s; g += every, n++) {
+                int64_t i = (int64_t)llround(pm_beat_grid_time(&p->grid, g) * p->onset_rate);
+                float peak = 0;
+                for (int64_t j = i - 3; j <= i + 3; j++)
+                    if (j >= 0 && j < (int64_t)p->onset_count && p->onset[j] > peak) peak = p->onset[j];
+                sum += peak;
+            }
+            if (n && sum / n > best * 1.05) best = sum / n, off = o;
+        }
         start_beat = first + (double)off;
     }
+    d->first_grid_beat = start_beat;
+    d->grid_step = (double)every / split;
     uint32_t count = 0;
     for (double g = start_beat; pm_beat_grid_time(&p->grid, g) <= end_s + 1e-9 && count < 400000; g += every) count++;
     if (p->grid.beat_count && count > 0) {
@@ -557,6 +574,8 @@ pm_result pm_dance_generate(const pm_dance_params *params, const pm_target_model
     info->loop_frames = d->loop ? F : 0;
     info->bpm = d->bpm;
     info->beat_count = d->nb;
+    info->first_grid_beat = d->loop ? 0 : d->first_grid_beat;
+    info->grid_beats_per_beat = d->loop ? 0 : d->grid_step;
     info->key_count = vmd->bones.count;
     *out = vmd;
     vmd = NULL;

@@ -65,6 +65,7 @@ typedef struct dance {
     uint32_t first_down;   /* the first dancer beat that starts a phrase */
     uint32_t phrase_beats; /* beats of a phrase */
     bool loop;
+    double first_grid_beat, grid_step; /* the dancer's first beat on the grid, grid beats per dancer beat */
     uint32_t frames;
     double bpm;
     dance_key *keys;       /* [nb + 1] */

@@ -264,8 +264,10 @@ static void write_groove_beats(dance *d, uint32_t from, uint32_t to, double size
     for (uint32_t k = from + 1; k <= to && k <= d->nb; k++) {
         dance_key *key = &d->keys[k];
         set_home_feet(key);
-        key->weight = (k % 2 ? 0.5 : -0.5) * size;
-        set_arms(key, 0, k % 2 ? DA_SWING_F : DA_SWING_B, k % 2 ? DA_SWING_B : DA_SWING_F, 0.4 * size);
+        /* the weight rocks and the arms swing every beat, so the body's stops are the beats' */
+        key->weight = k % 2 ? 0.7 : -0.7;
+        set_arms(key, 0, k % 2 ? DA_SWING_F : DA_SWING_B, k % 2 ? DA_SWING_B : DA_SWING_F, fmax(0.6, size));
+        key->pulse = 0.5;
         key->look = key->twist = 0;
         key->wrist[0] = key->wrist[1] = 0;
     }
@@ -323,12 +325,22 @@ pm_result pmi_dance_plan(dance *d, pm_dance_info *info, pm_error *err) {
         const uint32_t start = d->first_down + i * P;
         double e = d->beat_energy ? (phrase_energy(d, start, P) - lo) / (hi - lo) : 0.6;
         e = e < 0 ? 0 : e > 1 ? 1 : e;
+        /* the section's level: the energy of this phrase and its neighbours, so one loud bar is no section */
+        double es = e;
+        if (d->beat_energy) {
+            double sum = 0;
+            int n = 0;
+            for (int64_t j = (int64_t)i - 1; j <= (int64_t)i + 1; j++)
+                if (j >= 0 && j < (int64_t)np) sum += (phrase_energy(d, d->first_down + (uint32_t)j * P, P) - lo) / (hi - lo), n++;
+            es = sum / n;
+            es = es < 0 ? 0 : es > 1 ? 1 : es;
+        }
         /* the level, with a margin against flicker */
-        int level = e < 0.3 ? 0 : e < 0.7 ? 1 : 2;
+        int level = es < 0.3 ? 0 : es < 0.7 ? 1 : 2;
         if (section_level >= 0 && level != section_level) {
             double edge_lo = section_level == 0 ? 0.3 : section_level == 1 ? 0.3 : 0.7;
             double edge_hi = section_level == 0 ? 0.3 : section_level == 1 ? 0.7 : 1.0;
-            if (e > edge_lo - 0.08 && e < edge_hi + 0.08) level = section_level;
+            if (es > edge_lo - 0.1 && es < edge_hi + 0.1) level = section_level;
         }
         if (!d->beat_energy) level = energy < 0.3 ? 0 : energy < 0.75 ? 1 : 2;
         const double size = fmin(1.0, fmax(0.15, energy * (0.45 + 0.8 * e) / 0.85));
@@ -399,7 +411,7 @@ pm_result pmi_dance_plan(dance *d, pm_dance_info *info, pm_error *err) {
      * stand still */
     for (uint32_t k = 0; k <= d->nb; k++) {
         dance_key *key = &d->keys[k];
-        key->pulse = d->loop || (k > 0 && k < d->nb) ? 1 : 0;
+        key->pulse = d->loop || (k > 0 && k < d->nb) ? (key->pulse > 0 ? key->pulse : 1) : 0;
         double w = key->weight, wl = 0.5 * (1 + w), wr = 0.5 * (1 - w);
         if (key->lifted[0]) wl = 0, wr = 1;
         if (key->lifted[1]) wl = 1, wr = 0;

@@ -109,6 +109,8 @@ cJSON *pmi_dance_info_json(const pm_dance_info *info) {
     pmi_json_add_number(j, "loopFrames", info->loop_frames, &ok);
     pmi_json_add_number(j, "bpm", info->bpm, &ok);
     pmi_json_add_number(j, "beatCount", info->beat_count, &ok);
+    pmi_json_add_number(j, "firstGridBeat", info->first_grid_beat, &ok);
+    pmi_json_add_number(j, "gridBeatsPerBeat", info->grid_beats_per_beat, &ok);
     pmi_json_add_number(j, "keyCount", info->key_count, &ok);
     pmi_json_add_number(j, "maxPositionError", info->max_position_error, &ok);
     pmi_json_add_number(j, "maxRotationErrorDeg", info->max_rotation_error, &ok);

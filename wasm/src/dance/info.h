@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-/* frames, loopFrames, bpm, beatCount, keyCount, maxPositionError, maxRotationErrorDeg, usedBones,
+/* frames, loopFrames, bpm, beatCount, firstGridBeat, gridBeatsPerBeat, keyCount, maxPositionError, maxRotationErrorDeg, usedBones,
  * missingBones, crouch, phrases [{ start, end, firstBeat, id, section, step, arms, ending, mirrored, size }],
  * distinctPhrases, longestRepeat, sectionCount, stepError, params, report (the feet's landing report, or
  * null) and body (pm_landing_body_report, or null). NULL when out of memory. */
