@@ -15,7 +15,7 @@ import type { Scene } from '@babylonjs/core/scene.js';
 
 import type {
   BeatGridInput, CatwalkResult, CatwalkSkeleton, CatwalkState, Groove, GrooveBakeOptions, GrooveBakeReport, GrooveFrame,
-  GrooveFrameOptions, GrooveSettingsInput, IdleResult, IdleState, Lifelike, LifelikeFrame, ProcMotion, Skeleton, Timeline,
+  DanceResult, DanceState, GrooveFrameOptions, GrooveSettingsInput, IdleResult, IdleState, Lifelike, LifelikeFrame, ProcMotion, Skeleton, Timeline,
   TimelineBakeResult, TransitionOptions, TransitionReport, Vmd, RetargetReport,
 } from './index.js';
 
@@ -72,6 +72,18 @@ export function createIdleAnimationAsync(
   bpm?: number | null | BeatGridInput,
   options?: LoadVmdOptions & { modelBytes?: Uint8Array | ArrayBuffer },
 ): Promise<ProcMotionAnimation<IdleResult>>;
+
+/** getModelInfo + generateAutoDanceVmd + loadVmdAnimationAsync (loads the 'motion' module). `bpmOrBeats`: a
+ * detectBeats result (the whole song), a beat grid, a BPM or null. `modelBytes` (the PMX/PMD the model came
+ * from): the feet land on the model and `result.report` and `result.body` say what babylon-mmd will show.
+ * `loopFrames` is a loop's length, or the song's frames. */
+export function createDanceAnimationAsync(
+  pm: ProcMotion,
+  target: MmdModel | MmdMesh,
+  state?: DanceState | null,
+  bpmOrBeats?: number | null | BeatGridInput,
+  options?: LoadVmdOptions & { modelBytes?: Uint8Array | ArrayBuffer },
+): Promise<ProcMotionAnimation<DanceResult>>;
 
 /** bakeTransition on a model's skeleton + loadVmdAnimationAsync. Needs the 'motion' module. */
 export function createTransitionAnimationAsync(

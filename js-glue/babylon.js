@@ -167,6 +167,21 @@ export async function createIdleAnimationAsync(pm, target, state = {}, bpm = nul
 }
 
 /**
+ * The dance in one call, as createIdleAnimationAsync: the model's names and skeleton read,
+ * pm.generateAutoDanceVmd run on `bpmOrBeats` (a detectBeats result, a grid, a BPM or null; the 'motion'
+ * module is loaded for it), the VMD loaded as an `MmdAnimation`. Returns `{ animation, result,
+ * loopFrames }` (loopFrames: a loop's length, or the song's frames). `options.modelBytes` (the PMX/PMD
+ * file) lands the feet on the model and measures it (`result.report`, `result.body`).
+ */
+export async function createDanceAnimationAsync(pm, target, state = {}, bpmOrBeats = null, options = {}) {
+  const info = getModelInfo(target);
+  await pm.loadAsync('motion');
+  const result = pm.generateAutoDanceVmd(state, bpmOrBeats, info.morphNames, info.boneNames, { skeleton: options.modelBytes ?? info.skeleton });
+  const animation = await loadVmdAnimationAsync(result.vmd, { name: 'Dance', ...options });
+  return { animation, result, loopFrames: result.loopFrames || result.frames };
+}
+
+/**
  * The groove baked on a model (pm.bakeGroove: `skeleton` is the model's PMX/PMD bytes or readPmx's
  * skeleton; `baseVmd` the motion under it or null) as an `MmdAnimation`: `{ animation, result,
  * loopFrames }` (loopFrames: the baked frames). Needs pm.loadAsync('motion').

@@ -150,3 +150,35 @@ test('procmotion dance: a song file or a tempo, a VMD and its summary', () => {
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--style must be pop, hiphop or idol, got 'salsa'/);
 });
+
+test('createDanceAnimationAsync: the dance loads into babylon-mmd and plays as the evaluator says', { skip: zooSkip(), timeout: 120_000 }, async () => {
+  const { createMmdScene, disposeMmdScene, loadBabylonMmd, boneIndex } = await import('./support/babylon.mjs');
+  const { createDanceAnimationAsync } = await import('../../js-glue/babylon.js');
+  const bytes = pm.mannequinPmx();
+  const ctx = await createMmdScene(bytes);
+  try {
+    const { VmdLoader } = await loadBabylonMmd();
+    const { animation, result, loopFrames } = await createDanceAnimationAsync(pm, ctx.model, { style: 'idol' }, 120, { VmdLoader, modelBytes: bytes });
+    assert.equal(loopFrames, result.loopFrames);
+    ctx.model.setRuntimeAnimation(ctx.model.createRuntimeAnimation(animation));
+    await ctx.runtime.playAnimation();
+    const wrist = boneIndex(ctx, '左手首');
+    const ev = pm.createPoseEvaluator(result.vmd, bytes);
+    try {
+      const b = ev.boneNames.indexOf('左手首');
+      let worst = 0;
+      for (let tick = 1; tick <= 60; tick++) {
+        ctx.runtime.beforePhysics(1000 / 30);
+        ctx.runtime.afterPhysics();
+        const w = ctx.model.worldTransformMatrices, f = Math.round(ctx.runtime.currentFrameTime);
+        const e = ev.evaluate(f).positions;
+        worst = Math.max(worst, dist([w[16 * wrist + 12], w[16 * wrist + 13], w[16 * wrist + 14]], [e[3 * b], e[3 * b + 1], e[3 * b + 2]]));
+      }
+      assert.ok(worst < 1e-3, `the left wrist ${worst} from the evaluator`);
+    } finally {
+      ev.dispose();
+    }
+  } finally {
+    disposeMmdScene(ctx);
+  }
+});

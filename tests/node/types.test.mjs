@@ -19,7 +19,7 @@ import { consumerProject, packPackage, wasmBuilt } from './support/package.mjs';
 const SKIP = wasmBuilt() ? false : 'SKIP: js-glue/*.wasm not built (bash build-scripts/build.sh wasm)';
 
 const PROGRAM = `import { createProcMotion, ProcMotionError, CATWALK_PARAMETERS, type CatwalkResult, type Vmd } from 'procmotion';
-import { applyGrooveToMmdModel, applyLifelikeToMmdModel, createCatwalkAnimationAsync, createIdleAnimationAsync, createTransitionAnimationAsync, getModelInfo, loopRuntimeAnimation, playTransition } from 'procmotion/babylon';
+import { applyGrooveToMmdModel, applyLifelikeToMmdModel, createCatwalkAnimationAsync, createDanceAnimationAsync, createIdleAnimationAsync, createTransitionAnimationAsync, getModelInfo, loopRuntimeAnimation, playTransition } from 'procmotion/babylon';
 import { createProcMotion as createAll, ProcMotionError as AllError, type ProcMotion } from 'procmotion/all';
 import type { MmdModel } from 'babylon-mmd/esm/Runtime/mmdModel.js';
 import type { MmdRuntime } from 'babylon-mmd/esm/Runtime/mmdRuntime.js';
@@ -69,13 +69,19 @@ export async function main(model: MmdModel, runtime: MmdRuntime, pmx: Uint8Array
   const idle = pm.generateIdleVmd({ bodySway: 0.7, idle: { seed: 3 } }, 120, null, null, { skeleton: pmx });
   const hands: number = (idle.body?.hands?.left.clearance ?? 0) + idle.loopFrames + idle.events.length + (idle.report?.maxSlide ?? 0);
   const { animation: idleAnim, loopFrames: idleLoop } = await createIdleAnimationAsync(pm, model, { gestureFrequency: 1 }, null, { modelBytes: pmx });
+  const dance = pm.generateAutoDanceVmd({ style: 'idol', dance: { energy: 0.8 } }, pm.detectBeats(new Float32Array(44100 * 4), 44100), null, null);
+  const phrase: string = dance.phrases.length ? dance.phrases[0].step : 'groove';
+  const { result: danced, loopFrames: danceLoop } = await createDanceAnimationAsync(pm, model, { style: 'hiphop' }, 120, { modelBytes: pmx });
+  const danceFigures: number = danced.distinctPhrases + danceLoop + dance.frames + phrase.length;
+  // @ts-expect-error: not a style
+  pm.generateAutoDanceVmd({ style: 'salsa' }, 120, null, null);
   const life = pm.createLifelike({ eyeContact: 15, blinkInterval: [3, 8] }, pmx);
   const blink: number = applyLifelikeToMmdModel(life, model, 2.5).blink + life.sample(3).rotations[3];
   life.dispose();
   const layered = pm.bakeLifelike(walk.vmd, pmx, { breathRate: 0.5 }).report.blinks;
   const { animation: tr, result: trResult } = await createTransitionAnimationAsync(pm, pmx, idle.vmd, walk.vmd, { fromFrame: 100, toLoopFrames: walk.loopFrames });
   playTransition(runtime, model, tr, idleAnim, { frames: trResult.frames, nextFrame: trResult.nextFrame, loopFrames: idleLoop }).dispose();
-  const steps: number = pm.bakeTransition(walk.vmd, idle.vmd, pmx).report.steps + hands + blink + layered;
+  const steps: number = pm.bakeTransition(walk.vmd, idle.vmd, pmx).report.steps + hands + blink + layered + danceFigures;
   // @ts-expect-error: an unknown idle parameter
   pm.generateIdleVmd({ bodySwing: 0.8 }, null, null, null);
   // @ts-expect-error: blinkInterval is [min, max]
