@@ -161,6 +161,40 @@ describe('web demo: Music', { skip: SKIP, timeout: 180_000 }, () => {
     }
   });
 
+  test('Dance mode: a loop at the tempo without a song; a dropped song danced from its first beat to its last, seek included', async () => {
+    const { page, errors, context } = await openDemo();
+    try {
+      await page.locator('#mode').selectOption('dance');
+      await page.waitForFunction(() => window.demo.app.motionMode === 'dance' && window.demo.app.motion?.name?.startsWith('dance') &&
+        !window.demo.viewer.motion?.next, null, { timeout: 30_000 });
+      const loop = await page.evaluate(() => ({ loop: window.demo.viewer.loopFrames, song: window.demo.app.motion.song,
+        bpm: window.demo.app.motion.bpm, body: window.demo.app.motion.body, params: document.querySelectorAll('#mode-controls .param').length }));
+      assert.ok(!loop.song && loop.loop === 480 && loop.bpm === 120 && loop.params === 7, JSON.stringify(loop).slice(0, 200));
+      assert.ok(loop.body.hands.left.clearance > 0 && loop.body.hands.right.clearance > 0);
+
+      const truth = track('house-124', 20);
+      await dropFile(page, 'house-124.wav', pm.writeWav(truth.samples, truth.sampleRate, { channels: 1 }), 'audio/wav');
+      await page.waitForFunction(() => window.demo.app.music.state === 'ready' && window.demo.app.motion?.song === true, null, { timeout: 30_000 });
+      const song = await page.evaluate(() => {
+        const m = window.demo.app.motion;
+        return { frames: m.frames, loop: window.demo.viewer.loopFrames, phrases: m.phrases.length, landed: m.report.landed,
+          hands: Math.min(m.body.hands.left.clearance, m.body.hands.right.clearance), last: window.demo.app.music.result.beats.at(-1) };
+      });
+      assert.ok(song.loop === song.frames && song.frames >= 30 * song.last, JSON.stringify(song));
+      assert.ok(song.phrases >= 2 && song.landed && song.hands > 0, JSON.stringify(song));
+      // the dance is locked to the song: played from 12 s, the motion is at 12 s and on
+      await page.evaluate(() => { window.demo.app.music.seek(12); });
+      await page.click('#music-play');
+      await page.waitForTimeout(500);
+      const at = await page.evaluate(() => ({ frame: window.demo.viewer.frame, position: window.demo.app.music.position }));
+      assert.ok(Math.abs(at.frame / 30 - at.position) < 0.2 && at.position > 12, JSON.stringify(at));
+      await page.click('#music-play');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('an OGG (through the browser decoder): a waltz read at its tempo, bars of three', { skip: !HAVE_FFMPEG && 'SKIP: no ffmpeg (apt-get install ffmpeg)' }, async () => {
     const { page, errors, context } = await openDemo();
     try {
