@@ -35,11 +35,12 @@ static void set_arms(dance_key *k, int a, dance_arm lead, dance_arm other, doubl
     k->arm_size[0] = k->arm_size[1] = size;
 }
 
-/* A step with the lead foot a (0 left, 1 right): keys start + 1 .. start + beats. */
-static void write_step(dance *d, pm_dance_move m, int a, uint32_t start, double size) {
+/* A step with the lead foot a (0 left, 1 right): keys start + 1 .. start + beats. With fewer beats left
+ * (`room`) a 4-beat step is cut to its first beat and a return home. */
+static void write_step(dance *d, pm_dance_move m, int a, uint32_t start, double size, uint32_t room) {
     const double L = d->L, sg = a ? -1 : 1;
     const int b = 1 - a;
-    const uint32_t n = move_beats(m);
+    const uint32_t n = move_beats(m) <= room ? move_beats(m) : 2;
     for (uint32_t j = 1; j <= n && start + j <= d->nb; j++) {
         dance_key *k = &d->keys[start + j];
         set_home_feet(k);
@@ -101,9 +102,9 @@ static void write_step(dance *d, pm_dance_move m, int a, uint32_t start, double 
     }
 }
 
-/* An arm pattern led by hand a: keys start + 1 .. start + beats. */
-static void write_arms(dance *d, pm_dance_move m, int a, uint32_t start, double size) {
-    const uint32_t n = move_beats(m);
+/* An arm pattern led by hand a: keys start + 1 .. start + beats (at most `room`). */
+static void write_arms(dance *d, pm_dance_move m, int a, uint32_t start, double size, uint32_t room) {
+    const uint32_t n = move_beats(m) <= room ? move_beats(m) : room;
     const double sg = a ? -1 : 1;
     for (uint32_t j = 1; j <= n && start + j <= d->nb; j++) {
         dance_key *k = &d->keys[start + j];
@@ -248,14 +249,13 @@ static bool alternates(pm_dance_move m) {
 static void write_phrase(dance *d, const recipe *r, uint32_t start, uint32_t P, double size, double arm_size) {
     int a = r->mirrored ? 1 : 0;
     const uint32_t body = P >= 4 ? P - 2 : P;
-    uint32_t sb = move_beats(r->step);
-    if (body % sb) sb = 2;
-    pm_dance_move step = sb == move_beats(r->step) ? r->step : PM_DANCE_GROOVE;
-    for (uint32_t j = 0, n = 0; j + sb <= body; j += sb, n++) write_step(d, step, (int)((a + (alternates(step) ? 0 : n)) % 2), start + j, size);
-    uint32_t ab = move_beats(r->arms);
-    pm_dance_move arms = body % ab ? PM_DANCE_SWING : r->arms;
-    if (body % ab) ab = 2;
-    for (uint32_t j = 0, n = 0; j + ab <= body; j += ab, n++) write_arms(d, arms, (int)((a + (alternates(arms) ? 0 : n)) % 2), start + j, arm_size);
+    /* the step and its mirror, then the arm pattern and its mirror, over the phrase's body (the last one
+     * cut short where it does not fit) */
+    const uint32_t sb = move_beats(r->step), ab = move_beats(r->arms);
+    for (uint32_t j = 0, n = 0; j < body; j += sb, n++)
+        write_step(d, r->step, (int)((a + (alternates(r->step) ? 0 : n)) % 2), start + j, size, body - j);
+    for (uint32_t j = 0, n = 0; j < body; j += ab, n++)
+        write_arms(d, r->arms, (int)((a + (alternates(r->arms) ? 0 : n)) % 2), start + j, arm_size, body - j);
     if (P >= 4) write_ending(d, r->ending, a, start + body, size);
 }
 
