@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,9 +65,10 @@ test('every Node example of the documentation runs', { skip: !existsSync(FIXTURE
   try {
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(join(ROOT, 'js-glue'), join(dir, 'node_modules/procmotion'), 'dir');
-    symlinkSync(resolve(FIXTURES, 'pmx/yw_test_model/yw_test_model.pmx'), join(dir, 'model.pmx'));
-    symlinkSync(resolve(FIXTURES, 'vmd/mei_wait.vmd'), join(dir, 'dance.vmd'));
-    symlinkSync(resolve(FIXTURES, 'bvh/cmu_131_01.bvh'), join(dir, 'mocap.bvh'));
+    // copies, not links: an example that writes a file of the same name must not reach the shared fixtures
+    copyFileSync(resolve(FIXTURES, 'pmx/yw_test_model/yw_test_model.pmx'), join(dir, 'model.pmx'));
+    copyFileSync(resolve(FIXTURES, 'vmd/mei_wait.vmd'), join(dir, 'dance.vmd'));
+    copyFileSync(resolve(FIXTURES, 'bvh/cmu_131_01.bvh'), join(dir, 'mocap.bvh'));
     // 12 s of clicks at 120 BPM, a 440 Hz tone under them
     const { createProcMotion } = await import('../../js-glue/index.js');
     const pm = await createProcMotion({ load: 'beats' });
