@@ -22,6 +22,7 @@
 #include "procmotion/gltf.h"
 #include "procmotion/groove.h"
 #include "procmotion/humanoid.h"
+#include "procmotion/dance.h"
 #include "procmotion/idle.h"
 #include "procmotion/lifelike.h"
 #include "procmotion/ik.h"
@@ -977,6 +978,24 @@ static void pm_fuzz_idle_json(const uint8_t *data, size_t size) {
     pm_vmd_free(v);
 }
 
+/* Dance parameters: a loop on the mannequin, finite and writable, or a message. */
+static void pm_fuzz_dance_json(const uint8_t *data, size_t size) {
+    pm_dance_params p;
+    pm_error err = {0};
+    if (pm_dance_params_from_json((const char *)data, size, &p, &err) != PM_OK) {
+        PM_FUZZ_CHECK(err.message[0]);
+        return;
+    }
+    pm_vmd *v = NULL;
+    if (pm_dance_generate(&p, NULL, &v, NULL, &err) == PM_OK) {
+        PM_FUZZ_CHECK(v != NULL && v->bones.count > 0);
+        pm_fuzz_check_motion(v);
+    } else {
+        PM_FUZZ_CHECK(v == NULL && err.message[0]);
+    }
+    pm_vmd_free(v);
+}
+
 /* A binary FBX: models with parents in range, curves with sorted times and finite values, world matrices
  * finite wherever the values are bounded; or a message. */
 static void pm_fuzz_fbx(const uint8_t *data, size_t size) {
@@ -1112,6 +1131,7 @@ static const pm_fuzz_target pm_fuzz_targets[] = {
     {"timeline_json", pm_fuzz_timeline_json},
     {"lifelike_json", pm_fuzz_lifelike_json},
     {"idle_json", pm_fuzz_idle_json},
+    {"dance_json", pm_fuzz_dance_json},
     {"retarget", pm_fuzz_retarget},
     {"score", pm_fuzz_score},
     {"wav", pm_fuzz_wav},

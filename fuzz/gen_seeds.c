@@ -395,6 +395,8 @@ static void generator_seeds(void) {
     seed("lifelike_json", "settings.json", life, strlen(life));
     const char *idle = "{\"bpm\":120,\"gestureFrequency\":1,\"bodySway\":1,\"duration\":30,\"seed\":2}";
     seed("idle_json", "gestures.json", idle, strlen(idle));
+    const char *dance = "{\"bpm\":128,\"style\":\"idol\",\"energy\":1,\"variety\":1,\"duration\":8,\"seed\":3}";
+    seed("dance_json", "idol.json", dance, strlen(dance));
     free(g.d);
     free(t.d);
 }

@@ -112,6 +112,9 @@ test('a song: the detection danced from its first beat to its last, on the track
   t.diagnostic(`against the track's true beats: ${JSON.stringify(lock)}`);
   assert.ok(lock.R >= 0.8 && lock.coverage >= 0.8, JSON.stringify(lock));
   assert.ok(r.report.maxSlide <= 0.003 && r.report.penetration <= 0.005, JSON.stringify(r.report).slice(0, 200));
+  // the groove rides on top, on the same beats, the feet still where the dance put them
+  const grooved = pm.bakeGroove(r.vmd, mmt, {}, beats);
+  assert.ok(grooved.report.maxFootError < 0.01 && grooved.report.sync.maxErrorFrames <= 0.5, JSON.stringify(grooved.report).slice(0, 300));
 });
 
 test('the dance: names only, the state forms, a seed, bad parameters', () => {
