@@ -35,9 +35,9 @@
  *
  * TIMING
  *   With a grid (pm_beat_grid, its beats listed or bpm and offset) the dance lasts from frame 0 to one
- *   beat after `duration` seconds (default: the last listed beat), follows every beat's time (tempo
- *   changes included), starts its phrases on downbeats and stands still before the first beat. Without,
- *   it is a loop of whole phrases at `bpm` (default 120) at least `duration` seconds long (default 16)
+ *   beat after `duration` seconds (default: the last listed beat, or 60 s for a grid of bpm and offset;
+ *   at most PM_DANCE_MAX_SECONDS), follows every beat's time (tempo changes included), starts its
+ *   phrases on downbeats and stands still before the first beat. Without, it is a loop of whole phrases at `bpm` (default 120) at least `duration` seconds long (default 16)
  *   that closes exactly. The dancer's beat is the grid's beat between 70 and 160 BPM; above it every
  *   other beat; below it, half beats.
  *
@@ -117,6 +117,8 @@ typedef struct pm_dance_phrase {
 } pm_dance_phrase;
 
 #define PM_DANCE_MAX_PHRASES 1024
+/* The longest dance: a longer song is danced for its first 15 minutes. */
+#define PM_DANCE_MAX_SECONDS 900
 
 typedef struct pm_dance_info {
     pm_dance_params params;   /* what was used: every amount filled in */

@@ -297,8 +297,8 @@ static pm_result plan_beats(dance *d, const pm_allocator *a, pm_error *err) {
         return PM_OK;
     }
     /* the grid's beats within [0, end] */
-    const double end_s = p->duration.value > 0 ? p->duration.value
-                         : p->grid.beat_count ? p->grid.beats[p->grid.beat_count - 1] : 60.0;
+    double end_s = p->duration.value > 0 ? p->duration.value : p->grid.beat_count ? p->grid.beats[p->grid.beat_count - 1] : 60.0;
+    if (end_s > PM_DANCE_MAX_SECONDS) end_s = PM_DANCE_MAX_SECONDS;
     double first = ceil(-p->grid.offset * bpm / 60.0 - 1e-9); /* the first beat index at or after 0 s */
     if (p->grid.beat_count) first = 0;
     while (pm_beat_grid_time(&p->grid, first) < 0) first += 1;
