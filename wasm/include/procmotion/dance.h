@@ -37,9 +37,10 @@
  *   With a grid (pm_beat_grid, its beats listed or bpm and offset) the dance lasts from frame 0 to one
  *   beat after `duration` seconds (default: the last listed beat, or 60 s for a grid of bpm and offset;
  *   at most PM_DANCE_MAX_SECONDS), follows every beat's time (tempo changes included), starts its
- *   phrases on downbeats and stands still before the first beat. Without, it is a loop of whole phrases at `bpm` (default 120) at least `duration` seconds long (default 16)
- *   that closes exactly. The dancer's beat is the grid's beat between 70 and 160 BPM; above it every
- *   other beat; below it, half beats.
+ *   phrases on downbeats and stands still before the first beat. Without, it is a loop of whole phrases
+ *   at `bpm` (default 120) at least `duration` seconds long (default 16) that closes exactly. The
+ *   dancer's beat is the grid's beat between 70 and 160 BPM; above it every other beat (the stronger
+ *   ones in the onset envelope); below it, half beats.
  *
  * LANDING (procmotion/landing.h)
  *   With a skeleton (or no model: the mannequin) the feet are landed with pm_landing_close on their plan
