@@ -149,7 +149,7 @@ int cmd_dance(int argc, char **argv) {
         rc = cli_fail_error("dance", &err);
         goto done;
     }
-    cJSON *j = pmi_dance_info_json(info);
+    cJSON *j = pmi_dance_info_json(info, NULL);
     if (j && model_path) cJSON_AddStringToObject(j, "model", model_path);
     if (j && beats_path) cJSON_AddStringToObject(j, "beats", beats_path);
     rc = cli_write_vmd_summary("dance", output, vmd, j);

@@ -13,8 +13,8 @@ import { gridOf, invalid } from './runtime.js';
 
 export const danceMethods = {
   /**
-   * A dance: `{ vmd, frames, loopFrames, bpm, phrases, distinctPhrases, usedBones, missingBones, report,
-   * body, ... }`. The arguments are generateCatwalkVmd's: `state` carries the parameters (`state.dance.X`,
+   * A dance: `{ vmd, frames, loopFrames, bpm, phrases, distinctPhrases, usedBones, missingBones, plan,
+   * report, body, sync, ... }`. The arguments are generateCatwalkVmd's: `state` carries the parameters (`state.dance.X`,
    * `state.danceX` or `state.X`), `bpmOrBeats` is a detectBeats result (the dance lasts the whole song,
    * its energy from the onset envelope), a beat grid, a BPM or null (a seamless loop at 120), the name
    * lists come from the model, `options.skeleton` is the model as PMX/PMD bytes or readPmx's skeleton (the
@@ -29,6 +29,12 @@ export const danceMethods = {
     return generateOnModel(this, {
       module: 'dance', method: 'generateAutoDanceVmd', exportName: 'pm_abi_dance_generate', slots: M.DANCE_COUNT,
       params, grid, morphNames, boneNames, options,
+      outSlots: M.DANCE_OUT_COUNT,
+      take: (at, result) => {
+        const ankles = this._takeArray(Float32Array, at(M.DANCE_OUT_PLAN));
+        const contact = this._takeArray(Uint8Array, at(M.DANCE_OUT_CONTACT));
+        result.plan = { ...result.plan, beats: Float64Array.from(result.plan?.beats ?? []), ankles, contact };
+      },
       extra: onset && ((s, d) => {
         d[M.DANCE_ONSET] = s.put(onset.onsetEnvelope, Float32Array);
         d[M.DANCE_ONSET_COUNT] = onset.onsetEnvelope.length;

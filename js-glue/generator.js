@@ -23,9 +23,10 @@ export function stateParams(state, names, module, method, invalid) {
 /**
  * Run a generator export on the model: `{ vmd, ...info }`. `slots` is the export's input length (its
  * layout starts with IDLE's slots), `extra(s, d)` fills the slots after them, `exportName` is the
- * module's function.
+ * module's function; `outSlots` its output length (IDLE_OUT's first) and `take(at, result)` takes what
+ * follows them (at(slot): the slot's address).
  */
-export function generateOnModel(pm, { module, method, exportName, slots, params, grid, morphNames, boneNames, options, extra }) {
+export function generateOnModel(pm, { module, method, exportName, slots, params, grid, morphNames, boneNames, options, extra, outSlots, take }) {
   const skeleton = options?.skeleton ?? null;
   const whole = skeleton && (skeleton instanceof Uint8Array || skeleton instanceof ArrayBuffer || Array.isArray(skeleton.bones));
   const run = (handle, s) => {
@@ -56,12 +57,14 @@ export function generateOnModel(pm, { module, method, exportName, slots, params,
     }
     if (extra) extra(s, d);
     const dPtr = s.put(d, Uint32Array);
-    const oPtr = s.alloc(M.IDLE_OUT_COUNT * 4);
+    const oPtr = s.alloc((outSlots ?? M.IDLE_OUT_COUNT) * 4);
     const errPtr = s.alloc(ERROR_SIZE);
     if (pm.mod[exportName](dPtr, oPtr, errPtr) !== 0) pm._throw(s, errPtr, module);
     const vmd = pm._takeBytes(oPtr + 4 * M.IDLE_OUT_VMD);
     const info = JSON.parse(pm._takeText(oPtr + 4 * M.IDLE_OUT_INFO));
-    return { vmd, ...info };
+    const result = { vmd, ...info };
+    take?.((slot) => oPtr + 4 * slot, result);
+    return result;
   };
   if (whole) return pm._withSkeleton(skeleton, (handle, s) => run(handle, s), method);
   return withScratch(pm, (s) => run(0, s));

@@ -1318,6 +1318,12 @@ export interface DancePhrase {
   size: number;
 }
 
+/** The dance's plan: the catwalk's, with the danced beats. */
+export interface DancePlan extends Omit<CatwalkPlan, 'strikes'> {
+  /** The frame of each danced beat; the last one ends the dance. */
+  beats: Float64Array;
+}
+
 /** generateAutoDanceVmd's result. */
 export interface DanceResult {
   /** The VMD file. */
@@ -1347,6 +1353,10 @@ export interface DanceResult {
   /** The largest distance between the ankles as played and their plan. */
   stepError: number;
   params: Required<DanceParams> & { bpm: number };
+  /** Where the ankles are meant to be (the catwalk's plan), and the frame of each danced beat. */
+  plan: DancePlan;
+  /** Each foot coming to rest, as played, against the nearest danced beat (frames); null with bone names only. */
+  sync: (BeatSync & { measured: 'played' }) | null;
   /** The feet as MMD plays them (limbs left and right), or null with bone names only. */
   report: LandingReport | null;
   /** The whole body as MMD plays it, or null with bone names only. */

@@ -106,6 +106,9 @@ PM_TEST(a_song_from_its_first_beat_to_its_last) {
     PM_CHECK_MSG(info->report.landed && info->report.max_slide <= 0.003 && info->report.penetration <= 0.005, "feet %g slide %g below %g",
                  info->report.max_error, info->report.max_slide, info->report.penetration);
     PM_CHECK(info->body.hand_clearance[0] > 0 && info->body.hand_clearance[1] > 0);
+    /* the feet come to rest on the beats, as played */
+    PM_CHECK_MSG(info->synced && info->sync.count >= 100 && info->sync.max_error <= 2.5, "%u landings, worst %g frames from a beat",
+                 info->sync.count, info->sync.max_error);
     /* phrases of two bars start on downbeats (grid beats 2, 6, 10 ...) */
     double quiet = 0, loud = 0;
     int nq = 0, nl = 0, returns = 0;
@@ -126,11 +129,23 @@ PM_TEST(a_song_from_its_first_beat_to_its_last) {
                     break;
                 }
     }
-    printf("  %u phrases, %u distinct, at most %u in a row, %u sections (%d come back); size quiet %.2f, loud %.2f\n", info->phrase_count,
-           info->distinct_phrases, info->longest_repeat, info->section_count, returns, quiet / nq, loud / nl);
+    printf("  %u phrases, %u distinct, at most %u in a row, %u sections (%d come back); size quiet %.2f, loud %.2f; %u landings within %.1f "
+           "frames of a beat\n",
+           info->phrase_count, info->distinct_phrases, info->longest_repeat, info->section_count, returns, quiet / nq, loud / nl,
+           info->sync.count, info->sync.max_error);
     PM_CHECK(info->phrase_count >= 30 && info->distinct_phrases >= 12 && info->longest_repeat <= 2);
     PM_CHECK(info->section_count >= 4 && returns >= 2);
     PM_CHECK(nq && nl && loud / nl > quiet / nq + 0.2);
+    /* the plan: the ankles and contact per frame, the danced beats */
+    pm_dance_plan plan;
+    pm_vmd *v2 = NULL;
+    PM_CHECK_OK(pm_dance_generate_plan(&p, NULL, &v2, info, &plan, &err), &err);
+    PM_CHECK(plan.frames == info->frames && plan.ankles && plan.contact && plan.beat_count == info->beat_count);
+    PM_CHECK(v2 && v2->bones.count == v->bones.count);
+    for (uint32_t k = 0; k + 1 <= plan.beat_count && plan.beats; k++) PM_CHECK(plan.beats[k + 1] > plan.beats[k]);
+    pm_dance_plan_free(&plan);
+    pm_dance_plan_free(&plan);
+    pm_vmd_free(v2);
     pm_vmd_free(v);
     /* a fast song is danced every other beat; a slow one on half beats */
     pm_dance_params fast = {0};

@@ -112,6 +112,10 @@ test('a song: the detection danced from its first beat to its last, on the track
   t.diagnostic(`against the track's true beats: ${JSON.stringify(lock)}`);
   assert.ok(lock.R >= 0.8 && lock.coverage >= 0.8, JSON.stringify(lock));
   assert.ok(r.report.maxSlide <= 0.003 && r.report.penetration <= 0.005, JSON.stringify(r.report).slice(0, 200));
+  assert.ok(r.sync.measured === 'played' && r.sync.count > 50 && r.sync.maxErrorFrames <= 2.5, JSON.stringify(r.sync));
+  assert.equal(r.plan.ankles.length, 6 * (r.frames + 1));
+  assert.equal(r.plan.contact.length, 2 * (r.frames + 1));
+  assert.equal(r.plan.beats.length, r.beatCount + 1);
   // the groove rides on top, on the same beats, the feet still where the dance put them
   const grooved = pm.bakeGroove(r.vmd, mmt, {}, beats);
   assert.ok(grooved.report.maxFootError < 0.01 && grooved.report.sync.maxErrorFrames <= 0.5, JSON.stringify(grooved.report).slice(0, 300));
@@ -121,6 +125,7 @@ test('the dance: names only, the state forms, a seed, bad parameters', () => {
   const names = pm.readPmx(pm.mannequinPmx()).bones.map((b) => b.name);
   const byName = pm.generateAutoDanceVmd({}, null, [], names);
   assert.equal(byName.report, null, 'names only: nothing measured');
+  assert.equal(byName.sync, null);
   assert.equal(byName.bpm, 120);
   const a = pm.generateAutoDanceVmd({ dance: { style: 'idol' }, style: 'pop' }, 120);
   const b = pm.generateAutoDanceVmd({ danceStyle: 'idol' }, 120);

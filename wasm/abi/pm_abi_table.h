@@ -184,8 +184,10 @@
     X(P, BONE_OFFSETS, 1) X(P, MORPHS, 1) X(P, MORPH_OFFSETS, 1) X(P, POSITIONS, 1) X(P, PARENTS, 1)
 #define PM_ABI_LAYOUT_IDLE_OUT(X, P) X(P, VMD, 1) X(P, VMD_SIZE, 1) X(P, INFO, 1) X(P, INFO_LEN, 1)
 /* pm_abi_dance_generate input (uint32 each): IDLE's slots, then the song's onset envelope (float
- * values, their count, values per 1000 s) or 0. Output: IDLE_OUT's. */
+ * values, their count, values per 1000 s) or 0. Output: IDLE_OUT's, then the plan's ankles (float count)
+ * and contact (byte count), host-freed. */
 #define PM_ABI_LAYOUT_DANCE(X, P) PM_ABI_LAYOUT_IDLE(X, P) X(P, ONSET, 1) X(P, ONSET_COUNT, 1) X(P, ONSET_MILLIRATE, 1)
+#define PM_ABI_LAYOUT_DANCE_OUT(X, P) PM_ABI_LAYOUT_IDLE_OUT(X, P) X(P, PLAN, 1) X(P, PLAN_FLOATS, 1) X(P, CONTACT, 1) X(P, CONTACT_SIZE, 1)
 /* pm_abi_lifelike_sample output (float each): the blink morph's weight, then a local rotation offset (x y
  * z w) per channel in pm_lifelike_channel order (identity where the model has no bone for it). */
 #define PM_ABI_LAYOUT_LIFELIKE_OUT(X, P) X(P, BLINK, 1) X(P, ROTATION, 36)
@@ -264,7 +266,7 @@
     X(P, motion, TWO_BONE_IN) X(P, motion, TWO_BONE_OUT) X(P, motion, POSE_INFO) X(P, motion, HUMANOID)     \
     X(P, motion, GROOVE_OUT) X(P, motion, GROOVE_INFO) X(P, motion, GROOVE_REPORT)                          \
     X(P, motion, TRACE_STATE) X(P, motion, TRAJECTORY) X(P, motion, TRAJECTORY_INFO) X(P, motion, TRACE_BAKE) \
-    X(P, motion, IDLE) X(P, motion, IDLE_OUT) X(P, motion, DANCE) X(P, motion, LIFELIKE_OUT) X(P, keypoints, KEYPOINTS) X(P, keypoints, SCORE)
+    X(P, motion, IDLE) X(P, motion, IDLE_OUT) X(P, motion, DANCE) X(P, motion, DANCE_OUT) X(P, motion, LIFELIKE_OUT) X(P, keypoints, KEYPOINTS) X(P, keypoints, SCORE)
 
 /* ---- enums: X(P, js_name, value, C constant) -------------------------------------------------- */
 

@@ -45,7 +45,8 @@
  * LANDING (procmotion/landing.h)
  *   With a skeleton (or no model: the mannequin) the feet are landed with pm_landing_close on their plan
  *   (flat while they stand, lifted between), センター lowered where a leg would not reach, and the result
- *   is measured as MMD plays it: info.report (feet) and info.body (hands against the body's capsules).
+ *   is measured as MMD plays it: info.report (feet), info.body (hands against the body's capsules) and
+ *   info.sync (each foot coming to rest, as played, against the nearest danced beat).
  *   With names alone the leg IK bones are keyed on the plan and nothing is measured.
  *
  * PARAMETERS (pm_dance_params; JSON names in brackets): a value out of its range is
@@ -121,6 +122,21 @@ typedef struct pm_dance_phrase {
 /* The longest dance: a longer song is danced for its first 15 minutes. */
 #define PM_DANCE_MAX_SECONDS 900
 
+/* The plan: where the ankles are meant to be, per whole frame 0 .. frames, and the danced beats. */
+typedef struct pm_dance_plan {
+    uint32_t frames;
+    float *ankles;            /* [(frames + 1) * 6]: world positions, left xyz then right xyz */
+    uint8_t *contact;         /* [(frames + 1) * 2]: each foot's pm_landing_contact */
+    float floor[2];           /* each ankle's standing height */
+    pm_vec3 heel[2], ball[2]; /* the foot pivots: offsets from the ankle's rest position */
+    uint32_t beat_count;
+    double *beats;            /* [beat_count + 1]: the frame of each danced beat (the last: the end) */
+    pm_allocator allocator;   /* what the arrays came from */
+} pm_dance_plan;
+
+/* Free a plan's arrays (NULL and repeated calls are fine). */
+void pm_dance_plan_free(pm_dance_plan *plan);
+
 typedef struct pm_dance_info {
     pm_dance_params params;   /* what was used: every amount filled in */
     uint32_t frames;          /* the motion's length (a loop: loop_frames) */
@@ -146,11 +162,16 @@ typedef struct pm_dance_info {
     bool on_mannequin;
     pm_landing_report report; /* the feet (limbs: left, right ankle) */
     pm_landing_body_report body;
+    bool synced;              /* sync was measured (verified) */
+    pm_beat_sync sync;        /* frames: each foot coming to rest, as played, against the nearest danced beat */
 } pm_dance_info;
 
 /* Generate the dance. params NULL = the defaults; model NULL = the standard figure; info may be NULL. */
 pm_result pm_dance_generate(const pm_dance_params *params, const pm_target_model *model, pm_vmd **out, pm_dance_info *info,
                             pm_error *err);
+/* The same, and the plan into *plan (may be NULL; free it with pm_dance_plan_free). */
+pm_result pm_dance_generate_plan(const pm_dance_params *params, const pm_target_model *model, pm_vmd **out, pm_dance_info *info,
+                                 pm_dance_plan *plan, pm_error *err);
 
 /* Read parameters from JSON (the bracketed names above, plus bpm and seed; null = the default). *out is
  * zeroed first. */

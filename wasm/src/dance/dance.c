@@ -230,7 +230,7 @@ static void eval_pose(const dance *d, double t, dance_pose *o) {
         const double *fa = a->foot[sd], *fb = b->foot[sd];
         bool moving = a->lifted[sd] || b->lifted[sd] || fabs(fa[0] - fb[0]) + fabs(fa[1] - fb[1]) + fabs(fa[2] - fb[2]) +
                                                                fabs(a->foot_yaw[sd] - b->foot_yaw[sd]) * L > 1e-6;
-        double v = moving ? (u - 0.1) / 0.8 : 0;
+        double v = moving ? (u - 0.1) / 0.9 : 0; /* lifts after the beat, lands on the next */
         v = v < 0 ? 0 : v > 1 ? 1 : v;
         double mv = pmi_minjerk(v);
         double arc = moving && !a->lifted[sd] && !b->lifted[sd] ? 0.06 * L * sin(PM_PI * v) : 0;
@@ -406,8 +406,48 @@ static pmi_dq pose_rot(const dance_pose *o, int b) {
     }
 }
 
+void pm_dance_plan_free(pm_dance_plan *plan) {
+    if (!plan) return;
+    pmi_free(&plan->allocator, plan->ankles);
+    pmi_free(&plan->allocator, plan->contact);
+    pmi_free(&plan->allocator, plan->beats);
+    plan->ankles = NULL, plan->contact = NULL, plan->beats = NULL;
+    plan->beat_count = 0;
+}
+
+/* Each foot coming to rest as played (its ankle within 0.05 L of its lowest and slower than 0.005 L a
+ * frame, after at least 3 frames faster than 0.015 L) against the nearest danced beat. */
+static void measure_sync(const dance *d, float *const played[2], uint32_t F, pm_beat_sync *sync) {
+    const double L = d->L;
+    memset(sync, 0, sizeof *sync);
+    for (int s = 0; s < 2; s++) {
+        const float *m = played[s];
+        double low = 1e30;
+        for (uint32_t f = 0; f <= F; f++) low = fmin(low, m[16 * (size_t)f + 13]);
+        uint32_t moving = 0;
+        for (uint32_t f = 1; f <= F; f++) {
+            const float *a = m + 16 * (size_t)f, *b = m + 16 * (size_t)(f - 1);
+            double v = sqrt((a[12] - b[12]) * (a[12] - b[12]) + (a[13] - b[13]) * (a[13] - b[13]) + (a[14] - b[14]) * (a[14] - b[14])) / L;
+            bool still = v < 0.005 && (a[13] - low) / L < 0.05;
+            if (still && moving >= 3 && f >= d->bt[0] && f <= d->bt[d->nb]) {
+                double u;
+                uint32_t k = beat_at(d, f, &u);
+                double e0 = f - d->bt[k], e1 = f - d->bt[k + 1];
+                pm_beat_sync_add(sync, fabs(e0) < fabs(e1) ? e0 : e1);
+            }
+            moving = v > 0.015 ? moving + 1 : still ? 0 : moving;
+        }
+    }
+}
+
 pm_result pm_dance_generate(const pm_dance_params *params, const pm_target_model *model, pm_vmd **out, pm_dance_info *info_out,
                             pm_error *err) {
+    return pm_dance_generate_plan(params, model, out, info_out, NULL, err);
+}
+
+pm_result pm_dance_generate_plan(const pm_dance_params *params, const pm_target_model *model, pm_vmd **out, pm_dance_info *info_out,
+                                 pm_dance_plan *plan_out, pm_error *err) {
+    if (plan_out) memset(plan_out, 0, sizeof *plan_out);
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "dance: no output motion");
     *out = NULL;
     pm_dance_params p;
@@ -422,7 +462,7 @@ pm_result pm_dance_generate(const pm_dance_params *params, const pm_target_model
     memset(&fig, 0, sizeof fig);
     pm_vmd *vmd = NULL;
     double *pool = NULL;
-    float *plan = NULL, *plan_rot = NULL;
+    float *plan = NULL, *plan_rot = NULL, *played = NULL;
     uint8_t *contact = NULL;
     if (!d) {
         r = PM_ERR_OUT_OF_MEMORY;
@@ -544,16 +584,22 @@ pm_result pm_dance_generate(const pm_dance_params *params, const pm_target_model
     for (int b = 0; b < DB_COUNT; b++)
         if (!has(d, b) && b != DB_WAIST) info->missing[info->missing_count++] = BONES[b].canonical;
 
+    /* the feet: standing heights and pivots */
+    pmi_figure_feet feet;
+    memset(&feet, 0, sizeof feet);
+    for (int s = 0; s < 2; s++) {
+        feet.ankle[s] = ankles[s], feet.ik[s] = iks[s];
+        feet.floor[s] = (float)d->pos[DG_ANKLE_L + s].y;
+        feet.heel[s] = pm_vec3_make(0, (float)(floor_y - d->pos[DG_ANKLE_L + s].y), (float)(0.25 * flen));
+        feet.ball[s] = pm_vec3_make(0, (float)(floor_y - d->pos[DG_ANKLE_L + s].y), (float)(-flen));
+    }
     if (land) {
-        pmi_figure_feet feet;
-        memset(&feet, 0, sizeof feet);
-        for (int s = 0; s < 2; s++) {
-            feet.ankle[s] = ankles[s], feet.ik[s] = iks[s];
-            feet.floor[s] = (float)d->pos[DG_ANKLE_L + s].y;
-            feet.heel[s] = pm_vec3_make(0, (float)(floor_y - d->pos[DG_ANKLE_L + s].y), (float)(0.25 * flen));
-            feet.ball[s] = pm_vec3_make(0, (float)(floor_y - d->pos[DG_ANKLE_L + s].y), (float)(-flen));
-        }
         feet.per_frame = per_frame, feet.plan = plan, feet.ik_rotation = plan_rot, feet.contact = contact;
+        if (!(played = pmi_alloc_array(a, 2 * 16 * ((size_t)F + 1), sizeof(float), err, "dance: played feet"))) {
+            r = PM_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        feet.played[0] = played, feet.played[1] = played + 16 * ((size_t)F + 1);
         pm_landing_options lo = {0};
         lo.allocator = *a;
         lo.position_tolerance = (float)fmin(p.position_tolerance, 0.002);
@@ -561,6 +607,8 @@ pm_result pm_dance_generate(const pm_dance_params *params, const pm_target_model
         lo.flags = d->loop ? PM_LANDING_LOOP : 0;
         if ((r = pmi_figure_land_feet(&fig, &feet, F, &lo, &vmd, &info->report, err))) goto done;
         info->step_error = info->report.max_error;
+        measure_sync(d, feet.played, F, &info->sync);
+        info->synced = true;
         pm_landing_body_options bo = {0};
         bo.allocator = *a;
         bo.flags = d->loop ? PM_LANDING_LOOP : 0;
@@ -577,10 +625,32 @@ pm_result pm_dance_generate(const pm_dance_params *params, const pm_target_model
     info->first_grid_beat = d->loop ? 0 : d->first_grid_beat;
     info->grid_beats_per_beat = d->loop ? 0 : d->grid_step;
     info->key_count = vmd->bones.count;
+    if (plan_out) {
+        pm_dance_plan *pl = plan_out;
+        pl->allocator = *a;
+        pl->frames = F;
+        pl->beat_count = d->nb;
+        pl->ankles = pmi_alloc_array(a, 6 * ((size_t)F + 1), sizeof(float), err, "dance: plan");
+        pl->contact = pl->ankles ? pmi_alloc_array(a, 2 * ((size_t)F + 1), 1, err, "dance: plan") : NULL;
+        pl->beats = pl->contact ? pmi_alloc_array(a, (size_t)d->nb + 1, sizeof(double), err, "dance: plan") : NULL;
+        if (!pl->beats) {
+            r = PM_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        for (uint32_t f = 0; f <= F; f++)
+            for (int s = 0; s < 2; s++) {
+                memcpy(pl->ankles + 6 * (size_t)f + 3 * s, plan + (size_t)s * 3 * ns + 3 * ((size_t)f * per_frame), 3 * sizeof(float));
+                pl->contact[2 * (size_t)f + s] = contact[(size_t)s * (F + 1) + f];
+            }
+        memcpy(pl->beats, d->bt, ((size_t)d->nb + 1) * sizeof(double));
+        for (int s = 0; s < 2; s++) pl->floor[s] = feet.floor[s], pl->heel[s] = feet.heel[s], pl->ball[s] = feet.ball[s];
+    }
     *out = vmd;
     vmd = NULL;
 done:
     pm_vmd_free(vmd);
+    if (r) pm_dance_plan_free(plan_out);
+    pmi_free(a, played);
     pmi_free(a, contact);
     pmi_free(a, plan_rot);
     pmi_free(a, plan);

@@ -3,6 +3,7 @@
 
 #include "common/params.h"
 #include "dance/info.h"
+#include "beats/grid.h"
 #include "landing/report_json.h"
 
 #include <stddef.h>
@@ -101,7 +102,14 @@ void pmi_dance_params_json(cJSON *obj, const pm_dance_params *p, bool *ok) {
     pmi_params_json_common(obj, p->bpm, p->seed, p->position_tolerance, p->rotation_tolerance, ok);
 }
 
-cJSON *pmi_dance_info_json(const pm_dance_info *info) {
+static void add_vec(cJSON *to, pm_vec3 v, bool *ok) {
+    cJSON *a = pmi_json_add_array(to, NULL, ok);
+    pmi_json_add_number(a, NULL, v.x, ok);
+    pmi_json_add_number(a, NULL, v.y, ok);
+    pmi_json_add_number(a, NULL, v.z, ok);
+}
+
+cJSON *pmi_dance_info_json(const pm_dance_info *info, const pm_dance_plan *plan) {
     bool ok = true;
     cJSON *j = cJSON_CreateObject();
     if (!j) return NULL;
@@ -146,6 +154,20 @@ cJSON *pmi_dance_info_json(const pm_dance_info *info) {
     } else {
         pmi_json_add(j, "report", cJSON_CreateNull(), &ok);
         pmi_json_add(j, "body", cJSON_CreateNull(), &ok);
+    }
+    if (info->synced) pmi_json_add_string(pmi_beat_sync_json(j, "sync", &info->sync, &ok), "measured", "played", &ok);
+    else pmi_json_add(j, "sync", cJSON_CreateNull(), &ok);
+    if (plan && plan->beats) {
+        cJSON *pl = pmi_json_add_object(j, "plan", &ok);
+        pmi_json_add_number(pl, "frames", plan->frames, &ok);
+        cJSON *floor = pmi_json_add_array(pl, "floor", &ok), *heel = pmi_json_add_array(pl, "heel", &ok), *ball = pmi_json_add_array(pl, "ball", &ok);
+        for (int s = 0; s < 2; s++) {
+            pmi_json_add_number(floor, NULL, plan->floor[s], &ok);
+            add_vec(heel, plan->heel[s], &ok);
+            add_vec(ball, plan->ball[s], &ok);
+        }
+        cJSON *beats = pmi_json_add_array(pl, "beats", &ok);
+        for (uint32_t k = 0; k <= plan->beat_count; k++) pmi_json_add_number(beats, NULL, round(plan->beats[k] * 1e4) / 1e4, &ok);
     }
     if (ok) return j;
     cJSON_Delete(j);

@@ -10,7 +10,9 @@
 /* frames, loopFrames, bpm, beatCount, firstGridBeat, gridBeatsPerBeat, keyCount, maxPositionError, maxRotationErrorDeg, usedBones,
  * missingBones, crouch, phrases [{ start, end, firstBeat, id, section, step, arms, ending, mirrored, size }],
  * distinctPhrases, longestRepeat, sectionCount, stepError, params, report (the feet's landing report, or
- * null) and body (pm_landing_body_report, or null). NULL when out of memory. */
-cJSON *pmi_dance_info_json(const pm_dance_info *info);
+ * null), body (pm_landing_body_report, or null), sync (the feet's landings against the beats, or null)
+ * and, with a plan, plan { frames, floor, heel, ball, beats } (its ankles and contact go apart). NULL
+ * when out of memory. */
+cJSON *pmi_dance_info_json(const pm_dance_info *info, const pm_dance_plan *plan);
 
 #endif

@@ -640,7 +640,7 @@ pm_result pm_idle_generate(const pm_idle_params *params, const pm_target_model *
     if (land) {
         memset(contact, PM_LANDING_FLAT, 2 * ((size_t)g->Lf + 1));
         pmi_figure_feet feet = {{ankles[0], ankles[1]}, {iks[0], iks[1]}, per_frame, plan, plan_rot, contact,
-                                {info->floor[0], info->floor[1]}, {info->heel[0], info->heel[1]}, {info->ball[0], info->ball[1]}};
+                                {info->floor[0], info->floor[1]}, {info->heel[0], info->heel[1]}, {info->ball[0], info->ball[1]}, {NULL, NULL}};
         pm_landing_options lo = {0};
         lo.allocator = *a;
         lo.position_tolerance = (float)fmin(p.position_tolerance, 0.002);

@@ -164,6 +164,7 @@ pm_result pmi_figure_land_feet(const pmi_figure *f, const pmi_figure_feet *feet,
         l->heel = feet->heel[s];
         l->ball = feet->ball[s];
         l->keep_children = true;
+        l->played = feet->played[s];
     }
     pm_vmd *landed = NULL;
     pm_result r = pm_landing_close(f->model->skeleton, *vmd, frames, limbs, 2, opts, &landed, report, err);

@@ -88,6 +88,7 @@ typedef struct pmi_figure_feet {
     const uint8_t *contact;       /* [2][frames + 1] */
     float floor[2];
     pm_vec3 heel[2], ball[2];
+    float *played[2];             /* optional [frames + 1][16] each: the ankle as played (pm_landing_limb.played) */
 } pmi_figure_feet;
 
 /* Whether the figure's feet can be landed: a skeleton whose leg chains are these IK bones and ankles. */
