@@ -12,7 +12,7 @@
  *       if (pm_dance_generate(&p, &model, &vmd, info, &err) != PM_OK) puts(err.message);
  *       // model: pm_target_model (rig.h), NULL = the standard figure (the built-in mannequin)
  *
- * THE MOVES (each lasts 1, 2 or 4 beats and has a mirrored twin that leads with the other side)
+ * THE MOVES (each lasts 2 or 4 beats and has a mirrored twin that leads with the other side)
  *   Steps: stepTouch (out, together, back, together), sideStep (out and in, the weight across), kick,
  *   kneeUp, rock (forward and back), tap (a toe touched out without weight), pivot (an eighth of a turn
  *   about one foot and back), groove (the feet stay, the weight rocks), bodyRoll (the chest rolls
