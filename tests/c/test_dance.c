@@ -158,6 +158,18 @@ PM_TEST(a_song_from_its_first_beat_to_its_last) {
     PM_CHECK_OK(pm_dance_generate(&fast, NULL, &v, info, &err), &err);
     PM_CHECK_MSG(fabs(info->bpm - 120) < 1e-9, "dancer's tempo %g", info->bpm);
     pm_vmd_free(v);
+    /* beats too dense to dance, and beats out of order: messages naming the grid */
+    static double dense[2000];
+    for (int i = 0; i < 2000; i++) dense[i] = 0.01 * i;
+    pm_dance_params bad = {0};
+    bad.grid.bpm = 120, bad.grid.beats = dense, bad.grid.beat_count = 2000;
+    err = (pm_error){0};
+    PM_CHECK_EQ_INT(pm_dance_generate(&bad, NULL, &v, info, &err), PM_ERR_LIMIT);
+    PM_CHECK_STR(err.message, "dance: the beat grid has 2000 beats within 19.99 s (at most 10 a second)");
+    dense[5] = 0;
+    err = (pm_error){0};
+    PM_CHECK_EQ_INT(pm_dance_generate(&bad, NULL, &v, info, &err), PM_ERR_INVALID_ARGUMENT);
+    PM_CHECK(strncmp(err.message, "dance: beat grid:", 17) == 0);
     /* names only: the leg IK bones keyed on the plan, nothing measured */
     const char *names[] = {"センター", "下半身", "上半身", "首", "頭", "左腕", "右腕", "左ひじ", "右ひじ", "左足ＩＫ", "右足ＩＫ"};
     pm_target_model m = {11, names, NULL, NULL, 0, NULL, NULL};

@@ -334,6 +334,8 @@ static pm_result plan_beats(dance *d, const pm_allocator *a, pm_error *err) {
         while (count > 0 && start_beat + (double)(count - 1) * every > last_listed) count--;
     }
     if (count < 2) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "dance: the beat grid has fewer than two beats within %g s", end_s);
+    if (count > 10 * end_s + 16)
+        return pmi_fail(err, PM_ERR_LIMIT, "dance: the beat grid has %u beats within %g s (at most 10 a second)", count, end_s);
     d->nb = (count - 1) * split + 1; /* keys on every dancer beat, the last one closes */
     d->bt = pmi_alloc_array(a, d->nb + 2, sizeof(double), err, "dance: beats");
     if (!d->bt) return PM_ERR_OUT_OF_MEMORY;

@@ -37,7 +37,7 @@ pm_result pmi_dance_resolve_params(const pm_dance_params *in, pm_dance_params *o
     if ((unsigned)p.style >= PM_DANCE_STYLE_COUNT)
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "dance: style must be pop, hiphop or idol, got %d", (int)p.style);
     const bool grid = pm_beat_grid_is_set(&p.grid);
-    if (grid && (r = pm_beat_grid_check(&p.grid, err)) != PM_OK) return r;
+    if (grid && (r = pmi_beat_grid_check_for("dance", &p.grid, UINT32_MAX, err)) != PM_OK) return r;
     if (grid && !(p.grid.bpm >= 20 && p.grid.bpm <= 500))
         return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "dance: the beat grid's bpm must be in [20, 500], got %g", p.grid.bpm);
     if (!grid) {
