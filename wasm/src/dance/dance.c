@@ -224,7 +224,7 @@ static void eval_pose(const dance *d, double t, dance_pose *o) {
         o->shoulder[sd] = dq_z(sg * 2 * DEG * pulse * d->p.body.value);
     }
     /* feet: planted, or stepping in the middle of the beat (lifted ones already up on it) */
-    pmi_dv ppos = pmi_dv_add(pmi_dv_add(d->pos[d->pelvis_bone], o->center), pmi_dv_make(0, 0, 0));
+    pmi_dv ppos = pmi_dv_add(d->pos[d->pelvis_bone], o->center);
     o->crouch_need = -1e9;
     for (int sd = 0; sd < 2; sd++) {
         const double *fa = a->foot[sd], *fb = b->foot[sd];
@@ -473,7 +473,6 @@ pm_result pm_dance_generate_plan(const pm_dance_params *params, const pm_target_
     memset(d, 0, sizeof *d);
     d->p = p;
     if ((r = pmi_figure_open(&fig, model, a, err))) goto done;
-    const pm_target_model *m = fig.model;
     d->rig = fig.rig;
     if ((r = pmi_figure_bones(&fig, "dance", BONES, DANCE_BONES, d->idx, d->name, d->pos, &d->L, a, err))) goto done;
     const double L = d->L;
@@ -618,7 +617,6 @@ pm_result pm_dance_generate_plan(const pm_dance_params *params, const pm_target_
         info->verified = true;
         info->on_mannequin = fig.standard;
     }
-    (void)m;
     info->params = p;
     info->frames = F;
     info->loop_frames = d->loop ? F : 0;
