@@ -87,3 +87,35 @@ void pmi_params_json_common(cJSON *obj, float bpm, uint32_t seed, float position
     pmi_json_add_number(obj, "positionTolerance", pmi_json_float(position), ok);
     pmi_json_add_number(obj, "rotationTolerance", pmi_json_float(rotation), ok);
 }
+
+pm_result pmi_params_from_json(const char *module, const char *json, size_t len, const pmi_param *table, size_t n,
+                               const pmi_params_common_at *common, pmi_params_other_fn other, const char *fields, void *params,
+                               size_t params_size, pm_error *err) {
+    memset(params, 0, params_size);
+    if (!json) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "%s: no JSON", module);
+    pm_result why;
+    cJSON *root = pmi_json_parse_for(json, len, module, &why, err);
+    if (!root) return why;
+    const pmi_json_at at = {module, "", PM_ERR_INVALID_ARGUMENT, err};
+    char *base = params;
+    pm_result r = PM_OK;
+    if (!cJSON_IsObject(root)) r = pmi_json_fail(&at, NULL, root, "an object");
+    for (const cJSON *v = root->child; v && r == PM_OK; v = v->next) {
+        const char *k = v->string;
+        const pmi_param *pp = pmi_params_find(table, n, k);
+        bool handled = false;
+        if (pp) {
+            r = pmi_params_read(&at, pp, v, params);
+            continue;
+        }
+        if ((r = pmi_params_read_common(&at, k, v, (float *)(base + common->bpm), (uint32_t *)(base + common->seed),
+                                        (float *)(base + common->position_tolerance), (float *)(base + common->rotation_tolerance),
+                                        &handled)) != PM_OK ||
+            handled)
+            continue;
+        if (other && ((r = other(&at, k, v, params, &handled)) != PM_OK || handled)) continue;
+        r = pmi_json_unknown(&at, k, fields);
+    }
+    cJSON_Delete(root);
+    return r;
+}

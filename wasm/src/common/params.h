@@ -36,6 +36,22 @@ pm_result pmi_params_tolerances(const char *module, float *position, float *rota
 pm_result pmi_params_read_common(const pmi_json_at *at, const char *key, const cJSON *v, float *bpm, uint32_t *seed, float *position,
                                  float *rotation, bool *handled);
 
+/* Where a parameter struct keeps the common fields (offsetof each: float bpm, uint32_t seed, float
+ * position and rotation tolerances). */
+typedef struct pmi_params_common_at {
+    size_t bpm, seed, position_tolerance, rotation_tolerance;
+} pmi_params_common_at;
+
+/* Reads a key the table and the common fields do not: sets *handled when it knows `key`. */
+typedef pm_result (*pmi_params_other_fn)(const pmi_json_at *at, const char *key, const cJSON *v, void *params, bool *handled);
+
+/* A generator's parameters from JSON text into `params` (params_size bytes, zeroed first): an object
+ * whose keys are the table's amounts, the common fields (at `common`'s offsets) or what `other` reads
+ * (may be NULL). Any other key fails, listing `fields`. */
+pm_result pmi_params_from_json(const char *module, const char *json, size_t len, const pmi_param *table, size_t n,
+                               const pmi_params_common_at *common, pmi_params_other_fn other, const char *fields, void *params,
+                               size_t params_size, pm_error *err);
+
 /* The same fields as pmi_params_read_common reads, into obj. */
 void pmi_params_json_common(cJSON *obj, float bpm, uint32_t seed, float position, float rotation, bool *ok);
 

@@ -58,40 +58,26 @@ pm_result pmi_dance_resolve_params(const pm_dance_params *in, pm_dance_params *o
     return PM_OK;
 }
 
+/* "style": "pop", "hiphop" or "idol" (null: the default). */
+static pm_result read_style(const pmi_json_at *at, const char *k, const cJSON *v, void *params, bool *handled) {
+    if (strcmp(k, "style") != 0) return PM_OK;
+    *handled = true;
+    if (cJSON_IsNull(v)) return PM_OK;
+    for (int s = 0; s < PM_DANCE_STYLE_COUNT && cJSON_IsString(v); s++)
+        if (strcmp(v->valuestring, pm_dance_style_name((pm_dance_style)s)) == 0) {
+            ((pm_dance_params *)params)->style = (pm_dance_style)s;
+            return PM_OK;
+        }
+    return pmi_json_fail(at, k, v, "\"pop\", \"hiphop\" or \"idol\"");
+}
+
 pm_result pm_dance_params_from_json(const char *json, size_t len, pm_dance_params *out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "dance: no output parameters");
     memset(out, 0, sizeof *out);
-    if (!json) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "dance: no JSON");
-    pm_result why;
-    cJSON *root = pmi_json_parse_for(json, len, "dance", &why, err);
-    if (!root) return why;
-    const pmi_json_at at = {"dance", "", PM_ERR_INVALID_ARGUMENT, err};
+    static const pmi_params_common_at COMMON = {offsetof(pm_dance_params, bpm), offsetof(pm_dance_params, seed),
+                                                offsetof(pm_dance_params, position_tolerance), offsetof(pm_dance_params, rotation_tolerance)};
     pm_dance_params p;
-    memset(&p, 0, sizeof p);
-    pm_result r = PM_OK;
-    if (!cJSON_IsObject(root)) r = pmi_json_fail(&at, NULL, root, "an object");
-    for (const cJSON *v = root->child; v && r == PM_OK; v = v->next) {
-        const char *k = v->string;
-        const pmi_param *pp = pmi_params_find(PARAMS, PARAM_COUNT, k);
-        bool common = false;
-        if (pp) {
-            r = pmi_params_read(&at, pp, v, &p);
-            continue;
-        }
-        if ((r = pmi_params_read_common(&at, k, v, &p.bpm, &p.seed, &p.position_tolerance, &p.rotation_tolerance, &common)) != PM_OK || common)
-            continue;
-        if (strcmp(k, "style") == 0) {
-            if (cJSON_IsNull(v)) continue;
-            int found = -1;
-            for (int s = 0; s < PM_DANCE_STYLE_COUNT && cJSON_IsString(v); s++)
-                if (strcmp(v->valuestring, pm_dance_style_name((pm_dance_style)s)) == 0) found = s;
-            if (found < 0) r = pmi_json_fail(&at, k, v, "\"pop\", \"hiphop\" or \"idol\"");
-            else p.style = (pm_dance_style)found;
-        } else {
-            r = pmi_json_unknown(&at, k, FIELDS);
-        }
-    }
-    cJSON_Delete(root);
+    pm_result r = pmi_params_from_json("dance", json, len, PARAMS, PARAM_COUNT, &COMMON, read_style, FIELDS, &p, sizeof p, err);
     if (r == PM_OK) *out = p;
     return r;
 }

@@ -42,28 +42,10 @@ pm_result pmi_idle_resolve_params(const pm_idle_params *in, pm_idle_params *out,
 pm_result pm_idle_params_from_json(const char *json, size_t len, pm_idle_params *out, pm_error *err) {
     if (!out) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "idle: no output parameters");
     memset(out, 0, sizeof *out);
-    if (!json) return pmi_fail(err, PM_ERR_INVALID_ARGUMENT, "idle: no JSON");
-    pm_result why;
-    cJSON *root = pmi_json_parse_for(json, len, "idle", &why, err);
-    if (!root) return why;
-    const pmi_json_at at = {"idle", "", PM_ERR_INVALID_ARGUMENT, err};
+    static const pmi_params_common_at COMMON = {offsetof(pm_idle_params, bpm), offsetof(pm_idle_params, seed),
+                                                offsetof(pm_idle_params, position_tolerance), offsetof(pm_idle_params, rotation_tolerance)};
     pm_idle_params p;
-    memset(&p, 0, sizeof p);
-    pm_result r = PM_OK;
-    if (!cJSON_IsObject(root)) r = pmi_json_fail(&at, NULL, root, "an object");
-    for (const cJSON *v = root->child; v && r == PM_OK; v = v->next) {
-        const char *k = v->string;
-        const pmi_param *pp = pmi_params_find(PARAMS, PARAM_COUNT, k);
-        bool common = false;
-        if (pp) {
-            r = pmi_params_read(&at, pp, v, &p);
-            continue;
-        }
-        if ((r = pmi_params_read_common(&at, k, v, &p.bpm, &p.seed, &p.position_tolerance, &p.rotation_tolerance, &common)) != PM_OK || common)
-            continue;
-        r = pmi_json_unknown(&at, k, FIELDS);
-    }
-    cJSON_Delete(root);
+    pm_result r = pmi_params_from_json("idle", json, len, PARAMS, PARAM_COUNT, &COMMON, NULL, FIELDS, &p, sizeof p, err);
     if (r == PM_OK) {
         pm_idle_params check;
         r = pmi_idle_resolve_params(&p, &check, err);
