@@ -1350,8 +1350,6 @@ export interface DanceResult {
   /** The most times one phrase plays in a row. */
   longestRepeat: number;
   sectionCount: number;
-  /** The largest distance between the ankles as played and their plan. */
-  stepError: number;
   params: Required<DanceParams> & { bpm: number };
   /** Where the ankles are meant to be (the catwalk's plan), and the frame of each danced beat. */
   plan: DancePlan;

@@ -157,7 +157,6 @@ typedef struct pm_dance_info {
     uint32_t longest_repeat;  /* the most times one phrase plays in a row */
     uint32_t section_count;
     double crouch;            /* how far センター was lowered at most (units) */
-    double step_error;        /* units: the largest distance between where a step lands as played and its plan */
     bool verified;            /* landed and measured (a skeleton or the standard figure) */
     bool on_mannequin;
     pm_landing_report report; /* the feet (limbs: left, right ankle) */

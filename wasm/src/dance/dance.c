@@ -82,50 +82,12 @@ static double clearance(const dance *d, pmi_dv x, pmi_dv *away) {
     return best;
 }
 
-static double axis_of(pmi_dv v, int i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
-
-/* Two-bone IK that stays continuous when the elbow folds: the upper arm turns the rest frame (its
- * direction and the elbow's hinge axis) onto the solved one, the elbow bends about its rest hinge. */
-static void arm_ik(pmi_dv S, pmi_dv E, pmi_dv W, pmi_dv target, pmi_dv pole, pmi_dq *arm, pmi_dq *elbow) {
-    double a = pmi_dv_len(pmi_dv_sub(E, S)), b = pmi_dv_len(pmi_dv_sub(W, E));
-    pmi_dv n = pmi_dv_normalize(pmi_dv_sub(target, S));
-    double c = pmi_dv_len(pmi_dv_sub(target, S)), lo = fabs(a - b) + 1e-3, hi = a + b - 1e-3;
-    c = c < lo ? lo : c > hi ? hi : c;
-    pmi_dv v = pmi_dv_sub(pole, pmi_dv_scale(n, pmi_dv_dot(pole, n)));
-    v = pmi_dv_len(v) > 1e-9 ? pmi_dv_normalize(v) : pmi_dv_make(0, -1, 0);
-    double ca = (a * a + c * c - b * b) / (2 * a * c);
-    ca = ca < -1 ? -1 : ca > 1 ? 1 : ca;
-    pmi_dv u2 = pmi_dv_add(pmi_dv_scale(n, ca), pmi_dv_scale(v, sqrt(1 - ca * ca)));
-    pmi_dv E2 = pmi_dv_add(S, pmi_dv_scale(u2, a)), W2 = pmi_dv_add(S, pmi_dv_scale(n, c));
-    pmi_dv f2 = pmi_dv_normalize(pmi_dv_sub(W2, E2));
-    pmi_dv h2 = pmi_dv_normalize(pmi_dv_cross(n, pmi_dv_scale(v, -1)));
-    double bend = acos(fmax(-1.0, fmin(1.0, pmi_dv_dot(u2, f2))));
-    /* the rest arm: its bend and hinge (a straight arm bends its forearm toward the front) */
-    pmi_dv u0 = pmi_dv_normalize(pmi_dv_sub(E, S)), f0 = pmi_dv_normalize(pmi_dv_sub(W, E));
-    double bend0 = acos(fmax(-1.0, fmin(1.0, pmi_dv_dot(u0, f0))));
-    pmi_dv h0 = pmi_dv_cross(u0, f0);
-    if (bend0 < 1e-3 || pmi_dv_len(h0) < 1e-6) h0 = pmi_dv_cross(u0, pmi_dv_make(0, 0, -1)), bend0 = 0;
-    h0 = pmi_dv_normalize(h0);
-    /* the frames (direction, hinge, their cross) at rest and solved; the arm turns one onto the other */
-    pmi_dv a0[3] = {u0, h0, pmi_dv_cross(u0, h0)}, a2[3] = {u2, h2, pmi_dv_cross(u2, h2)};
-    float m[16] = {0};
-    for (int col = 0; col < 3; col++)
-        for (int row = 0; row < 3; row++) {
-            double x = 0;
-            for (int k = 0; k < 3; k++) x += axis_of(a2[k], row) * axis_of(a0[k], col);
-            m[col * 4 + row] = (float)x;
-        }
-    m[15] = 1;
-    *arm = pmi_dq_from_mat(m);
-    *elbow = pmi_dq_axis_angle(h0, bend - bend0);
-}
-
 /* The arm's rotations that put hand s on `target`, pushed out until the wrist and the fingertip clear the
  * body by `margin`. */
 static void solve_arm(const dance *d, int s, pmi_dv target, pmi_dv pole, double margin, pmi_dq *arm, pmi_dq *elbow) {
     pmi_dv S = d->pos[DB_ARM_L + s], E = d->pos[DB_ELBOW_L + s], W = d->pos[DB_WRIST_L + s];
     for (int it = 0; it < 4; it++) {
-        arm_ik(S, E, W, target, pole, arm, elbow);
+        pmi_figure_arm_ik_hinge(S, E, W, target, pole, arm, elbow);
         pmi_dv e = pmi_dv_add(S, pmi_dq_rotate(*arm, pmi_dv_sub(E, S)));
         pmi_dq fore = pmi_dq_mul(*arm, *elbow);
         pmi_dv w = pmi_dv_add(e, pmi_dq_rotate(fore, pmi_dv_sub(W, E)));
@@ -136,7 +98,7 @@ static void solve_arm(const dance *d, int s, pmi_dv target, pmi_dv pole, double 
         if (cw < ct) target = pmi_dv_add(target, pmi_dv_scale(aw, margin - cw));
         else target = pmi_dv_add(target, pmi_dv_scale(at, margin - ct));
     }
-    arm_ik(S, E, W, target, pole, arm, elbow);
+    pmi_figure_arm_ik_hinge(S, E, W, target, pole, arm, elbow);
 }
 
 /* ---- the pose at an instant --------------------------------------------------------------------- */
@@ -350,16 +312,12 @@ static pm_result plan_beats(dance *d, const pm_allocator *a, pm_error *err) {
     d->loop = false;
     /* the first dancer beat on a downbeat */
     d->first_down = 0;
-    {
-        double db = (double)down;
-        for (uint32_t k = 0; k <= d->nb; k++) {
-            double g = start_beat + (double)k / split * every;
-            double rel = fmod(g - db, (double)bpb);
-            if (rel < 0) rel += bpb;
-            if (fabs(rel) < 1e-6 || fabs(rel - bpb) < 1e-6) {
-                d->first_down = k;
-                break;
-            }
+    for (uint32_t k = 0; k <= d->nb; k++) {
+        double rel = fmod(start_beat + (double)k / split * every - (double)down, (double)bpb);
+        if (rel < 0) rel += bpb;
+        if (fabs(rel) < 1e-6 || fabs(rel - bpb) < 1e-6) {
+            d->first_down = k;
+            break;
         }
     }
     return PM_OK;
@@ -607,7 +565,6 @@ pm_result pm_dance_generate_plan(const pm_dance_params *params, const pm_target_
         lo.rotation_tolerance = (float)fmin(p.rotation_tolerance, 0.1);
         lo.flags = d->loop ? PM_LANDING_LOOP : 0;
         if ((r = pmi_figure_land_feet(&fig, &feet, F, &lo, &vmd, &info->report, err))) goto done;
-        info->step_error = info->report.max_error;
         measure_sync(d, feet.played, F, &info->sync);
         info->synced = true;
         pm_landing_body_options bo = {0};

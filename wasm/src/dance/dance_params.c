@@ -131,7 +131,6 @@ cJSON *pmi_dance_info_json(const pm_dance_info *info, const pm_dance_plan *plan)
     pmi_json_add_number(j, "distinctPhrases", info->distinct_phrases, &ok);
     pmi_json_add_number(j, "longestRepeat", info->longest_repeat, &ok);
     pmi_json_add_number(j, "sectionCount", info->section_count, &ok);
-    pmi_json_add_number(j, "stepError", info->step_error, &ok);
     pmi_dance_params_json(pmi_json_add_object(j, "params", &ok), &info->params, &ok);
     if (info->verified) {
         const char *limbs[2] = {"left", "right"};

@@ -9,7 +9,7 @@
 
 /* frames, loopFrames, bpm, beatCount, firstGridBeat, gridBeatsPerBeat, keyCount, maxPositionError, maxRotationErrorDeg, usedBones,
  * missingBones, crouch, phrases [{ start, end, firstBeat, id, section, step, arms, ending, mirrored, size }],
- * distinctPhrases, longestRepeat, sectionCount, stepError, params, report (the feet's landing report, or
+ * distinctPhrases, longestRepeat, sectionCount, params, report (the feet's landing report, or
  * null), body (pm_landing_body_report, or null), sync (the feet's landings against the beats, or null)
  * and, with a plan, plan { frames, floor, heel, ball, beats } (its ankles and contact go apart). NULL
  * when out of memory. */

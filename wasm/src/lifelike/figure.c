@@ -137,6 +137,42 @@ void pmi_figure_arm_ik(pmi_dv S, pmi_dv E, pmi_dv W, pmi_dv target, pmi_dv pole,
     *elbow = pmi_dq_arc(pmi_dv_normalize(pmi_dv_sub(W, E)), pmi_dv_normalize(fore));
 }
 
+static double axis_of(pmi_dv v, int i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
+
+void pmi_figure_arm_ik_hinge(pmi_dv S, pmi_dv E, pmi_dv W, pmi_dv target, pmi_dv pole, pmi_dq *arm, pmi_dq *elbow) {
+    double a = pmi_dv_len(pmi_dv_sub(E, S)), b = pmi_dv_len(pmi_dv_sub(W, E));
+    pmi_dv n = pmi_dv_normalize(pmi_dv_sub(target, S));
+    double c = pmi_dv_len(pmi_dv_sub(target, S)), lo = fabs(a - b) + 1e-3, hi = a + b - 1e-3;
+    c = c < lo ? lo : c > hi ? hi : c;
+    pmi_dv v = pmi_dv_sub(pole, pmi_dv_scale(n, pmi_dv_dot(pole, n)));
+    v = pmi_dv_len(v) > 1e-9 ? pmi_dv_normalize(v) : pmi_dv_make(0, -1, 0);
+    double ca = (a * a + c * c - b * b) / (2 * a * c);
+    ca = ca < -1 ? -1 : ca > 1 ? 1 : ca;
+    pmi_dv u2 = pmi_dv_add(pmi_dv_scale(n, ca), pmi_dv_scale(v, sqrt(1 - ca * ca)));
+    pmi_dv E2 = pmi_dv_add(S, pmi_dv_scale(u2, a)), W2 = pmi_dv_add(S, pmi_dv_scale(n, c));
+    pmi_dv f2 = pmi_dv_normalize(pmi_dv_sub(W2, E2));
+    pmi_dv h2 = pmi_dv_normalize(pmi_dv_cross(n, pmi_dv_scale(v, -1)));
+    double bend = acos(fmax(-1.0, fmin(1.0, pmi_dv_dot(u2, f2))));
+    /* the rest arm: its bend and hinge (a straight arm bends its forearm toward the front) */
+    pmi_dv u0 = pmi_dv_normalize(pmi_dv_sub(E, S)), f0 = pmi_dv_normalize(pmi_dv_sub(W, E));
+    double bend0 = acos(fmax(-1.0, fmin(1.0, pmi_dv_dot(u0, f0))));
+    pmi_dv h0 = pmi_dv_cross(u0, f0);
+    if (bend0 < 1e-3 || pmi_dv_len(h0) < 1e-6) h0 = pmi_dv_cross(u0, pmi_dv_make(0, 0, -1)), bend0 = 0;
+    h0 = pmi_dv_normalize(h0);
+    /* the frames (direction, hinge, their cross) at rest and solved; the arm turns one onto the other */
+    pmi_dv a0[3] = {u0, h0, pmi_dv_cross(u0, h0)}, a2[3] = {u2, h2, pmi_dv_cross(u2, h2)};
+    float m[16] = {0};
+    for (int col = 0; col < 3; col++)
+        for (int row = 0; row < 3; row++) {
+            double x = 0;
+            for (int k = 0; k < 3; k++) x += axis_of(a2[k], row) * axis_of(a0[k], col);
+            m[col * 4 + row] = (float)x;
+        }
+    m[15] = 1;
+    *arm = pmi_dq_from_mat(m);
+    *elbow = pmi_dq_axis_angle(h0, bend - bend0);
+}
+
 bool pmi_figure_can_land(const pmi_figure *f, const uint32_t ik[2], const uint32_t ankle[2]) {
     bool land = f->rig != NULL;
     for (int s = 0; s < 2 && land; s++) {

@@ -42,6 +42,11 @@ bool pmi_figure_descends(const pmi_figure *f, uint32_t bone, uint32_t ancestor);
  * (rest position W, elbow E, shoulder joint S) on `target`, the elbow toward `pole` (a direction). */
 void pmi_figure_arm_ik(pmi_dv S, pmi_dv E, pmi_dv W, pmi_dv target, pmi_dv pole, pmi_dq *arm, pmi_dq *elbow);
 
+/* The same solve, continuous where the elbow folds (no twist flip near full flexion): the upper arm
+ * turns the rest frame (its direction and the elbow's hinge axis; a straight arm bends toward the
+ * front) onto the solved one, and the elbow bends about its rest hinge. */
+void pmi_figure_arm_ik_hinge(pmi_dv S, pmi_dv E, pmi_dv W, pmi_dv target, pmi_dv pole, pmi_dq *arm, pmi_dq *elbow);
+
 /* A rotation of `angle` radians about a unit axis (the identity for 0). */
 static inline pmi_dq pmi_figure_rot(double ax, double ay, double az, double angle) {
     if (angle == 0) return pmi_dq_identity();
